@@ -1,0 +1,80 @@
+/* tree.h — the decision tree shared by fit, prune, emit and eval
+ * (spec §5.5 node semantics, §5.6 pruning; file format: stages/FORMATS.md,
+ * "tree TSV").
+ *
+ * Node 0 is the root; nodes are numbered in depth-first pre-order (left
+ * subtree before right).  An internal node sends x to the left child iff
+ * x[feature] <= threshold (doubles, as the generated code compares).  Every
+ * node, internal or leaf, carries its class distribution (weighted class
+ * fractions of the training rows that reach it, like scikit-learn >= 1.4.1
+ * tree_.value) as a sparse list of (class, probability > 0) pairs in
+ * ascending class order.
+ */
+#ifndef MMRANK_TREE_H
+#define MMRANK_TREE_H
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct {
+	int cls;        /* class index into tree.cls */
+	double p;       /* probability (weighted fraction), > 0 */
+} tree_prob;
+
+typedef struct {
+	int feature;        /* index into tree.feat; -1 for a leaf */
+	double threshold;   /* left iff x[feature] <= threshold */
+	int left, right;    /* child node indices; -1 for a leaf */
+	int64_t n_samples;  /* training rows reaching the node (unweighted) */
+	double weighted_n;  /* sum of their sample weights */
+	int n_labels;       /* distinct training labels reaching the node (§5.6) */
+	int prob_off;       /* this node's pairs: prob[prob_off .. prob_off+prob_len) */
+	int prob_len;
+} tree_node;
+
+typedef struct {
+	char *meta_json;    /* AutoHeuristic metadata line of the training log */
+	int n_feat;
+	char **feat;        /* model feature names (numeric, derived, one-hot) */
+	int n_class;
+	char **cls;         /* class (choice id) names, sorted by strcmp */
+	int n_node;
+	tree_node *node;
+	int n_prob;
+	tree_prob *prob;
+	/* parameters the tree was made with (written as "param" records) */
+	char criterion[16]; /* "entropy" or "gini" */
+	int max_depth;
+	double min_samples_leaf; /* >= 1: a count; in (0, 1): a fraction */
+	int ranking_k;      /* pruning k (0: not pruned) */
+	double confidence_threshold; /* §5.8, 0.0 for mm */
+} tree;
+
+/* Read and validate a tree TSV: record kinds, indices in range, every
+ * non-root node with exactly one parent that precedes it (no dangling child,
+ * no cycle), leaves with both children -1, probabilities in (0, 1].
+ * Dies with "path:line: ..." on any error. */
+void tree_read(tree *t, const char *path);
+/* Write t as a tree TSV (numbers with %.17g: the round trip is exact). */
+void tree_write(const tree *t, FILE *fp);
+void tree_free(tree *t);
+
+/* Index of the leaf reached by feature vector x[t->n_feat]. */
+int tree_apply(const tree *t, const double *x);
+
+/* Ranking pruning, spec §5.6: from the root, an internal node whose left or
+ * right child has n_labels < k becomes a leaf keeping its own distribution
+ * (and, unlike the reference, its own n_samples).  Result renumbered in
+ * pre-order into *out (a fresh tree; in is unchanged). */
+void tree_prune(tree *out, const tree *in, int k);
+
+/* Depth (root = 0 tests... the number of tests on the longest path) and
+ * number of leaves. */
+int tree_depth(const tree *t);
+int tree_leaves(const tree *t);
+
+/* Ranked choices of a leaf, spec §6.1: its (class, p) pairs sorted by
+ * probability descending, ties by ascending class index.  Writes at most
+ * max pairs into out and returns how many. */
+int tree_ranked(const tree *t, int leaf, tree_prob *out, int max);
+
+#endif

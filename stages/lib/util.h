@@ -1,0 +1,80 @@
+/* util.h — errors, checked allocation, strict number parsing, atomic output.
+ *
+ * One error vocabulary for every stage (git style): die() prints
+ * "<stage>: <message>" on stderr and exits with status 1; warnf() prints the
+ * same without exiting.  Messages say what is wrong first and quote the
+ * subject, e.g. "cannot parse 'feedback' at data.txt:812: 'abc'".
+ *
+ * Atomic output (design.md "Make conventions"): aout_open() returns a stream
+ * onto an *unnamed* file (O_TMPFILE) in the destination's folder; only
+ * aout_commit() gives it the destination name (link + rename).  A stage that
+ * dies, or is killed with SIGKILL, therefore never leaves a partial output or
+ * a stray temporary file behind.  On file systems without O_TMPFILE it falls
+ * back to "<path>.tmp.<pid>", removed by aout_abort().
+ */
+#ifndef MMRANK_UTIL_H
+#define MMRANK_UTIL_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
+
+#define MMRANK_VERSION "0.1.0"
+
+#if defined(__GNUC__)
+#define PRINTF_LIKE(a, b) __attribute__((format(printf, a, b)))
+#else
+#define PRINTF_LIKE(a, b)
+#endif
+
+/* Print "<stage>: <fmt...>\n" to stderr and exit(1). */
+_Noreturn void die(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* Print "<stage>: warning: <fmt...>\n" to stderr. */
+void warnf(const char *fmt, ...) PRINTF_LIKE(1, 2);
+
+/* Allocation that never returns NULL: out of memory is fatal (die). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *p, size_t n);
+/* Grow *p (element size elem) so it holds at least need elements; *cap is
+ * the current capacity in elements and is updated (doubling). */
+void xgrow(void **p, size_t *cap, size_t need, size_t elem);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+
+/* Strict parsers over s[0..len): the whole span must be the number.
+ * parse_i64: optional '-', decimal digits; returns 0 ok, -1 not a number,
+ *            -2 out of int64 range.
+ * parse_f64: strtod syntax ("1.5", "1e-3", "inf", "-inf", "nan"); returns 0
+ *            ok, -1 not a number.  NaN is returned as NaN: callers decide. */
+int parse_i64(const char *s, size_t len, int64_t *out);
+int parse_f64(const char *s, size_t len, double *out);
+
+/* Atomic output file. */
+typedef struct {
+	FILE *fp;
+	char *path;     /* destination */
+	char *tmpname;  /* named fallback, or NULL when O_TMPFILE is used */
+	int fd;
+} aout;
+/* Open an output for path; dies naming path on failure. */
+FILE *aout_open(aout *o, const char *path);
+/* Flush, fsync, check for write errors, name the file `path`.  Dies (and
+ * removes the temporary) on any error, e.g. a full disk. */
+void aout_commit(aout *o);
+/* Drop the output without naming it. */
+void aout_abort(aout *o);
+
+/* Read a whole file into a NUL-terminated buffer; *len gets its size in
+ * bytes.  Dies naming the file on error. */
+char *read_file(const char *path, size_t *len);
+
+/* Close stdout and die if any write to it failed (sbase style). */
+void close_stdout(void);
+
+/* Standard --help / --version handling: if argv[1] is "--help" or "-h",
+ * print usage to stdout and exit 0; if "--version", print
+ * "<stage> (mmrank) <version>" and exit 0. */
+void std_options(int argc, char **argv, const char *usage);
+
+#endif
