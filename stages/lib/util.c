@@ -1,0 +1,265 @@
+/* util.c — see util.h. */
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void vmsg(const char *prefix, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: %s", program_invocation_short_name, prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+	exit(1);
+}
+
+void warnf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+	if (!p)
+		die("out of memory (%zu x %zu bytes)", count, size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+void xgrow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return;
+	size_t c = *cap ? *cap : 16;
+	while (c < need) {
+		if (c > SIZE_MAX / 2 / elem)
+			die("out of memory (array of %zu elements)", need);
+		c *= 2;
+	}
+	*p = xrealloc(*p, c * elem);
+	*cap = c;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *d = xmalloc(n + 1);
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+int parse_i64(const char *s, size_t len, int64_t *out)
+{
+	size_t i = 0;
+	int neg = 0;
+	if (len && s[0] == '-') {
+		neg = 1;
+		i = 1;
+	}
+	if (i == len)
+		return -1;
+	uint64_t v = 0;
+	const uint64_t lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+	int over = 0;
+	for (; i < len; i++) {
+		unsigned d = (unsigned char)s[i] - '0';
+		if (d > 9)
+			return -1;
+		if (v > (lim - d) / 10)
+			over = 1;
+		else
+			v = v * 10 + d;
+	}
+	if (over)
+		return -2;
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return 0;
+}
+
+int parse_f64(const char *s, size_t len, double *out)
+{
+	char buf[64];
+	if (len == 0 || len >= sizeof buf)
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	/* strtod accepts leading white space and hex; the log never has them. */
+	if (buf[0] == ' ' || buf[0] == '\t' || buf[0] == '+' ||
+	    strchr(buf, 'x') || strchr(buf, 'X'))
+		return -1;
+	char *end;
+	errno = 0;
+	double v = strtod(buf, &end);
+	if (end != buf + len)
+		return -1;
+	if (errno == ERANGE && isinf(v) == 0 && v != 0)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+FILE *aout_open(aout *o, const char *path)
+{
+	memset(o, 0, sizeof *o);
+	o->path = xstrdup(path);
+	o->fd = -1;
+#ifdef O_TMPFILE
+	char *dir = dir_of(path);
+	o->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+	free(dir);
+#endif
+	if (o->fd < 0) {
+		size_t n = strlen(path) + 32;
+		o->tmpname = xmalloc(n);
+		snprintf(o->tmpname, n, "%s.tmp.%ld", path, (long)getpid());
+		o->fd = open(o->tmpname, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (o->fd < 0)
+			die("cannot create '%s': %s", o->tmpname, strerror(errno));
+	}
+	o->fp = fdopen(o->fd, "w");
+	if (!o->fp)
+		die("cannot open output for '%s': %s", path, strerror(errno));
+	return o->fp;
+}
+
+void aout_abort(aout *o)
+{
+	if (o->fp)
+		fclose(o->fp);
+	if (o->tmpname)
+		unlink(o->tmpname);
+	free(o->tmpname);
+	free(o->path);
+	memset(o, 0, sizeof *o);
+}
+
+void aout_commit(aout *o)
+{
+	int err = 0;
+	if (fflush(o->fp) != 0 || ferror(o->fp))
+		err = errno ? errno : EIO;
+	if (!err && fsync(o->fd) != 0 && errno != EINVAL)
+		err = errno;
+	if (!err && !o->tmpname) {
+		/* Give the unnamed file a temporary name, then rename it over
+		 * the destination (linkat cannot replace an existing file). */
+		size_t n = strlen(o->path) + 32;
+		o->tmpname = xmalloc(n);
+		snprintf(o->tmpname, n, "%s.tmp.%ld", o->path, (long)getpid());
+		char proc[64];
+		snprintf(proc, sizeof proc, "/proc/self/fd/%d", o->fd);
+		unlink(o->tmpname);
+		if (linkat(AT_FDCWD, proc, AT_FDCWD, o->tmpname, AT_SYMLINK_FOLLOW) != 0)
+			err = errno;
+	}
+	if (fclose(o->fp) != 0 && !err)
+		err = errno;
+	o->fp = NULL;
+	if (!err && rename(o->tmpname, o->path) != 0)
+		err = errno;
+	if (err) {
+		if (o->tmpname)
+			unlink(o->tmpname);
+		die("cannot write '%s': %s", o->path, strerror(err));
+	}
+	free(o->tmpname);
+	free(o->path);
+	memset(o, 0, sizeof *o);
+}
+
+char *read_file(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	if (!fp)
+		die("cannot open '%s': %s", path, strerror(errno));
+	size_t cap = 1 << 16, n = 0;
+	char *buf = xmalloc(cap);
+	for (;;) {
+		if (n + 1 >= cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		size_t got = fread(buf + n, 1, cap - n - 1, fp);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(fp))
+		die("cannot read '%s': %s", path, strerror(errno));
+	fclose(fp);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+void close_stdout(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0)
+		die("write error on standard output: %s", strerror(errno));
+}
+
+void std_options(int argc, char **argv, const char *usage)
+{
+	if (argc < 2)
+		return;
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fputs(usage, stdout);
+		close_stdout();
+		exit(0);
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("%s (mmrank) %s\n", program_invocation_short_name, MMRANK_VERSION);
+		close_stdout();
+		exit(0);
+	}
+}
