@@ -217,13 +217,12 @@ int ah_next(ah_reader *r)
 {
 	ah_meta *m = &r->meta;
 	ssize_t len;
-	do {
-		len = read_line(r);
-		if (len < 0)
-			return 0;
-		if (len == 0)
-			die("%s:%lld: empty line", r->path, (long long)r->lineno);
-	} while (0);
+	/* Blank lines are skipped, as pandas does (the official A100 log has
+	 * one); they are counted in r->blank_lines so callers can report them. */
+	while ((len = read_line(r)) == 0)
+		r->blank_lines++;
+	if (len < 0)
+		return 0;
 	if (r->line[0] == '{')
 		die("%s:%lld: a second metadata block starts here (two collections written "
 		    "into one log?); split the file and use merge", r->path,

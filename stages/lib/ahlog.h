@@ -8,7 +8,8 @@
  * JSON keys, a header that disagrees with the metadata, short or long rows,
  * CRLF line ends, a byte-order mark, non-numeric or negative numeric
  * features, NaN/negative/zero feedback (inf is allowed: a failed choice),
- * and a second metadata block appended mid-file.
+ * and a second metadata block appended mid-file.  Blank lines are skipped
+ * and counted, as pandas skips them.
  *
  * Streaming: rows are read one at a time from a buffered FILE, so memory is
  * bounded by the longest line, not the file size.
@@ -60,6 +61,7 @@ typedef struct {
 	const char *choice;
 	double feedback;       /* milliseconds; +inf for a failed choice */
 	int missing_newline;   /* last line had no final '\n' */
+	int64_t blank_lines;   /* empty lines skipped so far (pandas skips them) */
 } ah_reader;
 
 /* Open path and read lines 1–2.  Dies naming the file on any error. */

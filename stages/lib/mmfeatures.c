@@ -1,5 +1,5 @@
-/* features.c — mm feature table and derived features (spec §1.1, §4.1). */
-#include "features.h"
+/* mmfeatures.c — mm feature table and derived features (spec §1.1, §4.1). */
+#include "mmfeatures.h"
 
 const char *const mm_derived_name[MM_N_DERIVED] = {
 	"m*k", "m*n", "k*n", "arith_intensity",

@@ -1,11 +1,11 @@
-/* features.h — the mm feature definitions, in one place (spec §1.1, §4.1).
+/* mmfeatures.h — the mm feature definitions, in one place (spec §1.1, §4.1).
  *
  * The trainer (fit), the emitters (emit) and the evaluator all use this
  * table: raw context features as logged by Inductor, and the four derived
  * features of mm_operations(): m*k, m*n, k*n, arith_intensity.
  */
-#ifndef MMRANK_FEATURES_H
-#define MMRANK_FEATURES_H
+#ifndef MMRANK_MMFEATURES_H
+#define MMRANK_MMFEATURES_H
 #include <stdint.h>
 
 #define MM_N_DERIVED 4

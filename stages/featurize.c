@@ -1,0 +1,303 @@
+/* featurize — aggregate an AutoHeuristic log into a feat TSV.
+ * Spec §1.6 (median per (input, choice)), §4.1 (derived features), §4.3
+ * (one-hot categoricals), §5.1 (inputs with < 2 choices dropped, winner).
+ * Output format: stages/FORMATS.md, "feat TSV". */
+#include "ahlog.h"
+#include "mmfeatures.h"
+#include "intern.h"
+#include "util.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+"usage: featurize [--categories MAIN.feat.tsv] -o OUT.feat.tsv LOG.txt\n"
+"\n"
+"Aggregate the measurements of an AutoHeuristic log (spec §1) into one row per\n"
+"(input, choice): the median time in milliseconds (inf if any measurement is\n"
+"inf, spec §1.6), the derived features m*k, m*n, k*n, arith_intensity (spec\n"
+"§4.1), one-hot columns <feature>_<value> for the categorical features (spec\n"
+"§4.3) and the input's winner (smallest median; ties: first seen).  Inputs\n"
+"with fewer than 2 distinct choices are dropped (spec §5.1).\n"
+"\n"
+"  LOG.txt        AutoHeuristic log: JSON metadata line, CSV header, rows\n"
+"  -o FILE        output feat TSV (stages/FORMATS.md), written atomically\n"
+"  --categories F reuse the one-hot categories of the main dataset's feat\n"
+"                 TSV F (for extra datasets, spec §4.3); metadata must match\n"
+"\n"
+"Exit status: 0 on success, 1 on any error (the message names file:line and\n"
+"field; no output is left behind).\n";
+
+typedef struct {
+	int input, choice;
+} pair;
+
+typedef struct {
+	int pair;
+	double ms;
+} meas;
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Median of v[0..n) (numpy semantics: mean of the two middle values for
+ * even n); +inf if any value is inf.  Sorts v in place. */
+static double median(double *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (isinf(v[i]))
+			return INFINITY;
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+/* Load the one-hot category lists of a main feat TSV's header into cats[]
+ * (one interner per categorical feature, values in column order). */
+static void load_categories(const char *path, const ah_meta *m, intern *cats)
+{
+	FILE *fp = fopen(path, "r");
+	if (!fp)
+		die("cannot open '%s': %m", path);
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n = getline(&line, &cap, fp);
+	if (n <= 0)
+		die("%s: empty file, expected a feat TSV", path);
+	if (line[n - 1] == '\n')
+		line[--n] = '\0';
+	ah_meta mm;
+	char where[4096];
+	snprintf(where, sizeof where, "%s:1", path);
+	ah_meta_parse(&mm, line, where);
+	if (mm.n_num != m->n_num || mm.n_cat != m->n_cat)
+		die("%s:1: metadata features differ from the log's", path);
+	for (int i = 0; i < m->n_num; i++)
+		if (strcmp(mm.num[i], m->num[i]))
+			die("%s:1: numerical feature %d is '%s', the log has '%s'", path, i,
+			    mm.num[i], m->num[i]);
+	for (int i = 0; i < m->n_cat; i++)
+		if (strcmp(mm.cat[i], m->cat[i]))
+			die("%s:1: categorical feature %d is '%s', the log has '%s'", path, i,
+			    mm.cat[i], m->cat[i]);
+	n = getline(&line, &cap, fp);
+	if (n <= 0)
+		die("%s:2: header line missing", path);
+	if (line[n - 1] == '\n')
+		line[--n] = '\0';
+	int col = 0, first_dummy = 1 + m->n_num + MM_N_DERIVED + m->n_cat;
+	for (char *p = line, *tab; p; p = tab ? tab + 1 : NULL, col++) {
+		tab = strchr(p, '\t');
+		if (tab)
+			*tab = '\0';
+		if (col < first_dummy || !strcmp(p, "choice"))
+			continue;
+		if (!strcmp(p, "median_ms") || !strcmp(p, "count") || !strcmp(p, "winner"))
+			continue;
+		int best = -1;
+		size_t bestlen = 0;
+		for (int j = 0; j < m->n_cat; j++) {
+			size_t l = strlen(m->cat[j]);
+			if (!strncmp(p, m->cat[j], l) && p[l] == '_' && l > bestlen)
+				best = j, bestlen = l;
+		}
+		if (best < 0)
+			die("%s:2: column %d '%s' is not a one-hot column <feature>_<value>", path,
+			    col + 1, p);
+		const char *v = p + bestlen + 1;
+		intern_id(&cats[best], v, strlen(v), NULL);
+	}
+	free(line);
+	ah_meta_free(&mm);
+	fclose(fp);
+}
+
+int main(int argc, char **argv)
+{
+	std_options(argc, argv, usage);
+	const char *out = NULL, *catfile = NULL, *log = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-o") && i + 1 < argc)
+			out = argv[++i];
+		else if (!strcmp(argv[i], "--categories") && i + 1 < argc)
+			catfile = argv[++i];
+		else if (argv[i][0] == '-' && argv[i][1])
+			die("unknown option '%s' (see --help)", argv[i]);
+		else if (!log)
+			log = argv[i];
+		else
+			die("more than one log given ('%s', '%s')", log, argv[i]);
+	}
+	if (!out || !log)
+		die("usage: featurize [--categories MAIN.feat.tsv] -o OUT.feat.tsv LOG.txt");
+
+	ah_reader r;
+	ah_open(&r, log);
+	const ah_meta *m = &r.meta;
+	const int nn = m->n_num, nc = m->n_cat;
+	int im = -1, ik = -1, in = -1;
+	for (int j = 0; j < nn; j++) {
+		if (!strcmp(m->num[j], "m")) im = j;
+		if (!strcmp(m->num[j], "k")) ik = j;
+		if (!strcmp(m->num[j], "n")) in = j;
+	}
+	if (im < 0 || ik < 0 || in < 0)
+		die("%s:1: metadata has no numerical features m, k, n (not an mm log)", log);
+
+	intern cats[AH_MAX_FEATURES], values[AH_MAX_FEATURES], inputs, choices, pairs;
+	for (int j = 0; j < nc; j++) {
+		intern_init(&cats[j]);   /* one-hot categories (main's, or first seen) */
+		intern_init(&values[j]); /* every value seen in this log */
+	}
+	intern_init(&inputs);
+	intern_init(&choices);
+	intern_init(&pairs);
+	if (catfile)
+		load_categories(catfile, m, cats);
+
+	size_t keylen = (size_t)nn * sizeof(int64_t) + (size_t)nc * sizeof(int32_t);
+	unsigned char *key = xmalloc(keylen);
+	int64_t *inum = NULL;   /* [n_inputs * nn] */
+	int32_t *icat = NULL;   /* [n_inputs * nc] value ids */
+	size_t inum_cap = 0, icat_cap = 0, pair_cap = 0, meas_cap = 0;
+	pair *pr = NULL;
+	meas *ms = NULL;
+	size_t n_meas = 0;
+
+	while (ah_next(&r)) {
+		memcpy(key, r.num, (size_t)nn * sizeof(int64_t));
+		int32_t cid[AH_MAX_FEATURES];
+		for (int j = 0; j < nc; j++) {
+			cid[j] = intern_id(&values[j], r.cat[j], strlen(r.cat[j]), NULL);
+			if (!catfile)
+				intern_id(&cats[j], r.cat[j], strlen(r.cat[j]), NULL);
+		}
+		memcpy(key + (size_t)nn * sizeof(int64_t), cid, (size_t)nc * sizeof(int32_t));
+		int added;
+		int id = intern_id(&inputs, (const char *)key, keylen, &added);
+		if (added) {
+			xgrow((void **)&inum, &inum_cap, (size_t)inputs.n * nn, sizeof *inum);
+			xgrow((void **)&icat, &icat_cap, (size_t)inputs.n * nc, sizeof *icat);
+			memcpy(inum + (size_t)id * nn, r.num, (size_t)nn * sizeof(int64_t));
+			memcpy(icat + (size_t)id * nc, cid, (size_t)nc * sizeof(int32_t));
+		}
+		int ch = intern_id(&choices, r.choice, strlen(r.choice), NULL);
+		int32_t pk[2] = {id, ch};
+		int p = intern_id(&pairs, (const char *)pk, sizeof pk, &added);
+		if (added) {
+			xgrow((void **)&pr, &pair_cap, (size_t)pairs.n, sizeof *pr);
+			pr[p].input = id;
+			pr[p].choice = ch;
+		}
+		xgrow((void **)&ms, &meas_cap, n_meas + 1, sizeof *ms);
+		ms[n_meas].pair = p;
+		ms[n_meas].ms = r.feedback;
+		n_meas++;
+	}
+	if (r.blank_lines)
+		warnf("%s: %lld blank line(s) skipped", log, (long long)r.blank_lines);
+	if (n_meas == 0)
+		die("%s: no measurement rows after the header", log);
+
+	/* Group measurements by pair (counting sort), then median per pair. */
+	int np = pairs.n, ni = inputs.n;
+	int *pstart = xcalloc((size_t)np + 1, sizeof *pstart);
+	for (size_t i = 0; i < n_meas; i++)
+		pstart[ms[i].pair + 1]++;
+	for (int p = 0; p < np; p++)
+		pstart[p + 1] += pstart[p];
+	double *vals = xmalloc(n_meas * sizeof *vals);
+	int *fill = xmalloc((size_t)np * sizeof *fill);
+	memcpy(fill, pstart, (size_t)np * sizeof *fill);
+	for (size_t i = 0; i < n_meas; i++)
+		vals[fill[ms[i].pair]++] = ms[i].ms;
+	double *med = xmalloc((size_t)np * sizeof *med);
+	for (int p = 0; p < np; p++)
+		med[p] = median(vals + pstart[p], pstart[p + 1] - pstart[p]);
+
+	/* Pairs of each input in first-seen order (stable bucket by input). */
+	int *istart = xcalloc((size_t)ni + 1, sizeof *istart);
+	for (int p = 0; p < np; p++)
+		istart[pr[p].input + 1]++;
+	for (int i = 0; i < ni; i++)
+		istart[i + 1] += istart[i];
+	int *order = xmalloc((size_t)np * sizeof *order);
+	int *ifill = xmalloc((size_t)ni * sizeof *ifill);
+	memcpy(ifill, istart, (size_t)ni * sizeof *ifill);
+	for (int p = 0; p < np; p++)
+		order[ifill[pr[p].input]++] = p;
+
+	aout ao;
+	FILE *fp = aout_open(&ao, out);
+	fprintf(fp, "%s\ninput", m->json);
+	for (int j = 0; j < nn; j++)
+		fprintf(fp, "\t%s", m->num[j]);
+	for (int d = 0; d < MM_N_DERIVED; d++)
+		fprintf(fp, "\t%s", mm_derived_name[d]);
+	for (int j = 0; j < nc; j++)
+		fprintf(fp, "\t%s", m->cat[j]);
+	for (int j = 0; j < nc; j++)
+		for (int c = 0; c < cats[j].n; c++)
+			fprintf(fp, "\t%s_%s", m->cat[j], cats[j].str[c]);
+	fputs("\tchoice\tmedian_ms\tcount\twinner\n", fp);
+
+	/* one-hot value per (feature, value id in this log) */
+	int *dummy_of[AH_MAX_FEATURES];
+	for (int j = 0; j < nc; j++) {
+		dummy_of[j] = xmalloc((size_t)values[j].n * sizeof(int));
+		for (int v = 0; v < values[j].n; v++)
+			dummy_of[j][v] = intern_find(&cats[j], values[j].str[v], values[j].len[v]);
+	}
+	int kept = 0;
+	for (int i = 0; i < ni; i++) {
+		int a = istart[i], b = istart[i + 1];
+		if (b - a < 2)
+			continue;
+		int win = order[a];
+		for (int q = a + 1; q < b; q++)
+			if (med[order[q]] < med[win])
+				win = order[q];
+		const int64_t *x = inum + (size_t)i * nn;
+		const int32_t *cv = icat + (size_t)i * nc;
+		double der[MM_N_DERIVED];
+		mm_derived(x[im], x[ik], x[in], der);
+		for (int q = a; q < b; q++) {
+			int p = order[q];
+			fprintf(fp, "%d", kept);
+			for (int j = 0; j < nn; j++)
+				fprintf(fp, "\t%" PRId64, x[j]);
+			fprintf(fp, "\t%.17g\t%.17g\t%.17g\t%.17g", der[0], der[1], der[2], der[3]);
+			for (int j = 0; j < nc; j++)
+				fprintf(fp, "\t%s", values[j].str[cv[j]]);
+			for (int j = 0; j < nc; j++)
+				for (int c = 0; c < cats[j].n; c++)
+					fprintf(fp, "\t%d", dummy_of[j][cv[j]] == c);
+			fprintf(fp, "\t%s\t%.17g\t%d\t%d\n", choices.str[pr[p].choice], med[p],
+				pstart[p + 1] - pstart[p], p == win);
+		}
+		kept++;
+	}
+	if (kept == 0)
+		die("%s: no input has 2 or more distinct choices; nothing to learn from", log);
+	aout_commit(&ao);
+	fprintf(stderr, "featurize: %s: %zu measurements, %d inputs (%d kept), %d choices\n",
+		log, n_meas, ni, kept, choices.n);
+
+	for (int j = 0; j < nc; j++) {
+		free(dummy_of[j]);
+		intern_free(&cats[j]);
+		intern_free(&values[j]);
+	}
+	intern_free(&inputs);
+	intern_free(&choices);
+	intern_free(&pairs);
+	free(key); free(inum); free(icat); free(pr); free(ms); free(pstart); free(vals);
+	free(fill); free(med); free(istart); free(order); free(ifill);
+	ah_close(&r);
+	close_stdout();
+	return 0;
+}
