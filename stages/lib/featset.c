@@ -87,7 +87,7 @@ void featset_read(featset *fs, const char *path)
 	intern strings, choices;
 	intern_init(&strings);
 	intern_init(&choices);
-	size_t xcap = 0, ccap = 0, fcap = 0, wcap = 0, rcap = 0, mcap = 0;
+	size_t xcap = 0, fcap = 0, wcap = 0, rcap = 0, mcap = 0;
 	int *cat_id = NULL;
 	size_t catcap = 0;
 	int cur = -1;
