@@ -60,3 +60,81 @@ $(BIN)/%: stages/%.c $(LIBA) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
 	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -o $@ $< $(LIBA) $(LDLIBS)
+
+# ---- pipeline: official datasets -> heuristic --------------------------------
+# Everything of one GPU lives in out/$(GPU)/ (disposable, git-ignored).
+O               := out/$(GPU)
+GPU_UC          := $(shell echo '$(GPU)' | tr a-z A-Z)
+HEURISTIC_NAME  ?= MMRanking$(GPU_UC)
+SPLIT           ?= rows
+GRID            ?= mm
+FIT_EXTRA       ?=
+OFFICIAL_GPUS   := $(shell awk -F'\t' 'NR>1{print $$2}' datasets/MANIFEST.tsv)
+
+ifneq ($(filter $(GPU),$(OFFICIAL_GPUS)),)
+# official data: the zip holds <gpu>_mm.txt plus the TIMM and HF training sets
+ZIP        := $(O)/$(GPU)_mm.zip
+MAIN_LOG   := $(O)/raw/$(GPU)_mm.txt
+EXTRA_SETS := train_timm train_hf
+LOG_train_timm := $(O)/raw/$(GPU)_timm_train_mm.txt
+LOG_train_hf   := $(O)/raw/$(GPU)_hf_train_mm.txt
+
+$(ZIP): datasets/MANIFEST.tsv
+	$(if $(Q),@echo "  FETCH   $@")
+	$(Q)DATASET_MIRROR='$(DATASET_MIRROR)' stages/fetch.sh $(GPU)_mm.zip $@
+
+$(MAIN_LOG) $(LOG_train_timm) $(LOG_train_hf) &: $(ZIP)
+	$(if $(Q),@echo "  UNZIP   $<")
+	$(Q)rm -rf $(O)/raw.part && mkdir -p $(O)/raw.part && \
+	  unzip -q -o -j $< -d $(O)/raw.part && rm -rf $(O)/raw && mv $(O)/raw.part $(O)/raw && \
+	  touch $(MAIN_LOG) $(LOG_train_timm) $(LOG_train_hf)
+else
+# our own collection (make collect GPU=...): the merged shards
+MAIN_LOG   := $(O)/merged.txt
+EXTRA_SETS :=
+endif
+
+EXTRA_FEATS := $(foreach s,$(EXTRA_SETS),$(O)/$(s).feat.tsv)
+
+# A parameter stamp changes (and so triggers a rebuild) only when its text does.
+define stamp
+	@mkdir -p $(@D)
+	@echo '$(1)' | cmp -s - $@ || echo '$(1)' > $@
+endef
+.PHONY: FORCE
+FORCE:
+
+$(O)/main.feat.tsv: $(MAIN_LOG) $(BIN)/featurize
+	$(if $(Q),@echo "  FEAT    $@")
+	$(Q)$(BIN)/featurize -o $@ $<
+
+.SECONDEXPANSION:
+$(O)/%.feat.tsv: $$(LOG_$$*) $(O)/main.feat.tsv $(BIN)/featurize
+	$(if $(Q),@echo "  FEAT    $@")
+	$(Q)$(BIN)/featurize --categories $(O)/main.feat.tsv -o $@ $<
+
+FIT_ARGS = --heuristic-name $(HEURISTIC_NAME) --ranking $(RANKING) --seed $(SEED) \
+  --split $(SPLIT) --grid $(GRID) $(foreach s,$(EXTRA_SETS),--data $(s) $(O)/$(s).feat.tsv) $(FIT_EXTRA)
+$(O)/fit.params: FORCE
+	$(call stamp,$(FIT_ARGS))
+
+$(O)/tree.tsv $(O)/metrics.tsv &: $(O)/main.feat.tsv $(EXTRA_FEATS) $(BIN)/fit $(O)/fit.params
+	$(if $(Q),@echo "  FIT     $(O)/tree.tsv")
+	$(Q)$(BIN)/fit $(O)/main.feat.tsv $(FIT_ARGS) -o $(O)/tree.tsv --metrics $(O)/metrics.tsv
+
+$(O)/prune.params: FORCE
+	$(call stamp,--ranking $(RANKING))
+
+$(O)/pruned.tsv: $(O)/tree.tsv $(BIN)/prune $(O)/prune.params
+	$(if $(Q),@echo "  PRUNE   $@")
+	$(Q)$(BIN)/prune --ranking $(RANKING) -o $@ $<
+
+# ---- user-facing targets -------------------------------------------------------
+.PHONY: deps fetch featurize fit prune emit heuristic help clean distclean
+deps:
+	@stages/deps.sh
+
+fetch: $(MAIN_LOG)
+featurize: $(O)/main.feat.tsv $(EXTRA_FEATS)
+fit: $(O)/tree.tsv
+prune: $(O)/pruned.tsv

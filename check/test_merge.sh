@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# merge (spec §2): byte-identical metadata required; rows concatenated in
+# argument order; a missing final newline does not fuse rows; no output on
+# error.
+. check/lib.sh
+S=$FIX/featurize/small.txt
+head -5 "$S" > "$TMP/a.txt"                          # meta, header, 3 rows
+{ head -2 "$S"; sed -n '6,8p' "$S" | head -c -1; } > "$TMP/b.txt"   # no final newline
+{ head -2 "$S"; sed -n '9,13p' "$S"; } > "$TMP/c.txt"
+"$BIN/merge" "$TMP/out.txt" "$TMP/a.txt" "$TMP/b.txt" "$TMP/c.txt" 2>/dev/null
+test_cmp merge-concat "$S" "$TMP/out.txt"
+
+sed '1s/232448/166912/' "$TMP/c.txt" > "$TMP/d.txt"
+expect_error merge-metadata-mismatch 'd.txt: metadata differs from .*a.txt' "$TMP/out2.txt" \
+	"$BIN/merge" "$TMP/out2.txt" "$TMP/a.txt" "$TMP/d.txt"
+grep -q '166912' "$TMP/stderr" && grep -q '232448' "$TMP/stderr" &&
+	ok merge-mismatch-shows-both || fail merge-mismatch-shows-both "$(cat "$TMP/stderr")"
+sed '1s/, /,  /' "$TMP/c.txt" > "$TMP/ws.txt"
+expect_error merge-whitespace-differs 'ws.txt: metadata differs' "$TMP/out2.txt" \
+	"$BIN/merge" "$TMP/out2.txt" "$TMP/a.txt" "$TMP/ws.txt"
+head -1 "$S" > "$TMP/one.txt"
+expect_error merge-one-line 'one.txt: fewer than 2 lines' "$TMP/out2.txt" \
+	"$BIN/merge" "$TMP/out2.txt" "$TMP/a.txt" "$TMP/one.txt"
+expect_error merge-missing-input "cannot open '.*nope.txt'" "$TMP/out2.txt" \
+	"$BIN/merge" "$TMP/out2.txt" "$TMP/a.txt" "$TMP/nope.txt"
+# an existing output survives a failed merge untouched
+echo keep > "$TMP/keep.txt"
+"$BIN/merge" "$TMP/keep.txt" "$TMP/a.txt" "$TMP/d.txt" 2>/dev/null
+[ "$(cat "$TMP/keep.txt")" = keep ] && ok merge-keeps-old-output || fail merge-keeps-old-output "overwritten"
+finish

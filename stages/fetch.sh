@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# fetch.sh — get one dataset file named in datasets/MANIFEST.tsv, verified.
+#
+# usage: stages/fetch.sh FILE DEST
+#   FILE  a file name from the manifest's first column (e.g. a100_mm.zip)
+#   DEST  where to put it (written atomically: DEST.part, then renamed)
+# Looks in $DATASET_MIRROR (a folder) first, then downloads the manifest's
+# URL with curl or wget.  The sha256 (sha256sum) must match the manifest's:
+# on a mismatch the file is removed and the exit status is 1.
+set -euo pipefail
+[ "${1:-}" = --help ] && { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0; }
+[ $# -eq 2 ] || { echo "usage: stages/fetch.sh FILE DEST" >&2; exit 2; }
+file=$1 dest=$2
+manifest=${MANIFEST:-datasets/MANIFEST.tsv}
+line=$(awk -F'\t' -v f="$file" 'NR > 1 && $1 == f' "$manifest")
+[ -n "$line" ] || { echo "fetch: '$file' is not listed in $manifest" >&2; exit 1; }
+sha=$(cut -f3 <<<"$line") url=$(cut -f4 <<<"$line")
+mkdir -p "$(dirname "$dest")"
+part="$dest.part"
+trap 'rm -f "$part"' EXIT
+if [ -n "${DATASET_MIRROR:-}" ] && [ -f "$DATASET_MIRROR/$file" ]; then
+	echo "fetch: $file from mirror $DATASET_MIRROR" >&2
+	cat "$DATASET_MIRROR/$file" >"$part"
+elif command -v curl >/dev/null; then
+	echo "fetch: $file from $url" >&2
+	curl -fsSL --retry 3 -o "$part" "$url"
+elif command -v wget >/dev/null; then
+	echo "fetch: $file from $url" >&2
+	wget -q -O "$part" "$url"
+else
+	echo "fetch: $file: no mirror (DATASET_MIRROR=${DATASET_MIRROR:-unset}) and neither curl nor wget" >&2
+	exit 1
+fi
+got=$(sha256sum "$part" | cut -d' ' -f1)
+if [ "$got" != "$sha" ]; then
+	echo "fetch: $file: sha256 mismatch: expected $sha, got $got; file removed" >&2
+	exit 1
+fi
+mv "$part" "$dest"
+trap - EXIT
