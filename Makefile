@@ -40,12 +40,36 @@ LIB_OBJ  = $(patsubst stages/lib/%.c,$(BUILD)/lib/%.o,$(LIB_SRC))
 LIB_HDR  = $(wildcard stages/lib/*.h)
 LIBA     = $(BUILD)/libmmrank.a
 
-# CPU stages: one C file each in stages/.
-CPU_STAGES = merge featurize fit prune emit sample
+# CPU stages: one C file each in stages/ (bench needs CUDA: stages/collect.mk).
+CPU_STAGES = $(filter-out bench,$(basename $(notdir $(wildcard stages/*.c))))
 STAGE_BINS = $(addprefix $(BIN)/,$(CPU_STAGES))
 
 .PHONY: all
 all: $(STAGE_BINS)
+
+.PHONY: help
+help:
+	@echo 'mmrank — learn and emit PyTorch AutoHeuristic mm ranking heuristics'
+	@echo
+	@echo 'Main targets:'
+	@echo '  make deps                 check (as root: install) gcc, make, m4, jansson, unzip'
+	@echo '  make heuristic GPU=a100   official A100 data -> out/a100/_MMRankingA100.{py,c,h}, .dot, metrics.tsv'
+	@echo '  make heuristic GPU=h100   the same for H100'
+	@echo '  make check                all tests (ASan+UBSan build, no GPU needed)'
+	@echo '  make collect GPU=h200 GPUS=0,1 SAMPLES=N   collect data on your GPUs (needs CUDA)'
+	@echo
+	@echo 'Single stages (each redoes only what is stale):'
+	@echo '  make fetch | featurize | fit | prune | emit  GPU=...'
+	@echo '  make promote GPU=...      copy the artifacts to gen/ (committed, like torch artifacts/)'
+	@echo '  make all                  build the stage programs into build/bin/'
+	@echo '  make clean | distclean    remove build/ | build/ and out/'
+	@echo
+	@echo 'Variables (current value):'
+	@echo '  GPU=$(GPU)  RANKING=$(RANKING) (top-k)  SEED=$(SEED)  SPLIT=$(SPLIT) (rows|group)'
+	@echo '  GRID=$(GRID) (mm|reference|FILE)  HEURISTIC_NAME=$(HEURISTIC_NAME)'
+	@echo '  SAMPLES=$(SAMPLES)  REPS=$(REPS)  GPUS=$(GPUS)  OUT=$(OUT)'
+	@echo '  DATASET_MIRROR=$(DATASET_MIRROR) (folder searched before the upstream URL)'
+	@echo '  V=1 shows full commands; make -n shows the exact stage commands'
 
 $(BUILD)/lib/%.o: stages/lib/%.c $(LIB_HDR)
 	@mkdir -p $(@D)
@@ -62,8 +86,10 @@ $(BIN)/%: stages/%.c $(LIBA) $(LIB_HDR)
 	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -o $@ $< $(LIBA) $(LDLIBS)
 
 # ---- pipeline: official datasets -> heuristic --------------------------------
-# Everything of one GPU lives in out/$(GPU)/ (disposable, git-ignored).
-O               := out/$(GPU)
+# Everything of one GPU lives in $(OUT)/$(GPU)/ (default out/, disposable,
+# git-ignored).
+OUT             ?= out
+O               := $(OUT)/$(GPU)
 GPU_UC          := $(shell echo '$(GPU)' | tr a-z A-Z)
 HEURISTIC_NAME  ?= MMRanking$(GPU_UC)
 SPLIT           ?= rows
@@ -138,3 +164,18 @@ fetch: $(MAIN_LOG)
 featurize: $(O)/main.feat.tsv $(EXTRA_FEATS)
 fit: $(O)/tree.tsv
 prune: $(O)/pruned.tsv
+
+# ---- tests -------------------------------------------------------------------
+# `make check`: build every stage with ASan+UBSan (build/san) and run
+# check/test_*.sh; the runner's last line is "N passed, N failed, N skipped".
+.PHONY: check check-build
+check-build:
+	@stages/deps.sh
+	$(Q)$(MAKE) --no-print-directory BUILD=build/san all
+check: check-build
+	@BIN=build/san/bin DATASET_MIRROR='$(DATASET_MIRROR)' check/run.sh $(TESTS)
+
+clean:
+	rm -rf build
+distclean: clean
+	rm -rf out
