@@ -173,8 +173,6 @@ int main(int argc, char **argv)
 		int32_t cid[AH_MAX_FEATURES];
 		for (int j = 0; j < nc; j++) {
 			cid[j] = intern_id(&values[j], r.cat[j], strlen(r.cat[j]), NULL);
-			if (!catfile)
-				intern_id(&cats[j], r.cat[j], strlen(r.cat[j]), NULL);
 		}
 		memcpy(key + (size_t)nn * sizeof(int64_t), cid, (size_t)nc * sizeof(int32_t));
 		int added;
@@ -230,6 +228,16 @@ int main(int argc, char **argv)
 	memcpy(ifill, istart, (size_t)ni * sizeof *ifill);
 	for (int p = 0; p < np; p++)
 		order[ifill[pr[p].input]++] = p;
+
+	/* Categories of the main dataset: values of the kept inputs, in order of
+	 * first appearance (spec §4.3: taken after §5.1 dropped inputs). */
+	if (!catfile)
+		for (int i = 0; i < ni; i++)
+			if (istart[i + 1] - istart[i] >= 2)
+				for (int j = 0; j < nc; j++) {
+					int v = icat[(size_t)i * nc + j];
+					intern_id(&cats[j], values[j].str[v], values[j].len[v], NULL);
+				}
 
 	aout ao;
 	FILE *fp = aout_open(&ao, out);
