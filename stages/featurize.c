@@ -278,7 +278,8 @@ int main(int argc, char **argv)
 			fprintf(fp, "%d", kept);
 			for (int j = 0; j < nn; j++)
 				fprintf(fp, "\t%" PRId64, x[j]);
-			fprintf(fp, "\t%.17g\t%.17g\t%.17g\t%.17g", der[0], der[1], der[2], der[3]);
+			fprintf(fp, "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%.17g",
+				x[im] * x[ik], x[im] * x[in], x[ik] * x[in], der[3]);
 			for (int j = 0; j < nc; j++)
 				fprintf(fp, "\t%s", values[j].str[cv[j]]);
 			for (int j = 0; j < nc; j++)
