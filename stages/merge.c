@@ -22,15 +22,25 @@ static const char usage[] =
 "Exit status: 0 on success; 1 when an INPUT is unreadable, has fewer than 2\n"
 "lines, or its metadata differs (both versions are shown).\n";
 
-/* Length of the first two lines of buf (including their '\n'), or -1 if
- * buf has fewer than two complete lines. */
-static long meta_len(const char *buf, size_t n)
+/* Read the first two lines of fp (with their '\n') into a malloc'd
+ * string; returns NULL if the file has fewer than two complete lines. */
+static char *read_meta(FILE *fp, size_t *len)
 {
-	const char *a = memchr(buf, '\n', n);
-	if (!a)
-		return -1;
-	const char *b = memchr(a + 1, '\n', n - (size_t)(a + 1 - buf));
-	return b ? (long)(b + 1 - buf) : -1;
+	char *a = NULL, *b = NULL;
+	size_t ca = 0, cb = 0;
+	ssize_t la = getline(&a, &ca, fp), lb = la > 0 ? getline(&b, &cb, fp) : -1;
+	if (la <= 0 || lb <= 0 || a[la - 1] != '\n' || b[lb - 1] != '\n') {
+		free(a);
+		free(b);
+		return NULL;
+	}
+	char *m = xmalloc((size_t)(la + lb) + 1);
+	memcpy(m, a, (size_t)la);
+	memcpy(m + la, b, (size_t)lb + 1);
+	free(a);
+	free(b);
+	*len = (size_t)(la + lb);
+	return m;
 }
 
 int main(int argc, char **argv)
@@ -49,39 +59,50 @@ int main(int argc, char **argv)
 	long reflen = 0;
 	const char *refpath = NULL;
 	long long rows = 0;
+	char *buf = xmalloc(1 << 16);
 	for (int i = 2; i < argc; i++) {
-		size_t n;
-		char *buf = read_file(argv[i], &n);
-		long ml = meta_len(buf, n);
-		if (ml < 0)
+		FILE *in = fopen(argv[i], "r");
+		if (!in)
+			die("cannot open '%s': %s", argv[i], strerror(errno));
+		size_t ml;
+		char *meta = read_meta(in, &ml);
+		if (!meta)
 			die("%s: fewer than 2 lines: the metadata and header lines are missing",
 			    argv[i]);
 		if (!ref) {
-			ref = xstrndup(buf, (size_t)ml);
-			reflen = ml;
+			ref = meta;
+			reflen = (long)ml;
 			refpath = argv[i];
 			fp = aout_open(&ao, out);
-			fwrite(ref, 1, (size_t)ml, fp);
-		} else if (ml != reflen || memcmp(buf, ref, (size_t)ml)) {
-			if (fp)
-				aout_abort(&ao);
+			fwrite(ref, 1, ml, fp);
+		} else if ((long)ml != reflen || memcmp(meta, ref, ml)) {
+			aout_abort(&ao);
 			fprintf(stderr, "merge: %s: metadata differs from %s; nothing written\n"
 				"expected (%s):\n%.*s"
 				"found (%s):\n%.*s",
-				argv[i], refpath, refpath, (int)reflen, ref, argv[i], (int)ml, buf);
+				argv[i], refpath, refpath, (int)reflen, ref, argv[i], (int)ml, meta);
 			exit(1);
+		} else {
+			free(meta);
 		}
-		const char *body = buf + ml;
-		size_t blen = n - (size_t)ml;
-		fwrite(body, 1, blen, fp);
-		for (size_t j = 0; j < blen; j++)
-			rows += body[j] == '\n';
-		if (blen && body[blen - 1] != '\n') {
+		/* Stream the rows: memory stays bounded whatever the file size. */
+		size_t got;
+		char last = '\n';
+		while ((got = fread(buf, 1, 1 << 16, in)) > 0) {
+			fwrite(buf, 1, got, fp);
+			for (size_t j = 0; j < got; j++)
+				rows += buf[j] == '\n';
+			last = buf[got - 1];
+		}
+		if (ferror(in))
+			die("cannot read '%s': %s", argv[i], strerror(errno));
+		fclose(in);
+		if (last != '\n') {
 			fputc('\n', fp);
 			rows++;
 		}
-		free(buf);
 	}
+	free(buf);
 	aout_commit(&ao);
 	fprintf(stderr, "merge: wrote %s: %lld rows from %d files\n", out, rows, argc - 2);
 	free(ref);
