@@ -41,7 +41,7 @@ LIB_HDR  = $(wildcard stages/lib/*.h)
 LIBA     = $(BUILD)/libmmrank.a
 
 # CPU stages: one C file each in stages/ (bench needs CUDA: stages/collect.mk).
-CPU_STAGES = $(filter-out bench,$(basename $(notdir $(wildcard stages/*.c))))
+CPU_STAGES = $(filter-out bench%,$(basename $(notdir $(wildcard stages/*.c))))
 STAGE_BINS = $(addprefix $(BIN)/,$(CPU_STAGES))
 
 .PHONY: all
