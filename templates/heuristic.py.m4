@@ -8,7 +8,7 @@ m4_dnl   MMR_SHARED_MEMORY, MMR_CAP_MAJOR, MMR_CAP_MINOR   precondition values
 m4_dnl   MMR_THRESHOLD   confidence threshold, Python str(float)
 m4_dnl   MMR_CHOICES     MMR_CHOICE(id) per class, in class order
 m4_dnl   MMR_TREE        the tree, pre-order, as MMR_IF_LE(indent, feature,
-m4_dnl                   threshold), MMR_IF_NE(indent, feature, value),
+m4_dnl                   threshold), MMR_IF_CAT(indent, feature, value),
 m4_dnl                   MMR_ELSE(indent), MMR_RETURN(indent, pairs),
 m4_dnl                   MMR_RETURN_NONE(indent)
 m4_dnl Everything below is fixed text; every data argument is re-quoted so
@@ -17,7 +17,7 @@ m4_define([[MMR_CHOICE]], [[        self.choices.append('[[$1]]')
 ]])m4_dnl
 m4_define([[MMR_IF_LE]], [[$1if context.get_value('[[$2]]') <= [[$3]]:
 ]])m4_dnl
-m4_define([[MMR_IF_NE]], [[$1if str(context.get_value('[[$2]]')) != '[[$3]]':
+m4_define([[MMR_IF_CAT]], [[$1if str(context.get_value('[[$2]]')) != '[[$3]]':
 ]])m4_dnl
 m4_define([[MMR_ELSE]], [[$1else:
 ]])m4_dnl
