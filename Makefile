@@ -155,10 +155,34 @@ $(O)/pruned.tsv: $(O)/tree.tsv $(BIN)/prune $(O)/prune.params
 	$(if $(Q),@echo "  PRUNE   $@")
 	$(Q)$(BIN)/prune --ranking $(RANKING) -o $@ $<
 
+ARTIFACTS := $(O)/_$(HEURISTIC_NAME).py $(O)/_$(HEURISTIC_NAME).c $(O)/_$(HEURISTIC_NAME).h \
+             $(O)/$(HEURISTIC_NAME).dot
+
+$(O)/_$(HEURISTIC_NAME).%: $(O)/pruned.tsv $(BIN)/emit templates/heuristic.%.m4
+	$(if $(Q),@echo "  EMIT    $@")
+	$(Q)$(BIN)/emit --heuristic-name $(HEURISTIC_NAME) --format $* -o $@ $<
+
+$(O)/$(HEURISTIC_NAME).dot: $(O)/pruned.tsv $(BIN)/emit
+	$(if $(Q),@echo "  EMIT    $@")
+	$(Q)$(BIN)/emit --heuristic-name $(HEURISTIC_NAME) --format dot -o $@ $<
+
 # ---- user-facing targets -------------------------------------------------------
-.PHONY: deps fetch featurize fit prune emit heuristic help clean distclean
+.PHONY: deps fetch featurize fit prune emit heuristic promote help clean distclean
 deps:
 	@stages/deps.sh
+
+# The main job: everything from the dataset to the artifacts.
+heuristic: | deps
+heuristic: $(ARTIFACTS) $(O)/metrics.tsv
+	@echo "heuristic $(HEURISTIC_NAME): $(ARTIFACTS) $(O)/metrics.tsv"
+
+emit: $(ARTIFACTS)
+
+# Ship: copy the artifacts to gen/ (committed, like torch's artifacts/).
+promote: $(ARTIFACTS) $(O)/metrics.tsv
+	@mkdir -p gen
+	cp $(ARTIFACTS) gen/
+	cp $(O)/metrics.tsv gen/$(HEURISTIC_NAME).metrics.tsv
 
 fetch: $(MAIN_LOG)
 featurize: $(O)/main.feat.tsv $(EXTRA_FEATS)
