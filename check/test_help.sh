@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Every stage answers --help (synopsis on stdout, exit 0) and --version;
+# an unknown option is an error.  `make help` lists the main targets.
+. check/lib.sh
+for b in "$BIN"/*; do
+	s=$(basename "$b")
+	out=$("$b" --help 2>&1); rc=$?
+	if [ $rc -eq 0 ] && grep -q "^usage: $s" <<<"$out" && grep -qi 'exit' <<<"$out"; then
+		ok "help-$s"
+	else
+		fail "help-$s" "rc=$rc, no 'usage: $s' line or exit status section"
+	fi
+	v=$("$b" --version 2>&1)
+	[ "$v" = "$s (mmrank) $(sed -n 's/^#define MMRANK_VERSION "\(.*\)"/\1/p' stages/lib/util.h)" ] &&
+		ok "version-$s" || fail "version-$s" "'$v'"
+	"$b" --no-such-option >/dev/null 2>&1 && fail "badopt-$s" "exit 0" || ok "badopt-$s"
+done
+h=$(make -s help)
+for t in 'make heuristic GPU=a100' 'make check' 'make collect' 'RANKING=' 'DATASET_MIRROR='; do
+	grep -qF "$t" <<<"$h" && ok "make-help: $t" || fail "make-help" "missing '$t'"
+done
+finish
