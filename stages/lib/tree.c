@@ -362,10 +362,10 @@ void
 tree_free(tree *t)
 {
 	free(t->meta_json);
-	for (int i = 0; i < t->n_feat; i++)
+	for (int i = 0; t->feat && i < t->n_feat; i++)
 		free(t->feat[i]);
 	free(t->feat);
-	for (int i = 0; i < t->n_class; i++)
+	for (int i = 0; t->cls && i < t->n_class; i++)
 		free(t->cls[i]);
 	free(t->cls);
 	free(t->node);
@@ -439,14 +439,19 @@ copy_header(tree *out, const tree *in)
 {
 	memset(out, 0, sizeof *out);
 	out->meta_json = in->meta_json ? xstrdup(in->meta_json) : NULL;
+	/* name arrays may still be unset (a fresh cart_fit tree): stay NULL */
 	out->n_feat = in->n_feat;
-	out->feat = xmalloc(((size_t)in->n_feat + 1) * sizeof *out->feat);
-	for (int i = 0; i < in->n_feat; i++)
-		out->feat[i] = xstrdup(in->feat[i]);
+	if (in->feat) {
+		out->feat = xmalloc(((size_t)in->n_feat + 1) * sizeof *out->feat);
+		for (int i = 0; i < in->n_feat; i++)
+			out->feat[i] = xstrdup(in->feat[i]);
+	}
 	out->n_class = in->n_class;
-	out->cls = xmalloc(((size_t)in->n_class + 1) * sizeof *out->cls);
-	for (int i = 0; i < in->n_class; i++)
-		out->cls[i] = xstrdup(in->cls[i]);
+	if (in->cls) {
+		out->cls = xmalloc(((size_t)in->n_class + 1) * sizeof *out->cls);
+		for (int i = 0; i < in->n_class; i++)
+			out->cls[i] = xstrdup(in->cls[i]);
+	}
 	memcpy(out->criterion, in->criterion, sizeof out->criterion);
 	out->max_depth = in->max_depth;
 	out->min_samples_leaf = in->min_samples_leaf;

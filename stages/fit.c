@@ -1,0 +1,818 @@
+/* fit — train the ranking decision tree (spec §5.2–§5.10).
+ *
+ * Inputs are feat TSVs (stages/FORMATS.md): one aggregated row per
+ * (input, choice) with the input's features and the median time in ms.
+ * Steps:
+ *  1. ranking expansion (§5.2): every input becomes one row per near-best
+ *     choice (relative_performance = best/t >= 0.98, weight = that ratio,
+ *     label = the choice; the actual winner is kept); inputs whose best time
+ *     is inf vanish;
+ *  2. split (§5.3), seeded: 1 % test, 19 % val, 80 % train, by expanded rows
+ *     (the reference's train_test_split twice, both with the same seed) or by
+ *     input; then train_timm and train_hf (if given) appended 3× each;
+ *  3. classes = sorted (strcmp) labels of the final training set;
+ *  4. for each model of the grid (§5.4): CART fit (stages/lib/cart.h),
+ *     ranking pruning with k = K (§5.6), evaluation of every set (§5.9,
+ *     stages/lib/metrics.h; ranking mode: one case per input, the input
+ *     belongs to the set its winner row went to);
+ *  5. best model (§5.10): top-1 correct on val, strictly greater, wrong <=
+ *     total·1.0 (mm); confidence threshold 0.0 (§5.8 with pct 1.0).
+ * Outputs: the best model's *unpruned* tree (-o; param ranking_k = K), the
+ * metrics TSV of every (model, set), the ranking table on stdout, a timing
+ * line on stderr.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cart.h"
+#include "dot.h"
+#include "featset.h"
+#include "metrics.h"
+#include "rng.h"
+#include "tree.h"
+#include "util.h"
+
+static const char usage[] =
+"usage: fit MAIN.feat.tsv [--data NAME PATH]... [--heuristic-name NAME]\n"
+"           [--ranking K] [--nrows N] [--seed S] [--split rows|group|none]\n"
+"           [--grid mm|reference|FILE] [--save-dot FILE]\n"
+"           -o TREE.tsv --metrics METRICS.tsv\n"
+"\n"
+"Train the mm ranking decision tree (spec §5.2-§5.10).\n"
+"\n"
+"  MAIN.feat.tsv     main data set, a feat TSV (stages/FORMATS.md; times in ms)\n"
+"  --data NAME PATH  extra feat TSV (featurize --categories MAIN), evaluated as\n"
+"                    set NAME; train_timm and train_hf are also appended 3x\n"
+"                    each to the training set (spec §5.3 step 4; a warning if\n"
+"                    either is missing).  Repeatable; evaluated in CLI order.\n"
+"  --heuristic-name  name shown in the report (default learned_heuristic;\n"
+"                    the emitted class name is emit's business)\n"
+"  --ranking K       top-k size for pruning (§5.6) and evaluation (§5.9);\n"
+"                    default 10\n"
+"  --nrows N         keep only the first N rows of MAIN (an input cut short\n"
+"                    keeps its first rows, its winner recomputed; §5.0)\n"
+"  --seed S          split seed (default 42)\n"
+"  --split MODE      rows (default): shuffle expanded rows like the reference\n"
+"                    (n_test = ceil(0.01 n), n_val = ceil(0.19/0.99 (n-n_test)),\n"
+"                    rows of one input may land in different sets); group:\n"
+"                    same proportions over inputs, all rows of an input in\n"
+"                    one set; none: no hold-out, val and test = train (tests)\n"
+"  --grid G          mm (default): max_depth 5, min_samples_leaf 0.01, entropy;\n"
+"                    reference: the §5.4 base grid (depth 5,6,7 x msl 1,5,10,\n"
+"                    0.01,0.05,0.02 x gini,entropy); FILE: a TSV of lines\n"
+"                    'max_depth<TAB>min_samples_leaf<TAB>gini|entropy' ('#'\n"
+"                    comments and a header line starting 'max_depth' allowed)\n"
+"  --save-dot FILE   also write the best model's pruned tree as DOT (§6.2)\n"
+"  -o TREE.tsv       best model's unpruned tree (tree TSV, n_labels per node,\n"
+"                    param ranking_k = K, confidence_threshold 0)\n"
+"  --metrics FILE    metrics TSV, one row per (model, set) (FORMATS.md)\n"
+"\n"
+"stdout: the ranking table (§5.9 Output) plus regret columns; stderr: a\n"
+"summary and one timing line 'fit: time: read S s, fit S s, eval S s'.\n"
+"Exit status: 0 on success; 1 on bad usage, invalid input (file:line and\n"
+"field named), no model passing the §5.10 rule, or a write error.\n";
+
+enum { S_TRAIN, S_VAL, S_TEST };
+
+/* One input data set after ranking expansion (§5.2). */
+typedef struct {
+	const char *name, *path;
+	featset fs;
+	int *gch;       /* [fs.n_choices] choice -> universe index */
+	int *hi;        /* [n_inputs] end of the input's kept rows (--nrows) */
+	int *win;       /* [n_inputs] featset row of its winner, -1: vanished */
+	int n_rows;     /* expanded rows */
+	int *inp;       /* [n_rows] input */
+	int *row;       /* [n_rows] featset row of the label choice */
+	double *w;      /* [n_rows] relative performance */
+	int *set;       /* [n_rows] S_TRAIN / S_VAL / S_TEST (main only) */
+} dset;
+
+typedef struct {
+	int max_depth;
+	double msl;
+	int crit;
+} model;
+
+static double
+now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static long
+parse_long_opt(const char *opt, const char *s, long lo, long hi)
+{
+	int64_t v;
+	if (parse_i64(s, strlen(s), &v) != 0 || v < lo || v > hi)
+		die("%s: expected an integer in [%ld, %ld], got '%s'", opt, lo, hi, s);
+	return (long)v;
+}
+
+/* §5.2 on ds (rows of input i limited to [first[i], hi[i])). */
+static void
+expand(dset *ds, long nrows)
+{
+	featset *fs = &ds->fs;
+	size_t cap = 0;
+	ds->hi = xmalloc(((size_t)fs->n_inputs + 1) * sizeof *ds->hi);
+	ds->win = xmalloc(((size_t)fs->n_inputs + 1) * sizeof *ds->win);
+	ds->n_rows = 0;
+	ds->inp = NULL;
+	ds->row = NULL;
+	ds->w = NULL;
+	size_t c1 = 0, c2 = 0;
+	int vanished = 0;
+	for (int i = 0; i < fs->n_inputs; i++) {
+		int lo = fs->first[i], hi = fs->first[i + 1];
+		if (nrows >= 0 && hi > nrows)
+			hi = nrows > lo ? (int)nrows : lo;
+		ds->hi[i] = hi;
+		ds->win[i] = -1;
+		if (hi - lo < 2) /* §5.1 step 5 (only after --nrows) */
+			continue;
+		double best = INFINITY;
+		int wr = -1;
+		for (int j = lo; j < hi; j++) /* ties: first seen */
+			if (wr < 0 || fs->ms[j] < best) {
+				best = fs->ms[j];
+				wr = j;
+			}
+		if (!isfinite(best)) {
+			vanished++;
+			continue;
+		}
+		ds->win[i] = wr;
+		for (int j = lo; j < hi; j++) {
+			double rp = best / fs->ms[j];
+			if (!(rp >= 0.98))
+				continue;
+			size_t k = (size_t)ds->n_rows++;
+			xgrow((void **)&ds->inp, &cap, k + 1, sizeof *ds->inp);
+			xgrow((void **)&ds->row, &c1, k + 1, sizeof *ds->row);
+			xgrow((void **)&ds->w, &c2, k + 1, sizeof *ds->w);
+			ds->inp[k] = i;
+			ds->row[k] = j;
+			ds->w[k] = rp;
+		}
+	}
+	if (vanished)
+		warnf("%s: %d input(s) whose best time is inf dropped (§5.2)",
+		      ds->path, vanished);
+}
+
+/* §5.3 split of the main set's expanded rows into ds->set[]. */
+static void
+split(dset *ds, const char *mode, uint64_t seed)
+{
+	int n = ds->n_rows;
+	ds->set = xmalloc(((size_t)n + 1) * sizeof *ds->set);
+	if (!strcmp(mode, "none")) {
+		for (int i = 0; i < n; i++)
+			ds->set[i] = S_TRAIN;
+		return;
+	}
+	int by_group = !strcmp(mode, "group");
+	/* units: rows, or inputs (that did not vanish) */
+	int nu = 0, *unit_of = NULL;
+	if (by_group) {
+		unit_of = xmalloc(((size_t)ds->fs.n_inputs + 1) * sizeof *unit_of);
+		for (int i = 0; i < ds->fs.n_inputs; i++)
+			unit_of[i] = ds->win[i] >= 0 ? nu++ : -1;
+	} else {
+		nu = n;
+	}
+	int *perm = xmalloc(((size_t)nu + 1) * sizeof *perm);
+	int *uset = xmalloc(((size_t)nu + 1) * sizeof *uset);
+	rng r;
+	rng_seed(&r, seed);
+	for (int i = 0; i < nu; i++)
+		perm[i] = i;
+	rng_shuffle(&r, perm, nu);
+	int n_test = (int)ceil(0.01 * (double)nu);
+	int m = nu - n_test;
+	for (int i = 0; i < n_test; i++)
+		uset[perm[i]] = S_TEST;
+	/* second split of the train_val rows (in their permuted order), with a
+	 * fresh generator of the same seed, like random_state=42 twice */
+	int *perm2 = xmalloc(((size_t)m + 1) * sizeof *perm2);
+	for (int i = 0; i < m; i++)
+		perm2[i] = i;
+	rng_seed(&r, seed);
+	rng_shuffle(&r, perm2, m);
+	int n_val = (int)ceil(0.19 / (1.0 - 0.01) * (double)m);
+	for (int i = 0; i < m; i++)
+		uset[perm[n_test + perm2[i]]] = i < n_val ? S_VAL : S_TRAIN;
+	/* training row order = permuted order (as the reference's frame) */
+	for (int i = 0; i < n; i++)
+		ds->set[i] = uset[by_group ? unit_of[ds->inp[i]] : i];
+	if (!by_group) {
+		/* reorder the rows of the main set into permuted order so that the
+		 * training set keeps the reference's row order */
+		int *ord = xmalloc(((size_t)n + 1) * sizeof *ord);
+		int p = 0;
+		for (int i = 0; i < m; i++)
+			ord[p++] = perm[n_test + perm2[i]];
+		for (int i = 0; i < n_test; i++)
+			ord[p++] = perm[i];
+		int *inp = xmalloc(((size_t)n + 1) * sizeof *inp);
+		int *row = xmalloc(((size_t)n + 1) * sizeof *row);
+		double *w = xmalloc(((size_t)n + 1) * sizeof *w);
+		int *st = xmalloc(((size_t)n + 1) * sizeof *st);
+		for (int i = 0; i < n; i++) {
+			inp[i] = ds->inp[ord[i]];
+			row[i] = ds->row[ord[i]];
+			w[i] = ds->w[ord[i]];
+			st[i] = ds->set[ord[i]];
+		}
+		free(ds->inp);
+		free(ds->row);
+		free(ds->w);
+		free(ds->set);
+		ds->inp = inp;
+		ds->row = row;
+		ds->w = w;
+		ds->set = st;
+		free(ord);
+	} else {
+		/* inputs in permuted order, rows of an input in file order */
+		int *pos = xmalloc(((size_t)nu + 1) * sizeof *pos);
+		for (int i = 0; i < nu; i++)
+			pos[perm[i]] = i;
+		int *ord = xmalloc(((size_t)n + 1) * sizeof *ord);
+		int *cnt = xcalloc((size_t)nu + 1, sizeof *cnt);
+		for (int i = 0; i < n; i++)
+			cnt[pos[unit_of[ds->inp[i]]] + 1]++;
+		for (int i = 0; i < nu; i++)
+			cnt[i + 1] += cnt[i];
+		for (int i = 0; i < n; i++)
+			ord[cnt[pos[unit_of[ds->inp[i]]]]++] = i;
+		int *inp = xmalloc(((size_t)n + 1) * sizeof *inp);
+		int *row = xmalloc(((size_t)n + 1) * sizeof *row);
+		double *w = xmalloc(((size_t)n + 1) * sizeof *w);
+		int *st = xmalloc(((size_t)n + 1) * sizeof *st);
+		for (int i = 0; i < n; i++) {
+			inp[i] = ds->inp[ord[i]];
+			row[i] = ds->row[ord[i]];
+			w[i] = ds->w[ord[i]];
+			st[i] = ds->set[ord[i]];
+		}
+		free(ds->inp);
+		free(ds->row);
+		free(ds->w);
+		free(ds->set);
+		ds->inp = inp;
+		ds->row = row;
+		ds->w = w;
+		ds->set = st;
+		free(ord);
+		free(cnt);
+		free(pos);
+	}
+	free(perm2);
+	free(uset);
+	free(perm);
+	free(unit_of);
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void
+read_grid(const char *g, model **out, int *n)
+{
+	size_t cap = 0;
+	*out = NULL;
+	*n = 0;
+	if (!strcmp(g, "mm")) {
+		xgrow((void **)out, &cap, 1, sizeof **out);
+		(*out)[(*n)++] = (model){5, 0.01, CART_ENTROPY};
+		return;
+	}
+	if (!strcmp(g, "reference")) {
+		static const double msl[] = {1, 5, 10, 0.01, 0.05, 0.02};
+		for (int d = 5; d <= 7; d++)
+			for (int i = 0; i < 6; i++)
+				for (int c = 0; c < 2; c++) {
+					xgrow((void **)out, &cap, (size_t)*n + 1, sizeof **out);
+					(*out)[(*n)++] = (model){d, msl[i],
+					    c == 0 ? CART_GINI : CART_ENTROPY};
+				}
+		return;
+	}
+	size_t len;
+	char *buf = read_file(g, &len);
+	long ln = 0;
+	for (char *p = buf, *nl; p < buf + len; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(buf + len - p));
+		if (!nl)
+			die("%s: missing final newline", g);
+		*nl = '\0';
+		ln++;
+		if (*p == '#' || *p == '\0' || !strncmp(p, "max_depth", 9))
+			continue;
+		char *f[3];
+		int nf = 0;
+		f[nf++] = p;
+		for (char *q = p; *q; q++)
+			if (*q == '\t') {
+				if (nf == 3)
+					die("%s:%ld: expected 3 fields (max_depth, "
+					    "min_samples_leaf, criterion)", g, ln);
+				*q = '\0';
+				f[nf++] = q + 1;
+			}
+		if (nf != 3)
+			die("%s:%ld: expected 3 fields (max_depth, min_samples_leaf, "
+			    "criterion), got %d", g, ln, nf);
+		model m;
+		int64_t d;
+		if (parse_i64(f[0], strlen(f[0]), &d) || d < 0 || d > 1000)
+			die("%s:%ld: field 'max_depth': expected 0..1000, got '%s'", g,
+			    ln, f[0]);
+		m.max_depth = (int)d;
+		if (parse_f64(f[1], strlen(f[1]), &m.msl) || !(m.msl > 0) ||
+		    isinf(m.msl) || (m.msl >= 1 && m.msl != floor(m.msl)))
+			die("%s:%ld: field 'min_samples_leaf': expected a count >= 1 "
+			    "or a fraction in (0, 1), got '%s'", g, ln, f[1]);
+		if (!strcmp(f[2], "gini"))
+			m.crit = CART_GINI;
+		else if (!strcmp(f[2], "entropy"))
+			m.crit = CART_ENTROPY;
+		else
+			die("%s:%ld: field 'criterion': expected gini or entropy, got "
+			    "'%s'", g, ln, f[2]);
+		xgrow((void **)out, &cap, (size_t)*n + 1, sizeof **out);
+		(*out)[(*n)++] = m;
+	}
+	free(buf);
+	if (*n == 0)
+		die("%s: grid has no models", g);
+}
+
+/* One evaluated (input) case of a set. */
+typedef struct {
+	dset *ds;
+	int i;
+} ecase;
+
+typedef struct {
+	const char *name;
+	ecase *c;
+	int n;
+} evset;
+
+/* Evaluate tree t (pruned) on every set (§5.9). */
+static void
+evaluate(const tree *t, evset *sets, int nsets, int n_univ, int k, int def,
+         metrics *out)
+{
+	double *time = xmalloc((size_t)n_univ * sizeof *time);
+	for (int u = 0; u < n_univ; u++)
+		time[u] = NAN;
+	/* ranked list of every leaf, computed once */
+	int *roff = xcalloc((size_t)t->n_node + 1, sizeof *roff);
+	int *rank = xmalloc(((size_t)t->n_prob + 1) * sizeof *rank);
+	double *prob = xmalloc(((size_t)t->n_prob + 1) * sizeof *prob);
+	tree_prob *tmp = xmalloc(((size_t)t->n_class + 1) * sizeof *tmp);
+	int off = 0;
+	for (int i = 0; i < t->n_node; i++) {
+		roff[i] = off;
+		if (t->node[i].feature >= 0)
+			continue;
+		int nr = tree_ranked(t, i, tmp, t->n_class);
+		for (int j = 0; j < nr; j++) {
+			rank[off + j] = tmp[j].cls; /* class index == universe index */
+			prob[off + j] = tmp[j].p;
+		}
+		off += nr;
+	}
+	roff[t->n_node] = off;
+	for (int s = 0; s < nsets; s++) {
+		mx_acc a;
+		mx_init(&a, k, def, t->confidence_threshold);
+		for (int c = 0; c < sets[s].n; c++) {
+			dset *ds = sets[s].c[c].ds;
+			featset *fs = &ds->fs;
+			int i = sets[s].c[c].i;
+			for (int j = fs->first[i]; j < ds->hi[i]; j++)
+				time[ds->gch[fs->choice[j]]] = fs->ms[j];
+			int leaf = tree_apply(t, fs->x + (size_t)i * fs->n_feat);
+			mx_case mc = {time, ds->gch[fs->choice[ds->win[i]]],
+			              rank + roff[leaf], prob + roff[leaf],
+			              t->node[leaf].prob_len, 0};
+			mx_add(&a, &mc);
+			for (int j = fs->first[i]; j < ds->hi[i]; j++)
+				time[ds->gch[fs->choice[j]]] = NAN;
+		}
+		mx_finish(&a, &out[s]);
+	}
+	free(tmp);
+	free(prob);
+	free(rank);
+	free(roff);
+	free(time);
+}
+
+static const char *
+crit_name(int c)
+{
+	return c == CART_ENTROPY ? "entropy" : "gini";
+}
+
+static void
+print_table_header(void)
+{
+	printf("%-12s %-8s %9s %16s %6s %13s %11s %12s %19s %21s %12s %10s %10s\n",
+	       "set", "crit", "max_depth", "min_samples_leaf", "total",
+	       "top_k_correct", "top_k_wrong", "top_k_unsure",
+	       "wrong_max_speedup_k", "wrong_gmean_speedup_k", "regret_gmean",
+	       "regret_p95", "regret_max");
+}
+
+static void
+print_table_row(const char *set, const model *m, const metrics *x)
+{
+	printf("%-12s %-8s %9d %16g %6ld %13ld %11ld %12ld %19.4f %21.4f %12.4f "
+	       "%10.4f %10.4f\n", set, crit_name(m->crit), m->max_depth, m->msl,
+	       x->total, x->top_k_correct, x->top_k_wrong, x->top_k_unsure,
+	       x->wrong_max_speedup_k, x->wrong_gmean_speedup_k, x->regret_gmean,
+	       x->regret_p95, x->regret_max);
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *main_path = NULL, *out = NULL, *mout = NULL, *dot = NULL;
+	const char *hname = "learned_heuristic", *splitmode = "rows", *grid = "mm";
+	long k = 10, nrows = -1;
+	uint64_t seed = 42;
+	dset *ds = NULL;
+	int nds = 1;
+	size_t dcap = 0;
+
+	std_options(argc, argv, usage);
+	xgrow((void **)&ds, &dcap, 1, sizeof *ds);
+	memset(ds, 0, sizeof *ds);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int more = i + 1 < argc;
+		if (!strcmp(a, "--data") && i + 2 < argc) {
+			xgrow((void **)&ds, &dcap, (size_t)nds + 1, sizeof *ds);
+			memset(&ds[nds], 0, sizeof *ds);
+			ds[nds].name = argv[i + 1];
+			ds[nds].path = argv[i + 2];
+			if (!strcmp(ds[nds].name, "train") || !strcmp(ds[nds].name, "val") ||
+			    !strcmp(ds[nds].name, "test"))
+				die("--data: name '%s' is reserved", ds[nds].name);
+			for (int j = 1; j < nds; j++)
+				if (!strcmp(ds[j].name, ds[nds].name))
+					die("--data: name '%s' given twice", ds[nds].name);
+			nds++;
+			i += 2;
+		} else if (!strcmp(a, "--heuristic-name") && more) {
+			hname = argv[++i];
+		} else if (!strcmp(a, "--ranking") && more) {
+			k = parse_long_opt(a, argv[++i], 1, 1000000);
+		} else if (!strcmp(a, "--nrows") && more) {
+			nrows = parse_long_opt(a, argv[++i], 0, 2000000000);
+		} else if (!strcmp(a, "--seed") && more) {
+			seed = (uint64_t)parse_long_opt(a, argv[++i], 0, INT64_MAX);
+		} else if (!strcmp(a, "--split") && more) {
+			splitmode = argv[++i];
+			if (strcmp(splitmode, "rows") && strcmp(splitmode, "group") &&
+			    strcmp(splitmode, "none"))
+				die("--split: expected rows, group or none, got '%s'",
+				    splitmode);
+		} else if (!strcmp(a, "--grid") && more) {
+			grid = argv[++i];
+		} else if (!strcmp(a, "--save-dot") && more) {
+			dot = argv[++i];
+		} else if (!strcmp(a, "-o") && more) {
+			out = argv[++i];
+		} else if (!strcmp(a, "--metrics") && more) {
+			mout = argv[++i];
+		} else if (a[0] == '-' && a[1] != '\0') {
+			die("unknown or incomplete option '%s' (see --help)", a);
+		} else if (!main_path) {
+			main_path = a;
+		} else {
+			die("more than one main data set: '%s' and '%s'", main_path, a);
+		}
+	}
+	if (!main_path || !out || !mout)
+		die("usage: fit MAIN.feat.tsv [options] -o TREE.tsv --metrics "
+		    "METRICS.tsv (see --help)");
+	model *models;
+	int nmodels;
+	read_grid(grid, &models, &nmodels);
+
+	/* ---- read and expand (§5.1, §5.2) ---- */
+	double t0 = now();
+	ds[0].name = "main";
+	ds[0].path = main_path;
+	for (int d = 0; d < nds; d++) {
+		featset_read(&ds[d].fs, ds[d].path);
+		if (d > 0) {
+			featset *a = &ds[0].fs, *b = &ds[d].fs;
+			if (a->n_feat != b->n_feat)
+				die("%s: %d feature columns, the main set '%s' has %d (make "
+				    "it with featurize --categories)", ds[d].path, b->n_feat,
+				    main_path, a->n_feat);
+			for (int f = 0; f < a->n_feat; f++)
+				if (strcmp(a->feat[f], b->feat[f]))
+					die("%s: feature column %d is '%s', the main set has "
+					    "'%s' (make it with featurize --categories)",
+					    ds[d].path, f, b->feat[f], a->feat[f]);
+		}
+		expand(&ds[d], d == 0 ? nrows : -1);
+	}
+	split(&ds[0], splitmode, seed);
+	int timm = -1, hf = -1;
+	for (int d = 1; d < nds; d++) {
+		if (!strcmp(ds[d].name, "train_timm"))
+			timm = d;
+		if (!strcmp(ds[d].name, "train_hf"))
+			hf = d;
+	}
+	if (timm < 0 || hf < 0)
+		warnf("--data train_timm/train_hf not both given: the reference mm "
+		      "trainer requires them (spec §5.3 step 4)");
+
+	/* ---- training set (§5.3 step 4) and classes ---- */
+	int n_train = 0;
+	for (int r = 0; r < ds[0].n_rows; r++)
+		n_train += ds[0].set[r] == S_TRAIN;
+	int extra[2] = {timm, hf};
+	for (int e = 0; e < 2; e++)
+		if (extra[e] >= 0)
+			n_train += 3 * ds[extra[e]].n_rows;
+	if (n_train == 0)
+		die("%s: no training rows", main_path);
+	int nf = ds[0].fs.n_feat;
+	double *X = xmalloc((size_t)n_train * nf * sizeof *X);
+	int *Y = xmalloc((size_t)n_train * sizeof *Y);
+	double *W = xmalloc((size_t)n_train * sizeof *W);
+	const char **lab = xmalloc((size_t)n_train * sizeof *lab);
+	{
+		int p = 0;
+		for (int r = 0; r < ds[0].n_rows; r++) {
+			if (ds[0].set[r] != S_TRAIN)
+				continue;
+			featset *fs = &ds[0].fs;
+			memcpy(X + (size_t)p * nf, fs->x + (size_t)ds[0].inp[r] * nf,
+			       (size_t)nf * sizeof *X);
+			lab[p] = fs->choices[fs->choice[ds[0].row[r]]];
+			W[p++] = ds[0].w[r];
+		}
+		for (int e = 0; e < 2; e++) {
+			if (extra[e] < 0)
+				continue;
+			dset *x = &ds[extra[e]];
+			for (int r = 0; r < x->n_rows; r++)
+				for (int rep = 0; rep < 3; rep++) {
+					memcpy(X + (size_t)p * nf,
+					       x->fs.x + (size_t)x->inp[r] * nf,
+					       (size_t)nf * sizeof *X);
+					lab[p] = x->fs.choices[x->fs.choice[x->row[r]]];
+					W[p++] = x->w[r];
+				}
+		}
+	}
+	/* universe: classes (sorted labels), then every other choice id */
+	const char **sorted = xmalloc((size_t)n_train * sizeof *sorted);
+	memcpy(sorted, lab, (size_t)n_train * sizeof *sorted);
+	qsort(sorted, (size_t)n_train, sizeof *sorted, cmp_str);
+	int n_class = 0;
+	for (int i = 0; i < n_train; i++)
+		if (i == 0 || strcmp(sorted[i], sorted[n_class - 1]))
+			sorted[n_class++] = sorted[i];
+	int n_univ = n_class;
+	size_t ucap = (size_t)n_class;
+	const char **univ = xmalloc(((size_t)n_class + 1) * sizeof *univ);
+	memcpy(univ, sorted, (size_t)n_class * sizeof *univ);
+	for (int d = 0; d < nds; d++) {
+		featset *fs = &ds[d].fs;
+		ds[d].gch = xmalloc(((size_t)fs->n_choices + 1) * sizeof *ds[d].gch);
+		for (int c = 0; c < fs->n_choices; c++) {
+			const char **hit = bsearch(&fs->choices[c], univ, (size_t)n_class,
+			                           sizeof *univ, cmp_str);
+			int u = hit ? (int)(hit - univ) : -1;
+			for (int v = n_class; u < 0 && v < n_univ; v++)
+				if (!strcmp(univ[v], fs->choices[c]))
+					u = v;
+			if (u < 0) {
+				xgrow((void **)&univ, &ucap, (size_t)n_univ + 1, sizeof *univ);
+				univ[u = n_univ++] = fs->choices[c];
+			}
+			ds[d].gch[c] = u;
+		}
+	}
+	int def = -1;
+	for (int u = 0; u < n_univ; u++)
+		if (!strcmp(univ[u], "extern_mm"))
+			def = u;
+	if (def < 0) { /* never measured: listed, never available */
+		xgrow((void **)&univ, &ucap, (size_t)n_univ + 1, sizeof *univ);
+		univ[def = n_univ++] = "extern_mm";
+	}
+	for (int i = 0; i < n_train; i++) {
+		const char **hit = bsearch(&lab[i], univ, (size_t)n_class,
+		                           sizeof *univ, cmp_str);
+		Y[i] = (int)(hit - univ);
+	}
+
+	/* ---- evaluation sets: train, val, test, extras in CLI order ---- */
+	int nsets = 3 + (nds - 1);
+	evset *sets = xcalloc((size_t)nsets, sizeof *sets);
+	sets[0].name = "train";
+	sets[1].name = "val";
+	sets[2].name = "test";
+	for (int s = 0; s < 3; s++)
+		sets[s].c = xmalloc(((size_t)ds[0].fs.n_inputs + 1) * sizeof(ecase));
+	for (int r = 0; r < ds[0].n_rows; r++) {
+		int i = ds[0].inp[r];
+		if (ds[0].row[r] != ds[0].win[i])
+			continue; /* ranking mode: winner == actual_winner rows */
+		int s = !strcmp(splitmode, "none") ? -1 : ds[0].set[r];
+		if (s < 0) {
+			for (s = 0; s < 3; s++)
+				sets[s].c[sets[s].n++] = (ecase){&ds[0], i};
+		} else {
+			sets[s].c[sets[s].n++] = (ecase){&ds[0], i};
+		}
+	}
+	for (int d = 1; d < nds; d++) {
+		evset *e = &sets[2 + d];
+		e->name = ds[d].name;
+		e->c = xmalloc(((size_t)ds[d].fs.n_inputs + 1) * sizeof(ecase));
+		for (int i = 0; i < ds[d].fs.n_inputs; i++)
+			if (ds[d].win[i] >= 0)
+				e->c[e->n++] = (ecase){&ds[d], i};
+	}
+	double t_read = now() - t0;
+
+	fprintf(stderr, "fit: %s: %d inputs -> %d near-best rows; training set "
+	        "%d rows (%d features, %d classes); sets:", main_path,
+	        ds[0].fs.n_inputs, ds[0].n_rows, n_train, nf, n_class);
+	for (int s = 0; s < nsets; s++)
+		fprintf(stderr, " %s %d", sets[s].name, sets[s].n);
+	fprintf(stderr, "\n");
+
+	/* ---- grid (§5.4) ---- */
+	cart_data cd = {n_train, nf, n_class, X, Y, W};
+	double t1 = now(), t_fit = 0, t_eval = 0;
+	cart_sorted *cs = cart_presort(&cd);
+	t_fit += now() - t1;
+	metrics *mx = xmalloc((size_t)nmodels * nsets * sizeof *mx);
+	int best = -1;
+	long best_correct = 0;
+	tree best_tree = {0}, best_pruned = {0};
+	for (int mi = 0; mi < nmodels; mi++) {
+		tree t = {0}, p;
+		cart_params cp = {models[mi].crit, models[mi].max_depth,
+		                  models[mi].msl};
+		t1 = now();
+		cart_fit(&t, &cd, cs, &cp);
+		t.ranking_k = (int)k;
+		tree_prune(&p, &t, (int)k);
+		double t2 = now();
+		t_fit += t2 - t1;
+		evaluate(&p, sets, nsets, n_univ, (int)k, def, mx + (size_t)mi * nsets);
+		t_eval += now() - t2;
+		const metrics *val = &mx[(size_t)mi * nsets + S_VAL];
+		/* §5.10: wrong <= total · pct (pct = 1.0 for mm), strictly more
+		 * top-1 correct than the best so far (initially 0) */
+		if ((double)val->wrong <= (double)val->total * 1.0 &&
+		    val->correct > best_correct) {
+			best = mi;
+			best_correct = val->correct;
+			tree_free(&best_tree);
+			tree_free(&best_pruned);
+			best_tree = t;
+			best_pruned = p;
+		} else {
+			tree_free(&t);
+			tree_free(&p);
+		}
+	}
+	cart_sorted_free(cs);
+
+	/* ---- report ---- */
+	printf("heuristic %s: ranking k=%ld, %d model(s), split %s, seed %llu\n",
+	       hname, k, nmodels, splitmode, (unsigned long long)seed);
+	print_table_header();
+	for (int mi = 0; mi < nmodels; mi++)
+		for (int s = 0; s < nsets; s++)
+			print_table_row(sets[s].name, &models[mi],
+			                &mx[(size_t)mi * nsets + s]);
+	if (nmodels > 1) {
+		for (int s = 0; s < nsets; s++) {
+			int *ord = xmalloc((size_t)nmodels * sizeof *ord);
+			for (int i = 0; i < nmodels; i++)
+				ord[i] = i;
+			/* insertion sort by top_k_correct descending (stable) */
+			for (int i = 1; i < nmodels; i++)
+				for (int j = i; j > 0 &&
+				     mx[(size_t)ord[j] * nsets + s].top_k_correct >
+				     mx[(size_t)ord[j - 1] * nsets + s].top_k_correct; j--) {
+					int tmp = ord[j];
+					ord[j] = ord[j - 1];
+					ord[j - 1] = tmp;
+				}
+			printf("\n%s, sorted by top_k_correct:\n", sets[s].name);
+			print_table_header();
+			for (int i = 0; i < nmodels; i++)
+				print_table_row(sets[s].name, &models[ord[i]],
+				                &mx[(size_t)ord[i] * nsets + s]);
+			free(ord);
+		}
+	}
+
+	aout mo;
+	FILE *fp = aout_open(&mo, mout);
+	fprintf(fp, "set\tcriterion\tmax_depth\tmin_samples_leaf\tselected\t%s\n",
+	        mx_tsv_header);
+	for (int mi = 0; mi < nmodels; mi++)
+		for (int s = 0; s < nsets; s++) {
+			fprintf(fp, "%s\t%s\t%d\t%.17g\t%d\t", sets[s].name,
+			        crit_name(models[mi].crit), models[mi].max_depth,
+			        models[mi].msl, mi == best);
+			mx_tsv_row(&mx[(size_t)mi * nsets + s], fp);
+			fputc('\n', fp);
+		}
+	if (best < 0) {
+		aout_abort(&mo);
+		die("no model qualifies (spec §5.10): all models had too many wrong "
+		    "predictions or no correct top-1 prediction on val (%d inputs)",
+		    sets[S_VAL].n);
+	}
+	/* names for the trees */
+	tree *both[2] = {&best_tree, &best_pruned};
+	for (int b = 0; b < 2; b++) {
+		tree *t = both[b];
+		t->meta_json = xstrdup(ds[0].fs.meta.json);
+		t->feat = xmalloc((size_t)nf * sizeof *t->feat);
+		for (int f = 0; f < nf; f++)
+			t->feat[f] = xstrdup(ds[0].fs.feat[f]);
+		t->cls = xmalloc((size_t)n_class * sizeof *t->cls);
+		for (int c = 0; c < n_class; c++)
+			t->cls[c] = xstrdup(univ[c]);
+	}
+	aout to;
+	FILE *tp = aout_open(&to, out);
+	tree_write(&best_tree, tp);
+	aout dto;
+	if (dot) {
+		FILE *dp = aout_open(&dto, dot);
+		dot_write(&best_pruned, dp);
+	}
+	aout_commit(&mo);
+	aout_commit(&to);
+	if (dot)
+		aout_commit(&dto);
+	fprintf(stderr, "fit: best model: %s max_depth %d min_samples_leaf %g: "
+	        "%d nodes, %d leaves, depth %d; pruned (k=%ld): %d nodes, %d "
+	        "leaves, depth %d; val top-1 correct %ld/%ld\n",
+	        crit_name(models[best].crit), models[best].max_depth,
+	        models[best].msl, best_tree.n_node, tree_leaves(&best_tree),
+	        tree_depth(&best_tree), k, best_pruned.n_node,
+	        tree_leaves(&best_pruned), tree_depth(&best_pruned), best_correct,
+	        mx[(size_t)best * nsets + S_VAL].total);
+	fprintf(stderr, "fit: time: read %.3f s, fit %.3f s, eval %.3f s\n",
+	        t_read, t_fit, t_eval);
+
+	tree_free(&best_tree);
+	tree_free(&best_pruned);
+	for (int s = 0; s < nsets; s++)
+		free(sets[s].c);
+	free(sets);
+	free(mx);
+	free(univ);
+	free(sorted);
+	free(lab);
+	free(W);
+	free(Y);
+	free(X);
+	for (int d = 0; d < nds; d++) {
+		featset_free(&ds[d].fs);
+		free(ds[d].gch);
+		free(ds[d].hi);
+		free(ds[d].win);
+		free(ds[d].inp);
+		free(ds[d].row);
+		free(ds[d].w);
+		free(ds[d].set);
+	}
+	free(ds);
+	free(models);
+	close_stdout();
+	return 0;
+}
