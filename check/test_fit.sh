@@ -1,0 +1,148 @@
+#!/bin/bash
+# test_fit.sh — stage `fit`: ranking expansion (§5.2), weighted CART (cart.c),
+# min_samples_leaf as count and fraction, entropy vs gini, §5.9 metrics,
+# split sizes (§5.3), atomic outputs.  Fixtures in check/fixtures/fit/ (the
+# .feat.tsv files are featurize's output of the .txt logs next to them).
+#
+# main.txt: 8 inputs m = 1..8 (k = n = 16, everything else equal), 3 choices
+#   A = extern_mm, B = ...BLOCK-M=16..., C = ...BLOCK-M=32... (class order
+#   0, 1, 2 by strcmp):
+#     m = 1..4: B 1.0 ms, A 2.0, C 3.0          -> one row  B  (w 1)
+#     m = 5..8: C 1.0 ms, A 1.01, B 2.0         -> rows C (w 1) and A (w 1/1.01
+#                                                  = 0.990099..., >= 0.98)
+#   12 training rows (--split none), weights A 4/1.01 = 3.960396, B 4, C 4,
+#   W = 11.960396: root probs A .331126, B .334437, C .334437.
+#   Every feature that varies (m, m*k, m*n, arith_intensity) orders the rows
+#   alike, so equal-cost candidates tie and the lowest column, m, wins.
+# depth 2, msl 1, entropy (and gini gives the same tree):
+#   root: m <= 4.5 isolates the pure B rows (cost 0 + 7.96·H(.4975,.5025) =
+#   5.517 nats; m <= 5.5 would cost 5.99·H(.165,.668,.167)+5.97·H(.4975,.5025)
+#   = 5.12+4.14); gini: -(16/4 + (3.96²+16)/7.96) = -7.98 vs -(5.99·… ) -6.0.
+#   left leaf: B 1.0 (4 rows).  right (8 rows, A .4975 C .5025): every split
+#   keeps the same proportions (each input has one A and one C row): zero
+#   improvement, yet the best valid split is taken (sklearn semantics), the
+#   tie going to the lowest threshold m <= 5.5: leaves of 2 and 6 rows, both
+#   A .497512, C .502488.                           -> expect_main_d2.nodes
+# depth 1, min_samples_leaf 5 (count) = 0.4 (fraction: ceil(0.4·12) = 5):
+#   cumulative rows by m: 1 2 3 4 6 8 10 12; only m <= 5.5 (6 | 6) leaves >= 5
+#   rows per side: left A .990099/5.990099 = .165289, B 4/5.990099 = .667769,
+#   C 1/5.990099 = .166942; right A .497512, C .502488.
+#                                                   -> expect_main_msl5.nodes
+# depth 1, min_samples_leaf 0.3 = ceil(3.6) = 4 rows, gini: m <= 4.5 allowed
+#   (4 | 8)                                         -> expect_main_msl03.nodes
+#
+# crit.txt: 6 inputs m = 1..6, one near-best choice each (others 2x slower,
+#   dropped), labels A A B C A C, unit weights:
+#   split after   entropy W·H sum (nats)       gini W·G sum
+#   m <= 2.5      0 + 4·H(¼,¼,½) = 4.1589      0 + 4·(1-6/16) = 2.5   <- gini
+#   m <= 3.5      3·H(⅔,⅓)·2     = 3.8191 <-   3·(4/9)·2      = 2.667
+#   so entropy splits at 3.5 (leaves A ⅔ B ⅓ | A ⅓ C ⅔) and gini at 2.5
+#   (leaves A 1 | A ¼ B ¼ C ½).          -> expect_crit_{entropy,gini}.nodes
+#
+# probe.txt (an extra --data set), evaluated on the depth-2 tree with K = 1:
+#   P1 m=1 (leaf B 1.0): A 1.0 (winner), B 1.5, C 2.0.  top-k list [B] +
+#      extern_mm appended = [B, A]: top_k_correct; top-1 B wrong (1.5);
+#      default speedup A/B = 1/1.5 = .6667 (< 1: default_better)
+#   P2 m=2 (leaf B): C 1.0 (winner), B 1.25, A 3.0.  list [B, A], C missing,
+#      best listed 1.25: top_k_wrong (1.25); top-1 wrong (1.25); default 3/1.25
+#      = 2.4; regret 1.25
+#   P3 m=3 (leaf B): C 1.0 (winner), D 1.2 — neither B nor extern_mm measured:
+#      top_k_unsure; top-1 unsure (B not available): speedup 1.0; no regret
+#   P4 m=7 (leaf A .4975, C .5025): A 1.3, C 1.0 (winner). list [C, A]:
+#      correct; top-1 C correct; default 1.3/1.0 = 1.3
+#   => total 4, top_k_correct 2, top_k_wrong 1, top_k_unsure 1,
+#      wrong_max_speedup_k = wrong_gmean_speedup_k = 1.25, correct 1, wrong 2,
+#      unsure 1, wrong_max_speedup 1.5, wrong_gmean sqrt(1.5·1.25) = 1.369306,
+#      speedups over default {.6667, 2.4, 1.0, 1.3}: max 2.4, gmean
+#      2.08^(1/4) = 1.200925, min .666667; non_default_predictions 3 (B, B, C),
+#      default_better 1; regret {1, 1.25, 1}: n 3, none 1, gmean
+#      1.25^(1/3) = 1.077217, p95 1.25, max 1.25.
+BIN=${BIN:-build/bin}
+name=fit
+D=$(dirname "$0")/fixtures/fit
+T=$(mktemp -d) || exit 1
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL $name: $*"; exit 1; }
+[ -x "$BIN/fit" ] || fail "no $BIN/fit"
+
+# fit_nodes FEAT GRID EXPECTED: fit with --split none, compare node records
+fit_nodes() {
+	"$BIN/fit" "$D/$1" --split none --ranking 1 --grid "$2" -o "$T/tree.tsv" \
+		--metrics "$T/m.tsv" >"$T/out" 2>"$T/err" ||
+		fail "$1 grid $2: exit non-zero: $(grep -v warning "$T/err" | head -1)"
+	grep '^node' "$T/tree.tsv" >"$T/nodes"
+	cmp -s "$T/nodes" "$D/$3" ||
+		fail "$1 grid $2: nodes differ from $3: $(diff "$D/$3" "$T/nodes" | head -3 | tr '\n' ' ')"
+}
+fit_nodes main.feat.tsv "$D/grid_d2_entropy.tsv" expect_main_d2.nodes
+cmp -s "$T/tree.tsv" "$D/expect_main_d2_entropy.tsv" ||
+	fail "tree TSV differs from expect_main_d2_entropy.tsv"
+printf '2\t1\tgini\n' >"$T/g.tsv"
+fit_nodes main.feat.tsv "$T/g.tsv" expect_main_d2.nodes
+grep -q "^param	criterion	gini$" "$T/tree.tsv" || fail "gini tree lacks param criterion gini"
+fit_nodes main.feat.tsv "$D/grid_msl5.tsv" expect_main_msl5.nodes
+printf '1\t0.4\tentropy\n' >"$T/g.tsv"
+fit_nodes main.feat.tsv "$T/g.tsv" expect_main_msl5.nodes
+fit_nodes main.feat.tsv "$D/grid_msl03.tsv" expect_main_msl03.nodes
+fit_nodes crit.feat.tsv "$D/grid_d1_entropy.tsv" expect_crit_entropy.nodes
+fit_nodes crit.feat.tsv "$D/grid_d1_gini.tsv" expect_crit_gini.nodes
+
+# metrics of the probe set (hand-computed above)
+"$BIN/fit" "$D/main.feat.tsv" --data probe "$D/probe.feat.tsv" --split none \
+	--ranking 1 --grid "$D/grid_d2_entropy.tsv" -o "$T/tree.tsv" \
+	--metrics "$T/m.tsv" >"$T/out" 2>"$T/err" || fail "probe run failed: $(head -1 "$T/err")"
+head -1 "$T/m.tsv" | grep -q "^set	criterion	max_depth	min_samples_leaf	selected	total	top_k_correct	top_k_wrong	top_k_unsure	wrong_max_speedup_k	wrong_gmean_speedup_k	correct	wrong	unsure	wrong_max_speedup	wrong_gmean_speedup	max_speedup_over_default	gmean_speedup_over_default	max_speedup_default_over_heuristic	non_default_predictions	default_better" ||
+	fail "metrics header not in FORMATS.md order"
+[ "$(cut -f1 "$T/m.tsv" | tr '\n' ' ')" = "set train val test probe " ] ||
+	fail "metrics sets not train val test probe: $(cut -f1 "$T/m.tsv" | tr '\n' ' ')"
+want="set=probe selected=1 total=4 top_k_correct=2 top_k_wrong=1 top_k_unsure=1
+wrong_max_speedup_k=1.25 wrong_gmean_speedup_k=1.25 correct=1 wrong=2 unsure=1
+wrong_max_speedup=1.5 wrong_gmean_speedup=1.3693063937629153
+max_speedup_over_default=2.4 gmean_speedup_over_default=1.2009248561777692
+max_speedup_default_over_heuristic=0.66666666666666667 non_default_predictions=3
+default_better=1 regret_n=3 regret_none=1 regret_gmean=1.0772173450159419
+regret_p95=1.25 regret_max=1.25"
+bad=$(awk -F'\t' -v want="$want" '
+	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	$1 == "probe" {
+		n = split(want, w, /[ \n]+/)
+		for (j = 1; j <= n; j++) {
+			split(w[j], kv, "=")
+			if (!(kv[1] in col)) { print "no column " kv[1]; continue }
+			got = $(col[kv[1]])
+			if (kv[1] == "set") { if (got != kv[2]) print kv[1] "=" got; continue }
+			d = got - kv[2]; if (d < 0) d = -d
+			if (d > 1e-12 * (kv[2] < 0 ? -kv[2] : kv[2]) + 1e-15) print kv[1] "=" got " (want " kv[2] ")"
+		}
+		found = 1
+	}
+	END { if (!found) print "no probe row" }' "$T/m.tsv" | head -3 | tr '\n' ' ')
+[ -z "$bad" ] || fail "probe metrics: $bad"
+grep -q '^probe ' "$T/out" || fail "stdout table lacks the probe row"
+grep -q '^fit: time: read [0-9.]* s, fit [0-9.]* s, eval [0-9.]* s$' "$T/err" ||
+	fail "no timing line on stderr"
+
+# §5.3 split sizes, by input: 8 inputs -> test ceil(.08) = 1,
+# val ceil(.19/.99·7) = 2, train 5 (stderr summary, printed before fitting)
+"$BIN/fit" "$D/main.feat.tsv" --split group -o "$T/g.tree" --metrics "$T/g.m" \
+	>/dev/null 2>"$T/err"
+grep -q 'sets: train 5 val 2 test 1$' "$T/err" || fail "group split sizes: $(grep sets: "$T/err")"
+# by rows: 12 rows -> test 1, val ceil(.19/.99·11) = 3, train 8 rows
+"$BIN/fit" "$D/main.feat.tsv" --split rows -o "$T/r.tree" --metrics "$T/r.m" \
+	>/dev/null 2>"$T/err"
+grep -q 'training set 8 rows' "$T/err" || fail "row split: $(grep sets: "$T/err")"
+
+# errors: non-zero exit, file named, nothing left behind
+rm -f "$T/x.tree" "$T/x.m"
+"$BIN/fit" "$T/missing.feat.tsv" -o "$T/x.tree" --metrics "$T/x.m" 2>"$T/err" &&
+	fail "missing input accepted"
+grep -q "missing.feat.tsv" "$T/err" || fail "error does not name the file: $(head -1 "$T/err")"
+printf '1\t1\tcart\n' >"$T/bad.grid"
+"$BIN/fit" "$D/main.feat.tsv" --grid "$T/bad.grid" -o "$T/x.tree" --metrics "$T/x.m" 2>"$T/err" &&
+	fail "bad grid accepted"
+grep -q "bad.grid:1: field 'criterion'" "$T/err" || fail "bad grid message: $(head -1 "$T/err")"
+"$BIN/fit" "$D/main.feat.tsv" --data probe "$D/crit.txt" -o "$T/x.tree" --metrics "$T/x.m" 2>/dev/null &&
+	fail "a log given as feat TSV accepted"
+[ -e "$T/x.tree" ] || [ -e "$T/x.m" ] && fail "output left behind after an error"
+"$BIN/fit" --help | grep -q '^usage: fit' || fail "--help lacks the synopsis"
+echo "ok $name"
