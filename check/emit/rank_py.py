@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""rank_py.py — rank every context of a TSV with a generated Python heuristic
+(spec §6.1), importing it against the torch stand-in in check/emit/stub.
+
+usage: rank_py.py MODULE.py CLASS CONTEXTS.tsv [--ai] [--bench SECONDS]
+
+CONTEXTS.tsv: a feat TSV (line 1 metadata JSON, line 2 header; one context
+per distinct `input`, its first row) or a plain TSV with a header.  Columns
+used by name: m k n mat1_stride_0 mat1_stride_1 mat2_stride_0 mat2_stride_1
+mat1_dtype mat2_dtype mat1_iscontig mat2_iscontig using_tf32.
+Output, one line per context: "<n>\t[<arith_intensity %.17g>\t]<ranking>"
+with ranking "idx:p,idx:p,..." (p %.3f, leaf order), "None" or "-" (empty).
+--bench: instead print microseconds per get_best_choices() call.
+"""
+import importlib.util
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "stub"))
+from torch._inductor.autoheuristic.autoheuristic_utils import (  # noqa: E402
+    AHContext, AHMetadata, mm_operations)
+
+NUM = ["m", "k", "n", "mat1_stride_0", "mat1_stride_1", "mat2_stride_0", "mat2_stride_1"]
+CAT = ["mat1_dtype", "mat2_dtype", "mat1_iscontig", "mat2_iscontig", "using_tf32"]
+
+
+def read_contexts(path):
+    with open(path) as f:
+        lines = f.read().split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if lines and lines[0].startswith("{"):
+        lines.pop(0)
+    head = lines[0].split("\t")
+    col = {name: i for i, name in enumerate(head)}
+    for name in NUM + CAT:
+        if name not in col:
+            sys.exit(f"rank_py: {path}: no column '{name}'")
+    out, last = [], None
+    for line in lines[1:]:
+        f = line.split("\t")
+        if "input" in col:
+            if f[col["input"]] == last:
+                continue
+            last = f[col["input"]]
+        ctx = AHContext()
+        for name in ["m", "k", "n", "mat1_dtype", "mat2_dtype", "mat1_stride_0",
+                     "mat1_stride_1", "mat2_stride_0", "mat2_stride_1",
+                     "mat1_iscontig", "mat2_iscontig", "using_tf32"]:
+            v = f[col[name]]
+            if name in NUM:
+                ctx.add_feature(name, int(v))
+            else:
+                ctx.add_feature(name, v, is_categorical=True)
+        ctx.apply_operations(mm_operations())
+        out.append(ctx)
+    return out
+
+
+def main():
+    args = sys.argv[1:]
+    ai = "--ai" in args
+    if ai:
+        args.remove("--ai")
+    bench = None
+    if "--bench" in args:
+        i = args.index("--bench")
+        bench = float(args[i + 1])
+        del args[i:i + 2]
+    if len(args) != 3:
+        sys.exit(__doc__)
+    mod_path, cls_name, tsv = args
+    spec = importlib.util.spec_from_file_location(
+        os.path.splitext(os.path.basename(mod_path))[0], mod_path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    h = getattr(mod, cls_name)()
+    ctxs = read_contexts(tsv)
+    if bench is not None:
+        calls, t0 = 0, time.perf_counter()
+        while time.perf_counter() - t0 < bench:
+            for c in ctxs:
+                h.get_best_choices(c)
+            calls += len(ctxs)
+        dt = time.perf_counter() - t0
+        print(f"{dt / calls * 1e6:.3f}")
+        return
+    w = sys.stdout.write
+    for i, c in enumerate(ctxs):
+        r = h.get_best_choices(c)
+        s = "None" if r is None else (",".join(f"{idx}:{p:.3f}" for p, idx in r) or "-")
+        if ai:
+            w(f"{i}\t{c.get_value('arith_intensity'):.17g}\t{s}\n")
+        else:
+            w(f"{i}\t{s}\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+# Stand-in for torch._inductor.autoheuristic (mmrank tests, no torch needed).

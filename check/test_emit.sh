@@ -1,0 +1,249 @@
+#!/bin/bash
+# test_emit.sh — stage `emit` (spec §6.1 Python module, §6.2 DOT, §4.1/§4.4
+# features and dummies in the C twin).
+#
+# Fixture check/fixtures/emit/tree.tsv (11 nodes, 5 classes):
+#   0 arith_intensity <= 52.6245059967041
+#     1 n <= 34.0                      -> 2 leaf {2:.5, 0:.25, 1:.25}  (tie: index order)
+#                                      -> 3 leaf {4:.4, 1:.3, 3:.3}
+#     4 dummy using_tf32_False         (str(using_tf32) != 'False')
+#       5 dummy mat1_dtype_torch.float16 -> 6 leaf {0:1}
+#                                        -> 7 leaf five-way tie 0.2
+#       8 k <= 62.5                    -> 9 leaf {0:2/3, 4:1/3}
+#                                      -> 10 leaf {3:.9996, 2:.0004} (prints 0.000)
+# expected.py / expected.dot: byte-exact outputs; contexts.tsv + expected_rank.txt:
+# rankings worked out by hand for 11 contexts (ties, k = 62/63, n = 34/35, m = 0,
+# bf16, tf32 True/False).
+#
+# Also: generated .c compiles as C99 -pedantic and .py byte-compiles; the C and
+# Python twins give identical rankings (and identical arith_intensity, %.17g)
+# for every context of synthetic sets (incl. m*k*n > 2^53) and, when the
+# dataset is available, of a real feat TSV; thresholds print as Python's repr;
+# PyTorch's shipped artifacts (../shared/reference, read-only) re-emit to
+# the same text and their C twins match them on every context.
+. "$(dirname "$0")/lib.sh"
+E=$ROOT/check/emit
+FE=$FIX/emit
+TPL=$ROOT/templates
+REF=${MMRANK_REFERENCE:-$ROOT/../shared/reference}
+MIRROR=${DATASET_MIRROR:-$ROOT/../shared/datasets}
+CC=${CC:-cc}
+C99="-std=c99 -Wall -Wextra -Werror -pedantic"
+emit() { "$BIN/emit" --templates "$TPL" "$@"; }
+
+if [ ! -x "$BIN/emit" ]; then fail emit "no $BIN/emit"; finish; fi
+
+# emit_all NAME TREE DIR — all four outputs into DIR
+emit_all() {
+	local f
+	mkdir -p "$3"
+	for f in py h c dot; do
+		local o="$3/_$1.$f"
+		[ $f = dot ] && o="$3/$1.dot"
+		emit --heuristic-name "$1" --format $f -o "$o" "$2" 2>"$3/err.$f" || return 1
+	done
+}
+
+# build_driver NAME DIR — DIR/rank_c for DIR/_NAME.c (with arith_intensity
+# output when the tree uses it)
+build_driver() {
+	local ai=
+	grep -q "$1_arith_intensity(" "$2/_$1.c" && ai=-DWITH_AI
+	$CC $C99 -O2 -D_POSIX_C_SOURCE=200809L -I"$2" -DHEUR="$1" \
+		-DHEUR_C="\"$2/_$1.c\"" $ai "$E/rank_c.c" -o "$2/rank_c" 2>"$2/cc.err"
+}
+
+# same_rankings NAME DIR PYMODULE CONTEXTS — C twin vs Python, line by line
+same_rankings() {
+	local ai=
+	grep -q "$1_arith_intensity(" "$2/_$1.c" && ai=--ai
+	"$2/rank_c" "$4" >"$2/c.out" 2>"$2/c.err" || { echo "rank_c failed: $(head -2 "$2/c.err")"; return 1; }
+	python3 "$E/rank_py.py" "$3" "$1" "$4" $ai >"$2/py.out" 2>"$2/py.err" ||
+		{ echo "rank_py failed: $(tail -2 "$2/py.err")"; return 1; }
+	[ -s "$2/c.out" ] || { echo "no contexts"; return 1; }
+	cmp -s "$2/c.out" "$2/py.out" ||
+		{ echo "C and Python differ: $(diff "$2/py.out" "$2/c.out" | head -3 | tr '\n' '|')"; return 1; }
+}
+
+# ---- usage ------------------------------------------------------------------
+if "$BIN/emit" --help | grep -q '^usage: emit' && "$BIN/emit" --help | grep -q 'Exit status'; then
+	ok emit-help; else fail emit-help "--help lacks the synopsis or exit status"; fi
+
+# ---- (a) hand-written tree: byte-exact outputs, hand-worked rankings ----------
+D=$TMP/fix
+if emit_all MMRankingTest "$FE/tree.tsv" "$D"; then
+	test_cmp emit-py-fixture "$FE/expected.py" "$D/_MMRankingTest.py"
+	test_cmp emit-dot-fixture "$FE/expected.dot" "$D/MMRankingTest.dot"
+else
+	fail emit-fixture "emit exited non-zero: $(cat "$D"/err.* | head -2)"
+fi
+# stdout when -o is absent
+emit --heuristic-name MMRankingTest --format py "$FE/tree.tsv" >"$TMP/stdout.py" 2>/dev/null
+test_cmp emit-stdout "$FE/expected.py" "$TMP/stdout.py"
+
+# ---- (b) the outputs compile -------------------------------------------------
+if python3 -m py_compile "$D/_MMRankingTest.py" 2>"$TMP/pyc.err"; then ok emit-py-compile
+else fail emit-py-compile "$(head -3 "$TMP/pyc.err")"; fi
+if $CC $C99 -O2 -c "$D/_MMRankingTest.c" -o "$TMP/t.o" 2>"$TMP/cc.err"; then ok emit-c-compile
+else fail emit-c-compile "$(head -3 "$TMP/cc.err")"; fi
+
+# hand-worked rankings, through both twins
+if build_driver MMRankingTest "$D"; then
+	"$D/rank_c" "$FE/contexts.tsv" >"$TMP/hand.c" 2>&1
+	# rank_c prints the arith_intensity column for this tree: drop it
+	cut -f1,3 "$TMP/hand.c" >"$TMP/hand.c2"
+	test_cmp emit-rank-hand-c "$FE/expected_rank.txt" "$TMP/hand.c2"
+	python3 "$E/rank_py.py" "$D/_MMRankingTest.py" MMRankingTest "$FE/contexts.tsv" >"$TMP/hand.py" 2>&1
+	test_cmp emit-rank-hand-py "$FE/expected_rank.txt" "$TMP/hand.py"
+else
+	fail emit-rank-hand "driver does not build: $(head -3 "$D/cc.err")"
+fi
+
+# ---- (c) C twin == Python on every context ------------------------------------
+python3 "$E/gen_contexts.py" 3000 7 34 62.5 52 53 >"$TMP/ctx.tsv"
+python3 "$E/gen_contexts.py" 3000 8 --huge >"$TMP/huge.tsv"
+for set in ctx huge; do
+	if why=$(same_rankings MMRankingTest "$D" "$D/_MMRankingTest.py" "$TMP/$set.tsv"); then
+		ok emit-c-vs-py-$set; else fail emit-c-vs-py-$set "$why"; fi
+done
+
+# thresholds print as Python's repr; integer features compare exactly in C
+C=$TMP/chain
+mkdir -p "$C"
+python3 "$E/chain_tree.py" 3 >"$C/tree.tsv" 3>"$C/want.thr"
+if emit_all Chain "$C/tree.tsv" "$C"; then
+	grep -o '<= .*:$' "$C/_Chain.py" | sed 's/^<= //; s/:$//' >"$C/got.thr"
+	test_cmp emit-float-repr "$C/want.thr" "$C/got.thr"
+	if build_driver Chain "$C"; then
+		python3 "$E/gen_contexts.py" 2000 9 $(cat "$C/want.thr" | awk '$1 > -1 && $1 < 1e9') >"$C/ctx.tsv"
+		if why=$(same_rankings Chain "$C" "$C/_Chain.py" "$C/ctx.tsv"); then ok emit-c-vs-py-thresholds
+		else fail emit-c-vs-py-thresholds "$why"; fi
+	else fail emit-c-vs-py-thresholds "driver does not build: $(head -3 "$C/cc.err")"; fi
+else
+	fail emit-float-repr "emit failed: $(cat "$C"/err.* | head -2)"
+fi
+
+# a real feat TSV (featurize on the official A100 data), if available
+FEAT=${FEAT:-}
+if [ -z "$FEAT" ] && [ -f "$MIRROR/a100_mm.zip" ] && [ -x "$BIN/featurize" ]; then
+	mkdir -p "$TMP/ds" && unzip -q -o -j "$MIRROR/a100_mm.zip" '*/a100_mm.txt' -d "$TMP/ds" 2>/dev/null &&
+		"$BIN/featurize" -o "$TMP/ds/a100.feat.tsv" "$TMP/ds/a100_mm.txt" 2>/dev/null &&
+		FEAT=$TMP/ds/a100.feat.tsv
+fi
+if [ -n "$FEAT" ] && [ -s "$FEAT" ]; then
+	if why=$(same_rankings MMRankingTest "$D" "$D/_MMRankingTest.py" "$FEAT"); then ok emit-c-vs-py-feat
+	else fail emit-c-vs-py-feat "$why"; fi
+else
+	skip emit-c-vs-py-feat "no feat TSV (set FEAT=, or DATASET_MIRROR with a100_mm.zip and $BIN/featurize)"
+fi
+
+# trees of the pipeline, when present (out/<gpu>/pruned.tsv)
+for t in "$ROOT"/out/*/pruned.tsv; do
+	[ -f "$t" ] || continue
+	g=$(basename "$(dirname "$t")")
+	P=$TMP/pruned-$g
+	if emit_all MMRankingP "$t" "$P" && build_driver MMRankingP "$P" &&
+		why=$(same_rankings MMRankingP "$P" "$P/_MMRankingP.py" "$TMP/ctx.tsv"); then
+		ok emit-c-vs-py-pruned-$g
+	else fail emit-c-vs-py-pruned-$g "${why:-emit or compile failed: $(cat "$P"/err.* "$P"/cc.err 2>/dev/null | head -2)}"; fi
+done
+
+# ---- PyTorch's shipped artifacts ----------------------------------------------
+if [ -f "$REF/_MMRankingA100.py" ] && [ -f "$REF/_MMRankingH100.py" ]; then
+	for g in A100 H100; do
+		R=$TMP/ref$g
+		mkdir -p "$R"
+		if ! python3 "$E/import_artifact.py" "$REF/_MMRanking$g.py" >"$R/tree.tsv" 2>"$R/imp.err"; then
+			fail emit-reference-$g "import failed: $(tail -1 "$R/imp.err")"; continue; fi
+		if ! emit_all MMRanking$g "$R/tree.tsv" "$R"; then
+			fail emit-reference-$g "emit failed: $(cat "$R"/err.* | head -2)"; continue; fi
+		# the only difference allowed: our modern typing import (spec §6.1)
+		sed 's/^from typing import List, Optional, Tuple$/from typing import Optional/' \
+			"$REF/_MMRanking$g.py" >"$R/want.py"
+		test_cmp emit-reference-py-$g "$R/want.py" "$R/_MMRanking$g.py"
+		if ! build_driver MMRanking$g "$R"; then
+			fail emit-reference-c-$g "driver does not build: $(head -3 "$R/cc.err")"; continue; fi
+		for set in ctx huge; do
+			if why=$(same_rankings MMRanking$g "$R" "$REF/_MMRanking$g.py" "$TMP/$set.tsv"); then
+				ok emit-reference-c-vs-shipped-$g-$set
+			else fail emit-reference-c-vs-shipped-$g-$set "$why"; fi
+		done
+		if [ -n "$FEAT" ] && [ -s "$FEAT" ]; then
+			if why=$(same_rankings MMRanking$g "$R" "$REF/_MMRanking$g.py" "$FEAT"); then
+				ok emit-reference-c-vs-shipped-$g-feat
+			else fail emit-reference-c-vs-shipped-$g-feat "$why"; fi
+		fi
+	done
+	# spec §6.3 worked test vectors: 4096^3 fp16 row-major
+	head -2 "$FE/contexts.tsv" >"$TMP/wv.tsv"
+	want_A100="0 37 63 35 185 65 64 57 66 165 78 55"
+	want_H100="0 62 63 35 33 189 64 77 169 65 56 32 59 183 163"
+	for g in A100 H100; do
+		[ -x "$TMP/ref$g/rank_c" ] || continue
+		got=$("$TMP/ref$g/rank_c" "$TMP/wv.tsv" | awk -F'\t' '{print $NF}' | tr ',' '\n' | cut -d: -f1 | tr '\n' ' ' | sed 's/ $//')
+		want=want_$g
+		if [ "$got" = "${!want}" ]; then ok emit-worked-vector-$g
+		else fail emit-worked-vector-$g "got '$got', spec §6.3 says '${!want}'"; fi
+	done
+	# both headers in one program, both objects linked
+	if [ -f "$TMP/refA100/_MMRankingA100.c" ] && [ -f "$TMP/refH100/_MMRankingH100.c" ]; then
+		cat >"$TMP/both.c" <<-'EOF'
+		#include "_MMRankingA100.h"
+		#include "_MMRankingH100.h"
+		#include <stdio.h>
+		int main(void)
+		{
+			ah_mm_context c = {4096, 4096, 4096, 4096, 1, 4096, 1,
+			                   AH_MM_DTYPE_FLOAT16, AH_MM_DTYPE_FLOAT16, 1, 1, 0};
+			ah_mm_ranked r[10];
+			int a = MMRankingA100_rank(&c, r, 10), h = MMRankingH100_rank(&c, r, 10);
+			int pa = MMRankingA100_check_precondition("mm", 166912, 8, 0);
+			int ph = MMRankingH100_check_precondition("mm", 166912, 8, 0);
+			printf("%d %d %d %d %d %s %d\n", a, h, r[1].choice, pa, ph,
+			       MMRankingH100_get_choice(r[1].choice),
+			       MMRankingA100_get_choice(MMRankingA100_N_CHOICES) == NULL);
+			return 0;
+		}
+		EOF
+		if $CC $C99 -I"$TMP/refA100" -I"$TMP/refH100" "$TMP/both.c" "$TMP/refA100/_MMRankingA100.c" \
+			"$TMP/refH100/_MMRankingH100.c" -o "$TMP/both" 2>"$TMP/both.err"; then
+			got=$("$TMP/both")
+			want="12 15 62 1 0 type=triton_BLOCK-M=128_BLOCK-K=64_BLOCK-N=128_numstages=3_numwarps=4 1"
+			if [ "$got" = "$want" ]; then ok emit-two-heuristics
+			else fail emit-two-heuristics "got '$got', want '$want'"; fi
+		else
+			fail emit-two-heuristics "does not build: $(head -3 "$TMP/both.err")"
+		fi
+	fi
+else
+	skip emit-reference "no PyTorch artifacts in $REF"
+fi
+
+# ---- errors: non-zero exit, a message, no output left behind --------------------
+expect_error emit-err-format "--format: expected" "$TMP/x.py" \
+	"$BIN/emit" --heuristic-name X --format java -o "$TMP/x.py" "$FE/tree.tsv"
+expect_error emit-err-name "not an identifier" "$TMP/x.py" \
+	"$BIN/emit" --heuristic-name 9x --format py -o "$TMP/x.py" "$FE/tree.tsv"
+expect_error emit-err-usage "usage" "$TMP/x.py" "$BIN/emit" --format py -o "$TMP/x.py" "$FE/tree.tsv"
+expect_error emit-err-template "cannot find template" "$TMP/x.py" \
+	"$BIN/emit" --templates "$TMP/none" --heuristic-name X --format py -o "$TMP/x.py" "$FE/tree.tsv"
+expect_error emit-err-m4 "m4" "$TMP/x.py" \
+	"$BIN/emit" --templates "$TPL" --m4 "$TMP/no-such-m4" --heuristic-name X --format py -o "$TMP/x.py" "$FE/tree.tsv"
+expect_error emit-err-tree "cannot open|No such" "$TMP/x.py" \
+	"$BIN/emit" --templates "$TPL" --heuristic-name X --format py -o "$TMP/x.py" "$TMP/missing.tsv"
+# a categorical feature the C types do not know: the template refuses
+sed '1s/"using_tf32"\]/"using_tf32", "layout"]/; s/^feature\t9\tusing_tf32_True$/feature\t9\tlayout_x/' \
+	"$FE/tree.tsv" >"$TMP/layout.tsv"
+sed -i 's/^node\t4\t8\t/node\t4\t9\t/' "$TMP/layout.tsv"
+expect_error emit-err-c-feature "no C counterpart" "$TMP/x.c" \
+	"$BIN/emit" --templates "$TPL" --heuristic-name X --format c -o "$TMP/x.c" "$TMP/layout.tsv"
+# ... while the Python is generic
+if emit --heuristic-name X --format py -o "$TMP/layout.py" "$TMP/layout.tsv" 2>/dev/null &&
+	grep -q "if str(context.get_value('layout')) != 'x':" "$TMP/layout.py"; then ok emit-py-any-category
+else fail emit-py-any-category "no dummy split on 'layout' in the Python"; fi
+# a class name that cannot be quoted safely
+sed "s/^class\t0\textern_mm$/class\t0\textern'mm/" "$FE/tree.tsv" >"$TMP/quote.tsv"
+expect_error emit-err-quote "cannot be emitted" "$TMP/x.py" \
+	"$BIN/emit" --templates "$TPL" --heuristic-name X --format py -o "$TMP/x.py" "$TMP/quote.tsv"
+
+finish
