@@ -412,7 +412,8 @@ static void run_m4(const char *m4prog, const char *template, int out_fd,
 	if (!fp)
 		die("cannot open a pipe to m4: %s", strerror(errno));
 	write_defs(fp, t, m, fi, fmt, hname, source);
-	int werr = fclose(fp) != 0;
+	int werr = ferror(fp) != 0;
+	werr |= fclose(fp) != 0;
 	int st;
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
