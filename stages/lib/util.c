@@ -187,8 +187,6 @@ void aout_commit(aout *o)
 	int err = 0;
 	if (fflush(o->fp) != 0 || ferror(o->fp))
 		err = errno ? errno : EIO;
-	if (!err && fsync(o->fd) != 0 && errno != EINVAL)
-		err = errno;
 	if (!err && !o->tmpname) {
 		/* Give the unnamed file a temporary name, then rename it over
 		 * the destination (linkat cannot replace an existing file). */

@@ -59,8 +59,11 @@ typedef struct {
 } aout;
 /* Open an output for path; dies naming path on failure. */
 FILE *aout_open(aout *o, const char *path);
-/* Flush, fsync, check for write errors, name the file `path`.  Dies (and
- * removes the temporary) on any error, e.g. a full disk. */
+/* Flush, check for write errors, name the file `path` (rename: readers see
+ * the old file or the complete new one, never a partial one).  No fsync:
+ * every aout output is re-derivable by Make; precious data (bench logs) are
+ * appended and fsynced by their own writer.  Dies (and removes the
+ * temporary) on any error, e.g. a full disk. */
 void aout_commit(aout *o);
 /* Drop the output without naming it. */
 void aout_abort(aout *o);
