@@ -1,0 +1,76 @@
+#!/bin/bash
+# test_eval.sh — stage `eval` (spec §5.9 ranking metrics, §7.3 use) on a
+# hand-made tree and a 3-input log whose metrics are computed by hand.
+#   small.tree.tsv  m <= 100 -> leaf 1: type=a .5, type=b .25, type=c .15,
+#                   type=d .1 (type=d never measured); else leaf 2 without
+#                   probabilities (unsafe).  Class order differs from the
+#                   log's first-seen order (matching is by name).
+#   small.txt       input 0 (m=10):  c .8, extern 1.0, a .5, b .4 -> winner b
+#                   input 1 (m=20):  extern .3, a .6, c .9        -> winner extern
+#                   input 2 (m=200): extern 2.0, a 1.0            -> winner a
+# By hand (list = first k measured ranked choices + extern_mm):
+#   k=1: lists [a,ext] [a,ext] [ext]: hits 1/3; regret .5/.4=1.25, 1, 2
+#        (gmean 2.5^(1/3), p95 = max = 2); speedup over extern 1/.5=2, .3/.3=1,
+#        2/2=1 (gmean 2^(1/3), max 2)
+#   k=2,3: input 0 list [a,b(,c),ext] -> hit, regret 1, speedup 1/.4=2.5:
+#        hits 2/3, regret gmean 2^(1/3), speedup gmean 2.5^(1/3), max 2.5
+#   input 2 is unsafe and has no ranked measured choice.
+. check/lib.sh
+F=$FIX/eval
+
+"$BIN/eval" --help | grep -q '^usage: eval' && ok eval-help || fail eval-help "--help lacks the synopsis"
+
+if ! "$BIN/featurize" -o "$TMP/small.feat.tsv" "$F/small.txt" 2>"$TMP/err"; then
+	fail eval-featurize "$(head -1 "$TMP/err")"; finish; fi
+
+if "$BIN/eval" --k 1,2,3 -o "$TMP/e.tsv" --ranks "$TMP/r.tsv" "$F/small.tree.tsv" \
+	S="$TMP/small.feat.tsv" >"$TMP/out" 2>"$TMP/err"; then
+	ok eval-run
+	# columns by name
+	check_row() { # NAME K COL=VALUE...
+		local name=$1 k=$2; shift 2
+		awk -F'\t' -v k="$k" -v want="$*" '
+			NR==1 {for(i=1;i<=NF;i++) col[$i]=i; next}
+			$3==k {found=1; n=split(want,w," "); for(j=1;j<=n;j++){split(w[j],kv,"=");
+				v=$(col[kv[1]]); d=v-kv[2]; if(d<0)d=-d;
+				if(!(kv[1] in col) || d>1e-9){print kv[1] "=" v " want " kv[2]; bad=1}}}
+			END {if(!found){print "no row k=" k; exit 1} exit bad}' "$TMP/e.tsv" >"$TMP/why" &&
+			ok "$name" || fail "$name" "$(tr '\n' ' ' <"$TMP/why")"
+	}
+	check_row eval-k1 1 inputs=3 skipped=0 unsafe=1 no_ranked=1 hit_rate=0.33333333333333331 \
+		regret_gmean=1.3572088082974532 regret_p95=2 regret_max=2 \
+		speedup_n=3 speedup_gmean=1.2599210498948732 speedup_max=2 \
+		top_k_correct=1 top_k_wrong=2 total=3 correct=0 wrong=2 unsure=1
+	check_row eval-k2 2 inputs=3 hit_rate=0.66666666666666663 regret_gmean=1.2599210498948732 \
+		regret_max=2 speedup_gmean=1.3572088082974532 speedup_max=2.5 top_k_correct=2
+	check_row eval-k3 3 hit_rate=0.66666666666666663 regret_gmean=1.2599210498948732 speedup_max=2.5
+	awk -F'\t' 'NR>1{print $1, $2}' "$TMP/e.tsv" | sort -u >"$TMP/names"
+	echo "small.tree S" >"$TMP/want"
+	test_cmp eval-names "$TMP/want" "$TMP/names"
+	printf '%s\n' "small.tree	S	0	1	type=b	1,2,3,4" "small.tree	S	1	1	extern_mm	1,2,3,4" \
+		"small.tree	S	2	2	type=a	" >"$TMP/want"
+	tail -n +2 "$TMP/r.tsv" >"$TMP/got"
+	test_cmp eval-ranks "$TMP/want" "$TMP/got"
+	grep -Eq '^small.tree +S +3 +1 +33\.33%' "$TMP/out" && ok eval-table || fail eval-table "$(head -2 "$TMP/out" | tr '\n' '|')"
+else
+	fail eval-run "exit non-zero: $(head -1 "$TMP/err")"
+fi
+
+# default k list is 1, 5, --ranking; two trees side by side
+if "$BIN/eval" --ranking 7 -o "$TMP/e2.tsv" --tree one="$F/small.tree.tsv" --tree two="$F/small.tree.tsv" \
+	"$TMP/small.feat.tsv" >/dev/null 2>"$TMP/err"; then
+	got=$(awk -F'\t' 'NR>1{printf "%s/%s/%s ", $1, $2, $3}' "$TMP/e2.tsv")
+	[ "$got" = "one/small/1 one/small/5 one/small/7 two/small/1 two/small/5 two/small/7 " ] &&
+		ok eval-klist || fail eval-klist "rows: $got"
+else fail eval-klist "exit non-zero: $(head -1 "$TMP/err")"; fi
+
+# errors: no partial output
+sed 's/^feature\t1\tarith_intensity$/feature\t1\tbogus/' "$F/small.tree.tsv" >"$TMP/bogus.tsv"
+expect_error eval-err-feature "tree 'bogus' feature 'bogus'" "$TMP/bad.tsv" \
+	"$BIN/eval" -o "$TMP/bad.tsv" "$TMP/bogus.tsv" "$TMP/small.feat.tsv"
+expect_error eval-err-k "--k: expected" "$TMP/bad.tsv" \
+	"$BIN/eval" --k 1,x -o "$TMP/bad.tsv" "$F/small.tree.tsv" "$TMP/small.feat.tsv"
+expect_error eval-err-noset "no data set" "$TMP/bad.tsv" "$BIN/eval" -o "$TMP/bad.tsv" "$F/small.tree.tsv"
+expect_error eval-err-badtree "small.txt:2: unknown record kind" "$TMP/bad.tsv" \
+	"$BIN/eval" -o "$TMP/bad.tsv" "$F/small.txt" "$TMP/small.feat.tsv"
+finish
