@@ -71,7 +71,13 @@ help:
 	@echo '  DATASET_MIRROR=$(DATASET_MIRROR) (folder searched before the upstream URL)'
 	@echo '  V=1 shows full commands; make -n shows the exact stage commands'
 
-$(BUILD)/lib/%.o: stages/lib/%.c $(LIB_HDR)
+# Dependencies are checked (and, as root, installed) once per build folder.
+$(BUILD)/.deps-ok: stages/deps.sh
+	@mkdir -p $(@D)
+	@stages/deps.sh >/dev/null
+	@touch $@
+
+$(BUILD)/lib/%.o: stages/lib/%.c $(LIB_HDR) | $(BUILD)/.deps-ok
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
 	$(Q)$(CC) $(WARN) $(CFLAGS) -c -o $@ $<
@@ -172,7 +178,6 @@ deps:
 	@stages/deps.sh
 
 # The main job: everything from the dataset to the artifacts.
-heuristic: | deps
 heuristic: $(ARTIFACTS) $(O)/metrics.tsv
 	@echo "heuristic $(HEURISTIC_NAME): $(ARTIFACTS) $(O)/metrics.tsv"
 

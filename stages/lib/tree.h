@@ -45,7 +45,7 @@ typedef struct {
 	char criterion[16]; /* "entropy" or "gini" */
 	int max_depth;
 	double min_samples_leaf; /* >= 1: a count; in (0, 1): a fraction */
-	int ranking_k;      /* pruning k (0: not pruned) */
+	int ranking_k;      /* the ranking k the tree is made for (§5.6 pruning k) */
 	double confidence_threshold; /* §5.8, 0.0 for mm */
 } tree;
 
