@@ -1,0 +1,274 @@
+/* bench — measure every mm candidate on a GPU and write an AutoHeuristic
+ * log (spec §1, §3.4, §3.5; design.md "Resumable", "Parallel").
+ *
+ * Input:  SHAPES (sample's TSV), kernels/mm.cu + kernels/configs.tsv.
+ * Output: LOG, an AutoHeuristic log byte-compatible with Inductor's
+ *         (metadata JSON from the device, header, one row per (input,
+ *         candidate, repetition), feedback in ms as Python str(float)).
+ *         The log is built in LOG.part, one input's rows at a time, each
+ *         block fsync'd; when every input of the shard is in it, LOG.part
+ *         is renamed to LOG.  A restart resumes LOG.part: complete inputs
+ *         are skipped, a partially written trailing input is truncated.
+ * Exit:   0 shard complete; 1 error (message on stderr; no GPU, bad files,
+ *         sticky CUDA error); 2 stopped by --time-limit (resumable).
+ *
+ * The driver is back-end independent: build/bin/bench links the CUDA back
+ * end (stages/cuda/bench_gpu.c), build/bin/bench-fake a deterministic fake
+ * (stages/bench_fake.c) so resumption is testable without a GPU.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "util.h"
+
+static const char usage[] =
+"usage: bench [options] SHAPES LOG\n"
+"       bench --compile-only ARCH [--kernels DIR] [--cache DIR]\n"
+"\n"
+"Time extern_mm (cuBLAS) and every NVRTC candidate of kernels/ on each input\n"
+"of SHAPES (sample's TSV) in this shard, and append the rows to LOG.part,\n"
+"renamed to LOG when the shard is complete (spec §1 log format).  Resumable:\n"
+"rerun the same command after a crash or kill; at most the input in flight\n"
+"is lost.\n"
+"\n"
+"  --device I        CUDA device ordinal (default 0)\n"
+"  --shard I/N       inputs whose 0-based row index %% N == I (default 0/1)\n"
+"  --reps R          timed repetitions per candidate, one row each (default 3)\n"
+"  --kernels DIR     mm.cu and configs.tsv (default kernels)\n"
+"  --cache DIR       cubin cache, keyed by (source hash, config, dtype, arch)\n"
+"                    (default build/cubin)\n"
+"  --verify-all      check every candidate against cuBLAS on every input\n"
+"                    (default: once per (candidate, dtype, transposes))\n"
+"  --time-limit S    after S seconds stop once the input in flight is\n"
+"                    written (exit 2; rerun to resume)\n"
+"  --stats FILE      write the time breakdown (TSV key/value) to FILE\n"
+"  --compile-only A  fill the cubin cache for architecture A (e.g. sm_90) for\n"
+"                    every shrunk config and dtype; needs no GPU\n"
+"  --bad-kernel      compile candidates with a deliberate bug (tests that\n"
+"                    verification rejects a wrong kernel)\n"
+"  --fake-delay-ms D, --fake-fail N   bench-fake only (CPU tests): sleep D ms\n"
+"                    per input; make every Nth candidate fail (inf)\n"
+"\n"
+"Progress goes to stderr (done/total, inputs/s, ETA).  Exit status: 0 done,\n"
+"1 error (no GPU, bad input files, a log made with other settings), 2\n"
+"stopped by --time-limit.\n";
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int64_t opt_int(const char *name, const char *v, int64_t lo, int64_t hi)
+{
+	int64_t x;
+	if (!v)
+		die("option '%s' needs a value", name);
+	if (parse_i64(v, strlen(v), &x) != 0 || x < lo || x > hi)
+		die("bad value for '%s': '%s'", name, v);
+	return x;
+}
+
+static double opt_f64(const char *name, const char *v)
+{
+	double x;
+	if (!v)
+		die("option '%s' needs a value", name);
+	if (parse_f64(v, strlen(v), &x) != 0 || !(x >= 0) || isinf(x))
+		die("bad value for '%s': '%s'", name, v);
+	return x;
+}
+
+static void fmt_dur(char *b, size_t n, double s)
+{
+	if (!(s >= 0) || s > 1e8)
+		snprintf(b, n, "?");
+	else if (s >= 3600)
+		snprintf(b, n, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
+	else
+		snprintf(b, n, "%dm%02ds", (int)(s / 60), (int)s % 60);
+}
+
+int main(int argc, char **argv)
+{
+	bench_opts o;
+	const char *shapes = NULL, *log = NULL, *stats = NULL;
+	double time_limit = -1;
+	std_options(argc, argv, usage);
+	memset(&o, 0, sizeof o);
+	o.nshards = 1;
+	o.reps = 3;
+	o.kernels = "kernels";
+	o.cache = "build/cubin";
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = argv[i + 1];
+		if (!strcmp(a, "--device"))
+			o.device = (int)opt_int(a, v, 0, 1023), i++;
+		else if (!strcmp(a, "--shard")) {
+			const char *sl = v ? strchr(v, '/') : NULL;
+			if (!sl)
+				die("bad value for '--shard': expected I/N");
+			char *is = xstrndup(v, (size_t)(sl - v));
+			o.shard = (int)opt_int(a, is, 0, 1 << 20);
+			o.nshards = (int)opt_int(a, sl + 1, 1, 1 << 20);
+			free(is);
+			if (o.shard >= o.nshards)
+				die("bad value for '--shard': '%s' (I must be < N)", v);
+			i++;
+		} else if (!strcmp(a, "--reps"))
+			o.reps = (int)opt_int(a, v, 1, 1000), i++;
+		else if (!strcmp(a, "--kernels"))
+			o.kernels = v, i++;
+		else if (!strcmp(a, "--cache"))
+			o.cache = v, i++;
+		else if (!strcmp(a, "--verify-all"))
+			o.verify_all = 1;
+		else if (!strcmp(a, "--bad-kernel"))
+			o.bad_kernel = 1;
+		else if (!strcmp(a, "--time-limit"))
+			time_limit = opt_f64(a, v), i++;
+		else if (!strcmp(a, "--stats"))
+			stats = v, i++;
+		else if (!strcmp(a, "--compile-only"))
+			o.compile_arch = v, i++;
+		else if (!strcmp(a, "--fake-delay-ms"))
+			o.fake_delay_ms = opt_f64(a, v), i++;
+		else if (!strcmp(a, "--fake-fail"))
+			o.fake_fail = (int)opt_int(a, v, 0, 1 << 20), i++;
+		else if (a[0] == '-' && a[1])
+			die("unknown option '%s' (see --help)", a);
+		else if (!shapes)
+			shapes = a;
+		else if (!log)
+			log = a;
+		else
+			die("too many arguments: '%s' (see --help)", a);
+		if (i >= argc)
+			die("option '%s' needs a value", a);
+	}
+	if ((o.fake_delay_ms > 0 || o.fake_fail) && strcmp(backend_kind(), "fake"))
+		die("--fake-* options exist only in bench-fake");
+
+	char *cfgpath = xmalloc(strlen(o.kernels) + 16);
+	sprintf(cfgpath, "%s/configs.tsv", o.kernels);
+	int ncfg;
+	mm_config *cfgs = configs_read(cfgpath, &ncfg);
+
+	if (o.compile_arch) {
+		if (shapes)
+			die("--compile-only takes no SHAPES/LOG");
+		double t0 = now_s();
+		int n = backend_precompile(&o, cfgs, ncfg);
+		fprintf(stderr, "bench: compiled %d cubins for %s in %.1f s\n", n,
+		        o.compile_arch, now_s() - t0);
+		free(cfgs);
+		free(cfgpath);
+		close_stdout();
+		return 0;
+	}
+	if (!shapes || !log)
+		die("usage: bench [options] SHAPES LOG (see --help)");
+
+	int64_t nin;
+	bench_input *inputs = shapes_read(shapes, &nin);
+	bench_input **todo = xmalloc(sizeof *todo * (size_t)(nin + 1));
+	int64_t ntodo = 0;
+	for (int64_t i = 0; i < nin; i++)
+		if (i % o.nshards == o.shard)
+			todo[ntodo++] = &inputs[i];
+
+	bench_device dev;
+	memset(&dev, 0, sizeof dev);
+	bench_backend *be = backend_open(&o, &dev);
+	char *meta = ah_mm_meta_json(dev.smem_optin, dev.cap_major, dev.cap_minor);
+
+	if (access(log, F_OK) == 0)
+		die("'%s' exists: this shard is complete (remove it to measure again)", log);
+	char *part = xmalloc(strlen(log) + 8);
+	sprintf(part, "%s.part", log);
+	ah_appender ap;
+	char *body;
+	size_t body_len, keep;
+	ah_append_open(&ap, part, meta, ah_mm_header(), &body, &body_len);
+	int64_t done = resume_scan(part, body, body_len, todo, ntodo, cfgs, ncfg,
+	                           dev.smem_optin, o.reps, &keep);
+	if (keep < body_len) {
+		fprintf(stderr, "bench: %s: dropping %zu bytes of a partially written input\n",
+		        part, body_len - keep);
+		ah_append_truncate(&ap, keep);
+	}
+	free(body);
+	int64_t resumed = done;
+	fprintf(stderr, "bench: device %d (%s, sm_%d%d, %" PRId64 " B smem/block), shard %d/%d: "
+	        "%" PRId64 " inputs, %" PRId64 " already done\n", o.device, dev.name,
+	        dev.cap_major, dev.cap_minor, dev.smem_optin, o.shard, o.nshards,
+	        ntodo, resumed);
+
+	bench_cand cand[BENCH_MAX_CAND];
+	double *fb = xmalloc(sizeof *fb * (size_t)o.reps * BENCH_MAX_CAND);
+	double t0 = now_s(), last = 0;
+	int stopped = 0;
+	int64_t rows = 0;
+	for (; done < ntodo; done++) {
+		if (time_limit >= 0 && now_s() - t0 >= time_limit) {
+			stopped = 1;
+			break;
+		}
+		const bench_input *in = todo[done];
+		int nc = plan_candidates(in, cfgs, ncfg, dev.smem_optin, cand);
+		backend_measure(be, in, cand, nc, o.reps, fb);
+		size_t bl;
+		char *blk = format_block(in, cand, nc, o.reps, fb, &bl);
+		ah_append_block(&ap, blk, bl);
+		free(blk);
+		rows += (int64_t)nc * o.reps;
+		double t = now_s() - t0;
+		if (t - last >= 5 || done + 1 == ntodo) {
+			int64_t here = done + 1 - resumed;
+			double rate = here / (t > 0 ? t : 1e-9);
+			char eta[32], el[32];
+			fmt_dur(eta, sizeof eta, (double)(ntodo - done - 1) / rate);
+			fmt_dur(el, sizeof el, t);
+			fprintf(stderr, "bench[dev %d shard %d/%d]: %" PRId64 "/%" PRId64
+			        " inputs, %.3f inputs/s, elapsed %s, ETA %s\n", o.device,
+			        o.shard, o.nshards, done + 1, ntodo, rate, el, eta);
+			last = t;
+		}
+	}
+	double wall = now_s() - t0;
+	ah_append_close(&ap);
+	if (!stopped && rename(part, log) != 0)
+		die("cannot rename '%s' to '%s': %s", part, log, strerror(errno));
+	if (stats) {
+		aout so;
+		FILE *sf = aout_open(&so, stats);
+		fprintf(sf, "key\tvalue\n");
+		fprintf(sf, "device\t%s\nshard\t%d/%d\ninputs_total\t%" PRId64
+		        "\ninputs_resumed\t%" PRId64 "\ninputs_measured\t%" PRId64
+		        "\nrows_written\t%" PRId64 "\nwall_s\t%.3f\n", dev.name,
+		        o.shard, o.nshards, ntodo, resumed, done - resumed, rows, wall);
+		backend_stats(be, sf);
+		aout_commit(&so);
+	}
+	backend_close(be);
+	fprintf(stderr, "bench: %" PRId64 "/%" PRId64 " inputs in %s (%" PRId64
+	        " measured in %.1f s)%s\n", done, ntodo, stopped ? part : log,
+	        done - resumed, wall, stopped ? ": stopped by --time-limit, rerun to resume" : "");
+	free(fb);
+	free(meta);
+	free(part);
+	free(todo);
+	shapes_free(inputs, nin);
+	free(cfgs);
+	free(cfgpath);
+	close_stdout();
+	return stopped ? 2 : 0;
+}

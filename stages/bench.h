@@ -1,0 +1,143 @@
+/* bench.h — types shared by the bench driver (stages/bench.c), its
+ * GPU-independent planning/logging code (stages/bench_plan.c), and its two
+ * measurement back ends: CUDA (stages/cuda/bench_gpu.c -> build/bin/bench)
+ * and a deterministic fake for CPU tests (stages/bench_fake.c ->
+ * build/bin/bench-fake).  Spec §1 (log), §3.4 (inputs), §3.5 (candidates).
+ */
+#ifndef MMRANK_BENCH_H
+#define MMRANK_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ahlog.h"
+
+enum { DT_F32 = 0, DT_F16 = 1, DT_BF16 = 2 };
+
+/* One input: a row of shapes.tsv (see stages/sample.c for the columns). */
+typedef struct {
+	int64_t id, sample;
+	int64_t m, k, n;
+	int dtype;                 /* DT_* */
+	int tf32;                  /* 0/1, float32 only */
+	int ta, tb;                /* transpose_left / transpose_right */
+	ah_mm_input feat;          /* logged features */
+	char *features;            /* ah_mm_features(&feat) */
+} bench_input;
+
+/* A Triton-style config (spec §3.5), BLOCK sizes in elements. */
+typedef struct {
+	int bm, bn, bk, stages, warps;
+	int extra;                 /* 0 base list, 1 "mm-ah" extra list */
+} mm_config;
+
+/* One candidate of one input, in Inductor's order. */
+typedef struct {
+	int is_extern;             /* 1: extern_mm (cuBLAS) */
+	mm_config cfg;             /* post-shrink */
+	int tr, tc;                /* thread grid of kernels/mm.cu, tr*tc = 32*warps */
+	char id[128];              /* choice id written to the log */
+} bench_cand;
+
+#define BENCH_MAX_CAND 128
+
+/* Options shared by the driver and the back ends. */
+typedef struct {
+	int device;                /* CUDA ordinal */
+	int shard, nshards;
+	int reps;
+	const char *kernels;       /* directory of mm.cu + configs.tsv */
+	const char *cache;         /* cubin cache directory */
+	int verify_all;
+	int bad_kernel;            /* compile with MMRANK_BUG (tests) */
+	double fake_delay_ms;      /* bench-fake only: sleep per input */
+	int fake_fail;             /* bench-fake only: fail every Nth candidate */
+	const char *compile_arch;  /* --compile-only ARCH */
+} bench_opts;
+
+/* Device facts that go into the metadata line and the plan. */
+typedef struct {
+	int64_t smem_optin;        /* bytes, max shared memory per block (opt-in) */
+	int cap_major, cap_minor;
+	int64_t l2_bytes;
+	int64_t total_mem;         /* bytes */
+	char name[256];
+} bench_device;
+
+int dtype_size(int dt);
+const char *dtype_torch(int dt);
+
+/* Read shapes.tsv (sample's output); dies naming file:line on any error.
+ * Returns the inputs in file order, *n their count. */
+bench_input *shapes_read(const char *path, int64_t *n);
+void shapes_free(bench_input *in, int64_t n);
+
+/* Read kernels/configs.tsv; *n gets the count (base first, then extra, as
+ * in the file).  Dies on malformed lines. */
+mm_config *configs_read(const char *path, int *n);
+
+/* Thread grid for a BM x BN tile with nt threads: tr*tc == nt, BM%tr == 0,
+ * BN%tc == 0, per-thread tile (BM/tr) x (BN/tc) as square as possible.
+ * Returns 0, or -1 if no grid exists. */
+int thread_grid(int bm, int bn, int nt, int *tr, int *tc);
+
+/* Triton's shared-memory estimate for a config: stages*(BM*BK + BK*BN)*
+ * itemsize bytes (a config above the device's opt-in limit is skipped, as
+ * newer Inductor prunes it). */
+int64_t triton_smem(const mm_config *c, int itemsize);
+/* Shared memory kernels/mm.cu needs: BK*(BM+1+BN+1)*4 bytes. */
+int64_t kernel_smem(const mm_config *c);
+
+/* Candidates of one input (spec §3.5): extern_mm, then the base configs
+ * shrunk to the problem (m' = max(next_pow2(m),16) ..., num_warps =
+ * min(num_warps, BM*BN/256)) with duplicates inside the base list dropped,
+ * then the extra configs likewise; configs whose triton_smem exceeds
+ * smem_limit are skipped.  out must hold BENCH_MAX_CAND.  Returns count. */
+int plan_candidates(const bench_input *in, const mm_config *cfgs, int ncfg,
+                    int64_t smem_limit, bench_cand *out);
+
+/* Shrink one config for (m, n, k) as spec §3.5. */
+mm_config shrink_config(mm_config c, int64_t m, int64_t n, int64_t k);
+
+/* The log rows of one input: for rep in 0..reps-1, for each candidate,
+ * "<features>,<choice>,<str(feedback)>\n"; fb[rep*nc + c] in ms (inf for a
+ * failure).  Returns a malloc'd buffer, *len its length. */
+char *format_block(const bench_input *in, const bench_cand *c, int nc,
+                   int reps, const double *fb, size_t *len);
+
+/* Resumption (design.md "Resumable"): body is the log after its two
+ * metadata lines.  Walks the shard's inputs in order; each must appear as
+ * exactly reps*nc complete rows whose prefix "<features>,<choice>," equals
+ * the plan and whose feedback parses (positive or inf).  Returns the number
+ * of complete inputs; *keep = bytes of body they occupy (the rest, a
+ * partially written input or a torn line, is to be truncated).  A complete
+ * line that disagrees with the plan (another shapes.tsv, configs.tsv,
+ * --reps or device) is fatal: the message names the line. */
+int64_t resume_scan(const char *path, const char *body, size_t len,
+                    bench_input *const *todo, int64_t ntodo,
+                    const mm_config *cfgs, int ncfg, int64_t smem_limit,
+                    int reps, size_t *keep);
+
+/* ---- back end interface (one implementation per binary) ---- */
+typedef struct bench_backend bench_backend;
+/* Open device o->device; fills dev.  Dies with a clear message when there
+ * is no usable GPU. */
+bench_backend *backend_open(const bench_opts *o, bench_device *dev);
+/* Measure every candidate of one input.  fb[rep*nc + c]: ms per call (CUDA
+ * events), +inf on a failure (compile error, launch failure, OOM, wrong
+ * result; a message goes to stderr).  Dies only if the device is unusable
+ * afterwards (sticky CUDA error). */
+void backend_measure(bench_backend *b, const bench_input *in,
+                     const bench_cand *c, int nc, int reps, double *fb);
+/* Print the time breakdown (compile, load, setup, verification, timing)
+ * as "key\tvalue" lines. */
+void backend_stats(bench_backend *b, FILE *fp);
+void backend_close(bench_backend *b);
+/* --compile-only ARCH: fill the cubin cache for every (shrunk config,
+ * dtype) without a GPU.  Returns the number of cubins compiled. */
+int backend_precompile(const bench_opts *o, const mm_config *cfgs, int ncfg);
+/* "cuda" or "fake" */
+const char *backend_kind(void);
+
+#endif

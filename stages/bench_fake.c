@@ -1,0 +1,90 @@
+/* bench_fake.c — deterministic stand-in for the CUDA back end of bench
+ * (bench.h), linked into build/bin/bench-fake for CPU tests of logging and
+ * resumption (check/test_bench_cpu.sh).  Reports an H100/H200-like device
+ * (232448 B opt-in shared memory, capability 9.0).  The "time" of a
+ * candidate is a pure function of (input features, choice id, repetition),
+ * (log-uniform over 23 decades, to exercise number formatting), so two runs give byte-identical logs; --fake-fail N makes every
+ * candidate whose hash % N == 0 fail (inf, message on stderr);
+ * --fake-delay-ms D sleeps D ms per input (to be killed mid-run). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench.h"
+#include "util.h"
+
+struct bench_backend {
+	bench_opts o;
+	int64_t inputs, fails;
+};
+
+const char *backend_kind(void) { return "fake"; }
+
+bench_backend *backend_open(const bench_opts *o, bench_device *dev)
+{
+	bench_backend *b = xcalloc(1, sizeof *b);
+	b->o = *o;
+	dev->smem_optin = 232448;
+	dev->cap_major = 9;
+	dev->cap_minor = 0;
+	dev->l2_bytes = 60 << 20;
+	dev->total_mem = 143771LL << 20;
+	snprintf(dev->name, sizeof dev->name, "fake device %d", o->device);
+	return b;
+}
+
+static uint64_t fnv(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+void backend_measure(bench_backend *b, const bench_input *in,
+                     const bench_cand *c, int nc, int reps, double *fb)
+{
+	if (b->o.fake_delay_ms > 0) {
+		struct timespec ts;
+		ts.tv_sec = (time_t)(b->o.fake_delay_ms / 1000);
+		ts.tv_nsec = (long)(fmod(b->o.fake_delay_ms, 1000) * 1e6);
+		while (nanosleep(&ts, &ts) != 0)
+			;
+	}
+	for (int i = 0; i < nc; i++) {
+		uint64_t h = fnv(fnv(0xcbf29ce484222325ULL, in->features), c[i].id);
+		int fail = b->o.fake_fail > 0 && !c[i].is_extern && h % (uint64_t)b->o.fake_fail == 0;
+		if (fail) {
+			fprintf(stderr, "bench: input %lld: %s: fake failure\n",
+			        (long long)in->id, c[i].id);
+			b->fails++;
+		}
+		for (int r = 0; r < reps; r++) {
+			uint64_t hr = (h ^ (uint64_t)(r + 1)) * 0x9E3779B97F4A7C15ULL;
+			/* log-uniform over [1e-6, 1e17) ms: covers both of Python's
+			 * repr notations (fixed and exponent) in the log test */
+			double u = (double)(hr >> 11) / 9007199254740992.0;
+			double v = pow(10.0, -6.0 + 23.0 * u);
+			if (hr % 7 == 0)
+				v = round(v * 1000.0) / 1000.0 + 1.0; /* short decimals */
+			fb[(size_t)r * nc + i] = fail ? INFINITY : v;
+		}
+	}
+	b->inputs++;
+}
+
+void backend_stats(bench_backend *b, FILE *fp)
+{
+	fprintf(fp, "fake_inputs\t%lld\nfake_failures\t%lld\n",
+	        (long long)b->inputs, (long long)b->fails);
+}
+
+void backend_close(bench_backend *b) { free(b); }
+
+int backend_precompile(const bench_opts *o, const mm_config *cfgs, int ncfg)
+{
+	(void)o;
+	(void)cfgs;
+	(void)ncfg;
+	die("--compile-only needs the CUDA build (build/bin/bench)");
+}

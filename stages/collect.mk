@@ -1,0 +1,104 @@
+# stages/collect.mk — collecting AutoHeuristic data on our own GPUs
+# (issue "Collect training data on our own GPUs"; spec §2, §3; design.md
+# "Parallel", "Resumable").  Included by the top-level Makefile, which
+# defines BIN, BUILD, CC, WARN, CFLAGS, LDLIBS, LIBA, LIB_HDR, CUDA, GPU,
+# GPUS, SAMPLES, SEED, REPS.
+#
+#   make collect GPU=h200 GPUS=0,1 SAMPLES=N SEED=S [REPS=3] [-j]
+#
+# runs sample (4*N inputs), then one bench shard per GPU in GPUS (shard i of
+# len(GPUS), device = the i-th id) in parallel under make -j, then merges
+# the shards into $(COLLECT_MERGED) (default out/$(GPU)/merged.txt, the
+# MAIN_LOG the training rules read for a non-official GPU) with
+# build/bin/merge.
+# Each shard is resumable: bench works in data_<dev>.txt.part (never
+# deleted by make) and renames it to data_<dev>.txt when complete; rerun the
+# same make command after a crash, a kill, or a COLLECT_TIME_LIMIT stop.
+# Outputs depend on shapes.tsv, the parameters (stamp files that change only
+# when the values change), kernels/mm.cu and kernels/configs.tsv; the stage
+# binaries are order-only prerequisites, so rebuilding them (e.g. after a
+# comment edit) does not re-run a collection.
+#
+# Variables: COLLECT_DIR (default out/$(GPU)/collect), GPU_MEM_BYTES (for
+# sample's memory rejection; default 150754820096 = 143771 MiB, an H200),
+# COLLECT_TIME_LIMIT (seconds per shard run; bench stops after the input in
+# flight and make fails with exit 2 — rerun to resume), CUBIN_CACHE
+# (default $(BUILD)/cubin), CUBIN_ARCH (for `make cubins`, default sm_90).
+#
+# Binaries: $(BIN)/bench (CUDA back end: needs the CUDA toolkit to build, a
+# GPU to run) and $(BIN)/bench-fake (deterministic CPU back end, for tests).
+# bench reaches the driver API through cudaGetDriverEntryPointByVersion and
+# therefore does not link -lcuda: it starts on a machine without a driver
+# and says so, instead of failing in the dynamic loader.
+
+COLLECT_DIR        ?= out/$(GPU)/collect
+COLLECT_MERGED     ?= out/$(GPU)/merged.txt
+GPU_MEM_BYTES      ?= 150754820096
+COLLECT_TIME_LIMIT ?=
+CUBIN_CACHE        ?= $(BUILD)/cubin
+CUBIN_ARCH         ?= sm_90
+CUDA               ?= /usr/local/cuda
+CUDA_INC           ?= $(CUDA)/include
+CUDA_LIBDIR        ?= $(CUDA)/lib64
+BENCH_LDLIBS        = -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lnvrtc -lcudart
+
+BENCH_COMMON = stages/bench.c stages/bench_plan.c
+BENCH_DEPS   = $(BENCH_COMMON) stages/bench.h $(LIBA) $(LIB_HDR)
+
+$(BIN)/bench: $(BENCH_DEPS) stages/cuda/bench_gpu.c
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CCLD    $@")
+	$(Q)$(CC) $(WARN) $(CFLAGS) -Istages/lib -Istages -isystem $(CUDA_INC) -o $@ \
+		$(BENCH_COMMON) stages/cuda/bench_gpu.c $(LIBA) $(BENCH_LDLIBS) $(LDLIBS)
+
+$(BIN)/bench-fake: $(BENCH_DEPS) stages/bench_fake.c
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CCLD    $@")
+	$(Q)$(CC) $(WARN) $(CFLAGS) -Istages/lib -Istages -o $@ \
+		$(BENCH_COMMON) stages/bench_fake.c $(LIBA) $(LDLIBS)
+
+# Precompile every candidate cubin (all shrinks, all dtypes) for CUBIN_ARCH
+# into CUBIN_CACHE on a machine without a GPU (then carry the cache).
+.PHONY: cubins
+cubins: $(BIN)/bench
+	$(BIN)/bench --compile-only $(CUBIN_ARCH) --kernels kernels --cache $(CUBIN_CACHE)
+
+# ---- collection ---------------------------------------------------------
+collect_comma := ,
+COLLECT_GPUS  := $(subst $(collect_comma), ,$(GPUS))
+COLLECT_N     := $(words $(COLLECT_GPUS))
+# "dev:index" pairs, e.g. "0:0 1:1"
+COLLECT_PAIRS := $(shell i=0; for d in $(COLLECT_GPUS); do echo $$d:$$i; i=$$((i+1)); done)
+COLLECT_DATA  := $(foreach d,$(COLLECT_GPUS),$(COLLECT_DIR)/data_$(d).txt)
+
+.PHONY: collect collect-force
+collect: $(COLLECT_MERGED)
+
+# Parameter stamps: rewritten only when the values change.
+$(COLLECT_DIR)/sample.params: collect-force
+	@mkdir -p $(@D)
+	@echo "seed=$(SEED) samples=$(SAMPLES) gpu_mem_bytes=$(GPU_MEM_BYTES)" > $@.new; \
+	if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
+
+$(COLLECT_DIR)/bench.params: collect-force
+	@mkdir -p $(@D)
+	@echo "reps=$(REPS) gpus=$(GPUS)" > $@.new; \
+	if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
+
+$(COLLECT_DIR)/shapes.tsv: $(COLLECT_DIR)/sample.params | $(BIN)/sample
+	$(BIN)/sample --seed $(SEED) --samples $(SAMPLES) --gpu-mem-bytes $(GPU_MEM_BYTES) $@
+
+# One shard per GPU: $(1) device id, $(2) shard index.
+define collect_shard
+$(COLLECT_DIR)/data_$(1).txt: $(COLLECT_DIR)/shapes.tsv $(COLLECT_DIR)/bench.params kernels/mm.cu kernels/configs.tsv | $(BIN)/bench
+	rm -f $$@
+	$(BIN)/bench --device $(1) --shard $(2)/$(COLLECT_N) --reps $(REPS) \
+		--kernels kernels --cache $(CUBIN_CACHE) \
+		$(if $(COLLECT_TIME_LIMIT),--time-limit $(COLLECT_TIME_LIMIT)) \
+		--stats $(COLLECT_DIR)/stats_$(1).tsv $(COLLECT_DIR)/shapes.tsv $$@
+endef
+$(foreach p,$(COLLECT_PAIRS),$(eval $(call collect_shard,$(word 1,$(subst :, ,$(p))),$(word 2,$(subst :, ,$(p))))))
+
+$(COLLECT_MERGED): $(COLLECT_DATA) | $(BIN)/merge
+	@mkdir -p $(@D)
+	$(BIN)/merge $@ $(COLLECT_DATA)

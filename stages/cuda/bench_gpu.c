@@ -1,0 +1,738 @@
+/* bench_gpu.c — CUDA back end of bench (interface: stages/bench.h).
+ *
+ * extern_mm: cublasGemmEx with torch.mm's row-major semantics mapped onto
+ * column-major cuBLAS: C^T[n,m] = op(B)^T[n,k] * op(A)^T[k,m], i.e.
+ * cublasGemmEx(transa = tb ? T : N, transb = ta ? T : N, n, m, k, B,
+ * ldb = tb ? k : n, A, lda = ta ? m : k, C, ldc = n); fp16/bf16/fp32 data,
+ * CUBLAS_COMPUTE_32F (fp32 with tf32: CUBLAS_COMPUTE_32F_FAST_TF32 and
+ * CUBLAS_TF32_TENSOR_OP_MATH, as torch with allow_tf32).
+ * Candidates: kernels/mm.cu compiled by NVRTC per (post-shrink config,
+ * thread grid, dtype, arch), cubins cached on disk under --cache keyed by
+ * (FNV-1a hash of the source, config, dtype, arch), loaded with the driver
+ * API.  The driver API is reached through cudaGetDriverEntryPointByVersion,
+ * so the binary does not need libcuda.so.1 to start and says "no GPU"
+ * clearly on a machine without a driver.
+ *
+ * Timing (spec §1.3, ms): after a warm-up call, each repetition is CUDA
+ * events around n_iter back-to-back calls (n_iter so a repetition lasts
+ * >= ~1 ms, at most 100), feedback = elapsed / n_iter.  When A+B fit in
+ * L2, calls rotate over several copies of the inputs (>= 2x L2 in all).
+ * Inputs: uniform random non-zero values in ±[1/1024, 1).
+ * Verification: relative Frobenius error ||C - C_cublas|| / ||C_cublas||
+ * with C poisoned (NaN) before the call; tolerance f32 1e-4, tf32 5e-3,
+ * f16 5e-3, bf16 2e-2; done the first time per (candidate id, dtype,
+ * transposes), or always with --verify-all.  Failures (NVRTC error, launch
+ * error, OOM, wrong result) -> inf and a message on stderr; a sticky CUDA
+ * error (context lost) is fatal.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <cublas_v2.h>
+#include <nvrtc.h>
+
+#include "bench.h"
+#include "util.h"
+
+typedef CUresult (*fn_load_t)(CUmodule *, const void *);
+typedef CUresult (*fn_getfn_t)(CUfunction *, CUmodule, const char *);
+typedef CUresult (*fn_unload_t)(CUmodule);
+typedef CUresult (*fn_setattr_t)(CUfunction, CUfunction_attribute, int);
+typedef CUresult (*fn_launch_t)(CUfunction, unsigned, unsigned, unsigned,
+                                unsigned, unsigned, unsigned, unsigned,
+                                CUstream, void **, void **);
+typedef CUresult (*fn_errstr_t)(CUresult, const char **);
+
+typedef struct {
+	char key[96];
+	CUmodule mod;
+	CUfunction mm, fill, cmp;
+	int ok;                     /* 0: compile/load failed */
+} kmod;
+
+typedef struct {
+	uint64_t key;
+	int ok;
+} vstate;
+
+struct bench_backend {
+	bench_opts o;
+	bench_device dev;
+	char arch[16];
+	fn_load_t load;
+	fn_getfn_t getfn;
+	fn_unload_t unload;
+	fn_setattr_t setattr;
+	fn_launch_t launch;
+	fn_errstr_t errstr;
+	cublasHandle_t blas;
+	cudaEvent_t e0, e1;
+	char *src;
+	uint64_t src_hash;
+	kmod *mods;
+	size_t nmods, capmods;
+	vstate *vs;
+	size_t nvs, capvs;
+	double *d_sums;             /* 3 doubles on the device */
+	/* statistics (seconds, counts) */
+	double t_compile, t_load, t_setup, t_ref, t_verify, t_time_nvrtc, t_time_extern;
+	int64_t n_compile, n_cache_hit, n_verify, n_verify_fail, n_compile_fail,
+	        n_launch_fail, n_oom, n_inputs, n_launch;
+};
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+#define CUDA_OK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) \
+	die("%s failed: %s (%s:%d)", #call, cudaGetErrorString(e_), __FILE__, __LINE__); } while (0)
+
+static const char *blas_err(cublasStatus_t s)
+{
+	return cublasGetStatusString(s);
+}
+
+static const char *drv_err(const bench_backend *b, CUresult r)
+{
+	const char *s = NULL;
+	if (b->errstr && b->errstr(r, &s) == CUDA_SUCCESS && s)
+		return s;
+	return "unknown driver error";
+}
+
+static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ s[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+static void mkdir_p(const char *path)
+{
+	char *p = xstrdup(path);
+	for (char *s = p + 1;; s++) {
+		char c = *s;
+		if (c == '/' || c == '\0') {
+			*s = '\0';
+			if (mkdir(p, 0755) != 0 && errno != EEXIST)
+				die("cannot create directory '%s': %s", p, strerror(errno));
+			*s = c;
+		}
+		if (c == '\0')
+			break;
+	}
+	free(p);
+}
+
+static char *load_source(const bench_opts *o, uint64_t *hash)
+{
+	char *path = xmalloc(strlen(o->kernels) + 16);
+	size_t len;
+	sprintf(path, "%s/mm.cu", o->kernels);
+	char *src = read_file(path, &len);
+	free(path);
+	*hash = fnv1a(0xcbf29ce484222325ULL, src, len);
+	return src;
+}
+
+/* Cubin for (cfg, tr, tc, dt, arch): from the disk cache, or compiled by
+ * NVRTC and stored (atomically: temp file + rename).  Returns a malloc'd
+ * image and *len, or NULL with *why (malloc'd) on a compile error.
+ * *compiled is set to 1 when NVRTC ran. */
+static void *get_cubin(const char *src, uint64_t hash, const char *cache,
+                       const mm_config *c, int tr, int tc, int dt,
+                       const char *arch, int bug, size_t *len, char **why,
+                       int *compiled)
+{
+	char path[4096], tmp[4200];
+	snprintf(path, sizeof path, "%s/%016" PRIx64 "-%d-%d-%d-%d-%d-%dx%d-dt%d-%s%s.cubin",
+	         cache, hash, c->bm, c->bn, c->bk, c->stages, c->warps, tr, tc, dt,
+	         arch, bug ? "-bug" : "");
+	*compiled = 0;
+	*why = NULL;
+	if (access(path, R_OK) == 0)
+		return read_file(path, len);
+
+	char opt[12][64];
+	const char *opts[12];
+	int no = 0;
+	snprintf(opt[no++], 64, "--gpu-architecture=%s", arch);
+	snprintf(opt[no++], 64, "-DBM=%d", c->bm);
+	snprintf(opt[no++], 64, "-DBN=%d", c->bn);
+	snprintf(opt[no++], 64, "-DBK=%d", c->bk);
+	snprintf(opt[no++], 64, "-DNW=%d", c->warps);
+	snprintf(opt[no++], 64, "-DSTAGES=%d", c->stages);
+	snprintf(opt[no++], 64, "-DTR=%d", tr);
+	snprintf(opt[no++], 64, "-DTC=%d", tc);
+	snprintf(opt[no++], 64, "-DDT=%d", dt);
+	if (bug)
+		snprintf(opt[no++], 64, "-DMMRANK_BUG=1");
+	for (int i = 0; i < no; i++)
+		opts[i] = opt[i];
+
+	nvrtcProgram prog;
+	nvrtcResult r = nvrtcCreateProgram(&prog, src, "mm.cu", 0, NULL, NULL);
+	if (r != NVRTC_SUCCESS)
+		die("nvrtcCreateProgram: %s", nvrtcGetErrorString(r));
+	*compiled = 1;
+	r = nvrtcCompileProgram(prog, no, opts);
+	if (r != NVRTC_SUCCESS) {
+		size_t ls = 0;
+		char *lg;
+		if (nvrtcGetProgramLogSize(prog, &ls) != NVRTC_SUCCESS)
+			ls = 1;
+		lg = xmalloc(ls + 64);
+		if (nvrtcGetProgramLog(prog, lg) != NVRTC_SUCCESS)
+			lg[0] = '\0';
+		*why = xmalloc(ls + 128);
+		snprintf(*why, ls + 128, "NVRTC: %s: %s", nvrtcGetErrorString(r), lg);
+		free(lg);
+		if (nvrtcDestroyProgram(&prog) != NVRTC_SUCCESS)
+			die("nvrtcDestroyProgram failed");
+		return NULL;
+	}
+	size_t n;
+	if ((r = nvrtcGetCUBINSize(prog, &n)) != NVRTC_SUCCESS)
+		die("nvrtcGetCUBINSize: %s", nvrtcGetErrorString(r));
+	char *img = xmalloc(n + 1);
+	if ((r = nvrtcGetCUBIN(prog, img)) != NVRTC_SUCCESS)
+		die("nvrtcGetCUBIN: %s", nvrtcGetErrorString(r));
+	if ((r = nvrtcDestroyProgram(&prog)) != NVRTC_SUCCESS)
+		die("nvrtcDestroyProgram: %s", nvrtcGetErrorString(r));
+	img[n] = '\0';
+	*len = n;
+
+	mkdir_p(cache);
+	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+	FILE *fp = fopen(tmp, "wb");
+	if (!fp)
+		die("cannot create '%s': %s", tmp, strerror(errno));
+	if (fwrite(img, 1, n, fp) != n || fclose(fp) != 0)
+		die("cannot write '%s': %s", tmp, strerror(errno));
+	if (rename(tmp, path) != 0)
+		die("cannot rename '%s': %s", tmp, strerror(errno));
+	return img;
+}
+
+const char *backend_kind(void) { return "cuda"; }
+
+static void get_entry(const char *sym, void **fp)
+{
+	enum cudaDriverEntryPointQueryResult q;
+	cudaError_t e = cudaGetDriverEntryPointByVersion(sym, fp, 12000, cudaEnableDefault, &q);
+	if (e != cudaSuccess || q != cudaDriverEntryPointSuccess || !*fp)
+		die("cannot resolve driver function %s: %s", sym, cudaGetErrorString(e));
+}
+
+bench_backend *backend_open(const bench_opts *o, bench_device *dev)
+{
+	int count = 0, v;
+	cudaError_t e = cudaGetDeviceCount(&count);
+	if (e != cudaSuccess)
+		die("no usable CUDA GPU: %s (bench needs an NVIDIA GPU and driver; "
+		    "bench-fake runs without one)", cudaGetErrorString(e));
+	if (o->device >= count)
+		die("--device %d: only %d CUDA device(s)", o->device, count);
+	bench_backend *b = xcalloc(1, sizeof *b);
+	b->o = *o;
+	CUDA_OK(cudaSetDevice(o->device));
+	struct cudaDeviceProp prop;
+	CUDA_OK(cudaGetDeviceProperties(&prop, o->device));
+	snprintf(dev->name, sizeof dev->name, "%s", prop.name);
+	CUDA_OK(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, o->device));
+	dev->smem_optin = v;
+	CUDA_OK(cudaDeviceGetAttribute(&dev->cap_major, cudaDevAttrComputeCapabilityMajor, o->device));
+	CUDA_OK(cudaDeviceGetAttribute(&dev->cap_minor, cudaDevAttrComputeCapabilityMinor, o->device));
+	CUDA_OK(cudaDeviceGetAttribute(&v, cudaDevAttrL2CacheSize, o->device));
+	dev->l2_bytes = v;
+	dev->total_mem = (int64_t)prop.totalGlobalMem;
+	b->dev = *dev;
+	snprintf(b->arch, sizeof b->arch, "sm_%d%d", dev->cap_major, dev->cap_minor);
+
+	get_entry("cuModuleLoadData", (void **)&b->load);
+	get_entry("cuModuleGetFunction", (void **)&b->getfn);
+	get_entry("cuModuleUnload", (void **)&b->unload);
+	get_entry("cuFuncSetAttribute", (void **)&b->setattr);
+	get_entry("cuLaunchKernel", (void **)&b->launch);
+	get_entry("cuGetErrorString", (void **)&b->errstr);
+
+	cublasStatus_t s = cublasCreate(&b->blas);
+	if (s != CUBLAS_STATUS_SUCCESS)
+		die("cublasCreate: %s", blas_err(s));
+	CUDA_OK(cudaEventCreate(&b->e0));
+	CUDA_OK(cudaEventCreate(&b->e1));
+	CUDA_OK(cudaMalloc((void **)&b->d_sums, 3 * sizeof(double)));
+	b->src = load_source(o, &b->src_hash);
+	return b;
+}
+
+/* Module for (cfg, tr, tc, dt), compiled/loaded on first use. */
+static kmod *get_module(bench_backend *b, const mm_config *c, int tr, int tc, int dt)
+{
+	char key[96];
+	snprintf(key, sizeof key, "%d-%d-%d-%d-%d-%dx%d-%d", c->bm, c->bn, c->bk,
+	         c->stages, c->warps, tr, tc, dt);
+	for (size_t i = 0; i < b->nmods; i++)
+		if (!strcmp(b->mods[i].key, key))
+			return &b->mods[i];
+	xgrow((void **)&b->mods, &b->capmods, b->nmods + 1, sizeof *b->mods);
+	kmod *k = &b->mods[b->nmods++];
+	memset(k, 0, sizeof *k);
+	snprintf(k->key, sizeof k->key, "%s", key);
+	size_t len;
+	char *why;
+	int compiled;
+	double t0 = now_s();
+	void *img = get_cubin(b->src, b->src_hash, b->o.cache, c, tr, tc, dt,
+	                      b->arch, b->o.bad_kernel, &len, &why, &compiled);
+	double t1 = now_s();
+	if (compiled) {
+		b->t_compile += t1 - t0;
+		b->n_compile++;
+	} else {
+		b->n_cache_hit++;
+	}
+	if (!img) {
+		fprintf(stderr, "bench: config %s: %s\n", key, why);
+		free(why);
+		b->n_compile_fail++;
+		return k;
+	}
+	CUresult r = b->load(&k->mod, img);
+	free(img);
+	if (r != CUDA_SUCCESS) {
+		fprintf(stderr, "bench: config %s: cuModuleLoadData: %s\n", key, drv_err(b, r));
+		b->n_compile_fail++;
+		b->t_load += now_s() - t1;
+		return k;
+	}
+	if ((r = b->getfn(&k->mm, k->mod, "mm_kernel")) != CUDA_SUCCESS ||
+	    (r = b->getfn(&k->fill, k->mod, "fill_kernel")) != CUDA_SUCCESS ||
+	    (r = b->getfn(&k->cmp, k->mod, "cmp_kernel")) != CUDA_SUCCESS)
+		die("cuModuleGetFunction: %s", drv_err(b, r));
+	int64_t sm = kernel_smem(c);
+	if (sm > b->dev.smem_optin) {
+		fprintf(stderr, "bench: config %s: needs %" PRId64 " B shared memory, device has %" PRId64 "\n",
+		        key, sm, b->dev.smem_optin);
+		b->t_load += now_s() - t1;
+		return k;
+	}
+	if ((r = b->setattr(k->mm, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)sm)) != CUDA_SUCCESS) {
+		fprintf(stderr, "bench: config %s: cuFuncSetAttribute: %s\n", key, drv_err(b, r));
+		b->t_load += now_s() - t1;
+		return k;
+	}
+	k->ok = 1;
+	b->t_load += now_s() - t1;
+	return k;
+}
+
+/* After a failed call: clear a non-sticky error; die if the context is
+ * gone (every later call would fail). */
+static void check_context(bench_backend *b, const char *what)
+{
+	(void)cudaGetLastError();
+	cudaError_t e = cudaMemsetAsync(b->d_sums, 0, 3 * sizeof(double), 0);
+	if (e == cudaSuccess)
+		e = cudaDeviceSynchronize();
+	if (e != cudaSuccess)
+		die("CUDA context unusable after %s: %s (rerun to resume; the input in flight is redone)",
+		    what, cudaGetErrorString(e));
+}
+
+typedef struct {
+	void **A, **B;              /* nbuf copies */
+	void *C, *R;
+	int nbuf;
+	int next;
+} bufs;
+
+/* One call of candidate c on buffer set i into out.  Returns 0 or prints
+ * why and returns -1. */
+static int run_once(bench_backend *b, const bench_input *in, const bench_cand *c,
+                    kmod *k, const bufs *bf, int i, void *out)
+{
+	if (c->is_extern) {
+		cudaDataType_t t = in->dtype == DT_F32 ? CUDA_R_32F
+		                 : in->dtype == DT_F16 ? CUDA_R_16F : CUDA_R_16BF;
+		cublasComputeType_t ct = (in->dtype == DT_F32 && in->tf32)
+		                 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+		float alpha = 1.0f, beta = 0.0f;
+		cublasStatus_t s = cublasGemmEx(b->blas,
+			in->tb ? CUBLAS_OP_T : CUBLAS_OP_N, in->ta ? CUBLAS_OP_T : CUBLAS_OP_N,
+			(int)in->n, (int)in->m, (int)in->k, &alpha,
+			bf->B[i], t, (int)(in->tb ? in->k : in->n),
+			bf->A[i], t, (int)(in->ta ? in->m : in->k), &beta,
+			out, t, (int)in->n, ct, CUBLAS_GEMM_DEFAULT);
+		if (s != CUBLAS_STATUS_SUCCESS) {
+			fprintf(stderr, "bench: input %" PRId64 ": extern_mm: cublasGemmEx: %s\n",
+			        in->id, blas_err(s));
+			return -1;
+		}
+		return 0;
+	}
+	const mm_config *g = &c->cfg;
+	int M = (int)in->m, N = (int)in->n, K = (int)in->k;
+	long long sam = in->feat.s1_0, sak = in->feat.s1_1, sbk = in->feat.s2_0, sbn = in->feat.s2_1;
+	void *A = bf->A[i], *B = bf->B[i];
+	void *args[] = { &A, &B, &out, &M, &N, &K, &sam, &sak, &sbk, &sbn };
+	unsigned gx = (unsigned)((in->n + g->bn - 1) / g->bn);
+	unsigned gy = (unsigned)((in->m + g->bm - 1) / g->bm);
+	if (gy > 65535) {
+		fprintf(stderr, "bench: input %" PRId64 ": %s: grid y %u too large\n", in->id, c->id, gy);
+		return -1;
+	}
+	CUresult r = b->launch(k->mm, gx, gy, 1, (unsigned)(32 * g->warps), 1, 1,
+	                       (unsigned)kernel_smem(g), 0, args, NULL);
+	if (r != CUDA_SUCCESS) {
+		fprintf(stderr, "bench: input %" PRId64 ": %s: cuLaunchKernel: %s\n",
+		        in->id, c->id, drv_err(b, r));
+		return -1;
+	}
+	return 0;
+}
+
+static int launch_aux(bench_backend *b, CUfunction f, unsigned blocks, void **args)
+{
+	CUresult r = b->launch(f, blocks, 1, 1, 256, 1, 1, 0, 0, args, NULL);
+	if (r != CUDA_SUCCESS)
+		die("auxiliary kernel launch: %s", drv_err(b, r));
+	return 0;
+}
+
+static void free_bufs(bufs *bf)
+{
+	for (int i = 0; i < bf->nbuf; i++) {
+		if (bf->A && bf->A[i])
+			CUDA_OK(cudaFree(bf->A[i]));
+		if (bf->B && bf->B[i])
+			CUDA_OK(cudaFree(bf->B[i]));
+	}
+	if (bf->C)
+		CUDA_OK(cudaFree(bf->C));
+	if (bf->R)
+		CUDA_OK(cudaFree(bf->R));
+	free(bf->A);
+	free(bf->B);
+	memset(bf, 0, sizeof *bf);
+}
+
+static int try_malloc(void **p, size_t n)
+{
+	cudaError_t e = cudaMalloc(p, n);
+	if (e == cudaSuccess)
+		return 0;
+	*p = NULL;
+	(void)cudaGetLastError();
+	return -1;
+}
+
+/* Relative Frobenius error of out vs the reference, or +inf if any
+ * element of out is not finite. */
+static double rel_error(bench_backend *b, kmod *aux, const bench_input *in, void *out, void *ref)
+{
+	double h[3];
+	long long n = (long long)(in->m * in->n);
+	CUDA_OK(cudaMemsetAsync(b->d_sums, 0, sizeof h, 0));
+	void *args[] = { &out, &ref, &n, &b->d_sums };
+	launch_aux(b, aux->cmp, 1024, args);
+	CUDA_OK(cudaMemcpy(h, b->d_sums, sizeof h, cudaMemcpyDeviceToHost));
+	if (h[2] > 0 || !isfinite(h[0]))
+		return INFINITY;
+	if (h[1] == 0)
+		return h[0] == 0 ? 0 : INFINITY;
+	return sqrt(h[0] / h[1]);
+}
+
+static double tolerance(const bench_input *in)
+{
+	switch (in->dtype) {
+	case DT_F32: return in->tf32 ? 5e-3 : 1e-4;
+	case DT_F16: return 5e-3;
+	default: return 2e-2;
+	}
+}
+
+static vstate *find_vstate(bench_backend *b, uint64_t key)
+{
+	for (size_t i = 0; i < b->nvs; i++)
+		if (b->vs[i].key == key)
+			return &b->vs[i];
+	return NULL;
+}
+
+void backend_measure(bench_backend *b, const bench_input *in,
+                     const bench_cand *c, int nc, int reps, double *fb)
+{
+	const size_t sz = (size_t)dtype_size(in->dtype);
+	const size_t mk = (size_t)(in->m * in->k), kn = (size_t)(in->k * in->n),
+	             mn = (size_t)(in->m * in->n);
+	const size_t ab = (mk + kn) * sz;
+	bufs bf;
+	memset(&bf, 0, sizeof bf);
+	for (int i = 0; i < reps * nc; i++)
+		fb[i] = INFINITY;
+	b->n_inputs++;
+
+	/* module providing fill/cmp for this dtype */
+	mm_config auxc = { 16, 16, 16, 1, 1, 0 };
+	kmod *aux = get_module(b, &auxc, 2, 16, in->dtype);
+	if (!aux->ok)
+		die("the auxiliary kernels do not build for dtype %d", in->dtype);
+
+	double t0 = now_s();
+	bf.nbuf = 1;
+	if (ab < (size_t)b->dev.l2_bytes) {
+		size_t want = (2 * (size_t)b->dev.l2_bytes + ab - 1) / ab;
+		bf.nbuf = (int)(want > 64 ? 64 : want < 2 ? 2 : want);
+	}
+	bf.A = xcalloc((size_t)bf.nbuf, sizeof *bf.A);
+	bf.B = xcalloc((size_t)bf.nbuf, sizeof *bf.B);
+	int oom = try_malloc(&bf.C, mn * sz) || try_malloc(&bf.R, mn * sz);
+	for (int i = 0; i < bf.nbuf && !oom; i++)
+		oom = try_malloc(&bf.A[i], mk * sz) || try_malloc(&bf.B[i], kn * sz);
+	if (oom) {
+		fprintf(stderr, "bench: input %" PRId64 " (%" PRId64 "x%" PRId64 "x%" PRId64
+		        " %s): out of device memory; all candidates inf\n",
+		        in->id, in->m, in->k, in->n, dtype_torch(in->dtype));
+		b->n_oom++;
+		free_bufs(&bf);
+		return;
+	}
+	for (int i = 0; i < bf.nbuf; i++) {
+		long long n1 = (long long)mk, n2 = (long long)kn;
+		unsigned long long s1 = (unsigned long long)(in->id * 1000 + 2 * i + 1),
+		                   s2 = (unsigned long long)(in->id * 1000 + 2 * i + 2);
+		void *a1[] = { &bf.A[i], &n1, &s1 }, *a2[] = { &bf.B[i], &n2, &s2 };
+		launch_aux(b, aux->fill, 4096, a1);
+		launch_aux(b, aux->fill, 4096, a2);
+	}
+	CUDA_OK(cudaDeviceSynchronize());
+	double t1 = now_s();
+	b->t_setup += t1 - t0;
+
+	/* cuBLAS reference on buffer set 0 */
+	int have_ref = 0;
+	CUDA_OK(cudaMemset(bf.R, 0xFF, mn * sz));
+	if (run_once(b, in, &c[0], NULL, &bf, 0, bf.R) == 0) {
+		cudaError_t e = cudaDeviceSynchronize();
+		if (e == cudaSuccess) {
+			have_ref = 1;
+			if (!isfinite(rel_error(b, aux, in, bf.R, bf.R))) {
+				fprintf(stderr, "bench: input %" PRId64 ": extern_mm wrote non-finite "
+				        "values; no verification on this input\n", in->id);
+				have_ref = 0;
+			}
+		} else {
+			check_context(b, "extern_mm");
+		}
+	} else {
+		check_context(b, "extern_mm");
+	}
+	b->t_ref += now_s() - t1;
+
+	for (int ci = 0; ci < nc; ci++) {
+		const bench_cand *cd = &c[ci];
+		kmod *k = NULL;
+		if (!cd->is_extern) {
+			k = get_module(b, &cd->cfg, cd->tr, cd->tc, in->dtype);
+			if (!k->ok) {
+				fprintf(stderr, "bench: input %" PRId64 ": %s: not available (see above); inf\n",
+				        in->id, cd->id);
+				continue;
+			}
+		} else if (!have_ref) {
+			continue; /* cuBLAS failed above: extern_mm is inf */
+		}
+		/* verification (also the first warm-up call) */
+		if (!cd->is_extern) {
+			char vk[256];
+			snprintf(vk, sizeof vk, "%s|%d|%d|%d", cd->id, in->dtype, in->ta, in->tb);
+			uint64_t key = fnv1a(0xcbf29ce484222325ULL, vk, strlen(vk));
+			vstate *st = find_vstate(b, key);
+			if (st && !st->ok) {
+				fprintf(stderr, "bench: input %" PRId64 ": %s: failed verification earlier for "
+				        "this dtype/transposes; inf\n", in->id, cd->id);
+				continue;
+			}
+			if (have_ref && (!st || b->o.verify_all)) {
+				double tv = now_s();
+				CUDA_OK(cudaMemset(bf.C, 0xFF, mn * sz));
+				int rc = run_once(b, in, cd, k, &bf, 0, bf.C);
+				cudaError_t e = rc == 0 ? cudaDeviceSynchronize() : cudaSuccess;
+				if (rc != 0 || e != cudaSuccess) {
+					if (e != cudaSuccess)
+						fprintf(stderr, "bench: input %" PRId64 ": %s: %s\n", in->id,
+						        cd->id, cudaGetErrorString(e));
+					check_context(b, cd->id);
+					b->n_launch_fail++;
+					b->t_verify += now_s() - tv;
+					continue;
+				}
+				double err = rel_error(b, aux, in, bf.C, bf.R), tol = tolerance(in);
+				b->n_verify++;
+				int ok = err <= tol;
+				if (!st) {
+					xgrow((void **)&b->vs, &b->capvs, b->nvs + 1, sizeof *b->vs);
+					st = &b->vs[b->nvs++];
+					st->key = key;
+				}
+				st->ok = ok;
+				b->t_verify += now_s() - tv;
+				if (!ok) {
+					b->n_verify_fail++;
+					fprintf(stderr, "bench: input %" PRId64 " (%" PRId64 "x%" PRId64 "x%" PRId64
+					        " %s ta=%d tb=%d): %s: wrong result, relative error %.3g > %.3g; inf\n",
+					        in->id, in->m, in->k, in->n, dtype_torch(in->dtype), in->ta,
+					        in->tb, cd->id, err, tol);
+					continue;
+				}
+			}
+		}
+		/* warm-up call, timed to pick n_iter */
+		double tt = now_s();
+		int fail = 0;
+		float ms = 0;
+		CUDA_OK(cudaEventRecord(b->e0, 0));
+		fail = run_once(b, in, cd, k, &bf, 0, bf.C);
+		CUDA_OK(cudaEventRecord(b->e1, 0));
+		cudaError_t e = cudaEventSynchronize(b->e1);
+		if (fail || e != cudaSuccess) {
+			if (e != cudaSuccess)
+				fprintf(stderr, "bench: input %" PRId64 ": %s: %s\n", in->id, cd->id,
+				        cudaGetErrorString(e));
+			check_context(b, cd->id);
+			b->n_launch_fail++;
+			continue;
+		}
+		CUDA_OK(cudaEventElapsedTime(&ms, b->e0, b->e1));
+		int n_iter = ms >= 1.0f ? 1 : ms <= 0.01f ? 100 : (int)ceil(1.0 / ms);
+		for (int r = 0; r < reps && !fail; r++) {
+			CUDA_OK(cudaEventRecord(b->e0, 0));
+			for (int it = 0; it < n_iter && !fail; it++) {
+				bf.next = (bf.next + 1) % bf.nbuf;
+				fail = run_once(b, in, cd, k, &bf, bf.next, bf.C);
+			}
+			CUDA_OK(cudaEventRecord(b->e1, 0));
+			e = cudaEventSynchronize(b->e1);
+			if (fail || e != cudaSuccess) {
+				if (e != cudaSuccess)
+					fprintf(stderr, "bench: input %" PRId64 ": %s: %s\n", in->id,
+					        cd->id, cudaGetErrorString(e));
+				check_context(b, cd->id);
+				b->n_launch_fail++;
+				for (int q = 0; q < reps; q++)
+					fb[(size_t)q * nc + ci] = INFINITY;
+				fail = 1;
+				break;
+			}
+			CUDA_OK(cudaEventElapsedTime(&ms, b->e0, b->e1));
+			double v = (double)ms / n_iter;
+			fb[(size_t)r * nc + ci] = v > 0 ? v : 1e-6;
+			b->n_launch += n_iter;
+		}
+		if (cd->is_extern)
+			b->t_time_extern += now_s() - tt;
+		else
+			b->t_time_nvrtc += now_s() - tt;
+	}
+	double tf = now_s();
+	free_bufs(&bf);
+	b->t_setup += now_s() - tf;
+}
+
+void backend_stats(bench_backend *b, FILE *fp)
+{
+	fprintf(fp, "inputs\t%" PRId64 "\n", b->n_inputs);
+	fprintf(fp, "compile_s\t%.3f\ncompiles\t%" PRId64 "\ncubin_cache_hits\t%" PRId64 "\n",
+	        b->t_compile, b->n_compile, b->n_cache_hit);
+	fprintf(fp, "module_load_s\t%.3f\nsetup_s\t%.3f\nreference_s\t%.3f\n",
+	        b->t_load, b->t_setup, b->t_ref);
+	fprintf(fp, "verify_s\t%.3f\nverifications\t%" PRId64 "\nverify_failures\t%" PRId64 "\n",
+	        b->t_verify, b->n_verify, b->n_verify_fail);
+	fprintf(fp, "timing_nvrtc_s\t%.3f\ntiming_extern_s\t%.3f\ntimed_launches\t%" PRId64 "\n",
+	        b->t_time_nvrtc, b->t_time_extern, b->n_launch);
+	fprintf(fp, "compile_failures\t%" PRId64 "\nlaunch_failures\t%" PRId64 "\noom_inputs\t%" PRId64 "\n",
+	        b->n_compile_fail, b->n_launch_fail, b->n_oom);
+}
+
+void backend_close(bench_backend *b)
+{
+	for (size_t i = 0; i < b->nmods; i++)
+		if (b->mods[i].mod) {
+			CUresult r = b->unload(b->mods[i].mod);
+			if (r != CUDA_SUCCESS)
+				die("cuModuleUnload: %s", drv_err(b, r));
+		}
+	cublasStatus_t s = cublasDestroy(b->blas);
+	if (s != CUBLAS_STATUS_SUCCESS)
+		die("cublasDestroy: %s", blas_err(s));
+	CUDA_OK(cudaEventDestroy(b->e0));
+	CUDA_OK(cudaEventDestroy(b->e1));
+	CUDA_OK(cudaFree(b->d_sums));
+	free(b->mods);
+	free(b->vs);
+	free(b->src);
+	free(b);
+}
+
+int backend_precompile(const bench_opts *o, const mm_config *cfgs, int ncfg)
+{
+	uint64_t hash;
+	char *src = load_source(o, &hash);
+	int n = 0, total = 0;
+	/* every shrink a problem can cause: m', n', k' in {16, 32, 64, >=128} */
+	static const int dims[] = { 16, 32, 64, 128 };
+	bench_input in;
+	bench_cand cand[BENCH_MAX_CAND];
+	memset(&in, 0, sizeof in);
+	in.features = (char *)"";
+	for (int dt = 0; dt < 3; dt++) {
+		mm_config auxc = { 16, 16, 16, 1, 1, 0 };
+		size_t len;
+		char *why;
+		int comp;
+		void *img = get_cubin(src, hash, o->cache, &auxc, 2, 16, dt, o->compile_arch,
+		                      o->bad_kernel, &len, &why, &comp);
+		if (!img)
+			die("auxiliary kernels: %s", why);
+		free(img);
+		n += comp;
+		total++;
+		in.dtype = dt;
+		for (int a = 0; a < 4; a++)
+			for (int c = 0; c < 4; c++)
+				for (int d = 0; d < 4; d++) {
+					in.m = dims[a];
+					in.n = dims[c];
+					in.k = dims[d];
+					int nc = plan_candidates(&in, cfgs, ncfg, 232448, cand);
+					for (int i = 1; i < nc; i++) {
+						img = get_cubin(src, hash, o->cache, &cand[i].cfg, cand[i].tr,
+						                cand[i].tc, dt, o->compile_arch, o->bad_kernel,
+						                &len, &why, &comp);
+						if (!img)
+							die("%s: %s", cand[i].id, why);
+						free(img);
+						n += comp;
+						total++;
+					}
+				}
+	}
+	fprintf(stderr, "bench: %d cubins in cache %s (%d compiled now)\n", total, o->cache, n);
+	free(src);
+	return n;
+}
