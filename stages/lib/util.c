@@ -131,7 +131,9 @@ int parse_f64(const char *s, size_t len, double *out)
 	double v = strtod(buf, &end);
 	if (end != buf + len)
 		return -1;
-	if (errno == ERANGE && isinf(v) == 0 && v != 0)
+	/* ERANGE: overflow ("1e999" -> inf) is not a number we accept; an
+	 * underflow to a subnormal or zero is (Python reads it the same way). */
+	if (errno == ERANGE && isinf(v))
 		return -1;
 	*out = v;
 	return 0;

@@ -46,7 +46,8 @@ char *xstrndup(const char *s, size_t n);
  * parse_i64: optional '-', decimal digits; returns 0 ok, -1 not a number,
  *            -2 out of int64 range.
  * parse_f64: strtod syntax ("1.5", "1e-3", "inf", "-inf", "nan"); returns 0
- *            ok, -1 not a number.  NaN is returned as NaN: callers decide. */
+ *            ok, -1 not a number or out of double range ("1e999"; the
+ *            literal "inf" is fine).  NaN is returned as NaN: callers decide. */
 int parse_i64(const char *s, size_t len, int64_t *out);
 int parse_f64(const char *s, size_t len, double *out);
 
