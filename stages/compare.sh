@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# compare.sh — the shipped PyTorch heuristic vs ours, side by side
+# (issue "Measure and beat the shipped heuristics"; spec §5.9 metrics, §6.3
+# shipped artifacts, §7.3 how Inductor uses the top-k list).
+#
+# usage: stages/compare.sh [--bin DIR] [--ranking K] [--reference ART.py]
+#                          --ours TREE.tsv -o COMPARE.tsv NAME=SET.feat.tsv...
+#
+# Imports ART.py (PyTorch's _MMRanking<GPU>.py) with `import`, evaluates it
+# and TREE.tsv (our pruned tree) on every set with `eval` (top-k sizes 1, 5,
+# K), writes eval's TSV (tree = shipped | ours) to COMPARE.tsv and prints a
+# side-by-side table: hit rate (fraction of inputs whose fastest choice is in
+# the top-k list + extern_mm), regret (best listed time / best time,
+# geometric mean and max) and speedup of the best listed choice over
+# extern_mm (geometric mean), shipped | ours | ours - shipped.
+# If ART.py is absent, prints "skip shipped: no ART.py" and evaluates ours
+# alone.  Times are medians in ms; every ratio is unitless.
+# Exit status: 0 on success, 1 on bad usage or a failing stage; COMPARE.tsv
+# is written atomically (eval's -o).
+set -euo pipefail
+bin=build/bin ranking=10 ref= ours= out=
+sets=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--bin) bin=$2; shift 2 ;;
+	--ranking) ranking=$2; shift 2 ;;
+	--reference) ref=$2; shift 2 ;;
+	--ours) ours=$2; shift 2 ;;
+	-o) out=$2; shift 2 ;;
+	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	-*) echo "compare.sh: unknown option '$1' (see --help)" >&2; exit 1 ;;
+	*) sets+=("$1"); shift ;;
+	esac
+done
+[ -n "$ours" ] && [ -n "$out" ] && [ ${#sets[@]} -gt 0 ] ||
+	{ echo "compare.sh: usage: compare.sh [--reference ART.py] --ours TREE.tsv -o OUT.tsv NAME=SET.feat.tsv... (see --help)" >&2; exit 1; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/compare.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trees=()
+if [ -n "$ref" ] && [ -r "$ref" ]; then
+	"$bin/import" -o "$tmp/shipped.tsv" "$ref"
+	trees+=(--tree "shipped=$tmp/shipped.tsv")
+else
+	echo "skip shipped: no ${ref:-reference artifact given} (set REFERENCE_DIR)"
+fi
+trees+=(--tree "ours=$ours")
+"$bin/eval" --ranking "$ranking" -o "$out" "${trees[@]}" "${sets[@]}" >"$tmp/table"
+awk -F'\t' '
+NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+{
+	key = $2 "\t" $3
+	if (!(key in seen)) { seen[key] = 1; order[++n] = key }
+	hit[$1, key] = $(c["hit_rate"]); rg[$1, key] = $(c["regret_gmean"])
+	rm[$1, key] = $(c["regret_max"]); sp[$1, key] = $(c["speedup_gmean"])
+	inp[key] = $(c["inputs"]); trees[$1] = 1
+}
+END {
+	two = ("shipped" in trees)
+	printf "%-14s %6s %3s | %-24s | %-24s | %-17s | %-17s\n", "set", "inputs", "k",
+	    "hit%  shipped/ours/diff", "regret gm shipped/ours", "regret max s/o", "speedup gm s/o"
+	for (i = 1; i <= n; i++) {
+		k = order[i]; split(k, p, "\t")
+		if (two)
+			printf "%-14s %6d %3d | %6.2f %6.2f %+7.2f    | %8.4f %8.4f       | %7.3f %7.3f   | %7.4f %7.4f\n",
+			    p[1], inp[k], p[2], 100*hit["shipped",k], 100*hit["ours",k],
+			    100*(hit["ours",k]-hit["shipped",k]), rg["shipped",k], rg["ours",k],
+			    rm["shipped",k], rm["ours",k], sp["shipped",k], sp["ours",k]
+		else
+			printf "%-14s %6d %3d | %6s %6.2f %7s    | %8s %8.4f       | %7s %7.3f   | %7s %7.4f\n",
+			    p[1], inp[k], p[2], "-", 100*hit["ours",k], "-", "-", rg["ours",k],
+			    "-", rm["ours",k], "-", sp["ours",k]
+	}
+}' "$out"
