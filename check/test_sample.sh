@@ -133,6 +133,13 @@ cmp -s "$TMP/a.tsv" "$TMP/c.tsv" && fail sample-seed-matters "seeds 5 and 6 agre
 head -n $((1 + 4 * 500)) "$TMP/d.tsv" > "$TMP/d500.tsv"
 test_cmp sample-prefix-stable "$TMP/a.tsv" "$TMP/d500.tsv"
 
+# --max-gflop (a budget option, off by default): every sample within the cap
+"$S" --seed 2 --samples 2000 --max-gflop 50 "$TMP/cap.tsv"
+awk -F'\t' 'NR > 1 && 2 * $3 * $4 * $5 > 50e9 { n++ } END { exit n > 0 }' "$TMP/cap.tsv" \
+	&& [ "$(wc -l < "$TMP/cap.tsv")" = 8001 ] && ok sample-max-gflop || fail sample-max-gflop "cap violated"
+awk -F'\t' 'NR > 1 && 2 * $3 * $4 * $5 > 50e9 { n++ } END { exit !(n > 0) }' "$TMP/a.tsv" \
+	&& ok sample-no-cap-by-default || fail sample-no-cap-by-default "no sample above 50 GFLOP without the cap"
+
 expect_error sample-bad-option "unknown option '--nope'" "$TMP/x.tsv" "$S" --nope "$TMP/x.tsv"
 expect_error sample-bad-samples "bad value for '--samples'" "$TMP/x.tsv" "$S" --samples -3 "$TMP/x.tsv"
 expect_error sample-no-output "missing OUTPUT" "$TMP/x.tsv" "$S" --samples 3

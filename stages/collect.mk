@@ -21,6 +21,8 @@
 #
 # Variables: COLLECT_DIR (default out/$(GPU)/collect), GPU_MEM_BYTES (for
 # sample's memory rejection; default 150754820096 = 143771 MiB, an H200),
+# SAMPLE_MAX_GFLOP (sample --max-gflop: reject problems above G GFLOP; not
+# in the reference distribution, for small device budgets; default off),
 # COLLECT_TIME_LIMIT (seconds per shard run; bench stops after the input in
 # flight and make fails with exit 2 — rerun to resume), CUBIN_CACHE
 # (default $(BUILD)/cubin), CUBIN_ARCH (for `make cubins`, default sm_90).
@@ -35,6 +37,7 @@ COLLECT_DIR        ?= out/$(GPU)/collect
 COLLECT_MERGED     ?= out/$(GPU)/merged.txt
 GPU_MEM_BYTES      ?= 150754820096
 COLLECT_TIME_LIMIT ?=
+SAMPLE_MAX_GFLOP   ?=
 CUBIN_CACHE        ?= $(BUILD)/cubin
 CUBIN_ARCH         ?= sm_90
 CUDA               ?= /usr/local/cuda
@@ -77,7 +80,7 @@ collect: $(COLLECT_MERGED)
 # Parameter stamps: rewritten only when the values change.
 $(COLLECT_DIR)/sample.params: collect-force
 	@mkdir -p $(@D)
-	@echo "seed=$(SEED) samples=$(SAMPLES) gpu_mem_bytes=$(GPU_MEM_BYTES)" > $@.new; \
+	@echo "seed=$(SEED) samples=$(SAMPLES) gpu_mem_bytes=$(GPU_MEM_BYTES) max_gflop=$(SAMPLE_MAX_GFLOP)" > $@.new; \
 	if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
 $(COLLECT_DIR)/bench.params: collect-force
@@ -86,7 +89,8 @@ $(COLLECT_DIR)/bench.params: collect-force
 	if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
 $(COLLECT_DIR)/shapes.tsv: $(COLLECT_DIR)/sample.params | $(BIN)/sample
-	$(BIN)/sample --seed $(SEED) --samples $(SAMPLES) --gpu-mem-bytes $(GPU_MEM_BYTES) $@
+	$(BIN)/sample --seed $(SEED) --samples $(SAMPLES) --gpu-mem-bytes $(GPU_MEM_BYTES) \
+		$(if $(SAMPLE_MAX_GFLOP),--max-gflop $(SAMPLE_MAX_GFLOP)) $@
 
 # One shard per GPU: $(1) device id, $(2) shard index.
 define collect_shard

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# GPU tests of bench (run on a machine with an NVIDIA GPU; skipped without
+# one).  Every NVRTC candidate against cuBLAS (extern_mm) on random non-zero
+# data, for all dtypes (float32, float32+tf32, float16, bfloat16) x all
+# four transpose combinations, at shapes including odd and degenerate ones
+# (bench --verify-all: relative Frobenius error within the dtype tolerance,
+# output poisoned with NaN before each call).  Then:
+#   * a deliberately wrong kernel (--bad-kernel) is rejected: every NVRTC
+#     row is inf, extern_mm is not;
+#   * the metadata line is what Python's json.dumps writes for the device
+#     (shared_memory = opt-in shared memory per block, device_capa);
+#   * feedback values are Python str(float) and positive;
+#   * a run killed with SIGKILL resumes to a complete log with the same rows
+#     (choices and features; times differ between runs).
+# Environment: BIN (default build/bin), DEVICE (default 0), RESULTS (a
+# folder for the logs, default: the scratch folder).
+. check/lib.sh
+B=$BIN/bench
+DEV=${DEVICE:-0}
+RES=${RESULTS:-$TMP}
+mkdir -p "$RES"
+if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
+	skip bench-gpu "no NVIDIA GPU here"; finish
+fi
+[ -x "$B" ] || { fail bench-gpu-built "$B missing"; finish; }
+K="--kernels $ROOT/kernels --cache ${CUBIN_CACHE:-$ROOT/build/cubin} --device $DEV"
+
+# shapes: m k n
+SHAPES="1 1 1
+17 33 65
+128 128 128
+1000 77 513
+3 4097 129
+64 1 300
+2048 1024 768"
+{
+	printf 'input\tsample\tm\tk\tn\tdtype\ttf32\ttranspose_left\ttranspose_right\tmat1_stride_0\tmat1_stride_1\tmat2_stride_0\tmat2_stride_1\tmat1_iscontig\tmat2_iscontig\tusing_tf32\n'
+	id=0; s=0
+	while read -r m k n; do
+		for dt in f32 tf32 f16 bf16; do
+			case $dt in
+			f32) d=torch.float32 tf=0 ut=False ;; tf32) d=torch.float32 tf=1 ut=True ;;
+			f16) d=torch.float16 tf=0 ut=not_float_32 ;; bf16) d=torch.bfloat16 tf=0 ut=not_float_32 ;;
+			esac
+			for tl in 0 1; do for tr in 0 1; do
+				if [ $tl = 1 ]; then a0=1 a1=$m; else a0=$k a1=1; fi
+				if [ $tr = 1 ]; then b0=1 b1=$k; else b0=$n b1=1; fi
+				c1=False; { [ $m = 1 ] || [ $a0 = $k ]; } && { [ $k = 1 ] || [ $a1 = 1 ]; } && c1=True
+				c2=False; { [ $k = 1 ] || [ $b0 = $n ]; } && { [ $n = 1 ] || [ $b1 = 1 ]; } && c2=True
+				printf '%d\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\n' \
+					$id $s $m $k $n $d $tf $tl $tr $a0 $a1 $b0 $b1 $c1 $c2 $ut
+				id=$((id + 1))
+			done; done
+			s=$((s + 1))
+		done
+	done <<<"$SHAPES"
+} > "$TMP/shapes.tsv"
+NIN=$(($(wc -l < "$TMP/shapes.tsv") - 1))
+
+rm -f "$RES/gpu_verify.txt" "$RES/gpu_verify.txt.part"
+start=$(date +%s)
+"$B" $K --verify-all --reps 1 --stats "$RES/gpu_verify_stats.tsv" "$TMP/shapes.tsv" "$RES/gpu_verify.txt" 2> "$RES/gpu_verify.err"
+rc=$?
+echo "  verify run: $NIN inputs in $(( $(date +%s) - start )) s, exit $rc"
+[ $rc -eq 0 ] && ok bench-gpu-verify-run || fail bench-gpu-verify-run "exit $rc: $(tail -3 "$RES/gpu_verify.err")"
+nw=$(grep -c 'wrong result' "$RES/gpu_verify.err")
+ni=$(grep -c ',inf$' "$RES/gpu_verify.txt")
+nrows=$(($(wc -l < "$RES/gpu_verify.txt") - 2))
+[ "$nw" = 0 ] && [ "$ni" = 0 ] && [ "$nrows" -gt $((NIN * 20)) ] && ok bench-gpu-all-candidates-correct \
+	|| fail bench-gpu-all-candidates-correct "$nw wrong, $ni inf of $nrows rows: $(grep -m3 -E 'wrong|NVRTC|Launch|launch' "$RES/gpu_verify.err" | tr '\n' '|')"
+nv=$(awk -F'\t' '$1 == "verifications" { print $2 }' "$RES/gpu_verify_stats.tsv")
+nn=$(grep -vc ',extern_mm,' <(tail -n +3 "$RES/gpu_verify.txt"))
+[ "$nv" = "$nn" ] && ok bench-gpu-every-candidate-verified || fail bench-gpu-every-candidate-verified "$nv verifications for $nn candidate rows"
+for dt in float32 float16 bfloat16; do
+	for t in True,True False,True True,False False,False; do
+		c=$(grep -c "torch.$dt,torch.$dt,[0-9]*,[0-9]*,[0-9]*,[0-9]*,$t,.*type=nvrtc" "$RES/gpu_verify.txt")
+		[ "$c" -gt 0 ] && ok "bench-gpu-covered-$dt-$t" || fail "bench-gpu-covered-$dt-$t" "no rows"
+	done
+done
+
+# metadata as Python's json.dumps writes it, from the device's values
+if command -v python3 >/dev/null; then
+	python3 - "$RES/gpu_verify.txt" > "$TMP/py.out" 2>&1 <<'EOF' && ok bench-gpu-log-python || fail bench-gpu-log-python "$(tail -3 "$TMP/py.out")"
+import json, sys
+lines = open(sys.argv[1]).read().split('\n')
+meta = json.loads(lines[0])
+assert json.dumps(meta) == lines[0], "metadata is not json.dumps output"
+assert list(meta) == ["shared_memory", "device_capa", "name", "numerical_features", "categorical_features"]
+try:
+    import torch
+    p = torch.cuda.get_device_properties(0)
+    cap = list(torch.cuda.get_device_capability(0))
+    assert meta["device_capa"] == cap, (meta["device_capa"], cap)
+    smem = getattr(p, "shared_memory_per_block_optin", None)
+    if smem is not None:
+        assert meta["shared_memory"] == smem, (meta["shared_memory"], smem)
+    print("torch agrees: capability", cap, "smem", smem)
+except ImportError:
+    print("no torch: capability not cross-checked")
+for l in lines[2:]:
+    if not l:
+        continue
+    fb = l.rsplit(',', 1)[1]
+    v = float(fb)
+    assert v > 0 and repr(v) == fb, l
+print("ok")
+EOF
+	cat "$TMP/py.out" | sed 's/^/  /'
+else
+	skip bench-gpu-log-python "no python3"
+fi
+
+# a wrong kernel must be caught
+head -n 1 "$TMP/shapes.tsv" > "$TMP/few.tsv"
+awk -F'\t' 'NR > 1 && ($3 == 17 || $3 == 128) && $8 == 1' "$TMP/shapes.tsv" >> "$TMP/few.tsv"
+rm -f "$TMP/bad.txt"
+"$B" $K --bad-kernel --cache "$TMP/badcache" --reps 1 "$TMP/few.tsv" "$TMP/bad.txt" 2> "$RES/gpu_bad_kernel.err"
+nb=$(grep -c 'type=nvrtc.*,inf$' "$TMP/bad.txt"); nt=$(grep -c 'type=nvrtc' "$TMP/bad.txt")
+ne=$(grep -c ',extern_mm,inf$' "$TMP/bad.txt")
+[ "$nt" -gt 0 ] && [ "$nb" = "$nt" ] && [ "$ne" = 0 ] && grep -q 'wrong result' "$RES/gpu_bad_kernel.err" \
+	&& ok bench-gpu-bad-kernel-rejected || fail bench-gpu-bad-kernel-rejected "$nb of $nt nvrtc rows inf, $ne extern inf"
+
+# kill -9 and resume on the GPU
+awk -F'\t' 'NR == 1 || $3 == 2048' "$TMP/shapes.tsv" > "$TMP/mid.tsv"
+rm -f "$TMP/k.txt" "$TMP/k.txt.part"
+"$B" $K --reps 2 "$TMP/mid.tsv" "$TMP/k.txt" 2>/dev/null &
+pid=$!
+sleep 4
+kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+before=$(($(wc -l < "$TMP/k.txt.part" 2>/dev/null || echo 2) - 2))
+"$B" $K --reps 2 "$TMP/mid.tsv" "$TMP/k.txt" 2> "$TMP/k.err"; rc=$?
+"$B" $K --reps 2 "$TMP/mid.tsv" "$TMP/k2.txt" 2>/dev/null
+cut -d, -f1-13 "$TMP/k.txt" > "$TMP/k.rows"; cut -d, -f1-13 "$TMP/k2.txt" > "$TMP/k2.rows"
+[ $rc -eq 0 ] && cmp -s "$TMP/k.rows" "$TMP/k2.rows" && ok bench-gpu-kill-resume \
+	|| fail bench-gpu-kill-resume "exit $rc, rows differ ($before rows before the kill)"
+echo "  kill/resume: $before rows were written before SIGKILL; $(grep -c . "$TMP/k.rows") rows after resume"
+finish
