@@ -169,6 +169,16 @@ int main(int argc, char **argv)
 	size_t n_meas = 0;
 
 	while (ah_next(&r)) {
+		/* m*k, m*n, k*n are written as exact 64-bit integers (spec §4.1);
+		 * m*k*n itself may exceed 2^53 (arith_intensity is exact, see
+		 * mm_derived).  A pairwise product beyond 2^63 is no real matrix. */
+		int64_t prod;
+		if (__builtin_mul_overflow(r.num[im], r.num[ik], &prod) ||
+		    __builtin_mul_overflow(r.num[im], r.num[in], &prod) ||
+		    __builtin_mul_overflow(r.num[ik], r.num[in], &prod))
+			die("%s:%lld: fields 'm', 'k', 'n': %" PRId64 " x %" PRId64 " x %" PRId64
+			    ": m*k, m*n or k*n overflows a 64-bit integer", log,
+			    (long long)r.lineno, r.num[im], r.num[ik], r.num[in]);
 		memcpy(key, r.num, (size_t)nn * sizeof(int64_t));
 		int32_t cid[AH_MAX_FEATURES];
 		for (int j = 0; j < nc; j++) {
