@@ -192,17 +192,32 @@ void ah_open(ah_reader *r, const char *path)
 	ah_meta_header(&r->meta, r->line, where);
 }
 
+/* White space or a control character: would break the feat TSV (tabs) or
+ * the emitted code, and is never in a str() of a logged value. */
+static int has_space_or_ctrl(const char *v)
+{
+	for (const unsigned char *c = (const unsigned char *)v; *c; c++)
+		if (*c <= ' ' || *c == 0x7f)
+			return 1;
+	return 0;
+}
+
 static const char *cat_check(const ah_meta *m, int j, const char *v)
 {
 	const char *name = m->cat[j];
 	if (!*v)
 		return "empty value";
+	if (has_space_or_ctrl(v))
+		return "contains white space or a control character";
 	if (!strcmp(name, "mat1_dtype") || !strcmp(name, "mat2_dtype")) {
 		if (strcmp(v, "torch.float16") && strcmp(v, "torch.bfloat16") &&
 		    strcmp(v, "torch.float32") && strncmp(v, "torch.", 6))
 			return "unknown dtype (expected torch.float16, torch.bfloat16, torch.float32, ...)";
 		if (!strncmp(v, "torch.", 6) && !v[6])
 			return "unknown dtype";
+		for (const char *c = v + 6; *c; c++)
+			if (!(*c >= 'a' && *c <= 'z') && !(*c >= '0' && *c <= '9') && *c != '_')
+				return "unknown dtype (torch.<lower-case name> expected)";
 	} else if (!strcmp(name, "mat1_iscontig") || !strcmp(name, "mat2_iscontig")) {
 		if (strcmp(v, "True") && strcmp(v, "False"))
 			return "expected True or False";
@@ -272,9 +287,9 @@ int ah_next(ah_reader *r)
 	r->choice = r->field[n - 2];
 	if (!*r->choice)
 		die("%s:%lld: field 'choice': empty", r->path, (long long)r->lineno);
-	if (strchr(r->choice, ' ') || strchr(r->choice, '\t'))
-		die("%s:%lld: field 'choice': '%s' contains white space", r->path,
-		    (long long)r->lineno, r->choice);
+	if (has_space_or_ctrl(r->choice))
+		die("%s:%lld: field 'choice': '%s' contains white space or a "
+		    "control character", r->path, (long long)r->lineno, r->choice);
 	const char *fb = r->field[n - 1];
 	double v;
 	if (parse_f64(fb, strlen(fb), &v))
