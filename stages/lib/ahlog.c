@@ -28,9 +28,9 @@ static int name_list(json_t *root, const char *key, char **out, const char *wher
 			die("%s: metadata '%s'[%zu] is not a non-empty string", where, key, i);
 		out[i] = json_str_dup(s);
 		for (const char *c = out[i]; *c; c++)
-			if (*c == ',' || *c == '\t' || *c == '"')
-				die("%s: metadata '%s'[%zu] '%s' contains a separator", where, key,
-				    i, out[i]);
+			if (*c == ',' || *c == '"' || (unsigned char)*c < ' ' || *c == 0x7f)
+				die("%s: metadata '%s'[%zu] '%s' contains a separator or control "
+				    "character", where, key, i, out[i]);
 	}
 	return (int)n;
 }
