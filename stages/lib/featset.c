@@ -39,6 +39,8 @@ void featset_read(featset *fs, const char *path)
 		die("%s: empty file: expected a feat TSV (stages/FORMATS.md)", path);
 	if (line[len - 1] == '\n')
 		line[--len] = '\0';
+	if (memchr(line, '\r', (size_t)len))
+		die("%s:1: carriage return in line (CRLF line ends?)", path);
 	char where[4096];
 	snprintf(where, sizeof where, "%s:1", path);
 	ah_meta_parse(&fs->meta, line, where);
@@ -50,6 +52,8 @@ void featset_read(featset *fs, const char *path)
 		die("%s:2: header line missing", path);
 	if (line[len - 1] == '\n')
 		line[--len] = '\0';
+	if (memchr(line, '\r', (size_t)len))
+		die("%s:2: carriage return in line (CRLF line ends?)", path);
 	enum { MAXCOL = 4096 };
 	char **f = xmalloc(MAXCOL * sizeof *f);
 	int ncol = split_tabs(line, f, MAXCOL);
