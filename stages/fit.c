@@ -165,6 +165,31 @@ expand(dset *ds, long nrows)
 		      ds->path, vanished);
 }
 
+/* Permute the expanded rows of ds: new row i = old row ord[i]. */
+static void
+reorder(dset *ds, const int *ord)
+{
+	int n = ds->n_rows;
+	int *inp = xmalloc(((size_t)n + 1) * sizeof *inp);
+	int *row = xmalloc(((size_t)n + 1) * sizeof *row);
+	double *w = xmalloc(((size_t)n + 1) * sizeof *w);
+	int *st = xmalloc(((size_t)n + 1) * sizeof *st);
+	for (int i = 0; i < n; i++) {
+		inp[i] = ds->inp[ord[i]];
+		row[i] = ds->row[ord[i]];
+		w[i] = ds->w[ord[i]];
+		st[i] = ds->set[ord[i]];
+	}
+	free(ds->inp);
+	free(ds->row);
+	free(ds->w);
+	free(ds->set);
+	ds->inp = inp;
+	ds->row = row;
+	ds->w = w;
+	ds->set = st;
+}
+
 /* §5.3 split of the main set's expanded rows into ds->set[]. */
 static void
 split(dset *ds, const char *mode, uint64_t seed)
@@ -219,24 +244,7 @@ split(dset *ds, const char *mode, uint64_t seed)
 			ord[p++] = perm[n_test + perm2[i]];
 		for (int i = 0; i < n_test; i++)
 			ord[p++] = perm[i];
-		int *inp = xmalloc(((size_t)n + 1) * sizeof *inp);
-		int *row = xmalloc(((size_t)n + 1) * sizeof *row);
-		double *w = xmalloc(((size_t)n + 1) * sizeof *w);
-		int *st = xmalloc(((size_t)n + 1) * sizeof *st);
-		for (int i = 0; i < n; i++) {
-			inp[i] = ds->inp[ord[i]];
-			row[i] = ds->row[ord[i]];
-			w[i] = ds->w[ord[i]];
-			st[i] = ds->set[ord[i]];
-		}
-		free(ds->inp);
-		free(ds->row);
-		free(ds->w);
-		free(ds->set);
-		ds->inp = inp;
-		ds->row = row;
-		ds->w = w;
-		ds->set = st;
+		reorder(ds, ord);
 		free(ord);
 	} else {
 		/* inputs in permuted order, rows of an input in file order */
@@ -251,24 +259,7 @@ split(dset *ds, const char *mode, uint64_t seed)
 			cnt[i + 1] += cnt[i];
 		for (int i = 0; i < n; i++)
 			ord[cnt[pos[unit_of[ds->inp[i]]]]++] = i;
-		int *inp = xmalloc(((size_t)n + 1) * sizeof *inp);
-		int *row = xmalloc(((size_t)n + 1) * sizeof *row);
-		double *w = xmalloc(((size_t)n + 1) * sizeof *w);
-		int *st = xmalloc(((size_t)n + 1) * sizeof *st);
-		for (int i = 0; i < n; i++) {
-			inp[i] = ds->inp[ord[i]];
-			row[i] = ds->row[ord[i]];
-			w[i] = ds->w[ord[i]];
-			st[i] = ds->set[ord[i]];
-		}
-		free(ds->inp);
-		free(ds->row);
-		free(ds->w);
-		free(ds->set);
-		ds->inp = inp;
-		ds->row = row;
-		ds->w = w;
-		ds->set = st;
+		reorder(ds, ord);
 		free(ord);
 		free(cnt);
 		free(pos);
