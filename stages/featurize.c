@@ -70,6 +70,8 @@ static void load_categories(const char *path, const ah_meta *m, intern *cats)
 		die("%s: empty file, expected a feat TSV", path);
 	if (line[n - 1] == '\n')
 		line[--n] = '\0';
+	if (memchr(line, '\r', (size_t)n))
+		die("%s:1: carriage return in line (CRLF line ends?)", path);
 	ah_meta mm;
 	char where[4096];
 	snprintf(where, sizeof where, "%s:1", path);
@@ -89,6 +91,8 @@ static void load_categories(const char *path, const ah_meta *m, intern *cats)
 		die("%s:2: header line missing", path);
 	if (line[n - 1] == '\n')
 		line[--n] = '\0';
+	if (memchr(line, '\r', (size_t)n))
+		die("%s:2: carriage return in line (CRLF line ends?)", path);
 	int col = 0, first_dummy = 1 + m->n_num + MM_N_DERIVED + m->n_cat;
 	for (char *p = line, *tab; p; p = tab ? tab + 1 : NULL, col++) {
 		tab = strchr(p, '\t');
