@@ -42,7 +42,7 @@ fi
 if [ "$COLLECT" != 0 ]; then
 	echo "=== collection: GPUS=$GPUS SAMPLES=$SAMPLES SEED=$SEED MAX_GFLOP=${MAXG:-none} REPS=$REPS, ${COLLECT}s ==="
 	MK=(make -f Makefile)
-	grep -q 'collect\.mk' Makefile || MK+=(-f stages/collect.mk)
+	grep -qE '^[[:space:]]*-?include.*collect\.mk' Makefile || MK+=(-f stages/collect.mk)
 	MK+=(-o build/bin/bench -o build/bin/sample -o build/bin/merge -o build/libmmrank.a)
 	D=out/h200/collect
 	rm -rf out/h200

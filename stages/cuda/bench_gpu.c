@@ -732,7 +732,7 @@ int backend_precompile(const bench_opts *o, const mm_config *cfgs, int ncfg)
 					}
 				}
 	}
-	fprintf(stderr, "bench: %d cubins in cache %s (%d compiled now)\n", total, o->cache, n);
+	fprintf(stderr, "bench: %d cubin requests against cache %s, %d compiled now\n", total, o->cache, n);
 	free(src);
 	return n;
 }
