@@ -37,7 +37,9 @@
 static const char usage[] =
 "usage: fit MAIN.feat.tsv [--data NAME PATH]... [--heuristic-name NAME]\n"
 "           [--ranking K] [--nrows N] [--seed S] [--split rows|group|none]\n"
-"           [--grid mm|reference|FILE] [--save-dot FILE]\n"
+"           [--grid mm|reference|search|FILE] [--select top1|regret]\n"
+"           [--folds K] [--dump-train FILE] [--write-split FILE]\n"
+"           [--save-dot FILE]\n"
 "           -o TREE.tsv --metrics METRICS.tsv\n"
 "\n"
 "Train the mm ranking decision tree (spec §5.2-§5.10).\n"
@@ -61,9 +63,26 @@ static const char usage[] =
 "                    one set; none: no hold-out, val and test = train (tests)\n"
 "  --grid G          mm (default): max_depth 5, min_samples_leaf 0.01, entropy;\n"
 "                    reference: the §5.4 base grid (depth 5,6,7 x msl 1,5,10,\n"
-"                    0.01,0.05,0.02 x gini,entropy); FILE: a TSV of lines\n"
+"                    0.01,0.05,0.02 x gini,entropy); search (ours): depth\n"
+"                    5-8 x msl 1,5,10,0.005,0.01,0.02,0.05 x gini,entropy (56\n"
+"                    models); FILE: a TSV of lines\n"
 "                    'max_depth<TAB>min_samples_leaf<TAB>gini|entropy' ('#'\n"
 "                    comments and a header line starting 'max_depth' allowed)\n"
+"  --select RULE     top1 (default, spec §5.10): most top-1 correct on val;\n"
+"                    regret (ours): smallest top-k regret geometric mean on\n"
+"                    val (best median time in the top-k list / oracle time),\n"
+"                    ties by more top_k_correct, then the earlier model\n"
+"  --folds K         K-fold cross-validation for model selection (needs\n"
+"                    --split group): the main set's train+val inputs and the\n"
+"                    train_timm/train_hf inputs are cut into K seeded folds;\n"
+"                    each model is fitted K times without one fold and scored\n"
+"                    on it (set 'cv', pooled over all folds and sets), then\n"
+"                    refitted on all training rows (set 'train' = main\n"
+"                    train+val); 0 (default) = select on val\n"
+"  --dump-train FILE the final training matrix as TSV: feature columns,\n"
+"                    label, weight (for the scikit-learn oracle test)\n"
+"  --write-split FILE  main inputs' sets as TSV 'input<TAB>set' (train, val,\n"
+"                    test, or dropped when every choice failed)\n"
 "  --save-dot FILE   also write the best model's pruned tree as DOT (§6.2)\n"
 "  -o TREE.tsv       best model's unpruned tree (tree TSV, n_labels per node,\n"
 "                    param ranking_k = K, confidence_threshold 0)\n"
@@ -88,6 +107,7 @@ typedef struct {
 	int *row;       /* [n_rows] featset row of the label choice */
 	double *w;      /* [n_rows] relative performance */
 	int *set;       /* [n_rows] S_TRAIN / S_VAL / S_TEST (main only) */
+	int *fold;      /* [n_inputs] cross-validation fold, -1: none (--folds) */
 } dset;
 
 typedef struct {
@@ -270,11 +290,6 @@ split(dset *ds, const char *mode, uint64_t seed)
 	free(unit_of);
 }
 
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 static void
 read_grid(const char *g, model **out, int *n)
@@ -287,10 +302,15 @@ read_grid(const char *g, model **out, int *n)
 		(*out)[(*n)++] = (model){5, 0.01, CART_ENTROPY};
 		return;
 	}
-	if (!strcmp(g, "reference")) {
-		static const double msl[] = {1, 5, 10, 0.01, 0.05, 0.02};
-		for (int d = 5; d <= 7; d++)
-			for (int i = 0; i < 6; i++)
+	if (!strcmp(g, "reference") || !strcmp(g, "search")) {
+		/* search (ours): depth 5-8 and a finer min_samples_leaf list */
+		static const double ref_msl[] = {1, 5, 10, 0.01, 0.05, 0.02};
+		static const double search_msl[] = {1, 5, 10, 0.005, 0.01, 0.02, 0.05};
+		int search = !strcmp(g, "search");
+		const double *msl = search ? search_msl : ref_msl;
+		int nmsl = search ? 7 : 6;
+		for (int d = 5; d <= (search ? 8 : 7); d++)
+			for (int i = 0; i < nmsl; i++)
 				for (int c = 0; c < 2; c++) {
 					xgrow((void **)out, &cap, (size_t)*n + 1, sizeof **out);
 					(*out)[(*n)++] = (model){d, msl[i],
@@ -348,6 +368,12 @@ read_grid(const char *g, model **out, int *n)
 		die("%s: grid has no models", g);
 }
 
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 /* One evaluated (input) case of a set. */
 typedef struct {
 	dset *ds;
@@ -360,10 +386,12 @@ typedef struct {
 	int n;
 } evset;
 
-/* Evaluate tree t (pruned) on every set (§5.9). */
+/* Evaluate tree t (pruned) on sets[0..nsets): each input of sets[s] is
+ * added to the accumulator acc[s] (§5.9; the caller runs mx_init before and
+ * mx_finish after, so several trees can add to one accumulator, as the
+ * folds of cross-validation do). */
 static void
-evaluate(const tree *t, evset *sets, int nsets, int n_univ, int k, int def,
-         metrics *out)
+evaluate(const tree *t, evset *sets, int nsets, int n_univ, mx_acc *acc)
 {
 	double *time = xmalloc((size_t)n_univ * sizeof *time);
 	for (int u = 0; u < n_univ; u++)
@@ -387,8 +415,6 @@ evaluate(const tree *t, evset *sets, int nsets, int n_univ, int k, int def,
 	}
 	roff[t->n_node] = off;
 	for (int s = 0; s < nsets; s++) {
-		mx_acc a;
-		mx_init(&a, k, def, t->confidence_threshold);
 		for (int c = 0; c < sets[s].n; c++) {
 			dset *ds = sets[s].c[c].ds;
 			featset *fs = &ds->fs;
@@ -399,17 +425,89 @@ evaluate(const tree *t, evset *sets, int nsets, int n_univ, int k, int def,
 			mx_case mc = {time, ds->gch[fs->choice[ds->win[i]]],
 			              rank + roff[leaf], prob + roff[leaf],
 			              t->node[leaf].prob_len, 0};
-			mx_add(&a, &mc);
+			mx_add(&acc[s], &mc);
 			for (int j = fs->first[i]; j < ds->hi[i]; j++)
 				time[ds->gch[fs->choice[j]]] = NAN;
 		}
-		mx_finish(&a, &out[s]);
 	}
 	free(tmp);
 	free(prob);
 	free(rank);
 	free(roff);
 	free(time);
+}
+
+/* Fill X (rows x nf), Y (class index), W with the training rows: main
+ * rows whose set is in mask, then train_timm and train_hf 3x each (§5.3
+ * step 4); with fold >= 0, rows of inputs in that fold (dset.fold) are
+ * left out.  Labels are looked up among the n_class sorted classes univ[].
+ * Returns the number of rows. */
+static int
+build_xyw(const dset *ds, const int extra[2], unsigned mask, int fold,
+          const char **univ, int n_class, double *X, int *Y, double *W)
+{
+	int nf = ds[0].fs.n_feat, p = 0;
+	for (int e = -1; e < 2; e++) {
+		const dset *x = e < 0 ? &ds[0] : extra[e] >= 0 ? &ds[extra[e]] : NULL;
+		if (!x)
+			continue;
+		for (int r = 0; r < x->n_rows; r++) {
+			if ((e < 0 && !(mask >> x->set[r] & 1)) ||
+			    (fold >= 0 && x->fold[x->inp[r]] == fold))
+				continue;
+			const char *lab = x->fs.choices[x->fs.choice[x->row[r]]];
+			const char **hit = bsearch(&lab, univ, (size_t)n_class,
+			                           sizeof *univ, cmp_str);
+			for (int rep = 0; rep < (e < 0 ? 1 : 3); rep++) {
+				memcpy(X + (size_t)p * nf, x->fs.x + (size_t)x->inp[r] * nf,
+				       (size_t)nf * sizeof *X);
+				Y[p] = (int)(hit - univ);
+				W[p++] = x->w[r];
+			}
+		}
+	}
+	return p;
+}
+
+enum { SEL_TOP1, SEL_REGRET };
+
+/* Model selection on the validation (or cross-validation) metrics m
+ * against the best so far b (NULL: none yet).
+ * SEL_TOP1, spec §5.10: wrong <= total · 1.0 (mm) and strictly more top-1
+ * correct than the best so far (initially 0).
+ * SEL_REGRET (ours): smaller top-k regret geometric mean; ties (within
+ * 1e-12) by more top_k_correct, then the earlier model. */
+static int
+better(const metrics *m, const metrics *b, int sel)
+{
+	if (sel == SEL_TOP1)
+		return (double)m->wrong <= (double)m->total * 1.0 &&
+		       m->correct > (b ? b->correct : 0);
+	if (m->total == 0)
+		return 0;
+	if (!b)
+		return 1;
+	if (m->regret_gmean < b->regret_gmean - 1e-12)
+		return 1;
+	return m->regret_gmean <= b->regret_gmean + 1e-12 &&
+	       m->top_k_correct > b->top_k_correct;
+}
+
+/* v printed with the fewest significant digits (up to 17) that read back
+ * as v: 0.05, not 0.050000000000000003.  Returns buf (>= 32 bytes). */
+static const char *
+shortest(char *buf, double v)
+{
+	if (v == floor(v) && fabs(v) < 1e15) {
+		snprintf(buf, 32, "%.0f", v);
+		return buf;
+	}
+	for (int p = 1; p <= 17; p++) {
+		snprintf(buf, 32, "%.*g", p, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
 }
 
 static const char *
@@ -443,7 +541,9 @@ main(int argc, char **argv)
 {
 	const char *main_path = NULL, *out = NULL, *mout = NULL, *dot = NULL;
 	const char *hname = "learned_heuristic", *splitmode = "rows", *grid = "mm";
+	const char *dump = NULL, *splitout = NULL;
 	long k = 10, nrows = -1;
+	int folds = 0, selby = SEL_TOP1;
 	uint64_t seed = 42;
 	dset *ds = NULL;
 	int nds = 1;
@@ -482,6 +582,22 @@ main(int argc, char **argv)
 			    strcmp(splitmode, "none"))
 				die("--split: expected rows, group or none, got '%s'",
 				    splitmode);
+		} else if (!strcmp(a, "--folds") && more) {
+			folds = (int)parse_long_opt(a, argv[++i], 0, 100);
+			if (folds == 1)
+				die("--folds: expected 0 (off) or at least 2, got 1");
+		} else if (!strcmp(a, "--select") && more) {
+			const char *v = argv[++i];
+			if (!strcmp(v, "top1"))
+				selby = SEL_TOP1;
+			else if (!strcmp(v, "regret"))
+				selby = SEL_REGRET;
+			else
+				die("--select: expected top1 or regret, got '%s'", v);
+		} else if (!strcmp(a, "--dump-train") && more) {
+			dump = argv[++i];
+		} else if (!strcmp(a, "--write-split") && more) {
+			splitout = argv[++i];
 		} else if (!strcmp(a, "--grid") && more) {
 			grid = argv[++i];
 		} else if (!strcmp(a, "--save-dot") && more) {
@@ -501,6 +617,8 @@ main(int argc, char **argv)
 	if (!main_path || !out || !mout)
 		die("usage: fit MAIN.feat.tsv [options] -o TREE.tsv --metrics "
 		    "METRICS.tsv (see --help)");
+	if (folds && strcmp(splitmode, "group"))
+		die("--folds needs --split group (folds are sets of whole inputs)");
 	model *models;
 	int nmodels;
 	read_grid(grid, &models, &nmodels);
@@ -537,54 +655,34 @@ main(int argc, char **argv)
 		warnf("--data train_timm/train_hf not both given: the reference mm "
 		      "trainer requires them (spec §5.3 step 4)");
 
-	/* ---- training set (§5.3 step 4) and classes ---- */
-	int n_train = 0;
-	for (int r = 0; r < ds[0].n_rows; r++)
-		n_train += ds[0].set[r] == S_TRAIN;
+	/* ---- training rows (§5.3 step 4) and classes ---- */
+	/* Final training rows: the main set's train rows (with --folds: train
+	 * and val, which cross-validation then splits into folds), plus
+	 * train_timm and train_hf 3x each.  Classes = their sorted labels. */
+	int cv = folds > 0;
+	unsigned fmask = cv ? (1u << S_TRAIN) | (1u << S_VAL) : 1u << S_TRAIN;
 	int extra[2] = {timm, hf};
-	for (int e = 0; e < 2; e++)
-		if (extra[e] >= 0)
-			n_train += 3 * ds[extra[e]].n_rows;
-	if (n_train == 0)
-		die("%s: no training rows", main_path);
-	int nf = ds[0].fs.n_feat;
-	double *X = xmalloc((size_t)n_train * nf * sizeof *X);
-	int *Y = xmalloc((size_t)n_train * sizeof *Y);
-	double *W = xmalloc((size_t)n_train * sizeof *W);
-	const char **lab = xmalloc((size_t)n_train * sizeof *lab);
-	{
-		int p = 0;
-		for (int r = 0; r < ds[0].n_rows; r++) {
-			if (ds[0].set[r] != S_TRAIN)
-				continue;
-			featset *fs = &ds[0].fs;
-			memcpy(X + (size_t)p * nf, fs->x + (size_t)ds[0].inp[r] * nf,
-			       (size_t)nf * sizeof *X);
-			lab[p] = fs->choices[fs->choice[ds[0].row[r]]];
-			W[p++] = ds[0].w[r];
-		}
-		for (int e = 0; e < 2; e++) {
-			if (extra[e] < 0)
-				continue;
-			dset *x = &ds[extra[e]];
-			for (int r = 0; r < x->n_rows; r++)
-				for (int rep = 0; rep < 3; rep++) {
-					memcpy(X + (size_t)p * nf,
-					       x->fs.x + (size_t)x->inp[r] * nf,
-					       (size_t)nf * sizeof *X);
-					lab[p] = x->fs.choices[x->fs.choice[x->row[r]]];
-					W[p++] = x->w[r];
-				}
-		}
+	int n_lab = 0;
+	const char **sorted = xmalloc(((size_t)ds[0].n_rows + 1) * sizeof *sorted);
+	for (int r = 0; r < ds[0].n_rows; r++)
+		if (fmask >> ds[0].set[r] & 1)
+			sorted[n_lab++] = ds[0].fs.choices[ds[0].fs.choice[ds[0].row[r]]];
+	for (int e = 0; e < 2; e++) {
+		if (extra[e] < 0)
+			continue;
+		dset *x = &ds[extra[e]];
+		sorted = xrealloc(sorted, ((size_t)n_lab + x->n_rows + 1) * sizeof *sorted);
+		for (int r = 0; r < x->n_rows; r++)
+			sorted[n_lab++] = x->fs.choices[x->fs.choice[x->row[r]]];
 	}
-	/* universe: classes (sorted labels), then every other choice id */
-	const char **sorted = xmalloc((size_t)n_train * sizeof *sorted);
-	memcpy(sorted, lab, (size_t)n_train * sizeof *sorted);
-	qsort(sorted, (size_t)n_train, sizeof *sorted, cmp_str);
+	if (n_lab == 0)
+		die("%s: no training rows", main_path);
+	qsort(sorted, (size_t)n_lab, sizeof *sorted, cmp_str);
 	int n_class = 0;
-	for (int i = 0; i < n_train; i++)
+	for (int i = 0; i < n_lab; i++)
 		if (i == 0 || strcmp(sorted[i], sorted[n_class - 1]))
 			sorted[n_class++] = sorted[i];
+	/* universe: classes (sorted labels), then every other choice id */
 	int n_univ = n_class;
 	size_t ucap = (size_t)n_class;
 	const char **univ = xmalloc(((size_t)n_class + 1) * sizeof *univ);
@@ -614,18 +712,52 @@ main(int argc, char **argv)
 		xgrow((void **)&univ, &ucap, (size_t)n_univ + 1, sizeof *univ);
 		univ[def = n_univ++] = "extern_mm";
 	}
-	for (int i = 0; i < n_train; i++) {
-		const char **hit = bsearch(&lab[i], univ, (size_t)n_class,
-		                           sizeof *univ, cmp_str);
-		Y[i] = (int)(hit - univ);
-	}
+	int nf = ds[0].fs.n_feat;
+	size_t n_max = (size_t)ds[0].n_rows; /* main rows once, extras 3x */
+	for (int e = 0; e < 2; e++)
+		if (extra[e] >= 0)
+			n_max += 3 * (size_t)ds[extra[e]].n_rows;
+	double *X = xmalloc((n_max + 1) * nf * sizeof *X);
+	int *Y = xmalloc((n_max + 1) * sizeof *Y);
+	double *W = xmalloc((n_max + 1) * sizeof *W);
 
-	/* ---- evaluation sets: train, val, test, extras in CLI order ---- */
+	/* ---- folds (--folds K) ----
+	 * Every training input is in one fold: the main set's train+val inputs
+	 * and all inputs of train_timm and train_hf (one seeded shuffle per
+	 * set), so the cross-validated score also covers the extra sets. */
+	int n_cv = 0;
+	if (cv)
+		for (int e = -1; e < 2; e++) {
+			dset *x = e < 0 ? &ds[0] : extra[e] >= 0 ? &ds[extra[e]] : NULL;
+			if (!x)
+				continue;
+			featset *fs = &x->fs;
+			x->fold = xmalloc(((size_t)fs->n_inputs + 1) * sizeof *x->fold);
+			int *ids = xmalloc(((size_t)fs->n_inputs + 1) * sizeof *ids);
+			int nin = 0;
+			for (int i = 0; i < fs->n_inputs; i++)
+				x->fold[i] = -1;
+			for (int r = 0; r < x->n_rows; r++)
+				if (x->row[r] == x->win[x->inp[r]] &&
+				    (e >= 0 || (fmask >> x->set[r] & 1)))
+					ids[nin++] = x->inp[r];
+			rng fr;
+			rng_seed(&fr, seed + 1 + (uint64_t)(e + 1));
+			rng_shuffle(&fr, ids, nin);
+			for (int j = 0; j < nin; j++)
+				x->fold[ids[j]] = j % folds;
+			n_cv += nin;
+			free(ids);
+		}
+	if (cv && n_cv < folds)
+		die("--folds %d: only %d training inputs", folds, n_cv);
+
+	/* ---- evaluation sets: train, val (or cv), test, extras in CLI order ---- */
 	int nsets = 3 + (nds - 1);
 	evset *sets = xcalloc((size_t)nsets, sizeof *sets);
-	sets[0].name = "train";
-	sets[1].name = "val";
-	sets[2].name = "test";
+	sets[S_TRAIN].name = "train";
+	sets[S_VAL].name = cv ? "cv" : "val";
+	sets[S_TEST].name = "test";
 	for (int s = 0; s < 3; s++)
 		sets[s].c = xmalloc(((size_t)ds[0].fs.n_inputs + 1) * sizeof(ecase));
 	for (int r = 0; r < ds[0].n_rows; r++) {
@@ -636,6 +768,12 @@ main(int argc, char **argv)
 		if (s < 0) {
 			for (s = 0; s < 3; s++)
 				sets[s].c[sets[s].n++] = (ecase){&ds[0], i};
+		} else if (cv && s != S_TEST) {
+			/* train = all final training inputs of the main set; cv =
+			 * every input that has a fold, each evaluated by the model
+			 * that did not see its fold */
+			sets[S_TRAIN].c[sets[S_TRAIN].n++] = (ecase){&ds[0], i};
+			sets[S_VAL].c[sets[S_VAL].n++] = (ecase){&ds[0], i};
 		} else {
 			sets[s].c[sets[s].n++] = (ecase){&ds[0], i};
 		}
@@ -644,27 +782,67 @@ main(int argc, char **argv)
 		evset *e = &sets[2 + d];
 		e->name = ds[d].name;
 		e->c = xmalloc(((size_t)ds[d].fs.n_inputs + 1) * sizeof(ecase));
-		for (int i = 0; i < ds[d].fs.n_inputs; i++)
-			if (ds[d].win[i] >= 0)
-				e->c[e->n++] = (ecase){&ds[d], i};
+		if (ds[d].fold)
+			sets[S_VAL].c = xrealloc(sets[S_VAL].c, ((size_t)sets[S_VAL].n +
+			                         ds[d].fs.n_inputs + 1) * sizeof(ecase));
+		for (int i = 0; i < ds[d].fs.n_inputs; i++) {
+			if (ds[d].win[i] < 0)
+				continue;
+			e->c[e->n++] = (ecase){&ds[d], i};
+			if (ds[d].fold && ds[d].fold[i] >= 0)
+				sets[S_VAL].c[sets[S_VAL].n++] = (ecase){&ds[d], i};
+		}
 	}
 	double t_read = now() - t0;
 
+	int n_train = build_xyw(ds, extra, fmask, -1, univ, n_class, X, Y, W);
 	fprintf(stderr, "fit: %s: %d inputs -> %d near-best rows; training set "
 	        "%d rows (%d features, %d classes); sets:", main_path,
 	        ds[0].fs.n_inputs, ds[0].n_rows, n_train, nf, n_class);
 	for (int s = 0; s < nsets; s++)
 		fprintf(stderr, " %s %d", sets[s].name, sets[s].n);
-	fprintf(stderr, "\n");
+	fprintf(stderr, cv ? " (%d folds)\n" : "\n", folds);
 
 	/* ---- grid (§5.4) ---- */
+	double t1, t_fit = 0, t_eval = 0;
+	mx_acc *acc = xmalloc((size_t)nmodels * nsets * sizeof *acc);
+	metrics *mx = xmalloc((size_t)nmodels * nsets * sizeof *mx);
+	for (int i = 0; i < nmodels * nsets; i++)
+		mx_init(&acc[i], (int)k, def, 0.0);
+	/* cross-validation: every model once per fold, evaluated on the fold */
+	for (int f = 0; f < folds; f++) {
+		int n = build_xyw(ds, extra, fmask, f, univ, n_class, X, Y, W);
+		evset fe = {"cv", xmalloc(((size_t)sets[S_VAL].n + 1) * sizeof(ecase)), 0};
+		for (int c = 0; c < sets[S_VAL].n; c++)
+			if (sets[S_VAL].c[c].ds->fold[sets[S_VAL].c[c].i] == f)
+				fe.c[fe.n++] = sets[S_VAL].c[c];
+		cart_data cd = {n, nf, n_class, X, Y, W};
+		t1 = now();
+		cart_sorted *cs = cart_presort(&cd);
+		t_fit += now() - t1;
+		for (int mi = 0; mi < nmodels; mi++) {
+			tree t = {0}, p;
+			cart_params cp = {models[mi].crit, models[mi].max_depth, models[mi].msl};
+			t1 = now();
+			cart_fit(&t, &cd, cs, &cp);
+			tree_prune(&p, &t, (int)k);
+			double t2 = now();
+			t_fit += t2 - t1;
+			evaluate(&p, &fe, 1, n_univ, &acc[(size_t)mi * nsets + S_VAL]);
+			t_eval += now() - t2;
+			tree_free(&t);
+			tree_free(&p);
+		}
+		cart_sorted_free(cs);
+		free(fe.c);
+	}
+	/* final fits on all final training rows */
+	n_train = build_xyw(ds, extra, fmask, -1, univ, n_class, X, Y, W);
 	cart_data cd = {n_train, nf, n_class, X, Y, W};
-	double t1 = now(), t_fit = 0, t_eval = 0;
+	t1 = now();
 	cart_sorted *cs = cart_presort(&cd);
 	t_fit += now() - t1;
-	metrics *mx = xmalloc((size_t)nmodels * nsets * sizeof *mx);
 	int best = -1;
-	long best_correct = 0;
 	tree best_tree = {0}, best_pruned = {0};
 	for (int mi = 0; mi < nmodels; mi++) {
 		tree t = {0}, p;
@@ -676,15 +854,15 @@ main(int argc, char **argv)
 		tree_prune(&p, &t, (int)k);
 		double t2 = now();
 		t_fit += t2 - t1;
-		evaluate(&p, sets, nsets, n_univ, (int)k, def, mx + (size_t)mi * nsets);
+		for (int s = 0; s < nsets; s++)
+			if (!(cv && s == S_VAL))
+				evaluate(&p, &sets[s], 1, n_univ, &acc[(size_t)mi * nsets + s]);
+		for (int s = 0; s < nsets; s++)
+			mx_finish(&acc[(size_t)mi * nsets + s], &mx[(size_t)mi * nsets + s]);
 		t_eval += now() - t2;
-		const metrics *val = &mx[(size_t)mi * nsets + S_VAL];
-		/* §5.10: wrong <= total · pct (pct = 1.0 for mm), strictly more
-		 * top-1 correct than the best so far (initially 0) */
-		if ((double)val->wrong <= (double)val->total * 1.0 &&
-		    val->correct > best_correct) {
+		if (better(&mx[(size_t)mi * nsets + S_VAL],
+		           best < 0 ? NULL : &mx[(size_t)best * nsets + S_VAL], selby)) {
 			best = mi;
-			best_correct = val->correct;
 			tree_free(&best_tree);
 			tree_free(&best_pruned);
 			best_tree = t;
@@ -695,6 +873,39 @@ main(int argc, char **argv)
 		}
 	}
 	cart_sorted_free(cs);
+	free(acc);
+	long best_correct = best >= 0 ? mx[(size_t)best * nsets + S_VAL].correct : 0;
+
+	if (dump) {
+		aout da;
+		FILE *dp = aout_open(&da, dump);
+		for (int f = 0; f < nf; f++)
+			fprintf(dp, "%s\t", ds[0].fs.feat[f]);
+		fprintf(dp, "label\tweight\n");
+		for (int i = 0; i < n_train; i++) {
+			for (int f = 0; f < nf; f++)
+				fprintf(dp, "%.17g\t", X[(size_t)i * nf + f]);
+			fprintf(dp, "%s\t%.17g\n", univ[Y[i]], W[i]);
+		}
+		aout_commit(&da);
+	}
+	if (splitout) {
+		static const char *const sname[] = {"train", "val", "test"};
+		aout sa;
+		FILE *sp = aout_open(&sa, splitout);
+		fprintf(sp, "input\tset\n");
+		featset *fs = &ds[0].fs;
+		int *iset = xmalloc(((size_t)fs->n_inputs + 1) * sizeof *iset);
+		for (int i = 0; i < fs->n_inputs; i++)
+			iset[i] = -1;
+		for (int r = 0; r < ds[0].n_rows; r++)
+			if (ds[0].row[r] == ds[0].win[ds[0].inp[r]])
+				iset[ds[0].inp[r]] = ds[0].set[r];
+		for (int i = 0; i < fs->n_inputs; i++)
+			fprintf(sp, "%d\t%s\n", i, iset[i] < 0 ? "dropped" : sname[iset[i]]);
+		free(iset);
+		aout_commit(&sa);
+	}
 
 	/* ---- report ---- */
 	printf("heuristic %s: ranking k=%ld, %d model(s), split %s, seed %llu\n",
@@ -728,14 +939,15 @@ main(int argc, char **argv)
 	}
 
 	aout mo;
+	char msl[32];
 	FILE *fp = aout_open(&mo, mout);
 	fprintf(fp, "set\tcriterion\tmax_depth\tmin_samples_leaf\tselected\t%s\n",
 	        mx_tsv_header);
 	for (int mi = 0; mi < nmodels; mi++)
 		for (int s = 0; s < nsets; s++) {
-			fprintf(fp, "%s\t%s\t%d\t%.17g\t%d\t", sets[s].name,
+			fprintf(fp, "%s\t%s\t%d\t%s\t%d\t", sets[s].name,
 			        crit_name(models[mi].crit), models[mi].max_depth,
-			        models[mi].msl, mi == best);
+			        shortest(msl, models[mi].msl), mi == best);
 			mx_tsv_row(&mx[(size_t)mi * nsets + s], fp);
 			fputc('\n', fp);
 		}
@@ -788,7 +1000,6 @@ main(int argc, char **argv)
 	free(mx);
 	free(univ);
 	free(sorted);
-	free(lab);
 	free(W);
 	free(Y);
 	free(X);
@@ -801,6 +1012,7 @@ main(int argc, char **argv)
 		free(ds[d].row);
 		free(ds[d].w);
 		free(ds[d].set);
+		free(ds[d].fold);
 	}
 	free(ds);
 	free(models);
