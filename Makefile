@@ -61,6 +61,8 @@ help:
 	@echo 'Single stages (each redoes only what is stale):'
 	@echo '  make fetch | featurize | fit | prune | emit  GPU=...'
 	@echo '  make promote GPU=...      copy the artifacts to gen/ (committed, like torch artifacts/)'
+	@echo '  make eval GPU=... [LOG=log.txt]      top-k hit rate, regret, speedup over extern_mm'
+	@echo '  make compare GPU=... [HELDOUT=logs]  PyTorch shipped artifact vs ours, side by side'
 	@echo '  make all                  build the stage programs into build/bin/'
 	@echo '  make clean | distclean    remove build/ | build/ and out/'
 	@echo
@@ -187,6 +189,72 @@ $(O)/_$(HEURISTIC_NAME).%: $(O)/pruned.tsv $(BIN)/emit templates/heuristic.%.m4
 $(O)/$(HEURISTIC_NAME).dot: $(O)/pruned.tsv $(BIN)/emit
 	$(if $(Q),@echo "  EMIT    $@")
 	$(Q)$(BIN)/emit --heuristic-name $(HEURISTIC_NAME) --format dot -o $@ $<
+
+# ---- evaluation: shipped heuristic vs ours (issue "Measure and beat") ----------
+REFERENCE_DIR ?= ../shared/reference
+REFERENCE_ART  = $(REFERENCE_DIR)/_MMRanking$(GPU_UC).py
+HOLDOUT       ?= 0.2
+HELDOUT       ?=
+LOG           ?=
+CMP           := $(O)/compare
+DATA_ARGS      = $(foreach s,$(EXTRA_SETS),--data $(s) $(O)/$(s).feat.tsv)
+EXTRA_SET_ARGS = $(foreach s,$(EXTRA_SETS),$(s)=$(O)/$(s).feat.tsv)
+
+# Extra logs (HELDOUT=a.txt b.txt, LOG=x.txt) featurized with main's categories.
+define extra_log_rule
+$(O)/logs/$(basename $(notdir $(1))).feat.tsv: $(1) $(O)/main.feat.tsv $(BIN)/featurize
+	@mkdir -p $$(@D)
+	$(Q)$(BIN)/featurize --categories $(O)/main.feat.tsv -o $$@ $(1)
+endef
+$(foreach h,$(sort $(HELDOUT) $(LOG)),$(eval $(call extra_log_rule,$(h))))
+log_feat = $(O)/logs/$(basename $(notdir $(1))).feat.tsv
+HELDOUT_ARGS = $(foreach h,$(HELDOUT),$(basename $(notdir $(h)))=$(call log_feat,$(h)))
+
+$(CMP)/params: FORCE
+	$(call stamp,$(RANKING) $(SEED) $(HOLDOUT) $(GRID) $(SELECT) $(FOLDS) $(EXTRA_SETS))
+
+# (a) the reference's setting: one model, rows split, 1 % test
+$(CMP)/rows/tree.tsv $(CMP)/rows/split.tsv &: $(O)/main.feat.tsv $(EXTRA_FEATS) $(BIN)/fit $(CMP)/params
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  FIT     $@")
+	$(Q)$(BIN)/fit $(O)/main.feat.tsv $(DATA_ARGS) --ranking $(RANKING) --seed $(SEED) \
+	  --split rows --grid mm --select top1 --folds 0 --write-split $(CMP)/rows/split.tsv \
+	  -o $(CMP)/rows/tree.tsv --metrics $(CMP)/rows/metrics.tsv >/dev/null
+# (b) ours with HOLDOUT of the inputs held out whole (grouped split)
+$(CMP)/group/tree.tsv $(CMP)/group/split.tsv &: $(O)/main.feat.tsv $(EXTRA_FEATS) $(BIN)/fit $(CMP)/params
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  FIT     $@")
+	$(Q)$(BIN)/fit $(O)/main.feat.tsv $(DATA_ARGS) --ranking $(RANKING) --seed $(SEED) \
+	  --split group --test-fraction $(HOLDOUT) --grid $(GRID) --select $(SELECT) --folds $(FOLDS) \
+	  --write-split $(CMP)/group/split.tsv -o $(CMP)/group/tree.tsv --metrics $(CMP)/group/metrics.tsv >/dev/null
+$(CMP)/%/pruned.tsv: $(CMP)/%/tree.tsv $(BIN)/prune
+	$(Q)$(BIN)/prune --ranking $(RANKING) -o $@ $< 2>/dev/null
+$(CMP)/%/test.feat.tsv: $(CMP)/%/split.tsv $(O)/main.feat.tsv stages/subset.sh
+	$(Q)stages/subset.sh $< test $(O)/main.feat.tsv $@
+
+COMPARE = stages/compare.sh --bin $(BIN) --ranking $(RANKING) --reference $(REFERENCE_ART)
+$(O)/compare.txt: $(CMP)/rows/pruned.tsv $(CMP)/rows/test.feat.tsv $(CMP)/group/pruned.tsv \
+  $(CMP)/group/test.feat.tsv $(O)/pruned.tsv $(EXTRA_FEATS) $(foreach h,$(HELDOUT),$(call log_feat,$(h))) \
+  $(BIN)/import $(BIN)/eval stages/compare.sh
+	$(if $(Q),@echo "  COMPARE $@")
+	$(Q){ echo "== (a) reference split: rows, 1 % test; ours trained like the reference (one model, §5.10)"; \
+	  $(COMPARE) --ours $(CMP)/rows/pruned.tsv -o $(CMP)/rows.tsv test=$(CMP)/rows/test.feat.tsv; echo; \
+	  echo "== (b) grouped split: $(HOLDOUT) of the inputs held out whole; ours never saw them (shipped did)"; \
+	  $(COMPARE) --ours $(CMP)/group/pruned.tsv -o $(CMP)/group.tsv heldout=$(CMP)/group/test.feat.tsv \
+	    $(EXTRA_SET_ARGS) $(HELDOUT_ARGS); echo; \
+	  echo "== (c) the shipped artifact vs ours from make heuristic (both trained on every set below)"; \
+	  $(COMPARE) --ours $(O)/pruned.tsv -o $(CMP)/full.tsv main=$(O)/main.feat.tsv $(EXTRA_SET_ARGS); \
+	} > $@.part && mv $@.part $@
+
+EVAL_TREE ?= $(O)/pruned.tsv
+.PHONY: compare eval
+compare: $(O)/compare.txt
+	@cat $<
+
+# make eval GPU=... [LOG=any AutoHeuristic log] [EVAL_TREE=tree.tsv]
+eval: $(EVAL_TREE) $(O)/main.feat.tsv $(EXTRA_FEATS) $(if $(LOG),$(call log_feat,$(LOG))) $(BIN)/eval
+	$(Q)$(BIN)/eval --ranking $(RANKING) -o $(O)/eval.tsv $(EVAL_TREE) main=$(O)/main.feat.tsv \
+	  $(EXTRA_SET_ARGS) $(if $(LOG),$(basename $(notdir $(LOG)))=$(call log_feat,$(LOG)))
 
 # ---- user-facing targets -------------------------------------------------------
 .PHONY: deps fetch featurize fit prune emit heuristic promote help clean distclean

@@ -38,7 +38,8 @@ static const char usage[] =
 "usage: fit MAIN.feat.tsv [--data NAME PATH]... [--heuristic-name NAME]\n"
 "           [--ranking K] [--nrows N] [--seed S] [--split rows|group|none]\n"
 "           [--grid mm|reference|search|FILE] [--select top1|regret]\n"
-"           [--folds K] [--dump-train FILE] [--write-split FILE]\n"
+"           [--folds K] [--test-fraction F] [--dump-train FILE]\n"
+"           [--write-split FILE] [--verbose]\n"
 "           [--save-dot FILE]\n"
 "           -o TREE.tsv --metrics METRICS.tsv\n"
 "\n"
@@ -61,6 +62,9 @@ static const char usage[] =
 "                    rows of one input may land in different sets); group:\n"
 "                    same proportions over inputs, all rows of an input in\n"
 "                    one set; none: no hold-out, val and test = train (tests)\n"
+"  --test-fraction F  share of test units (default 0.01, the reference's;\n"
+"                    val stays 19 % of the whole); e.g. 0.2 for a held-out\n"
+"                    comparison (make compare)\n"
 "  --grid G          mm (default): max_depth 5, min_samples_leaf 0.01, entropy;\n"
 "                    reference: the §5.4 base grid (depth 5,6,7 x msl 1,5,10,\n"
 "                    0.01,0.05,0.02 x gini,entropy); search (ours): depth\n"
@@ -87,6 +91,10 @@ static const char usage[] =
 "  -o TREE.tsv       best model's unpruned tree (tree TSV, n_labels per node,\n"
 "                    param ranking_k = K, confidence_threshold 0)\n"
 "  --metrics FILE    metrics TSV, one row per (model, set) (FORMATS.md)\n"
+"\n"
+"  --verbose         print every model's rows and the per-set tables sorted\n"
+"                    by top_k_correct (the reference's output); default: the\n"
+"                    selected model's rows (all models are in --metrics)\n"
 "\n"
 "stdout: the ranking table (§5.9 Output) plus regret columns; stderr: a\n"
 "summary and one timing line 'fit: time: read S s, fit S s, eval S s'.\n"
@@ -210,9 +218,11 @@ reorder(dset *ds, const int *ord)
 	ds->set = st;
 }
 
-/* §5.3 split of the main set's expanded rows into ds->set[]. */
+/* §5.3 split of the main set's expanded rows into ds->set[]: a fraction
+ * test_frac (reference: 0.01) of the units for test, then 0.19/(1-test_frac)
+ * of the rest for val (the reference's 19 % of the whole), the rest train. */
 static void
-split(dset *ds, const char *mode, uint64_t seed)
+split(dset *ds, const char *mode, uint64_t seed, double test_frac)
 {
 	int n = ds->n_rows;
 	ds->set = xmalloc(((size_t)n + 1) * sizeof *ds->set);
@@ -238,7 +248,7 @@ split(dset *ds, const char *mode, uint64_t seed)
 	for (int i = 0; i < nu; i++)
 		perm[i] = i;
 	rng_shuffle(&r, perm, nu);
-	int n_test = (int)ceil(0.01 * (double)nu);
+	int n_test = (int)ceil(test_frac * (double)nu);
 	int m = nu - n_test;
 	for (int i = 0; i < n_test; i++)
 		uset[perm[i]] = S_TEST;
@@ -249,7 +259,7 @@ split(dset *ds, const char *mode, uint64_t seed)
 		perm2[i] = i;
 	rng_seed(&r, seed);
 	rng_shuffle(&r, perm2, m);
-	int n_val = (int)ceil(0.19 / (1.0 - 0.01) * (double)m);
+	int n_val = (int)ceil(0.19 / (1.0 - test_frac) * (double)m);
 	for (int i = 0; i < m; i++)
 		uset[perm[n_test + perm2[i]]] = i < n_val ? S_VAL : S_TRAIN;
 	/* training row order = permuted order (as the reference's frame) */
@@ -543,7 +553,8 @@ main(int argc, char **argv)
 	const char *hname = "learned_heuristic", *splitmode = "rows", *grid = "mm";
 	const char *dump = NULL, *splitout = NULL;
 	long k = 10, nrows = -1;
-	int folds = 0, selby = SEL_TOP1;
+	int folds = 0, selby = SEL_TOP1, verbose = 0;
+	double test_frac = 0.01;
 	uint64_t seed = 42;
 	dset *ds = NULL;
 	int nds = 1;
@@ -594,6 +605,13 @@ main(int argc, char **argv)
 				selby = SEL_REGRET;
 			else
 				die("--select: expected top1 or regret, got '%s'", v);
+		} else if (!strcmp(a, "--test-fraction") && more) {
+			const char *v = argv[++i];
+			if (parse_f64(v, strlen(v), &test_frac) || !(test_frac > 0) ||
+			    !(test_frac <= 0.5))
+				die("--test-fraction: expected a number in (0, 0.5], got '%s'", v);
+		} else if (!strcmp(a, "--verbose")) {
+			verbose = 1;
 		} else if (!strcmp(a, "--dump-train") && more) {
 			dump = argv[++i];
 		} else if (!strcmp(a, "--write-split") && more) {
@@ -643,7 +661,7 @@ main(int argc, char **argv)
 		}
 		expand(&ds[d], d == 0 ? nrows : -1);
 	}
-	split(&ds[0], splitmode, seed);
+	split(&ds[0], splitmode, seed, test_frac);
 	int timm = -1, hf = -1;
 	for (int d = 1; d < nds; d++) {
 		if (!strcmp(ds[d].name, "train_timm"))
@@ -913,9 +931,10 @@ main(int argc, char **argv)
 	print_table_header();
 	for (int mi = 0; mi < nmodels; mi++)
 		for (int s = 0; s < nsets; s++)
-			print_table_row(sets[s].name, &models[mi],
-			                &mx[(size_t)mi * nsets + s]);
-	if (nmodels > 1) {
+			if (verbose || mi == best)
+				print_table_row(sets[s].name, &models[mi],
+				                &mx[(size_t)mi * nsets + s]);
+	if (nmodels > 1 && verbose) {
 		for (int s = 0; s < nsets; s++) {
 			int *ord = xmalloc((size_t)nmodels * sizeof *ord);
 			for (int i = 0; i < nmodels; i++)
