@@ -6,14 +6,16 @@
 # build/cubin); make is told not to rebuild them (-o).
 #
 # usage: check/gpu/bench_collect.sh [--tests] [--collect SECONDS] [--gpus 0,1]
-#          [--samples N] [--seed S] [--max-gflop G] [--reps R]
+#          [--samples N] [--seed S] [--max-gflop G] [--reps R] [--resume]
+# --resume continues the shards in out/h200/collect/data_<dev>.txt.part
+# (carried from an earlier call) instead of starting afresh.
 # Output ($OUT): console.txt (everything printed), results.tar.xz (test
 # logs, stats_*.tsv, shapes.tsv, stderr of every shard), h200_<tag>.txt.xz
 # (the merged log of the complete inputs, when --collect ran).
 set -u
 OUT=${OUT:-out/device}
 mkdir -p "$OUT"
-TESTS=0 COLLECT=0 GPUS=0 SAMPLES=1000 SEED=1 MAXG= REPS=3
+RESUME=0 TESTS=0 COLLECT=0 GPUS=0 SAMPLES=1000 SEED=1 MAXG= REPS=3
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tests) TESTS=1 ;;
@@ -23,6 +25,7 @@ while [ $# -gt 0 ]; do
 	--seed) SEED=$2; shift ;;
 	--max-gflop) MAXG=$2; shift ;;
 	--reps) REPS=$2; shift ;;
+	--resume) RESUME=1 ;;
 	*) echo "unknown argument $1" >&2; exit 1 ;;
 	esac
 	shift
@@ -45,7 +48,8 @@ if [ "$COLLECT" != 0 ]; then
 	grep -qE '^[[:space:]]*-?include.*collect\.mk' Makefile || MK+=(-f stages/collect.mk)
 	MK+=(-o build/bin/bench -o build/bin/sample -o build/bin/merge -o build/libmmrank.a)
 	D=out/h200/collect
-	rm -rf out/h200
+	# --resume: keep out/h200/collect/*.part carried from an earlier call
+	[ $RESUME = 1 ] && ls -la $D || rm -rf out/h200
 	start=$(date +%s)
 	# the shards stop by themselves after COLLECT seconds (after the input
 	# in flight); the outer timeout is a backstop against a huge input

@@ -13,7 +13,8 @@
  * so the binary does not need libcuda.so.1 to start and says "no GPU"
  * clearly on a machine without a driver.
  *
- * Timing (spec §1.3, ms): after a warm-up call, each repetition is CUDA
+ * Timing (spec §1.3, ms): after a warm-up call (the verification call
+ * when there is one), each repetition is CUDA
  * events around n_iter back-to-back calls (n_iter so a repetition lasts
  * >= ~1 ms, at most 100), feedback = elapsed / n_iter.  When A+B fit in
  * L2, calls rotate over several copies of the inputs (>= 2x L2 in all).
@@ -78,7 +79,7 @@ struct bench_backend {
 	cudaEvent_t e0, e1;
 	char *src;
 	uint64_t src_hash;
-	kmod *mods;
+	kmod **mods;                /* each allocated once: pointers stay valid */
 	size_t nmods, capmods;
 	vstate *vs;
 	size_t nvs, capvs;
@@ -286,11 +287,11 @@ static kmod *get_module(bench_backend *b, const mm_config *c, int tr, int tc, in
 	snprintf(key, sizeof key, "%d-%d-%d-%d-%d-%dx%d-%d", c->bm, c->bn, c->bk,
 	         c->stages, c->warps, tr, tc, dt);
 	for (size_t i = 0; i < b->nmods; i++)
-		if (!strcmp(b->mods[i].key, key))
-			return &b->mods[i];
+		if (!strcmp(b->mods[i]->key, key))
+			return b->mods[i];
 	xgrow((void **)&b->mods, &b->capmods, b->nmods + 1, sizeof *b->mods);
-	kmod *k = &b->mods[b->nmods++];
-	memset(k, 0, sizeof *k);
+	kmod *k = xcalloc(1, sizeof *k);
+	b->mods[b->nmods++] = k;
 	snprintf(k->key, sizeof k->key, "%s", key);
 	size_t len;
 	char *why;
@@ -557,7 +558,8 @@ void backend_measure(bench_backend *b, const bench_input *in,
 		} else if (!have_ref) {
 			continue; /* cuBLAS failed above: extern_mm is inf */
 		}
-		/* verification (also the first warm-up call) */
+		/* verification; its call, timed, doubles as the warm-up call */
+		float warm_ms = -1;
 		if (!cd->is_extern) {
 			char vk[256];
 			snprintf(vk, sizeof vk, "%s|%d|%d|%d", cd->id, in->dtype, in->ta, in->tb);
@@ -571,8 +573,12 @@ void backend_measure(bench_backend *b, const bench_input *in,
 			if (have_ref && (!st || b->o.verify_all)) {
 				double tv = now_s();
 				CUDA_OK(cudaMemset(bf.C, 0xFF, mn * sz));
+				CUDA_OK(cudaEventRecord(b->e0, 0));
 				int rc = run_once(b, in, cd, k, &bf, 0, bf.C);
+				CUDA_OK(cudaEventRecord(b->e1, 0));
 				cudaError_t e = rc == 0 ? cudaDeviceSynchronize() : cudaSuccess;
+				if (rc == 0 && e == cudaSuccess)
+					CUDA_OK(cudaEventElapsedTime(&warm_ms, b->e0, b->e1));
 				if (rc != 0 || e != cudaSuccess) {
 					if (e != cudaSuccess)
 						fprintf(stderr, "bench: input %" PRId64 ": %s: %s\n", in->id,
@@ -602,23 +608,27 @@ void backend_measure(bench_backend *b, const bench_input *in,
 				}
 			}
 		}
-		/* warm-up call, timed to pick n_iter */
+		/* warm-up call (unless verification just made one), timed to
+		 * pick n_iter */
 		double tt = now_s();
 		int fail = 0;
-		float ms = 0;
-		CUDA_OK(cudaEventRecord(b->e0, 0));
-		fail = run_once(b, in, cd, k, &bf, 0, bf.C);
-		CUDA_OK(cudaEventRecord(b->e1, 0));
-		cudaError_t e = cudaEventSynchronize(b->e1);
-		if (fail || e != cudaSuccess) {
-			if (e != cudaSuccess)
-				fprintf(stderr, "bench: input %" PRId64 ": %s: %s\n", in->id, cd->id,
-				        cudaGetErrorString(e));
-			check_context(b, cd->id);
-			b->n_launch_fail++;
-			continue;
+		float ms = warm_ms;
+		cudaError_t e = cudaSuccess;
+		if (warm_ms < 0) {
+			CUDA_OK(cudaEventRecord(b->e0, 0));
+			fail = run_once(b, in, cd, k, &bf, 0, bf.C);
+			CUDA_OK(cudaEventRecord(b->e1, 0));
+			e = cudaEventSynchronize(b->e1);
+			if (fail || e != cudaSuccess) {
+				if (e != cudaSuccess)
+					fprintf(stderr, "bench: input %" PRId64 ": %s: %s\n", in->id, cd->id,
+					        cudaGetErrorString(e));
+				check_context(b, cd->id);
+				b->n_launch_fail++;
+				continue;
+			}
+			CUDA_OK(cudaEventElapsedTime(&ms, b->e0, b->e1));
 		}
-		CUDA_OK(cudaEventElapsedTime(&ms, b->e0, b->e1));
 		int n_iter = ms >= 1.0f ? 1 : ms <= 0.01f ? 100 : (int)ceil(1.0 / ms);
 		for (int r = 0; r < reps && !fail; r++) {
 			CUDA_OK(cudaEventRecord(b->e0, 0));
@@ -671,12 +681,14 @@ void backend_stats(bench_backend *b, FILE *fp)
 
 void backend_close(bench_backend *b)
 {
-	for (size_t i = 0; i < b->nmods; i++)
-		if (b->mods[i].mod) {
-			CUresult r = b->unload(b->mods[i].mod);
+	for (size_t i = 0; i < b->nmods; i++) {
+		if (b->mods[i]->mod) {
+			CUresult r = b->unload(b->mods[i]->mod);
 			if (r != CUDA_SUCCESS)
 				die("cuModuleUnload: %s", drv_err(b, r));
 		}
+		free(b->mods[i]);
+	}
 	cublasStatus_t s = cublasDestroy(b->blas);
 	if (s != CUBLAS_STATUS_SUCCESS)
 		die("cublasDestroy: %s", blas_err(s));
