@@ -121,26 +121,34 @@ FIT_EXTRA       ?=
 OFFICIAL_GPUS   := $(shell awk -F'\t' 'NR>1{print $$2}' datasets/MANIFEST.tsv)
 
 ifneq ($(filter $(GPU),$(OFFICIAL_GPUS)),)
-# official data: the zip holds <gpu>_mm.txt plus the TIMM and HF training sets
+# Official data: the zip holds <gpu>_mm.txt plus the TIMM and HF training
+# sets.  featurize reads them straight out of the zip (unzip -p | featurize
+# -), so the 100 MB of text are never written to disk; `make unpack` puts
+# them under $(O)/raw/ for inspection.
 ZIP        := $(O)/$(GPU)_mm.zip
-MAIN_LOG   := $(O)/raw/$(GPU)_mm.txt
 EXTRA_SETS := train_timm train_hf
-LOG_train_timm := $(O)/raw/$(GPU)_timm_train_mm.txt
-LOG_train_hf   := $(O)/raw/$(GPU)_hf_train_mm.txt
+LOG_main       := $(GPU)/$(GPU)_mm.txt
+LOG_train_timm := $(GPU)/$(GPU)_timm_train_mm.txt
+LOG_train_hf   := $(GPU)/$(GPU)_hf_train_mm.txt
+LOG_SRC    := $(ZIP)
+# $(call featurize,SET,EXTRA ARGS,OUT)
+featurize = set -o pipefail; unzip -p $(ZIP) '$(LOG_$(1))' | \
+  $(BIN)/featurize $(2) --label '$(notdir $(ZIP)):$(LOG_$(1))' -o $(3) -
 
 $(ZIP): datasets/MANIFEST.tsv
 	$(if $(Q),@echo "  FETCH   $@")
 	$(Q)DATASET_MIRROR='$(DATASET_MIRROR)' stages/fetch.sh $(GPU)_mm.zip $@
 
-$(MAIN_LOG) $(LOG_train_timm) $(LOG_train_hf) &: $(ZIP)
-	$(if $(Q),@echo "  UNZIP   $<")
-	$(Q)rm -rf $(O)/raw.part && mkdir -p $(O)/raw.part && \
-	  unzip -q -o -j $< -d $(O)/raw.part && rm -rf $(O)/raw && mv $(O)/raw.part $(O)/raw && \
-	  touch $(MAIN_LOG) $(LOG_train_timm) $(LOG_train_hf)
+.PHONY: unpack
+unpack: $(ZIP)
+	rm -rf $(O)/raw.part && mkdir -p $(O)/raw.part && unzip -q -o -j $< -d $(O)/raw.part && \
+	  rm -rf $(O)/raw && mv $(O)/raw.part $(O)/raw
 else
 # our own collection (make collect GPU=...): the merged shards
-MAIN_LOG   := $(O)/merged.txt
 EXTRA_SETS :=
+LOG_main   := $(O)/merged.txt
+LOG_SRC    := $(O)/merged.txt
+featurize = $(BIN)/featurize $(2) -o $(3) $(LOG_$(1))
 endif
 
 EXTRA_FEATS := $(foreach s,$(EXTRA_SETS),$(O)/$(s).feat.tsv)
@@ -153,14 +161,13 @@ endef
 .PHONY: FORCE
 FORCE:
 
-$(O)/main.feat.tsv: $(MAIN_LOG) $(BIN)/featurize
+$(O)/main.feat.tsv: $(LOG_SRC) $(BIN)/featurize
 	$(if $(Q),@echo "  FEAT    $@")
-	$(Q)$(BIN)/featurize -o $@ $<
+	$(Q)$(call featurize,main,,$@)
 
-.SECONDEXPANSION:
-$(O)/%.feat.tsv: $$(LOG_$$*) $(O)/main.feat.tsv $(BIN)/featurize
+$(foreach x,$(EXTRA_SETS),$(O)/$(x).feat.tsv): $(O)/%.feat.tsv: $(LOG_SRC) $(O)/main.feat.tsv $(BIN)/featurize
 	$(if $(Q),@echo "  FEAT    $@")
-	$(Q)$(BIN)/featurize --categories $(O)/main.feat.tsv -o $@ $<
+	$(Q)$(call featurize,$*,--categories $(O)/main.feat.tsv,$@)
 
 FIT_ARGS = --heuristic-name $(HEURISTIC_NAME) --ranking $(RANKING) --seed $(SEED) \
   --split $(SPLIT) --grid $(GRID) --select $(SELECT) --folds $(FOLDS) \
@@ -273,7 +280,7 @@ promote: $(ARTIFACTS) $(O)/metrics.tsv
 	cp $(ARTIFACTS) gen/
 	cp $(O)/metrics.tsv gen/$(HEURISTIC_NAME).metrics.tsv
 
-fetch: $(MAIN_LOG)
+fetch: $(LOG_SRC)
 featurize: $(O)/main.feat.tsv $(EXTRA_FEATS)
 fit: $(O)/tree.tsv
 prune: $(O)/pruned.tsv
@@ -292,3 +299,6 @@ clean:
 	rm -rf build
 distclean: clean
 	rm -rf out
+
+# ---- fragments: collection (CUDA), fuzzing, report ---------------------------
+include $(sort $(wildcard stages/*.mk))

@@ -13,7 +13,7 @@
 #include <string.h>
 
 static const char usage[] =
-"usage: featurize [--categories MAIN.feat.tsv] -o OUT.feat.tsv LOG.txt\n"
+"usage: featurize [--categories MAIN.feat.tsv] [--label NAME] -o OUT.feat.tsv LOG.txt\n"
 "\n"
 "Aggregate the measurements of an AutoHeuristic log (spec §1) into one row per\n"
 "(input, choice): the median time in milliseconds (inf if any measurement is\n"
@@ -22,7 +22,9 @@ static const char usage[] =
 "§4.3) and the input's winner (smallest median; ties: first seen).  Inputs\n"
 "with fewer than 2 distinct choices are dropped (spec §5.1).\n"
 "\n"
-"  LOG.txt        AutoHeuristic log: JSON metadata line, CSV header, rows\n"
+"  LOG.txt        AutoHeuristic log: JSON metadata line, CSV header, rows;\n"
+"                 '-' reads standard input (e.g. unzip -p DATA.zip LOG |)\n"
+"  --label NAME   call the log NAME in messages (e.g. a100_mm.zip:a100_mm.txt)\n"
 "  -o FILE        output feat TSV (stages/FORMATS.md), written atomically\n"
 "  --categories F reuse the one-hot categories of the main dataset's feat\n"
 "                 TSV F (for extra datasets, spec §4.3); metadata must match\n"
@@ -123,12 +125,14 @@ static void load_categories(const char *path, const ah_meta *m, intern *cats)
 int main(int argc, char **argv)
 {
 	std_options(argc, argv, usage);
-	const char *out = NULL, *catfile = NULL, *log = NULL;
+	const char *out = NULL, *catfile = NULL, *log = NULL, *label = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			out = argv[++i];
 		else if (!strcmp(argv[i], "--categories") && i + 1 < argc)
 			catfile = argv[++i];
+		else if (!strcmp(argv[i], "--label") && i + 1 < argc)
+			label = argv[++i];
 		else if (argv[i][0] == '-' && argv[i][1])
 			die("unknown option '%s' (see --help)", argv[i]);
 		else if (!log)
@@ -140,7 +144,8 @@ int main(int argc, char **argv)
 		die("usage: featurize [--categories MAIN.feat.tsv] -o OUT.feat.tsv LOG.txt");
 
 	ah_reader r;
-	ah_open(&r, log);
+	ah_open_named(&r, log, label);
+	log = r.path; /* the name messages use */
 	const ah_meta *m = &r.meta;
 	const int nn = m->n_num, nc = m->n_cat;
 	int im = -1, ik = -1, in = -1;

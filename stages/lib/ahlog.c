@@ -171,11 +171,17 @@ static ssize_t read_line(ah_reader *r)
 
 void ah_open(ah_reader *r, const char *path)
 {
+	ah_open_named(r, path, NULL);
+}
+
+void ah_open_named(ah_reader *r, const char *file, const char *name)
+{
 	memset(r, 0, sizeof *r);
+	const char *path = name ? name : !strcmp(file, "-") ? "standard input" : file;
 	r->path = path;
-	r->fp = fopen(path, "r");
+	r->fp = !strcmp(file, "-") ? stdin : fopen(file, "r");
 	if (!r->fp)
-		die("cannot open '%s': %s", path, strerror(errno));
+		die("cannot open '%s': %s", file, strerror(errno));
 	char where[4096];
 	if (read_line(r) < 0)
 		die("%s: empty file: expected the metadata JSON line (spec §1.1)", path);

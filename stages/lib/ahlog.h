@@ -66,6 +66,9 @@ typedef struct {
 
 /* Open path and read lines 1–2.  Dies naming the file on any error. */
 void ah_open(ah_reader *r, const char *path);
+/* The same for file ("-": standard input, e.g. `unzip -p` piped in), with
+ * messages naming `name` instead (NULL: file), e.g. "a100_mm.zip:a100_mm.txt". */
+void ah_open_named(ah_reader *r, const char *file, const char *name);
 /* Read the next row into r; returns 1 on a row, 0 at end of file.
  * Dies with "path:line: field 'name': ..." on a malformed row. */
 int ah_next(ah_reader *r);
