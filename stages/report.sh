@@ -157,7 +157,7 @@ body { font: 14px/1.4 "DejaVu Sans", sans-serif; margin: 16px 24px; color: #222;
 h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 18px; margin: 26px 0 8px; border-bottom: 1px solid #ccc; }
 .sub { color: #555; margin: 0 0 10px; }
 figure { margin: 8px 0; } figure svg { max-width: 100%; height: auto; display: block; }
-figcaption { color: #555; font-size: 12px; }
+figcaption { color: #555; font-size: 12px; } #fig-regret svg, #fig-winners svg { max-width: 1100px; }
 table.data { border-collapse: collapse; margin: 8px 0; font-size: 12px; }
 table.data th, table.data td { border: 1px solid #ccc; padding: 2px 7px; text-align: right; vertical-align: top; }
 table.data th { background: #f3f3f3; } table.data tbody th { text-align: left; font-weight: normal; }
@@ -167,7 +167,7 @@ code { font-size: 12px; } .cols { display: flex; gap: 28px; flex-wrap: wrap; ali
 <h1>$(printf '%s' "$title" | h)</h1>
 <p class="sub">mmrank report — device capability ${capa:-?}, shared memory ${smem:-?} B; tree
 <code>$(printf '%s' "$tree" | h)</code>: $nnode nodes, $nleaf leaves, max_depth ${depth:-?}, ranking k = $ranking;
-sets: $(printf '%s ' "${sets[@]}" | h).</p>
+sets: $(printf '%s' "${sets[*]}" | h).</p>
 
 <h2 id="tree">Tree</h2>
 <figure id="fig-tree">
