@@ -27,7 +27,8 @@ fi
 # ---- build the H100 report -----------------------------------------------------
 BUILD=${BIN%/bin}
 MK=(make --no-print-directory GPU=h100 OUT="$TMP/out" BUILD="$BUILD" DATASET_MIRROR="$MIRROR")
-grep -q '^ *-\{0,1\}include.*stages/report\.mk' Makefile || MK+=(-f Makefile -f stages/report.mk)
+# the Makefile includes stages/report.mk (or stages/*.mk); if not yet, add it
+grep -qE '^ *-?include.*stages/(report|\*)\.mk' Makefile || MK+=(-f Makefile -f stages/report.mk)
 O=$TMP/out/h100 P=$TMP/out/h100/report.html
 if ! "${MK[@]}" heuristic >"$TMP/make1.log" 2>&1; then
 	fail report-make-heuristic "$(tail -5 "$TMP/make1.log" | tr '\n' '|')"; finish
