@@ -11,7 +11,8 @@
 if ! command -v valgrind >/dev/null; then skip valgrind "valgrind is absent (apt-get install valgrind)"; finish; fi
 VB=$ROOT/build/bin
 if [ ! -x "$VB/featurize" ]; then
-	make --no-print-directory -C "$ROOT" all >/dev/null 2>"$TMP/make.err" ||
+	env -u MAKEFLAGS -u MAKELEVEL make --no-print-directory -C "$ROOT" BUILD=build all \
+		>/dev/null 2>"$TMP/make.err" ||
 		{ fail valgrind-build "make all failed: $(tail -3 "$TMP/make.err")"; finish; }
 fi
 VG=(valgrind -q --error-exitcode=99 --leak-check=full --track-origins=yes)
