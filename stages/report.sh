@@ -29,7 +29,7 @@ prog=report
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 helpers=$here/report
 die() { echo "$prog: $*" >&2; exit 1; }
-usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
 
 deps() { # deps [--check]
 	local missing=()
