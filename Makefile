@@ -62,6 +62,7 @@ help:
 	@echo '  make fetch | featurize | fit | prune | emit  GPU=...'
 	@echo '  make promote GPU=...      copy the artifacts to gen/ (committed, like torch artifacts/)'
 	@echo '  make eval GPU=... [LOG=log.txt]      top-k hit rate, regret, speedup over extern_mm'
+	@echo '  make report GPU=...       out/<gpu>/report.html: tree, metrics, regret plots, data summary'
 	@echo '  make compare GPU=... [HELDOUT=logs]  PyTorch shipped artifact vs ours, side by side'
 	@echo '  make all                  build the stage programs into build/bin/'
 	@echo '  make clean | distclean    remove build/ | build/ and out/'
