@@ -292,7 +292,7 @@ prune: $(O)/pruned.tsv
 .PHONY: check check-build
 check-build:
 	@stages/deps.sh
-	$(Q)$(MAKE) --no-print-directory BUILD=build/san all
+	$(Q)$(MAKE) --no-print-directory BUILD=build/san all build/san/bin/bench-fake
 check: check-build
 	@BIN=build/san/bin DATASET_MIRROR='$(DATASET_MIRROR)' check/run.sh $(TESTS)
 
