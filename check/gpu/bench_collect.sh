@@ -45,7 +45,8 @@ fi
 if [ "$COLLECT" != 0 ]; then
 	echo "=== collection: GPUS=$GPUS SAMPLES=$SAMPLES SEED=$SEED MAX_GFLOP=${MAXG:-none} REPS=$REPS, ${COLLECT}s ==="
 	MK=(make -f Makefile)
-	grep -qE '^[[:space:]]*-?include.*collect\.mk' Makefile || MK+=(-f stages/collect.mk)
+	# add the fragment only if the Makefile does not already include it
+	make -n collect GPU=h200 SAMPLES=1 >/dev/null 2>&1 || MK+=(-f stages/collect.mk)
 	MK+=(-o build/bin/bench -o build/bin/sample -o build/bin/merge -o build/libmmrank.a)
 	D=out/h200/collect
 	# --resume: keep out/h200/collect/*.part carried from an earlier call

@@ -127,12 +127,12 @@ rm -f "$TMP/k.txt" "$TMP/k.txt.part"
 pid=$!
 # kill once at least one input is written (the rows of one input, 20 reps)
 for i in $(seq 200); do
-	[ "$(wc -l < "$TMP/k.txt.part" 2>/dev/null || echo 0)" -gt 300 ] && break
+	[ "$( { wc -l < "$TMP/k.txt.part"; } 2>/dev/null || echo 0)" -gt 300 ] && break
 	sleep 0.1
 done
 kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
 [ -e "$TMP/k.txt" ] && echo "  (the run finished before the kill)"
-before=$(($(wc -l < "$TMP/k.txt.part" 2>/dev/null || echo 2) - 2))
+before=$(($( { wc -l < "$TMP/k.txt.part"; } 2>/dev/null || echo 2) - 2))
 "$B" $K --reps 20 "$TMP/mid.tsv" "$TMP/k.txt" 2> "$TMP/k.err"; rc=$?
 "$B" $K --reps 20 "$TMP/mid.tsv" "$TMP/k2.txt" 2>/dev/null
 cut -d, -f1-13 "$TMP/k.txt" > "$TMP/k.rows"; cut -d, -f1-13 "$TMP/k2.txt" > "$TMP/k2.rows"
