@@ -28,9 +28,14 @@
 #include "bench.h"
 #include "util.h"
 
+/* the program name in the usage text: bench, or bench-fake (collect.mk) */
+#ifndef BENCH_PROG
+#define BENCH_PROG "bench"
+#endif
+
 static const char usage[] =
-"usage: bench [options] SHAPES LOG\n"
-"       bench --compile-only ARCH [--kernels DIR] [--cache DIR]\n"
+"usage: " BENCH_PROG " [options] SHAPES LOG\n"
+"       " BENCH_PROG " --compile-only ARCH [--kernels DIR] [--cache DIR]\n"
 "\n"
 "Time extern_mm (cuBLAS) and every NVRTC candidate of kernels/ on each input\n"
 "of SHAPES (sample's TSV) in this shard, and append the rows to LOG.part,\n"

@@ -57,7 +57,7 @@ $(BIN)/bench: $(BENCH_DEPS) stages/cuda/bench_gpu.c
 $(BIN)/bench-fake: $(BENCH_DEPS) stages/bench_fake.c
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -Istages/lib -Istages -o $@ \
+	$(Q)$(CC) $(WARN) $(CFLAGS) -Istages/lib -Istages -DBENCH_PROG='"bench-fake"' -o $@ \
 		$(BENCH_COMMON) stages/bench_fake.c $(LIBA) $(LDLIBS)
 
 # Precompile every candidate cubin (all shrinks, all dtypes) for CUBIN_ARCH

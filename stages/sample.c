@@ -45,7 +45,7 @@
 #include "util.h"
 
 static const char usage[] =
-"usage: sample [--seed S] [--samples N] [--gpu-mem-bytes B] OUTPUT\n"
+"usage: sample [--seed S] [--samples N] [--gpu-mem-bytes B] [--max-gflop G] OUTPUT\n"
 "       sample [--seed S] --dims-only N OUTPUT\n"
 "\n"
 "Draw N random mm samples (spec §3.2-3.3) and write 4*N inputs (one per\n"
@@ -56,7 +56,16 @@ static const char usage[] =
 "  --gpu-mem-bytes B  device memory for the fits-in-memory rejection\n"
 "                     itemsize*(mk+kn+mn) < B/4 (default 150754820096 =\n"
 "                     143771 MiB, an H200 as torch reports it; sample runs\n"
-"                     on the CPU and queries no GPU)\n";
+"                     on the CPU and queries no GPU)\n"
+"  --max-gflop G      also reject samples with 2*m*k*n > G*1e9 FLOP (NOT in the\n"
+"                     reference; for collections on a small device budget;\n"
+"                     default: no limit)\n"
+"  --dims-only N      instead, write N raw draws of the dimension mixture\n"
+"                     (spec §3.3, before any rejection), one per line under\n"
+"                     the header 'dim' (for tests of the distribution)\n"
+"\n"
+"Exit status: 0 on success; 1 on a bad option or a write error (OUTPUT is\n"
+"then left untouched).\n";
 
 #define H200_MEM_BYTES (143771LL * 1024 * 1024)
 
