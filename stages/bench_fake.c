@@ -3,9 +3,10 @@
  * resumption (check/test_bench_cpu.sh).  Reports an H100/H200-like device
  * (232448 B opt-in shared memory, capability 9.0).  The "time" of a
  * candidate is a pure function of (input features, choice id, repetition),
- * (log-uniform over 23 decades, to exercise number formatting), so two runs give byte-identical logs; --fake-fail N makes every
- * candidate whose hash % N == 0 fail (inf, message on stderr);
- * --fake-delay-ms D sleeps D ms per input (to be killed mid-run). */
+ * log-uniform over 23 decades of ms to exercise number formatting, so two
+ * runs give byte-identical logs.  --fake-fail N makes every candidate whose
+ * hash % N == 0 fail (inf, message on stderr); --fake-delay-ms D sleeps D ms
+ * per input (to be killed mid-run). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
