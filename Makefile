@@ -57,6 +57,8 @@ help:
 	@echo '  make heuristic GPU=h100   the same for H100'
 	@echo '  make check                all tests (ASan+UBSan build, no GPU needed)'
 	@echo '  make collect GPU=h200 GPUS=0,1 SAMPLES=N   collect data on your GPUs (needs CUDA)'
+	@echo '       [SEED=S REPS=3 COLLECT_TIME_LIMIT=s SAMPLE_MAX_GFLOP=G]  (-j: shards in parallel)'
+	@echo '  make cubins               precompile every NVRTC candidate for CUBIN_ARCH (no GPU needed)'
 	@echo
 	@echo 'Single stages (each redoes only what is stale):'
 	@echo '  make fetch | featurize | fit | prune | emit  GPU=...'
@@ -144,6 +146,23 @@ $(ZIP): datasets/MANIFEST.tsv
 unpack: $(ZIP)
 	rm -rf $(O)/raw.part && mkdir -p $(O)/raw.part && unzip -q -o -j $< -d $(O)/raw.part && \
 	  rm -rf $(O)/raw && mv $(O)/raw.part $(O)/raw
+else ifneq ($(wildcard datasets/MANIFEST.$(GPU).tsv),)
+# A dataset we collected and committed (datasets/MANIFEST.<gpu>.tsv, first
+# row = the main log, xz-compressed) -- unless `make collect` made a fresh
+# $(O)/merged.txt, which then wins.
+ifneq ($(wildcard $(O)/merged.txt),)
+EXTRA_SETS :=
+LOG_main   := $(O)/merged.txt
+LOG_SRC    := $(O)/merged.txt
+featurize = $(BIN)/featurize $(2) -o $(3) $(LOG_$(1))
+else
+EXTRA_SETS :=
+LOG_main   := datasets/$(shell awk -F'\t' 'NR==2{print $$1}' datasets/MANIFEST.$(GPU).tsv)
+LOG_SHA    := $(shell awk -F'\t' 'NR==2{print $$3}' datasets/MANIFEST.$(GPU).tsv)
+LOG_SRC    := $(LOG_main)
+featurize = set -o pipefail; echo '$(LOG_SHA)  $(LOG_main)' | sha256sum --quiet -c - && \
+  xz -dc $(LOG_main) | $(BIN)/featurize $(2) --label $(LOG_main) -o $(3) -
+endif
 else
 # our own collection (make collect GPU=...): the merged shards
 EXTRA_SETS :=
@@ -163,6 +182,7 @@ endef
 FORCE:
 
 $(O)/main.feat.tsv: $(LOG_SRC) $(BIN)/featurize
+	@mkdir -p $(@D)
 	$(if $(Q),@echo "  FEAT    $@")
 	$(Q)$(call featurize,main,,$@)
 
@@ -292,7 +312,8 @@ prune: $(O)/pruned.tsv
 .PHONY: check check-build
 check-build:
 	@stages/deps.sh
-	$(Q)$(MAKE) --no-print-directory BUILD=build/san all build/san/bin/bench-fake
+	$(Q)$(MAKE) --no-print-directory BUILD=build/san all build/san/bin/bench-fake \
+	  $(if $(wildcard $(CUDA)/include/cuda_runtime.h),build/san/bin/bench)
 check: check-build
 	@BIN=build/san/bin DATASET_MIRROR='$(DATASET_MIRROR)' check/run.sh $(TESTS)
 
