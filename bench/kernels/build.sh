@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# bench/kernels/build.sh — build the mma harness (C11, gcc) into build/mma/.
+# Needs the CUDA toolkit headers and libraries (CUDA, default /usr/local/cuda).
+# The driver API is reached through cudaGetDriverEntryPointByVersion, so the
+# binary is not linked with -lcuda and starts (and says "no GPU") on a
+# machine without the NVIDIA driver.  Exit status: gcc's.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+CUDA=${CUDA:-/usr/local/cuda}
+mkdir -p build/mma
+gcc -std=c11 -O2 -Wall -Wextra -Werror -I"$CUDA/include" \
+	bench/kernels/mma_harness.c -o build/mma/mma_harness.new \
+	-L"$CUDA/lib64" -Wl,-rpath,"$CUDA/lib64" -lcublas -lnvrtc -lcudart -lm
+mv build/mma/mma_harness.new build/mma/mma_harness
