@@ -53,7 +53,17 @@ static const char usage[] =
 "                    (default: once per (candidate, dtype, transposes))\n"
 "  --time-limit S    after S seconds stop once the input in flight is\n"
 "                    written (exit 2; rerun to resume)\n"
-"  --stats FILE      write the time breakdown (TSV key/value) to FILE\n"
+"  --stats FILE      write the time breakdown (TSV key/value) to FILE\n""  --use-heuristic TREE  instead of a log, evaluate the ranking heuristic TREE\n"
+"                    (a tree TSV, e.g. out/h200/pruned.tsv; the same ranking\n"
+"                    as its emitted _MMRanking*.c): per input a warm-up pass,\n"
+"                    then only its top-k choices + extern_mm are benchmarked\n"
+"                    (selection), then all candidates (full autotune); LOG\n"
+"                    becomes a TSV, one row per input: input m k n dtype\n"
+"                    n_candidates n_selected decision_ns select_s full_s\n"
+"                    chosen chosen_ms oracle oracle_ms regret extern_ms (times\n"
+"                    of a call in ms as medians over the reps, wall times in\n"
+"                    s; regret = chosen_ms / oracle_ms from the full pass)\n"
+"  --ranking K       top-k size for --use-heuristic (default 10)\n"
 "  --compile-only A  fill the cubin cache for architecture A (e.g. sm_90) for\n"
 "                    every shrunk config and dtype; needs no GPU\n"
 "  --bad-kernel      compile candidates with a deliberate bug (tests that\n"
@@ -102,10 +112,52 @@ static void fmt_dur(char *b, size_t n, double s)
 		snprintf(b, n, "%dm%02ds", (int)(s / 60), (int)s % 60);
 }
 
+/* bench --use-heuristic TREE: one online_input() per input, the TSV to
+ * out (atomically), a summary on stderr (issue "Use the learned heuristic"). */
+static int run_online(bench_backend *be, const bench_opts *o, const bench_device *dev,
+                      const char *heur, int k, bench_input **todo, int64_t ntodo,
+                      const mm_config *cfgs, int ncfg, const char *out)
+{
+	tree t;
+	tree_read(&t, heur);
+	aout ao;
+	FILE *fp = aout_open(&ao, out);
+	fprintf(fp, "%s\n", online_header);
+	bench_cand cand[BENCH_MAX_CAND];
+	double *fb = xmalloc(sizeof *fb * (size_t)o->reps * BENCH_MAX_CAND);
+	double lsum = 0, sel = 0, full = 0, t0 = now_s(), last = 0;
+	int64_t within1 = 0;
+	for (int64_t i = 0; i < ntodo; i++) {
+		int nc = plan_candidates(todo[i], cfgs, ncfg, dev->smem_optin, cand);
+		double rg, ss, fs;
+		online_input(be, &t, k, todo[i], cand, nc, o->reps, fb, fp, &rg, &ss, &fs);
+		lsum += log(rg);
+		within1 += rg <= 1.01;
+		sel += ss;
+		full += fs;
+		if (now_s() - last >= 5 || i + 1 == ntodo) {
+			fprintf(stderr, "bench[dev %d]: online %" PRId64 "/%" PRId64 " inputs\n",
+			        o->device, i + 1, ntodo);
+			last = now_s();
+		}
+	}
+	aout_commit(&ao);
+	fprintf(stderr, "bench: online top-%d + extern_mm on %" PRId64 " inputs (%.1f s): "
+	        "regret geomean %.4f, within 1 %% of the oracle %.1f %%, selection %.3f s vs "
+	        "full autotune %.3f s (%.1fx less benchmarking)\n", k, ntodo, now_s() - t0,
+	        ntodo ? exp(lsum / (double)ntodo) : 1.0,
+	        ntodo ? 100.0 * (double)within1 / (double)ntodo : 0.0, sel, full,
+	        sel > 0 ? full / sel : 0.0);
+	free(fb);
+	tree_free(&t);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	bench_opts o;
-	const char *shapes = NULL, *log = NULL, *stats = NULL;
+	const char *shapes = NULL, *log = NULL, *stats = NULL, *heur = NULL;
+	int ranking = 10;
 	double time_limit = -1;
 	std_options(argc, argv, usage);
 	memset(&o, 0, sizeof o);
@@ -140,6 +192,10 @@ int main(int argc, char **argv)
 			o.bad_kernel = 1;
 		else if (!strcmp(a, "--time-limit"))
 			time_limit = opt_f64(a, v), i++;
+		else if (!strcmp(a, "--use-heuristic"))
+			heur = v, i++;
+		else if (!strcmp(a, "--ranking"))
+			ranking = (int)opt_int(a, v, 1, BENCH_MAX_CAND), i++;
 		else if (!strcmp(a, "--stats"))
 			stats = v, i++;
 		else if (!strcmp(a, "--compile-only"))
@@ -193,6 +249,16 @@ int main(int argc, char **argv)
 	bench_device dev;
 	memset(&dev, 0, sizeof dev);
 	bench_backend *be = backend_open(&o, &dev);
+	if (heur) {
+		int rc = run_online(be, &o, &dev, heur, ranking, todo, ntodo, cfgs, ncfg, log);
+		backend_close(be);
+		free(todo);
+		shapes_free(inputs, nin);
+		free(cfgs);
+		free(cfgpath);
+		close_stdout();
+		return rc;
+	}
 	char *meta = ah_mm_meta_json(dev.smem_optin, dev.cap_major, dev.cap_minor);
 
 	if (access(log, F_OK) == 0)

@@ -140,4 +140,22 @@ int backend_precompile(const bench_opts *o, const mm_config *cfgs, int ncfg);
 /* "cuda" or "fake" */
 const char *backend_kind(void);
 
+/* ---- bench --use-heuristic (stages/bench_online.c) ---- */
+#include "tree.h"
+/* Column names of the per-input TSV (tab separated, no trailing tab). */
+extern const char online_header[];
+/* The heuristic's selection for one input (spec §7.3): the first k ranked
+ * choices of tree t that are among cand[0..nc), then extern_mm if missing.
+ * Writes candidate indices to sel (BENCH_MAX_CAND), the decision's wall
+ * time to *decision_ns; returns the count. */
+int online_select(const tree *t, int k, const bench_input *in,
+                  const bench_cand *cand, int nc, int *sel, double *decision_ns);
+/* Warm-up pass, selection pass (top-k + extern_mm) and full pass over one
+ * input; appends one TSV row to out and returns the regret (chosen median /
+ * oracle median, both from the full pass), the selection and full wall
+ * times in seconds.  fb must hold reps * BENCH_MAX_CAND doubles. */
+void online_input(bench_backend *be, const tree *t, int k, const bench_input *in,
+                  const bench_cand *cand, int nc, int reps, double *fb, FILE *out,
+                  double *regret, double *select_s, double *full_s);
+
 #endif

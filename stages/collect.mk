@@ -45,7 +45,7 @@ CUDA_INC           ?= $(CUDA)/include
 CUDA_LIBDIR        ?= $(CUDA)/lib64
 BENCH_LDLIBS        = -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lnvrtc -lcudart
 
-BENCH_COMMON = stages/bench.c stages/bench_plan.c
+BENCH_COMMON = stages/bench.c stages/bench_plan.c stages/bench_online.c
 BENCH_DEPS   = $(BENCH_COMMON) stages/bench.h $(LIBA) $(LIB_HDR)
 
 $(BIN)/bench: $(BENCH_DEPS) stages/cuda/bench_gpu.c
@@ -106,3 +106,21 @@ $(foreach p,$(COLLECT_PAIRS),$(eval $(call collect_shard,$(word 1,$(subst :, ,$(
 $(COLLECT_MERGED): $(COLLECT_DATA) | $(BIN)/merge
 	@mkdir -p $(@D)
 	$(BIN)/merge $@ $(COLLECT_DATA)
+
+# ---- make evaluate-online GPU=h200 SAMPLES=N (issue "Use the learned heuristic") ----
+# Fresh inputs (ONLINE_SEED, which no collection in datasets/ used) through
+# bench --use-heuristic with this GPU's pruned tree: per input the top-RANKING
+# choices + extern_mm are benchmarked, then every candidate; prints the
+# geometric-mean regret, the share within 1 % of the oracle and the
+# benchmarking time saved.  Output: $(O)/online/online.tsv.
+ONLINE_SEED ?= 9001
+ONLINE_DIR  := $(O)/online
+.PHONY: evaluate-online
+evaluate-online: $(ONLINE_DIR)/online.tsv
+$(ONLINE_DIR)/shapes.tsv: | $(BIN)/sample
+	@mkdir -p $(@D)
+	$(BIN)/sample --seed $(ONLINE_SEED) --samples $(SAMPLES) --gpu-mem-bytes $(GPU_MEM_BYTES) \
+	  $(if $(SAMPLE_MAX_GFLOP),--max-gflop $(SAMPLE_MAX_GFLOP)) $@
+$(ONLINE_DIR)/online.tsv: $(ONLINE_DIR)/shapes.tsv $(O)/pruned.tsv | $(BIN)/bench
+	$(BIN)/bench --device $(firstword $(subst $(collect_comma), ,$(GPUS))) --reps $(REPS) \
+	  --cache $(CUBIN_CACHE) --use-heuristic $(O)/pruned.tsv --ranking $(RANKING) $< $@

@@ -1,0 +1,138 @@
+/* bench_online.c — bench --use-heuristic: autotune only the heuristic's
+ * top-k choices plus extern_mm, and measure what that buys against a full
+ * autotune of the same input (issue "Use the learned heuristic"; spec §3.1
+ * --use-heuristic, §7.2–§7.3 how Inductor uses the ranking).
+ *
+ * Per input (all times in ms per call, wall times in seconds):
+ *   1. full autotune, warm-up pass: every candidate once (pays NVRTC
+ *      compilation and the first-use verification against cuBLAS, so the
+ *      two timed passes below compare pure benchmarking);
+ *   2. decision: the tree's ranking for the input's context (mm_tree_features
+ *      + tree_apply + tree_ranked), then the first k ranked choices that are
+ *      candidates of this input, plus extern_mm (§7.3 get_top_k_choices);
+ *   3. selection: benchmark only those (wall time select_s); the chosen
+ *      kernel is the one with the smallest median over the reps;
+ *   4. full autotune: benchmark every candidate (wall time full_s); the
+ *      oracle is the smallest median; regret = median(chosen) / median(oracle),
+ *      both from this pass.
+ * The per-input TSV is documented in bench's --help.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench.h"
+#include "mmcontext.h"
+#include "util.h"
+
+static double wall_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Median over reps of candidate c: fb[rep*nc + c]; +inf if any rep is inf
+ * (as featurize aggregates, spec §1.6). */
+static double median_of(const double *fb, int nc, int c, int reps)
+{
+	double v[64];
+	int n = reps < 64 ? reps : 64;
+	for (int r = 0; r < n; r++) {
+		v[r] = fb[(size_t)r * nc + c];
+		if (isinf(v[r]))
+			return INFINITY;
+	}
+	qsort(v, (size_t)n, sizeof *v, cmp_d);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+const char online_header[] =
+	"input\tm\tk\tn\tdtype\tn_candidates\tn_selected\tdecision_ns\tselect_s\tfull_s"
+	"\tchosen\tchosen_ms\toracle\toracle_ms\tregret\textern_ms";
+
+int online_select(const tree *t, int k, const bench_input *in,
+                  const bench_cand *cand, int nc, int *sel, double *decision_ns)
+{
+	double t0 = wall_s();
+	double x[256];
+	if (t->n_feat > 256)
+		die("tree has %d features (at most 256)", t->n_feat);
+	mm_tree_features(t, &in->feat, x);
+	int leaf = tree_apply(t, x);
+	tree_prob rk[1024];
+	int nr = tree_ranked(t, leaf, rk, 1024);
+	int ns = 0, ext = -1;
+	for (int c = 0; c < nc; c++)
+		if (cand[c].is_extern)
+			ext = c;
+	for (int r = 0; r < nr && ns < k; r++) {
+		const char *id = t->cls[rk[r].cls];
+		for (int c = 0; c < nc; c++) {
+			if (strcmp(cand[c].id, id))
+				continue;
+			int dup = 0;
+			for (int j = 0; j < ns; j++)
+				dup |= sel[j] == c;
+			if (!dup)
+				sel[ns++] = c;
+			break;
+		}
+	}
+	int have_ext = 0;
+	for (int j = 0; j < ns; j++)
+		have_ext |= sel[j] == ext;
+	if (ext >= 0 && !have_ext)
+		sel[ns++] = ext;
+	*decision_ns = (wall_s() - t0) * 1e9;
+	return ns;
+}
+
+void online_input(bench_backend *be, const tree *t, int k, const bench_input *in,
+                  const bench_cand *cand, int nc, int reps, double *fb, FILE *out,
+                  double *regret, double *select_s, double *full_s)
+{
+	int sel[BENCH_MAX_CAND];
+	bench_cand sub[BENCH_MAX_CAND];
+	backend_measure(be, in, cand, nc, 1, fb); /* 1: warm-up, verification */
+	double dns;
+	int ns = online_select(t, k, in, cand, nc, sel, &dns);
+	for (int j = 0; j < ns; j++)
+		sub[j] = cand[sel[j]];
+	double t0 = wall_s();
+	backend_measure(be, in, sub, ns, reps, fb); /* 3: selection */
+	*select_s = wall_s() - t0;
+	int chosen = -1;
+	double best = INFINITY;
+	for (int j = 0; j < ns; j++) {
+		double m = median_of(fb, ns, j, reps);
+		if (chosen < 0 || m < best)
+			chosen = sel[j], best = m;
+	}
+	t0 = wall_s();
+	backend_measure(be, in, cand, nc, reps, fb); /* 4: full autotune */
+	*full_s = wall_s() - t0;
+	int oracle = 0, ext = -1;
+	double om = INFINITY;
+	for (int c = 0; c < nc; c++) {
+		double m = median_of(fb, nc, c, reps);
+		if (m < om)
+			oracle = c, om = m;
+		if (cand[c].is_extern)
+			ext = c;
+	}
+	double cm = median_of(fb, nc, chosen, reps);
+	*regret = cm / om;
+	fprintf(out, "%lld\t%lld\t%lld\t%lld\t%s\t%d\t%d\t%.0f\t%.6f\t%.6f\t%s\t%.17g\t%s\t%.17g"
+	        "\t%.17g\t%.17g\n", (long long)in->id, (long long)in->m, (long long)in->k,
+	        (long long)in->n, in->feat.dtype, nc, ns, dns, *select_s, *full_s,
+	        cand[chosen].id, cm, cand[oracle].id, om, *regret,
+	        ext >= 0 ? median_of(fb, nc, ext, reps) : NAN);
+}
