@@ -25,7 +25,11 @@
 # in the reference distribution, for small device budgets; default off),
 # COLLECT_TIME_LIMIT (seconds per shard run; bench stops after the input in
 # flight and make fails with exit 2 — rerun to resume), CUBIN_CACHE
-# (default $(BUILD)/cubin), CUBIN_ARCH (for `make cubins`, default sm_90).
+# (default $(BUILD)/cubin), CUBIN_ARCH (for `make cubins`, default sm_90),
+# BENCH (the program in $(BIN) that measures: bench, or bench-fake for CPU
+# tests), BENCH_EXTRA (more bench options, e.g. --fake-delay-ms 100),
+# LAUNCHER (local: the shards run here, one per GPU in GPUS, under make -j;
+# slurm: one Slurm job per shard, see stages/slurm.mk).
 #
 # Binaries: $(BIN)/bench (CUDA back end: needs the CUDA toolkit to build, a
 # GPU to run) and $(BIN)/bench-fake (deterministic CPU back end, for tests).
@@ -39,6 +43,9 @@ GPU_MEM_BYTES      ?= 150754820096
 COLLECT_TIME_LIMIT ?=
 SAMPLE_MAX_GFLOP   ?=
 CUBIN_CACHE        ?= $(BUILD)/cubin
+BENCH              ?= bench
+BENCH_EXTRA        ?=
+LAUNCHER           ?= local
 CUBIN_ARCH         ?= sm_90
 CUDA               ?= /usr/local/cuda
 CUDA_INC           ?= $(CUDA)/include
@@ -92,20 +99,24 @@ $(COLLECT_DIR)/shapes.tsv: $(COLLECT_DIR)/sample.params | $(BIN)/sample
 	$(BIN)/sample --seed $(SEED) --samples $(SAMPLES) --gpu-mem-bytes $(GPU_MEM_BYTES) \
 		$(if $(SAMPLE_MAX_GFLOP),--max-gflop $(SAMPLE_MAX_GFLOP)) $@
 
+ifeq ($(LAUNCHER),local)
 # One shard per GPU: $(1) device id, $(2) shard index.
 define collect_shard
-$(COLLECT_DIR)/data_$(1).txt: $(COLLECT_DIR)/shapes.tsv $(COLLECT_DIR)/bench.params kernels/mm.cu kernels/configs.tsv | $(BIN)/bench
+$(COLLECT_DIR)/data_$(1).txt: $(COLLECT_DIR)/shapes.tsv $(COLLECT_DIR)/bench.params kernels/mm.cu kernels/configs.tsv | $(BIN)/$(BENCH)
 	rm -f $$@
-	$(BIN)/bench --device $(1) --shard $(2)/$(COLLECT_N) --reps $(REPS) \
+	$(BIN)/$(BENCH) --device $(1) --shard $(2)/$(COLLECT_N) --reps $(REPS) \
 		--kernels kernels --cache $(CUBIN_CACHE) \
 		$(if $(COLLECT_TIME_LIMIT),--time-limit $(COLLECT_TIME_LIMIT)) \
-		--stats $(COLLECT_DIR)/stats_$(1).tsv $(COLLECT_DIR)/shapes.tsv $$@
+		--stats $(COLLECT_DIR)/stats_$(1).tsv $(BENCH_EXTRA) $(COLLECT_DIR)/shapes.tsv $$@
 endef
 $(foreach p,$(COLLECT_PAIRS),$(eval $(call collect_shard,$(word 1,$(subst :, ,$(p))),$(word 2,$(subst :, ,$(p))))))
 
 $(COLLECT_MERGED): $(COLLECT_DATA) | $(BIN)/merge
 	@mkdir -p $(@D)
 	$(BIN)/merge $@ $(COLLECT_DATA)
+else ifeq ($(wildcard stages/$(LAUNCHER).mk),)
+$(error LAUNCHER=$(LAUNCHER): expected local or slurm)
+endif
 
 # ---- make evaluate-online GPU=h200 SAMPLES=N (issue "Use the learned heuristic") ----
 # Fresh inputs (ONLINE_SEED, which no collection in datasets/ used) through
