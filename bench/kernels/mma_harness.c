@@ -867,8 +867,6 @@ static int run_test(gpu_t *g, const cfg_row *rows, int nrows, int quick)
 					used++;
 					for (int variant = 0; variant < (split ? 1 : 2); variant++) {
 						cfg_t c = variant ? shrink(rows[i].c, 1, 1, 1) : rows[i].c;
-						if (variant && (M > 16 || N > 16))
-							continue; /* shrunk-to-16 tiles: only on tiny shapes */
 						if (smem_bytes(&c, d) > SMEM_OPTIN) {
 							skipped++;
 							continue;
