@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "progress.h"
 #include "util.h"
 
 /* the program name in the usage text: bench, or bench-fake (collect.mk) */
@@ -102,16 +103,6 @@ static double opt_f64(const char *name, const char *v)
 	return x;
 }
 
-static void fmt_dur(char *b, size_t n, double s)
-{
-	if (!(s >= 0) || s > 1e8)
-		snprintf(b, n, "?");
-	else if (s >= 3600)
-		snprintf(b, n, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
-	else
-		snprintf(b, n, "%dm%02ds", (int)(s / 60), (int)s % 60);
-}
-
 /* bench --use-heuristic TREE: one online_input() per input, the TSV to
  * out (atomically), a summary on stderr (issue "Use the learned heuristic"). */
 static int run_online(bench_backend *be, const bench_opts *o, const bench_device *dev,
@@ -125,7 +116,11 @@ static int run_online(bench_backend *be, const bench_opts *o, const bench_device
 	fprintf(fp, "%s\n", online_header);
 	bench_cand cand[BENCH_MAX_CAND];
 	double *fb = xmalloc(sizeof *fb * (size_t)o->reps * BENCH_MAX_CAND);
-	double lsum = 0, sel = 0, full = 0, t0 = now_s(), last = 0;
+	double lsum = 0, sel = 0, full = 0, t0 = now_s();
+	char what[64];
+	snprintf(what, sizeof what, "bench[dev %d] online", o->device);
+	progress prog;
+	progress_start(&prog, what, "inputs", ntodo);
 	int64_t within1 = 0;
 	for (int64_t i = 0; i < ntodo; i++) {
 		int nc = plan_candidates(todo[i], cfgs, ncfg, dev->smem_optin, cand);
@@ -135,12 +130,9 @@ static int run_online(bench_backend *be, const bench_opts *o, const bench_device
 		within1 += rg <= 1.01;
 		sel += ss;
 		full += fs;
-		if (now_s() - last >= 5 || i + 1 == ntodo) {
-			fprintf(stderr, "bench[dev %d]: online %" PRId64 "/%" PRId64 " inputs\n",
-			        o->device, i + 1, ntodo);
-			last = now_s();
-		}
+		progress_update(&prog, i + 1);
 	}
+	progress_end(&prog, ntodo);
 	aout_commit(&ao);
 	fprintf(stderr, "bench: online top-%d + extern_mm on %" PRId64 " inputs (%.1f s): "
 	        "regret geomean %.4f, within 1 %% of the oracle %.1f %%, selection %.3f s vs "
@@ -285,8 +277,13 @@ int main(int argc, char **argv)
 
 	bench_cand cand[BENCH_MAX_CAND];
 	double *fb = xmalloc(sizeof *fb * (size_t)o.reps * BENCH_MAX_CAND);
-	double t0 = now_s(), last = 0;
+	double t0 = now_s();
 	int stopped = 0;
+	char what[96];
+	snprintf(what, sizeof what, "bench[dev %d shard %d/%d]", o.device, o.shard, o.nshards);
+	progress prog;
+	progress_start(&prog, what, "inputs", ntodo);
+	progress_update(&prog, done);
 	int64_t rows = 0;
 	for (; done < ntodo; done++) {
 		if (time_limit >= 0 && now_s() - t0 >= time_limit) {
@@ -301,19 +298,9 @@ int main(int argc, char **argv)
 		ah_append_block(&ap, blk, bl);
 		free(blk);
 		rows += (int64_t)nc * o.reps;
-		double t = now_s() - t0;
-		if (t - last >= 5 || done + 1 == ntodo) {
-			int64_t here = done + 1 - resumed;
-			double rate = here / (t > 0 ? t : 1e-9);
-			char eta[32], el[32];
-			fmt_dur(eta, sizeof eta, (double)(ntodo - done - 1) / rate);
-			fmt_dur(el, sizeof el, t);
-			fprintf(stderr, "bench[dev %d shard %d/%d]: %" PRId64 "/%" PRId64
-			        " inputs, %.3f inputs/s, elapsed %s, ETA %s\n", o.device,
-			        o.shard, o.nshards, done + 1, ntodo, rate, el, eta);
-			last = t;
-		}
+		progress_update(&prog, done + 1);
 	}
+	progress_end(&prog, done);
 	double wall = now_s() - t0;
 	ah_append_close(&ap);
 	if (!stopped && rename(part, log) != 0)

@@ -30,6 +30,7 @@
 #include "dot.h"
 #include "featset.h"
 #include "metrics.h"
+#include "progress.h"
 #include "rng.h"
 #include "tree.h"
 #include "util.h"
@@ -827,6 +828,9 @@ main(int argc, char **argv)
 	metrics *mx = xmalloc((size_t)nmodels * nsets * sizeof *mx);
 	for (int i = 0; i < nmodels * nsets; i++)
 		mx_init(&acc[i], (int)k, def, 0.0);
+	progress prog;
+	int64_t nfit = 0;
+	progress_start(&prog, "fit: grid", "fits", (int64_t)nmodels * (folds + 1));
 	/* cross-validation: every model once per fold, evaluated on the fold */
 	for (int f = 0; f < folds; f++) {
 		int n = build_xyw(ds, extra, fmask, f, univ, n_class, X, Y, W);
@@ -850,6 +854,7 @@ main(int argc, char **argv)
 			t_eval += now() - t2;
 			tree_free(&t);
 			tree_free(&p);
+			progress_update(&prog, ++nfit);
 		}
 		cart_sorted_free(cs);
 		free(fe.c);
@@ -878,6 +883,7 @@ main(int argc, char **argv)
 		for (int s = 0; s < nsets; s++)
 			mx_finish(&acc[(size_t)mi * nsets + s], &mx[(size_t)mi * nsets + s]);
 		t_eval += now() - t2;
+		progress_update(&prog, ++nfit);
 		if (better(&mx[(size_t)mi * nsets + S_VAL],
 		           best < 0 ? NULL : &mx[(size_t)best * nsets + S_VAL], selby)) {
 			best = mi;
@@ -891,6 +897,7 @@ main(int argc, char **argv)
 		}
 	}
 	cart_sorted_free(cs);
+	progress_end(&prog, nfit);
 	free(acc);
 	long best_correct = best >= 0 ? mx[(size_t)best * nsets + S_VAL].correct : 0;
 
