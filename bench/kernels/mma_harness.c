@@ -24,6 +24,8 @@
  *   --budget-s X    bench: stop sampling after X s of benchmarking (default 150)
  *   --tsv FILE      bench: per-input results (one row per sampled input)
  *   --quick         test: only the first 3 configs (smoke)
+ *   --only A|B|..   bench/precompile: only NVRTC choices whose id contains
+ *                   one of these substrings (extern_mm always)
  * Units: times in ms, rates in TFLOP/s (2*m*n*k FLOP), sizes in bytes.
  * Errors: CUDA/driver/cuBLAS/NVRTC failures are fatal (message, exit 2),
  * except an NVRTC compile error or a launch error of one candidate, which
@@ -490,8 +492,24 @@ typedef struct {
 
 #define MAX_CHOICES 160
 
-/* all candidates for one input; returns the count (choice 0 = extern_mm) */
-static int choices_for(const input_t *x, const cfg_row *rows, int nrows, int sms, choice_t *out)
+/* 1 if id contains one of the '|'-separated substrings of only (NULL: all) */
+static int id_selected(const char *id, const char *only)
+{
+	if (!only)
+		return 1;
+	char buf[512];
+	snprintf(buf, sizeof buf, "%s", only);
+	char *save = NULL;
+	for (char *t = strtok_r(buf, "|", &save); t; t = strtok_r(NULL, "|", &save))
+		if (*t && strstr(id, t))
+			return 1;
+	return 0;
+}
+
+/* all candidates for one input (only: id filter, NULL = all); returns the
+ * count (choice 0 = extern_mm) */
+static int choices_for(const input_t *x, const cfg_row *rows, int nrows, int sms, const char *only,
+                       choice_t *out)
 {
 	int n = 0;
 	memset(&out[0], 0, sizeof out[0]);
@@ -531,6 +549,8 @@ static int choices_for(const input_t *x, const cfg_row *rows, int nrows, int sms
 			for (int q = 1; q < n; q++)
 				if (strcmp(out[q].id, ch.id) == 0)
 					dup = 1;
+			if (!id_selected(ch.id, only))
+				dup = 1;
 			if (!dup && n < MAX_CHOICES)
 				out[n++] = ch;
 		}
@@ -568,7 +588,8 @@ static void plan_test(keyset *ks, const cfg_row *rows, int nrows, int quick)
 	}
 }
 
-static void plan_bench(keyset *ks, const cfg_row *rows, int nrows, const input_t *in, int nin, int sms)
+static void plan_bench(keyset *ks, const cfg_row *rows, int nrows, const input_t *in, int nin, int sms,
+                       const char *only)
 {
 	choice_t *ch = xmalloc(sizeof *ch * MAX_CHOICES);
 	for (int d = 0; d < ND; d++) {
@@ -576,7 +597,7 @@ static void plan_bench(keyset *ks, const cfg_row *rows, int nrows, const input_t
 		keyset_add(ks, &u);
 	}
 	for (int i = 0; i < nin; i++) {
-		int n = choices_for(&in[i], rows, nrows, sms, ch);
+		int n = choices_for(&in[i], rows, nrows, sms, only, ch);
 		for (int j = 1; j < n; j++)
 			keyset_add(ks, &ch[j].k);
 	}
@@ -1039,10 +1060,10 @@ typedef struct {
 	double fro, mx;
 } result_t;
 
-static void bench_input(gpu_t *g, const input_t *x, const cfg_row *rows, int nrows,
+static void bench_input(gpu_t *g, const input_t *x, const cfg_row *rows, int nrows, const char *only,
                         choice_t *ch, int *nch, double *times, result_t *res, uint64_t seed)
 {
-	*nch = choices_for(x, rows, nrows, g->sms, ch);
+	*nch = choices_for(x, rows, nrows, g->sms, only, ch);
 	size_t wbytes = 0;
 	for (int j = 1; j < *nch; j++)
 		if (ch[j].S > 0) {
@@ -1093,8 +1114,8 @@ static double tflops(const input_t *x, double ms)
 	return 2.0 * x->m * (double)x->n * x->k / (ms * 1e9);
 }
 
-static int run_bench(gpu_t *g, const cfg_row *rows, int nrows, const input_t *in, int n_fixed,
-                     int nin, double budget_s, const char *tsv)
+static int run_bench(gpu_t *g, const cfg_row *rows, int nrows, const char *only, const input_t *in,
+                     int n_fixed, int nin, double budget_s, const char *tsv)
 {
 	choice_t *ch = xmalloc(sizeof *ch * MAX_CHOICES);
 	double *times = xmalloc(sizeof *times * MAX_CHOICES);
@@ -1116,7 +1137,7 @@ static int run_bench(gpu_t *g, const cfg_row *rows, int nrows, const input_t *in
 			continue;
 		int nch;
 		result_t r;
-		bench_input(g, x, rows, nrows, ch, &nch, times, &r, 77 + (uint64_t)i);
+		bench_input(g, x, rows, nrows, only, ch, &nch, times, &r, 77 + (uint64_t)i);
 		nverify_fail += r.verified == 0;
 		printf("%-5s %10.1f %10.1f %6.1f%%  %s%s\n", DNAME[x->d], tflops(x, r.t_blas),
 		       r.best_nv > 0 ? tflops(x, r.t_best_nv) : 0.0,
@@ -1144,7 +1165,7 @@ static int run_bench(gpu_t *g, const cfg_row *rows, int nrows, const input_t *in
 			continue;
 		int nch;
 		result_t r;
-		bench_input(g, x, rows, nrows, ch, &nch, times, &r, 177 + (uint64_t)i);
+		bench_input(g, x, rows, nrows, only, ch, &nch, times, &r, 177 + (uint64_t)i);
 		nverify_fail += r.verified == 0;
 		printf("%6d %6d %6d %10.1f %10.1f %7.3fx  %s%s\n", x->m, x->k, x->n, 1e3 * r.t_blas,
 		       1e3 * r.t_best_nv, r.t_blas / r.t_best_nv, r.best_nv > 0 ? ch[r.best_nv].id : "-",
@@ -1164,7 +1185,7 @@ static int run_bench(gpu_t *g, const cfg_row *rows, int nrows, const input_t *in
 		const input_t *x = &in[i];
 		int nch;
 		result_t r;
-		bench_input(g, x, rows, nrows, ch, &nch, times, &r, 1000 + (uint64_t)i);
+		bench_input(g, x, rows, nrows, only, ch, &nch, times, &r, 1000 + (uint64_t)i);
 		if (r.verified == 0) {
 			nverify_fail++;
 			printf("WRONG RESULT %s m=%d n=%d k=%d ta=%d tb=%d %s fro %.3g max %.3g\n", DNAME[x->d],
@@ -1255,7 +1276,8 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		die("usage: mma_harness precompile|test|bench [--kernels DIR] [--cache DIR] [--jobs N] "
 		    "[--samples N] [--seed S] [--cap-ms X] [--budget-s X] [--tsv FILE] [--quick]");
-	const char *mode = argv[1], *kdir = "kernels", *cache = "build/mma-cache", *tsv = NULL;
+	const char *mode = argv[1], *kdir = "kernels", *cache = "build/mma-cache", *tsv = NULL,
+	           *only = NULL;
 	int jobs = 2, samples = 200, quick = 0;
 	uint64_t seed = 1;
 	double cap_ms = 2.0, budget_s = 150.0;
@@ -1277,9 +1299,11 @@ int main(int argc, char **argv)
 			cache = v;
 		else if (strcmp(a, "--tsv") == 0)
 			tsv = v;
+		else if (strcmp(a, "--only") == 0)
+			only = v;
 		else if (strcmp(a, "--jobs") == 0 || strcmp(a, "--samples") == 0) {
 			long x = strtol(v, &end, 10);
-			if (*end || errno || x < 1 || x > 100000)
+			if (*end || errno || x < (a[2] == 'j') || x > 100000)
 				die("bad value for %s: '%s'", a, v);
 			if (a[2] == 'j')
 				jobs = (int)x;
@@ -1315,7 +1339,7 @@ int main(int argc, char **argv)
 	if (strcmp(mode, "precompile") == 0) {
 		keyset ks = {NULL, 0, 0};
 		plan_test(&ks, rows, nrows, quick);
-		plan_bench(&ks, rows, nrows, in, nin, 132);
+		plan_bench(&ks, rows, nrows, in, nin, 132, only);
 		rc = precompile(src, srch, cache, &ks, jobs);
 		free(ks.v);
 	} else if (strcmp(mode, "test") == 0 || strcmp(mode, "bench") == 0) {
@@ -1326,7 +1350,7 @@ int main(int argc, char **argv)
 			if (mode[0] == 't')
 				rc = run_test(&g, rows, nrows, quick);
 			else
-				rc = run_bench(&g, rows, nrows, in, nfixed, nin, budget_s, tsv);
+				rc = run_bench(&g, rows, nrows, only, in, nfixed, nin, budget_s, tsv);
 			gpu_close(&g);
 		}
 	} else {
