@@ -288,7 +288,49 @@ __device__ __forceinline__ void load_vec(elem_t *Xs, const elem_t *X, long long 
                                          long long sk, int NR, int K, long long r0, int k0)
 {
 	constexpr int CE = VW / ES;             /* elements per chunk */
-	if (KM) {                               /* sk == 1 */
+	if (KM && NT % (BK / CE) == 0) {        /* sk == 1: pointer steps */
+		constexpr int CPR = BK / CE;
+		constexpr int TOT = R * CPR;
+		constexpr int RSTEP = NT / CPR;
+		const int rf = (int)threadIdx.x / CPR, kc = ((int)threadIdx.x % CPR) * CE;
+		const int gk = k0 + kc;
+		int v = K - gk;
+		v = v < 0 ? 0 : (v > CE ? CE : v);
+		const int kb = v * ES;
+		const elem_t *p = X + (r0 + rf) * sr + gk;
+		const long long step = (long long)RSTEP * sr;
+		const unsigned dst = smem_u32(Xs + rf * (BK + PADK) + kc);
+#pragma unroll
+		for (int it = 0; it < (TOT + NT - 1) / NT; it++) {
+			const int r = rf + it * RSTEP;
+			if (TOT % NT == 0 || r < R) {
+				const int bytes = r0 + r < NR ? kb : 0;
+				cp_async<VW>(dst + it * RSTEP * (BK + PADK) * ES, bytes ? p : X, bytes);
+			}
+			p += step;
+		}
+	} else if (!KM && NT % (R / CE) == 0) { /* sr == 1: pointer steps */
+		constexpr int CPK = R / CE;
+		constexpr int TOT = BK * CPK;
+		constexpr int KSTEP = NT / CPK;
+		const int kf = (int)threadIdx.x / CPK, rc = ((int)threadIdx.x % CPK) * CE;
+		const long long gr = r0 + rc;
+		long long v = (long long)NR - gr;
+		v = v < 0 ? 0 : (v > CE ? CE : v);
+		const int vb = (int)v * ES;
+		const elem_t *p = X + (long long)(k0 + kf) * sk + gr;
+		const long long step = (long long)KSTEP * sk;
+		const unsigned dst = smem_u32(Xs + kf * (R + PADR) + rc);
+#pragma unroll
+		for (int it = 0; it < (TOT + NT - 1) / NT; it++) {
+			const int kk = kf + it * KSTEP;
+			if (TOT % NT == 0 || kk < BK) {
+				const int bytes = k0 + kk < K ? vb : 0;
+				cp_async<VW>(dst + it * KSTEP * (R + PADR) * ES, bytes ? p : X, bytes);
+			}
+			p += step;
+		}
+	} else if (KM) {
 		constexpr int CPR = BK / CE;
 		constexpr int TOT = R * CPR;
 #pragma unroll (VW == 16 ? 16 : 1)
@@ -380,13 +422,13 @@ __device__ __forceinline__ int pick_vw(const void *p, long long sc, long long sl
 /* ---- compute on one shared-memory stage ----------------------------------- */
 
 #if USE_MMA
-template <bool AKM, bool BKM>
+template <bool AKM, bool BKM, int K0, int K1>
 __device__ __forceinline__ void compute_stage(const elem_t *As, const elem_t *Bs,
                                               float (&acc)[MI][NI][4], int wm0, int wn0, int lane)
 {
 #if DT != 0
 #pragma unroll
-	for (int kk = 0; kk < BK; kk += 16) {
+	for (int kk = K0; kk < K1; kk += 16) {
 		unsigned af[MI][4], bf[NI][2];
 #pragma unroll
 		for (int mi = 0; mi < MI; mi++) {
@@ -430,7 +472,7 @@ __device__ __forceinline__ void compute_stage(const elem_t *As, const elem_t *Bs
 #else /* tf32 */
 	const int g = lane >> 2, t = lane & 3;
 #pragma unroll
-	for (int kk = 0; kk < BK; kk += 8) {
+	for (int kk = K0; kk < K1; kk += 8) {
 		unsigned af[MI][4], bf[NI][2];
 #pragma unroll
 		for (int mi = 0; mi < MI; mi++) {
@@ -467,12 +509,12 @@ __device__ __forceinline__ void compute_stage(const elem_t *As, const elem_t *Bs
 #endif
 }
 #else /* FFMA */
-template <bool AKM, bool BKM>
+template <bool AKM, bool BKM, int K0, int K1>
 __device__ __forceinline__ void compute_stage(const elem_t *As, const elem_t *Bs,
                                               float (&acc)[TM][TN], int tr, int tc)
 {
 #pragma unroll 4
-	for (int kk = 0; kk < BK; kk++) {
+	for (int kk = K0; kk < K1; kk++) {
 		float a[TM], b[TN];
 #pragma unroll
 		for (int i = 0; i < TM; i++)
@@ -512,14 +554,17 @@ __device__ __forceinline__ void store2(out_t *p, float x, float y)
 }
 #endif
 
+/* k split of one stage around the next stage's load issue */
+constexpr int KH = DT != 0 ? (BK >= 32 ? 16 : BK) : BK / 2;
+
 /* ---- the kernel -------------------------------------------------------------- */
 
 #if USE_MMA
 #define ACC_T float (&acc)[MI][NI][4]
-#define COMPUTE(st) compute_stage<AKM, BKM>(As0 + (st) * A_STAGE, Bs0 + (st) * B_STAGE, acc, wm0, wn0, lane)
+#define COMPUTE(st, K0_, K1_) compute_stage<AKM, BKM, K0_, K1_>(As0 + (st) * A_STAGE, Bs0 + (st) * B_STAGE, acc, wm0, wn0, lane)
 #else
 #define ACC_T float (&acc)[TM][TN]
-#define COMPUTE(st) compute_stage<AKM, BKM>(As0 + (st) * A_STAGE, Bs0 + (st) * B_STAGE, acc, tr, tc)
+#define COMPUTE(st, K0_, K1_) compute_stage<AKM, BKM, K0_, K1_>(As0 + (st) * A_STAGE, Bs0 + (st) * B_STAGE, acc, tr, tc)
 #endif
 #define LOAD_STAGE(st, kt) do { \
 		load_tile<BM, AKM>(vwA, As0 + (st) * A_STAGE, A, sam, sak, M, K, m0, (kt) * BK); \
@@ -546,7 +591,7 @@ __device__ __forceinline__ void mainloop(ACC_T, const elem_t *__restrict__ A,
 		cp_commit();
 		cp_wait<0>();
 		__syncthreads();
-		COMPUTE(0);
+		COMPUTE(0, 0, BK);
 		__syncthreads();
 	}
 #else
@@ -560,10 +605,13 @@ __device__ __forceinline__ void mainloop(ACC_T, const elem_t *__restrict__ A,
 	for (int i = 0; i < nk; i++) {
 		cp_wait<STAGES - 2>();
 		__syncthreads();
+		/* first k-step of this stage, then the next stage's loads, then
+		 * the rest: the copies issue while the tensor cores work */
+		COMPUTE(st, 0, KH);
 		if (i + STAGES - 1 < nk)
 			LOAD_STAGE(ld, kt0 + i + STAGES - 1);
 		cp_commit();
-		COMPUTE(st);
+		COMPUTE(st, KH, BK);
 		st = st + 1 == STAGES ? 0 : st + 1;
 		ld = ld + 1 == STAGES ? 0 : ld + 1;
 	}
