@@ -47,7 +47,12 @@ static const char usage[] =
 "  --device I        CUDA device ordinal (default 0)\n"
 "  --shard I/N       inputs whose 0-based row index %% N == I (default 0/1)\n"
 "  --reps R          timed repetitions per candidate, one row each (default 3)\n"
-"  --kernels DIR     mm.cu and configs.tsv (default kernels)\n"
+"  --kernels DIR     the templates and their config lists (default kernels)\n"
+"  --template T      mm (default): kernels/mm.cu, CUDA-core FFMA tiles, configs\n"
+"                    kernels/configs.tsv, ids type=nvrtc_BLOCK-M=...; mma:\n"
+"                    kernels/mma.cu, tensor cores (mma.sync, cp.async\n"
+"                    pipeline), configs kernels/mma_configs.tsv (split-K lines\n"
+"                    skipped), ids type=nvrtc_mma_BLOCK-M=...\n"
 "  --cache DIR       cubin cache, keyed by (source hash, config, dtype, arch)\n"
 "                    (default build/cubin)\n"
 "  --verify-all      check every candidate against cuBLAS on every input\n"
@@ -66,7 +71,9 @@ static const char usage[] =
 "                    s; regret = chosen_ms / oracle_ms from the full pass)\n"
 "  --ranking K       top-k size for --use-heuristic (default 10)\n"
 "  --compile-only A  fill the cubin cache for architecture A (e.g. sm_90) for\n"
-"                    every shrunk config and dtype; needs no GPU\n"
+"                    every shrunk config and dtype; needs no GPU; with\n"
+"                    --shard I/N only every N-th request from the I-th on\n"
+"                    (run N processes in parallel)\n"
 "  --bad-kernel      compile candidates with a deliberate bug (tests that\n"
 "                    verification rejects a wrong kernel)\n"
 "  --fake-delay-ms D, --fake-fail N   bench-fake only (CPU tests): sleep D ms\n"
@@ -184,7 +191,12 @@ int main(int argc, char **argv)
 			o.bad_kernel = 1;
 		else if (!strcmp(a, "--time-limit"))
 			time_limit = opt_f64(a, v), i++;
-		else if (!strcmp(a, "--use-heuristic"))
+		else if (!strcmp(a, "--template")) {
+			if (!v || (strcmp(v, "mm") && strcmp(v, "mma")))
+				die("bad value for '--template': expected mm or mma");
+			o.tmpl = !strcmp(v, "mma");
+			i++;
+		} else if (!strcmp(a, "--use-heuristic"))
 			heur = v, i++;
 		else if (!strcmp(a, "--ranking"))
 			ranking = (int)opt_int(a, v, 1, BENCH_MAX_CAND), i++;
@@ -210,10 +222,12 @@ int main(int argc, char **argv)
 	if ((o.fake_delay_ms > 0 || o.fake_fail) && strcmp(backend_kind(), "fake"))
 		die("--fake-* options exist only in bench-fake");
 
-	char *cfgpath = xmalloc(strlen(o.kernels) + 16);
-	sprintf(cfgpath, "%s/configs.tsv", o.kernels);
+	char *cfgpath = xmalloc(strlen(o.kernels) + 32);
+	sprintf(cfgpath, "%s/%s", o.kernels, o.tmpl ? "mma_configs.tsv" : "configs.tsv");
 	int ncfg;
 	mm_config *cfgs = configs_read(cfgpath, &ncfg);
+	for (int i = 0; i < ncfg; i++)
+		cfgs[i].tmpl = o.tmpl;
 
 	if (o.compile_arch) {
 		if (shapes)

@@ -29,7 +29,9 @@ typedef struct {
 /* A Triton-style config (spec §3.5), BLOCK sizes in elements. */
 typedef struct {
 	int bm, bn, bk, stages, warps;
-	int extra;                 /* 0 base list, 1 "mm-ah" extra list */
+	int extra;                 /* 0 base list, 1 "mm-ah" extra list (and mma's "big") */
+	int tmpl;                  /* kernel template: 0 kernels/mm.cu (CUDA-core FFMA),
+	                              1 kernels/mma.cu (tensor cores, mma.sync) */
 } mm_config;
 
 /* One candidate of one input, in Inductor's order. */
@@ -54,6 +56,7 @@ typedef struct {
 	double fake_delay_ms;      /* bench-fake only: sleep per input */
 	int fake_fail;             /* bench-fake only: fail every Nth candidate */
 	const char *compile_arch;  /* --compile-only ARCH */
+	int tmpl;                  /* --template: 0 mm (default), 1 mma */
 } bench_opts;
 
 /* Device facts that go into the metadata line and the plan. */
@@ -86,8 +89,11 @@ int thread_grid(int bm, int bn, int nt, int *tr, int *tc);
  * itemsize bytes (a config above the device's opt-in limit is skipped, as
  * newer Inductor prunes it). */
 int64_t triton_smem(const mm_config *c, int itemsize);
-/* Shared memory kernels/mm.cu needs: BK*(BM+1+BN+1)*4 bytes. */
-int64_t kernel_smem(const mm_config *c);
+/* Dynamic shared memory the config's template needs, in bytes:
+ * kernels/mm.cu: BK*(BM+1+BN+1)*4; kernels/mma.cu: STAGES*(max(BM*(BK+16/es),
+ * BK*(BM+8)) + max(BN*(BK+16/es), BK*(BN+8)))*es with es the element size
+ * of dtype dt (its header comment). */
+int64_t kernel_smem(const mm_config *c, int dt);
 
 /* Candidates of one input (spec §3.5): extern_mm, then the base configs
  * shrunk to the problem (m' = max(next_pow2(m),16) ..., num_warps =

@@ -171,9 +171,16 @@ mm_config *configs_read(const char *path, int *n)
 			if (seen_extra)
 				die("%s:%" PRId64 ": base config after extra ones", path, lineno);
 			c->extra = 0;
-		} else if (!strcmp(f[0], "extra")) {
+		} else if (!strcmp(f[0], "extra") || !strcmp(f[0], "big")) {
+			/* big (kernels/mma_configs.tsv): larger tiles, offered after
+			 * Inductor's extra configs, in the same deduplicated list */
 			c->extra = 1;
 			seen_extra = 1;
+		} else if (!strcmp(f[0], "splitk")) {
+			/* split-K needs a workspace and a reduction launch that bench
+			 * does not drive yet (bench/kernels/mma_harness.c does) */
+			p = nl + 1;
+			continue;
 		} else {
 			die("%s:%" PRId64 ": field 'list': '%s' (base or extra)", path, lineno, f[0]);
 		}
@@ -219,8 +226,14 @@ int64_t triton_smem(const mm_config *c, int itemsize)
 	return (int64_t)c->stages * ((int64_t)c->bm * c->bk + (int64_t)c->bk * c->bn) * itemsize;
 }
 
-int64_t kernel_smem(const mm_config *c)
+int64_t kernel_smem(const mm_config *c, int dt)
 {
+	if (c->tmpl == 1) {
+		int64_t es = dtype_size(dt), pad = 16 / es;
+		int64_t a = (int64_t)c->bm * (c->bk + pad), at = (int64_t)c->bk * (c->bm + 8);
+		int64_t b = (int64_t)c->bn * (c->bk + pad), bt = (int64_t)c->bk * (c->bn + 8);
+		return (int64_t)c->stages * ((a > at ? a : at) + (b > bt ? b : bt)) * es;
+	}
 	return (int64_t)c->bk * (c->bm + 1 + c->bn + 1) * 4;
 }
 
@@ -273,15 +286,17 @@ int plan_candidates(const bench_input *in, const mm_config *cfgs, int ncfg,
 				continue; /* filtered_configs dedups within one list */
 			if (triton_smem(&s, dtype_size(in->dtype)) > smem_limit)
 				continue; /* pruned: exceeds the device's shared memory */
+			if (s.tmpl == 1 && kernel_smem(&s, in->dtype) > smem_limit)
+				continue; /* mma.cu's padded tiles do not fit (fp32) */
 			bench_cand *c = &out[nc];
 			memset(c, 0, sizeof *c);
 			c->cfg = s;
-			if (thread_grid(s.bm, s.bn, 32 * s.warps, &c->tr, &c->tc) != 0)
+			if (s.tmpl == 0 && thread_grid(s.bm, s.bn, 32 * s.warps, &c->tr, &c->tc) != 0)
 				die("config %dx%dx%d with %d warps has no thread grid",
 				    s.bm, s.bn, s.bk, s.warps);
 			snprintf(c->id, sizeof c->id,
-			         "type=nvrtc_BLOCK-M=%d_BLOCK-K=%d_BLOCK-N=%d_numstages=%d_numwarps=%d",
-			         s.bm, s.bk, s.bn, s.stages, s.warps);
+			         "type=nvrtc_%sBLOCK-M=%d_BLOCK-K=%d_BLOCK-N=%d_numstages=%d_numwarps=%d",
+			         s.tmpl == 1 ? "mma_" : "", s.bm, s.bk, s.bn, s.stages, s.warps);
 			if (nc >= BENCH_MAX_CAND)
 				die("too many candidates");
 			nc++;

@@ -23,7 +23,11 @@ if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
 	skip bench-gpu "no NVIDIA GPU here"; finish
 fi
 [ -x "$B" ] || { fail bench-gpu-built "$B missing"; finish; }
-K="--kernels $ROOT/kernels --cache ${CUBIN_CACHE:-$ROOT/build/cubin} --device $DEV"
+K0="--kernels $ROOT/kernels --cache ${CUBIN_CACHE:-$ROOT/build/cubin} --device $DEV"
+# BENCH_TEMPLATE=mma tests the tensor-core template (kernels/mma.cu); the
+# deliberately broken kernel below exists in mm.cu only, so that check
+# always uses the default template.
+K="$K0 ${BENCH_TEMPLATE:+--template $BENCH_TEMPLATE}"
 
 # shapes: m k n
 SHAPES="1 1 1
@@ -114,7 +118,7 @@ fi
 head -n 1 "$TMP/shapes.tsv" > "$TMP/few.tsv"
 awk -F'\t' 'NR > 1 && ($3 == 17 || $3 == 128) && $8 == 1' "$TMP/shapes.tsv" >> "$TMP/few.tsv"
 rm -f "$TMP/bad.txt"
-"$B" $K --bad-kernel --cache "$TMP/badcache" --reps 1 "$TMP/few.tsv" "$TMP/bad.txt" 2> "$RES/gpu_bad_kernel.err"
+"$B" $K0 --bad-kernel --cache "$TMP/badcache" --reps 1 "$TMP/few.tsv" "$TMP/bad.txt" 2> "$RES/gpu_bad_kernel.err"
 nb=$(grep -c 'type=nvrtc.*,inf$' "$TMP/bad.txt"); nt=$(grep -c 'type=nvrtc' "$TMP/bad.txt")
 ne=$(grep -c ',extern_mm,inf$' "$TMP/bad.txt")
 [ "$nt" -gt 0 ] && [ "$nb" = "$nt" ] && [ "$ne" = 0 ] && grep -q 'wrong result' "$RES/gpu_bad_kernel.err" \

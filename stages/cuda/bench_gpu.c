@@ -79,6 +79,8 @@ struct bench_backend {
 	cudaEvent_t e0, e1;
 	char *src;
 	uint64_t src_hash;
+	char *src2;                 /* kernels/mma.cu with --template mma, else NULL */
+	uint64_t src2_hash;
 	kmod **mods;                /* each allocated once: pointers stay valid */
 	size_t nmods, capmods;
 	vstate *vs;
@@ -138,30 +140,32 @@ static void mkdir_p(const char *path)
 	free(p);
 }
 
-static char *load_source(const bench_opts *o, uint64_t *hash)
+/* The source of template tmpl (0: mm.cu, 1: mma.cu) and its hash. */
+static char *load_source(const bench_opts *o, int tmpl, uint64_t *hash)
 {
 	char *path = xmalloc(strlen(o->kernels) + 16);
 	size_t len;
-	sprintf(path, "%s/mm.cu", o->kernels);
+	sprintf(path, "%s/%s", o->kernels, tmpl ? "mma.cu" : "mm.cu");
 	char *src = read_file(path, &len);
 	free(path);
 	*hash = fnv1a(0xcbf29ce484222325ULL, src, len);
 	return src;
 }
 
-/* Cubin for (cfg, tr, tc, dt, arch): from the disk cache, or compiled by
- * NVRTC and stored (atomically: temp file + rename).  Returns a malloc'd
- * image and *len, or NULL with *why (malloc'd) on a compile error.
- * *compiled is set to 1 when NVRTC ran. */
+/* Cubin for (template, cfg, tr, tc, dt, tf32, arch): from the disk cache,
+ * or compiled by NVRTC and stored (atomically: temp file + rename).  src is
+ * the template's source (c->tmpl), hash its hash.  Returns a malloc'd image
+ * and *len, or NULL with *why (malloc'd) on a compile error.  *compiled is
+ * set to 1 when NVRTC ran. */
 static void *get_cubin(const char *src, uint64_t hash, const char *cache,
-                       const mm_config *c, int tr, int tc, int dt,
+                       const mm_config *c, int tr, int tc, int dt, int tf32,
                        const char *arch, int bug, size_t *len, char **why,
                        int *compiled)
 {
 	char path[4096], tmp[4200];
-	snprintf(path, sizeof path, "%s/%016" PRIx64 "-%d-%d-%d-%d-%d-%dx%d-dt%d-%s%s.cubin",
+	snprintf(path, sizeof path, "%s/%016" PRIx64 "-%d-%d-%d-%d-%d-%dx%d-dt%d%s-%s%s.cubin",
 	         cache, hash, c->bm, c->bn, c->bk, c->stages, c->warps, tr, tc, dt,
-	         arch, bug ? "-bug" : "");
+	         tf32 ? "-tf32" : "", arch, bug ? "-bug" : "");
 	*compiled = 0;
 	*why = NULL;
 	if (access(path, R_OK) == 0)
@@ -176,8 +180,13 @@ static void *get_cubin(const char *src, uint64_t hash, const char *cache,
 	snprintf(opt[no++], 64, "-DBK=%d", c->bk);
 	snprintf(opt[no++], 64, "-DNW=%d", c->warps);
 	snprintf(opt[no++], 64, "-DSTAGES=%d", c->stages);
-	snprintf(opt[no++], 64, "-DTR=%d", tr);
-	snprintf(opt[no++], 64, "-DTC=%d", tc);
+	if (c->tmpl == 1) {
+		snprintf(opt[no++], 64, "-DTF32=%d", tf32);
+		snprintf(opt[no++], 64, "-DSPLITK=0");
+	} else {
+		snprintf(opt[no++], 64, "-DTR=%d", tr);
+		snprintf(opt[no++], 64, "-DTC=%d", tc);
+	}
 	snprintf(opt[no++], 64, "-DDT=%d", dt);
 	if (bug)
 		snprintf(opt[no++], 64, "-DMMRANK_BUG=1");
@@ -185,7 +194,7 @@ static void *get_cubin(const char *src, uint64_t hash, const char *cache,
 		opts[i] = opt[i];
 
 	nvrtcProgram prog;
-	nvrtcResult r = nvrtcCreateProgram(&prog, src, "mm.cu", 0, NULL, NULL);
+	nvrtcResult r = nvrtcCreateProgram(&prog, src, c->tmpl ? "mma.cu" : "mm.cu", 0, NULL, NULL);
 	if (r != NVRTC_SUCCESS)
 		die("nvrtcCreateProgram: %s", nvrtcGetErrorString(r));
 	*compiled = 1;
@@ -276,16 +285,19 @@ bench_backend *backend_open(const bench_opts *o, bench_device *dev)
 	CUDA_OK(cudaEventCreate(&b->e0));
 	CUDA_OK(cudaEventCreate(&b->e1));
 	CUDA_OK(cudaMalloc((void **)&b->d_sums, 3 * sizeof(double)));
-	b->src = load_source(o, &b->src_hash);
+	b->src = load_source(o, 0, &b->src_hash);
+	if (o->tmpl)
+		b->src2 = load_source(o, 1, &b->src2_hash);
 	return b;
 }
 
-/* Module for (cfg, tr, tc, dt), compiled/loaded on first use. */
-static kmod *get_module(bench_backend *b, const mm_config *c, int tr, int tc, int dt)
+/* Module for (template, cfg, tr, tc, dt, tf32), compiled/loaded on first
+ * use.  mm.cu modules also provide fill_kernel and cmp_kernel. */
+static kmod *get_module(bench_backend *b, const mm_config *c, int tr, int tc, int dt, int tf32)
 {
 	char key[96];
-	snprintf(key, sizeof key, "%d-%d-%d-%d-%d-%dx%d-%d", c->bm, c->bn, c->bk,
-	         c->stages, c->warps, tr, tc, dt);
+	snprintf(key, sizeof key, "%s%d-%d-%d-%d-%d-%dx%d-%d%s", c->tmpl ? "mma-" : "", c->bm,
+	         c->bn, c->bk, c->stages, c->warps, tr, tc, dt, tf32 ? "-tf32" : "");
 	for (size_t i = 0; i < b->nmods; i++)
 		if (!strcmp(b->mods[i]->key, key))
 			return b->mods[i];
@@ -297,8 +309,9 @@ static kmod *get_module(bench_backend *b, const mm_config *c, int tr, int tc, in
 	char *why;
 	int compiled;
 	double t0 = now_s();
-	void *img = get_cubin(b->src, b->src_hash, b->o.cache, c, tr, tc, dt,
-	                      b->arch, b->o.bad_kernel, &len, &why, &compiled);
+	void *img = get_cubin(c->tmpl ? b->src2 : b->src, c->tmpl ? b->src2_hash : b->src_hash,
+	                      b->o.cache, c, tr, tc, dt, tf32, b->arch, b->o.bad_kernel,
+	                      &len, &why, &compiled);
 	double t1 = now_s();
 	if (compiled) {
 		b->t_compile += t1 - t0;
@@ -320,11 +333,15 @@ static kmod *get_module(bench_backend *b, const mm_config *c, int tr, int tc, in
 		b->t_load += now_s() - t1;
 		return k;
 	}
-	if ((r = b->getfn(&k->mm, k->mod, "mm_kernel")) != CUDA_SUCCESS ||
-	    (r = b->getfn(&k->fill, k->mod, "fill_kernel")) != CUDA_SUCCESS ||
-	    (r = b->getfn(&k->cmp, k->mod, "cmp_kernel")) != CUDA_SUCCESS)
+	if (c->tmpl == 1) {
+		if ((r = b->getfn(&k->mm, k->mod, "mma_kernel")) != CUDA_SUCCESS)
+			die("cuModuleGetFunction(mma_kernel): %s", drv_err(b, r));
+	} else if ((r = b->getfn(&k->mm, k->mod, "mm_kernel")) != CUDA_SUCCESS ||
+	           (r = b->getfn(&k->fill, k->mod, "fill_kernel")) != CUDA_SUCCESS ||
+	           (r = b->getfn(&k->cmp, k->mod, "cmp_kernel")) != CUDA_SUCCESS) {
 		die("cuModuleGetFunction: %s", drv_err(b, r));
-	int64_t sm = kernel_smem(c);
+	}
+	int64_t sm = kernel_smem(c, dt);
 	if (sm > b->dev.smem_optin) {
 		fprintf(stderr, "bench: config %s: needs %" PRId64 " B shared memory, device has %" PRId64 "\n",
 		        key, sm, b->dev.smem_optin);
@@ -397,7 +414,7 @@ static int run_once(bench_backend *b, const bench_input *in, const bench_cand *c
 		return -1;
 	}
 	CUresult r = b->launch(k->mm, gx, gy, 1, (unsigned)(32 * g->warps), 1, 1,
-	                       (unsigned)kernel_smem(g), 0, args, NULL);
+	                       (unsigned)kernel_smem(g, in->dtype), 0, args, NULL);
 	if (r != CUDA_SUCCESS) {
 		fprintf(stderr, "bench: input %" PRId64 ": %s: cuLaunchKernel: %s\n",
 		        in->id, c->id, drv_err(b, r));
@@ -489,8 +506,8 @@ void backend_measure(bench_backend *b, const bench_input *in,
 	b->n_inputs++;
 
 	/* module providing fill/cmp for this dtype */
-	mm_config auxc = { 16, 16, 16, 1, 1, 0 };
-	kmod *aux = get_module(b, &auxc, 2, 16, in->dtype);
+	mm_config auxc = { 16, 16, 16, 1, 1, 0, 0 };
+	kmod *aux = get_module(b, &auxc, 2, 16, in->dtype, 0);
 	if (!aux->ok)
 		die("the auxiliary kernels do not build for dtype %d", in->dtype);
 
@@ -549,7 +566,8 @@ void backend_measure(bench_backend *b, const bench_input *in,
 		const bench_cand *cd = &c[ci];
 		kmod *k = NULL;
 		if (!cd->is_extern) {
-			k = get_module(b, &cd->cfg, cd->tr, cd->tc, in->dtype);
+			k = get_module(b, &cd->cfg, cd->tr, cd->tc, in->dtype,
+			               in->dtype == DT_F32 && in->tf32);
 			if (!k->ok) {
 				fprintf(stderr, "bench: input %" PRId64 ": %s: not available (see above); inf\n",
 				        in->id, cd->id);
@@ -698,13 +716,15 @@ void backend_close(bench_backend *b)
 	free(b->mods);
 	free(b->vs);
 	free(b->src);
+	free(b->src2);
 	free(b);
 }
 
 int backend_precompile(const bench_opts *o, const mm_config *cfgs, int ncfg)
 {
-	uint64_t hash;
-	char *src = load_source(o, &hash);
+	uint64_t hash, hash2 = 0;
+	char *src = load_source(o, 0, &hash);
+	char *src2 = o->tmpl ? load_source(o, 1, &hash2) : NULL;
 	int n = 0, total = 0;
 	/* every shrink a problem can cause: m', n', k' in {16, 32, 64, >=128} */
 	static const int dims[] = { 16, 32, 64, 128 };
@@ -713,38 +733,47 @@ int backend_precompile(const bench_opts *o, const mm_config *cfgs, int ncfg)
 	memset(&in, 0, sizeof in);
 	in.features = (char *)"";
 	for (int dt = 0; dt < 3; dt++) {
-		mm_config auxc = { 16, 16, 16, 1, 1, 0 };
+		mm_config auxc = { 16, 16, 16, 1, 1, 0, 0 };
 		size_t len;
 		char *why;
 		int comp;
-		void *img = get_cubin(src, hash, o->cache, &auxc, 2, 16, dt, o->compile_arch,
-		                      o->bad_kernel, &len, &why, &comp);
-		if (!img)
-			die("auxiliary kernels: %s", why);
-		free(img);
-		n += comp;
-		total++;
+		/* --shard I/N: this process compiles requests I, I+N, ... */
+		if (total++ % o->nshards == o->shard) {
+			void *img = get_cubin(src, hash, o->cache, &auxc, 2, 16, dt, 0,
+			                      o->compile_arch, o->bad_kernel, &len, &why, &comp);
+			if (!img)
+				die("auxiliary kernels: %s", why);
+			free(img);
+			n += comp;
+		}
 		in.dtype = dt;
-		for (int a = 0; a < 4; a++)
-			for (int c = 0; c < 4; c++)
-				for (int d = 0; d < 4; d++) {
-					in.m = dims[a];
-					in.n = dims[c];
-					in.k = dims[d];
-					int nc = plan_candidates(&in, cfgs, ncfg, 232448, cand);
-					for (int i = 1; i < nc; i++) {
-						img = get_cubin(src, hash, o->cache, &cand[i].cfg, cand[i].tr,
-						                cand[i].tc, dt, o->compile_arch, o->bad_kernel,
-						                &len, &why, &comp);
-						if (!img)
-							die("%s: %s", cand[i].id, why);
-						free(img);
-						n += comp;
-						total++;
+		/* mma.cu for float32 has a tf32 (mma) and an FFMA variant */
+		for (int tf = 0; tf <= (o->tmpl && dt == DT_F32); tf++)
+			for (int a = 0; a < 4; a++)
+				for (int c = 0; c < 4; c++)
+					for (int d = 0; d < 4; d++) {
+						in.m = dims[a];
+						in.n = dims[c];
+						in.k = dims[d];
+						int nc = plan_candidates(&in, cfgs, ncfg, 232448, cand);
+						for (int i = 1; i < nc; i++) {
+							const mm_config *g = &cand[i].cfg;
+							if (total++ % o->nshards != o->shard)
+								continue;
+							void *img = get_cubin(g->tmpl ? src2 : src,
+							                g->tmpl ? hash2 : hash, o->cache, g,
+							                cand[i].tr, cand[i].tc, dt, tf,
+							                o->compile_arch, o->bad_kernel, &len, &why,
+							                &comp);
+							if (!img)
+								die("%s: %s", cand[i].id, why);
+							free(img);
+							n += comp;
+						}
 					}
-				}
 	}
 	fprintf(stderr, "bench: %d cubin requests against cache %s, %d compiled now\n", total, o->cache, n);
 	free(src);
+	free(src2);
 	return n;
 }
