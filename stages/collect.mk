@@ -19,7 +19,8 @@
 # binaries are order-only prerequisites, so rebuilding them (e.g. after a
 # comment edit) does not re-run a collection.
 #
-# Variables: COLLECT_DIR (default out/$(GPU)/collect), GPU_MEM_BYTES (for
+# Variables: KERNEL_TEMPLATE (mm or mma, bench --template; default mm),
+# COLLECT_DIR (default out/$(GPU)/collect), GPU_MEM_BYTES (for
 # sample's memory rejection; default 150754820096 = 143771 MiB, an H200),
 # SAMPLE_MAX_GFLOP (sample --max-gflop: reject problems above G GFLOP; not
 # in the reference distribution, for small device budgets; default off),
@@ -45,6 +46,9 @@ SAMPLE_MAX_GFLOP   ?=
 CUBIN_CACHE        ?= $(BUILD)/cubin
 BENCH              ?= bench
 BENCH_EXTRA        ?=
+# candidate family: mm (kernels/mm.cu, CUDA cores) or mma (kernels/mma.cu,
+# tensor cores); see bench --help --template
+KERNEL_TEMPLATE    ?= mm
 LAUNCHER           ?= local
 CUBIN_ARCH         ?= sm_90
 CUDA               ?= /usr/local/cuda
@@ -71,7 +75,7 @@ $(BIN)/bench-fake: $(BENCH_DEPS) stages/bench_fake.c
 # into CUBIN_CACHE on a machine without a GPU (then carry the cache).
 .PHONY: cubins
 cubins: $(BIN)/bench
-	$(BIN)/bench --compile-only $(CUBIN_ARCH) --kernels kernels --cache $(CUBIN_CACHE)
+	$(BIN)/bench --compile-only $(CUBIN_ARCH) --kernels kernels --template $(KERNEL_TEMPLATE) --cache $(CUBIN_CACHE)
 
 # ---- collection ---------------------------------------------------------
 collect_comma := ,
@@ -92,7 +96,7 @@ $(COLLECT_DIR)/sample.params: collect-force
 
 $(COLLECT_DIR)/bench.params: collect-force
 	@mkdir -p $(@D)
-	@echo "reps=$(REPS) gpus=$(GPUS)" > $@.new; \
+	@echo "reps=$(REPS) gpus=$(GPUS) template=$(KERNEL_TEMPLATE)" > $@.new; \
 	if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
 $(COLLECT_DIR)/shapes.tsv: $(COLLECT_DIR)/sample.params | $(BIN)/sample
@@ -102,10 +106,10 @@ $(COLLECT_DIR)/shapes.tsv: $(COLLECT_DIR)/sample.params | $(BIN)/sample
 ifeq ($(LAUNCHER),local)
 # One shard per GPU: $(1) device id, $(2) shard index.
 define collect_shard
-$(COLLECT_DIR)/data_$(1).txt: $(COLLECT_DIR)/shapes.tsv $(COLLECT_DIR)/bench.params kernels/mm.cu kernels/configs.tsv | $(BIN)/$(BENCH)
+$(COLLECT_DIR)/data_$(1).txt: $(COLLECT_DIR)/shapes.tsv $(COLLECT_DIR)/bench.params kernels/mm.cu kernels/configs.tsv kernels/mma.cu kernels/mma_configs.tsv | $(BIN)/$(BENCH)
 	rm -f $$@
 	$(BIN)/$(BENCH) --device $(1) --shard $(2)/$(COLLECT_N) --reps $(REPS) \
-		--kernels kernels --cache $(CUBIN_CACHE) \
+		--kernels kernels --template $(KERNEL_TEMPLATE) --cache $(CUBIN_CACHE) \
 		$(if $(COLLECT_TIME_LIMIT),--time-limit $(COLLECT_TIME_LIMIT)) \
 		--stats $(COLLECT_DIR)/stats_$(1).tsv $(BENCH_EXTRA) $(COLLECT_DIR)/shapes.tsv $$@
 endef
