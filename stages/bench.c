@@ -36,7 +36,7 @@
 
 static const char usage[] =
 "usage: " BENCH_PROG " [options] SHAPES LOG\n"
-"       " BENCH_PROG " --compile-only ARCH [--kernels DIR] [--cache DIR]\n"
+"       " BENCH_PROG " --compile-only ARCH [--kernels DIR] [--cache DIR] [SHAPES]\n"
 "\n"
 "Time extern_mm (cuBLAS) and every NVRTC candidate of kernels/ on each input\n"
 "of SHAPES (sample's TSV) in this shard, and append the rows to LOG.part,\n"
@@ -71,7 +71,8 @@ static const char usage[] =
 "                    s; regret = chosen_ms / oracle_ms from the full pass)\n"
 "  --ranking K       top-k size for --use-heuristic (default 10)\n"
 "  --compile-only A  fill the cubin cache for architecture A (e.g. sm_90) for\n"
-"                    every shrunk config and dtype; needs no GPU; with\n"
+"                    every shrunk config and dtype (or, given SHAPES, for\n"
+"                    those inputs only); needs no GPU; with\n"
 "                    --shard I/N only every N-th request from the I-th on\n"
 "                    (run N processes in parallel)\n"
 "  --bad-kernel      compile candidates with a deliberate bug (tests that\n"
@@ -230,10 +231,14 @@ int main(int argc, char **argv)
 		cfgs[i].tmpl = o.tmpl;
 
 	if (o.compile_arch) {
-		if (shapes)
-			die("--compile-only takes no SHAPES/LOG");
+		if (log)
+			die("--compile-only takes at most SHAPES, no LOG");
 		double t0 = now_s();
-		int n = backend_precompile(&o, cfgs, ncfg);
+		int64_t nsh = 0;
+		bench_input *sh = shapes ? shapes_read(shapes, &nsh) : NULL;
+		int n = backend_precompile(&o, cfgs, ncfg, sh, nsh);
+		if (sh)
+			shapes_free(sh, nsh);
 		fprintf(stderr, "bench: compiled %d cubins for %s in %.1f s\n", n,
 		        o.compile_arch, now_s() - t0);
 		free(cfgs);

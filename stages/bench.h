@@ -140,9 +140,11 @@ void backend_measure(bench_backend *b, const bench_input *in,
  * as "key\tvalue" lines. */
 void backend_stats(bench_backend *b, FILE *fp);
 void backend_close(bench_backend *b);
-/* --compile-only ARCH: fill the cubin cache for every (shrunk config,
- * dtype) without a GPU.  Returns the number of cubins compiled. */
-int backend_precompile(const bench_opts *o, const mm_config *cfgs, int ncfg);
+/* --compile-only ARCH: fill the cubin cache without a GPU, for every
+ * (shrunk config, dtype) a problem can produce, or (ins != NULL) only for
+ * the nins inputs given.  Returns the number of cubins compiled. */
+int backend_precompile(const bench_opts *o, const mm_config *cfgs, int ncfg,
+                       const bench_input *ins, int64_t nins);
 /* "cuda" or "fake" */
 const char *backend_kind(void);
 

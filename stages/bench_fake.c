@@ -82,10 +82,13 @@ void backend_stats(bench_backend *b, FILE *fp)
 
 void backend_close(bench_backend *b) { free(b); }
 
-int backend_precompile(const bench_opts *o, const mm_config *cfgs, int ncfg)
+int backend_precompile(const bench_opts *o, const mm_config *cfgs, int ncfg,
+                       const bench_input *ins, int64_t nins)
 {
 	(void)o;
 	(void)cfgs;
 	(void)ncfg;
+	(void)ins;
+	(void)nins;
 	die("--compile-only needs the CUDA build (build/bin/bench)");
 }

@@ -720,13 +720,34 @@ void backend_close(bench_backend *b)
 	free(b);
 }
 
-int backend_precompile(const bench_opts *o, const mm_config *cfgs, int ncfg)
+/* One cubin request of backend_precompile: compiled by this process iff
+ * its running number (*total) falls to this --shard. */
+static void precompile_one(const bench_opts *o, const char *src, uint64_t hash,
+                           const mm_config *g, int tr, int tc, int dt, int tf,
+                           const char *what, int *total, int *n)
+{
+	if ((*total)++ % o->nshards != o->shard)
+		return;
+	size_t len;
+	char *why;
+	int comp;
+	void *img = get_cubin(src, hash, o->cache, g, tr, tc, dt, tf, o->compile_arch,
+	                      o->bad_kernel, &len, &why, &comp);
+	if (!img)
+		die("%s: %s", what, why);
+	free(img);
+	*n += comp;
+}
+
+int backend_precompile(const bench_opts *o, const mm_config *cfgs, int ncfg,
+                       const bench_input *ins, int64_t nins)
 {
 	uint64_t hash, hash2 = 0;
 	char *src = load_source(o, 0, &hash);
 	char *src2 = o->tmpl ? load_source(o, 1, &hash2) : NULL;
 	int n = 0, total = 0;
-	/* every shrink a problem can cause: m', n', k' in {16, 32, 64, >=128} */
+	/* without SHAPES: every shrink a problem can cause, m', n', k' in
+	 * {16, 32, 64, >=128} */
 	static const int dims[] = { 16, 32, 64, 128 };
 	bench_input in;
 	bench_cand cand[BENCH_MAX_CAND];
@@ -734,43 +755,27 @@ int backend_precompile(const bench_opts *o, const mm_config *cfgs, int ncfg)
 	in.features = (char *)"";
 	for (int dt = 0; dt < 3; dt++) {
 		mm_config auxc = { 16, 16, 16, 1, 1, 0, 0 };
-		size_t len;
-		char *why;
-		int comp;
-		/* --shard I/N: this process compiles requests I, I+N, ... */
-		if (total++ % o->nshards == o->shard) {
-			void *img = get_cubin(src, hash, o->cache, &auxc, 2, 16, dt, 0,
-			                      o->compile_arch, o->bad_kernel, &len, &why, &comp);
-			if (!img)
-				die("auxiliary kernels: %s", why);
-			free(img);
-			n += comp;
-		}
-		in.dtype = dt;
+		precompile_one(o, src, hash, &auxc, 2, 16, dt, 0, "auxiliary kernels", &total, &n);
 		/* mma.cu for float32 has a tf32 (mma) and an FFMA variant */
 		for (int tf = 0; tf <= (o->tmpl && dt == DT_F32); tf++)
-			for (int a = 0; a < 4; a++)
-				for (int c = 0; c < 4; c++)
-					for (int d = 0; d < 4; d++) {
-						in.m = dims[a];
-						in.n = dims[c];
-						in.k = dims[d];
-						int nc = plan_candidates(&in, cfgs, ncfg, 232448, cand);
-						for (int i = 1; i < nc; i++) {
-							const mm_config *g = &cand[i].cfg;
-							if (total++ % o->nshards != o->shard)
-								continue;
-							void *img = get_cubin(g->tmpl ? src2 : src,
-							                g->tmpl ? hash2 : hash, o->cache, g,
-							                cand[i].tr, cand[i].tc, dt, tf,
-							                o->compile_arch, o->bad_kernel, &len, &why,
-							                &comp);
-							if (!img)
-								die("%s: %s", cand[i].id, why);
-							free(img);
-							n += comp;
-						}
-					}
+			for (int64_t p = 0; p < (ins ? nins : 64); p++) {
+				if (ins) {
+					if (ins[p].dtype != dt || (dt == DT_F32 && o->tmpl && ins[p].tf32 != tf))
+						continue;
+					in = ins[p];
+				} else {
+					in.dtype = dt;
+					in.m = dims[p / 16];
+					in.n = dims[p / 4 % 4];
+					in.k = dims[p % 4];
+				}
+				int nc = plan_candidates(&in, cfgs, ncfg, 232448, cand);
+				for (int i = 1; i < nc; i++) {
+					const mm_config *g = &cand[i].cfg;
+					precompile_one(o, g->tmpl ? src2 : src, g->tmpl ? hash2 : hash, g,
+					               cand[i].tr, cand[i].tc, dt, tf, cand[i].id, &total, &n);
+				}
+			}
 	}
 	fprintf(stderr, "bench: %d cubin requests against cache %s, %d compiled now\n", total, o->cache, n);
 	free(src);
