@@ -103,15 +103,21 @@ $(COLLECT_DIR)/shapes.tsv: $(COLLECT_DIR)/sample.params | $(BIN)/sample
 	$(BIN)/sample --seed $(SEED) --samples $(SAMPLES) --gpu-mem-bytes $(GPU_MEM_BYTES) \
 		$(if $(SAMPLE_MAX_GFLOP),--max-gflop $(SAMPLE_MAX_GFLOP)) $@
 
+# What a shard's output depends on besides shapes.tsv and its parameter
+# stamp, and the command that measures it -- the same for every LAUNCHER:
+# $(call collect_bench,DEVICE,I/N,STATS,LOG).
+COLLECT_KERNELS := kernels/mm.cu kernels/configs.tsv kernels/mma.cu kernels/mma_configs.tsv
+collect_bench = $(BIN)/$(BENCH) --device $(1) --shard $(2) --reps $(REPS) \
+		--kernels kernels --template $(KERNEL_TEMPLATE) --cache $(CUBIN_CACHE) \
+		$(if $(COLLECT_TIME_LIMIT),--time-limit $(COLLECT_TIME_LIMIT)) \
+		--stats $(3) $(BENCH_EXTRA) $(COLLECT_DIR)/shapes.tsv $(4)
+
 ifeq ($(LAUNCHER),local)
 # One shard per GPU: $(1) device id, $(2) shard index.
 define collect_shard
-$(COLLECT_DIR)/data_$(1).txt: $(COLLECT_DIR)/shapes.tsv $(COLLECT_DIR)/bench.params kernels/mm.cu kernels/configs.tsv kernels/mma.cu kernels/mma_configs.tsv | $(BIN)/$(BENCH)
+$(COLLECT_DIR)/data_$(1).txt: $(COLLECT_DIR)/shapes.tsv $(COLLECT_DIR)/bench.params $(COLLECT_KERNELS) | $(BIN)/$(BENCH)
 	rm -f $$@
-	$(BIN)/$(BENCH) --device $(1) --shard $(2)/$(COLLECT_N) --reps $(REPS) \
-		--kernels kernels --template $(KERNEL_TEMPLATE) --cache $(CUBIN_CACHE) \
-		$(if $(COLLECT_TIME_LIMIT),--time-limit $(COLLECT_TIME_LIMIT)) \
-		--stats $(COLLECT_DIR)/stats_$(1).tsv $(BENCH_EXTRA) $(COLLECT_DIR)/shapes.tsv $$@
+	$(call collect_bench,$(1),$(2)/$(COLLECT_N),$(COLLECT_DIR)/stats_$(1).tsv,$$@)
 endef
 $(foreach p,$(COLLECT_PAIRS),$(eval $(call collect_shard,$(word 1,$(subst :, ,$(p))),$(word 2,$(subst :, ,$(p))))))
 
