@@ -7,7 +7,8 @@
 #        [SLURM_OPTS="--partition=gpu --time=02:00:00"]
 #
 # runs sample here, then submits one batch job per shard (sbatch --wait, via
-# stages/slurm_shard.sh), each running the same command as a local shard,
+# stages/slurm_shard.sh), each running the same command as a local shard
+# (collect.mk's collect_bench),
 #   $(BIN)/$(BENCH) --device 0 --shard I/SHARDS ... shapes.tsv shard_IofSHARDS.txt
 # on the GPU Slurm gives it (SLURM_GPU_OPT, default --gpus=1; Slurm sets
 # CUDA_VISIBLE_DEVICES, so it is device 0), and waits; then merges the
@@ -50,19 +51,17 @@ SLURM_DATA := $(foreach i,$(shell seq 0 $$(($(SHARDS) - 1))),$(COLLECT_DIR)/shar
 
 $(COLLECT_DIR)/slurm.params: collect-force
 	@mkdir -p $(@D)
-	@echo "reps=$(REPS)" > $@.new; \
+	@echo "reps=$(REPS) template=$(KERNEL_TEMPLATE)" > $@.new; \
 	if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
 # The shard file appears only when bench renames its complete .part file.
+# The job runs collect.mk's shard command (collect_bench) on device 0.
 $(SLURM_DATA): $(COLLECT_DIR)/shard_%of$(SHARDS).txt: $(COLLECT_DIR)/shapes.tsv $(COLLECT_DIR)/slurm.params \
-  kernels/mm.cu kernels/configs.tsv | $(BIN)/$(BENCH)
+  $(COLLECT_KERNELS) | $(BIN)/$(BENCH)
 	rm -f $@
 	stages/slurm_shard.sh --retries $(SLURM_RETRIES) --logs $(SLURM_LOGS) $@ \
 		--job-name=mmrank-$(GPU)-$*of$(SHARDS) $(SLURM_GPU_OPT) $(SLURM_OPTS) -- \
-		$(BIN)/$(BENCH) --device 0 --shard $*/$(SHARDS) --reps $(REPS) \
-		--kernels kernels --cache $(CUBIN_CACHE) \
-		$(if $(COLLECT_TIME_LIMIT),--time-limit $(COLLECT_TIME_LIMIT)) \
-		--stats $(SLURM_LOGS)/stats_$*of$(SHARDS).tsv $(BENCH_EXTRA) $(COLLECT_DIR)/shapes.tsv $@
+		$(call collect_bench,0,$*/$(SHARDS),$(SLURM_LOGS)/stats_$*of$(SHARDS).tsv,$@)
 
 $(COLLECT_MERGED): $(SLURM_DATA) | $(BIN)/merge
 	@mkdir -p $(@D)
