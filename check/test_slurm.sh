@@ -92,9 +92,11 @@ diag() { # on failure: make's log, the jobs' logs, what the daemons said
 }
 
 BUILD=${BIN%/bin}
+BUILD=${BUILD#"$ROOT"/} # build/san as the Makefile knows it (its CFLAGS)
 SAMPLES=40 SHARDS=4
+# -o: the binaries in $BIN are used as they are, never rebuilt here
 MK=(make --no-print-directory GPU=check OUT="$TMP/out" BUILD="$BUILD" SAMPLES="$SAMPLES" SEED=7 REPS=2
-	BENCH=bench-fake)
+	BENCH=bench-fake -o "$BUILD/bin/bench-fake" -o "$BUILD/bin/sample" -o "$BUILD/bin/merge")
 
 # ---- reference: the same collection, 4 local shards -------------------------
 L=$TMP/local
