@@ -200,7 +200,8 @@ int main(int argc, char **argv)
 			xgrow((void **)&inum, &inum_cap, (size_t)inputs.n * nn, sizeof *inum);
 			xgrow((void **)&icat, &icat_cap, (size_t)inputs.n * nc, sizeof *icat);
 			memcpy(inum + (size_t)id * nn, r.num, (size_t)nn * sizeof(int64_t));
-			memcpy(icat + (size_t)id * nc, cid, (size_t)nc * sizeof(int32_t));
+			if (nc > 0) /* icat stays NULL for a log without categoricals */
+				memcpy(icat + (size_t)id * nc, cid, (size_t)nc * sizeof(int32_t));
 		}
 		int ch = intern_id(&choices, r.choice, strlen(r.choice), NULL);
 		int32_t pk[2] = {id, ch};
