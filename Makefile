@@ -58,6 +58,8 @@ help:
 	@echo '  make check                all tests (ASan+UBSan build, no GPU needed)'
 	@echo '  make collect GPU=h200 GPUS=0,1 SAMPLES=N   collect data on your GPUs (needs CUDA)'
 	@echo '       [SEED=S REPS=3 COLLECT_TIME_LIMIT=s SAMPLE_MAX_GFLOP=G]  (-j: shards in parallel)'
+	@echo '  make collect GPU=h200 LAUNCHER=slurm SHARDS=16 SAMPLES=N [SLURM_OPTS="--partition=gpu --time=02:00:00"]'
+	@echo '                            one Slurm job per shard, resubmitted until complete, then merged'
 	@echo '  make cubins               precompile every NVRTC candidate for CUBIN_ARCH (no GPU needed)'
 	@echo
 	@echo 'Single stages (each redoes only what is stale):'
