@@ -19,7 +19,7 @@
 # binaries are order-only prerequisites, so rebuilding them (e.g. after a
 # comment edit) does not re-run a collection.
 #
-# Variables: KERNEL_TEMPLATE (mm or mma, bench --template; default mm),
+# Variables: KERNEL_TEMPLATE (mm or mma, bench --template; default mma),
 # COLLECT_DIR (default out/$(GPU)/collect), GPU_MEM_BYTES (for
 # sample's memory rejection; default 150754820096 = 143771 MiB, an H200),
 # SAMPLE_MAX_GFLOP (sample --max-gflop: reject problems above G GFLOP; not
@@ -48,7 +48,7 @@ BENCH              ?= bench
 BENCH_EXTRA        ?=
 # candidate family: mm (kernels/mm.cu, CUDA cores) or mma (kernels/mma.cu,
 # tensor cores); see bench --help --template
-KERNEL_TEMPLATE    ?= mm
+KERNEL_TEMPLATE    ?= mma
 LAUNCHER           ?= local
 CUBIN_ARCH         ?= sm_90
 CUDA               ?= /usr/local/cuda
