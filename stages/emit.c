@@ -391,6 +391,16 @@ static void run_m4(const char *m4prog, const char *template, int out_fd,
                    const tree *t, const ah_meta *m, const featinfo *fi,
                    enum fmt fmt, const char *hname, const char *source)
 {
+	/* The definitions are made first, in memory: write_defs validates the
+	 * tree, and a failure then leaves m4 unstarted (no stray m4 error). */
+	char *defs = NULL;
+	size_t ndefs = 0;
+	FILE *mem = open_memstream(&defs, &ndefs);
+	if (!mem)
+		die("cannot open a memory stream: %s", strerror(errno));
+	write_defs(mem, t, m, fi, fmt, hname, source);
+	if (ferror(mem) || fclose(mem) != 0)
+		die("cannot build the m4 definitions: %s", strerror(errno));
 	int pfd[2];
 	if (pipe(pfd) != 0)
 		die("cannot create a pipe: %s", strerror(errno));
@@ -411,7 +421,8 @@ static void run_m4(const char *m4prog, const char *template, int out_fd,
 	FILE *fp = fdopen(pfd[1], "w");
 	if (!fp)
 		die("cannot open a pipe to m4: %s", strerror(errno));
-	write_defs(fp, t, m, fi, fmt, hname, source);
+	fwrite(defs, 1, ndefs, fp);
+	free(defs);
 	int werr = ferror(fp) != 0;
 	werr |= fclose(fp) != 0;
 	int st;
