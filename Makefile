@@ -30,7 +30,7 @@ Q       := $(if $(filter 1,$(V)),,@)
 
 # BUILD=build (optimised) or build/san (ASan+UBSan, used by `make check`)
 BUILD   ?= build
-ifeq ($(BUILD),build/san)
+ifneq ($(filter %build/san,$(BUILD)),)
 CFLAGS  := $(SANFLAGS)
 endif
 BIN      = $(BUILD)/bin
@@ -103,6 +103,9 @@ $(BIN)/%: stages/%.c $(LIBA) $(LIB_HDR)
 # Everything of one GPU lives in $(OUT)/$(GPU)/ (default out/, disposable,
 # git-ignored).
 OUT             ?= out
+ifeq ($(strip $(GPU)),)
+$(error GPU is empty: say GPU=a100, GPU=h100, or the name of your collection)
+endif
 O               := $(OUT)/$(GPU)
 GPU_UC          := $(shell echo '$(GPU)' | tr a-z A-Z)
 HEURISTIC_NAME  ?= MMRanking$(GPU_UC)
@@ -120,7 +123,8 @@ else
 SPLIT           ?= group
 GRID            ?= search
 SELECT          ?= regret
-FOLDS           ?= 5
+# cross-validation needs whole inputs per fold: only with the grouped split
+FOLDS           ?= $(if $(filter group,$(SPLIT)),5,0)
 endif
 FIT_EXTRA       ?=
 OFFICIAL_GPUS   := $(shell awk -F'\t' 'NR>1{print $$2}' datasets/MANIFEST.tsv)
@@ -171,6 +175,14 @@ EXTRA_SETS :=
 LOG_main   := $(O)/merged.txt
 LOG_SRC    := $(O)/merged.txt
 featurize = $(BIN)/featurize $(2) -o $(3) $(LOG_$(1))
+ifeq ($(filter collect,$(MAKECMDGOALS)),)
+# Training never collects: without a merged log, say what exists instead.
+$(O)/merged.txt:
+	@echo "make: no data for GPU '$(GPU)': no official dataset ($(OFFICIAL_GPUS)), no" >&2
+	@echo "  committed collection (datasets/MANIFEST.$(GPU).tsv), no $(O)/merged.txt;" >&2
+	@echo "  collect one first: make collect GPU=$(GPU) GPUS=0 SAMPLES=N" >&2
+	@exit 1
+endif
 endif
 
 EXTRA_FEATS := $(foreach s,$(EXTRA_SETS),$(O)/$(s).feat.tsv)
@@ -192,15 +204,18 @@ $(foreach x,$(EXTRA_SETS),$(O)/$(x).feat.tsv): $(O)/%.feat.tsv: $(LOG_SRC) $(O)/
 	$(if $(Q),@echo "  FEAT    $@")
 	$(Q)$(call featurize,$*,--categories $(O)/main.feat.tsv,$@)
 
-FIT_ARGS = --heuristic-name $(HEURISTIC_NAME) --ranking $(RANKING) --seed $(SEED) \
+FIT_ARGS = --ranking $(RANKING) --seed $(SEED) \
   --split $(SPLIT) --grid $(GRID) --select $(SELECT) --folds $(FOLDS) \
   --write-split $(O)/split.tsv $(foreach s,$(EXTRA_SETS),--data $(s) $(O)/$(s).feat.tsv) $(FIT_EXTRA)
 $(O)/fit.params: FORCE
 	$(call stamp,$(FIT_ARGS))
 
-$(O)/tree.tsv $(O)/metrics.tsv $(O)/split.tsv &: $(O)/main.feat.tsv $(EXTRA_FEATS) $(BIN)/fit $(O)/fit.params
+# GRID may name a file of models: then it is a prerequisite too.
+$(O)/tree.tsv $(O)/metrics.tsv $(O)/split.tsv &: $(O)/main.feat.tsv $(EXTRA_FEATS) $(BIN)/fit \
+  $(O)/fit.params $(filter-out mm reference search,$(GRID))
 	$(if $(Q),@echo "  FIT     $(O)/tree.tsv")
-	$(Q)$(BIN)/fit $(O)/main.feat.tsv $(FIT_ARGS) -o $(O)/tree.tsv --metrics $(O)/metrics.tsv
+	$(Q)$(BIN)/fit $(O)/main.feat.tsv $(FIT_ARGS) --heuristic-name $(HEURISTIC_NAME) \
+	  -o $(O)/tree.tsv --metrics $(O)/metrics.tsv
 
 $(O)/prune.params: FORCE
 	$(call stamp,--ranking $(RANKING))
@@ -242,6 +257,9 @@ HELDOUT_ARGS = $(foreach h,$(HELDOUT),$(basename $(notdir $(h)))=$(call log_feat
 
 $(CMP)/params: FORCE
 	$(call stamp,$(RANKING) $(SEED) $(HOLDOUT) $(GRID) $(SELECT) $(FOLDS) $(EXTRA_SETS))
+# what the comparison shows: the reference artifact and the extra logs
+$(CMP)/show.params: FORCE
+	$(call stamp,$(abspath $(REFERENCE_ART)) $(HELDOUT))
 
 # (a) the reference's setting: one model, rows split, 1 % test
 $(CMP)/rows/tree.tsv $(CMP)/rows/split.tsv &: $(O)/main.feat.tsv $(EXTRA_FEATS) $(BIN)/fit $(CMP)/params
@@ -265,16 +283,16 @@ $(CMP)/%/test.feat.tsv: $(CMP)/%/split.tsv $(O)/main.feat.tsv stages/subset.sh
 COMPARE = stages/compare.sh --bin $(BIN) --ranking $(RANKING) --reference $(REFERENCE_ART)
 $(O)/compare.txt: $(CMP)/rows/pruned.tsv $(CMP)/rows/test.feat.tsv $(CMP)/group/pruned.tsv \
   $(CMP)/group/test.feat.tsv $(O)/pruned.tsv $(EXTRA_FEATS) $(foreach h,$(HELDOUT),$(call log_feat,$(h))) \
-  $(BIN)/import $(BIN)/eval stages/compare.sh
+  $(BIN)/import $(BIN)/eval stages/compare.sh $(CMP)/show.params $(wildcard $(REFERENCE_ART))
 	$(if $(Q),@echo "  COMPARE $@")
-	$(Q){ echo "== (a) reference split: rows, 1 % test; ours trained like the reference (one model, §5.10)"; \
-	  $(COMPARE) --ours $(CMP)/rows/pruned.tsv -o $(CMP)/rows.tsv test=$(CMP)/rows/test.feat.tsv; echo; \
-	  echo "== (b) grouped split: $(HOLDOUT) of the inputs held out whole; ours never saw them (shipped did)"; \
+	$(Q){ echo "== (a) reference split: rows, 1 % test; ours trained like the reference (one model, §5.10)" && \
+	  $(COMPARE) --ours $(CMP)/rows/pruned.tsv -o $(CMP)/rows.tsv test=$(CMP)/rows/test.feat.tsv && echo && \
+	  echo "== (b) grouped split: $(HOLDOUT) of the inputs held out whole; ours never saw them (shipped did)" && \
 	  $(COMPARE) --ours $(CMP)/group/pruned.tsv -o $(CMP)/group.tsv heldout=$(CMP)/group/test.feat.tsv \
-	    $(EXTRA_SET_ARGS) $(HELDOUT_ARGS); echo; \
-	  echo "== (c) the shipped artifact vs ours from make heuristic (both trained on every set below)"; \
-	  $(COMPARE) --ours $(O)/pruned.tsv -o $(CMP)/full.tsv main=$(O)/main.feat.tsv $(EXTRA_SET_ARGS); \
-	} > $@.part && mv $@.part $@
+	    $(EXTRA_SET_ARGS) $(HELDOUT_ARGS) && echo && \
+	  echo "== (c) the shipped artifact vs ours from make heuristic (both trained on every set below)" && \
+	  $(COMPARE) --ours $(O)/pruned.tsv -o $(CMP)/full.tsv main=$(O)/main.feat.tsv $(EXTRA_SET_ARGS) && \
+	  true; } > $@.part && mv $@.part $@ || { rm -f $@.part; exit 1; }
 
 EVAL_TREE ?= $(O)/pruned.tsv
 .PHONY: compare eval

@@ -121,9 +121,13 @@ $(COLLECT_DIR)/data_$(1).txt: $(COLLECT_DIR)/shapes.tsv $(COLLECT_DIR)/bench.par
 endef
 $(foreach p,$(COLLECT_PAIRS),$(eval $(call collect_shard,$(word 1,$(subst :, ,$(p))),$(word 2,$(subst :, ,$(p))))))
 
+# Only `make collect` (re)makes the merged log: training on it (make
+# heuristic) must never re-collect because a parameter stamp changed.
+ifneq ($(filter collect,$(MAKECMDGOALS)),)
 $(COLLECT_MERGED): $(COLLECT_DATA) | $(BIN)/merge
 	@mkdir -p $(@D)
 	$(BIN)/merge $@ $(COLLECT_DATA)
+endif
 else ifeq ($(wildcard stages/$(LAUNCHER).mk),)
 $(error LAUNCHER=$(LAUNCHER): expected local or slurm)
 endif
@@ -136,12 +140,23 @@ endif
 # benchmarking time saved.  Output: $(O)/online/online.tsv.
 ONLINE_SEED ?= 9001
 ONLINE_DIR  := $(O)/online
+# the candidate family the tree was trained on (its choice ids say which)
+ONLINE_TEMPLATE = $(shell grep -q 'nvrtc_mma_' $(O)/pruned.tsv 2>/dev/null && echo mma || echo mm)
 .PHONY: evaluate-online
 evaluate-online: $(ONLINE_DIR)/online.tsv
-$(ONLINE_DIR)/shapes.tsv: | $(BIN)/sample
+$(ONLINE_DIR)/sample.params: collect-force
+	@mkdir -p $(@D)
+	@echo "seed=$(ONLINE_SEED) samples=$(SAMPLES) gpu_mem_bytes=$(GPU_MEM_BYTES) max_gflop=$(SAMPLE_MAX_GFLOP)" > $@.new; \
+	if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
+$(ONLINE_DIR)/shapes.tsv: $(ONLINE_DIR)/sample.params | $(BIN)/sample
 	@mkdir -p $(@D)
 	$(BIN)/sample --seed $(ONLINE_SEED) --samples $(SAMPLES) --gpu-mem-bytes $(GPU_MEM_BYTES) \
 	  $(if $(SAMPLE_MAX_GFLOP),--max-gflop $(SAMPLE_MAX_GFLOP)) $@
-$(ONLINE_DIR)/online.tsv: $(ONLINE_DIR)/shapes.tsv $(O)/pruned.tsv | $(BIN)/bench
+$(ONLINE_DIR)/online.params: collect-force
+	@mkdir -p $(@D)
+	@echo "reps=$(REPS) ranking=$(RANKING) gpus=$(GPUS)" > $@.new; \
+	if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
+$(ONLINE_DIR)/online.tsv: $(ONLINE_DIR)/shapes.tsv $(O)/pruned.tsv $(ONLINE_DIR)/online.params | $(BIN)/bench
 	$(BIN)/bench --device $(firstword $(subst $(collect_comma), ,$(GPUS))) --reps $(REPS) \
+	  --template $(ONLINE_TEMPLATE) \
 	  --cache $(CUBIN_CACHE) --use-heuristic $(O)/pruned.tsv --ranking $(RANKING) $< $@

@@ -63,7 +63,9 @@ $(SLURM_DATA): $(COLLECT_DIR)/shard_%of$(SHARDS).txt: $(COLLECT_DIR)/shapes.tsv 
 		--job-name=mmrank-$(GPU)-$*of$(SHARDS) $(SLURM_GPU_OPT) $(SLURM_OPTS) -- \
 		$(call collect_bench,0,$*/$(SHARDS),$(SLURM_LOGS)/stats_$*of$(SHARDS).tsv,$@)
 
+ifneq ($(filter collect,$(MAKECMDGOALS)),)
 $(COLLECT_MERGED): $(SLURM_DATA) | $(BIN)/merge
 	@mkdir -p $(@D)
 	$(BIN)/merge $@ $(SLURM_DATA)
+endif
 endif

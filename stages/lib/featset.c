@@ -25,6 +25,76 @@ static int split_tabs(char *line, char **f, int max)
 	return n;
 }
 
+/* Join f[a..b) with tabs into out (NULL: only measure); returns the length. */
+static size_t join_fields(char *out, char **f, int a, int b)
+{
+	size_t n = 0;
+	for (int c = a; c < b; c++) {
+		size_t l = strlen(f[c]);
+		if (out) {
+			memcpy(out + n, f[c], l);
+			out[n + l] = c + 1 < b ? '\t' : '\0';
+		}
+		n += l + 1;
+	}
+	return n;
+}
+
+/* 1 iff the tab-joined text equals f[a..b). */
+static int same_fields(const char *text, char **f, int a, int b)
+{
+	for (int c = a; c < b; c++) {
+		size_t l = strlen(f[c]);
+		if (strncmp(text, f[c], l) || (text[l] != '\t' && text[l] != '\0'))
+			return 0;
+		text += l + 1;
+	}
+	return 1;
+}
+
+/* The first row of an input: derived features must equal what mm_derived
+ * computes from m, k, n (spec §4.1), and each one-hot column <cat>_<value>
+ * must be 1 exactly when the raw categorical is <value> (§4.3) — a feat
+ * TSV edited by hand would otherwise train on values the emitted code
+ * never computes.  x: the input's model features; raw: its raw
+ * categorical strings. */
+static void check_input(const featset *fs, const double *x, char **raw,
+                        const char *path, long long lineno)
+{
+	const ah_meta *m = &fs->meta;
+	const int nn = m->n_num;
+	int im = -1, ik = -1, in = -1;
+	for (int j = 0; j < nn; j++) {
+		if (!strcmp(m->num[j], "m")) im = j;
+		if (!strcmp(m->num[j], "k")) ik = j;
+		if (!strcmp(m->num[j], "n")) in = j;
+	}
+	if (im >= 0 && ik >= 0 && in >= 0) {
+		double d[MM_N_DERIVED];
+		mm_derived((int64_t)x[im], (int64_t)x[ik], (int64_t)x[in], d);
+		for (int j = 0; j < MM_N_DERIVED; j++)
+			if (x[nn + j] != d[j])
+				die("%s:%lld: column '%s': %.17g, but m, k, n give %.17g", path, lineno,
+				    mm_derived_name[j], x[nn + j], d[j]);
+	}
+	for (int k = nn + MM_N_DERIVED; k < fs->n_feat; k++) {
+		const char *name = fs->feat[k];
+		int best = -1;
+		size_t bl = 0;
+		for (int j = 0; j < m->n_cat; j++) {
+			size_t l = strlen(m->cat[j]);
+			if (!strncmp(name, m->cat[j], l) && name[l] == '_' && l > bl)
+				best = j, bl = l;
+		}
+		if (best < 0)
+			die("%s:2: column '%s' is not a one-hot column <categorical>_<value>", path, name);
+		int want = !strcmp(raw[best], name + bl + 1);
+		if ((x[k] != 0) != want)
+			die("%s:%lld: column '%s': %g, but '%s' is '%s'", path, lineno, name, x[k],
+			    m->cat[best], raw[best]);
+	}
+}
+
 void featset_read(featset *fs, const char *path)
 {
 	memset(fs, 0, sizeof *fs);
@@ -95,6 +165,9 @@ void featset_read(featset *fs, const char *path)
 	int *cat_id = NULL;
 	size_t catcap = 0;
 	int cur = -1;
+	char *firsttext = NULL;
+	size_t firstcap = 0, firstlen = 0;
+	long long first_line = 0;
 	while ((len = getline(&line, &cap, fp)) >= 0) {
 		lineno++;
 		if (len == 0 || line[len - 1] != '\n')
@@ -135,9 +208,29 @@ void featset_read(featset *fs, const char *path)
 				if (parse_f64(f[c], strlen(f[c]), &v) || !isfinite(v))
 					die("%s:%lld: column '%s': cannot parse '%s' as a finite number",
 					    path, lineno, fs->feat[k], f[c]);
+				if (k >= nn + MM_N_DERIVED && v != 0 && v != 1)
+					die("%s:%lld: column '%s': one-hot value '%s' is not 0 or 1",
+					    path, lineno, fs->feat[k], f[c]);
 				x[k++] = v;
 			}
+			check_input(fs, x, f + fixed - nc, path, lineno);
+			/* the input's feature text, for the rows that follow */
+			size_t need = 0;
+			for (int c = 1; c < ncol - 4; c++)
+				need += strlen(f[c]) + 1;
+			if (need > firstcap) {
+				firstcap = 2 * need;
+				firsttext = xrealloc(firsttext, firstcap);
+			}
+			firstlen = join_fields(firsttext, f, 1, ncol - 4);
+		} else if (join_fields(NULL, f, 1, ncol - 4) != firstlen ||
+		           !same_fields(firsttext, f, 1, ncol - 4)) {
+			die("%s:%lld: the features differ from the first row of input %d (%s:%lld): "
+			    "every row of one input carries the same features", path, lineno, cur,
+			    path, first_line);
 		}
+		if (fs->first[cur] == fs->n_rows)
+			first_line = lineno;
 		xgrow((void **)&fs->choice, &rcap, (size_t)fs->n_rows + 1, sizeof *fs->choice);
 		xgrow((void **)&fs->ms, &mcap, (size_t)fs->n_rows + 1, sizeof *fs->ms);
 		const char *ch = f[ncol - 4];
@@ -149,6 +242,10 @@ void featset_read(featset *fs, const char *path)
 		if (parse_f64(ms, strlen(ms), &t) || isnan(t) || t <= 0)
 			die("%s:%lld: column 'median_ms': '%s' is not a positive time", path, lineno, ms);
 		fs->ms[fs->n_rows] = t;
+		int64_t cnt;
+		if (parse_i64(f[ncol - 2], strlen(f[ncol - 2]), &cnt) || cnt < 1)
+			die("%s:%lld: column 'count': '%s' is not a measurement count >= 1", path,
+			    lineno, f[ncol - 2]);
 		const char *w = f[ncol - 1];
 		if (!strcmp(w, "1")) {
 			if (fs->winner[cur] >= 0)
@@ -169,6 +266,7 @@ void featset_read(featset *fs, const char *path)
 	fclose(fp);
 	free(line);
 	free(f);
+	free(firsttext);
 
 	/* Hand the interned strings over: choices[] and cat[] point into them. */
 	fs->n_choices = choices.n;
