@@ -127,7 +127,8 @@ static void py_float_repr(double x, char buf[32])
 /* ---- validation ---------------------------------------------------------- */
 
 /* Text that goes into m4 quotes, a Python '...' literal, a C "..." literal
- * or a C comment: printable ASCII without ' " \ [ ] and without "*" "/".
+ * or a C comment: printable ASCII without ' " \ [ ] $ and without "*" "/"
+ * ('$' would be an argument reference inside m4 macro definitions).
  * Dies naming what (e.g. "class 3") and the value. */
 static void check_text(const char *what, const char *s)
 {
@@ -135,10 +136,10 @@ static void check_text(const char *what, const char *s)
 		die("%s is empty", what);
 	for (const char *p = s; *p; p++) {
 		unsigned char c = (unsigned char)*p;
-		if (c < 0x20 || c > 0x7e || strchr("'\"\\[]", c) ||
+		if (c < 0x20 || c > 0x7e || strchr("'\"\\[]$", c) ||
 		    (c == '*' && p[1] == '/'))
 			die("%s '%s': character '%c' cannot be emitted (printable "
-			    "ASCII without quotes, backslash, brackets or '*/')",
+			    "ASCII without quotes, backslash, brackets, '$' or '*/')",
 			    what, s, c >= 0x20 && c <= 0x7e ? c : '?');
 	}
 }
@@ -156,6 +157,19 @@ static void check_identifier(const char *s)
 			die("--heuristic-name '%s': not an identifier ([A-Za-z_][A-Za-z0-9_]*)",
 			    s);
 	}
+	/* the class name must also be legal Python (and not shadow a builtin
+	 * the artifact uses) */
+	static const char *const reserved[] = {
+		"False", "None", "True", "and", "as", "assert", "async", "await", "break",
+		"class", "continue", "def", "del", "elif", "else", "except", "finally", "for",
+		"from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or",
+		"pass", "raise", "return", "try", "while", "with", "yield", "str", "int",
+		"float", "list", "tuple", "Optional", "AHContext", "AHMetadata", "Choice",
+		"LearnedHeuristicDecision",
+	};
+	for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++)
+		if (!strcmp(s, reserved[i]))
+			die("--heuristic-name '%s': a Python keyword or a name the artifact uses", s);
 }
 
 /* ---- features: numeric or dummy (spec §4.3, §4.4) ------------------------ */
@@ -511,7 +525,7 @@ int main(int argc, char **argv)
 	snprintf(source, sizeof source, "%s", base);
 	for (char *p = source; *p; p++)
 		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e ||
-		    strchr("'\"\\[]", *p) || (*p == '*' && p[1] == '/'))
+		    strchr("'\"\\[]$", *p) || (*p == '*' && p[1] == '/'))
 			*p = '_';
 
 	char template[4096];

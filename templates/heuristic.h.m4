@@ -55,6 +55,10 @@ typedef struct {
 #ifndef MMR_NAME[[]]_H
 #define MMR_NAME[[]]_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Precondition values (spec §6.1 check_precondition): the training log's
  * metadata name, shared memory per block (bytes) and compute capability. */
 #define MMR_NAME[[]]_SHARED_MEMORY MMR_SHARED_MEMORY
@@ -94,4 +98,7 @@ const char *MMR_NAME[[]]_get_choice(int idx);
  * out may be NULL when cap is 0.  Allocates nothing, thread-safe. */
 int MMR_NAME[[]]_rank(const ah_mm_context *ctx, ah_mm_ranked *out, int cap);
 
+#ifdef __cplusplus
+}
+#endif
 #endif /* MMR_NAME[[]]_H */
