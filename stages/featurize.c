@@ -216,6 +216,9 @@ int main(int argc, char **argv)
 		ms[n_meas].ms = r.feedback;
 		n_meas++;
 	}
+	if (r.missing_newline)
+		warnf("%s:%lld: the last row has no final newline (a truncated log?); "
+		      "it was read as complete", log, (long long)r.lineno);
 	if (r.blank_lines)
 		warnf("%s: %lld blank line(s) skipped", log, (long long)r.blank_lines);
 	if (n_meas == 0)

@@ -1009,11 +1009,11 @@ main(int argc, char **argv)
 		aout_commit(&dto);
 	fprintf(stderr, "fit: best model: %s max_depth %d min_samples_leaf %g: "
 	        "%d nodes, %d leaves, depth %d; pruned (k=%ld): %d nodes, %d "
-	        "leaves, depth %d; val top-1 correct %ld/%ld\n",
+	        "leaves, depth %d; %s top-1 correct %ld/%ld\n",
 	        crit_name(models[best].crit), models[best].max_depth,
 	        models[best].msl, best_tree.n_node, tree_leaves(&best_tree),
 	        tree_depth(&best_tree), k, best_pruned.n_node,
-	        tree_leaves(&best_pruned), tree_depth(&best_pruned), best_correct,
+	        tree_leaves(&best_pruned), tree_depth(&best_pruned), sets[S_VAL].name, best_correct,
 	        mx[(size_t)best * nsets + S_VAL].total);
 	fprintf(stderr, "fit: time: read %.3f s, fit %.3f s, eval %.3f s\n",
 	        t_read, t_fit, t_eval);
