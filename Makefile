@@ -52,7 +52,7 @@ help:
 	@echo 'mmrank — learn and emit PyTorch AutoHeuristic mm ranking heuristics'
 	@echo
 	@echo 'Main targets:'
-	@echo '  make deps                 check (as root: install) gcc, make, m4, jansson, unzip'
+	@echo '  make deps                 check (as root: install) gcc, make, m4, jansson, unzip, python3'
 	@echo '  make heuristic GPU=a100   official A100 data -> out/a100/_MMRankingA100.{py,c,h}, .dot, metrics.tsv'
 	@echo '  make heuristic GPU=h100   the same for H100'
 	@echo '  make check                all tests (ASan+UBSan build, no GPU needed)'
@@ -67,6 +67,9 @@ help:
 	@echo '  make promote GPU=...      copy the artifacts to gen/ (committed, like torch artifacts/)'
 	@echo '  make eval GPU=... [LOG=log.txt]      top-k hit rate, regret, speedup over extern_mm'
 	@echo '  make report GPU=...       out/<gpu>/report.html: tree, metrics, regret plots, data summary'
+	@echo '  make evaluate-online GPU=... SAMPLES=N [ONLINE_SEED=S]   bench --use-heuristic on fresh inputs (GPU)'
+	@echo '  make unpack GPU=...       extract the official logs to out/<gpu>/raw/ (featurize reads the zip)'
+	@echo '  make fuzz [FUZZ_SECONDS=60]   AFL++ harnesses of the log, feat TSV and tree readers'
 	@echo '  make compare GPU=... [HELDOUT=logs]  PyTorch shipped artifact vs ours, side by side'
 	@echo '  make all                  build the stage programs into build/bin/'
 	@echo '  make clean | distclean    remove build/ | build/ and out/'
@@ -77,6 +80,9 @@ help:
 	@echo '  PROFILE=$(PROFILE) (ours|reference: sets SPLIT GRID SELECT FOLDS)  HEURISTIC_NAME=$(HEURISTIC_NAME)'
 	@echo '  SAMPLES=$(SAMPLES)  REPS=$(REPS)  GPUS=$(GPUS)  OUT=$(OUT)'
 	@echo '  DATASET_MIRROR=$(DATASET_MIRROR) (folder searched before the upstream URL)'
+	@echo '  compare/eval: REFERENCE_DIR=$(REFERENCE_DIR) HOLDOUT=$(HOLDOUT) HELDOUT="logs" LOG=log EVAL_TREE=tree'
+	@echo '  collect: KERNEL_TEMPLATE=mma|mm LAUNCHER=local|slurm SHARDS SLURM_OPTS SLURM_GPU_OPT SLURM_RETRIES SLURM_JOBS'
+	@echo '  fit: FIT_EXTRA="more fit options"; check: TESTS="check/test_x.sh ..."'
 	@echo '  V=1 shows full commands; make -n shows the exact stage commands'
 
 # Dependencies are checked (and, as root, installed) once per build folder.
