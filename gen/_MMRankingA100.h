@@ -50,6 +50,10 @@ typedef struct {
 #ifndef MMRankingA100_H
 #define MMRankingA100_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Precondition values (spec §6.1 check_precondition): the training log's
  * metadata name, shared memory per block (bytes) and compute capability. */
 #define MMRankingA100_SHARED_MEMORY 166912
@@ -89,4 +93,7 @@ const char *MMRankingA100_get_choice(int idx);
  * out may be NULL when cap is 0.  Allocates nothing, thread-safe. */
 int MMRankingA100_rank(const ah_mm_context *ctx, ah_mm_ranked *out, int cap);
 
+#ifdef __cplusplus
+}
+#endif
 #endif /* MMRankingA100_H */
