@@ -11,7 +11,7 @@ set -euo pipefail
 [ "${1:-}" = --help ] && { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0; }
 [ $# -eq 2 ] || { echo "usage: stages/fetch.sh FILE DEST" >&2; exit 2; }
 file=$1 dest=$2
-manifest=${MANIFEST:-datasets/MANIFEST.tsv}
+manifest=${MANIFEST:-$(dirname "$0")/../datasets/MANIFEST.tsv}
 line=$(awk -F'\t' -v f="$file" 'NR > 1 && $1 == f' "$manifest")
 [ -n "$line" ] || { echo "fetch: '$file' is not listed in $manifest" >&2; exit 1; }
 sha=$(cut -f3 <<<"$line") url=$(cut -f4 <<<"$line")

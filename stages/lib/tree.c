@@ -316,6 +316,12 @@ tree_read(tree *t, const char *path)
 			d->prob_off = t->n_prob;
 			read_probs(t, &pcap, f[9], path, ln);
 			d->prob_len = t->n_prob - d->prob_off;
+			/* every training row has a weight > 0, so the distinct labels
+			 * of a node are exactly its classes with p > 0 (nodes without a
+			 * distribution, e.g. imported internal nodes, are exempt) */
+			if (d->prob_len > 0 && d->n_labels != d->prob_len)
+				die("%s:%ld: field 'n_labels': %d, but the node lists %d "
+				    "classes with p > 0", path, ln, d->n_labels, d->prob_len);
 			t->n_node++;
 		}
 		p = nl + 1;
