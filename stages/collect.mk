@@ -38,8 +38,8 @@
 # therefore does not link -lcuda: it starts on a machine without a driver
 # and says so, instead of failing in the dynamic loader.
 
-COLLECT_DIR        ?= out/$(GPU)/collect
-COLLECT_MERGED     ?= out/$(GPU)/merged.txt
+COLLECT_DIR        ?= $(O)/collect
+COLLECT_MERGED     ?= $(O)/merged.txt
 GPU_MEM_BYTES      ?= 150754820096
 COLLECT_TIME_LIMIT ?=
 SAMPLE_MAX_GFLOP   ?=

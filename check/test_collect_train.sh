@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The README's own workflow: make collect, then make heuristic on the merged
+# log.  Training must use the collected log as it is -- never re-sample,
+# re-benchmark or re-merge it (that would cost hours on a GPU) -- and an
+# unknown GPU name must be an error, not a new collection.  CPU back end.
+. check/lib.sh
+[ -x "$BIN/bench-fake" ] || { skip collect-train "$BIN/bench-fake not built"; finish; }
+BUILD=${BIN%/bin}
+MK=(make --no-print-directory BUILD="$BUILD" OUT="$TMP/out" GPU=zz100 BENCH=bench-fake)
+"${MK[@]}" -j2 collect GPUS=0,1 SAMPLES=3 SEED=1 >"$TMP/c.log" 2>&1 ||
+	{ fail collect-train-collect "$(tail -3 "$TMP/c.log")"; finish; }
+sum=$(md5sum < "$TMP/out/zz100/merged.txt")
+"${MK[@]}" heuristic >"$TMP/h.log" 2>&1 || { fail collect-train-heuristic "$(tail -3 "$TMP/h.log")"; finish; }
+if grep -qE 'bin/(sample|bench|merge)|bench-fake' "$TMP/h.log"; then
+	fail collect-train-no-recollect "$(grep -E 'sample|bench|merge' "$TMP/h.log" | head -2)"
+elif [ "$(md5sum < "$TMP/out/zz100/merged.txt")" != "$sum" ]; then
+	fail collect-train-no-recollect "merged.txt changed"
+else ok collect-train-no-recollect; fi
+[ -s "$TMP/out/zz100/_MMRankingZZ100.py" ] && ok collect-train-artifacts || fail collect-train-artifacts "no _MMRankingZZ100.py"
+# an unknown GPU: a clear error, no collection started
+"${MK[@]}" heuristic GPU=nosuchgpu >"$TMP/u.log" 2>&1 && fail collect-train-unknown-gpu "exit 0" || {
+	grep -q "no data for GPU 'nosuchgpu'" "$TMP/u.log" && ! grep -q 'sample' "$TMP/u.log" &&
+		ok collect-train-unknown-gpu || fail collect-train-unknown-gpu "$(head -3 "$TMP/u.log")"; }
+finish
