@@ -51,15 +51,18 @@ stage_cmd() {
 	"$BIN/featurize" --categories "$IN/main.feat.tsv" -o "$IN/timm.feat.tsv" "$IN/h100_timm_train_mm.txt" 2>/dev/null
 if [ -x "$BIN/fit" ] && "$BIN/fit" "$IN/main.feat.tsv" -o "$IN/tree.tsv" --metrics "$IN/m.tsv" >/dev/null 2>&1; then
 	awk -F'\t' -v D=14 '
+	# every node: 16 classes at p = 1/16 (exact), n_labels 16 >= k, so
+	# pruning at k = 10 keeps the whole tree
 	function gen(d,   i, l, r) {
 		i = nid++
-		if (d == D) { row[i] = sprintf("-1\t-2\t-1\t-1\t1\t1\t%d\t%d:1", nc, i % nc); return 1 }
+		if (d == D) { row[i] = sprintf("-1\t-2\t-1\t-1\t1\t1\t16\t%s", P); return 1 }
 		l = nid; a = gen(d + 1); r = nid; b = gen(d + 1)
-		row[i] = sprintf("%d\t%d.5\t%d\t%d\t%d\t%d\t%d\t0:1", i % 11, i, l, r, a + b, a + b, nc)
+		row[i] = sprintf("%d\t%d.5\t%d\t%d\t%d\t%d\t16\t%s", i % 11, i, l, r, a + b, a + b, P)
 		return a + b
 	}
 	$1 != "node" { print; if ($1 == "class") nc++ }
-	END { gen(0); for (i = 0; i < nid; i++) printf "node\t%d\t%s\n", i, row[i] }' \
+	END { P = "0:0.0625"; for (c = 1; c < 16; c++) P = P "," c ":0.0625"
+	      gen(0); for (i = 0; i < nid; i++) printf "node\t%d\t%s\n", i, row[i] }' \
 		"$IN/tree.tsv" > "$IN/big.tree.tsv"
 fi
 
