@@ -196,15 +196,10 @@ static featinfo *classify(const tree *t, const ah_meta *m)
 			numeric |= !strcmp(name, mm_derived_name[j]);
 		if (numeric)
 			continue;
-		size_t best = 0;
-		for (int j = 0; j < m->n_cat; j++) {
-			size_t n = strlen(m->cat[j]);
-			if (n > best && !strncmp(name, m->cat[j], n) && name[n] == '_') {
-				best = n;
-				fi[f].dummy = 1;
-				fi[f].orig = m->cat[j];
-				fi[f].value = name + n + 1;
-			}
+		int j = ah_meta_onehot(m, name, &fi[f].value);
+		if (j >= 0) {
+			fi[f].dummy = 1;
+			fi[f].orig = m->cat[j];
 		}
 	}
 	return fi;

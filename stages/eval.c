@@ -131,16 +131,7 @@ map_features(const tree *t, const featset *fs, const char *tname,
 		m[f].value = NULL;
 		if (m[f].col >= 0)
 			continue;
-		size_t best = 0;
-		for (int c = 0; c < fs->meta.n_cat; c++) {
-			size_t n = strlen(fs->meta.cat[c]);
-			if (n > best && !strncmp(t->feat[f], fs->meta.cat[c], n) &&
-			    t->feat[f][n] == '_') {
-				best = n;
-				m[f].cat = c;
-				m[f].value = t->feat[f] + n + 1;
-			}
-		}
+		m[f].cat = ah_meta_onehot(&fs->meta, t->feat[f], &m[f].value);
 		if (m[f].cat < 0)
 			die("tree '%s' feature '%s': set '%s' has no such column and it "
 			    "is not a one-hot of a categorical feature", tname,

@@ -3,6 +3,7 @@
  * (one-hot categoricals), §5.1 (inputs with < 2 choices dropped, winner).
  * Output format: stages/FORMATS.md, "feat TSV". */
 #include "ahlog.h"
+#include "featset.h"
 #include "mmfeatures.h"
 #include "intern.h"
 #include "util.h"
@@ -59,67 +60,30 @@ static double median(double *v, int n)
 }
 
 /* Load the one-hot category lists of a main feat TSV's header into cats[]
- * (one interner per categorical feature, values in column order). */
+ * (one interner per categorical feature, values in column order).  The
+ * header is read and checked by featset_read_header; its metadata must list
+ * the log's features. */
 static void load_categories(const char *path, const ah_meta *m, intern *cats)
 {
-	FILE *fp = fopen(path, "r");
-	if (!fp)
-		die("cannot open '%s': %m", path);
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n = getline(&line, &cap, fp);
-	if (n <= 0)
-		die("%s: empty file, expected a feat TSV", path);
-	if (line[n - 1] == '\n')
-		line[--n] = '\0';
-	if (memchr(line, '\r', (size_t)n))
-		die("%s:1: carriage return in line (CRLF line ends?)", path);
-	ah_meta mm;
-	char where[4096];
-	snprintf(where, sizeof where, "%s:1", path);
-	ah_meta_parse(&mm, line, where);
-	if (mm.n_num != m->n_num || mm.n_cat != m->n_cat)
+	featset h;
+	featset_read_header(&h, path);
+	const ah_meta *mm = &h.meta;
+	if (mm->n_num != m->n_num || mm->n_cat != m->n_cat)
 		die("%s:1: metadata features differ from the log's", path);
 	for (int i = 0; i < m->n_num; i++)
-		if (strcmp(mm.num[i], m->num[i]))
+		if (strcmp(mm->num[i], m->num[i]))
 			die("%s:1: numerical feature %d is '%s', the log has '%s'", path, i,
-			    mm.num[i], m->num[i]);
+			    mm->num[i], m->num[i]);
 	for (int i = 0; i < m->n_cat; i++)
-		if (strcmp(mm.cat[i], m->cat[i]))
+		if (strcmp(mm->cat[i], m->cat[i]))
 			die("%s:1: categorical feature %d is '%s', the log has '%s'", path, i,
-			    mm.cat[i], m->cat[i]);
-	n = getline(&line, &cap, fp);
-	if (n <= 0)
-		die("%s:2: header line missing", path);
-	if (line[n - 1] == '\n')
-		line[--n] = '\0';
-	if (memchr(line, '\r', (size_t)n))
-		die("%s:2: carriage return in line (CRLF line ends?)", path);
-	int col = 0, first_dummy = 1 + m->n_num + MM_N_DERIVED + m->n_cat;
-	for (char *p = line, *tab; p; p = tab ? tab + 1 : NULL, col++) {
-		tab = strchr(p, '\t');
-		if (tab)
-			*tab = '\0';
-		if (col < first_dummy || !strcmp(p, "choice"))
-			continue;
-		if (!strcmp(p, "median_ms") || !strcmp(p, "count") || !strcmp(p, "winner"))
-			continue;
-		int best = -1;
-		size_t bestlen = 0;
-		for (int j = 0; j < m->n_cat; j++) {
-			size_t l = strlen(m->cat[j]);
-			if (!strncmp(p, m->cat[j], l) && p[l] == '_' && l > bestlen)
-				best = j, bestlen = l;
-		}
-		if (best < 0)
-			die("%s:2: column %d '%s' is not a one-hot column <feature>_<value>", path,
-			    col + 1, p);
-		const char *v = p + bestlen + 1;
-		intern_id(&cats[best], v, strlen(v), NULL);
+			    mm->cat[i], m->cat[i]);
+	for (int k = h.n_feat - h.n_dummy; k < h.n_feat; k++) {
+		const char *v;
+		int j = ah_meta_onehot(mm, h.feat[k], &v);
+		intern_id(&cats[j], v, strlen(v), NULL);
 	}
-	free(line);
-	ah_meta_free(&mm);
-	fclose(fp);
+	featset_free(&h);
 }
 
 int main(int argc, char **argv)

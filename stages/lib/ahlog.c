@@ -130,6 +130,20 @@ void ah_meta_header(ah_meta *m, const char *header, const char *where)
 	free(copy);
 }
 
+int ah_meta_onehot(const ah_meta *m, const char *col, const char **value)
+{
+	int best = -1;
+	size_t bl = 0;
+	for (int j = 0; j < m->n_cat; j++) {
+		size_t l = strlen(m->cat[j]);
+		if (l > bl && !strncmp(col, m->cat[j], l) && col[l] == '_')
+			best = j, bl = l;
+	}
+	if (best >= 0 && value)
+		*value = col + bl + 1;
+	return best;
+}
+
 void ah_meta_free(ah_meta *m)
 {
 	free(m->json);

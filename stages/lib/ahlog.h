@@ -46,6 +46,10 @@ void ah_meta_parse(ah_meta *m, const char *json, const char *where);
  * feature exactly once, then "choice", "feedback".  Fills feat/feat_kind. */
 void ah_meta_header(ah_meta *m, const char *header, const char *where);
 void ah_meta_free(ah_meta *m);
+/* A one-hot column name "<categorical>_<value>" (spec §4.3): returns the
+ * index in m->cat of the categorical feature whose name, followed by '_',
+ * is the longest prefix of col, and sets *value to the rest; -1 if none. */
+int ah_meta_onehot(const ah_meta *m, const char *col, const char **value);
 
 typedef struct {
 	const char *path;

@@ -4,6 +4,8 @@
 #include "mmfeatures.h"
 #include "util.h"
 
+enum { FEATSET_MAXCOL = 4096 }; /* header columns at most */
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -78,57 +80,47 @@ static void check_input(const featset *fs, const double *x, char **raw,
 				    mm_derived_name[j], x[nn + j], d[j]);
 	}
 	for (int k = nn + MM_N_DERIVED; k < fs->n_feat; k++) {
-		const char *name = fs->feat[k];
-		int best = -1;
-		size_t bl = 0;
-		for (int j = 0; j < m->n_cat; j++) {
-			size_t l = strlen(m->cat[j]);
-			if (!strncmp(name, m->cat[j], l) && name[l] == '_' && l > bl)
-				best = j, bl = l;
-		}
-		if (best < 0)
-			die("%s:2: column '%s' is not a one-hot column <categorical>_<value>", path, name);
-		int want = !strcmp(raw[best], name + bl + 1);
+		const char *name = fs->feat[k], *value;
+		int best = ah_meta_onehot(m, name, &value); /* checked by read_header */
+		int want = !strcmp(raw[best], value);
 		if ((x[k] != 0) != want)
 			die("%s:%lld: column '%s': %g, but '%s' is '%s'", path, lineno, name, x[k],
 			    m->cat[best], raw[best]);
 	}
 }
 
-void featset_read(featset *fs, const char *path)
+/* Lines 1-2 of a feat TSV from fp: the metadata into fs->meta, the header
+ * checked against it (input, numeric, derived, raw categorical columns,
+ * one-hot columns <categorical>_<value>, choice, median_ms, count, winner)
+ * and the model feature names into fs->feat.  Returns the header split at
+ * tabs (pointers into *line) in *f, and the column count. */
+static int read_header(featset *fs, FILE *fp, const char *path, char **line,
+                       size_t *cap, char ***fp_cols)
 {
 	memset(fs, 0, sizeof *fs);
-	FILE *fp = fopen(path, "r");
-	if (!fp)
-		die("cannot open '%s': %s", path, strerror(errno));
-	char *line = NULL;
-	size_t cap = 0;
-	long long lineno = 1;
-	ssize_t len = getline(&line, &cap, fp);
+	ssize_t len = getline(line, cap, fp);
 	if (len <= 0)
 		die("%s: empty file: expected a feat TSV (stages/FORMATS.md)", path);
-	if (line[len - 1] == '\n')
-		line[--len] = '\0';
-	if (memchr(line, '\r', (size_t)len))
+	if ((*line)[len - 1] == '\n')
+		(*line)[--len] = '\0';
+	if (memchr(*line, '\r', (size_t)len))
 		die("%s:1: carriage return in line (CRLF line ends?)", path);
 	char where[4096];
 	snprintf(where, sizeof where, "%s:1", path);
-	ah_meta_parse(&fs->meta, line, where);
+	ah_meta_parse(&fs->meta, *line, where);
 	const int nn = fs->meta.n_num, nc = fs->meta.n_cat;
 
-	len = getline(&line, &cap, fp);
-	lineno = 2;
+	len = getline(line, cap, fp);
 	if (len <= 0)
 		die("%s:2: header line missing", path);
-	if (line[len - 1] == '\n')
-		line[--len] = '\0';
-	if (memchr(line, '\r', (size_t)len))
+	if ((*line)[len - 1] == '\n')
+		(*line)[--len] = '\0';
+	if (memchr(*line, '\r', (size_t)len))
 		die("%s:2: carriage return in line (CRLF line ends?)", path);
-	enum { MAXCOL = 4096 };
-	char **f = xmalloc(MAXCOL * sizeof *f);
-	int ncol = split_tabs(line, f, MAXCOL);
+	char **f = xmalloc(FEATSET_MAXCOL * sizeof *f);
+	int ncol = split_tabs(*line, f, FEATSET_MAXCOL);
 	int fixed = 1 + nn + MM_N_DERIVED + nc;   /* input .. raw categoricals */
-	if (ncol > MAXCOL || ncol < fixed + 4)
+	if (ncol > FEATSET_MAXCOL || ncol < fixed + 4)
 		die("%s:2: header has %d columns; expected at least %d", path, ncol, fixed + 4);
 	const char *tail[4] = {"choice", "median_ms", "count", "winner"};
 	for (int i = 0; i < 4; i++)
@@ -149,6 +141,10 @@ void featset_read(featset *fs, const char *path)
 		if (strcmp(f[1 + nn + MM_N_DERIVED + j], fs->meta.cat[j]))
 			die("%s:2: column %d is '%s', expected categorical feature '%s'", path,
 			    2 + nn + MM_N_DERIVED + j, f[1 + nn + MM_N_DERIVED + j], fs->meta.cat[j]);
+	for (int c = fixed; c < ncol - 4; c++)
+		if (ah_meta_onehot(&fs->meta, f[c], NULL) < 0)
+			die("%s:2: column %d '%s' is not a one-hot column <categorical>_<value>",
+			    path, c + 1, f[c]);
 	fs->n_dummy = ncol - 4 - fixed;
 	fs->n_feat = nn + MM_N_DERIVED + fs->n_dummy;
 	fs->feat = xmalloc((size_t)fs->n_feat * sizeof *fs->feat);
@@ -157,6 +153,35 @@ void featset_read(featset *fs, const char *path)
 		fs->feat[nf++] = xstrdup(f[c]);
 	for (int c = fixed; c < ncol - 4; c++)
 		fs->feat[nf++] = xstrdup(f[c]);
+	*fp_cols = f;
+	return ncol;
+}
+
+void featset_read_header(featset *fs, const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	if (!fp)
+		die("cannot open '%s': %s", path, strerror(errno));
+	char *line = NULL, **f;
+	size_t cap = 0;
+	read_header(fs, fp, path, &line, &cap, &f);
+	free(f);
+	free(line);
+	fclose(fp);
+}
+
+void featset_read(featset *fs, const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	if (!fp)
+		die("cannot open '%s': %s", path, strerror(errno));
+	char *line = NULL, **f;
+	size_t cap = 0;
+	ssize_t len;
+	long long lineno = 2;
+	int ncol = read_header(fs, fp, path, &line, &cap, &f);
+	const int nn = fs->meta.n_num, nc = fs->meta.n_cat;
+	int fixed = 1 + nn + MM_N_DERIVED + nc;
 
 	intern strings, choices;
 	intern_init(&strings);
@@ -175,7 +200,7 @@ void featset_read(featset *fs, const char *path)
 		line[--len] = '\0';
 		if (memchr(line, '\r', (size_t)len))
 			die("%s:%lld: carriage return in line", path, lineno);
-		int n = split_tabs(line, f, MAXCOL);
+		int n = split_tabs(line, f, FEATSET_MAXCOL);
 		if (n != ncol)
 			die("%s:%lld: row has %d fields, the header has %d", path, lineno, n, ncol);
 		int64_t in;

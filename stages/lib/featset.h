@@ -29,6 +29,9 @@ typedef struct {
 	int n_strings;
 } featset;
 
+/* Only lines 1-2 of path (metadata, checked header): fills meta, n_feat,
+ * feat and n_dummy; no rows.  Dies naming path:line on a malformed header. */
+void featset_read_header(featset *fs, const char *path);
 /* Load path.  Dies with "path:line: column 'name': ..." on malformed input. */
 void featset_read(featset *fs, const char *path);
 void featset_free(featset *fs);
