@@ -31,7 +31,7 @@ HDR='m,k,n,mat1_dtype,mat2_dtype,mat1_stride_0,mat1_stride_1,mat2_stride_0,mat2_
 [ "$(sed -n 1p full.txt)" = "$META" ] && ok bench-log-metadata || fail bench-log-metadata "$(sed -n 1p full.txt)"
 [ "$(sed -n 2p full.txt)" = "$HDR" ] && ok bench-log-header || fail bench-log-header "$(sed -n 2p full.txt)"
 
-# every row: 14 fields, features equal to shapes.tsv's, 3 reps x candidates,
+# every row: 14 fields, features equal to shapes.tsv's (row counts: below),
 # extern_mm first; choice ids well-formed; feedback positive or inf
 awk -F'\t' 'NR > 1 { print $3","$4","$5","$6","$6","$10","$11","$12","$13","$14","$15","$16 }' shapes.tsv > feats
 awk -F, -v feats=feats '
@@ -41,7 +41,6 @@ NR <= 2 { next }
 	if (NF != 14) { bad = "fields at line " NR; exit }
 	f = $1; for (i = 2; i <= 12; i++) f = f "," $i
 	if (f != cur) {
-		if (cur != "" && rows % 3) { bad = "rows of " cur " not a multiple of 3"; exit }
 		cur = f; rows = 0; in_++
 		if (f != want[in_]) { bad = "input " in_ " is " f ", expected " want[in_]; exit }
 		if ($13 != "extern_mm") { bad = "first choice of input " in_ " is " $13; exit }
@@ -69,11 +68,48 @@ fi
 "$F" $K shapes.tsv again.txt 2>/dev/null
 test_cmp bench-deterministic full.txt again.txt
 
+# --- adaptive repetitions (--fast-reject, default 1.5) --------------------------
+# Recompute the rule from the log alone: per input, the first repetition of
+# every candidate in plan order, then repetitions 2..3 only for candidates
+# whose first one is <= 1.5 x the running best (inf never); with
+# --fast-reject 0 every candidate has 3 rows.  (A plan can list one config
+# twice: Inductor dedups within its base and extra lists, not across.)
+cat > firsts.py <<'EOF'
+import sys
+def firsts(p):
+    out, seen = [], set()
+    for l in open(p).read().split('\n')[2:]:
+        if not l: continue
+        f, c, v = l.rsplit(',', 2)
+        if (f, c) not in seen:
+            seen.add((f, c)); out.append(l)
+    return out
+print('same' if firsts(sys.argv[1]) == firsts(sys.argv[2]) else 'differ')
+EOF
+if command -v python3 >/dev/null; then
+	r=$(python3 "$ROOT/check/adaptive_reps.py" full.txt 1.5) && set -- $r && [ "$1" -gt 0 ] && [ "$2" -gt 0 ] \
+		&& ok bench-adaptive-reps-rule || fail bench-adaptive-reps-rule "$r"
+	"$F" $K --fast-reject 0 shapes.tsv full0.txt 2>/dev/null
+	r=$(python3 "$ROOT/check/adaptive_reps.py" full0.txt 0) && set -- $r && [ "$2" = 0 ] \
+		&& [ $(( $(wc -l < full0.txt) - 2 )) = $(( 3 * $1 )) ] \
+		&& ok bench-fast-reject-off-all-reps || fail bench-fast-reject-off-all-reps "$r"
+	# the first repetitions are the same measurements either way
+	r=$(python3 firsts.py full.txt full0.txt)
+	[ "$r" = same ] && ok bench-adaptive-first-reps || fail bench-adaptive-first-reps "$r"
+else
+	skip bench-adaptive-reps-rule "no python3"
+fi
+
 # --- failures are inf rows, the run continues -------------------------------
-"$F" $K --fake-fail 5 shapes.tsv failing.txt 2>failing.err
+"$F" $K --fast-reject 0 --fake-fail 5 shapes.tsv failing.txt 2>failing.err
+[ -f full0.txt ] || "$F" $K --fast-reject 0 shapes.tsv full0.txt 2>/dev/null
 n=$(grep -c ',inf$' failing.txt)
-[ "$n" -gt 0 ] && [ "$(wc -l < failing.txt)" = "$(wc -l < full.txt)" ] && grep -q 'fake failure' failing.err \
+[ "$n" -gt 0 ] && [ "$(wc -l < failing.txt)" = "$(wc -l < full0.txt)" ] && grep -q 'fake failure' failing.err \
 	&& ok bench-failure-is-inf || fail bench-failure-is-inf "$n inf rows"
+# adaptive: a failed candidate is one inf row (never repeated)
+"$F" $K --fake-fail 5 shapes.tsv failing1.txt 2>/dev/null
+n1=$(grep -c ',inf$' failing1.txt)
+[ $((n1 * 3)) = "$n" ] && ok bench-failure-one-row || fail bench-failure-one-row "$n1 adaptive vs $n inf rows"
 
 # --- resumption ----------------------------------------------------------------
 # 1. SIGKILL in the middle of a slow run, then resume
@@ -123,6 +159,7 @@ cmp -s full.txt quick.txt && [ $ms -lt 2000 ] && ok bench-resume-skips-done \
 head -n 120 full.txt > other.txt.part; cp other.txt.part other.before
 expect_error bench-resume-other-reps 'does not match the plan' other.txt "$F" $K --reps 2 shapes.tsv other.txt
 cmp -s other.txt.part other.before && ok bench-refused-file-untouched || fail bench-refused-file-untouched "changed"
+expect_error bench-resume-other-fast-reject 'does not match the plan' other.txt "$F" $K --fast-reject 0 shapes.tsv other.txt
 sed '1s/232448/166912/' full.txt | head -n 30 > meta.txt.part
 expect_error bench-resume-other-device 'does not match the existing metadata' meta.txt "$F" $K shapes.tsv meta.txt
 expect_error bench-done-not-redone 'this shard is complete' /dev/null/x "$F" $K shapes.tsv full.txt

@@ -47,6 +47,13 @@ static const char usage[] =
 "  --device I        CUDA device ordinal (default 0)\n"
 "  --shard I/N       inputs whose 0-based row index %% N == I (default 0/1)\n"
 "  --reps R          timed repetitions per candidate, one row each (default 3)\n"
+"  --fast-reject F   adaptive repetitions (ours; default 1.5, 0 = off, every\n"
+"                    candidate R rows as the reference): a candidate whose\n"
+"                    first timed repetition exceeds F x the best first\n"
+"                    repetition of the candidates before it (extern_mm first)\n"
+"                    is not repeated and has one row; it cannot be near-best\n"
+"                    (spec §5.2: within 2 %%).  Part of the plan: resume with\n"
+"                    the same F\n"
 "  --kernels DIR     the templates and their config lists (default kernels)\n"
 "  --template T      mm (default): kernels/mm.cu, CUDA-core FFMA tiles, configs\n"
 "                    kernels/configs.tsv, ids type=nvrtc_BLOCK-M=...; mma:\n"
@@ -68,7 +75,8 @@ static const char usage[] =
 "                    n_candidates n_selected decision_ns select_s full_s\n"
 "                    chosen chosen_ms oracle oracle_ms regret extern_ms (times\n"
 "                    of a call in ms as medians over the reps, wall times in\n"
-"                    s; regret = chosen_ms / oracle_ms from the full pass)\n"
+"                    s; regret = chosen_ms / oracle_ms from the full pass;\n"
+"                    --fast-reject is off: every choice gets every rep)\n"
 "  --ranking K       top-k size for --use-heuristic (default 10)\n"
 "  --compile-only A  fill the cubin cache for architecture A (e.g. sm_90) for\n"
 "                    every shrunk config and dtype (or, given SHAPES, for\n"
@@ -163,6 +171,7 @@ int main(int argc, char **argv)
 	memset(&o, 0, sizeof o);
 	o.nshards = 1;
 	o.reps = 3;
+	o.fast_reject = 1.5;
 	o.kernels = "kernels";
 	o.cache = "build/cubin";
 	for (int i = 1; i < argc; i++) {
@@ -182,6 +191,8 @@ int main(int argc, char **argv)
 			i++;
 		} else if (!strcmp(a, "--reps"))
 			o.reps = (int)opt_int(a, v, 1, 1000), i++;
+		else if (!strcmp(a, "--fast-reject"))
+			o.fast_reject = opt_f64(a, v), i++;
 		else if (!strcmp(a, "--kernels"))
 			o.kernels = v, i++;
 		else if (!strcmp(a, "--cache"))
@@ -259,6 +270,8 @@ int main(int argc, char **argv)
 
 	bench_device dev;
 	memset(&dev, 0, sizeof dev);
+	if (heur)
+		o.fast_reject = 0; /* selection vs full autotune: every rep of every choice */
 	bench_backend *be = backend_open(&o, &dev);
 	if (heur) {
 		int rc = run_online(be, &o, &dev, heur, ranking, todo, ntodo, cfgs, ncfg, log);
@@ -281,7 +294,7 @@ int main(int argc, char **argv)
 	size_t body_len, keep;
 	ah_append_open(&ap, part, meta, ah_mm_header(), &body, &body_len);
 	int64_t done = resume_scan(part, body, body_len, todo, ntodo, cfgs, ncfg,
-	                           dev.smem_optin, o.reps, &keep);
+	                           dev.smem_optin, o.reps, o.fast_reject, &keep);
 	if (keep < body_len) {
 		fprintf(stderr, "bench: %s: dropping %zu bytes of a partially written input\n",
 		        part, body_len - keep);
@@ -313,10 +326,11 @@ int main(int argc, char **argv)
 		int nc = plan_candidates(in, cfgs, ncfg, dev.smem_optin, cand);
 		backend_measure(be, in, cand, nc, o.reps, fb);
 		size_t bl;
-		char *blk = format_block(in, cand, nc, o.reps, fb, &bl);
+		char *blk = format_block(in, cand, nc, o.reps, o.fast_reject, fb, &bl);
 		ah_append_block(&ap, blk, bl);
+		for (size_t q = 0; q < bl; q++)
+			rows += blk[q] == '\n';
 		free(blk);
-		rows += (int64_t)nc * o.reps;
 		progress_update(&prog, done + 1);
 	}
 	progress_end(&prog, done);

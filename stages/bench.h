@@ -57,6 +57,8 @@ typedef struct {
 	int fake_fail;             /* bench-fake only: fail every Nth candidate */
 	const char *compile_arch;  /* --compile-only ARCH */
 	int tmpl;                  /* --template: 0 mm (default), 1 mma */
+	double fast_reject;        /* --fast-reject F (adaptive repetitions, see
+	                              bench_full_reps); 0: every candidate all reps */
 } bench_opts;
 
 /* Device facts that go into the metadata line and the plan. */
@@ -106,24 +108,46 @@ int plan_candidates(const bench_input *in, const mm_config *cfgs, int ncfg,
 /* Shrink one config for (m, n, k) as spec §3.5. */
 mm_config shrink_config(mm_config c, int64_t m, int64_t n, int64_t k);
 
+/* Adaptive repetitions (ours; the reference times every choice REPS
+ * times).  Candidates of one input are measured in plan order; t is the
+ * first timed repetition (ms) of candidate c and best the smallest first
+ * repetition among candidates 0..c of the input (c included; +inf if none
+ * is finite).  Returns 1 if c gets all reps repetitions: t is finite and
+ * t <= alpha * best, or alpha <= 0 (adaptivity off).  Otherwise only the
+ * first repetition is measured and logged (one row): a candidate more than
+ * alpha times slower than an earlier one cannot be near-best (spec §5.2:
+ * within 2 %) and its exact median does not change any label.  The rule
+ * depends only on logged values, so resume_scan recomputes it. */
+int bench_full_reps(double t, double best, double alpha);
+
 /* The log rows of one input: for rep in 0..reps-1, for each candidate,
  * "<features>,<choice>,<str(feedback)>\n"; fb[rep*nc + c] in ms (inf for a
- * failure).  Returns a malloc'd buffer, *len its length. */
+ * failure, NaN for a repetition not measured: rep >= 1 of a candidate
+ * bench_full_reps(fb[c], running best, alpha) rejects; anything else is an
+ * internal error).  Returns a malloc'd buffer, *len its length. */
 char *format_block(const bench_input *in, const bench_cand *c, int nc,
-                   int reps, const double *fb, size_t *len);
+                   int reps, double alpha, const double *fb, size_t *len);
+
+/* Median (ms) of the measured repetitions of candidate c: fb[rep*nc + c]
+ * over rep < reps, NaN entries (not measured) skipped; +inf if any is inf
+ * (as featurize aggregates, spec §1.6); NaN if none was measured. */
+double bench_median(const double *fb, int nc, int c, int reps);
 
 /* Resumption (design.md "Resumable"): body is the log after its two
  * metadata lines.  Walks the shard's inputs in order; each must appear as
- * exactly reps*nc complete rows whose prefix "<features>,<choice>," equals
- * the plan and whose feedback parses (positive or inf).  Returns the number
- * of complete inputs; *keep = bytes of body they occupy (the rest, a
- * partially written input or a torn line, is to be truncated).  A complete
- * line that disagrees with the plan (another shapes.tsv, configs.tsv,
- * --reps or device) is fatal: the message names the line. */
+ * its complete block: nc rows of the first repetition, then for r = 1 ..
+ * reps-1 one row per candidate that bench_full_reps(first repetition,
+ * running best, alpha) gives all repetitions; every row's prefix
+ * "<features>,<choice>," equals the plan and its feedback parses (positive
+ * or inf).  Returns the number of complete inputs; *keep = bytes of body
+ * they occupy (the rest, a partially written input or a torn line, is to
+ * be truncated).  A complete line that disagrees with the plan (another
+ * shapes.tsv, configs.tsv, --reps, --fast-reject or device) is fatal: the
+ * message names the line. */
 int64_t resume_scan(const char *path, const char *body, size_t len,
                     bench_input *const *todo, int64_t ntodo,
                     const mm_config *cfgs, int ncfg, int64_t smem_limit,
-                    int reps, size_t *keep);
+                    int reps, double alpha, size_t *keep);
 
 /* ---- back end interface (one implementation per binary) ---- */
 typedef struct bench_backend bench_backend;
@@ -132,7 +156,8 @@ typedef struct bench_backend bench_backend;
 bench_backend *backend_open(const bench_opts *o, bench_device *dev);
 /* Measure every candidate of one input.  fb[rep*nc + c]: ms per call (CUDA
  * events), +inf on a failure (compile error, launch failure, OOM, wrong
- * result; a message goes to stderr).  Dies only if the device is unusable
+ * result; a message goes to stderr), NaN for repetitions >= 1 that
+ * bench_full_reps(.., o->fast_reject) skips.  Dies only if the device is unusable
  * afterwards (sticky CUDA error). */
 void backend_measure(bench_backend *b, const bench_input *in,
                      const bench_cand *c, int nc, int reps, double *fb);

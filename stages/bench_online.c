@@ -33,27 +33,6 @@ static double wall_s(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* Median over reps of candidate c: fb[rep*nc + c]; +inf if any rep is inf
- * (as featurize aggregates, spec §1.6). */
-static double median_of(const double *fb, int nc, int c, int reps)
-{
-	double v[64];
-	int n = reps < 64 ? reps : 64;
-	for (int r = 0; r < n; r++) {
-		v[r] = fb[(size_t)r * nc + c];
-		if (isinf(v[r]))
-			return INFINITY;
-	}
-	qsort(v, (size_t)n, sizeof *v, cmp_d);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 const char online_header[] =
 	"input\tm\tk\tn\tdtype\tn_candidates\tn_selected\tdecision_ns\tselect_s\tfull_s"
 	"\tchosen\tchosen_ms\toracle\toracle_ms\tregret\textern_ms";
@@ -112,7 +91,7 @@ void online_input(bench_backend *be, const tree *t, int k, const bench_input *in
 	int chosen = -1;
 	double best = INFINITY;
 	for (int j = 0; j < ns; j++) {
-		double m = median_of(fb, ns, j, reps);
+		double m = bench_median(fb, ns, j, reps);
 		if (chosen < 0 || m < best)
 			chosen = sel[j], best = m;
 	}
@@ -122,17 +101,17 @@ void online_input(bench_backend *be, const tree *t, int k, const bench_input *in
 	int oracle = 0, ext = -1;
 	double om = INFINITY;
 	for (int c = 0; c < nc; c++) {
-		double m = median_of(fb, nc, c, reps);
+		double m = bench_median(fb, nc, c, reps);
 		if (m < om)
 			oracle = c, om = m;
 		if (cand[c].is_extern)
 			ext = c;
 	}
-	double cm = median_of(fb, nc, chosen, reps);
+	double cm = bench_median(fb, nc, chosen, reps);
 	*regret = cm / om;
 	fprintf(out, "%lld\t%lld\t%lld\t%lld\t%s\t%d\t%d\t%.0f\t%.6f\t%.6f\t%s\t%.17g\t%s\t%.17g"
 	        "\t%.17g\t%.17g\n", (long long)in->id, (long long)in->m, (long long)in->k,
 	        (long long)in->n, in->feat.dtype, nc, ns, dns, *select_s, *full_s,
 	        cand[chosen].id, cm, cand[oracle].id, om, *regret,
-	        ext >= 0 ? median_of(fb, nc, ext, reps) : NAN);
+	        ext >= 0 ? bench_median(fb, nc, ext, reps) : NAN);
 }

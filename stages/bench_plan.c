@@ -314,17 +314,74 @@ static void buf_put(char **b, size_t *len, size_t *cap, const char *s, size_t n)
 	(*b)[*len] = '\0';
 }
 
+int bench_full_reps(double t, double best, double alpha)
+{
+	if (!(alpha > 0))
+		return 1;
+	return isfinite(t) && t <= alpha * best;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double bench_median(const double *fb, int nc, int c, int reps)
+{
+	double *v = xmalloc(sizeof *v * (size_t)(reps > 0 ? reps : 1));
+	int n = 0;
+	for (int r = 0; r < reps; r++) {
+		double x = fb[(size_t)r * nc + c];
+		if (isnan(x))
+			continue;
+		if (isinf(x)) {
+			free(v);
+			return INFINITY;
+		}
+		v[n++] = x;
+	}
+	double m = NAN;
+	if (n > 0) {
+		qsort(v, (size_t)n, sizeof *v, cmp_double);
+		m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	}
+	free(v);
+	return m;
+}
+
+/* full[i] for the nc candidates from their first repetitions t0[]: the
+ * running best as the back ends see it (bench_full_reps). */
+static void full_reps_of(const double *t0, int nc, double alpha, unsigned char *full)
+{
+	double best = INFINITY;
+	for (int i = 0; i < nc; i++) {
+		if (t0[i] < best)
+			best = t0[i];
+		full[i] = (unsigned char)bench_full_reps(t0[i], best, alpha);
+	}
+}
+
 char *format_block(const bench_input *in, const bench_cand *c, int nc,
-                   int reps, const double *fb, size_t *len)
+                   int reps, double alpha, const double *fb, size_t *len)
 {
 	char *b = NULL, num[AH_FLOAT_BUF];
 	size_t cap = 0, fl = strlen(in->features);
+	unsigned char full[BENCH_MAX_CAND];
+	full_reps_of(fb, nc, alpha, full);
 	*len = 0;
 	for (int r = 0; r < reps; r++)
 		for (int i = 0; i < nc; i++) {
 			double v = fb[(size_t)r * nc + i];
+			if (r > 0 && !full[i]) {
+				if (!isnan(v))
+					die("internal: '%s' rep %d measured although --fast-reject "
+					    "skips it", c[i].id, r + 1);
+				continue;
+			}
 			if (!(v > 0))
-				die("internal: feedback %g for '%s' is not positive", v, c[i].id);
+				die("internal: feedback %g for '%s' rep %d is not positive", v,
+				    c[i].id, r + 1);
 			buf_put(&b, len, &cap, in->features, fl);
 			buf_put(&b, len, &cap, ",", 1);
 			buf_put(&b, len, &cap, c[i].id, strlen(c[i].id));
@@ -339,9 +396,11 @@ char *format_block(const bench_input *in, const bench_cand *c, int nc,
 int64_t resume_scan(const char *path, const char *body, size_t len,
                     bench_input *const *todo, int64_t ntodo,
                     const mm_config *cfgs, int ncfg, int64_t smem_limit,
-                    int reps, size_t *keep)
+                    int reps, double alpha, size_t *keep)
 {
 	bench_cand cand[BENCH_MAX_CAND];
+	double t0[BENCH_MAX_CAND];
+	unsigned char full[BENCH_MAX_CAND];
 	size_t pos = 0;
 	int64_t done = 0, line = 2;
 	*keep = 0;
@@ -349,8 +408,12 @@ int64_t resume_scan(const char *path, const char *body, size_t len,
 		const bench_input *in = todo[done];
 		int nc = plan_candidates(in, cfgs, ncfg, smem_limit, cand);
 		size_t fl = strlen(in->features);
-		for (int r = 0; r < reps; r++)
+		for (int r = 0; r < reps; r++) {
+			if (r == 1)
+				full_reps_of(t0, nc, alpha, full);
 			for (int i = 0; i < nc; i++) {
+				if (r > 0 && !full[i])
+					continue;
 				const char *l = body + pos;
 				const char *nl = memchr(l, '\n', len - pos);
 				if (!nl)
@@ -361,16 +424,19 @@ int64_t resume_scan(const char *path, const char *body, size_t len,
 				    memcmp(l + fl + 1, cand[i].id, il) || l[fl + 1 + il] != ',')
 					die("%s:%" PRId64 ": row does not match the plan (expected input %"
 					    PRId64 " '%s', choice '%s', rep %d): the log was made with "
-					    "another shapes.tsv, configs.tsv, --reps, shard or device; "
-					    "remove it to start over", path, line, in->id, in->features,
-					    cand[i].id, r + 1);
+					    "another shapes.tsv, configs.tsv, --reps, --fast-reject, shard "
+					    "or device; remove it to start over", path, line, in->id,
+					    in->features, cand[i].id, r + 1);
 				const char *v = l + fl + il + 2;
 				double fbv;
 				if (parse_f64(v, (size_t)(nl - v), &fbv) != 0 || !(fbv > 0))
 					die("%s:%" PRId64 ": bad feedback '%.*s'", path, line,
 					    (int)(nl - v), v);
+				if (r == 0)
+					t0[i] = fbv;
 				pos = (size_t)(nl - body) + 1;
 			}
+		}
 		done++;
 		*keep = pos;
 	}

@@ -11,7 +11,11 @@
 #     (shared_memory = opt-in shared memory per block, device_capa);
 #   * feedback values are Python str(float) and positive;
 #   * a run killed with SIGKILL resumes to a complete log with the same rows
-#     (choices and features; times differ between runs).
+#     (choices and features; times differ between runs; --fast-reject 0, as
+#     adaptive repetitions make the row set depend on the times);
+#   * adaptive repetitions (default --fast-reject 1.5): the log obeys the
+#     rule (check/adaptive_reps.py), both kinds of candidates occur, and a
+#     killed run resumes to a log that obeys it too.
 # Environment: BIN (default build/bin), DEVICE (default 0), RESULTS (a
 # folder for the logs, default: the scratch folder).
 . check/lib.sh
@@ -127,7 +131,7 @@ ne=$(grep -c ',extern_mm,inf$' "$TMP/bad.txt")
 # kill -9 and resume on the GPU
 awk -F'\t' 'NR == 1 || $3 == 2048' "$TMP/shapes.tsv" > "$TMP/mid.tsv"
 rm -f "$TMP/k.txt" "$TMP/k.txt.part"
-"$B" $K --reps 20 "$TMP/mid.tsv" "$TMP/k.txt" 2>/dev/null &
+"$B" $K --fast-reject 0 --reps 20 "$TMP/mid.tsv" "$TMP/k.txt" 2>/dev/null &
 pid=$!
 # kill once at least one input is written (the rows of one input, 20 reps)
 for i in $(seq 200); do
@@ -137,10 +141,30 @@ done
 kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
 [ -e "$TMP/k.txt" ] && echo "  (the run finished before the kill)"
 before=$(($( { wc -l < "$TMP/k.txt.part"; } 2>/dev/null || echo 2) - 2))
-"$B" $K --reps 20 "$TMP/mid.tsv" "$TMP/k.txt" 2> "$TMP/k.err"; rc=$?
-"$B" $K --reps 20 "$TMP/mid.tsv" "$TMP/k2.txt" 2>/dev/null
+"$B" $K --fast-reject 0 --reps 20 "$TMP/mid.tsv" "$TMP/k.txt" 2> "$TMP/k.err"; rc=$?
+"$B" $K --fast-reject 0 --reps 20 "$TMP/mid.tsv" "$TMP/k2.txt" 2>/dev/null
 cut -d, -f1-13 "$TMP/k.txt" > "$TMP/k.rows"; cut -d, -f1-13 "$TMP/k2.txt" > "$TMP/k2.rows"
 [ $rc -eq 0 ] && [ "$before" -gt 0 ] && cmp -s "$TMP/k.rows" "$TMP/k2.rows" && ok bench-gpu-kill-resume \
 	|| fail bench-gpu-kill-resume "exit $rc, $before rows before the kill: $(tail -2 "$TMP/k.err" | tr '\n' '|')"
 echo "  kill/resume: $before rows were written before SIGKILL; $(grep -c . "$TMP/k.rows") rows after resume"
+
+# adaptive repetitions on the GPU: killed and resumed, the log obeys the rule
+rm -f "$TMP/a.txt" "$TMP/a.txt.part"
+"$B" $K "$TMP/mid.tsv" "$TMP/a.txt" 2>/dev/null &
+pid=$!
+for i in $(seq 200); do
+	[ "$( { wc -l < "$TMP/a.txt.part"; } 2>/dev/null || echo 0)" -gt 60 ] && break
+	sleep 0.1
+done
+kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+"$B" $K "$TMP/mid.tsv" "$TMP/a.txt" 2> "$TMP/a.err"; rc=$?
+if command -v python3 >/dev/null; then
+	r=$(python3 "$ROOT/check/adaptive_reps.py" "$TMP/a.txt" 1.5); prc=$?
+	set -- $r
+	[ $rc -eq 0 ] && [ $prc -eq 0 ] && [ "${1:-0}" -gt 0 ] && [ "${2:-0}" -gt 0 ] \
+		&& ok bench-gpu-adaptive-reps || fail bench-gpu-adaptive-reps "exit $rc, rule: $r"
+	echo "  adaptive: $1 candidates with 3 repetitions, $2 with one"
+else
+	skip bench-gpu-adaptive-reps "no python3"
+fi
 finish
