@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# bench/kernels/build.sh — build the mma harness (C11, gcc) into build/mma/.
+# bench/kernels/build.sh — build the mma and wgmma harnesses (C11, gcc)
+# into build/mma/ (mma_harness, wgmma_harness).
 # Needs the CUDA toolkit headers and libraries (CUDA, default /usr/local/cuda).
 # The driver API is reached through cudaGetDriverEntryPointByVersion, so the
 # binary is not linked with -lcuda and starts (and says "no GPU") on a
@@ -12,3 +13,7 @@ gcc -std=c11 -O2 -Wall -Wextra -Werror -I"$CUDA/include" \
 	bench/kernels/mma_harness.c -o build/mma/mma_harness.new \
 	-L"$CUDA/lib64" -Wl,-rpath,"$CUDA/lib64" -lcublas -lnvrtc -lcudart -lm
 mv build/mma/mma_harness.new build/mma/mma_harness
+gcc -std=c11 -O2 -Wall -Wextra -Werror -I"$CUDA/include" \
+	bench/kernels/wgmma_harness.c -o build/mma/wgmma_harness.new \
+	-L"$CUDA/lib64" -Wl,-rpath,"$CUDA/lib64" -lcublas -lnvrtc -lcudart -lm
+mv build/mma/wgmma_harness.new build/mma/wgmma_harness

@@ -198,11 +198,12 @@ static long smem_bytes(const cfg_t *c, int d)
 	return (long)c->st * ((a1 > a2 ? a1 : a2) + (b1 > b2 ? b1 : b2)) * es;
 }
 
-static cfg_row *read_configs(const char *dir, int *n)
+/* Configurations of file (header "list\tBLOCK_M...", '#' comments; rows
+ * "list BM BN BK stages warps").  Returns a malloc'd array of *n rows;
+ * dies on a missing file or a bad row. */
+static cfg_row *read_configs_file(const char *path, int *n)
 {
-	char path[4096];
 	size_t len;
-	snprintf(path, sizeof path, "%s/mma_configs.tsv", dir);
 	char *txt = read_file(path, &len);
 	cfg_row *rows = NULL;
 	int cap = 0, cnt = 0, header = 0;
@@ -231,6 +232,14 @@ static cfg_row *read_configs(const char *dir, int *n)
 		die("%s: no configurations", path);
 	*n = cnt;
 	return rows;
+}
+
+/* kernels/mma.cu's configurations: DIR/mma_configs.tsv (see read_configs_file) */
+static cfg_row *read_configs(const char *dir, int *n)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/mma_configs.tsv", dir);
+	return read_configs_file(path, n);
 }
 
 static long long next_pow2(long long x)
@@ -307,36 +316,31 @@ static void key_opts(const vkey *k, char opt[10][64], int *no)
 	*no = n;
 }
 
-static void cubin_path(char *buf, size_t n, const char *cache, uint64_t srch, const vkey *k)
+/* Cache file of a cubin: DIR/<FNV-1a of the source hash and the options>.cubin */
+static void cubin_path_opts(char *buf, size_t n, const char *cache, uint64_t srch,
+                            const char *const *opts, int no)
 {
-	char opt[10][64];
-	int no;
-	key_opts(k, opt, &no);
 	uint64_t h = srch;
 	for (int i = 0; i < no; i++)
-		h = fnv1a(h, opt[i], strlen(opt[i]) + 1);
+		h = fnv1a(h, opts[i], strlen(opts[i]) + 1);
 	snprintf(buf, n, "%s/%016" PRIx64 ".cubin", cache, h);
 }
 
-/* Cubin for k: from the cache, else compiled and stored (temp + rename).
- * Returns a malloc'd image (*len bytes), or NULL (compile error, log on
- * stderr). */
-static char *get_cubin(const char *src, uint64_t srch, const char *cache, const vkey *k,
-                       size_t *len, int *compiled)
+/* Cubin of source src (hash srch, program name name) compiled by NVRTC with
+ * options opts[0..no): from the cache DIR when there, else compiled and stored
+ * (temp file + rename, safe for parallel precompile jobs).  Returns a malloc'd
+ * image (*len bytes; *compiled = 1 when NVRTC ran), or NULL on a compile
+ * error (log on stderr).  Other NVRTC or file errors are fatal. */
+static char *nvrtc_cubin(const char *src, uint64_t srch, const char *cache, const char *name,
+                         const char *const *opts, int no, size_t *len, int *compiled)
 {
 	char path[4096], tmp[4200];
-	cubin_path(path, sizeof path, cache, srch, k);
+	cubin_path_opts(path, sizeof path, cache, srch, opts, no);
 	*compiled = 0;
 	if (access(path, R_OK) == 0)
 		return read_file(path, len);
-	char opt[10][64];
-	const char *opts[10];
-	int no;
-	key_opts(k, opt, &no);
-	for (int i = 0; i < no; i++)
-		opts[i] = opt[i];
 	nvrtcProgram prog;
-	nvrtcResult r = nvrtcCreateProgram(&prog, src, "mma.cu", 0, NULL, NULL);
+	nvrtcResult r = nvrtcCreateProgram(&prog, src, name, 0, NULL, NULL);
 	if (r != NVRTC_SUCCESS)
 		die("nvrtcCreateProgram: %s", nvrtcGetErrorString(r));
 	*compiled = 1;
@@ -349,9 +353,10 @@ static char *get_cubin(const char *src, uint64_t srch, const char *cache, const 
 		lg[0] = '\0';
 		if (ls && nvrtcGetProgramLog(prog, lg) != NVRTC_SUCCESS)
 			lg[0] = '\0';
-		fprintf(stderr, "mma_harness: NVRTC %s (%s %s %s %s %s %s %s %s): %s\n",
-		        nvrtcGetErrorString(r), opt[1], opt[2], opt[3], opt[4], opt[5], opt[6],
-		        opt[7], opt[8], lg);
+		fprintf(stderr, "mma_harness: NVRTC %s (%s", nvrtcGetErrorString(r), name);
+		for (int i = 0; i < no; i++)
+			fprintf(stderr, " %s", opts[i]);
+		fprintf(stderr, "): %s\n", lg);
 		free(lg);
 		if (nvrtcDestroyProgram(&prog) != NVRTC_SUCCESS)
 			die("nvrtcDestroyProgram failed");
@@ -376,6 +381,30 @@ static char *get_cubin(const char *src, uint64_t srch, const char *cache, const 
 	if (rename(tmp, path) != 0)
 		die("cannot rename '%s': %s", tmp, strerror(errno));
 	return img;
+}
+
+static void cubin_path(char *buf, size_t n, const char *cache, uint64_t srch, const vkey *k)
+{
+	char opt[10][64];
+	const char *opts[10];
+	int no;
+	key_opts(k, opt, &no);
+	for (int i = 0; i < no; i++)
+		opts[i] = opt[i];
+	cubin_path_opts(buf, n, cache, srch, opts, no);
+}
+
+/* Cubin for mma.cu key k (see nvrtc_cubin) */
+static char *get_cubin(const char *src, uint64_t srch, const char *cache, const vkey *k,
+                       size_t *len, int *compiled)
+{
+	char opt[10][64];
+	const char *opts[10];
+	int no;
+	key_opts(k, opt, &no);
+	for (int i = 0; i < no; i++)
+		opts[i] = opt[i];
+	return nvrtc_cubin(src, srch, cache, "mma.cu", opts, no, len, compiled);
 }
 
 /* ---- test and bench plans (shared by precompile) -------------------------- */
@@ -1010,20 +1039,21 @@ static int do_call(gpu_t *g, const choice_t *ch, kmod *m, bufs_t *b)
 	return 0;
 }
 
-/* median time (ms) of one call; a choice whose first timed call exceeds
- * 2x best is not repeated (it cannot be the best): that time is returned */
-static double time_choice(gpu_t *g, const choice_t *ch, bufs_t *b, double best)
+/* Median time (ms) of one call of call(ctx) (0 = success): one warm-up
+ * call, one timed call, then 5 repetitions (3 when a call exceeds 5 ms) of
+ * nit calls (one repetition >= 0.25 ms, nit <= 100), CUDA events on the
+ * default stream.  A candidate whose timed call exceeds 2x best is not
+ * repeated (it cannot be the best): that time is returned.  INF_MS when a
+ * call fails. */
+static double time_calls(gpu_t *g, int (*call)(void *), void *ctx, double best)
 {
-	kmod *m = NULL;
-	if (ch->S >= 0 && !(m = get_mod(g, &ch->k)))
-		return INF_MS;
-	if (do_call(g, ch, m, b))
+	if (call(ctx))
 		return INF_MS;
 	CUDA_OK(cudaDeviceSynchronize());
 	CUDA_OK(cudaGetLastError());
 	float el;
 	CUDA_OK(cudaEventRecord(g->e0, 0));
-	if (do_call(g, ch, m, b))
+	if (call(ctx))
 		return INF_MS;
 	CUDA_OK(cudaEventRecord(g->e1, 0));
 	CUDA_OK(cudaEventSynchronize(g->e1));
@@ -1041,7 +1071,7 @@ static double time_choice(gpu_t *g, const choice_t *ch, bufs_t *b, double best)
 	for (int r = 0; r < reps; r++) {
 		CUDA_OK(cudaEventRecord(g->e0, 0));
 		for (int i = 0; i < nit; i++)
-			if (do_call(g, ch, m, b))
+			if (call(ctx))
 				return INF_MS;
 		CUDA_OK(cudaEventRecord(g->e1, 0));
 		CUDA_OK(cudaEventSynchronize(g->e1));
@@ -1051,6 +1081,29 @@ static double time_choice(gpu_t *g, const choice_t *ch, bufs_t *b, double best)
 	CUDA_OK(cudaGetLastError());
 	qsort(ts, (size_t)reps, sizeof ts[0], cmp_double);
 	return ts[reps / 2];
+}
+
+typedef struct {
+	gpu_t *g;
+	const choice_t *ch;
+	kmod *m;
+	bufs_t *b;
+} mma_call_ctx;
+
+static int mma_call(void *p)
+{
+	mma_call_ctx *c = p;
+	return do_call(c->g, c->ch, c->m, c->b);
+}
+
+/* median time (ms) of one call of choice ch (see time_calls) */
+static double time_choice(gpu_t *g, const choice_t *ch, bufs_t *b, double best)
+{
+	kmod *m = NULL;
+	if (ch->S >= 0 && !(m = get_mod(g, &ch->k)))
+		return INF_MS;
+	mma_call_ctx c = {g, ch, m, b};
+	return time_calls(g, mma_call, &c, best);
 }
 
 typedef struct {
@@ -1227,17 +1280,11 @@ static int run_bench(gpu_t *g, const cfg_row *rows, int nrows, const char *only,
 
 /* ---- precompile ------------------------------------------------------------- */
 
-static int precompile(const char *src, uint64_t srch, const char *cache, const keyset *ks, int jobs)
+/* Runs one(ctx, i) for i in [0, n) in jobs forked processes (job j takes
+ * i = j, j + jobs, ...); one returns 0 on success.  Returns 0 when every
+ * call succeeded, else 1.  fork/waitpid failures are fatal. */
+static int run_jobs(size_t n, int jobs, int (*one)(void *, size_t), void *ctx)
 {
-	int todo = 0;
-	char path[4096];
-	for (size_t i = 0; i < ks->n; i++) {
-		cubin_path(path, sizeof path, cache, srch, &ks->v[i]);
-		todo += access(path, R_OK) != 0;
-	}
-	printf("precompile: %zu cubins needed, %d missing, %d jobs\n", ks->n, todo, jobs);
-	fflush(stdout);
-	mkdir_p(cache);
 	pid_t *pids = xmalloc(sizeof(pid_t) * (size_t)jobs);
 	for (int j = 0; j < jobs; j++) {
 		pid_t p = fork();
@@ -1245,13 +1292,8 @@ static int precompile(const char *src, uint64_t srch, const char *cache, const k
 			die("fork: %s", strerror(errno));
 		if (p == 0) {
 			int bad = 0;
-			for (size_t i = (size_t)j; i < ks->n; i += (size_t)jobs) {
-				size_t len;
-				int compiled;
-				char *img = get_cubin(src, srch, cache, &ks->v[i], &len, &compiled);
-				bad += img == NULL;
-				free(img);
-			}
+			for (size_t i = (size_t)j; i < n; i += (size_t)jobs)
+				bad += one(ctx, i) != 0;
 			_exit(bad ? 1 : 0);
 		}
 		pids[j] = p;
@@ -1265,12 +1307,47 @@ static int precompile(const char *src, uint64_t srch, const char *cache, const k
 			rc = 1;
 	}
 	free(pids);
+	return rc;
+}
+
+typedef struct {
+	const char *src, *cache;
+	uint64_t srch;
+	const keyset *ks;
+} pre_ctx;
+
+static int pre_one(void *p, size_t i)
+{
+	pre_ctx *c = p;
+	size_t len;
+	int compiled;
+	char *img = get_cubin(c->src, c->srch, c->cache, &c->ks->v[i], &len, &compiled);
+	free(img);
+	return img == NULL;
+}
+
+/* Compiles (NVRTC, jobs processes) every mma.cu cubin of ks missing from
+ * the cache.  Returns 0 when all compiled, 1 otherwise. */
+static int precompile(const char *src, uint64_t srch, const char *cache, const keyset *ks, int jobs)
+{
+	int todo = 0;
+	char path[4096];
+	for (size_t i = 0; i < ks->n; i++) {
+		cubin_path(path, sizeof path, cache, srch, &ks->v[i]);
+		todo += access(path, R_OK) != 0;
+	}
+	printf("precompile: %zu cubins needed, %d missing, %d jobs\n", ks->n, todo, jobs);
+	fflush(stdout);
+	mkdir_p(cache);
+	pre_ctx c = {src, cache, srch, ks};
+	int rc = run_jobs(ks->n, jobs, pre_one, &c);
 	printf("precompile: %s\n", rc ? "some kernels failed to compile" : "ok");
 	return rc;
 }
 
 /* ---- main --------------------------------------------------------------------- */
 
+#ifndef MMA_HARNESS_LIB /* bench/kernels/wgmma_harness.c includes this file without main */
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -1361,3 +1438,4 @@ int main(int argc, char **argv)
 	free(rows);
 	return rc;
 }
+#endif
