@@ -37,6 +37,8 @@
 static const char usage[] =
 "usage: " BENCH_PROG " [options] SHAPES LOG\n"
 "       " BENCH_PROG " --compile-only ARCH [--kernels DIR] [--cache DIR] [SHAPES]\n"
+"       " BENCH_PROG " --lt-discover N [--lt-keep K] SHAPES LIST\n"
+"       " BENCH_PROG " --lt-decode ID\n"
 "\n"
 "Time extern_mm (cuBLAS) and every NVRTC candidate of kernels/ on each input\n"
 "of SHAPES (sample's TSV) in this shard, and append the rows to LOG.part,\n"
@@ -83,6 +85,26 @@ static const char usage[] =
 "                    those inputs only); needs no GPU; with\n"
 "                    --shard I/N only every N-th request from the I-th on\n"
 "                    (run N processes in parallel)\n"
+"  --cublaslt FILE   also time each cuBLASLt algorithm of FILE (a list such as\n"
+"                    kernels/cublaslt_algos.tsv, stages/FORMATS.md) as a choice\n"
+"                    of its own, right after extern_mm, on the inputs of the\n"
+"                    type classes its dtypes column names; id\n"
+"                    type=cublaslt_algo=A_tile=T_stages=S_splitk=K_reduction=R\n"
+"                    _swizzle=W_custom=C_inner=I_cluster=L (the CUDA 13\n"
+"                    cublasLt.h attribute values; the same id is the same\n"
+"                    kernel on every shape).  An algorithm cuBLASLt rejects\n"
+"                    for an input (cublasLtMatmulAlgoCheck) is inf there\n"
+"                    (one message per algorithm and dtype).  Part of the plan\n"
+"  --no-nvrtc        time only extern_mm and the --cublaslt choices\n"
+"  --lt-discover N   instead of a log: ask cublasLtMatmulAlgoGetHeuristic for\n"
+"                    its top N algorithms for every input of SHAPES (this\n"
+"                    shard) and write LIST, the algorithms sorted by how many\n"
+"                    inputs' top N held them (columns inputs, rank1 = first\n"
+"                    pick, dtypes = type classes seen)\n"
+"  --lt-keep K       with --lt-discover: write only the K most frequent\n"
+"                    algorithms of each type class (f32, tf32, f16, bf16)\n"
+"  --lt-decode ID    print the attributes of a cuBLASLt choice id (TSV with\n"
+"                    the list's first nine columns) and exit\n"
 "  --bad-kernel      compile candidates with a deliberate bug (tests that\n"
 "                    verification rejects a wrong kernel)\n"
 "  --fake-delay-ms D, --fake-fail N   bench-fake only (CPU tests): sleep D ms\n"
@@ -123,7 +145,8 @@ static double opt_f64(const char *name, const char *v)
  * out (atomically), a summary on stderr (issue "Use the learned heuristic"). */
 static int run_online(bench_backend *be, const bench_opts *o, const bench_device *dev,
                       const char *heur, int k, bench_input **todo, int64_t ntodo,
-                      const mm_config *cfgs, int ncfg, const char *out)
+                      const mm_config *cfgs, int ncfg, const lt_entry *lt, int nlt,
+                      const char *out)
 {
 	tree t;
 	tree_read(&t, heur);
@@ -139,7 +162,7 @@ static int run_online(bench_backend *be, const bench_opts *o, const bench_device
 	progress_start(&prog, what, "inputs", ntodo);
 	int64_t within1 = 0;
 	for (int64_t i = 0; i < ntodo; i++) {
-		int nc = plan_candidates(todo[i], cfgs, ncfg, dev->smem_optin, cand);
+		int nc = plan_candidates(todo[i], cfgs, ncfg, lt, nlt, dev->smem_optin, cand);
 		double rg, ss, fs;
 		online_input(be, &t, k, todo[i], cand, nc, o->reps, fb, fp, &rg, &ss, &fs);
 		lsum += log(rg);
@@ -166,6 +189,8 @@ int main(int argc, char **argv)
 	bench_opts o;
 	const char *shapes = NULL, *log = NULL, *stats = NULL, *heur = NULL;
 	int ranking = 10;
+	const char *ltpath = NULL, *ltdecode = NULL;
+	int no_nvrtc = 0, lt_topn = 0, lt_keep = 0;
 	double time_limit = -1;
 	std_options(argc, argv, usage);
 	memset(&o, 0, sizeof o);
@@ -216,6 +241,16 @@ int main(int argc, char **argv)
 			stats = v, i++;
 		else if (!strcmp(a, "--compile-only"))
 			o.compile_arch = v, i++;
+		else if (!strcmp(a, "--cublaslt"))
+			ltpath = v, i++;
+		else if (!strcmp(a, "--no-nvrtc"))
+			no_nvrtc = 1;
+		else if (!strcmp(a, "--lt-discover"))
+			lt_topn = (int)opt_int(a, v, 1, 1024), i++;
+		else if (!strcmp(a, "--lt-keep"))
+			lt_keep = (int)opt_int(a, v, 1, LT_MAX_LIST), i++;
+		else if (!strcmp(a, "--lt-decode"))
+			ltdecode = v, i++;
 		else if (!strcmp(a, "--fake-delay-ms"))
 			o.fake_delay_ms = opt_f64(a, v), i++;
 		else if (!strcmp(a, "--fake-fail"))
@@ -233,13 +268,30 @@ int main(int argc, char **argv)
 	}
 	if ((o.fake_delay_ms > 0 || o.fake_fail) && strcmp(backend_kind(), "fake"))
 		die("--fake-* options exist only in bench-fake");
+	if (ltdecode) {
+		lt_algo al;
+		const char *why;
+		if (lt_parse_id(ltdecode, &al, &why) != 0)
+			die("'%s' is not a cuBLASLt choice id (field '%s')", ltdecode, why);
+		lt_print_attrs(stdout, &al);
+		close_stdout();
+		return 0;
+	}
+	if (lt_keep && !lt_topn)
+		die("--lt-keep needs --lt-discover");
+	if ((no_nvrtc || lt_topn) && (o.compile_arch || heur))
+		die("--no-nvrtc and --lt-discover do not go with --compile-only or --use-heuristic");
+	int nlt = 0;
+	lt_entry *lt = ltpath ? lt_list_read(ltpath, &nlt) : NULL;
 
 	char *cfgpath = xmalloc(strlen(o.kernels) + 32);
 	sprintf(cfgpath, "%s/%s", o.kernels, o.tmpl ? "mma_configs.tsv" : "configs.tsv");
-	int ncfg;
-	mm_config *cfgs = configs_read(cfgpath, &ncfg);
+	int ncfg = 0;
+	mm_config *cfgs = lt_topn ? NULL : configs_read(cfgpath, &ncfg);
 	for (int i = 0; i < ncfg; i++)
 		cfgs[i].tmpl = o.tmpl;
+	if (no_nvrtc)
+		ncfg = 0; /* extern_mm and the --cublaslt choices only */
 
 	if (o.compile_arch) {
 		if (log)
@@ -253,6 +305,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench: compiled %d cubins for %s in %.1f s\n", n,
 		        o.compile_arch, now_s() - t0);
 		free(cfgs);
+		free(lt);
 		free(cfgpath);
 		close_stdout();
 		return 0;
@@ -273,12 +326,18 @@ int main(int argc, char **argv)
 	if (heur)
 		o.fast_reject = 0; /* selection vs full autotune: every rep of every choice */
 	bench_backend *be = backend_open(&o, &dev);
-	if (heur) {
-		int rc = run_online(be, &o, &dev, heur, ranking, todo, ntodo, cfgs, ncfg, log);
+	if (lt_topn) {
+		lt_discover(be, todo, ntodo, lt_topn, lt_keep, shapes, &dev, log);
+		heur = NULL;
+	}
+	if (heur || lt_topn) {
+		int rc = heur ? run_online(be, &o, &dev, heur, ranking, todo, ntodo, cfgs, ncfg,
+		                           lt, nlt, log) : 0;
 		backend_close(be);
 		free(todo);
 		shapes_free(inputs, nin);
 		free(cfgs);
+		free(lt);
 		free(cfgpath);
 		close_stdout();
 		return rc;
@@ -293,7 +352,7 @@ int main(int argc, char **argv)
 	char *body;
 	size_t body_len, keep;
 	ah_append_open(&ap, part, meta, ah_mm_header(), &body, &body_len);
-	int64_t done = resume_scan(part, body, body_len, todo, ntodo, cfgs, ncfg,
+	int64_t done = resume_scan(part, body, body_len, todo, ntodo, cfgs, ncfg, lt, nlt,
 	                           dev.smem_optin, o.reps, o.fast_reject, &keep);
 	if (keep < body_len) {
 		fprintf(stderr, "bench: %s: dropping %zu bytes of a partially written input\n",
@@ -323,7 +382,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		const bench_input *in = todo[done];
-		int nc = plan_candidates(in, cfgs, ncfg, dev.smem_optin, cand);
+		int nc = plan_candidates(in, cfgs, ncfg, lt, nlt, dev.smem_optin, cand);
 		backend_measure(be, in, cand, nc, o.reps, fb);
 		size_t bl;
 		char *blk = format_block(in, cand, nc, o.reps, o.fast_reject, fb, &bl);
@@ -359,6 +418,7 @@ int main(int argc, char **argv)
 	free(todo);
 	shapes_free(inputs, nin);
 	free(cfgs);
+	free(lt);
 	free(cfgpath);
 	close_stdout();
 	return stopped ? 2 : 0;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "ahlog.h"
+#include "bench_lt.h"
 
 enum { DT_F32 = 0, DT_F16 = 1, DT_BF16 = 2 };
 
@@ -37,12 +38,15 @@ typedef struct {
 /* One candidate of one input, in Inductor's order. */
 typedef struct {
 	int is_extern;             /* 1: extern_mm (cuBLAS) */
-	mm_config cfg;             /* post-shrink */
+	int lt;                    /* 1: a cuBLASLt algorithm (--cublaslt), alg */
+	lt_algo alg;               /* lt only: its attributes (bench_lt.h) */
+	mm_config cfg;             /* post-shrink (NVRTC candidates only) */
 	int tr, tc;                /* thread grid of kernels/mm.cu, tr*tc = 32*warps */
 	char id[128];              /* choice id written to the log */
 } bench_cand;
 
-#define BENCH_MAX_CAND 128
+/* extern_mm + up to 126 configs + up to LT_MAX_LIST cuBLASLt algorithms */
+#define BENCH_MAX_CAND (128 + LT_MAX_LIST)
 
 /* Options shared by the driver and the back ends. */
 typedef struct {
@@ -97,13 +101,15 @@ int64_t triton_smem(const mm_config *c, int itemsize);
  * of dtype dt (its header comment). */
 int64_t kernel_smem(const mm_config *c, int dt);
 
-/* Candidates of one input (spec §3.5): extern_mm, then the base configs
+/* Candidates of one input (spec §3.5): extern_mm, then (ours, --cublaslt)
+ * one candidate per algorithm of lt[0..nlt) whose dtypes include the
+ * input's type class (lt_dtype_class), in list order, then the base configs
  * shrunk to the problem (m' = max(next_pow2(m),16) ..., num_warps =
  * min(num_warps, BM*BN/256)) with duplicates inside the base list dropped,
  * then the extra configs likewise; configs whose triton_smem exceeds
  * smem_limit are skipped.  out must hold BENCH_MAX_CAND.  Returns count. */
 int plan_candidates(const bench_input *in, const mm_config *cfgs, int ncfg,
-                    int64_t smem_limit, bench_cand *out);
+                    const lt_entry *lt, int nlt, int64_t smem_limit, bench_cand *out);
 
 /* Shrink one config for (m, n, k) as spec §3.5. */
 mm_config shrink_config(mm_config c, int64_t m, int64_t n, int64_t k);
@@ -146,8 +152,8 @@ double bench_median(const double *fb, int nc, int c, int reps);
  * message names the line. */
 int64_t resume_scan(const char *path, const char *body, size_t len,
                     bench_input *const *todo, int64_t ntodo,
-                    const mm_config *cfgs, int ncfg, int64_t smem_limit,
-                    int reps, double alpha, size_t *keep);
+                    const mm_config *cfgs, int ncfg, const lt_entry *lt, int nlt,
+                    int64_t smem_limit, int reps, double alpha, size_t *keep);
 
 /* ---- back end interface (one implementation per binary) ---- */
 typedef struct bench_backend bench_backend;
@@ -172,6 +178,19 @@ int backend_precompile(const bench_opts *o, const mm_config *cfgs, int ncfg,
                        const bench_input *ins, int64_t nins);
 /* "cuda" or "fake" */
 const char *backend_kind(void);
+/* bench --lt-discover: cublasLtMatmulAlgoGetHeuristic's top n algorithms
+ * (best first) for input in, problem as extern_mm's (bench_lt_gpu.h), into
+ * out (n entries).  Returns the count (0: the heuristic has none).  The
+ * fake back end answers a deterministic made-up list. */
+int backend_lt_heuristic(bench_backend *b, const bench_input *in, int n, lt_algo *out);
+
+/* bench --lt-discover N [--lt-keep K] SHAPES OUT (stages/bench_lt.c): ask
+ * backend_lt_heuristic for the top topn of each of the ntodo inputs, tally
+ * them (lt_tally) and write the list file OUT atomically (comments: the
+ * command, device, date, counts); keep as lt_tally_write.  Returns the
+ * number of algorithms the heuristic returned in all. */
+int64_t lt_discover(bench_backend *be, bench_input *const *todo, int64_t ntodo, int topn,
+                    int keep, const char *shapes, const bench_device *dev, const char *out);
 
 /* ---- bench --use-heuristic (stages/bench_online.c) ---- */
 #include "tree.h"

@@ -7,7 +7,9 @@
  * runs give byte-identical logs.  Adaptive repetitions (--fast-reject)
  * follow bench_full_reps exactly as the CUDA back end does.  --fake-fail N makes every candidate whose
  * hash % N == 0 fail (inf, message on stderr); --fake-delay-ms D sleeps D ms
- * per input (to be killed mid-run). */
+ * per input (to be killed mid-run).  cuBLASLt choices (--cublaslt) are timed
+ * like the others; --lt-discover gets a made-up heuristic answer
+ * (backend_lt_heuristic). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +85,34 @@ void backend_measure(bench_backend *b, const bench_input *in,
 		}
 	}
 	b->inputs++;
+}
+
+int backend_lt_heuristic(bench_backend *b, const bench_input *in, int n, lt_algo *out)
+{
+	/* a made-up heuristic: 0-8 distinct tuples of a pool of 12 per type
+	 * class (float32 a "SIMT" algorithm, the others one shared by fp16,
+	 * bf16 and, shifted, tf32), chosen by a hash of the features */
+	(void)b;
+	uint64_t h = fnv(0xcbf29ce484222325ULL, in->features);
+	unsigned cls = lt_dtype_class(in->dtype, in->tf32);
+	if (h % 10 == 0)
+		return 0;
+	int cnt = 1 + (int)(h / 10 % 8), start = (int)((h >> 8) % 12);
+	if (cnt > n)
+		cnt = n;
+	for (int j = 0; j < cnt; j++) {
+		int idx = (start + 5 * j + (cls == LT_TF32 ? 4 : 0)) % 12;
+		lt_algo *a = &out[j];
+		memset(a, 0, sizeof *a);
+		a->algo = cls == LT_F32 ? 21 : 66;
+		a->tile = (uint32_t)(15 + idx);
+		a->stages = (uint32_t)(8 + idx % 3);
+		a->splitk = idx % 4 == 3 ? 2 : 1;
+		a->reduction = a->splitk > 1 ? 1 : 0;
+		a->swizzle = (uint32_t)(idx % 2);
+		a->cluster = (uint32_t)(idx % 3);
+	}
+	return cnt;
 }
 
 void backend_stats(bench_backend *b, FILE *fp)

@@ -1,6 +1,7 @@
 /* bench_plan.c — the GPU-independent half of bench: shapes.tsv and
  * configs.tsv readers, the per-input candidate plan (spec §3.5), log block
- * formatting (spec §1.1, §1.3) and the resumption scan.  Linked into both
+ * formatting (spec §1.1, §1.3) and the resumption scan; the cuBLASLt
+ * choices' ids and list are in stages/bench_lt.c.  Linked into both
  * build/bin/bench (CUDA) and build/bin/bench-fake (CPU tests), so
  * everything here is exercised by check/test_bench_cpu.sh.  See bench.h. */
 #include <inttypes.h>
@@ -189,8 +190,8 @@ mm_config *configs_read(const char *path, int *n)
 		c->bk = (int)field_i64(path, lineno, "block_k", f[3], 16, 256);
 		c->stages = (int)field_i64(path, lineno, "num_stages", f[4], 1, 8);
 		c->warps = (int)field_i64(path, lineno, "num_warps", f[5], 1, 32);
-		if (cnt + 2 > BENCH_MAX_CAND)
-			die("%s: too many configs (at most %d)", path, BENCH_MAX_CAND - 2);
+		if (cnt + 2 > BENCH_MAX_CAND - LT_MAX_LIST)
+			die("%s: too many configs (at most %d)", path, BENCH_MAX_CAND - LT_MAX_LIST - 2);
 		cnt++;
 		p = nl + 1;
 	}
@@ -266,13 +267,26 @@ static int same_cfg(const mm_config *a, const mm_config *b)
 }
 
 int plan_candidates(const bench_input *in, const mm_config *cfgs, int ncfg,
-                    int64_t smem_limit, bench_cand *out)
+                    const lt_entry *lt, int nlt, int64_t smem_limit, bench_cand *out)
 {
 	int nc = 0;
 	memset(&out[0], 0, sizeof out[0]);
 	out[0].is_extern = 1;
 	strcpy(out[0].id, "extern_mm");
 	nc = 1;
+	/* cuBLASLt algorithms of the input's type class, in list order */
+	unsigned cls = lt_dtype_class(in->dtype, in->tf32);
+	for (int i = 0; i < nlt; i++) {
+		if (!(lt[i].dtypes & cls))
+			continue;
+		if (nc >= BENCH_MAX_CAND)
+			die("too many candidates");
+		bench_cand *c = &out[nc++];
+		memset(c, 0, sizeof *c);
+		c->lt = 1;
+		c->alg = lt[i].a;
+		lt_format_id(&c->alg, c->id, sizeof c->id);
+	}
 	for (int list = 0; list < 2; list++) {
 		int first = nc;
 		for (int i = 0; i < ncfg; i++) {
@@ -288,6 +302,8 @@ int plan_candidates(const bench_input *in, const mm_config *cfgs, int ncfg,
 				continue; /* pruned: exceeds the device's shared memory */
 			if (s.tmpl == 1 && kernel_smem(&s, in->dtype) > smem_limit)
 				continue; /* mma.cu's padded tiles do not fit (fp32) */
+			if (nc >= BENCH_MAX_CAND)
+				die("too many candidates");
 			bench_cand *c = &out[nc];
 			memset(c, 0, sizeof *c);
 			c->cfg = s;
@@ -297,8 +313,6 @@ int plan_candidates(const bench_input *in, const mm_config *cfgs, int ncfg,
 			snprintf(c->id, sizeof c->id,
 			         "type=nvrtc_%sBLOCK-M=%d_BLOCK-K=%d_BLOCK-N=%d_numstages=%d_numwarps=%d",
 			         s.tmpl == 1 ? "mma_" : "", s.bm, s.bk, s.bn, s.stages, s.warps);
-			if (nc >= BENCH_MAX_CAND)
-				die("too many candidates");
 			nc++;
 		}
 	}
@@ -395,8 +409,8 @@ char *format_block(const bench_input *in, const bench_cand *c, int nc,
 
 int64_t resume_scan(const char *path, const char *body, size_t len,
                     bench_input *const *todo, int64_t ntodo,
-                    const mm_config *cfgs, int ncfg, int64_t smem_limit,
-                    int reps, double alpha, size_t *keep)
+                    const mm_config *cfgs, int ncfg, const lt_entry *lt, int nlt,
+                    int64_t smem_limit, int reps, double alpha, size_t *keep)
 {
 	bench_cand cand[BENCH_MAX_CAND];
 	double t0[BENCH_MAX_CAND];
@@ -406,7 +420,7 @@ int64_t resume_scan(const char *path, const char *body, size_t len,
 	*keep = 0;
 	while (done < ntodo && pos < len) {
 		const bench_input *in = todo[done];
-		int nc = plan_candidates(in, cfgs, ncfg, smem_limit, cand);
+		int nc = plan_candidates(in, cfgs, ncfg, lt, nlt, smem_limit, cand);
 		size_t fl = strlen(in->features);
 		for (int r = 0; r < reps; r++) {
 			if (r == 1)

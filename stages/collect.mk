@@ -54,16 +54,18 @@ CUBIN_ARCH         ?= sm_90
 CUDA               ?= /usr/local/cuda
 CUDA_INC           ?= $(CUDA)/include
 CUDA_LIBDIR        ?= $(CUDA)/lib64
-BENCH_LDLIBS        = -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lnvrtc -lcudart
+BENCH_LDLIBS        = -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcublasLt -lnvrtc -lcudart
 
-BENCH_COMMON = stages/bench.c stages/bench_plan.c stages/bench_online.c
-BENCH_DEPS   = $(BENCH_COMMON) stages/bench.h $(LIBA) $(LIB_HDR)
+BENCH_COMMON = stages/bench.c stages/bench_plan.c stages/bench_online.c stages/bench_lt.c
+BENCH_DEPS   = $(BENCH_COMMON) stages/bench.h stages/bench_lt.h $(LIBA) $(LIB_HDR)
 
-$(BIN)/bench: $(BENCH_DEPS) stages/cuda/bench_gpu.c
+BENCH_GPU    = stages/cuda/bench_gpu.c stages/cuda/bench_lt_gpu.c
+
+$(BIN)/bench: $(BENCH_DEPS) $(BENCH_GPU) stages/cuda/bench_lt_gpu.h
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
 	$(Q)$(CC) $(WARN) $(CFLAGS) -Istages/lib -Istages -isystem $(CUDA_INC) -o $@ \
-		$(BENCH_COMMON) stages/cuda/bench_gpu.c $(LIBA) $(BENCH_LDLIBS) $(LDLIBS)
+		$(BENCH_COMMON) $(BENCH_GPU) $(LIBA) $(BENCH_LDLIBS) $(LDLIBS)
 
 $(BIN)/bench-fake: $(BENCH_DEPS) stages/bench_fake.c
 	@mkdir -p $(@D)

@@ -29,6 +29,11 @@
  * transposes), or always with --verify-all.  Failures (NVRTC error, launch
  * error, OOM, wrong result) -> inf and a message on stderr; a sticky CUDA
  * error (context lost) is fatal.
+ * cuBLASLt choices (--cublaslt; stages/cuda/bench_lt_gpu.c): per input
+ * each listed algorithm is rebuilt from its attributes and checked
+ * (cublasLtMatmulAlgoCheck; rejected -> inf, one message per (algorithm,
+ * dtype)), then verified and timed exactly like an NVRTC candidate, with
+ * a workspace of the size the check asks for (one buffer, grown).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -46,6 +51,7 @@
 #include <nvrtc.h>
 
 #include "bench.h"
+#include "bench_lt_gpu.h"
 #include "util.h"
 
 typedef CUresult (*fn_load_t)(CUmodule *, const void *);
@@ -91,10 +97,13 @@ struct bench_backend {
 	vstate *vs;
 	size_t nvs, capvs;
 	double *d_sums;             /* 3 doubles on the device */
+	lt_gpu *lt;                 /* cuBLASLt, opened on first use */
+	lt_prep ltp;                /* the cuBLASLt candidate being measured (run_once) */
 	/* statistics (seconds, counts) */
-	double t_compile, t_load, t_setup, t_ref, t_verify, t_time_nvrtc, t_time_extern;
+	double t_compile, t_load, t_setup, t_ref, t_verify, t_time_nvrtc, t_time_extern,
+	       t_time_lt;
 	int64_t n_compile, n_cache_hit, n_verify, n_verify_fail, n_compile_fail,
-	        n_launch_fail, n_oom, n_inputs, n_launch;
+	        n_launch_fail, n_oom, n_inputs, n_launch, n_lt_rejected, n_lt_mismatch;
 };
 
 static double now_s(void)
@@ -407,6 +416,16 @@ static int run_once(bench_backend *b, const bench_input *in, const bench_cand *c
 		}
 		return 0;
 	}
+	if (c->lt) {
+		/* b->ltp: prepared by backend_measure for this candidate */
+		cublasStatus_t s = lt_gpu_run(b->lt, &b->ltp, bf->A[i], bf->B[i], out);
+		if (s != CUBLAS_STATUS_SUCCESS) {
+			fprintf(stderr, "bench: input %" PRId64 ": %s: cublasLtMatmul: %s\n",
+			        in->id, c->id, blas_err(s));
+			return -1;
+		}
+		return 0;
+	}
 	const mm_config *g = &c->cfg;
 	int M = (int)in->m, N = (int)in->n, K = (int)in->k;
 	long long sam = in->feat.s1_0, sak = in->feat.s1_1, sbk = in->feat.s2_0, sbn = in->feat.s2_1;
@@ -620,7 +639,24 @@ void backend_measure(bench_backend *b, const bench_input *in,
 	for (int ci = 0; ci < nc; ci++) {
 		const bench_cand *cd = &c[ci];
 		kmod *k = NULL;
-		if (!cd->is_extern) {
+		if (cd->lt) {
+			if (!b->lt)
+				b->lt = lt_gpu_open();
+			lt_gpu_problem(b->lt, in);
+			const char *what;
+			cublasStatus_t s = lt_gpu_prepare(b->lt, &cd->alg, &b->ltp, &what);
+			if (s != CUBLAS_STATUS_SUCCESS) {
+				b->n_lt_rejected++;
+				unsigned cls = lt_dtype_class(in->dtype, in->tf32);
+				if (lt_gpu_first(b->lt, cd->id, cls))
+					fprintf(stderr, "bench: input %" PRId64 " (%" PRId64 "x%" PRId64 "x%"
+					        PRId64 " %s ta=%d tb=%d): %s: %s: %s; inf (not repeated for "
+					        "other %s inputs)\n", in->id, in->m, in->k, in->n,
+					        lt_class_name(cls), in->ta, in->tb, cd->id, what, blas_err(s),
+					        lt_class_name(cls));
+				continue;
+			}
+		} else if (!cd->is_extern) {
 			k = get_module(b, &cd->cfg, cd->tr, cd->tc, in->dtype,
 			               in->dtype == DT_F32 && in->tf32);
 			if (!k->ok) {
@@ -687,7 +723,7 @@ void backend_measure(bench_backend *b, const bench_input *in,
 		 * a loaded kernel for >= 1 ms gains nothing from another call */
 		double tt = now_s();
 		float ms = warm_ms;
-		int warm_done = warm_ms >= 0 || (long_input && (cd->is_extern || k->launched));
+		int warm_done = warm_ms >= 0 || (long_input && (cd->is_extern || cd->lt || k->launched));
 		double t = 0;
 		if (!warm_done) {
 			t = time_rep(b, in, cd, k, &bf, 1);
@@ -724,6 +760,8 @@ void backend_measure(bench_backend *b, const bench_input *in,
 		}
 		if (cd->is_extern)
 			b->t_time_extern += now_s() - tt;
+		else if (cd->lt)
+			b->t_time_lt += now_s() - tt;
 		else
 			b->t_time_nvrtc += now_s() - tt;
 	}
@@ -745,6 +783,31 @@ void backend_stats(bench_backend *b, FILE *fp)
 	        b->t_time_nvrtc, b->t_time_extern, b->n_launch);
 	fprintf(fp, "compile_failures\t%" PRId64 "\nlaunch_failures\t%" PRId64 "\noom_inputs\t%" PRId64 "\n",
 	        b->n_compile_fail, b->n_launch_fail, b->n_oom);
+	fprintf(fp, "timing_cublaslt_s\t%.3f\ncublaslt_rejected\t%" PRId64
+	        "\ncublaslt_rebuild_mismatches\t%" PRId64 "\n", b->t_time_lt, b->n_lt_rejected,
+	        b->n_lt_mismatch);
+}
+
+int backend_lt_heuristic(bench_backend *b, const bench_input *in, int n, lt_algo *out)
+{
+	if (!b->lt)
+		b->lt = lt_gpu_open();
+	lt_gpu_problem(b->lt, in);
+	int *ok = xcalloc((size_t)n, sizeof *ok);
+	int cnt = lt_gpu_heuristic(b->lt, n, out, ok);
+	for (int i = 0; i < cnt; i++) {
+		if (ok[i])
+			continue;
+		b->n_lt_mismatch++;
+		char id[LT_ID_MAX];
+		lt_format_id(&out[i], id, sizeof id);
+		if (lt_gpu_first(b->lt, id, 0))
+			fprintf(stderr, "bench: input %" PRId64 ": heuristic algorithm %s: its rebuild "
+			        "from the attributes differs or fails the check (reported once)\n",
+			        in->id, id);
+	}
+	free(ok);
+	return cnt;
 }
 
 void backend_close(bench_backend *b)
@@ -757,6 +820,7 @@ void backend_close(bench_backend *b)
 		}
 		free(b->mods[i]);
 	}
+	lt_gpu_close(b->lt);
 	cublasStatus_t s = cublasDestroy(b->blas);
 	if (s != CUBLAS_STATUS_SUCCESS)
 		die("cublasDestroy: %s", blas_err(s));
@@ -819,7 +883,7 @@ int backend_precompile(const bench_opts *o, const mm_config *cfgs, int ncfg,
 					in.n = dims[p / 4 % 4];
 					in.k = dims[p % 4];
 				}
-				int nc = plan_candidates(&in, cfgs, ncfg, 232448, cand);
+				int nc = plan_candidates(&in, cfgs, ncfg, NULL, 0, 232448, cand);
 				for (int i = 1; i < nc; i++) {
 					const mm_config *g = &cand[i].cfg;
 					precompile_one(o, g->tmpl ? src2 : src, g->tmpl ? hash2 : hash, g,
