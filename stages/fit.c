@@ -17,6 +17,10 @@
  *     belongs to the set its winner row went to);
  *  5. best model (§5.10): top-1 correct on val, strictly greater, wrong <=
  *     total·1.0 (mm); confidence threshold 0.0 (§5.8 with pct 1.0).
+ *     Ours (issue #3): --select regret|hit on val or cross-validation, and
+ *     --leaf-rank greedy re-orders the class lists (stages/lib/rerank.h):
+ *     the pruned trees' leaves for evaluation, every node of the written
+ *     tree (prune keeps a node's list, so both agree).
  * Outputs: the best model's *unpruned* tree (-o; param ranking_k = K), the
  * metrics TSV of every (model, set), the ranking table on stdout, a timing
  * line on stderr.
@@ -31,6 +35,7 @@
 #include "featset.h"
 #include "metrics.h"
 #include "progress.h"
+#include "rerank.h"
 #include "rng.h"
 #include "tree.h"
 #include "util.h"
@@ -38,8 +43,8 @@
 static const char usage[] =
 "usage: fit MAIN.feat.tsv [--data NAME PATH]... [--heuristic-name NAME]\n"
 "           [--ranking K] [--nrows N] [--seed S] [--split rows|group|none]\n"
-"           [--grid mm|reference|search|FILE] [--select top1|regret]\n"
-"           [--folds K] [--test-fraction F] [--dump-train FILE]\n"
+"           [--grid mm|reference|search|FILE] [--select top1|regret|hit]\n"
+"           [--leaf-rank freq|greedy] [--folds K] [--test-fraction F] [--dump-train FILE]\n"
 "           [--write-split FILE] [--verbose]\n"
 "           [--save-dot FILE]\n"
 "           -o TREE.tsv --metrics METRICS.tsv\n"
@@ -76,7 +81,21 @@ static const char usage[] =
 "  --select RULE     top1 (default, spec §5.10): most top-1 correct on val;\n"
 "                    regret (ours): smallest top-k regret geometric mean on\n"
 "                    val (best median time in the top-k list / oracle time),\n"
-"                    ties by more top_k_correct, then the earlier model\n"
+"                    ties by more top_k_correct, then the earlier model;\n"
+"                    hit (ours): most top_k_correct (top-k hit rate), ties\n"
+"                    by the smaller regret geometric mean, then the earlier\n"
+"                    model\n"
+"  --leaf-rank R     order of every node's class list (the leaf lists that\n"
+"                    emit writes, §6.1; stages/lib/rerank.h): freq (default,\n"
+"                    the reference): weighted frequency among the near-best\n"
+"                    labels (§5.2); greedy (ours): extern_mm last (it is\n"
+"                    always appended, §7.3), the others by how many training\n"
+"                    inputs reaching the node they win (main inputs count 1,\n"
+"                    train_timm/train_hf inputs 3), ties by the largest drop\n"
+"                    of the inputs' summed log regret (best listed median ms /\n"
+"                    best ms), greedily.  Same classes as freq; the written\n"
+"                    probabilities become rank weights (j-th of m: (m-j) /\n"
+"                    (m(m+1)/2)).  Used in cross-validation too.\n"
 "  --folds K         K-fold cross-validation for model selection (needs\n"
 "                    --split group): the main set's train+val inputs and the\n"
 "                    train_timm/train_hf inputs are cut into K seeded folds;\n"
@@ -117,6 +136,8 @@ typedef struct {
 	double *w;      /* [n_rows] relative performance */
 	int *set;       /* [n_rows] S_TRAIN / S_VAL / S_TEST (main only) */
 	int *fold;      /* [n_inputs] cross-validation fold, -1: none (--folds) */
+	double *ct;     /* [n_inputs * n_class] median ms per class, NAN = not
+	                   measured (--leaf-rank greedy only) */
 } dset;
 
 typedef struct {
@@ -480,14 +501,59 @@ build_xyw(const dset *ds, const int extra[2], unsigned mask, int fold,
 	return p;
 }
 
-enum { SEL_TOP1, SEL_REGRET };
+/* The training *inputs* of build_xyw(ds, extra, mask, fold, ...) for
+ * rerank(): a main input whose winner row's set is in mask, every input of
+ * train_timm and train_hf (weight 3, their rows are repeated 3x); inputs of
+ * fold `fold` left out.  ds[].ct is filled on first use.  Returns the count
+ * written to rr (sized for every input of those sets). */
+static int
+build_rr(dset *ds, const int extra[2], unsigned mask, int fold, int n_class,
+         rr_input *rr)
+{
+	int p = 0;
+	for (int e = -1; e < 2; e++) {
+		dset *x = e < 0 ? &ds[0] : extra[e] >= 0 ? &ds[extra[e]] : NULL;
+		if (!x)
+			continue;
+		featset *fs = &x->fs;
+		if (!x->ct) {
+			size_t n = (size_t)fs->n_inputs * (size_t)n_class;
+			x->ct = xmalloc((n + 1) * sizeof *x->ct);
+			for (size_t j = 0; j < n; j++)
+				x->ct[j] = NAN;
+			for (int i = 0; i < fs->n_inputs; i++)
+				for (int j = fs->first[i]; j < x->hi[i]; j++) {
+					int u = x->gch[fs->choice[j]];
+					if (u < n_class)
+						x->ct[(size_t)i * n_class + u] = fs->ms[j];
+				}
+		}
+		for (int r = 0; r < x->n_rows; r++) {
+			int i = x->inp[r];
+			if (x->row[r] != x->win[i] || (e < 0 && !(mask >> x->set[r] & 1)) ||
+			    (fold >= 0 && x->fold[i] == fold))
+				continue;
+			int u = x->gch[fs->choice[x->win[i]]];
+			if (u >= n_class)
+				die("%s: input %d: winner '%s' is not a training class",
+				    x->path, i, fs->choices[fs->choice[x->win[i]]]);
+			rr[p++] = (rr_input){fs->x + (size_t)i * fs->n_feat,
+			                     x->ct + (size_t)i * n_class, u, e < 0 ? 1 : 3};
+		}
+	}
+	return p;
+}
+
+enum { SEL_TOP1, SEL_REGRET, SEL_HIT };
 
 /* Model selection on the validation (or cross-validation) metrics m
  * against the best so far b (NULL: none yet).
  * SEL_TOP1, spec §5.10: wrong <= total · 1.0 (mm) and strictly more top-1
  * correct than the best so far (initially 0).
  * SEL_REGRET (ours): smaller top-k regret geometric mean; ties (within
- * 1e-12) by more top_k_correct, then the earlier model. */
+ * 1e-12) by more top_k_correct, then the earlier model.
+ * SEL_HIT (ours): more top_k_correct; ties by the smaller regret geometric
+ * mean (by more than 1e-12), then the earlier model. */
 static int
 better(const metrics *m, const metrics *b, int sel)
 {
@@ -498,6 +564,10 @@ better(const metrics *m, const metrics *b, int sel)
 		return 0;
 	if (!b)
 		return 1;
+	if (sel == SEL_HIT)
+		return m->top_k_correct > b->top_k_correct ||
+		       (m->top_k_correct == b->top_k_correct &&
+		        m->regret_gmean < b->regret_gmean - 1e-12);
 	if (m->regret_gmean < b->regret_gmean - 1e-12)
 		return 1;
 	return m->regret_gmean <= b->regret_gmean + 1e-12 &&
@@ -554,7 +624,7 @@ main(int argc, char **argv)
 	const char *hname = "learned_heuristic", *splitmode = "rows", *grid = "mm";
 	const char *dump = NULL, *splitout = NULL;
 	long k = 10, nrows = -1;
-	int folds = 0, selby = SEL_TOP1, verbose = 0;
+	int folds = 0, selby = SEL_TOP1, verbose = 0, lrank = RR_FREQ;
 	double test_frac = 0.01;
 	uint64_t seed = 42;
 	dset *ds = NULL;
@@ -604,8 +674,18 @@ main(int argc, char **argv)
 				selby = SEL_TOP1;
 			else if (!strcmp(v, "regret"))
 				selby = SEL_REGRET;
+			else if (!strcmp(v, "hit"))
+				selby = SEL_HIT;
 			else
-				die("--select: expected top1 or regret, got '%s'", v);
+				die("--select: expected top1, regret or hit, got '%s'", v);
+		} else if (!strcmp(a, "--leaf-rank") && more) {
+			const char *v = argv[++i];
+			if (!strcmp(v, "freq"))
+				lrank = RR_FREQ;
+			else if (!strcmp(v, "greedy"))
+				lrank = RR_GREEDY;
+			else
+				die("--leaf-rank: expected freq or greedy, got '%s'", v);
 		} else if (!strcmp(a, "--test-fraction") && more) {
 			const char *v = argv[++i];
 			if (parse_f64(v, strlen(v), &test_frac) || !(test_frac > 0) ||
@@ -822,6 +902,14 @@ main(int argc, char **argv)
 		fprintf(stderr, " %s %d", sets[s].name, sets[s].n);
 	fprintf(stderr, cv ? " (%d folds)\n" : "\n", folds);
 
+	/* training inputs for --leaf-rank; extern_mm if it is a class */
+	size_t n_rr = (size_t)ds[0].fs.n_inputs;
+	for (int e = 0; e < 2; e++)
+		if (extra[e] >= 0)
+			n_rr += (size_t)ds[extra[e]].fs.n_inputs;
+	rr_input *rr = xmalloc((n_rr + 1) * sizeof *rr);
+	int rdef = def < n_class ? def : -1;
+
 	/* ---- grid (§5.4) ---- */
 	double t1, t_fit = 0, t_eval = 0;
 	mx_acc *acc = xmalloc((size_t)nmodels * nsets * sizeof *acc);
@@ -834,6 +922,8 @@ main(int argc, char **argv)
 	/* cross-validation: every model once per fold, evaluated on the fold */
 	for (int f = 0; f < folds; f++) {
 		int n = build_xyw(ds, extra, fmask, f, univ, n_class, X, Y, W);
+		int nrr = lrank != RR_FREQ ?
+		          build_rr(ds, extra, fmask, f, n_class, rr) : 0;
 		evset fe = {"cv", xmalloc(((size_t)sets[S_VAL].n + 1) * sizeof(ecase)), 0};
 		for (int c = 0; c < sets[S_VAL].n; c++)
 			if (sets[S_VAL].c[c].ds->fold[sets[S_VAL].c[c].i] == f)
@@ -848,6 +938,7 @@ main(int argc, char **argv)
 			t1 = now();
 			cart_fit(&t, &cd, cs, &cp);
 			tree_prune(&p, &t, (int)k);
+			rerank(&p, rr, nrr, lrank, rdef, 1);
 			double t2 = now();
 			t_fit += t2 - t1;
 			evaluate(&p, &fe, 1, n_univ, &acc[(size_t)mi * nsets + S_VAL]);
@@ -861,6 +952,8 @@ main(int argc, char **argv)
 	}
 	/* final fits on all final training rows */
 	n_train = build_xyw(ds, extra, fmask, -1, univ, n_class, X, Y, W);
+	int nrr = lrank != RR_FREQ ?
+	          build_rr(ds, extra, fmask, -1, n_class, rr) : 0;
 	cart_data cd = {n_train, nf, n_class, X, Y, W};
 	t1 = now();
 	cart_sorted *cs = cart_presort(&cd);
@@ -875,6 +968,7 @@ main(int argc, char **argv)
 		cart_fit(&t, &cd, cs, &cp);
 		t.ranking_k = (int)k;
 		tree_prune(&p, &t, (int)k);
+		rerank(&p, rr, nrr, lrank, rdef, 1);
 		double t2 = now();
 		t_fit += t2 - t1;
 		for (int s = 0; s < nsets; s++)
@@ -897,6 +991,11 @@ main(int argc, char **argv)
 		}
 	}
 	cart_sorted_free(cs);
+	/* the written (unpruned) tree: every node re-ranked, since prune may
+	 * turn any internal node into a leaf (the pruned leaves above already
+	 * are, identically) */
+	if (best >= 0)
+		rerank(&best_tree, rr, nrr, lrank, rdef, 0);
 	progress_end(&prog, nfit);
 	free(acc);
 	long best_correct = best >= 0 ? mx[(size_t)best * nsets + S_VAL].correct : 0;
@@ -1023,6 +1122,7 @@ main(int argc, char **argv)
 	for (int s = 0; s < nsets; s++)
 		free(sets[s].c);
 	free(sets);
+	free(rr);
 	free(mx);
 	free(univ);
 	free(sorted);
@@ -1039,6 +1139,7 @@ main(int argc, char **argv)
 		free(ds[d].w);
 		free(ds[d].set);
 		free(ds[d].fold);
+		free(ds[d].ct);
 	}
 	free(ds);
 	free(models);

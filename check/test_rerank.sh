@@ -1,0 +1,82 @@
+#!/bin/bash
+# test_rerank.sh — fit --leaf-rank greedy (stages/lib/rerank.h, issue #3):
+# a hand-worked leaf and its ranked list, end to end through prune and emit.
+#
+# check/fixtures/rerank/leaf.txt: 5 inputs m = 1..5 (nothing else varies),
+# classes (strcmp order) 0 E = extern_mm, 1 A = BLOCK-M=16, 2 B = 32,
+# 3 C = 48, 4 D = 64; median ms:
+#        E     A     B     C     D     winner  near-best rows (w = best/t)
+#   I1  1.0   1.01  3.0   3.0   3.0    E       E 1, A 1/1.01
+#   I2  1.0   1.01  3.0   3.0   3.0    E       E 1, A 1/1.01
+#   I3  3.0   1.0   1.5   3.0   1.2    A       A 1
+#   I4  3.0   1.01  1.0   3.0   3.0    B       B 1, A 1/1.01
+#   I5  3.0   3.0   3.0   1.0   1.01   C       C 1, D 1/1.01
+# grid_root.tsv: max_depth 0, so the root is the only leaf (all 5 inputs).
+#
+# freq (reference): weights E 2, A 3/1.01 + 1 = 3.970297, B 1, C 1,
+#   D 0.990099, W = 8.960396: A .443, E .223, B .112, C .112 (tie: lower
+#   class first), D .110 -> [(0.443, 1), (0.223, 0), (0.112, 2), (0.112, 3),
+#   (0.110, 4)].
+# greedy: E is always appended, so it goes last; wins A 1, B 1, C 1, D 0.
+#   A, B, C tie on wins -> regret decrease, log regret capped at log 4, the
+#   list holding E alone at first: I3, I4, I5 have regret 3 (E 3.0 ms),
+#   I1, I2 regret 1.
+#     A: I3 log 3 + I4 log(3/1.01)            = 2.1873  <- first
+#     B: I4 log 3 + I3 log(3/1.5)             = 1.7918
+#     C: I5 log 3                             = 1.0986
+#   then I3 = 1, I4 = 1.01: B: I4 log 1.01 = 0.00995; C: I5 log 3 <- C
+#   then B, then D (0 wins), then E.  Rank weights (5-j)/15:
+#   -> [(0.333, 1), (0.267, 3), (0.200, 2), (0.133, 4), (0.067, 0)]
+#   (C before B only through the regret tie-break: their frequencies tie and
+#   B has the lower index.)
+# with --data train_timm timm.txt (one input m = 9: D 1.0, E 1.05, the
+# others 3.0; an extra set counts 3 times, spec §5.3 step 4): D wins 3 ->
+#   first; then I3 = 1.2 (D), I5 = 1.01 (D): A: I3 log 1.2 + I4 log(3/1.01)
+#   = 1.2710 beats B: I4 log 3 = 1.0986 (C: I5 log 1.01) -> A; then B and C
+#   both gain log 1.01 exactly, and tie on p (1 each) -> lower index B.
+#   -> D .333, A .267, B .200, C .133, E .067.  (Weighted 1, D would tie A,
+#   B, C on wins and lose to A on regret: D log 1.05 + I3 log(3/1.2) + I5
+#   log(3/1.01) = 2.0537 < A 2.1873: A D B C E.)
+. "$(dirname "$0")/lib.sh"
+D=$FIX/rerank
+[ -x "$BIN/fit" ] || { fail rerank "no $BIN/fit"; finish; }
+"$BIN/featurize" -o "$TMP/leaf.feat.tsv" "$D/leaf.txt" 2>/dev/null &&
+"$BIN/featurize" --categories "$TMP/leaf.feat.tsv" -o "$TMP/timm.feat.tsv" \
+	"$D/timm.txt" 2>/dev/null || { fail rerank-featurize "featurize failed"; finish; }
+
+# leaf_list NAME EXPECTED FIT-ARGS...: fit (root only), prune k=3, emit py;
+# the leaf's return line must be EXPECTED.
+leaf_list() {
+	local name=$1 want=$2; shift 2
+	rm -f "$TMP/t.tsv" "$TMP/p.tsv" "$TMP/h.py"
+	if ! "$BIN/fit" "$TMP/leaf.feat.tsv" --split none --grid "$D/grid_root.tsv" \
+		"$@" -o "$TMP/t.tsv" --metrics "$TMP/m.tsv" >/dev/null 2>"$TMP/err"; then
+		fail "$name" "fit failed: $(grep -v warning "$TMP/err" | head -1)"; return; fi
+	"$BIN/prune" --ranking 3 -o "$TMP/p.tsv" "$TMP/t.tsv" 2>/dev/null &&
+	"$BIN/emit" --heuristic-name T --format py -o "$TMP/h.py" "$TMP/p.tsv" ||
+		{ fail "$name" "prune/emit failed"; return; }
+	local got
+	got=$(grep -o 'return \[.*\]' "$TMP/h.py")
+	if [ "$got" = "return $want" ]; then ok "$name"; else
+		fail "$name" "leaf list '$got', expected 'return $want'"; fi
+}
+leaf_list rerank-freq '[(0.443, 1), (0.223, 0), (0.112, 2), (0.112, 3), (0.110, 4)]' \
+	--leaf-rank freq
+leaf_list rerank-default-is-freq '[(0.443, 1), (0.223, 0), (0.112, 2), (0.112, 3), (0.110, 4)]'
+leaf_list rerank-greedy '[(0.333, 1), (0.267, 3), (0.200, 2), (0.133, 4), (0.067, 0)]' \
+	--leaf-rank greedy
+leaf_list rerank-greedy-extra-weight3 '[(0.333, 4), (0.267, 1), (0.200, 2), (0.133, 3), (0.067, 0)]' \
+	--leaf-rank greedy --select regret --data train_timm "$TMP/timm.feat.tsv"
+
+# the written tree: same classes (n_labels 5), exact rank weights
+"$BIN/fit" "$TMP/leaf.feat.tsv" --split none --grid "$D/grid_root.tsv" --leaf-rank greedy \
+	-o "$TMP/t.tsv" --metrics "$TMP/m.tsv" >/dev/null 2>&1
+printf 'node\t0\t-1\t-2\t-1\t-1\t9\t8.9603960396039604\t5\t%s\n' \
+	'0:0.066666666666666666,1:0.33333333333333331,2:0.20000000000000001,3:0.26666666666666666,4:0.13333333333333333' \
+	>"$TMP/want.node"
+grep '^node' "$TMP/t.tsv" >"$TMP/got.node"
+test_cmp rerank-tree-node "$TMP/want.node" "$TMP/got.node"
+
+expect_error rerank-bad-mode "--leaf-rank: expected freq or greedy, got 'best'" "$TMP/x.tsv" \
+	"$BIN/fit" "$TMP/leaf.feat.tsv" --split none --leaf-rank best -o "$TMP/x.tsv" --metrics "$TMP/xm.tsv"
+finish

@@ -1,0 +1,226 @@
+/* rerank.c — re-order every tree node's class list for the top-k metrics
+ * (see rerank.h; issue #3, spec §5.9, §6.1, §7.3). */
+#include "rerank.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* Per node: the inputs that reach it, as a CSR list. */
+typedef struct {
+	int *off;   /* [n_node + 1] */
+	int *idx;   /* [sum of path lengths] input indices */
+} routes;
+
+static int
+child(const tree *t, int node, const double *x)
+{
+	const tree_node *d = &t->node[node];
+	return x[d->feature] <= d->threshold ? d->left : d->right;
+}
+
+static void
+route(routes *r, const tree *t, const rr_input *in, int n)
+{
+	r->off = xcalloc((size_t)t->n_node + 2, sizeof *r->off);
+	size_t total = 0;
+	for (int i = 0; i < n; i++)
+		for (int v = 0; v >= 0; v = t->node[v].feature < 0 ? -1 :
+		                            child(t, v, in[i].x)) {
+			r->off[v + 1]++;
+			total++;
+		}
+	for (int v = 0; v < t->n_node; v++)
+		r->off[v + 1] += r->off[v];
+	int *fill = xmalloc(((size_t)t->n_node + 1) * sizeof *fill);
+	memcpy(fill, r->off, (size_t)t->n_node * sizeof *fill);
+	r->idx = xmalloc((total + 1) * sizeof *r->idx);
+	for (int i = 0; i < n; i++)
+		for (int v = 0; v >= 0; v = t->node[v].feature < 0 ? -1 :
+		                            child(t, v, in[i].x))
+			r->idx[fill[v]++] = i;
+	free(fill);
+}
+
+/* log regret of a listed time tm for an input whose best time is best
+ * (capped at RR_REGRET_CAP; NAN/inf/unlisted = the cap). */
+static double
+log_regret(double tm, double best)
+{
+	double r = tm / best;
+	if (!(r < RR_REGRET_CAP))
+		r = RR_REGRET_CAP;
+	return log(r < 1.0 ? 1.0 : r);
+}
+
+/* Greedy order of node v's classes (rerank.h RR_GREEDY) into ord[m]
+ * (positions into the node's sparse list). */
+static void
+greedy(const tree *t, int v, const rr_input *in, const int *ids, int q,
+       int def, int *ord, double *lr, double *wins, char *used)
+{
+	const tree_node *d = &t->node[v];
+	const tree_prob *pr = t->prob + d->prob_off;
+	int m = d->prob_len, nd = 0, di = -1;
+	for (int j = 0; j < m; j++) {
+		wins[j] = 0;
+		used[j] = 0;
+		if (pr[j].cls == def)
+			di = j;
+	}
+	for (int a = 0; a < q; a++) {
+		const rr_input *x = &in[ids[a]];
+		double best = x->time[x->winner];
+		lr[a] = def >= 0 ? log_regret(x->time[def], best) : log(RR_REGRET_CAP);
+		for (int j = 0; j < m; j++)
+			if (pr[j].cls == x->winner && j != di) {
+				wins[j] += x->weight;
+				break;
+			}
+	}
+	if (di >= 0)
+		used[di] = 1;
+	for (;;) {
+		/* best win count among the classes left */
+		int cand = -1;
+		double bw = -1;
+		for (int j = 0; j < m; j++)
+			if (!used[j] && wins[j] > bw + 1e-9) {
+				bw = wins[j];
+				cand = j;
+			}
+		if (cand < 0)
+			break;
+		/* ties on wins: the largest regret decrease, then p, then index */
+		int pick = -1;
+		double bg = -1;
+		for (int j = 0; j < m; j++) {
+			if (used[j] || wins[j] < bw - 1e-9)
+				continue;
+			double g = 0;
+			for (int a = 0; a < q; a++) {
+				const rr_input *x = &in[ids[a]];
+				double l = log_regret(x->time[pr[j].cls], x->time[x->winner]);
+				if (l < lr[a])
+					g += x->weight * (lr[a] - l);
+			}
+			if (pick < 0 || g > bg + 1e-9 ||
+			    (g >= bg - 1e-9 && pr[j].p > pr[pick].p)) {
+				pick = j;
+				bg = g;
+			}
+		}
+		used[pick] = 1;
+		ord[nd++] = pick;
+		for (int a = 0; a < q; a++) {
+			const rr_input *x = &in[ids[a]];
+			double l = log_regret(x->time[pr[pick].cls], x->time[x->winner]);
+			if (l < lr[a])
+				lr[a] = l;
+		}
+	}
+	if (di >= 0)
+		ord[nd++] = di;
+}
+
+static int
+cmp_freq(const void *a, const void *b)
+{
+	const tree_prob *x = a, *y = b;
+	if (x->p != y->p)
+		return x->p > y->p ? -1 : 1;
+	return (x->cls > y->cls) - (x->cls < y->cls);
+}
+
+static int
+cmp_cls(const void *a, const void *b)
+{
+	const tree_prob *x = a, *y = b;
+	return (x->cls > y->cls) - (x->cls < y->cls);
+}
+
+/* The m pairs at pr in the reference order (p descending, then class). */
+static int
+freq_order(const tree_prob *pr, int m, tree_prob *out)
+{
+	memcpy(out, pr, (size_t)m * sizeof *out);
+	qsort(out, (size_t)m, sizeof *out, cmp_freq);
+	return m;
+}
+
+void
+rerank(tree *t, const rr_input *in, int n, int mode, int def, int leaves_only)
+{
+	if (mode == RR_FREQ || t->n_node == 0)
+		return;
+	if (def >= t->n_class)
+		die("rerank: default class %d out of range (%d classes)", def,
+		    t->n_class);
+	for (int i = 0; i < n; i++)
+		if (in[i].winner < 0 || in[i].winner >= t->n_class ||
+		    !isfinite(in[i].time[in[i].winner]) || !(in[i].weight > 0))
+			die("rerank: input %d: winner %d invalid or without a finite "
+			    "time, or weight <= 0", i, in[i].winner);
+	routes r;
+	route(&r, t, in, n);
+	int nc = t->n_class;
+	int *ord = xmalloc(((size_t)nc + 1) * sizeof *ord);
+	double *wins = xmalloc(((size_t)nc + 1) * sizeof *wins);
+	char *used = xmalloc((size_t)nc + 1);
+	double *lr = xmalloc(((size_t)n + 1) * sizeof *lr);
+	tree_prob *tmp = xmalloc(((size_t)nc + 1) * sizeof *tmp);
+	tree_prob *lst = xmalloc(((size_t)nc + 1) * sizeof *lst);
+	/* the re-ranked lists go to a new prob array */
+	size_t cap = (size_t)t->n_prob + 1, np = 0;
+	tree_prob *out = xmalloc(cap * sizeof *out);
+	for (int v = 0; v < t->n_node; v++) {
+		tree_node *d = &t->node[v];
+		const tree_prob *pr = t->prob + d->prob_off;
+		int m = d->prob_len, q = r.off[v + 1] - r.off[v], nl = 0;
+		if (m == 0 || (leaves_only && d->feature >= 0)) {
+			xgrow((void **)&out, &cap, np + (size_t)m + 1, sizeof *out);
+			memcpy(out + np, pr, (size_t)m * sizeof *out);
+			d->prob_off = (int)np;
+			np += (size_t)m;
+			continue;
+		}
+		if (q > 0) {
+			greedy(t, v, in, r.idx + r.off[v], q, def, ord, lr, wins, used);
+			for (int j = 0; j < m; j++)
+				if (pr[ord[j]].cls != def)
+					lst[nl++] = pr[ord[j]];
+		} else {
+			freq_order(pr, m, tmp); /* no inputs: reference order */
+			for (int j = 0; j < m; j++)
+				if (tmp[j].cls != def)
+					lst[nl++] = tmp[j];
+		}
+		for (int j = 0; j < m; j++)
+			if (pr[j].cls == def)
+				lst[nl++] = pr[j];
+		/* rank weights (nl - j) / (nl (nl + 1) / 2), stored in ascending
+		 * class order */
+		double den = 0.5 * (double)nl * (double)(nl + 1);
+		for (int j = 0; j < nl; j++)
+			lst[j].p = (double)(nl - j) / den;
+		qsort(lst, (size_t)nl, sizeof *lst, cmp_cls);
+		xgrow((void **)&out, &cap, np + (size_t)nl + 1, sizeof *out);
+		memcpy(out + np, lst, (size_t)nl * sizeof *out);
+		d->prob_off = (int)np;
+		d->prob_len = nl;
+		np += (size_t)nl;
+	}
+	free(t->prob);
+	t->prob = out;
+	t->n_prob = (int)np;
+	free(lst);
+	free(tmp);
+	free(lr);
+	free(used);
+	free(wins);
+	free(ord);
+	free(r.idx);
+	free(r.off);
+}
