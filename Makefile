@@ -78,8 +78,9 @@ help:
 	@echo
 	@echo 'Variables (current value):'
 	@echo '  GPU=$(GPU)  RANKING=$(RANKING) (top-k)  SEED=$(SEED)  SPLIT=$(SPLIT) (rows|group)'
-	@echo '  GRID=$(GRID) (mm|reference|search|FILE)  SELECT=$(SELECT) (top1|regret)  FOLDS=$(FOLDS)'
-	@echo '  PROFILE=$(PROFILE) (ours|reference: sets SPLIT GRID SELECT FOLDS)  HEURISTIC_NAME=$(HEURISTIC_NAME)'
+	@echo '  GRID=$(GRID) (mm|reference|search|FILE)  SELECT=$(SELECT) (top1|regret|hit)  FOLDS=$(FOLDS)'
+	@echo '  LEAF_RANK=$(LEAF_RANK) (freq|greedy: leaf list order, fit --help)'
+	@echo '  PROFILE=$(PROFILE) (ours|reference: sets SPLIT GRID SELECT LEAF_RANK FOLDS)  HEURISTIC_NAME=$(HEURISTIC_NAME)'
 	@echo '  SAMPLES=$(SAMPLES)  REPS=$(REPS)  GPUS=$(GPUS)  OUT=$(OUT)'
 	@echo '  DATASET_MIRROR=$(DATASET_MIRROR) (folder searched before the upstream URL)'
 	@echo '  compare/eval: REFERENCE_DIR=$(REFERENCE_DIR) HOLDOUT=$(HOLDOUT) HELDOUT="logs" LOG=log EVAL_TREE=tree'
@@ -118,7 +119,9 @@ O               := $(OUT)/$(GPU)
 GPU_UC          := $(shell echo '$(GPU)' | tr a-z A-Z)
 HEURISTIC_NAME  ?= MMRanking$(GPU_UC)
 # fit settings.  Default (ours): leakage-free grouped split, a 56-model grid
-# chosen by 5-fold cross-validated top-k regret.  PROFILE=reference trains
+# chosen by 5-fold cross-validated top-k hit rate (ties: regret), leaf lists
+# ordered greedily for the top-k hit rate (fit --leaf-rank greedy; issue #3).
+# PROFILE=reference trains
 # exactly what PyTorch's train_decision_mm.py trains (one model, row split,
 # spec §5.10 rule): the like-for-like setting for speed comparisons.
 PROFILE         ?= ours
@@ -126,11 +129,13 @@ ifeq ($(PROFILE),reference)
 SPLIT           ?= rows
 GRID            ?= mm
 SELECT          ?= top1
+LEAF_RANK       ?= freq
 FOLDS           ?= 0
 else
 SPLIT           ?= group
 GRID            ?= search
-SELECT          ?= regret
+SELECT          ?= hit
+LEAF_RANK       ?= greedy
 # cross-validation needs whole inputs per fold: only with the grouped split
 FOLDS           ?= $(if $(filter group,$(SPLIT)),5,0)
 endif
@@ -213,7 +218,7 @@ $(foreach x,$(EXTRA_SETS),$(O)/$(x).feat.tsv): $(O)/%.feat.tsv: $(LOG_SRC) $(O)/
 	$(Q)$(call featurize,$*,--categories $(O)/main.feat.tsv,$@)
 
 FIT_ARGS = --ranking $(RANKING) --seed $(SEED) \
-  --split $(SPLIT) --grid $(GRID) --select $(SELECT) --folds $(FOLDS) \
+  --split $(SPLIT) --grid $(GRID) --select $(SELECT) --leaf-rank $(LEAF_RANK) --folds $(FOLDS) \
   --write-split $(O)/split.tsv $(foreach s,$(EXTRA_SETS),--data $(s) $(O)/$(s).feat.tsv) $(FIT_EXTRA)
 $(O)/fit.params: FORCE
 	$(call stamp,$(FIT_ARGS))
@@ -264,7 +269,7 @@ log_feat = $(O)/logs/$(basename $(notdir $(1))).feat.tsv
 HELDOUT_ARGS = $(foreach h,$(HELDOUT),$(basename $(notdir $(h)))=$(call log_feat,$(h)))
 
 $(CMP)/params: FORCE
-	$(call stamp,$(RANKING) $(SEED) $(HOLDOUT) $(GRID) $(SELECT) $(FOLDS) $(EXTRA_SETS))
+	$(call stamp,$(RANKING) $(SEED) $(HOLDOUT) $(GRID) $(SELECT) $(LEAF_RANK) $(FOLDS) $(EXTRA_SETS))
 # what the comparison shows: the reference artifact and the extra logs
 $(CMP)/show.params: FORCE
 	$(call stamp,$(abspath $(REFERENCE_ART)) $(HELDOUT))
@@ -281,7 +286,7 @@ $(CMP)/group/tree.tsv $(CMP)/group/split.tsv &: $(O)/main.feat.tsv $(EXTRA_FEATS
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  FIT     $@")
 	$(Q)$(BIN)/fit $(O)/main.feat.tsv $(DATA_ARGS) --ranking $(RANKING) --seed $(SEED) \
-	  --split group --test-fraction $(HOLDOUT) --grid $(GRID) --select $(SELECT) --folds $(FOLDS) \
+	  --split group --test-fraction $(HOLDOUT) --grid $(GRID) --select $(SELECT) --leaf-rank $(LEAF_RANK) --folds $(FOLDS) \
 	  --write-split $(CMP)/group/split.tsv -o $(CMP)/group/tree.tsv --metrics $(CMP)/group/metrics.tsv >/dev/null
 $(CMP)/%/pruned.tsv: $(CMP)/%/tree.tsv $(BIN)/prune
 	$(Q)$(BIN)/prune --ranking $(RANKING) -o $@ $< 2>/dev/null
