@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # check/gpu/adaptive_bench.sh — one device call for adaptive repetitions
 # (bench --fast-reject; issue "Collect training data on our own GPUs"):
-# (1) the GPU tests of bench with --template mma (every candidate x dtype x
-#     transpose verified against cuBLAS, kill/resume, the adaptive rule);
-# (2) the same N inputs of the *uncapped* reference distribution
+# (1) the same N inputs of the *uncapped* reference distribution
 #     (check/gpu/results/ref_seed5.tsv = sample --seed 5 --samples 40) with
 #     --fast-reject 0 (every candidate REPS times, the reference's way) and
 #     with the default 1.5, in one run: the wall-time ratio on identical
 #     inputs;
-# (3) a fresh sample (sample --seed S --samples 200, uncapped) for T seconds
-#     with the defaults: inputs/hour and the breakdown (--stats).
+# (2) a fresh sample (sample --seed S --samples 200, uncapped) for T seconds
+#     with the defaults: inputs/hour and the breakdown (--stats);
+# (3) the GPU tests of bench with --template mma (every candidate x dtype x
+#     transpose verified against cuBLAS, kill/resume, the adaptive rule),
+#     stopped after TEST_TIMEOUT seconds (default 150).
 # usage: check/gpu/adaptive_bench.sh [N [T [S]]]   (defaults 32 200 6)
 #        carry build/bin and .devcarry/cubin.tar.xz (the mma cubins).
 # Output under $OUT: console.txt, results.tar.xz (test logs, logs, stats).
@@ -22,16 +23,16 @@ R=$(mktemp -d)
 BIN=${BIN:-build/bin}
 mkdir -p "$OUT" build/cubin
 exec > >(tee "$OUT/console.txt") 2>&1
-[ -f .devcarry/cubin.tar.xz ] && tar xJf .devcarry/cubin.tar.xz -C build/cubin
+# the tarball holds build/cubin/<hash>-...cubin (extract at the root)
+[ -f .devcarry/cubin.tar.xz ] && tar xJf .devcarry/cubin.tar.xz
+echo "cubins in the cache: $(ls build/cubin | wc -l)"
 nvidia-smi --query-gpu=index,name,clocks.sm,temperature.gpu --format=csv
 date -u
-echo "=== GPU tests, --template mma ==="
-BENCH_TEMPLATE=mma BIN=$BIN RESULTS=$R bash check/gpu/test_bench_gpu.sh 2>&1 | tee "$R/gpu_tests_mma.txt"
 head -n $((N + 1)) check/gpu/results/ref_seed5.tsv > "$R/same.tsv"
 for f in 0 1.5; do
 	echo "=== $N inputs of ref_seed5.tsv, --template mma --fast-reject $f ==="
 	s=$(date +%s.%N)
-	$BIN/bench --template mma --cache build/cubin --fast-reject $f --stats "$R/stats_same_$f.tsv" \
+	$BIN/bench --template mma --cache build/cubin --time-limit 150 --fast-reject $f --stats "$R/stats_same_$f.tsv" \
 		"$R/same.tsv" "$R/same_$f.txt" 2> "$R/same_$f.err"
 	echo "exit $? wall $(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }') s"; tail -1 "$R/same_$f.err"
 done
@@ -42,6 +43,8 @@ $BIN/bench --template mma --cache build/cubin --time-limit "$T" --stats "$R/stat
 echo "exit $?"; tail -2 "$R/fresh.err"
 [ -e "$R/fresh.txt.part" ] && mv "$R/fresh.txt.part" "$R/fresh.txt"
 cat "$R/stats_fresh.tsv"
+echo "=== GPU tests, --template mma ==="
+BENCH_TEMPLATE=mma BIN=$BIN RESULTS=$R timeout ${TEST_TIMEOUT:-150} bash check/gpu/test_bench_gpu.sh 2>&1 | tee "$R/gpu_tests_mma.txt"
 for f in "$R"/*.txt; do case $f in *gpu_*) ;; *) xz -9 -f "$f" ;; esac; done
 date -u
 tar -C "$R" -cJf "$OUT/results.tar.xz" .
