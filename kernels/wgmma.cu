@@ -191,7 +191,7 @@ __device__ __forceinline__ unsigned long long desc_sw128(unsigned addr, unsigned
 
 /* ---- wgmma m64nNk16 wrappers (operand lists generated) ---------------------- */
 
-template <int TA, int TB>
+template <int TRA, int TRB>
 __device__ __forceinline__ void wgmma_n64(float *d, unsigned long long da, unsigned long long db, int scale_d)
 {
 	asm volatile("{\n"
@@ -207,10 +207,10 @@ __device__ __forceinline__ void wgmma_n64(float *d, unsigned long long da, unsig
 	               "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
 	               "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
 	               "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-	             : "l"(da), "l"(db), "r"(scale_d), "n"(TA), "n"(TB));
+	             : "l"(da), "l"(db), "r"(scale_d), "n"(TRA), "n"(TRB));
 }
 
-template <int TA, int TB>
+template <int TRA, int TRB>
 __device__ __forceinline__ void wgmma_n128(float *d, unsigned long long da, unsigned long long db, int scale_d)
 {
 	asm volatile("{\n"
@@ -232,10 +232,10 @@ __device__ __forceinline__ void wgmma_n128(float *d, unsigned long long da, unsi
 	               "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
 	               "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
 	               "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-	             : "l"(da), "l"(db), "r"(scale_d), "n"(TA), "n"(TB));
+	             : "l"(da), "l"(db), "r"(scale_d), "n"(TRA), "n"(TRB));
 }
 
-template <int TA, int TB>
+template <int TRA, int TRB>
 __device__ __forceinline__ void wgmma_n256(float *d, unsigned long long da, unsigned long long db, int scale_d)
 {
 	asm volatile("{\n"
@@ -269,19 +269,22 @@ __device__ __forceinline__ void wgmma_n256(float *d, unsigned long long da, unsi
 	               "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
 	               "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
 	               "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-	             : "l"(da), "l"(db), "r"(scale_d), "n"(TA), "n"(TB));
+	             : "l"(da), "l"(db), "r"(scale_d), "n"(TRA), "n"(TRB));
 }
 
 
+/* one m64nBNk16 wgmma for torch transposes (TA, TB): the instruction's
+ * transpose bits select MN-major operands, imm-trans-a = 1 for an M-major A
+ * (TA = 1), imm-trans-b = 1 for an N-major B (TB = 0: B stored (K, N)) */
 template <int TA, int TB>
 __device__ __forceinline__ void wgmma_bn(float *d, unsigned long long da, unsigned long long db)
 {
 #if BN == 256
-	wgmma_n256<TA, TB>(d, da, db, 1);
+	wgmma_n256<TA, 1 - TB>(d, da, db, 1);
 #elif BN == 128
-	wgmma_n128<TA, TB>(d, da, db, 1);
+	wgmma_n128<TA, 1 - TB>(d, da, db, 1);
 #else
-	wgmma_n64<TA, TB>(d, da, db, 1);
+	wgmma_n64<TA, 1 - TB>(d, da, db, 1);
 #endif
 }
 
