@@ -54,6 +54,10 @@ expect_error bench-lt-decode-range "field 'inner'" none "$F" --lt-decode type=cu
 expect_error bench-lt-decode-sign "field 'tile'" none "$F" --lt-decode type=cublaslt_algo=66_tile=-20_stages=8_splitk=1_reduction=0_swizzle=0_custom=0_inner=0_cluster=0
 expect_error bench-lt-decode-trailing "field 'end'" none "$F" --lt-decode type=cublaslt_algo=66_tile=20_stages=8_splitk=1_reduction=0_swizzle=0_custom=0_inner=0_cluster=0_x=1
 expect_error bench-lt-decode-other "field 'type'" none "$F" --lt-decode extern_mm
+expect_error bench-lt-decode-minus-zero "field 'splitk'" none "$F" --lt-decode type=cublaslt_algo=66_tile=20_stages=8_splitk=-0_reduction=0_swizzle=0_custom=0_inner=0_cluster=0
+# negative split-K (as cuBLASLt's heuristic returns) round-trips
+n=$("$F" --lt-decode type=cublaslt_algo=43_tile=0_stages=0_splitk=-1_reduction=0_swizzle=0_custom=0_inner=0_cluster=0 | tail -n 1)
+[ "$n" = "$(printf '43\t0\t0\t-1\t0\t0\t0\t0\t0')" ] && ok bench-lt-decode-negative || fail bench-lt-decode-negative "$n"
 
 # --- plan: the list's algorithms of the input's class right after extern_mm ----
 # class of each input row: f32, tf32, f16, bf16 (from using_tf32 and dtype)
@@ -124,7 +128,9 @@ bad() { # NAME PATTERN LINE...
 	expect_error "bench-lt-list-$name" "$pat" "$name.log" "$F" $K --cublaslt "$name.tsv" shapes.tsv "$name.log"
 }
 bad tile "tile.tsv:3: field 'tile'" '# c' "$H" "$(printf '66\tabc\t8\t1\t0\t0\t0\t0\t0\tf16\t1\t1')"
-bad algo "algo.tsv:2: field 'algo'" "$H" "$(printf -- '-1\t20\t8\t1\t0\t0\t0\t0\t0\tf16\t1\t1')"
+bad algo "algo.tsv:2: field 'algo'" "$H" "$(printf -- '-0\t20\t8\t1\t0\t0\t0\t0\t0\tf16\t1\t1')"
+bad swizzle "swizzle.tsv:2: field 'swizzle'" "$H" "$(printf -- '66\t20\t8\t1\t0\t-1\t0\t0\t0\tf16\t1\t1')"
+bad splitk "splitk.tsv:2: field 'splitk'" "$H" "$(printf -- '66\t20\t8\t-2147483649\t0\t0\t0\t0\t0\tf16\t1\t1')"
 bad inner "inner.tsv:3: field 'inner'" "$H" "$G" "$(printf '66\t20\t8\t1\t0\t0\t0\t70000\t0\tf16\t1\t1')"
 bad cluster "cluster.tsv:2: field 'cluster'" "$H" "$(printf '66\t20\t8\t1\t0\t0\t0\t0\t\tf16\t1\t1')"
 bad dtrep "dtrep.tsv:2: field 'dtypes'" "$H" "$(printf '66\t20\t8\t1\t0\t0\t0\t0\t0\tf16+f16\t1\t1')"

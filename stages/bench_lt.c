@@ -21,6 +21,9 @@ enum { NATTR = 9 };
 static const char *const attr_name[NATTR] = {
 	"algo", "tile", "stages", "splitk", "reduction", "swizzle", "custom", "inner", "cluster"
 };
+/* algo and splitk are int32_t in cuBLASLt and may be negative (the
+ * heuristic returns split-K -1 for some algorithms); the others unsigned */
+static const int64_t attr_min[NATTR] = { INT32_MIN, 0, 0, INT32_MIN, 0, 0, 0, 0, 0 };
 static const int64_t attr_max[NATTR] = {
 	INT32_MAX, UINT32_MAX, UINT32_MAX, INT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX,
 	UINT16_MAX, UINT16_MAX
@@ -83,20 +86,27 @@ int lt_format_id(const lt_algo *a, char *buf, size_t n)
 	return (int)len;
 }
 
-/* A decimal in [0, max] without sign or leading zeros, ending at *end. */
-static int parse_uint(const char *s, size_t len, int64_t max, int64_t *out)
+/* s[0..len) as a decimal in [min, max] (min >= -max-1), canonical: an
+ * optional '-' only when min < 0, no '+', no leading zeros, no "-0".
+ * Returns 0 with *out set, or -1. */
+static int parse_int(const char *s, size_t len, int64_t min, int64_t max, int64_t *out)
 {
-	if (len == 0 || len > 19 || (len > 1 && s[0] == '0'))
+	int neg = len > 0 && s[0] == '-';
+	if (neg && min >= 0)
 		return -1;
-	int64_t v = 0;
+	s += neg;
+	len -= (size_t)neg;
+	if (len == 0 || len > 19 || (len > 1 && s[0] == '0') || (neg && s[0] == '0'))
+		return -1;
+	int64_t v = 0, lim = neg ? -min : max;
 	for (size_t i = 0; i < len; i++) {
 		if (s[i] < '0' || s[i] > '9')
 			return -1;
 		v = v * 10 + (s[i] - '0');
-		if (v > max)
+		if (v > lim)
 			return -1;
 	}
-	*out = v;
+	*out = neg ? -v : v;
 	return 0;
 }
 
@@ -117,8 +127,8 @@ int lt_parse_id(const char *s, lt_algo *a, const char **why)
 		if (p[0] != '_' || strncmp(p + 1, attr_name[i], kl) || p[1 + kl] != '=')
 			return -1;
 		p += kl + 2;
-		size_t vl = strspn(p, "0123456789");
-		if (parse_uint(p, vl, attr_max[i], &v[i]) != 0)
+		size_t vl = (p[0] == '-') + strspn(p + (p[0] == '-'), "0123456789");
+		if (parse_int(p, vl, attr_min[i], attr_max[i], &v[i]) != 0)
 			return -1;
 		p += vl;
 	}
@@ -234,17 +244,18 @@ lt_entry *lt_list_read(const char *path, int *n)
 		int64_t a[NATTR];
 		memset(e, 0, sizeof *e);
 		for (int i = 0; i < NATTR; i++)
-			if (parse_uint(f[i], strlen(f[i]), attr_max[i], &a[i]) != 0)
-				die("%s:%" PRId64 ": field '%s': bad value '%s' (a decimal in [0, %" PRId64 "])",
-				    path, lineno, attr_name[i], f[i], attr_max[i]);
+			if (parse_int(f[i], strlen(f[i]), attr_min[i], attr_max[i], &a[i]) != 0)
+				die("%s:%" PRId64 ": field '%s': bad value '%s' (a decimal in [%" PRId64
+				    ", %" PRId64 "])", path, lineno, attr_name[i], f[i], attr_min[i],
+				    attr_max[i]);
 		set_attrs(&e->a, a);
 		e->dtypes = parse_classes(f[NATTR]);
 		if (!e->dtypes)
 			die("%s:%" PRId64 ": field 'dtypes': bad value '%s' (a '+'-joined subset of "
 			    "f32, tf32, f16, bf16 in that order)", path, lineno, f[NATTR]);
-		if (parse_uint(f[NATTR + 1], strlen(f[NATTR + 1]), INT64_MAX / 2, &e->inputs) != 0)
+		if (parse_int(f[NATTR + 1], strlen(f[NATTR + 1]), 0, INT64_MAX / 2, &e->inputs) != 0)
 			die("%s:%" PRId64 ": field 'inputs': bad value '%s'", path, lineno, f[NATTR + 1]);
-		if (parse_uint(f[NATTR + 2], strlen(f[NATTR + 2]), e->inputs, &e->rank1) != 0)
+		if (parse_int(f[NATTR + 2], strlen(f[NATTR + 2]), 0, e->inputs, &e->rank1) != 0)
 			die("%s:%" PRId64 ": field 'rank1': bad value '%s' (a count <= inputs)", path,
 			    lineno, f[NATTR + 2]);
 		for (int j = 0; j < cnt; j++)

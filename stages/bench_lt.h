@@ -15,6 +15,8 @@
  *
  * Choice id (Inductor-style, no commas or spaces, fixed key order):
  *   type=cublaslt_algo=A_tile=T_stages=S_splitk=K_reduction=R_swizzle=W_custom=C_inner=I_cluster=L
+ * (decimal; algo and splitk are signed: cuBLASLt's heuristic returns split-K
+ * -1 for some algorithms, e.g. "splitk=-1").
  *
  * This half is GPU independent (linked into bench and bench-fake); the
  * CUDA half is stages/cuda/bench_lt_gpu.c.  Format of the list file:
@@ -71,8 +73,8 @@ const char *lt_class_name(unsigned bit);
 int lt_format_id(const lt_algo *a, char *buf, size_t n);
 
 /* Parse a choice id written by lt_format_id into *a.  Strict: the keys in
- * lt_format_id's order, decimal values without sign or leading zeros,
- * within each attribute's type.  Returns 0, or -1 (then *a is unspecified)
+ * lt_format_id's order, decimal values without '+' or leading zeros ('-'
+ * only for algo and splitk, never "-0"), within each attribute's type.  Returns 0, or -1 (then *a is unspecified)
  * and, if why is not NULL, *why = the name of the first bad key. */
 int lt_parse_id(const char *s, lt_algo *a, const char **why);
 

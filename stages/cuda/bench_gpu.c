@@ -25,7 +25,7 @@
  * Inputs: uniform random non-zero values in ±[1/1024, 1).
  * Verification: relative Frobenius error ||C - C_cublas|| / ||C_cublas||
  * with C poisoned (NaN) before the call; tolerance f32 1e-4, tf32 5e-3,
- * f16 5e-3, bf16 2e-2; done the first time per (candidate id, dtype,
+ * f16 5e-3, bf16 2e-2; done the first time per (candidate id, dtype, tf32,
  * transposes), or always with --verify-all.  Failures (NVRTC error, launch
  * error, OOM, wrong result) -> inf and a message on stderr; a sticky CUDA
  * error (context lost) is fatal.
@@ -671,7 +671,10 @@ void backend_measure(bench_backend *b, const bench_input *in,
 		float warm_ms = -1;
 		if (!cd->is_extern) {
 			char vk[256];
-			snprintf(vk, sizeof vk, "%s|%d|%d|%d", cd->id, in->dtype, in->ta, in->tb);
+			/* tf32 is part of the key: a cuBLASLt algorithm offered for
+			 * f32 and tf32 runs with another compute type and tolerance */
+			snprintf(vk, sizeof vk, "%s|%d|%d|%d|%d", cd->id, in->dtype,
+			         in->dtype == DT_F32 && in->tf32, in->ta, in->tb);
 			uint64_t key = fnv1a(0xcbf29ce484222325ULL, vk, strlen(vk));
 			vstate *st = find_vstate(b, key);
 			if (st && !st->ok) {

@@ -194,8 +194,6 @@ static void read_attrs(const cublasLtMatmulAlgo_t *al, lt_algo *a)
 	LT_OK(cublasLtMatmulAlgoConfigGetAttribute(al, CUBLASLT_ALGO_CONFIG_CUSTOM_OPTION, &custom, sizeof custom, &w));
 	LT_OK(cublasLtMatmulAlgoConfigGetAttribute(al, CUBLASLT_ALGO_CONFIG_INNER_SHAPE_ID, &inner, sizeof inner, &w));
 	LT_OK(cublasLtMatmulAlgoConfigGetAttribute(al, CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID, &cluster, sizeof cluster, &w));
-	if (id < 0 || splitk < 0)
-		die("cuBLASLt returned an algorithm with id %d, split-K %d", (int)id, (int)splitk);
 	a->algo = id;
 	a->tile = tile;
 	a->stages = stages;
@@ -220,10 +218,16 @@ int lt_gpu_heuristic(lt_gpu *g, int n, lt_algo *out, int *rebuilt)
 	int got = 0, cnt = 0;
 	cublasStatus_t s = cublasLtMatmulAlgoGetHeuristic(g->h, g->op, g->la, g->lb, g->lc, g->lc,
 	                                                  pref, n, r, &got);
-	if (s == CUBLAS_STATUS_NOT_SUPPORTED)
+	if (s != CUBLAS_STATUS_SUCCESS) {
+		/* NOT_SUPPORTED: no algorithm for this problem; anything else
+		 * (e.g. INVALID_VALUE for a size it refuses) likewise counts as
+		 * none, with a message: one input must not stop a discovery */
+		if (s != CUBLAS_STATUS_NOT_SUPPORTED)
+			fprintf(stderr, "bench: cublasLtMatmulAlgoGetHeuristic (%" PRId64 "x%" PRId64
+			        "x%" PRId64 "): %s; no algorithms for this input\n", g->m, g->k, g->n,
+			        cublasGetStatusString(s));
 		got = 0;
-	else if (s != CUBLAS_STATUS_SUCCESS)
-		die("cublasLtMatmulAlgoGetHeuristic: %s", cublasGetStatusString(s));
+	}
 	for (int i = 0; i < got && i < n; i++) {
 		if (r[i].state != CUBLAS_STATUS_SUCCESS)
 			continue;

@@ -64,8 +64,9 @@ cublasStatus_t lt_gpu_run(lt_gpu *g, const lt_prep *p, const void *mat1, const v
  * is rebuilt from its attributes (lt_gpu_prepare's path) and compared with
  * the heuristic's descriptor: rebuilt[i] (n entries) is 1 if the rebuild
  * passes the check and equals it byte for byte (cublasLtMatmulAlgo_t),
- * else 0.  Returns the count (0 when the heuristic has none:
- * CUBLAS_STATUS_NOT_SUPPORTED).  Dies on other errors. */
+ * else 0.  Returns the count: 0 when the heuristic has none
+ * (CUBLAS_STATUS_NOT_SUPPORTED, or another failing status, then with a
+ * message on stderr). */
 int lt_gpu_heuristic(lt_gpu *g, int n, lt_algo *out, int *rebuilt);
 
 /* 1 the first time it is asked for (id, type class cls), else 0: for
