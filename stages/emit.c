@@ -495,6 +495,7 @@ int main(int argc, char **argv)
 	if (!m4prog || !*m4prog)
 		m4prog = "m4";
 
+	check_output_not_input(out, in);
 	tree t;
 	tree_read(&t, in);
 	/* checked before any output is opened */

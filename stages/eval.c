@@ -221,6 +221,12 @@ main(int argc, char **argv)
 			ks[nku++] = ks[i];
 	nk = nku;
 
+	for (size_t i = 0; i < ntree + nset; i++) {
+		const char *in = i < ntree ? trees[i].path : sets[i - ntree].path;
+		check_output_not_input(out, in);
+		check_output_not_input(ranks_out, in);
+	}
+
 	tree *tr = xcalloc(ntree, sizeof *tr);
 	for (size_t i = 0; i < ntree; i++)
 		tree_read(&tr[i], trees[i].path);

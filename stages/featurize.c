@@ -106,6 +106,8 @@ int main(int argc, char **argv)
 	}
 	if (!out || !log)
 		die("usage: featurize [--categories MAIN.feat.tsv] -o OUT.feat.tsv LOG.txt");
+	check_output_not_input(out, log);
+	check_output_not_input(out, catfile);
 
 	ah_reader r;
 	ah_open_named(&r, log, label);

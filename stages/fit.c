@@ -716,6 +716,18 @@ main(int argc, char **argv)
 	if (!main_path || !out || !mout)
 		die("usage: fit MAIN.feat.tsv [options] -o TREE.tsv --metrics "
 		    "METRICS.tsv (see --help)");
+	{
+		/* no output may overwrite an input (a main or --data set, the grid) */
+		const char *outs[] = { out, mout, splitout, dump, dot };
+		for (size_t o = 0; o < sizeof outs / sizeof *outs; o++) {
+			check_output_not_input(outs[o], main_path);
+			for (int d = 1; d < nds; d++)
+				check_output_not_input(outs[o], ds[d].path);
+			if (strcmp(grid, "mm") && strcmp(grid, "reference") &&
+			    strcmp(grid, "search"))
+				check_output_not_input(outs[o], grid);
+		}
+	}
 	if (folds && strcmp(splitmode, "group"))
 		die("--folds needs --split group (folds are sets of whole inputs)");
 	model *models;

@@ -517,6 +517,7 @@ main(int argc, char **argv)
 		die("usage: import -o TREE.tsv ARTIFACT.py (see --help)");
 
 	src s;
+	check_output_not_input(out, in);
 	src_read(&s, in);
 	tree t;
 	memset(&t, 0, sizeof t);

@@ -50,8 +50,7 @@ int main(int argc, char **argv)
 		die("usage: merge OUTPUT INPUT... (see --help)");
 	const char *out = argv[1];
 	for (int i = 2; i < argc; i++)
-		if (!strcmp(argv[i], out))
-			die("output '%s' is also an input", out);
+		check_output_not_input(out, argv[i]);
 
 	aout ao;
 	FILE *fp = NULL;

@@ -55,6 +55,7 @@ main(int argc, char **argv)
 		die("usage: prune --ranking K -o PRUNED.tsv TREE.tsv (see --help)");
 
 	tree t, p;
+	check_output_not_input(out, in);
 	tree_read(&t, in);
 	tree_prune(&p, &t, (int)k);
 	aout o;

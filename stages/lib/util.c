@@ -216,6 +216,21 @@ void aout_commit(aout *o)
 	memset(o, 0, sizeof *o);
 }
 
+void check_output_not_input(const char *out, const char *in)
+{
+	if (!out || !in || !strcmp(out, "-") || !strcmp(in, "-"))
+		return;
+	struct stat so, si;
+	int same = !strcmp(out, in);
+	if (!same && stat(out, &so) == 0 && stat(in, &si) == 0)
+		same = so.st_dev == si.st_dev && so.st_ino == si.st_ino;
+	if (!same)
+		return;
+	if (!strcmp(out, in))
+		die("output '%s' is also an input; nothing written", out);
+	die("output '%s' is also an input (as '%s'); nothing written", out, in);
+}
+
 char *read_file(const char *path, size_t *len)
 {
 	FILE *fp = fopen(path, "rb");

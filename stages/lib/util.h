@@ -69,6 +69,14 @@ void aout_commit(aout *o);
 /* Drop the output without naming it. */
 void aout_abort(aout *o);
 
+/* Die with "output 'OUT' is also an input" (naming the input's spelling
+ * when it differs) if the output path out names the same file as in: by
+ * st_dev/st_ino when both exist (so "a.txt", "./a.txt" and a link to it are
+ * one file), by spelling otherwise.  NULL or "-" (stdin/stdout) on either
+ * side is never a clash.  Call before any output is opened, once per
+ * (output, input) pair, so no stage overwrites what it reads. */
+void check_output_not_input(const char *out, const char *in);
+
 /* Read a whole file into a NUL-terminated buffer; *len gets its size in
  * bytes.  Dies naming the file on error. */
 char *read_file(const char *path, size_t *len);
