@@ -65,6 +65,10 @@ printf '{"name": "mm", "name": "mm"}\nx\n' > "$TMP/dup.txt"
 expect_error featurize-bad-duplicate-key 'dup.txt:1: metadata line is not valid JSON: duplicate' "$TMP/bad.tsv" "$BIN/featurize" -o "$TMP/bad.tsv" "$TMP/dup.txt"
 sed '2s/,choice,/,chosen,/' "$F/small.txt" > "$TMP/hdr2.txt"
 expect_error featurize-bad-header "hdr2.txt:2: header must end with 'choice,feedback'" "$TMP/bad.tsv" "$BIN/featurize" -o "$TMP/bad.tsv" "$TMP/hdr2.txt"
+# an option missing its value is named as such; the usage line lists every option
+expect_error featurize-o-needs-value "option '-o' needs a value" "$TMP/bad.tsv" "$BIN/featurize" "$FIX/featurize/small.txt" -o
+expect_error featurize-label-needs-value "option '--label' needs a value" "$TMP/bad.tsv" "$BIN/featurize" -o "$TMP/bad.tsv" "$FIX/featurize/small.txt" --label
+expect_error featurize-usage-lists-label 'usage: featurize .*--label NAME' "$TMP/bad.tsv" "$BIN/featurize" "$FIX/featurize/small.txt"
 { cat "$F/small.txt"; head -2 "$F/small.txt"; } > "$TMP/twometa.txt"
 expect_error featurize-bad-second-metadata 'twometa.txt:14: a second metadata block' "$TMP/bad.tsv" "$BIN/featurize" -o "$TMP/bad.tsv" "$TMP/twometa.txt"
 finish

@@ -97,6 +97,9 @@ int main(int argc, char **argv)
 			catfile = argv[++i];
 		else if (!strcmp(argv[i], "--label") && i + 1 < argc)
 			label = argv[++i];
+		else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--categories") ||
+			 !strcmp(argv[i], "--label"))
+			die("option '%s' needs a value (see --help)", argv[i]);
 		else if (argv[i][0] == '-' && argv[i][1])
 			die("unknown option '%s' (see --help)", argv[i]);
 		else if (!log)
@@ -105,7 +108,7 @@ int main(int argc, char **argv)
 			die("more than one log given ('%s', '%s')", log, argv[i]);
 	}
 	if (!out || !log)
-		die("usage: featurize [--categories MAIN.feat.tsv] -o OUT.feat.tsv LOG.txt");
+		die("usage: featurize [--categories MAIN.feat.tsv] [--label NAME] -o OUT.feat.tsv LOG.txt");
 	check_output_not_input(out, log);
 	check_output_not_input(out, catfile);
 
