@@ -18,6 +18,15 @@ grep -q '166912' "$TMP/stderr" && grep -q '232448' "$TMP/stderr" &&
 sed '1s/, /,  /' "$TMP/c.txt" > "$TMP/ws.txt"
 expect_error merge-whitespace-differs 'ws.txt: metadata differs' "$TMP/out2.txt" \
 	"$BIN/merge" "$TMP/out2.txt" "$TMP/a.txt" "$TMP/ws.txt"
+# CRLF is named as such (not "metadata differs"), in the metadata or a row
+sed 's/$/\r/' "$TMP/c.txt" > "$TMP/crlf.txt"
+expect_error merge-crlf-metadata 'crlf.txt:1: carriage return in line \(CRLF line ends' "$TMP/out2.txt" \
+	"$BIN/merge" "$TMP/out2.txt" "$TMP/a.txt" "$TMP/crlf.txt"
+expect_error merge-crlf-first-input 'crlf.txt:1: carriage return' "$TMP/out2.txt" \
+	"$BIN/merge" "$TMP/out2.txt" "$TMP/crlf.txt" "$TMP/a.txt"
+sed '4s/$/\r/' "$TMP/c.txt" > "$TMP/crrow.txt"
+expect_error merge-crlf-row 'crrow.txt:4: carriage return in line' "$TMP/out2.txt" \
+	"$BIN/merge" "$TMP/out2.txt" "$TMP/a.txt" "$TMP/crrow.txt"
 head -1 "$S" > "$TMP/one.txt"
 expect_error merge-one-line 'one.txt: fewer than 2 lines' "$TMP/out2.txt" \
 	"$BIN/merge" "$TMP/out2.txt" "$TMP/a.txt" "$TMP/one.txt"

@@ -1,4 +1,5 @@
 /* merge — concatenate AutoHeuristic logs of one device (spec §2). */
+#include "ahlog.h"
 #include "util.h"
 
 #include <errno.h>
@@ -20,7 +21,8 @@ static const char usage[] =
 "           validates them)\n"
 "\n"
 "Exit status: 0 on success; 1 when an INPUT is unreadable, has fewer than 2\n"
-"lines, or its metadata differs (both versions are shown).\n";
+"lines, has a carriage return (CRLF line ends), or its metadata differs (both\n"
+"versions are shown).\n";
 
 /* Read the first two lines of fp (with their '\n') into a malloc'd
  * string; returns NULL if the file has fewer than two complete lines. */
@@ -68,6 +70,10 @@ int main(int argc, char **argv)
 		if (!meta)
 			die("%s: fewer than 2 lines: the metadata and header lines are missing",
 			    argv[i]);
+		/* CRLF: name it, not as "metadata differs" from a LF file */
+		size_t l1 = (size_t)((char *)memchr(meta, '\n', ml) - meta) + 1;
+		ah_reject_cr(argv[i], 1, meta, l1);
+		ah_reject_cr(argv[i], 2, meta + l1, ml - l1);
 		if (!ref) {
 			ref = meta;
 			reflen = (long)ml;
@@ -87,10 +93,15 @@ int main(int argc, char **argv)
 		/* Stream the rows: memory stays bounded whatever the file size. */
 		size_t got;
 		char last = '\n';
+		long long line = 3; /* of argv[i], for the CRLF message */
 		while ((got = fread(buf, 1, 1 << 16, in)) > 0) {
 			fwrite(buf, 1, got, fp);
-			for (size_t j = 0; j < got; j++)
+			for (size_t j = 0; j < got; j++) {
+				if (buf[j] == '\r')
+					ah_reject_cr(argv[i], line, buf + j, 1);
 				rows += buf[j] == '\n';
+				line += buf[j] == '\n';
+			}
 			last = buf[got - 1];
 		}
 		if (ferror(in))

@@ -158,6 +158,13 @@ void ah_meta_free(ah_meta *m)
 	memset(m, 0, sizeof *m);
 }
 
+void ah_reject_cr(const char *path, long long lineno, const char *line, size_t n)
+{
+	if (memchr(line, '\r', n))
+		die("%s:%lld: carriage return in line (CRLF line ends are not accepted; "
+		    "convert with dos2unix)", path, lineno);
+}
+
 /* Read one line into r->line without its '\n'.  Returns length, or -1 at
  * EOF.  Rejects '\r' (CRLF) and NUL bytes. */
 static ssize_t read_line(ah_reader *r)
@@ -175,9 +182,7 @@ static ssize_t read_line(ah_reader *r)
 		r->line[--n] = '\0';
 	else
 		r->missing_newline = 1;
-	if (memchr(r->line, '\r', (size_t)n))
-		die("%s:%lld: carriage return in line (CRLF line ends are not accepted; "
-		    "convert with dos2unix)", r->path, (long long)r->lineno);
+	ah_reject_cr(r->path, (long long)r->lineno, r->line, (size_t)n);
 	if (strlen(r->line) != (size_t)n)
 		die("%s:%lld: NUL byte in line", r->path, (long long)r->lineno);
 	return n;

@@ -77,6 +77,10 @@ void ah_open_named(ah_reader *r, const char *file, const char *name);
  * Dies with "path:line: field 'name': ..." on a malformed row. */
 int ah_next(ah_reader *r);
 void ah_close(ah_reader *r);
+/* The log readers' one CRLF rule: die "<path>:<lineno>: carriage return in
+ * line (CRLF line ends are not accepted; ...)" if line[0..n) holds a '\r'.
+ * Used by ah_next's line reader and by merge, which copies rows unparsed. */
+void ah_reject_cr(const char *path, long long lineno, const char *line, size_t n);
 
 /* ---- AutoHeuristic log *writer* (stages/lib/ahlog_write.c; owner: bench,
  * issue "Collect training data on our own GPUs").  Spec §1.1, §1.3–§1.5. ---- */
