@@ -102,7 +102,9 @@ fi
 # ---- (c) C twin == Python on every context ------------------------------------
 python3 "$E/gen_contexts.py" 3000 7 34 62.5 52 53 >"$TMP/ctx.tsv"
 python3 "$E/gen_contexts.py" 3000 8 --huge >"$TMP/huge.tsv"
-for set in ctx huge; do
+# each product < 2^63 (the header's contract), their sum >= 2^63 or 2^64
+python3 "$E/gen_contexts.py" 2000 10 --extreme >"$TMP/extreme.tsv"
+for set in ctx huge extreme; do
 	if why=$(same_rankings MMRankingTest "$D" "$D/_MMRankingTest.py" "$TMP/$set.tsv"); then
 		ok emit-c-vs-py-$set; else fail emit-c-vs-py-$set "$why"; fi
 done

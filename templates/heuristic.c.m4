@@ -114,20 +114,28 @@ static int MMR_NAME[[]]_copy(const ah_mm_ranked *leaf, int n, ah_mm_ranked *out,
 MMR_USES([[arith_intensity]], [[
 /* arith_intensity of spec §4.1: m*k*n / (m*k + k*n + m*n), correctly
  * rounded like Python's int / int; 0.0 if any of m, k, n is 0.  Exact
- * integer arithmetic: a 128-bit numerator, and a long division with a
- * sticky bit when it exceeds 2^53 (rare: huge shapes).  Needs
- * m*k + k*n + m*n < 2^63. */
+ * integer arithmetic: a 128-bit numerator, a 65-bit denominator (the sum
+ * of three products < 2^63 each can reach 3 * 2^63), and a long division
+ * with a sticky bit when either exceeds 2^53 (rare: huge shapes).  Needs
+ * only what ah_mm_context requires: m*k, k*n, m*n < 2^63. */
 static double MMR_NAME[[]]_arith_intensity(int64_t m, int64_t k, int64_t n)
 {
 	const uint64_t two53 = (uint64_t)1 << 53, mask32 = 0xffffffffu;
-	uint64_t mk, den, p00, p01, p10, p11, mid, hi, lo, r, q, mant, rem, bits;
+	uint64_t mk, kn, mn, dlo, dhi, p00, p01, p10, p11, mid, hi, lo;
+	uint64_t rlo, rhi, br, q, mant, rem, bits;
 	int i, nb, e, b, sticky;
 	double scale;
 
 	if (m <= 0 || k <= 0 || n <= 0)
 		return 0.0;
 	mk = (uint64_t)m * (uint64_t)k;
-	den = mk + (uint64_t)k * (uint64_t)n + (uint64_t)m * (uint64_t)n;
+	kn = (uint64_t)k * (uint64_t)n;
+	mn = (uint64_t)m * (uint64_t)n;
+	/* dhi:dlo = mk + kn + mn, with carries */
+	dlo = mk + kn;
+	dhi = dlo < mk;
+	dlo += mn;
+	dhi += dlo < mn;
 	/* hi:lo = mk * n, from 32-bit halves */
 	p00 = (mk & mask32) * ((uint64_t)n & mask32);
 	p01 = (mk & mask32) * ((uint64_t)n >> 32);
@@ -136,18 +144,24 @@ static double MMR_NAME[[]]_arith_intensity(int64_t m, int64_t k, int64_t n)
 	mid = (p00 >> 32) + (p01 & mask32) + (p10 & mask32);
 	lo = (p00 & mask32) | (mid << 32);
 	hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
-	if (hi == 0 && lo < two53 && den < two53)
-		return (double)lo / (double)den; /* both exact: one rounding */
-	if (den >> 63)
-		return ((double)hi * 18446744073709551616.0 + (double)lo) / (double)den;
-	/* q = the first 64 significant quotient bits, value q * 2^e */
-	r = q = 0;
+	if (hi == 0 && lo < two53 && dhi == 0 && dlo < two53)
+		return (double)lo / (double)dlo; /* both exact: one rounding */
+	/* q = the first 64 significant quotient bits, value q * 2^e; the
+	 * remainder rhi:rlo stays below 2 * den < 2^67 */
+	rlo = rhi = q = 0;
 	nb = e = sticky = 0;
-	for (i = 127; i >= 0; i--) {
-		r = (r << 1) | ((i >= 64 ? hi >> (i - 64) : lo >> i) & 1u);
-		b = r >= den;
-		if (b)
-			r -= den;
+	for (i = 127; i >= -1; i--) {
+		if (i < 0 && nb == 64)
+			break;
+		/* r = 2r + the next numerator bit (0 past the last: i < 0) */
+		rhi = (rhi << 1) | (rlo >> 63);
+		rlo = (rlo << 1) | (i < 0 ? 0u : ((i >= 64 ? hi >> (i - 64) : lo >> i) & 1u));
+		b = rhi > dhi || (rhi == dhi && rlo >= dlo);
+		if (b) {
+			br = rlo < dlo;
+			rlo -= dlo;
+			rhi -= dhi + br;
+		}
 		if (nb == 64) {
 			e++;
 			sticky |= b;
@@ -155,19 +169,12 @@ static double MMR_NAME[[]]_arith_intensity(int64_t m, int64_t k, int64_t n)
 			q = (q << 1) | (uint64_t)b;
 			nb++;
 		}
-	}
-	while (nb < 64) {
-		r <<= 1;
-		b = r >= den;
-		if (b)
-			r -= den;
-		if (nb || b) {
-			q = (q << 1) | (uint64_t)b;
-			nb++;
+		if (i < 0) {
+			e--;
+			i = 0; /* fraction bits: loop again at i = -1 */
 		}
-		e--;
 	}
-	sticky |= r != 0;
+	sticky |= (rhi | rlo) != 0;
 	/* round q to 53 bits, to nearest, ties to even */
 	mant = q >> 11;
 	rem = q & 0x7ffu;
