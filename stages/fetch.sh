@@ -3,12 +3,14 @@
 #
 # usage: stages/fetch.sh FILE DEST
 #   FILE  a file name from the manifest's first column (e.g. a100_mm.zip)
-#   DEST  where to put it (written atomically: DEST.part, then renamed)
+#   DEST  where to put it (written atomically: a unique temporary file in
+#         DEST's folder, then renamed, so concurrent fetches do not collide)
 # Looks in $DATASET_MIRROR (a folder) first, then downloads the manifest's
-# URL with curl or wget.  The sha256 (sha256sum) must match the manifest's:
-# on a mismatch the file is removed and the exit status is 1.
+# URL with curl or wget (saying so when the mirror lacks the file).  The
+# sha256 (sha256sum) must match the manifest's: on a mismatch the file is
+# removed and the exit status is 1.
 set -euo pipefail
-[ "${1:-}" = --help ] && { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0; }
+[ "${1:-}" = --help ] && { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0; }
 [ $# -eq 2 ] || { echo "usage: stages/fetch.sh FILE DEST" >&2; exit 2; }
 file=$1 dest=$2
 manifest=${MANIFEST:-$(dirname "$0")/../datasets/MANIFEST.tsv}
@@ -16,17 +18,23 @@ line=$(awk -F'\t' -v f="$file" 'NR > 1 && $1 == f' "$manifest")
 [ -n "$line" ] || { echo "fetch: '$file' is not listed in $manifest" >&2; exit 1; }
 sha=$(cut -f3 <<<"$line") url=$(cut -f4 <<<"$line")
 mkdir -p "$(dirname "$dest")"
-part="$dest.part"
+part=$(mktemp "$dest.part.XXXXXX")
 trap 'rm -f "$part"' EXIT
+say="fetch: $file from $url"
+if [ -n "${DATASET_MIRROR:-}" ] && [ ! -f "$DATASET_MIRROR/$file" ]; then
+	say="fetch: mirror $DATASET_MIRROR has no $file; downloading $url"
+fi
 if [ -n "${DATASET_MIRROR:-}" ] && [ -f "$DATASET_MIRROR/$file" ]; then
 	echo "fetch: $file from mirror $DATASET_MIRROR" >&2
 	cat "$DATASET_MIRROR/$file" >"$part"
 elif command -v curl >/dev/null; then
-	echo "fetch: $file from $url" >&2
-	curl -fsSL --retry 3 -o "$part" "$url"
+	echo "$say" >&2
+	curl -fsSL --retry 3 -o "$part" "$url" ||
+		{ echo "fetch: $file: download of $url failed (curl exit status $?)" >&2; exit 1; }
 elif command -v wget >/dev/null; then
-	echo "fetch: $file from $url" >&2
-	wget -q -O "$part" "$url"
+	echo "$say" >&2
+	wget -q -O "$part" "$url" ||
+		{ echo "fetch: $file: download of $url failed (wget exit status $?)" >&2; exit 1; }
 else
 	echo "fetch: $file: no mirror (DATASET_MIRROR=${DATASET_MIRROR:-unset}) and neither curl nor wget" >&2
 	exit 1
@@ -36,5 +44,6 @@ if [ "$got" != "$sha" ]; then
 	echo "fetch: $file: sha256 mismatch: expected $sha, got $got; file removed" >&2
 	exit 1
 fi
+chmod 0644 "$part"
 mv "$part" "$dest"
 trap - EXIT
