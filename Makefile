@@ -115,6 +115,13 @@ OUT             ?= out
 ifeq ($(strip $(GPU)),)
 $(error GPU is empty: say GPU=a100, GPU=h100, or the name of your collection)
 endif
+# GPU and OUT become file names in rules: a space (or ':') would split them.
+ifneq ($(words $(GPU))$(findstring :,$(GPU)),1)
+$(error GPU='$(GPU)': one word without spaces or ':' expected (a100, h100, or your collection's name))
+endif
+ifneq ($(words $(OUT))$(findstring :,$(OUT)),1)
+$(error OUT='$(OUT)': a folder name without spaces or ':' expected (default out))
+endif
 O               := $(OUT)/$(GPU)
 GPU_UC          := $(shell echo '$(GPU)' | tr a-z A-Z)
 HEURISTIC_NAME  ?= MMRanking$(GPU_UC)
@@ -125,6 +132,11 @@ HEURISTIC_NAME  ?= MMRanking$(GPU_UC)
 # exactly what PyTorch's train_decision_mm.py trains (one model, row split,
 # spec §5.10 rule): the like-for-like setting for speed comparisons.
 PROFILE         ?= ours
+ifneq ($(PROFILE),ours)
+ifneq ($(PROFILE),reference)
+$(error PROFILE='$(PROFILE)': expected ours or reference)
+endif
+endif
 ifeq ($(PROFILE),reference)
 SPLIT           ?= rows
 GRID            ?= mm
@@ -140,6 +152,10 @@ LEAF_RANK       ?= greedy
 FOLDS           ?= $(if $(filter group,$(SPLIT)),5,0)
 endif
 FIT_EXTRA       ?=
+# GRID: a built-in grid or an existing file of models (fit --help)
+ifeq ($(filter mm reference search,$(GRID))$(wildcard $(GRID)),)
+$(error GRID='$(GRID)': expected mm, reference, search or an existing file of models (fit --help))
+endif
 OFFICIAL_GPUS   := $(shell awk -F'\t' 'NR>1{print $$2}' datasets/MANIFEST.tsv)
 
 ifneq ($(filter $(GPU),$(OFFICIAL_GPUS)),)
@@ -154,7 +170,10 @@ LOG_train_timm := $(GPU)/$(GPU)_timm_train_mm.txt
 LOG_train_hf   := $(GPU)/$(GPU)_hf_train_mm.txt
 LOG_SRC    := $(ZIP)
 # $(call featurize,SET,EXTRA ARGS,OUT)
-featurize = set -o pipefail; unzip -p $(ZIP) '$(LOG_$(1))' | \
+# unzip -l first: a missing or damaged zip is named, not read as an empty log.
+featurize = set -o pipefail; unzip -l $(ZIP) '$(LOG_$(1))' >/dev/null 2>&1 || { \
+  echo "make: cannot read '$(LOG_$(1))' from $(ZIP) (missing or damaged zip: remove it and rerun to fetch it again)" >&2; \
+  exit 1; }; unzip -p $(ZIP) '$(LOG_$(1))' | \
   $(BIN)/featurize $(2) --label '$(notdir $(ZIP)):$(LOG_$(1))' -o $(3) -
 
 $(ZIP): datasets/MANIFEST.tsv
@@ -199,6 +218,14 @@ endif
 endif
 
 EXTRA_FEATS := $(foreach s,$(EXTRA_SETS),$(O)/$(s).feat.tsv)
+
+ifeq ($(filter $(GPU),$(OFFICIAL_GPUS)),)
+# only the official zips need unpacking
+.PHONY: unpack
+unpack:
+	@echo "make unpack: only for the official datasets ($(OFFICIAL_GPUS)); GPU=$(GPU)'s log is $(LOG_main)$(if $(filter %.xz,$(LOG_main)), (read it with xz -dc))" >&2
+	@exit 1
+endif
 
 # A parameter stamp changes (and so triggers a rebuild) only when its text does.
 define stamp
@@ -313,6 +340,12 @@ compare: $(O)/compare.txt
 	@cat $<
 
 # make eval GPU=... [LOG=any AutoHeuristic log] [EVAL_TREE=tree.tsv]
+# LOG's set is named after its file; a name of a built-in set is refused.
+ifneq ($(filter eval,$(MAKECMDGOALS)),)
+ifneq ($(filter $(basename $(notdir $(LOG))),main $(EXTRA_SETS)),)
+$(error LOG=$(LOG) would be a second set named '$(basename $(notdir $(LOG)))' (eval's sets: main $(EXTRA_SETS)): copy or link the log under another name)
+endif
+endif
 eval: $(EVAL_TREE) $(O)/main.feat.tsv $(EXTRA_FEATS) $(if $(LOG),$(call log_feat,$(LOG))) $(BIN)/eval
 	$(Q)$(BIN)/eval --ranking $(RANKING) -o $(O)/eval.tsv $(EVAL_TREE) main=$(O)/main.feat.tsv \
 	  $(EXTRA_SET_ARGS) $(if $(LOG),$(basename $(notdir $(LOG)))=$(call log_feat,$(LOG)))

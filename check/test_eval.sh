@@ -73,4 +73,12 @@ expect_error eval-err-k "--k: expected" "$TMP/bad.tsv" \
 expect_error eval-err-noset "no data set" "$TMP/bad.tsv" "$BIN/eval" -o "$TMP/bad.tsv" "$F/small.tree.tsv"
 expect_error eval-err-badtree "small.txt:2: unknown record kind" "$TMP/bad.tsv" \
 	"$BIN/eval" -o "$TMP/bad.tsv" "$F/small.txt" "$TMP/small.feat.tsv"
+# two sets (or trees) of one name would make ambiguous rows: refused
+mkdir -p "$TMP/d1" "$TMP/d2"
+"$BIN/featurize" -o "$TMP/d1/main.feat.tsv" "$F/small.txt" 2>/dev/null
+cp "$TMP/d1/main.feat.tsv" "$TMP/d2/main.feat.tsv"
+expect_error eval-duplicate-set-name "two sets named 'main' \\('.*d1/main.feat.tsv' and '.*d2/main.feat.tsv'\\)" "$TMP/dup.tsv" \
+	"$BIN/eval" -o "$TMP/dup.tsv" "$F/small.tree.tsv" "$TMP/d1/main.feat.tsv" main="$TMP/d2/main.feat.tsv"
+expect_error eval-duplicate-tree-name "two trees named 'a'" "$TMP/dup.tsv" \
+	"$BIN/eval" -o "$TMP/dup.tsv" --tree a="$F/small.tree.tsv" --tree a="$F/small.tree.tsv" "$TMP/d1/main.feat.tsv"
 finish

@@ -192,6 +192,16 @@ main(int argc, char **argv)
 	}
 	if (nset == 0)
 		die("no data set given (see --help)");
+	for (size_t i = 0; i < nset; i++)
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(sets[i].name, sets[j].name))
+				die("two sets named '%s' ('%s' and '%s'): name one with "
+				    "NAME=PATH", sets[i].name, sets[j].path, sets[i].path);
+	for (size_t i = 0; i < ntree; i++)
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(trees[i].name, trees[j].name))
+				die("two trees named '%s' ('%s' and '%s'): name one with "
+				    "--tree NAME=PATH", trees[i].name, trees[j].path, trees[i].path);
 
 	/* top-k sizes */
 	int ks[64], nk = 0;

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Make-level user errors, without the official data (make -C the checkout):
+# a misspelt PROFILE, GPU/OUT with spaces, an unknown GRID, `make unpack` for
+# a non-official GPU and an eval LOG whose set name clashes each get a clear
+# message naming the allowed values (not "No rule to make target" or a silent
+# default); a damaged dataset zip is named, not read as an empty log.
+. check/lib.sh
+BUILD=${BIN%/bin}
+MK=(env -u MAKEFLAGS -u MAKELEVEL make --no-print-directory -C "$ROOT" BUILD="$BUILD" OUT="$TMP/out")
+
+# make_error NAME PATTERN ARGS... — make ARGS must fail with PATTERN on stderr
+make_error() {
+	local name=$1 pat=$2; shift 2
+	"${MK[@]}" "$@" >"$TMP/m.out" 2>"$TMP/m.err"
+	local rc=$?
+	if [ $rc -eq 0 ]; then fail "$name" "exit status 0"
+	elif ! grep -Eq -- "$pat" "$TMP/m.err"; then fail "$name" "stderr: $(head -c 300 "$TMP/m.err")"
+	else ok "$name"; fi
+}
+make_error make-profile-typo "PROFILE='refrence': expected ours or reference" heuristic GPU=h100 PROFILE=refrence
+make_error make-gpu-space "GPU='h1 00': one word" heuristic 'GPU=h1 00'
+make_error make-out-space "OUT='$TMP/o u': a folder name without spaces" heuristic GPU=h100 "OUT=$TMP/o u"
+make_error make-grid-unknown "GRID='foo': expected mm, reference, search or an existing file" fit GPU=h100 GRID=foo
+make_error make-unpack-not-official "make unpack: only for the official datasets \(a100 h100\)" unpack GPU=h200
+make_error make-eval-log-clash "LOG=.*/main.txt would be a second set named 'main'" eval GPU=h100 LOG="$TMP/x/main.txt"
+# a valid PROFILE and a GRID file still work (make -n: nothing is run)
+echo "5	0.01	entropy" >"$TMP/grid.tsv"
+if "${MK[@]}" -n fit GPU=h100 PROFILE=reference GRID="$TMP/grid.tsv" >"$TMP/n.out" 2>"$TMP/n.err" &&
+	grep -q -- "--grid $TMP/grid.tsv" "$TMP/n.out"; then ok make-valid-profile-and-grid-file
+else fail make-valid-profile-and-grid-file "$(head -c 300 "$TMP/n.err")"; fi
+
+# ---- a damaged dataset zip is named ---------------------------------------------
+mkdir -p "$TMP/out/h100"
+echo 'not a zip' >"$TMP/out/h100/h100_mm.zip"
+touch -r "$ROOT/datasets/MANIFEST.tsv" "$TMP/out/h100/h100_mm.zip"   # as new as the manifest: not refetched
+make_error make-damaged-zip "cannot read 'h100/h100_mm.txt' from $TMP/out/h100/h100_mm.zip \(missing or damaged zip" featurize GPU=h100
+[ -e "$TMP/out/h100/main.feat.tsv" ] && fail make-damaged-zip-no-output "main.feat.tsv written" || ok make-damaged-zip-no-output
+finish
