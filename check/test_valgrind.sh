@@ -4,17 +4,20 @@
 # on a small synthetic log (48 shapes x 6 choices x 2 measurements, made
 # here), plus three error paths (bad log, bad feat TSV, cyclic tree).  Every
 # run is under `valgrind --error-exitcode=99 --leak-check=full`: any memory
-# error, or on a successful run any definite/possible leak, fails.  Uses build/bin (built with
-# `make all` if missing) whatever BIN is, because valgrind cannot run ASan
-# binaries.  Skipped without valgrind.
+# error, or on a successful run any definite/possible leak, fails.  Uses build/bin whatever
+# BIN is, because valgrind cannot run ASan binaries, and always runs `make all` for it first
+# (quick when up to date), so it never tests stale binaries or skips a stage that
+# was not built before.  Skipped without valgrind.
 . check/lib.sh
 if ! command -v valgrind >/dev/null; then skip valgrind "valgrind is absent (apt-get install valgrind)"; finish; fi
 VB=$ROOT/build/bin
-if [ ! -x "$VB/featurize" ]; then
-	env -u MAKEFLAGS -u MAKELEVEL make --no-print-directory -C "$ROOT" BUILD=build all \
-		>/dev/null 2>"$TMP/make.err" ||
-		{ fail valgrind-build "make all failed: $(tail -3 "$TMP/make.err")"; finish; }
-fi
+env -u MAKEFLAGS -u MAKELEVEL make --no-print-directory -C "$ROOT" BUILD=build all \
+	>/dev/null 2>"$TMP/make.err" ||
+	{ fail valgrind-build "make all failed: $(tail -3 "$TMP/make.err")"; finish; }
+# every stage below must exist now: a missing one is a failure, not a skip
+for s in merge featurize fit prune emit; do
+	[ -x "$VB/$s" ] || { fail valgrind-build "make all did not build $VB/$s"; finish; }
+done
 VG=(valgrind -q --error-exitcode=99 --leak-check=full --track-origins=yes)
 
 # vg NAME WANT CMD... — run CMD under valgrind; it must exit WANT and
@@ -25,7 +28,6 @@ vg() {
 	local name=$1 want=$2; shift 2
 	local leaks=()
 	[ "$want" -eq 0 ] || leaks=(--errors-for-leak-kinds=none --show-leak-kinds=none)
-	if [ ! -x "$1" ]; then skip "valgrind-$name" "no ${1##*/} in $VB"; return 1; fi
 	"${VG[@]}" "${leaks[@]}" "$@" >"$TMP/vg.out" 2>"$TMP/vg.err"
 	local rc=$?
 	if [ $rc -eq 99 ] || grep -q '^==[0-9]*==' "$TMP/vg.err"; then
