@@ -11,9 +11,11 @@
 # rerun submits nothing; a job finding its shard locked by another writer
 # does not touch it; a bad sbatch option fails make with sbatch's message.
 #
-# As root, installs Debian's slurm-wlm and munge when absent (apt-get);
-# skips (with the reason) when not root, when they cannot be installed, or
-# when the cluster does not start (then the daemons' log tails are shown).
+# Needs root and Debian's slurm-wlm and munge.  When they are absent it
+# installs them (apt-get) only if MMRANK_SLURM_INSTALL=1 (CI sets it: .ci/run);
+# otherwise, and when not root, when they cannot be installed, or when the
+# cluster does not start (then the daemons' log tails are shown), it skips
+# with the reason: a plain `make check` never changes the system.
 # Where it can (unshare --net; SLURM_TEST_NETNS=0 to not), it runs in a
 # fresh network namespace with only the loopback interface; otherwise the
 # daemons use 127.0.0.1 (check/slurm/cluster.sh --listen auto).  Every
@@ -28,6 +30,9 @@ done
 # ---- install (outside the network namespace: apt needs the network) -------
 have_slurm() { command -v slurmctld && command -v slurmd && command -v sbatch && command -v munged; } >/dev/null
 if [ "${1:-}" != --in-netns ] && ! have_slurm; then
+	if [ "${MMRANK_SLURM_INSTALL:-0}" != 1 ]; then
+		skip $T "slurm-wlm/munge are not installed (MMRANK_SLURM_INSTALL=1 lets this test apt-get install them, as root)"; finish
+	fi
 	command -v apt-get >/dev/null || { skip $T "slurm-wlm is not installed and there is no apt-get"; finish; }
 	cand() { apt-cache policy slurm-wlm 2>/dev/null | awk '/Candidate:/{print $2}'; }
 	c=$(cand)
