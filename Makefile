@@ -73,6 +73,7 @@ help:
 	@echo '  make unpack GPU=...       extract the official logs to out/<gpu>/raw/ (featurize reads the zip)'
 	@echo '  make fuzz [FUZZ_SECONDS=60]   AFL++ harnesses of the log, feat TSV and tree readers'
 	@echo '  make compare GPU=... [HELDOUT=logs]  PyTorch shipped artifact vs ours, side by side'
+	@echo '  make fit-args [PROFILE=...]  print the fit options the profile uses'
 	@echo '  make all                  build the stage programs into build/bin/'
 	@echo '  make clean | distclean    remove build/ | build/ and out/'
 	@echo
@@ -244,8 +245,11 @@ $(foreach x,$(EXTRA_SETS),$(O)/$(x).feat.tsv): $(O)/%.feat.tsv: $(LOG_SRC) $(O)/
 	$(if $(Q),@echo "  FEAT    $@")
 	$(Q)$(call featurize,$*,--categories $(O)/main.feat.tsv,$@)
 
-FIT_ARGS = --ranking $(RANKING) --seed $(SEED) \
-  --split $(SPLIT) --grid $(GRID) --select $(SELECT) --leaf-rank $(LEAF_RANK) --folds $(FOLDS) \
+# the profile's learning options (also printed by `make fit-args`, which
+# bench/pipeline/run.sh uses, so its timings are of exactly these options)
+PROFILE_FIT_ARGS = --ranking $(RANKING) --seed $(SEED) \
+  --split $(SPLIT) --grid $(GRID) --select $(SELECT) --leaf-rank $(LEAF_RANK) --folds $(FOLDS)
+FIT_ARGS = $(PROFILE_FIT_ARGS) \
   --write-split $(O)/split.tsv $(foreach s,$(EXTRA_SETS),--data $(s) $(O)/$(s).feat.tsv) $(FIT_EXTRA)
 $(O)/fit.params: FORCE
 	$(call stamp,$(FIT_ARGS))
@@ -351,7 +355,10 @@ eval: $(EVAL_TREE) $(O)/main.feat.tsv $(EXTRA_FEATS) $(if $(LOG),$(call log_feat
 	  $(EXTRA_SET_ARGS) $(if $(LOG),$(basename $(notdir $(LOG)))=$(call log_feat,$(LOG)))
 
 # ---- user-facing targets -------------------------------------------------------
-.PHONY: deps fetch featurize fit prune emit heuristic promote help clean distclean
+.PHONY: deps fetch featurize fit prune emit heuristic promote help clean distclean fit-args
+# print the profile's fit options (PROFILE, SPLIT, GRID, ...), nothing else
+fit-args:
+	@echo '$(PROFILE_FIT_ARGS)'
 deps:
 	@stages/deps.sh
 

@@ -29,6 +29,16 @@ if "${MK[@]}" -n fit GPU=h100 PROFILE=reference GRID="$TMP/grid.tsv" >"$TMP/n.ou
 	grep -q -- "--grid $TMP/grid.tsv" "$TMP/n.out"; then ok make-valid-profile-and-grid-file
 else fail make-valid-profile-and-grid-file "$(head -c 300 "$TMP/n.err")"; fi
 
+# make fit-args prints exactly the options make heuristic gives fit, per profile
+for p in ours reference; do
+	want=$("${MK[@]}" -s fit-args GPU=h100 PROFILE=$p)
+	if "${MK[@]}" -n fit GPU=h100 PROFILE=$p 2>/dev/null | grep -q -- "bin/fit .*$want --write-split"; then
+		ok make-fit-args-$p
+	else fail make-fit-args-$p "'$want' is not in make -n fit's fit command"; fi
+done
+[ "$("${MK[@]}" -s fit-args GPU=h100)" = "$("${MK[@]}" -s fit-args GPU=h100 PROFILE=ours)" ] &&
+	ok make-fit-args-default-is-ours || fail make-fit-args-default-is-ours "differs"
+
 # ---- a damaged dataset zip is named ---------------------------------------------
 mkdir -p "$TMP/out/h100"
 echo 'not a zip' >"$TMP/out/h100/h100_mm.zip"

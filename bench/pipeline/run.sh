@@ -4,6 +4,8 @@
 # A100 and H100 heuristics").  Not a test: it prints a table.
 # usage: bench/pipeline/run.sh [GPU...]   (default: a100 h100)
 # Needs /usr/bin/time (Debian package time); binaries are built first (not timed).
+# The per-stage fit lines use the profile's options as the Makefile sets them
+# (`make fit-args PROFILE=...`).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 gpus=("$@"); [ ${#gpus[@]} -gt 0 ] || gpus=(a100 h100)
@@ -24,7 +26,8 @@ for g in "${gpus[@]}"; do
 		printf '%-6s %-22s ' "$g" "  featurize train_$x"; tv bash -c "set -o pipefail; unzip -p $Z $g/${g}_${x}_train_mm.txt | build/bin/featurize --categories $T/m.tsv -o $T/$x.tsv -"; echo
 	done
 	for p in reference ours; do
-		if [ $p = reference ]; then a=(--split rows --grid mm --select top1 --folds 0); else a=(--split group --grid search --select regret --folds 5); fi
+		# exactly the profile's options, from the Makefile (make fit-args)
+		a=($(make -s --no-print-directory fit-args GPU=$g PROFILE=$p))
 		printf '%-6s %-22s ' "$g" "  fit ($p)"; tv build/bin/fit $T/m.tsv --data train_timm $T/timm.tsv --data train_hf $T/hf.tsv "${a[@]}" -o $T/tree.tsv --metrics $T/met.tsv; echo
 	done
 	printf '%-6s %-22s ' "$g" "  prune"; tv build/bin/prune --ranking 10 -o $T/pr.tsv $T/tree.tsv; echo
