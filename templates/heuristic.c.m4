@@ -101,7 +101,8 @@ const char *MMR_NAME[[]]_get_choice(int idx)
 	return idx >= 0 && idx < MMR_NAME[[]]_N_CHOICES ? MMR_NAME[[]]_choices[idx] : NULL;
 }
 
-/* Leaf rankings, (probability, choice index) sorted as in the Python. */
+/* Leaf rankings, (weight, choice index) sorted as in the Python (the
+ * weights: see ah_mm_ranked in the header). */
 MMR_LEAVES
 /* Copy min(n, cap) entries of a leaf to out; return n. */
 static int MMR_NAME[[]]_copy(const ah_mm_ranked *leaf, int n, ah_mm_ranked *out, int cap)
