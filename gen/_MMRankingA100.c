@@ -225,129 +225,109 @@ const char *MMRankingA100_get_choice(int idx)
 	return idx >= 0 && idx < MMRankingA100_N_CHOICES ? MMRankingA100_choices[idx] : NULL;
 }
 
-/* Leaf rankings, (probability, choice index) sorted as in the Python. */
-static const ah_mm_ranked MMRankingA100_leaf_5[] = {
-	{0.108, 150}, {0.108, 12}, {0.081, 16}, {0.081, 17}, {0.081, 151}, {0.081, 152}, {0.081, 153}, {0.055, 10}, {0.054, 123}, {0.054, 11}, {0.054, 13}, {0.054, 15}, {0.054, 14}, {0.027, 122}, {0.027, 92}
+/* Leaf rankings, (weight, choice index) sorted as in the Python (the
+ * weights: see ah_mm_ranked in the header). */
+static const ah_mm_ranked MMRankingA100_leaf_4[] = {
+	{0.118, 10}, {0.110, 122}, {0.103, 123}, {0.096, 13}, {0.088, 12}, {0.081, 16}, {0.074, 150}, {0.066, 17}, {0.059, 151}, {0.051, 153}, {0.044, 152}, {0.037, 14}, {0.029, 11}, {0.022, 15}, {0.015, 124}, {0.007, 92}
 };
 static const ah_mm_ranked MMRankingA100_leaf_6[] = {
-	{0.082, 10}, {0.082, 16}, {0.081, 14}, {0.081, 12}, {0.061, 11}, {0.061, 15}, {0.061, 13}, {0.061, 17}, {0.061, 151}, {0.061, 153}, {0.061, 152}, {0.061, 150}, {0.061, 122}, {0.061, 124}, {0.061, 123}
+	{0.125, 43}, {0.117, 46}, {0.108, 42}, {0.100, 122}, {0.092, 45}, {0.083, 171}, {0.075, 44}, {0.067, 40}, {0.058, 129}, {0.050, 41}, {0.042, 173}, {0.033, 170}, {0.025, 130}, {0.017, 172}, {0.008, 103}
 };
 static const ah_mm_ranked MMRankingA100_leaf_9[] = {
-	{0.088, 46}, {0.088, 42}, {0.088, 44}, {0.088, 40}, {0.088, 129}, {0.059, 45}, {0.059, 43}, {0.059, 41}, {0.059, 171}, {0.059, 173}, {0.059, 130}, {0.059, 170}, {0.059, 172}, {0.058, 103}, {0.030, 122}
+	{0.154, 41}, {0.141, 191}, {0.128, 189}, {0.115, 190}, {0.103, 67}, {0.090, 70}, {0.077, 68}, {0.064, 69}, {0.051, 71}, {0.038, 172}, {0.026, 173}, {0.013, 171}
 };
 static const ah_mm_ranked MMRankingA100_leaf_10[] = {
-	{0.077, 171}, {0.077, 43}, {0.077, 45}, {0.077, 41}, {0.077, 42}, {0.077, 44}, {0.077, 40}, {0.077, 170}, {0.077, 173}, {0.077, 130}, {0.077, 129}, {0.077, 46}, {0.077, 172}
+	{0.118, 137}, {0.110, 189}, {0.103, 67}, {0.096, 170}, {0.088, 138}, {0.081, 116}, {0.074, 41}, {0.066, 139}, {0.059, 68}, {0.051, 1}, {0.044, 172}, {0.037, 44}, {0.029, 43}, {0.022, 171}, {0.015, 173}, {0.007, 70}
+};
+static const ah_mm_ranked MMRankingA100_leaf_11[] = {
+	{0.143, 139}, {0.132, 1}, {0.121, 138}, {0.110, 71}, {0.099, 70}, {0.088, 67}, {0.077, 137}, {0.066, 103}, {0.055, 43}, {0.044, 68}, {0.033, 41}, {0.022, 44}, {0.011, 0}
 };
 static const ah_mm_ranked MMRankingA100_leaf_13[] = {
-	{0.200, 67}, {0.161, 189}, {0.080, 138}, {0.080, 68}, {0.080, 139}, {0.080, 41}, {0.040, 137}, {0.040, 70}, {0.040, 44}, {0.040, 1}, {0.040, 191}, {0.040, 69}, {0.040, 71}, {0.040, 190}
-};
-static const ah_mm_ranked MMRankingA100_leaf_14[] = {
-	{0.114, 172}, {0.100, 41}, {0.086, 137}, {0.086, 139}, {0.086, 189}, {0.071, 173}, {0.057, 171}, {0.043, 116}, {0.043, 170}, {0.043, 68}, {0.043, 1}, {0.043, 138}, {0.043, 44}, {0.043, 43}, {0.042, 70}, {0.029, 190}, {0.029, 191}
+	{0.080, 159}, {0.077, 22}, {0.073, 126}, {0.070, 157}, {0.067, 18}, {0.063, 2}, {0.060, 155}, {0.057, 25}, {0.053, 23}, {0.050, 19}, {0.047, 21}, {0.043, 154}, {0.040, 160}, {0.037, 156}, {0.033, 158}, {0.030, 20}, {0.027, 125}, {0.023, 24}, {0.020, 127}, {0.017, 97}, {0.013, 95}, {0.010, 96}, {0.007, 75}, {0.003, 0}
 };
 static const ah_mm_ranked MMRankingA100_leaf_15[] = {
-	{0.204, 0}, {0.172, 139}, {0.156, 138}, {0.149, 1}, {0.078, 137}, {0.070, 71}, {0.047, 70}, {0.031, 67}, {0.031, 43}, {0.031, 68}, {0.016, 41}, {0.008, 103}, {0.008, 44}
+	{0.125, 47}, {0.117, 53}, {0.108, 177}, {0.100, 49}, {0.092, 51}, {0.083, 50}, {0.075, 174}, {0.067, 176}, {0.058, 175}, {0.050, 179}, {0.042, 48}, {0.033, 52}, {0.025, 54}, {0.017, 180}, {0.008, 178}
 };
-static const ah_mm_ranked MMRankingA100_leaf_18[] = {
-	{0.073, 159}, {0.073, 22}, {0.073, 157}, {0.073, 155}, {0.073, 25}, {0.073, 23}, {0.073, 19}, {0.049, 156}, {0.049, 158}, {0.049, 21}, {0.049, 154}, {0.049, 20}, {0.049, 18}, {0.049, 160}, {0.049, 24}, {0.049, 125}, {0.024, 126}, {0.024, 127}
+static const ah_mm_ranked MMRankingA100_leaf_17[] = {
+	{0.167, 72}, {0.152, 192}, {0.136, 75}, {0.121, 135}, {0.106, 74}, {0.091, 73}, {0.076, 194}, {0.061, 76}, {0.045, 195}, {0.030, 193}, {0.015, 48}
 };
 static const ah_mm_ranked MMRankingA100_leaf_19[] = {
-	{0.174, 0}, {0.037, 18}, {0.037, 22}, {0.037, 97}, {0.037, 21}, {0.037, 160}, {0.037, 126}, {0.037, 125}, {0.037, 154}, {0.037, 155}, {0.037, 159}, {0.037, 20}, {0.037, 24}, {0.037, 95}, {0.037, 96}, {0.037, 156}, {0.037, 158}, {0.037, 19}, {0.037, 23}, {0.037, 25}, {0.037, 127}, {0.037, 157}, {0.025, 2}, {0.024, 75}
+	{0.133, 49}, {0.124, 52}, {0.114, 2}, {0.105, 73}, {0.095, 178}, {0.086, 72}, {0.076, 51}, {0.067, 180}, {0.057, 75}, {0.048, 140}, {0.038, 76}, {0.029, 141}, {0.019, 142}, {0.010, 175}
 };
-static const ah_mm_ranked MMRankingA100_leaf_21[] = {
-	{0.148, 47}, {0.147, 49}, {0.147, 51}, {0.118, 53}, {0.059, 50}, {0.059, 177}, {0.059, 174}, {0.058, 176}, {0.030, 175}, {0.030, 179}, {0.030, 48}, {0.030, 52}, {0.030, 54}, {0.029, 180}, {0.029, 178}
+static const ah_mm_ranked MMRankingA100_leaf_20[] = {
+	{0.111, 72}, {0.105, 73}, {0.098, 175}, {0.092, 193}, {0.085, 49}, {0.078, 2}, {0.072, 131}, {0.065, 75}, {0.059, 192}, {0.052, 52}, {0.046, 51}, {0.039, 180}, {0.033, 76}, {0.026, 142}, {0.020, 141}, {0.013, 140}, {0.007, 0}
 };
-static const ah_mm_ranked MMRankingA100_leaf_23[] = {
-	{0.129, 72}, {0.129, 74}, {0.129, 73}, {0.128, 76}, {0.115, 75}, {0.100, 194}, {0.086, 192}, {0.071, 195}, {0.071, 193}, {0.029, 135}, {0.014, 48}
+static const ah_mm_ranked MMRankingA100_leaf_24[] = {
+	{0.154, 93}, {0.141, 95}, {0.128, 90}, {0.115, 94}, {0.103, 100}, {0.090, 87}, {0.077, 88}, {0.064, 89}, {0.051, 91}, {0.038, 96}, {0.026, 98}, {0.013, 99}
 };
-static const ah_mm_ranked MMRankingA100_leaf_25[] = {
-	{0.219, 52}, {0.140, 72}, {0.126, 49}, {0.109, 51}, {0.093, 178}, {0.062, 73}, {0.062, 2}, {0.047, 180}, {0.031, 75}, {0.031, 140}, {0.031, 76}, {0.016, 141}, {0.016, 142}, {0.016, 175}
+static const ah_mm_ranked MMRankingA100_leaf_27[] = {
+	{0.154, 128}, {0.141, 161}, {0.128, 29}, {0.115, 162}, {0.103, 31}, {0.090, 28}, {0.077, 126}, {0.064, 147}, {0.051, 148}, {0.038, 160}, {0.026, 159}, {0.013, 166}
 };
-static const ah_mm_ranked MMRankingA100_leaf_26[] = {
-	{0.210, 75}, {0.172, 72}, {0.122, 73}, {0.098, 193}, {0.097, 192}, {0.049, 175}, {0.049, 52}, {0.049, 51}, {0.025, 49}, {0.024, 180}, {0.024, 76}, {0.016, 2}, {0.016, 142}, {0.016, 141}, {0.016, 140}, {0.008, 0}, {0.008, 131}
+static const ah_mm_ranked MMRankingA100_leaf_28[] = {
+	{0.182, 166}, {0.164, 126}, {0.145, 162}, {0.127, 163}, {0.109, 148}, {0.091, 159}, {0.073, 160}, {0.055, 147}, {0.036, 128}, {0.018, 149}
 };
-static const ah_mm_ranked MMRankingA100_leaf_30[] = {
-	{0.080, 90}, {0.080, 93}, {0.080, 94}, {0.080, 100}, {0.040, 87}, {0.040, 88}, {0.040, 89}, {0.040, 91}, {0.040, 95}, {0.040, 96}, {0.040, 98}, {0.040, 99}, {0.040, 128}, {0.040, 28}, {0.040, 29}, {0.040, 126}, {0.040, 147}, {0.040, 148}, {0.040, 161}, {0.040, 159}, {0.040, 166}
+static const ah_mm_ranked MMRankingA100_leaf_29[] = {
+	{0.167, 161}, {0.152, 166}, {0.136, 162}, {0.121, 28}, {0.106, 163}, {0.091, 149}, {0.076, 29}, {0.061, 31}, {0.045, 147}, {0.030, 128}, {0.015, 148}
 };
-static const ah_mm_ranked MMRankingA100_leaf_31[] = {
-	{0.191, 161}, {0.191, 162}, {0.172, 166}, {0.064, 149}, {0.059, 163}, {0.059, 128}, {0.058, 29}, {0.054, 31}, {0.039, 148}, {0.034, 147}, {0.029, 160}, {0.020, 28}, {0.015, 126}, {0.015, 159}
+static const ah_mm_ranked MMRankingA100_leaf_32[] = {
+	{0.182, 4}, {0.164, 149}, {0.145, 148}, {0.127, 163}, {0.109, 147}, {0.091, 166}, {0.073, 31}, {0.055, 161}, {0.036, 162}, {0.018, 6}
 };
-static const ah_mm_ranked MMRankingA100_leaf_34[] = {
-	{0.115, 149}, {0.100, 4}, {0.072, 148}, {0.072, 147}, {0.071, 166}, {0.058, 0}, {0.057, 6}, {0.057, 163}, {0.057, 5}, {0.057, 7}, {0.057, 8}, {0.057, 31}, {0.057, 161}, {0.057, 162}, {0.043, 9}, {0.014, 29}
+static const ah_mm_ranked MMRankingA100_leaf_33[] = {
+	{0.125, 149}, {0.117, 148}, {0.108, 7}, {0.100, 147}, {0.092, 6}, {0.083, 8}, {0.075, 9}, {0.067, 5}, {0.058, 4}, {0.050, 166}, {0.042, 161}, {0.033, 162}, {0.025, 29}, {0.017, 31}, {0.008, 0}
+};
+static const ah_mm_ranked MMRankingA100_leaf_35[] = {
+	{0.125, 161}, {0.117, 159}, {0.108, 29}, {0.100, 28}, {0.092, 32}, {0.083, 164}, {0.075, 27}, {0.067, 30}, {0.058, 31}, {0.050, 33}, {0.042, 166}, {0.033, 162}, {0.025, 26}, {0.017, 163}, {0.008, 165}
 };
 static const ah_mm_ranked MMRankingA100_leaf_36[] = {
-	{0.117, 149}, {0.117, 148}, {0.117, 147}, {0.101, 5}, {0.101, 7}, {0.101, 8}, {0.058, 9}, {0.058, 6}, {0.058, 4}, {0.057, 166}, {0.057, 161}, {0.043, 162}, {0.014, 29}
-};
-static const ah_mm_ranked MMRankingA100_leaf_37[] = {
-	{0.139, 149}, {0.128, 148}, {0.128, 147}, {0.105, 8}, {0.105, 7}, {0.105, 5}, {0.093, 6}, {0.093, 9}, {0.093, 4}, {0.011, 166}
+	{0.167, 125}, {0.152, 160}, {0.136, 159}, {0.121, 29}, {0.106, 7}, {0.091, 5}, {0.076, 126}, {0.061, 31}, {0.045, 8}, {0.030, 162}, {0.015, 161}
 };
 static const ah_mm_ranked MMRankingA100_leaf_39[] = {
-	{0.087, 29}, {0.087, 28}, {0.087, 32}, {0.087, 164}, {0.087, 27}, {0.087, 30}, {0.087, 161}, {0.087, 31}, {0.044, 159}, {0.044, 33}, {0.044, 166}, {0.044, 162}, {0.044, 26}, {0.043, 163}, {0.043, 165}
+	{0.111, 186}, {0.105, 181}, {0.098, 59}, {0.092, 179}, {0.085, 182}, {0.078, 132}, {0.072, 61}, {0.065, 184}, {0.059, 57}, {0.052, 62}, {0.046, 58}, {0.039, 60}, {0.033, 56}, {0.026, 183}, {0.020, 185}, {0.013, 180}, {0.007, 55}
 };
-static const ah_mm_ranked MMRankingA100_leaf_40[] = {
-	{0.202, 125}, {0.133, 159}, {0.101, 160}, {0.100, 29}, {0.099, 7}, {0.099, 5}, {0.067, 126}, {0.066, 31}, {0.066, 8}, {0.033, 162}, {0.033, 161}
+static const ah_mm_ranked MMRankingA100_leaf_41[] = {
+	{0.167, 182}, {0.152, 183}, {0.136, 168}, {0.121, 60}, {0.106, 167}, {0.091, 181}, {0.076, 161}, {0.061, 186}, {0.045, 58}, {0.030, 57}, {0.015, 169}
+};
+static const ah_mm_ranked MMRankingA100_leaf_42[] = {
+	{0.100, 55}, {0.095, 35}, {0.089, 179}, {0.084, 161}, {0.079, 36}, {0.074, 183}, {0.068, 37}, {0.063, 38}, {0.058, 39}, {0.053, 60}, {0.047, 57}, {0.042, 34}, {0.037, 186}, {0.032, 168}, {0.026, 167}, {0.021, 58}, {0.016, 181}, {0.011, 182}, {0.005, 169}
 };
 static const ah_mm_ranked MMRankingA100_leaf_45[] = {
-	{0.112, 61}, {0.111, 59}, {0.111, 57}, {0.074, 62}, {0.074, 56}, {0.074, 58}, {0.074, 60}, {0.074, 181}, {0.074, 184}, {0.037, 183}, {0.037, 186}, {0.037, 132}, {0.037, 182}, {0.037, 185}, {0.037, 55}
+	{0.105, 86}, {0.099, 83}, {0.094, 84}, {0.088, 82}, {0.082, 109}, {0.076, 110}, {0.070, 105}, {0.064, 107}, {0.058, 111}, {0.053, 85}, {0.047, 106}, {0.041, 112}, {0.035, 101}, {0.029, 102}, {0.023, 113}, {0.018, 114}, {0.012, 108}, {0.006, 0}
 };
 static const ah_mm_ranked MMRankingA100_leaf_46[] = {
-	{0.081, 186}, {0.080, 182}, {0.080, 60}, {0.080, 184}, {0.080, 181}, {0.080, 56}, {0.080, 59}, {0.080, 62}, {0.080, 57}, {0.080, 61}, {0.080, 58}, {0.080, 183}, {0.040, 185}
-};
-static const ah_mm_ranked MMRankingA100_leaf_47[] = {
-	{0.149, 184}, {0.111, 59}, {0.111, 186}, {0.074, 181}, {0.074, 179}, {0.074, 182}, {0.074, 58}, {0.074, 57}, {0.074, 62}, {0.037, 132}, {0.037, 180}, {0.037, 183}, {0.037, 60}, {0.037, 61}
+	{0.125, 142}, {0.117, 118}, {0.108, 120}, {0.100, 132}, {0.092, 121}, {0.083, 180}, {0.075, 117}, {0.067, 119}, {0.058, 104}, {0.050, 143}, {0.042, 146}, {0.033, 115}, {0.025, 134}, {0.017, 133}, {0.008, 0}
 };
 static const ah_mm_ranked MMRankingA100_leaf_49[] = {
-	{0.169, 182}, {0.144, 183}, {0.109, 186}, {0.108, 181}, {0.108, 60}, {0.108, 58}, {0.072, 57}, {0.072, 169}, {0.048, 168}, {0.036, 167}, {0.024, 161}
+	{0.182, 198}, {0.164, 80}, {0.145, 77}, {0.127, 196}, {0.109, 197}, {0.091, 79}, {0.073, 199}, {0.055, 81}, {0.036, 78}, {0.018, 57}
+};
+static const ah_mm_ranked MMRankingA100_leaf_50[] = {
+	{0.125, 77}, {0.117, 57}, {0.108, 196}, {0.100, 78}, {0.092, 3}, {0.083, 59}, {0.075, 143}, {0.067, 182}, {0.058, 80}, {0.050, 60}, {0.042, 144}, {0.033, 185}, {0.025, 81}, {0.017, 146}, {0.008, 0}
 };
 static const ah_mm_ranked MMRankingA100_leaf_51[] = {
-	{0.125, 35}, {0.125, 38}, {0.084, 37}, {0.084, 179}, {0.084, 39}, {0.084, 36}, {0.082, 60}, {0.042, 34}, {0.042, 186}, {0.041, 168}, {0.041, 167}, {0.041, 181}, {0.041, 58}, {0.041, 57}, {0.041, 182}
-};
-static const ah_mm_ranked MMRankingA100_leaf_52[] = {
-	{0.126, 55}, {0.083, 38}, {0.083, 35}, {0.083, 37}, {0.083, 57}, {0.042, 161}, {0.042, 183}, {0.042, 60}, {0.042, 168}, {0.042, 39}, {0.042, 167}, {0.042, 186}, {0.042, 36}, {0.042, 58}, {0.041, 169}, {0.041, 34}, {0.041, 181}, {0.041, 182}
+	{0.118, 187}, {0.110, 63}, {0.103, 188}, {0.096, 37}, {0.088, 65}, {0.081, 199}, {0.074, 167}, {0.066, 79}, {0.059, 196}, {0.051, 161}, {0.044, 197}, {0.037, 78}, {0.029, 35}, {0.022, 57}, {0.015, 66}, {0.007, 64}
 };
 static const ah_mm_ranked MMRankingA100_leaf_55[] = {
-	{0.349, 0}, {0.139, 83}, {0.133, 86}, {0.070, 84}, {0.063, 82}, {0.063, 85}, {0.044, 109}, {0.044, 110}, {0.019, 105}, {0.013, 106}, {0.013, 112}, {0.013, 107}, {0.006, 101}, {0.006, 102}, {0.006, 111}, {0.006, 113}, {0.006, 114}, {0.006, 108}
-};
-static const ah_mm_ranked MMRankingA100_leaf_56[] = {
-	{0.227, 142}, {0.180, 0}, {0.094, 118}, {0.094, 121}, {0.085, 180}, {0.075, 120}, {0.057, 132}, {0.047, 119}, {0.028, 104}, {0.028, 117}, {0.028, 143}, {0.028, 146}, {0.009, 115}, {0.009, 134}, {0.009, 133}
+	{0.125, 142}, {0.117, 146}, {0.108, 143}, {0.100, 187}, {0.092, 104}, {0.083, 3}, {0.075, 180}, {0.067, 167}, {0.058, 117}, {0.050, 197}, {0.042, 136}, {0.033, 81}, {0.025, 145}, {0.017, 132}, {0.008, 0}
 };
 static const ah_mm_ranked MMRankingA100_leaf_59[] = {
-	{0.127, 77}, {0.127, 80}, {0.127, 196}, {0.114, 198}, {0.114, 199}, {0.101, 79}, {0.101, 81}, {0.101, 78}, {0.076, 197}, {0.013, 57}
+	{0.143, 35}, {0.132, 167}, {0.121, 37}, {0.110, 187}, {0.099, 57}, {0.088, 181}, {0.077, 65}, {0.066, 63}, {0.055, 188}, {0.044, 169}, {0.033, 64}, {0.022, 66}, {0.011, 196}
 };
 static const ah_mm_ranked MMRankingA100_leaf_60[] = {
-	{0.301, 77}, {0.131, 78}, {0.093, 57}, {0.084, 59}, {0.084, 196}, {0.056, 80}, {0.047, 182}, {0.037, 3}, {0.037, 143}, {0.028, 60}, {0.028, 144}, {0.019, 185}, {0.019, 0}, {0.019, 81}, {0.019, 146}
+	{0.182, 63}, {0.164, 57}, {0.145, 37}, {0.127, 35}, {0.109, 60}, {0.091, 187}, {0.073, 167}, {0.055, 34}, {0.036, 136}, {0.018, 0}
 };
 static const ah_mm_ranked MMRankingA100_leaf_61[] = {
-	{0.140, 188}, {0.132, 187}, {0.109, 63}, {0.085, 65}, {0.078, 37}, {0.077, 35}, {0.062, 199}, {0.047, 196}, {0.046, 167}, {0.046, 57}, {0.039, 78}, {0.039, 79}, {0.039, 66}, {0.039, 64}, {0.016, 197}, {0.008, 161}
+	{0.167, 57}, {0.152, 35}, {0.136, 64}, {0.121, 37}, {0.106, 63}, {0.091, 169}, {0.076, 55}, {0.061, 167}, {0.045, 187}, {0.030, 78}, {0.015, 0}
+};
+static const ah_mm_ranked MMRankingA100_leaf_62[] = {
+	{0.095, 63}, {0.090, 37}, {0.086, 78}, {0.081, 64}, {0.076, 187}, {0.071, 57}, {0.067, 77}, {0.062, 35}, {0.057, 167}, {0.052, 66}, {0.048, 3}, {0.043, 55}, {0.038, 65}, {0.033, 196}, {0.029, 136}, {0.024, 168}, {0.019, 143}, {0.014, 60}, {0.010, 59}, {0.005, 0}
+};
+static const ah_mm_ranked MMRankingA100_leaf_64[] = {
+	{0.143, 37}, {0.132, 187}, {0.121, 136}, {0.110, 64}, {0.099, 57}, {0.088, 167}, {0.077, 66}, {0.066, 65}, {0.055, 3}, {0.044, 78}, {0.033, 35}, {0.022, 63}, {0.011, 0}
 };
 static const ah_mm_ranked MMRankingA100_leaf_65[] = {
-	{0.650, 0}, {0.099, 146}, {0.093, 142}, {0.051, 143}, {0.022, 104}, {0.016, 117}, {0.013, 3}, {0.011, 187}, {0.011, 132}, {0.011, 180}, {0.005, 136}, {0.005, 167}, {0.005, 197}, {0.004, 81}, {0.004, 145}
+	{0.167, 37}, {0.152, 63}, {0.136, 35}, {0.121, 64}, {0.106, 65}, {0.091, 57}, {0.076, 167}, {0.061, 78}, {0.045, 187}, {0.030, 66}, {0.015, 0}
 };
-static const ah_mm_ranked MMRankingA100_leaf_69[] = {
-	{0.230, 37}, {0.215, 35}, {0.171, 167}, {0.089, 187}, {0.066, 57}, {0.059, 63}, {0.044, 188}, {0.022, 181}, {0.022, 169}, {0.022, 64}, {0.022, 66}, {0.022, 196}, {0.015, 65}
-};
-static const ah_mm_ranked MMRankingA100_leaf_70[] = {
-	{0.453, 63}, {0.116, 37}, {0.113, 35}, {0.109, 167}, {0.090, 57}, {0.060, 187}, {0.030, 60}, {0.010, 0}, {0.010, 34}, {0.010, 136}
-};
-static const ah_mm_ranked MMRankingA100_leaf_71[] = {
-	{0.267, 57}, {0.201, 35}, {0.149, 37}, {0.133, 63}, {0.083, 64}, {0.050, 78}, {0.033, 0}, {0.033, 55}, {0.017, 167}, {0.017, 169}, {0.017, 187}
-};
-static const ah_mm_ranked MMRankingA100_leaf_73[] = {
-	{0.289, 77}, {0.246, 196}, {0.164, 78}, {0.083, 0}, {0.041, 64}, {0.041, 35}, {0.041, 63}, {0.041, 143}, {0.027, 60}, {0.014, 57}, {0.014, 59}
-};
-static const ah_mm_ranked MMRankingA100_leaf_75[] = {
-	{0.305, 63}, {0.225, 64}, {0.174, 0}, {0.114, 187}, {0.073, 37}, {0.051, 35}, {0.029, 57}, {0.010, 136}, {0.007, 78}, {0.007, 167}, {0.005, 168}
-};
-static const ah_mm_ranked MMRankingA100_leaf_76[] = {
-	{0.307, 63}, {0.292, 0}, {0.160, 37}, {0.066, 78}, {0.054, 35}, {0.041, 64}, {0.029, 57}, {0.016, 187}, {0.012, 66}, {0.009, 65}, {0.007, 167}, {0.003, 3}, {0.003, 55}
-};
-static const ah_mm_ranked MMRankingA100_leaf_78[] = {
-	{0.729, 0}, {0.115, 37}, {0.032, 187}, {0.028, 66}, {0.022, 136}, {0.022, 65}, {0.013, 167}, {0.011, 64}, {0.011, 57}, {0.006, 3}, {0.005, 78}, {0.004, 35}, {0.002, 63}
-};
-static const ah_mm_ranked MMRankingA100_leaf_79[] = {
-	{0.398, 0}, {0.248, 37}, {0.177, 63}, {0.168, 35}, {0.003, 65}, {0.002, 64}, {0.001, 57}, {0.001, 167}, {0.001, 78}, {0.001, 187}, {0.000, 66}
-};
-static const ah_mm_ranked MMRankingA100_leaf_80[] = {
-	{0.357, 0}, {0.114, 167}, {0.100, 57}, {0.094, 181}, {0.091, 64}, {0.075, 169}, {0.064, 161}, {0.061, 60}, {0.031, 35}, {0.008, 197}, {0.002, 182}, {0.001, 34}, {0.001, 185}, {0.001, 168}, {0.001, 78}
+static const ah_mm_ranked MMRankingA100_leaf_66[] = {
+	{0.125, 64}, {0.117, 57}, {0.108, 35}, {0.100, 181}, {0.092, 167}, {0.083, 161}, {0.075, 169}, {0.067, 197}, {0.058, 182}, {0.050, 60}, {0.042, 34}, {0.033, 185}, {0.025, 168}, {0.017, 78}, {0.008, 0}
 };
 
 /* Copy min(n, cap) entries of a leaf to out; return n. */
@@ -361,20 +341,28 @@ static int MMRankingA100_copy(const ah_mm_ranked *leaf, int n, ah_mm_ranked *out
 
 /* arith_intensity of spec §4.1: m*k*n / (m*k + k*n + m*n), correctly
  * rounded like Python's int / int; 0.0 if any of m, k, n is 0.  Exact
- * integer arithmetic: a 128-bit numerator, and a long division with a
- * sticky bit when it exceeds 2^53 (rare: huge shapes).  Needs
- * m*k + k*n + m*n < 2^63. */
+ * integer arithmetic: a 128-bit numerator, a 65-bit denominator (the sum
+ * of three products < 2^63 each can reach 3 * 2^63), and a long division
+ * with a sticky bit when either exceeds 2^53 (rare: huge shapes).  Needs
+ * only what ah_mm_context requires: m*k, k*n, m*n < 2^63. */
 static double MMRankingA100_arith_intensity(int64_t m, int64_t k, int64_t n)
 {
 	const uint64_t two53 = (uint64_t)1 << 53, mask32 = 0xffffffffu;
-	uint64_t mk, den, p00, p01, p10, p11, mid, hi, lo, r, q, mant, rem, bits;
+	uint64_t mk, kn, mn, dlo, dhi, p00, p01, p10, p11, mid, hi, lo;
+	uint64_t rlo, rhi, br, q, mant, rem, bits;
 	int i, nb, e, b, sticky;
 	double scale;
 
 	if (m <= 0 || k <= 0 || n <= 0)
 		return 0.0;
 	mk = (uint64_t)m * (uint64_t)k;
-	den = mk + (uint64_t)k * (uint64_t)n + (uint64_t)m * (uint64_t)n;
+	kn = (uint64_t)k * (uint64_t)n;
+	mn = (uint64_t)m * (uint64_t)n;
+	/* dhi:dlo = mk + kn + mn, with carries */
+	dlo = mk + kn;
+	dhi = dlo < mk;
+	dlo += mn;
+	dhi += dlo < mn;
 	/* hi:lo = mk * n, from 32-bit halves */
 	p00 = (mk & mask32) * ((uint64_t)n & mask32);
 	p01 = (mk & mask32) * ((uint64_t)n >> 32);
@@ -383,18 +371,24 @@ static double MMRankingA100_arith_intensity(int64_t m, int64_t k, int64_t n)
 	mid = (p00 >> 32) + (p01 & mask32) + (p10 & mask32);
 	lo = (p00 & mask32) | (mid << 32);
 	hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
-	if (hi == 0 && lo < two53 && den < two53)
-		return (double)lo / (double)den; /* both exact: one rounding */
-	if (den >> 63)
-		return ((double)hi * 18446744073709551616.0 + (double)lo) / (double)den;
-	/* q = the first 64 significant quotient bits, value q * 2^e */
-	r = q = 0;
+	if (hi == 0 && lo < two53 && dhi == 0 && dlo < two53)
+		return (double)lo / (double)dlo; /* both exact: one rounding */
+	/* q = the first 64 significant quotient bits, value q * 2^e; the
+	 * remainder rhi:rlo stays below 2 * den < 2^67 */
+	rlo = rhi = q = 0;
 	nb = e = sticky = 0;
-	for (i = 127; i >= 0; i--) {
-		r = (r << 1) | ((i >= 64 ? hi >> (i - 64) : lo >> i) & 1u);
-		b = r >= den;
-		if (b)
-			r -= den;
+	for (i = 127; i >= -1; i--) {
+		if (i < 0 && nb == 64)
+			break;
+		/* r = 2r + the next numerator bit (0 past the last: i < 0) */
+		rhi = (rhi << 1) | (rlo >> 63);
+		rlo = (rlo << 1) | (i < 0 ? 0u : ((i >= 64 ? hi >> (i - 64) : lo >> i) & 1u));
+		b = rhi > dhi || (rhi == dhi && rlo >= dlo);
+		if (b) {
+			br = rlo < dlo;
+			rlo -= dlo;
+			rhi -= dhi + br;
+		}
 		if (nb == 64) {
 			e++;
 			sticky |= b;
@@ -402,19 +396,12 @@ static double MMRankingA100_arith_intensity(int64_t m, int64_t k, int64_t n)
 			q = (q << 1) | (uint64_t)b;
 			nb++;
 		}
-	}
-	while (nb < 64) {
-		r <<= 1;
-		b = r >= den;
-		if (b)
-			r -= den;
-		if (nb || b) {
-			q = (q << 1) | (uint64_t)b;
-			nb++;
+		if (i < 0) {
+			e--;
+			i = 0; /* fraction bits: loop again at i = -1 */
 		}
-		e--;
 	}
-	sticky |= r != 0;
+	sticky |= (rhi | rlo) != 0;
 	/* round q to 53 bits, to nearest, ties to even */
 	mant = q >> 11;
 	rem = q & 0x7ffu;
@@ -428,7 +415,6 @@ static double MMRankingA100_arith_intensity(int64_t m, int64_t k, int64_t n)
 int MMRankingA100_rank(const ah_mm_context *ctx, ah_mm_ranked *out, int cap)
 {
 	const int64_t mn = ctx->m * ctx->n;
-	const int64_t kn = ctx->k * ctx->n;
 	const double ai = MMRankingA100_arith_intensity(ctx->m, ctx->k, ctx->n);
 	/* using_tf32 as Inductor logs it: 0 'not_float_32' (mat1 not float32),
 	 * 1 'True', 2 'False' (torch.backends.cuda.matmul.allow_tf32) */
@@ -441,48 +427,36 @@ int MMRankingA100_rank(const ah_mm_context *ctx, ah_mm_ranked *out, int cap)
 		if (ctx->n <= 34) {	/* n <= 34.0 */
 			if (ctx->n <= 18) {	/* n <= 18.0 */
 				if (ctx->k <= 19) {	/* k <= 19.5 */
-					if (ctx->m <= 2269184) {	/* m <= 2269184.0 */
-						return MMRankingA100_copy(MMRankingA100_leaf_5, 15, out, cap);
-					} else {
-						return MMRankingA100_copy(MMRankingA100_leaf_6, 15, out, cap);
-					}
+					return MMRankingA100_copy(MMRankingA100_leaf_4, 16, out, cap);
 				} else {
 					if (ctx->k <= 40) {	/* k <= 40.0 */
-						if (ctx->m <= 2408448) {	/* m <= 2408448.0 */
-							return MMRankingA100_copy(MMRankingA100_leaf_9, 15, out, cap);
-						} else {
-							return MMRankingA100_copy(MMRankingA100_leaf_10, 13, out, cap);
-						}
+						return MMRankingA100_copy(MMRankingA100_leaf_6, 15, out, cap);
 					} else {
 						if (ctx->k <= 896) {	/* k <= 896.0 */
-							if (ai <= 9.942795499003001) {	/* arith_intensity <= 9.942795499003001 */
-								return MMRankingA100_copy(MMRankingA100_leaf_13, 14, out, cap);
+							if (ctx->k <= 68) {	/* k <= 68.0 */
+								return MMRankingA100_copy(MMRankingA100_leaf_9, 12, out, cap);
 							} else {
-								return MMRankingA100_copy(MMRankingA100_leaf_14, 17, out, cap);
+								return MMRankingA100_copy(MMRankingA100_leaf_10, 16, out, cap);
 							}
 						} else {
-							return MMRankingA100_copy(MMRankingA100_leaf_15, 13, out, cap);
+							return MMRankingA100_copy(MMRankingA100_leaf_11, 13, out, cap);
 						}
 					}
 				}
 			} else {
 				if (ctx->mat1_stride_0 <= 20) {	/* mat1_stride_0 <= 20.0 */
-					if (kn <= 504) {	/* k*n <= 504.0 */
-						return MMRankingA100_copy(MMRankingA100_leaf_18, 18, out, cap);
-					} else {
-						return MMRankingA100_copy(MMRankingA100_leaf_19, 24, out, cap);
-					}
+					return MMRankingA100_copy(MMRankingA100_leaf_13, 24, out, cap);
 				} else {
 					if (ctx->k <= 40) {	/* k <= 40.0 */
-						return MMRankingA100_copy(MMRankingA100_leaf_21, 15, out, cap);
+						return MMRankingA100_copy(MMRankingA100_leaf_15, 15, out, cap);
 					} else {
 						if (ctx->k <= 68) {	/* k <= 68.0 */
-							return MMRankingA100_copy(MMRankingA100_leaf_23, 11, out, cap);
+							return MMRankingA100_copy(MMRankingA100_leaf_17, 11, out, cap);
 						} else {
 							if (ai <= 24.472520206391824) {	/* arith_intensity <= 24.472520206391824 */
-								return MMRankingA100_copy(MMRankingA100_leaf_25, 14, out, cap);
+								return MMRankingA100_copy(MMRankingA100_leaf_19, 14, out, cap);
 							} else {
-								return MMRankingA100_copy(MMRankingA100_leaf_26, 17, out, cap);
+								return MMRankingA100_copy(MMRankingA100_leaf_20, 17, out, cap);
 							}
 						}
 					}
@@ -491,69 +465,61 @@ int MMRankingA100_rank(const ah_mm_context *ctx, ah_mm_ranked *out, int cap)
 		} else {
 			if (ctx->k <= 18) {	/* k <= 18.0 */
 				if (mn <= 19505152) {	/* m*n <= 19505152.0 */
-					if (ctx->m <= 640) {	/* m <= 640.0 */
-						return MMRankingA100_copy(MMRankingA100_leaf_30, 21, out, cap);
+					if (ctx->m <= 264) {	/* m <= 264.0 */
+						return MMRankingA100_copy(MMRankingA100_leaf_24, 12, out, cap);
 					} else {
-						return MMRankingA100_copy(MMRankingA100_leaf_31, 14, out, cap);
+						if (mn <= 1441792) {	/* m*n <= 1441792.0 */
+							if (ctx->k <= 10) {	/* k <= 10.0 */
+								return MMRankingA100_copy(MMRankingA100_leaf_27, 12, out, cap);
+							} else {
+								return MMRankingA100_copy(MMRankingA100_leaf_28, 10, out, cap);
+							}
+						} else {
+							return MMRankingA100_copy(MMRankingA100_leaf_29, 11, out, cap);
+						}
 					}
 				} else {
 					if (ctx->m <= 648320) {	/* m <= 648320.0 */
-						if (mn <= 215449600) {	/* m*n <= 215449600.0 */
-							return MMRankingA100_copy(MMRankingA100_leaf_34, 16, out, cap);
+						if (mn <= 95711232) {	/* m*n <= 95711232.0 */
+							return MMRankingA100_copy(MMRankingA100_leaf_32, 10, out, cap);
 						} else {
-							if (ctx->mat1_dtype != AH_MM_DTYPE_FLOAT16) {	/* str(mat1_dtype) != 'torch.float16' */
-								return MMRankingA100_copy(MMRankingA100_leaf_36, 13, out, cap);
-							} else {
-								return MMRankingA100_copy(MMRankingA100_leaf_37, 10, out, cap);
-							}
+							return MMRankingA100_copy(MMRankingA100_leaf_33, 15, out, cap);
 						}
 					} else {
 						if (ctx->n <= 56) {	/* n <= 56.0 */
-							return MMRankingA100_copy(MMRankingA100_leaf_39, 15, out, cap);
+							return MMRankingA100_copy(MMRankingA100_leaf_35, 15, out, cap);
 						} else {
-							return MMRankingA100_copy(MMRankingA100_leaf_40, 11, out, cap);
+							return MMRankingA100_copy(MMRankingA100_leaf_36, 11, out, cap);
 						}
 					}
 				}
 			} else {
 				if (ctx->k <= 35) {	/* k <= 35.0 */
 					if (ctx->n <= 68) {	/* n <= 68.0 */
-						if (ctx->k <= 27) {	/* k <= 27.5 */
-							if (ai <= 15.49940088215888) {	/* arith_intensity <= 15.49940088215888 */
-								return MMRankingA100_copy(MMRankingA100_leaf_45, 15, out, cap);
-							} else {
-								return MMRankingA100_copy(MMRankingA100_leaf_46, 13, out, cap);
-							}
-						} else {
-							return MMRankingA100_copy(MMRankingA100_leaf_47, 14, out, cap);
-						}
+						return MMRankingA100_copy(MMRankingA100_leaf_39, 17, out, cap);
 					} else {
 						if (ctx->m <= 212992) {	/* m <= 212992.0 */
-							return MMRankingA100_copy(MMRankingA100_leaf_49, 11, out, cap);
+							return MMRankingA100_copy(MMRankingA100_leaf_41, 11, out, cap);
 						} else {
-							if (ctx->n <= 124) {	/* n <= 124.0 */
-								return MMRankingA100_copy(MMRankingA100_leaf_51, 15, out, cap);
-							} else {
-								return MMRankingA100_copy(MMRankingA100_leaf_52, 18, out, cap);
-							}
+							return MMRankingA100_copy(MMRankingA100_leaf_42, 19, out, cap);
 						}
 					}
 				} else {
 					if (mn <= 309760) {	/* m*n <= 309760.0 */
 						if (ctx->m <= 31) {	/* m <= 31.5 */
-							return MMRankingA100_copy(MMRankingA100_leaf_55, 18, out, cap);
+							return MMRankingA100_copy(MMRankingA100_leaf_45, 18, out, cap);
 						} else {
-							return MMRankingA100_copy(MMRankingA100_leaf_56, 15, out, cap);
+							return MMRankingA100_copy(MMRankingA100_leaf_46, 15, out, cap);
 						}
 					} else {
 						if (ctx->n <= 72) {	/* n <= 72.0 */
 							if (ctx->k <= 68) {	/* k <= 68.0 */
-								return MMRankingA100_copy(MMRankingA100_leaf_59, 10, out, cap);
+								return MMRankingA100_copy(MMRankingA100_leaf_49, 10, out, cap);
 							} else {
-								return MMRankingA100_copy(MMRankingA100_leaf_60, 15, out, cap);
+								return MMRankingA100_copy(MMRankingA100_leaf_50, 15, out, cap);
 							}
 						} else {
-							return MMRankingA100_copy(MMRankingA100_leaf_61, 16, out, cap);
+							return MMRankingA100_copy(MMRankingA100_leaf_51, 16, out, cap);
 						}
 					}
 				}
@@ -563,39 +529,31 @@ int MMRankingA100_rank(const ah_mm_context *ctx, ah_mm_ranked *out, int cap)
 		if (tf32 != 2) {	/* str(using_tf32) != 'False' */
 			if (ai <= 244.24355005159958) {	/* arith_intensity <= 244.24355005159958 */
 				if (mn <= 582144) {	/* m*n <= 582144.0 */
-					return MMRankingA100_copy(MMRankingA100_leaf_65, 15, out, cap);
+					return MMRankingA100_copy(MMRankingA100_leaf_55, 15, out, cap);
 				} else {
 					if (ctx->k <= 198) {	/* k <= 198.0 */
 						if (ctx->k <= 134) {	/* k <= 134.0 */
 							if (ctx->mat1_stride_0 <= 68) {	/* mat1_stride_0 <= 68.0 */
-								return MMRankingA100_copy(MMRankingA100_leaf_69, 13, out, cap);
+								return MMRankingA100_copy(MMRankingA100_leaf_59, 13, out, cap);
 							} else {
-								return MMRankingA100_copy(MMRankingA100_leaf_70, 10, out, cap);
+								return MMRankingA100_copy(MMRankingA100_leaf_60, 10, out, cap);
 							}
 						} else {
-							return MMRankingA100_copy(MMRankingA100_leaf_71, 11, out, cap);
+							return MMRankingA100_copy(MMRankingA100_leaf_61, 11, out, cap);
 						}
 					} else {
-						if (ctx->n <= 76) {	/* n <= 76.0 */
-							return MMRankingA100_copy(MMRankingA100_leaf_73, 11, out, cap);
-						} else {
-							if (ai <= 114.1874548904489) {	/* arith_intensity <= 114.1874548904489 */
-								return MMRankingA100_copy(MMRankingA100_leaf_75, 11, out, cap);
-							} else {
-								return MMRankingA100_copy(MMRankingA100_leaf_76, 13, out, cap);
-							}
-						}
+						return MMRankingA100_copy(MMRankingA100_leaf_62, 20, out, cap);
 					}
 				}
 			} else {
 				if (mn <= 2590720) {	/* m*n <= 2590720.0 */
-					return MMRankingA100_copy(MMRankingA100_leaf_78, 13, out, cap);
+					return MMRankingA100_copy(MMRankingA100_leaf_64, 13, out, cap);
 				} else {
-					return MMRankingA100_copy(MMRankingA100_leaf_79, 11, out, cap);
+					return MMRankingA100_copy(MMRankingA100_leaf_65, 11, out, cap);
 				}
 			}
 		} else {
-			return MMRankingA100_copy(MMRankingA100_leaf_80, 15, out, cap);
+			return MMRankingA100_copy(MMRankingA100_leaf_66, 15, out, cap);
 		}
 	}
 }

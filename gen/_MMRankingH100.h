@@ -39,8 +39,12 @@ typedef struct {
 	                    only when mat1 is float32 (else 'not_float_32') */
 } ah_mm_context;
 
-/* One entry of a ranking: probability as printed in the Python artifact
- * (3 decimals) and the choice index (see <NAME>_choices). */
+/* One entry of a ranking: the leaf's weight for the choice as printed in
+ * the Python artifact (3 decimals) and the choice index (see
+ * <NAME>_choices).  The weight is a class frequency only for trees fitted
+ * with fit --leaf-rank freq (the reference); with --leaf-rank greedy (the
+ * default) it is a rank weight: the j-th of m choices (0-based) gets
+ * (m - j) / (m (m + 1) / 2).  Either way only the order ranks. */
 typedef struct {
 	double prob;
 	int choice;
@@ -84,8 +88,8 @@ int MMRankingH100_check_precondition(const char *name, int64_t shared_memory,
 const char *MMRankingH100_get_choice(int idx);
 
 /* Rank the choices for ctx (spec §6.1 get_best_choices, §4.1 features):
- * walks the tree and writes the leaf's (probability, choice index) list,
- * sorted by probability descending (the order of the Python artifact), to
+ * walks the tree and writes the leaf's (weight, choice index) list, sorted
+ * by weight descending (the order of the Python artifact), to
  * out[0 .. min(n, cap)).  Returns n, the length of the whole list (<=
  * MMRankingH100_MAX_RANKED); when n > cap only the first cap entries (the
  * top cap choices, as get_top_k_choices truncates, §7.3) are written.
