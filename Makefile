@@ -331,7 +331,8 @@ $(O)/compare.txt: $(CMP)/rows/pruned.tsv $(CMP)/rows/test.feat.tsv $(CMP)/group/
 	$(if $(Q),@echo "  COMPARE $@")
 	$(Q){ echo "== (a) reference split: rows, 1 % test; ours trained like the reference (one model, §5.10)" && \
 	  $(COMPARE) --ours $(CMP)/rows/pruned.tsv -o $(CMP)/rows.tsv test=$(CMP)/rows/test.feat.tsv && echo && \
-	  echo "== (b) grouped split: $(HOLDOUT) of the inputs held out whole; ours never saw them (shipped did)" && \
+	  echo "== (b) grouped split: $(HOLDOUT) of the main inputs held out whole from our training" && \
+	  echo "   heldout: those inputs (ours never saw them, shipped did)$(if $(EXTRA_SETS),; $(EXTRA_SETS): training data of both trees)$(if $(HELDOUT),; $(foreach h,$(HELDOUT),$(basename $(notdir $(h)))): HELDOUT logs (not in our training))" && \
 	  $(COMPARE) --ours $(CMP)/group/pruned.tsv -o $(CMP)/group.tsv heldout=$(CMP)/group/test.feat.tsv \
 	    $(EXTRA_SET_ARGS) $(HELDOUT_ARGS) && echo && \
 	  echo "== (c) the shipped artifact vs ours from make heuristic (both trained on every set below)" && \
