@@ -85,7 +85,7 @@ help:
 	@echo '  SAMPLES=$(SAMPLES)  REPS=$(REPS)  GPUS=$(GPUS)  OUT=$(OUT)'
 	@echo '  DATASET_MIRROR=$(DATASET_MIRROR) (folder searched before the upstream URL)'
 	@echo '  compare/eval: REFERENCE_DIR=$(REFERENCE_DIR) HOLDOUT=$(HOLDOUT) HELDOUT="logs" LOG=log EVAL_TREE=tree'
-	@echo '  collect: KERNEL_TEMPLATE=mma|mm LAUNCHER=local|slurm SHARDS SLURM_OPTS SLURM_GPU_OPT SLURM_RETRIES SLURM_JOBS'
+	@echo '  collect: KERNEL_TEMPLATE=mma+wgmma|mma|mm LAUNCHER=local|slurm SHARDS SLURM_OPTS SLURM_GPU_OPT SLURM_RETRIES SLURM_JOBS'
 	@echo '  fit: FIT_EXTRA="more fit options"; check: TESTS="check/test_x.sh ..."'
 	@echo '  V=1 shows full commands; make -n shows the exact stage commands'
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# bench --template mma (the tensor-core template kernels/mma.cu) on the fake
-# back end: candidate ids, shared-memory pruning per dtype, resumption.
+# bench --template mma (the tensor-core template kernels/mma.cu) and
+# --template mma+wgmma (plus kernels/wgmma.cu) on the fake back end:
+# candidate ids, shared-memory pruning per dtype, which inputs get wgmma
+# candidates, resumption.
 . check/lib.sh
 [ -x "$BIN/bench-fake" ] || { skip bench-template "$BIN/bench-fake not built"; finish; }
 cd "$TMP"
@@ -22,4 +24,35 @@ grep -q splitk mma.txt && fail bench-template-no-splitk "split-K id in the log" 
 pid=$!; sleep 1; kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
 "$BIN/bench-fake" "${K[@]}" shapes.tsv r.txt 2>/dev/null
 cmp -s r.txt mma.txt && ok bench-template-resume || fail bench-template-resume "resumed log differs"
+
+# --- mma+wgmma: wgmma.cu configs, unshrunk, for fp16/bf16 inputs whose stored
+# operands have leading dimensions that are multiples of 8 (TMA) -------------
+W=(--kernels "$ROOT/kernels" --template mma+wgmma)
+{
+	head -1 shapes.tsv
+	# input sample m k n dtype tf32 ta tb strides contig using_tf32
+	printf '0\t0\t64\t64\t64\ttorch.float16\t0\t0\t0\t64\t1\t64\t1\tTrue\tTrue\tnot_float_32\n'
+	printf '1\t1\t64\t63\t64\ttorch.bfloat16\t0\t0\t0\t63\t1\t64\t1\tTrue\tTrue\tnot_float_32\n'
+	printf '2\t2\t63\t64\t64\ttorch.bfloat16\t0\t1\t0\t1\t63\t64\t1\tFalse\tTrue\tnot_float_32\n'
+	printf '3\t3\t63\t64\t64\ttorch.bfloat16\t0\t0\t0\t64\t1\t64\t1\tTrue\tTrue\tnot_float_32\n'
+	printf '4\t4\t64\t64\t64\ttorch.float32\t0\t0\t0\t64\t1\t64\t1\tTrue\tTrue\tFalse\n'
+	printf '5\t5\t8\t16\t7\ttorch.float16\t0\t0\t1\t16\t1\t1\t16\tTrue\tFalse\tnot_float_32\n'
+	printf '6\t6\t8\t16\t7\ttorch.float16\t0\t0\t0\t16\t1\t7\t1\tTrue\tTrue\tnot_float_32\n'
+} > wg.tsv
+"$BIN/bench-fake" "${W[@]}" wg.tsv wg.txt 2>wg.err || { fail bench-wgmma-run "$(tail -2 wg.err)"; finish; }
+# per input: the number of distinct wgmma ids (8 configs in kernels/wgmma_configs.tsv)
+got=$(awk -F, 'NR > 2 { f = $1","$2","$3","$4","$6","$7","$8","$9; if (!(f in seen)) { seen[f] = 1; order[++n] = f }
+	if ($13 ~ /^type=nvrtc_wgmma_BLOCK-M=(64|128|256)_BLOCK-K=64_BLOCK-N=(64|128|256)_numstages=[0-9]+_numwarps=(8|12)$/ && !((f, $13) in w)) { w[f, $13] = 1; c[f]++ } }
+	END { for (i = 1; i <= n; i++) printf "%d ", c[order[i]] + 0 }' wg.txt)
+nwg=$(grep -c '^base' "$ROOT/kernels/wgmma_configs.tsv")
+# 0: fp16 aligned; 1: k=63 row-major A; 2: ta with m=63; 3: ta=0, m=63 (fine);
+# 4: fp32; 5: tb with k=16, n=7 (fine); 6: tb=0 with n=7
+want="$nwg 0 0 $nwg 0 $nwg 0 "
+[ "$got" = "$want" ] && ok bench-wgmma-eligibility || fail bench-wgmma-eligibility "got '$got', want '$want'"
+"$BIN/bench-fake" "${W[@]}" shapes.tsv wgs.txt 2>/dev/null
+"$BIN/bench-fake" "${W[@]}" --fake-delay-ms 20 shapes.tsv wr.txt 2>/dev/null &
+pid=$!; sleep 1; kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+"$BIN/bench-fake" "${W[@]}" shapes.tsv wr.txt 2>/dev/null
+cmp -s wr.txt wgs.txt && grep -q nvrtc_wgmma wgs.txt && ok bench-wgmma-resume || fail bench-wgmma-resume "resumed log differs or no wgmma rows"
+expect_error bench-template-bad 'expected mm, mma or mma\+wgmma' x.txt "$BIN/bench-fake" --kernels "$ROOT/kernels" --template wgmma shapes.tsv x.txt
 finish

@@ -47,21 +47,27 @@ static const char usage[] =
 "is lost.\n"
 "\n"
 "  --device I        CUDA device ordinal (default 0)\n"
-"  --shard I/N       inputs whose 0-based row index %% N == I (default 0/1)\n"
+"  --shard I/N       inputs whose 0-based row index % N == I (default 0/1)\n"
 "  --reps R          timed repetitions per candidate, one row each (default 3)\n"
 "  --fast-reject F   adaptive repetitions (ours; default 1.5, 0 = off, every\n"
 "                    candidate R rows as the reference): a candidate whose\n"
 "                    first timed repetition exceeds F x the best first\n"
 "                    repetition of the candidates before it (extern_mm first)\n"
 "                    is not repeated and has one row; it cannot be near-best\n"
-"                    (spec §5.2: within 2 %%).  Part of the plan: resume with\n"
+"                    (spec §5.2: within 2 %).  Part of the plan: resume with\n"
 "                    the same F\n"
 "  --kernels DIR     the templates and their config lists (default kernels)\n"
 "  --template T      mm (default): kernels/mm.cu, CUDA-core FFMA tiles, configs\n"
 "                    kernels/configs.tsv, ids type=nvrtc_BLOCK-M=...; mma:\n"
 "                    kernels/mma.cu, tensor cores (mma.sync, cp.async\n"
 "                    pipeline), configs kernels/mma_configs.tsv (split-K lines\n"
-"                    skipped), ids type=nvrtc_mma_BLOCK-M=...\n"
+"                    skipped), ids type=nvrtc_mma_BLOCK-M=...; mma+wgmma:\n"
+"                    mma's list plus kernels/wgmma.cu (Hopper wgmma + TMA,\n"
+"                    warp-specialised, sm_90a; configs kernels/wgmma_configs.tsv,\n"
+"                    not shrunk) for fp16/bf16 inputs whose operands TMA can\n"
+"                    describe (leading dimensions multiples of 8), ids\n"
+"                    type=nvrtc_wgmma_BLOCK-M=...; on a GPU other than sm_90\n"
+"                    those candidates are inf\n"
 "  --cache DIR       cubin cache, keyed by (source hash, config, dtype, arch)\n"
 "                    (default build/cubin)\n"
 "  --verify-all      check every candidate against cuBLAS on every input\n"
@@ -229,9 +235,10 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--time-limit"))
 			time_limit = opt_f64(a, v), i++;
 		else if (!strcmp(a, "--template")) {
-			if (!v || (strcmp(v, "mm") && strcmp(v, "mma")))
-				die("bad value for '--template': expected mm or mma");
-			o.tmpl = !strcmp(v, "mma");
+			if (!v || (strcmp(v, "mm") && strcmp(v, "mma") && strcmp(v, "mma+wgmma")))
+				die("bad value for '--template': expected mm, mma or mma+wgmma");
+			o.tmpl = strcmp(v, "mm") != 0;
+			o.wgmma = !strcmp(v, "mma+wgmma");
 			i++;
 		} else if (!strcmp(a, "--use-heuristic"))
 			heur = v, i++;
@@ -290,6 +297,22 @@ int main(int argc, char **argv)
 	mm_config *cfgs = lt_topn ? NULL : configs_read(cfgpath, &ncfg);
 	for (int i = 0; i < ncfg; i++)
 		cfgs[i].tmpl = o.tmpl;
+	if (o.wgmma && cfgs) {
+		/* kernels/wgmma_configs.tsv: a third list (plan_candidates offers it
+		 * to eligible fp16/bf16 inputs, unshrunk) */
+		sprintf(cfgpath, "%s/wgmma_configs.tsv", o.kernels);
+		int nw;
+		mm_config *w = configs_read(cfgpath, &nw);
+		if (ncfg + nw + 2 > BENCH_MAX_CAND)
+			die("%s: too many configs together with the mma list", cfgpath);
+		cfgs = xrealloc(cfgs, sizeof *cfgs * (size_t)(ncfg + nw));
+		for (int i = 0; i < nw; i++) {
+			w[i].tmpl = 2;
+			w[i].extra = 2;
+			cfgs[ncfg++] = w[i];
+		}
+		free(w);
+	}
 	if (no_nvrtc)
 		ncfg = 0; /* extern_mm and the --cublaslt choices only */
 

@@ -30,9 +30,11 @@ typedef struct {
 /* A Triton-style config (spec §3.5), BLOCK sizes in elements. */
 typedef struct {
 	int bm, bn, bk, stages, warps;
-	int extra;                 /* 0 base list, 1 "mm-ah" extra list (and mma's "big") */
+	int extra;                 /* 0 base list, 1 "mm-ah" extra list (and mma's "big"),
+	                              2 kernels/wgmma_configs.tsv (its own list) */
 	int tmpl;                  /* kernel template: 0 kernels/mm.cu (CUDA-core FFMA),
-	                              1 kernels/mma.cu (tensor cores, mma.sync) */
+	                              1 kernels/mma.cu (tensor cores, mma.sync),
+	                              2 kernels/wgmma.cu (Hopper wgmma + TMA, sm_90a) */
 } mm_config;
 
 /* One candidate of one input, in Inductor's order. */
@@ -60,7 +62,8 @@ typedef struct {
 	double fake_delay_ms;      /* bench-fake only: sleep per input */
 	int fake_fail;             /* bench-fake only: fail every Nth candidate */
 	const char *compile_arch;  /* --compile-only ARCH */
-	int tmpl;                  /* --template: 0 mm (default), 1 mma */
+	int tmpl;                  /* --template: 0 mm (default), 1 mma, mma+wgmma */
+	int wgmma;                 /* --template mma+wgmma: also kernels/wgmma.cu */
 	double fast_reject;        /* --fast-reject F (adaptive repetitions, see
 	                              bench_full_reps); 0: every candidate all reps */
 } bench_opts;
@@ -110,6 +113,13 @@ int64_t kernel_smem(const mm_config *c, int dt);
  * smem_limit are skipped.  out must hold BENCH_MAX_CAND.  Returns count. */
 int plan_candidates(const bench_input *in, const mm_config *cfgs, int ncfg,
                     const lt_entry *lt, int nlt, int64_t smem_limit, bench_cand *out);
+
+/* 1 when kernels/wgmma.cu can run input in (its launch contract): fp16 or
+ * bf16, and TMA can describe both operands, i.e. the leading dimension of
+ * each stored operand (K for row-major A (ta 0) and B^T (tb 1), M for A^T,
+ * N for B) is a multiple of 8 elements (16 bytes).  Buffers from cudaMalloc
+ * are 256-byte aligned, so the bases always qualify. */
+int wgmma_eligible(const bench_input *in);
 
 /* Shrink one config for (m, n, k) as spec §3.5. */
 mm_config shrink_config(mm_config c, int64_t m, int64_t n, int64_t k);

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "bench.h"
 #include "util.h"
@@ -158,7 +159,8 @@ mm_config *configs_read(const char *path, int *n)
 			continue;
 		}
 		if (!header) {
-			if (strcmp(p, "list\tblock_m\tblock_n\tblock_k\tnum_stages\tnum_warps"))
+			/* kernels/wgmma_configs.tsv spells the columns BLOCK_M ... */
+			if (strcasecmp(p, "list\tblock_m\tblock_n\tblock_k\tnum_stages\tnum_warps"))
 				die("%s:%" PRId64 ": bad header", path, lineno);
 			header = 1;
 			p = nl + 1;
@@ -229,6 +231,8 @@ int64_t triton_smem(const mm_config *c, int itemsize)
 
 int64_t kernel_smem(const mm_config *c, int dt)
 {
+	if (c->tmpl == 2) /* kernels/wgmma.cu: stages of A and B tiles + mbarriers + alignment */
+		return (int64_t)c->stages * (c->bm + c->bn) * c->bk * 2 + 16 * (int64_t)c->stages + 1024;
 	if (c->tmpl == 1) {
 		int64_t es = dtype_size(dt), pad = 16 / es;
 		int64_t a = (int64_t)c->bm * (c->bk + pad), at = (int64_t)c->bk * (c->bm + 8);
@@ -260,6 +264,14 @@ mm_config shrink_config(mm_config c, int64_t m, int64_t n, int64_t k)
 	return c;
 }
 
+int wgmma_eligible(const bench_input *in)
+{
+	if (in->dtype != DT_F16 && in->dtype != DT_BF16)
+		return 0;
+	int64_t lda = in->ta ? in->m : in->k, ldb = in->tb ? in->k : in->n;
+	return lda % 8 == 0 && ldb % 8 == 0;
+}
+
 static int same_cfg(const mm_config *a, const mm_config *b)
 {
 	return a->bm == b->bm && a->bn == b->bn && a->bk == b->bk &&
@@ -287,12 +299,16 @@ int plan_candidates(const bench_input *in, const mm_config *cfgs, int ncfg,
 		c->alg = lt[i].a;
 		lt_format_id(&c->alg, c->id, sizeof c->id);
 	}
-	for (int list = 0; list < 2; list++) {
+	for (int list = 0; list < 3; list++) {
 		int first = nc;
+		if (list == 2 && !wgmma_eligible(in))
+			break; /* wgmma.cu: fp16/bf16 with TMA-describable operands only */
 		for (int i = 0; i < ncfg; i++) {
 			if (cfgs[i].extra != list)
 				continue;
-			mm_config s = shrink_config(cfgs[i], in->m, in->n, in->k);
+			/* wgmma.cu tiles are not shrunk: TMA zero-fills partial tiles and
+			 * the kernel supports only its configured shapes */
+			mm_config s = list == 2 ? cfgs[i] : shrink_config(cfgs[i], in->m, in->n, in->k);
 			int dup = 0;
 			for (int j = first; j < nc; j++)
 				dup |= same_cfg(&out[j].cfg, &s);
@@ -300,8 +316,8 @@ int plan_candidates(const bench_input *in, const mm_config *cfgs, int ncfg,
 				continue; /* filtered_configs dedups within one list */
 			if (triton_smem(&s, dtype_size(in->dtype)) > smem_limit)
 				continue; /* pruned: exceeds the device's shared memory */
-			if (s.tmpl == 1 && kernel_smem(&s, in->dtype) > smem_limit)
-				continue; /* mma.cu's padded tiles do not fit (fp32) */
+			if (s.tmpl != 0 && kernel_smem(&s, in->dtype) > smem_limit)
+				continue; /* mma.cu's padded tiles (fp32), wgmma.cu's stages */
 			if (nc >= BENCH_MAX_CAND)
 				die("too many candidates");
 			bench_cand *c = &out[nc];
@@ -312,7 +328,8 @@ int plan_candidates(const bench_input *in, const mm_config *cfgs, int ncfg,
 				    s.bm, s.bn, s.bk, s.warps);
 			snprintf(c->id, sizeof c->id,
 			         "type=nvrtc_%sBLOCK-M=%d_BLOCK-K=%d_BLOCK-N=%d_numstages=%d_numwarps=%d",
-			         s.tmpl == 1 ? "mma_" : "", s.bm, s.bk, s.bn, s.stages, s.warps);
+			         s.tmpl == 2 ? "wgmma_" : s.tmpl == 1 ? "mma_" : "", s.bm, s.bk, s.bn,
+			         s.stages, s.warps);
 			nc++;
 		}
 	}

@@ -19,7 +19,8 @@
 # binaries are order-only prerequisites, so rebuilding them (e.g. after a
 # comment edit) does not re-run a collection.
 #
-# Variables: KERNEL_TEMPLATE (mm or mma, bench --template; default mma),
+# Variables: KERNEL_TEMPLATE (mm, mma or mma+wgmma, bench --template; default
+# mma+wgmma: kernels/wgmma.cu needs an sm_90 GPU, elsewhere its rows are inf),
 # COLLECT_DIR (default out/$(GPU)/collect), GPU_MEM_BYTES (for
 # sample's memory rejection; default 150754820096 = 143771 MiB, an H200),
 # SAMPLE_MAX_GFLOP (sample --max-gflop: reject problems above G GFLOP; not
@@ -48,7 +49,7 @@ BENCH              ?= bench
 BENCH_EXTRA        ?=
 # candidate family: mm (kernels/mm.cu, CUDA cores) or mma (kernels/mma.cu,
 # tensor cores); see bench --help --template
-KERNEL_TEMPLATE    ?= mma
+KERNEL_TEMPLATE    ?= mma+wgmma
 LAUNCHER           ?= local
 CUBIN_ARCH         ?= sm_90
 CUDA               ?= /usr/local/cuda
@@ -59,9 +60,9 @@ BENCH_LDLIBS        = -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcubl
 BENCH_COMMON = stages/bench.c stages/bench_plan.c stages/bench_online.c stages/bench_lt.c
 BENCH_DEPS   = $(BENCH_COMMON) stages/bench.h stages/bench_lt.h $(LIBA) $(LIB_HDR)
 
-BENCH_GPU    = stages/cuda/bench_gpu.c stages/cuda/bench_lt_gpu.c
+BENCH_GPU    = stages/cuda/bench_gpu.c stages/cuda/bench_lt_gpu.c stages/cuda/wgmma_launch.c
 
-$(BIN)/bench: $(BENCH_DEPS) $(BENCH_GPU) stages/cuda/bench_lt_gpu.h
+$(BIN)/bench: $(BENCH_DEPS) $(BENCH_GPU) stages/cuda/bench_lt_gpu.h stages/cuda/wgmma_launch.h
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
 	$(Q)$(CC) $(WARN) $(CFLAGS) -Istages/lib -Istages -isystem $(CUDA_INC) -o $@ \
@@ -108,7 +109,8 @@ $(COLLECT_DIR)/shapes.tsv: $(COLLECT_DIR)/sample.params | $(BIN)/sample
 # What a shard's output depends on besides shapes.tsv and its parameter
 # stamp, and the command that measures it -- the same for every LAUNCHER:
 # $(call collect_bench,DEVICE,I/N,STATS,LOG).
-COLLECT_KERNELS := kernels/mm.cu kernels/configs.tsv kernels/mma.cu kernels/mma_configs.tsv
+COLLECT_KERNELS := kernels/mm.cu kernels/configs.tsv kernels/mma.cu kernels/mma_configs.tsv \
+                   kernels/wgmma.cu kernels/wgmma_configs.tsv
 collect_bench = $(BIN)/$(BENCH) --device $(1) --shard $(2) --reps $(REPS) \
 		--fast-reject $(FAST_REJECT) \
 		--kernels kernels --template $(KERNEL_TEMPLATE) --cache $(CUBIN_CACHE) \

@@ -14,6 +14,6 @@ gcc -std=c11 -O2 -Wall -Wextra -Werror -I"$CUDA/include" \
 	-L"$CUDA/lib64" -Wl,-rpath,"$CUDA/lib64" -lcublas -lnvrtc -lcudart -lm
 mv build/mma/mma_harness.new build/mma/mma_harness
 gcc -std=c11 -O2 -Wall -Wextra -Werror -I"$CUDA/include" \
-	bench/kernels/wgmma_harness.c -o build/mma/wgmma_harness.new \
+	bench/kernels/wgmma_harness.c stages/cuda/wgmma_launch.c -o build/mma/wgmma_harness.new \
 	-L"$CUDA/lib64" -Wl,-rpath,"$CUDA/lib64" -lcublas -lnvrtc -lcudart -lm
 mv build/mma/wgmma_harness.new build/mma/wgmma_harness

@@ -32,6 +32,7 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-function"
 #include "mma_harness.c"
+#include "../../stages/cuda/wgmma_launch.h"
 #pragma GCC diagnostic pop
 
 /* ---- wgmma.cu cubins ----------------------------------------------------- */
@@ -96,10 +97,7 @@ static int wpre_one(void *p, size_t i)
 
 /* ---- the GPU side ---------------------------------------------------------- */
 
-typedef CUresult (*fn_tmap_t)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
-                              const cuuint64_t *, const cuuint32_t *, const cuuint32_t *,
-                              CUtensorMapInterleave, CUtensorMapSwizzle, CUtensorMapL2promotion,
-                              CUtensorMapFloatOOBfill);
+typedef tmap_encode_fn fn_tmap_t; /* stages/cuda/wgmma_launch.h */
 
 typedef struct {
 	wkey k;
@@ -142,8 +140,6 @@ static wmod *wg_mod(wctx *w, const wkey *k)
 	gpu_t *g = w->g;
 	DRV_OK(g, g->load(&m->mod, img));
 	free(img);
-	static const char *const names[4] = {"wgmma_kernel_00", "wgmma_kernel_01", "wgmma_kernel_10",
-	                                     "wgmma_kernel_11"};
 	m->smem = (int)wg_smem_bytes(&k->c);
 	CUdeviceptr gp;
 	size_t gs;
@@ -155,7 +151,7 @@ static wmod *wg_mod(wctx *w, const wkey *k)
 	if (dev_smem != m->smem)
 		die("shared-memory formula mismatch: host %d, module %d", m->smem, dev_smem);
 	for (int i = 0; i < 4; i++) {
-		DRV_OK(g, g->getfn(&m->fn[i], m->mod, names[i]));
+		DRV_OK(g, g->getfn(&m->fn[i], m->mod, wgmma_kernel_name(i >> 1, i & 1)));
 		DRV_OK(g, g->setattr(m->fn[i], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, m->smem));
 	}
 	m->ok = 1;
@@ -172,29 +168,12 @@ static int wg_available(const view_t *v, const void *A, const void *B)
 	       (uintptr_t)B % 16 == 0;
 }
 
-/* tensor map of one operand stored row-major as (outer, inner) elements,
- * box {64, box_outer}, 128-byte swizzle, zero fill */
-static CUresult wg_map(const wctx *w, CUtensorMap *map, int d, const void *base, long long inner,
-                       long long outer, int box_outer)
-{
-	cuuint64_t dims[2] = {(cuuint64_t)inner, (cuuint64_t)outer};
-	cuuint64_t strides[1] = {(cuuint64_t)inner * 2};
-	cuuint32_t box[2] = {64, (cuuint32_t)box_outer};
-	cuuint32_t es[2] = {1, 1};
-	return w->encode(map, d == D_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
-	                 2, (void *)base, dims, strides, box, es, CU_TENSOR_MAP_INTERLEAVE_NONE,
-	                 CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-	                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-}
-
-/* both tensor maps of the launch contract (kernels/wgmma.cu header) */
+/* both tensor maps of the launch contract (stages/cuda/wgmma_launch.c) */
 static CUresult wg_maps(const wctx *w, const cfg_t *c, const view_t *v, const void *A, const void *B,
                         CUtensorMap *tA, CUtensorMap *tB)
 {
-	CUresult r = v->ta ? wg_map(w, tA, v->d, A, v->M, v->K, c->bk) : wg_map(w, tA, v->d, A, v->K, v->M, c->bm);
-	if (r != CUDA_SUCCESS)
-		return r;
-	return v->tb ? wg_map(w, tB, v->d, B, v->K, v->N, c->bn) : wg_map(w, tB, v->d, B, v->N, v->K, c->bk);
+	return wgmma_tensor_maps(w->encode, v->d == D_BF16, v->ta, v->tb, v->M, v->N, v->K, A, B,
+	                         c->bm, c->bn, c->bk, tA, tB);
 }
 
 static CUresult wg_launch(const wctx *w, const wmod *m, const view_t *v, const CUtensorMap *tA,

@@ -83,8 +83,9 @@ def report(path):
         print(f'    {n:5d}  {c}')
 
 
-for p in sys.argv[1:]:
-    try:
-        report(p)
-    except FileNotFoundError:
-        print(f'{p}: missing')
+if __name__ == '__main__':
+    for p in sys.argv[1:]:
+        try:
+            report(p)
+        except FileNotFoundError:
+            print(f'{p}: missing')

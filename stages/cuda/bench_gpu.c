@@ -51,6 +51,7 @@
 #include <nvrtc.h>
 
 #include "bench.h"
+#include "wgmma_launch.h"
 #include "bench_lt_gpu.h"
 #include "util.h"
 
@@ -67,6 +68,7 @@ typedef struct {
 	char key[96];
 	CUmodule mod;
 	CUfunction mm, fill, cmp;
+	CUfunction wg[4];           /* wgmma.cu: wgmma_kernel_<ta><tb>, index ta*2+tb */
 	int ok;                     /* 0: compile/load failed */
 	int launched;               /* has run at least once in this process */
 } kmod;
@@ -92,6 +94,12 @@ struct bench_backend {
 	uint64_t src_hash;
 	char *src2;                 /* kernels/mma.cu with --template mma, else NULL */
 	uint64_t src2_hash;
+	char *src3;                 /* kernels/wgmma.cu with --template mma+wgmma, else NULL */
+	uint64_t src3_hash;
+	tmap_encode_fn encode;      /* cuTensorMapEncodeTiled (wgmma.cu only) */
+	CUtensorMap *tmA, *tmB;     /* wgmma.cu candidate being measured: the maps of
+	                               every buffer set (run_once), capacity captm */
+	int captm;
 	kmod **mods;                /* each allocated once: pointers stay valid */
 	size_t nmods, capmods;
 	vstate *vs;
@@ -154,12 +162,15 @@ static void mkdir_p(const char *path)
 	free(p);
 }
 
-/* The source of template tmpl (0: mm.cu, 1: mma.cu) and its hash. */
+static const char *const tmpl_file[3] = { "mm.cu", "mma.cu", "wgmma.cu" };
+
+/* The source of template tmpl (0: mm.cu, 1: mma.cu, 2: wgmma.cu) and its
+ * hash. */
 static char *load_source(const bench_opts *o, int tmpl, uint64_t *hash)
 {
 	char *path = xmalloc(strlen(o->kernels) + 16);
 	size_t len;
-	sprintf(path, "%s/%s", o->kernels, tmpl ? "mma.cu" : "mm.cu");
+	sprintf(path, "%s/%s", o->kernels, tmpl_file[tmpl]);
 	char *src = read_file(path, &len);
 	free(path);
 	*hash = fnv1a(0xcbf29ce484222325ULL, src, len);
@@ -197,6 +208,8 @@ static void *get_cubin(const char *src, uint64_t hash, const char *cache,
 	if (c->tmpl == 1) {
 		snprintf(opt[no++], 64, "-DTF32=%d", tf32);
 		snprintf(opt[no++], 64, "-DSPLITK=0");
+	} else if (c->tmpl == 2) {
+		/* wgmma.cu: BM BN BK NW STAGES DT only */
 	} else {
 		snprintf(opt[no++], 64, "-DTR=%d", tr);
 		snprintf(opt[no++], 64, "-DTC=%d", tc);
@@ -208,7 +221,7 @@ static void *get_cubin(const char *src, uint64_t hash, const char *cache,
 		opts[i] = opt[i];
 
 	nvrtcProgram prog;
-	nvrtcResult r = nvrtcCreateProgram(&prog, src, c->tmpl ? "mma.cu" : "mm.cu", 0, NULL, NULL);
+	nvrtcResult r = nvrtcCreateProgram(&prog, src, tmpl_file[c->tmpl], 0, NULL, NULL);
 	if (r != NVRTC_SUCCESS)
 		die("nvrtcCreateProgram: %s", nvrtcGetErrorString(r));
 	*compiled = 1;
@@ -302,6 +315,10 @@ bench_backend *backend_open(const bench_opts *o, bench_device *dev)
 	b->src = load_source(o, 0, &b->src_hash);
 	if (o->tmpl)
 		b->src2 = load_source(o, 1, &b->src2_hash);
+	if (o->wgmma) {
+		b->src3 = load_source(o, 2, &b->src3_hash);
+		get_entry("cuTensorMapEncodeTiled", (void **)&b->encode);
+	}
 	return b;
 }
 
@@ -310,7 +327,8 @@ bench_backend *backend_open(const bench_opts *o, bench_device *dev)
 static kmod *get_module(bench_backend *b, const mm_config *c, int tr, int tc, int dt, int tf32)
 {
 	char key[96];
-	snprintf(key, sizeof key, "%s%d-%d-%d-%d-%d-%dx%d-%d%s", c->tmpl ? "mma-" : "", c->bm,
+	static const char *const pre[3] = { "", "mma-", "wg-" };
+	snprintf(key, sizeof key, "%s%d-%d-%d-%d-%d-%dx%d-%d%s", pre[c->tmpl], c->bm,
 	         c->bn, c->bk, c->stages, c->warps, tr, tc, dt, tf32 ? "-tf32" : "");
 	for (size_t i = 0; i < b->nmods; i++)
 		if (!strcmp(b->mods[i]->key, key))
@@ -322,9 +340,17 @@ static kmod *get_module(bench_backend *b, const mm_config *c, int tr, int tc, in
 	size_t len;
 	char *why;
 	int compiled;
+	if (c->tmpl == 2 && strcmp(b->arch, "sm_90")) {
+		fprintf(stderr, "bench: config %s: kernels/wgmma.cu needs sm_90 (wgmma, TMA); the "
+		        "device is %s\n", key, b->arch);
+		b->n_compile_fail++;
+		return k;
+	}
+	const char *src = c->tmpl == 2 ? b->src3 : c->tmpl ? b->src2 : b->src;
+	uint64_t hash = c->tmpl == 2 ? b->src3_hash : c->tmpl ? b->src2_hash : b->src_hash;
 	double t0 = now_s();
-	void *img = get_cubin(c->tmpl ? b->src2 : b->src, c->tmpl ? b->src2_hash : b->src_hash,
-	                      b->o.cache, c, tr, tc, dt, tf32, b->arch, b->o.bad_kernel,
+	void *img = get_cubin(src, hash, b->o.cache, c, tr, tc, dt, tf32,
+	                      c->tmpl == 2 ? "sm_90a" : b->arch, b->o.bad_kernel,
 	                      &len, &why, &compiled);
 	double t1 = now_s();
 	if (compiled) {
@@ -347,7 +373,13 @@ static kmod *get_module(bench_backend *b, const mm_config *c, int tr, int tc, in
 		b->t_load += now_s() - t1;
 		return k;
 	}
-	if (c->tmpl == 1) {
+	if (c->tmpl == 2) {
+		for (int t = 0; t < 4; t++)
+			if ((r = b->getfn(&k->wg[t], k->mod, wgmma_kernel_name(t >> 1, t & 1))) != CUDA_SUCCESS)
+				die("cuModuleGetFunction(%s): %s", wgmma_kernel_name(t >> 1, t & 1),
+				    drv_err(b, r));
+		k->mm = k->wg[0];
+	} else if (c->tmpl == 1) {
 		if ((r = b->getfn(&k->mm, k->mod, "mma_kernel")) != CUDA_SUCCESS)
 			die("cuModuleGetFunction(mma_kernel): %s", drv_err(b, r));
 	} else if ((r = b->getfn(&k->mm, k->mod, "mm_kernel")) != CUDA_SUCCESS ||
@@ -362,11 +394,13 @@ static kmod *get_module(bench_backend *b, const mm_config *c, int tr, int tc, in
 		b->t_load += now_s() - t1;
 		return k;
 	}
-	if ((r = b->setattr(k->mm, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)sm)) != CUDA_SUCCESS) {
-		fprintf(stderr, "bench: config %s: cuFuncSetAttribute: %s\n", key, drv_err(b, r));
-		b->t_load += now_s() - t1;
-		return k;
-	}
+	for (int t = 0; t < (c->tmpl == 2 ? 4 : 1); t++)
+		if ((r = b->setattr(c->tmpl == 2 ? k->wg[t] : k->mm,
+		                    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)sm)) != CUDA_SUCCESS) {
+			fprintf(stderr, "bench: config %s: cuFuncSetAttribute: %s\n", key, drv_err(b, r));
+			b->t_load += now_s() - t1;
+			return k;
+		}
 	k->ok = 1;
 	b->t_load += now_s() - t1;
 	return k;
@@ -428,6 +462,24 @@ static int run_once(bench_backend *b, const bench_input *in, const bench_cand *c
 	}
 	const mm_config *g = &c->cfg;
 	int M = (int)in->m, N = (int)in->n, K = (int)in->k;
+	if (g->tmpl == 2) {
+		/* b->tmA/tmB[i]: prepared by backend_measure for this candidate */
+		void *wargs[] = { &b->tmA[i], &b->tmB[i], &out, &M, &N, &K };
+		long long tiles = ((in->m + g->bm - 1) / g->bm) * ((in->n + g->bn - 1) / g->bn);
+		if (tiles > 0x7fffffffLL) {
+			fprintf(stderr, "bench: input %" PRId64 ": %s: %lld tiles\n", in->id, c->id, tiles);
+			return -1;
+		}
+		CUresult r = b->launch(k->wg[(in->ta ? 2 : 0) + (in->tb ? 1 : 0)], (unsigned)tiles, 1, 1,
+		                       (unsigned)(32 * g->warps), 1, 1,
+		                       (unsigned)kernel_smem(g, in->dtype), 0, wargs, NULL);
+		if (r != CUDA_SUCCESS) {
+			fprintf(stderr, "bench: input %" PRId64 ": %s: cuLaunchKernel: %s\n",
+			        in->id, c->id, drv_err(b, r));
+			return -1;
+		}
+		return 0;
+	}
 	long long sam = in->feat.s1_0, sak = in->feat.s1_1, sbk = in->feat.s2_0, sbn = in->feat.s2_1;
 	void *A = bf->A[i], *B = bf->B[i];
 	void *args[] = { &A, &B, &out, &M, &N, &K, &sam, &sak, &sbk, &sbn };
@@ -524,6 +576,35 @@ static void mark_failed(double *fb, int nc, int ci, int reps, double alpha)
 	fb[ci] = INFINITY;
 	for (int r = 1; r < reps; r++)
 		fb[(size_t)r * nc + ci] = alpha > 0 ? NAN : INFINITY;
+}
+
+/* The tensor maps of wgmma.cu config g for every buffer set of input in,
+ * into b->tmA/tmB (run_once reads them).  Returns 0, or -1 with a message
+ * (the candidate is then inf for this input). */
+static int wg_prepare(bench_backend *b, const bench_input *in, const mm_config *g, const bufs *bf)
+{
+	if (bf->nbuf > b->captm) {
+		free(b->tmA);
+		free(b->tmB);
+		b->captm = bf->nbuf;
+		/* CUtensorMap is 64-byte aligned */
+		if (posix_memalign((void **)&b->tmA, 64, sizeof *b->tmA * (size_t)b->captm) ||
+		    posix_memalign((void **)&b->tmB, 64, sizeof *b->tmB * (size_t)b->captm))
+			die("out of memory for %d tensor maps", b->captm);
+	}
+	for (int i = 0; i < bf->nbuf; i++) {
+		CUresult r = wgmma_tensor_maps(b->encode, in->dtype == DT_BF16, in->ta, in->tb, in->m,
+		                               in->n, in->k, bf->A[i], bf->B[i], g->bm, g->bn, g->bk,
+		                               &b->tmA[i], &b->tmB[i]);
+		if (r != CUDA_SUCCESS) {
+			fprintf(stderr, "bench: input %" PRId64 ": wgmma config %dx%dx%d: "
+			        "cuTensorMapEncodeTiled: %s; inf\n", in->id, g->bm, g->bn, g->bk,
+			        drv_err(b, r));
+			b->n_launch_fail++;
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static int iters_for(double ms)
@@ -664,6 +745,8 @@ void backend_measure(bench_backend *b, const bench_input *in,
 				        in->id, cd->id);
 				continue;
 			}
+			if (cd->cfg.tmpl == 2 && wg_prepare(b, in, &cd->cfg, &bf) != 0)
+				continue;
 		} else if (!have_ref) {
 			continue; /* cuBLAS failed above: extern_mm is inf */
 		}
@@ -834,6 +917,9 @@ void backend_close(bench_backend *b)
 	free(b->vs);
 	free(b->src);
 	free(b->src2);
+	free(b->src3);
+	free(b->tmA);
+	free(b->tmB);
 	free(b);
 }
 
@@ -841,14 +927,14 @@ void backend_close(bench_backend *b)
  * its running number (*total) falls to this --shard. */
 static void precompile_one(const bench_opts *o, const char *src, uint64_t hash,
                            const mm_config *g, int tr, int tc, int dt, int tf,
-                           const char *what, int *total, int *n)
+                           const char *arch, const char *what, int *total, int *n)
 {
 	if ((*total)++ % o->nshards != o->shard)
 		return;
 	size_t len;
 	char *why;
 	int comp;
-	void *img = get_cubin(src, hash, o->cache, g, tr, tc, dt, tf, o->compile_arch,
+	void *img = get_cubin(src, hash, o->cache, g, tr, tc, dt, tf, arch,
 	                      o->bad_kernel, &len, &why, &comp);
 	if (!img)
 		die("%s: %s", what, why);
@@ -859,9 +945,12 @@ static void precompile_one(const bench_opts *o, const char *src, uint64_t hash,
 int backend_precompile(const bench_opts *o, const mm_config *cfgs, int ncfg,
                        const bench_input *ins, int64_t nins)
 {
-	uint64_t hash, hash2 = 0;
+	uint64_t hash, hash2 = 0, hash3 = 0;
 	char *src = load_source(o, 0, &hash);
 	char *src2 = o->tmpl ? load_source(o, 1, &hash2) : NULL;
+	/* wgmma.cu builds for sm_90a only (wgmma, setmaxnreg) */
+	int wg = o->wgmma && !strncmp(o->compile_arch, "sm_90", 5);
+	char *src3 = wg ? load_source(o, 2, &hash3) : NULL;
 	int n = 0, total = 0;
 	/* without SHAPES: every shrink a problem can cause, m', n', k' in
 	 * {16, 32, 64, >=128} */
@@ -872,7 +961,8 @@ int backend_precompile(const bench_opts *o, const mm_config *cfgs, int ncfg,
 	in.features = (char *)"";
 	for (int dt = 0; dt < 3; dt++) {
 		mm_config auxc = { 16, 16, 16, 1, 1, 0, 0 };
-		precompile_one(o, src, hash, &auxc, 2, 16, dt, 0, "auxiliary kernels", &total, &n);
+		precompile_one(o, src, hash, &auxc, 2, 16, dt, 0, o->compile_arch, "auxiliary kernels",
+		               &total, &n);
 		/* mma.cu for float32 has a tf32 (mma) and an FFMA variant */
 		for (int tf = 0; tf <= (o->tmpl && dt == DT_F32); tf++)
 			for (int64_t p = 0; p < (ins ? nins : 64); p++) {
@@ -889,13 +979,23 @@ int backend_precompile(const bench_opts *o, const mm_config *cfgs, int ncfg,
 				int nc = plan_candidates(&in, cfgs, ncfg, NULL, 0, 232448, cand);
 				for (int i = 1; i < nc; i++) {
 					const mm_config *g = &cand[i].cfg;
+					if (g->tmpl == 2) {
+						/* not shrunk: one cubin per (config, dtype), asked once */
+						if (!wg || tf || (!ins && p > 0))
+							continue;
+						precompile_one(o, src3, hash3, g, cand[i].tr, cand[i].tc, dt, 0,
+						               "sm_90a", cand[i].id, &total, &n);
+						continue;
+					}
 					precompile_one(o, g->tmpl ? src2 : src, g->tmpl ? hash2 : hash, g,
-					               cand[i].tr, cand[i].tc, dt, tf, cand[i].id, &total, &n);
+					               cand[i].tr, cand[i].tc, dt, tf, o->compile_arch, cand[i].id,
+					               &total, &n);
 				}
 			}
 	}
 	fprintf(stderr, "bench: %d cubin requests against cache %s, %d compiled now\n", total, o->cache, n);
 	free(src);
 	free(src2);
+	free(src3);
 	return n;
 }
