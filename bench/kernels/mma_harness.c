@@ -745,6 +745,21 @@ static void gpu_close(gpu_t *g)
 	BLAS_OK(cublasDestroy(g->blas));
 }
 
+/* The template's __device__ int NAME (its shared-memory formula, bytes)
+ * must equal the host's value expect: dies naming both otherwise. */
+static void check_module_smem(gpu_t *g, CUmodule mod, const char *name, int expect)
+{
+	CUdeviceptr gp;
+	size_t gs;
+	int dev_smem = -1;
+	DRV_OK(g, g->getglobal(&gp, &gs, mod, name));
+	if (gs != sizeof(int))
+		die("%s: size %zu", name, gs);
+	CUDA_OK(cudaMemcpy(&dev_smem, (const void *)(uintptr_t)gp, sizeof dev_smem, cudaMemcpyDeviceToHost));
+	if (dev_smem != expect)
+		die("shared-memory formula mismatch: host %d, module %d (%s)", expect, dev_smem, name);
+}
+
 /* loaded module for k (compiled if needed); NULL if it does not compile */
 static kmod *get_mod(gpu_t *g, const vkey *k)
 {
@@ -774,15 +789,7 @@ static kmod *get_mod(gpu_t *g, const vkey *k)
 	if (k->splitk)
 		DRV_OK(g, g->getfn(&m->red, m->mod, "mma_splitk_reduce"));
 	m->smem = (int)smem_bytes(&k->c, k->d);
-	CUdeviceptr gp;
-	size_t gs;
-	int dev_smem = -1;
-	DRV_OK(g, g->getglobal(&gp, &gs, m->mod, "mma_smem_bytes"));
-	if (gs != sizeof(int))
-		die("mma_smem_bytes: size %zu", gs);
-	CUDA_OK(cudaMemcpy(&dev_smem, (const void *)(uintptr_t)gp, sizeof dev_smem, cudaMemcpyDeviceToHost));
-	if (dev_smem != m->smem)
-		die("shared-memory formula mismatch: host %d, module %d", m->smem, dev_smem);
+	check_module_smem(g, m->mod, "mma_smem_bytes", m->smem);
 	DRV_OK(g, g->setattr(m->mma, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, m->smem));
 	m->ok = 1;
 	return m;

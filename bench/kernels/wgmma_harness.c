@@ -141,15 +141,7 @@ static wmod *wg_mod(wctx *w, const wkey *k)
 	DRV_OK(g, g->load(&m->mod, img));
 	free(img);
 	m->smem = (int)wg_smem_bytes(&k->c);
-	CUdeviceptr gp;
-	size_t gs;
-	int dev_smem = -1;
-	DRV_OK(g, g->getglobal(&gp, &gs, m->mod, "wgmma_smem_bytes"));
-	if (gs != sizeof(int))
-		die("wgmma_smem_bytes: size %zu", gs);
-	CUDA_OK(cudaMemcpy(&dev_smem, (const void *)(uintptr_t)gp, sizeof dev_smem, cudaMemcpyDeviceToHost));
-	if (dev_smem != m->smem)
-		die("shared-memory formula mismatch: host %d, module %d", m->smem, dev_smem);
+	check_module_smem(g, m->mod, "wgmma_smem_bytes", m->smem);
 	for (int i = 0; i < 4; i++) {
 		DRV_OK(g, g->getfn(&m->fn[i], m->mod, wgmma_kernel_name(i >> 1, i & 1)));
 		DRV_OK(g, g->setattr(m->fn[i], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, m->smem));

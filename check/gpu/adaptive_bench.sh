@@ -14,20 +14,10 @@
 # usage: check/gpu/adaptive_bench.sh [N [T [S]]]   (defaults 32 200 6)
 #        carry build/bin and .devcarry/cubin.tar.xz (the mma cubins).
 # Output under $OUT: console.txt, results.tar.xz (test logs, logs, stats).
-set -u
-OUT=${OUT:-out/device}
 N=${1:-32}
 T=${2:-200}
 SEED=${3:-6}
-R=$(mktemp -d)
-BIN=${BIN:-build/bin}
-mkdir -p "$OUT" build/cubin
-exec > >(tee "$OUT/console.txt") 2>&1
-# the tarball holds build/cubin/<hash>-...cubin (extract at the root)
-[ -f .devcarry/cubin.tar.xz ] && tar xJf .devcarry/cubin.tar.xz
-echo "cubins in the cache: $(ls build/cubin | wc -l)"
-nvidia-smi --query-gpu=index,name,clocks.sm,temperature.gpu --format=csv
-date -u
+. "$(dirname "$0")/device_prelude.sh"
 head -n $((N + 1)) check/gpu/results/ref_seed5.tsv > "$R/same.tsv"
 for f in 0 1.5; do
 	echo "=== $N inputs of ref_seed5.tsv, --template mma --fast-reject $f ==="

@@ -82,4 +82,7 @@ def main(path):
 
 if __name__ == '__main__':
     for p in sys.argv[1:]:
-        main(p)
+        try:
+            main(p)
+        except FileNotFoundError:
+            print(f'{p}: missing')

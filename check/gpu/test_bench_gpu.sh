@@ -33,36 +33,8 @@ K0="--kernels $ROOT/kernels --cache ${CUBIN_CACHE:-$ROOT/build/cubin} --device $
 # always uses the default template.
 K="$K0 ${BENCH_TEMPLATE:+--template $BENCH_TEMPLATE}"
 
-# shapes: m k n
-SHAPES="1 1 1
-17 33 65
-128 128 128
-1000 77 513
-3 4097 129
-64 1 300
-2048 1024 768"
-{
-	printf 'input\tsample\tm\tk\tn\tdtype\ttf32\ttranspose_left\ttranspose_right\tmat1_stride_0\tmat1_stride_1\tmat2_stride_0\tmat2_stride_1\tmat1_iscontig\tmat2_iscontig\tusing_tf32\n'
-	id=0; s=0
-	while read -r m k n; do
-		for dt in f32 tf32 f16 bf16; do
-			case $dt in
-			f32) d=torch.float32 tf=0 ut=False ;; tf32) d=torch.float32 tf=1 ut=True ;;
-			f16) d=torch.float16 tf=0 ut=not_float_32 ;; bf16) d=torch.bfloat16 tf=0 ut=not_float_32 ;;
-			esac
-			for tl in 0 1; do for tr in 0 1; do
-				if [ $tl = 1 ]; then a0=1 a1=$m; else a0=$k a1=1; fi
-				if [ $tr = 1 ]; then b0=1 b1=$k; else b0=$n b1=1; fi
-				c1=False; { [ $m = 1 ] || [ $a0 = $k ]; } && { [ $k = 1 ] || [ $a1 = 1 ]; } && c1=True
-				c2=False; { [ $k = 1 ] || [ $b0 = $n ]; } && { [ $n = 1 ] || [ $b1 = 1 ]; } && c2=True
-				printf '%d\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\n' \
-					$id $s $m $k $n $d $tf $tl $tr $a0 $a1 $b0 $b1 $c1 $c2 $ut
-				id=$((id + 1))
-			done; done
-			s=$((s + 1))
-		done
-	done <<<"$SHAPES"
-} > "$TMP/shapes.tsv"
+# the edge inputs (check/gpu/edge_shapes.sh)
+bash "$ROOT/check/gpu/edge_shapes.sh" > "$TMP/shapes.tsv"
 NIN=$(($(wc -l < "$TMP/shapes.tsv") - 1))
 
 rm -f "$RES/gpu_verify.txt" "$RES/gpu_verify.txt.part"
@@ -131,14 +103,18 @@ ne=$(grep -c ',extern_mm,inf$' "$TMP/bad.txt")
 # kill -9 and resume on the GPU
 awk -F'\t' 'NR == 1 || $3 == 2048' "$TMP/shapes.tsv" > "$TMP/mid.tsv"
 rm -f "$TMP/k.txt" "$TMP/k.txt.part"
+# kill_when_rows PID FILE N: SIGKILL PID once FILE has more than N lines (or
+# after 20 s), and reap it
+kill_when_rows() {
+	for i in $(seq 200); do
+		[ "$( { wc -l < "$2"; } 2>/dev/null || echo 0)" -gt "$3" ] && break
+		sleep 0.1
+	done
+	kill -9 "$1" 2>/dev/null; wait "$1" 2>/dev/null
+}
 "$B" $K --fast-reject 0 --reps 20 "$TMP/mid.tsv" "$TMP/k.txt" 2>/dev/null &
-pid=$!
 # kill once at least one input is written (the rows of one input, 20 reps)
-for i in $(seq 200); do
-	[ "$( { wc -l < "$TMP/k.txt.part"; } 2>/dev/null || echo 0)" -gt 300 ] && break
-	sleep 0.1
-done
-kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+kill_when_rows $! "$TMP/k.txt.part" 300
 [ -e "$TMP/k.txt" ] && echo "  (the run finished before the kill)"
 before=$(($( { wc -l < "$TMP/k.txt.part"; } 2>/dev/null || echo 2) - 2))
 "$B" $K --fast-reject 0 --reps 20 "$TMP/mid.tsv" "$TMP/k.txt" 2> "$TMP/k.err"; rc=$?
@@ -151,12 +127,7 @@ echo "  kill/resume: $before rows were written before SIGKILL; $(grep -c . "$TMP
 # adaptive repetitions on the GPU: killed and resumed, the log obeys the rule
 rm -f "$TMP/a.txt" "$TMP/a.txt.part"
 "$B" $K "$TMP/mid.tsv" "$TMP/a.txt" 2>/dev/null &
-pid=$!
-for i in $(seq 200); do
-	[ "$( { wc -l < "$TMP/a.txt.part"; } 2>/dev/null || echo 0)" -gt 60 ] && break
-	sleep 0.1
-done
-kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+kill_when_rows $! "$TMP/a.txt.part" 60
 "$B" $K "$TMP/mid.tsv" "$TMP/a.txt" 2> "$TMP/a.err"; rc=$?
 if command -v python3 >/dev/null; then
 	r=$(python3 "$ROOT/check/adaptive_reps.py" "$TMP/a.txt" 1.5); prc=$?

@@ -13,19 +13,10 @@
 #        carry .devcarry (bin/ = stage binaries, cubin.tar.xz = the cache,
 #        paths build/cubin/...: extracted at the repository root).
 # Output under $OUT: console.txt, results.tar.xz.
-set -u
-OUT=${OUT:-out/device}
 S=${1:-50}
 G=${2:-100}
 T=${3:-90}
-R=$(mktemp -d)
-BIN=${BIN:-build/bin}
-mkdir -p "$OUT" build/cubin
-exec > >(tee "$OUT/console.txt") 2>&1
-[ -f .devcarry/cubin.tar.xz ] && tar xJf .devcarry/cubin.tar.xz
-echo "cubins in the cache: $(ls build/cubin | wc -l)"
-nvidia-smi --query-gpu=index,name,clocks.sm,temperature.gpu --format=csv
-date -u
+. "$(dirname "$0")/device_prelude.sh"
 echo "=== (1) oracle: sample --seed 1 --samples $S --max-gflop $G, --template mma+wgmma --cublaslt ==="
 $BIN/sample --seed 1 --samples "$S" --max-gflop "$G" "$R/oracle.tsv"
 $BIN/bench --template mma+wgmma --cublaslt kernels/cublaslt_algos.tsv --cache build/cubin \

@@ -462,34 +462,33 @@ static int run_once(bench_backend *b, const bench_input *in, const bench_cand *c
 	}
 	const mm_config *g = &c->cfg;
 	int M = (int)in->m, N = (int)in->n, K = (int)in->k;
+	long long sam = in->feat.s1_0, sak = in->feat.s1_1, sbk = in->feat.s2_0, sbn = in->feat.s2_1;
+	void *A = bf->A[i], *B = bf->B[i];
+	void *args_mm[] = { &A, &B, &out, &M, &N, &K, &sam, &sak, &sbk, &sbn };
+	/* wgmma.cu: b->tmA/tmB[i] prepared by backend_measure for this candidate */
+	void *args_wg[] = { b->tmA ? &b->tmA[i] : NULL, b->tmB ? &b->tmB[i] : NULL, &out, &M, &N, &K };
+	CUfunction f = k->mm;
+	void **args = args_mm;
+	unsigned gx, gy = 1;
 	if (g->tmpl == 2) {
-		/* b->tmA/tmB[i]: prepared by backend_measure for this candidate */
-		void *wargs[] = { &b->tmA[i], &b->tmB[i], &out, &M, &N, &K };
+		/* 1-D grid of tiles, rasterised by the kernel */
 		long long tiles = ((in->m + g->bm - 1) / g->bm) * ((in->n + g->bn - 1) / g->bn);
 		if (tiles > 0x7fffffffLL) {
 			fprintf(stderr, "bench: input %" PRId64 ": %s: %lld tiles\n", in->id, c->id, tiles);
 			return -1;
 		}
-		CUresult r = b->launch(k->wg[(in->ta ? 2 : 0) + (in->tb ? 1 : 0)], (unsigned)tiles, 1, 1,
-		                       (unsigned)(32 * g->warps), 1, 1,
-		                       (unsigned)kernel_smem(g, in->dtype), 0, wargs, NULL);
-		if (r != CUDA_SUCCESS) {
-			fprintf(stderr, "bench: input %" PRId64 ": %s: cuLaunchKernel: %s\n",
-			        in->id, c->id, drv_err(b, r));
+		f = k->wg[(in->ta ? 2 : 0) + (in->tb ? 1 : 0)];
+		args = args_wg;
+		gx = (unsigned)tiles;
+	} else {
+		gx = (unsigned)((in->n + g->bn - 1) / g->bn);
+		gy = (unsigned)((in->m + g->bm - 1) / g->bm);
+		if (gy > 65535) {
+			fprintf(stderr, "bench: input %" PRId64 ": %s: grid y %u too large\n", in->id, c->id, gy);
 			return -1;
 		}
-		return 0;
 	}
-	long long sam = in->feat.s1_0, sak = in->feat.s1_1, sbk = in->feat.s2_0, sbn = in->feat.s2_1;
-	void *A = bf->A[i], *B = bf->B[i];
-	void *args[] = { &A, &B, &out, &M, &N, &K, &sam, &sak, &sbk, &sbn };
-	unsigned gx = (unsigned)((in->n + g->bn - 1) / g->bn);
-	unsigned gy = (unsigned)((in->m + g->bm - 1) / g->bm);
-	if (gy > 65535) {
-		fprintf(stderr, "bench: input %" PRId64 ": %s: grid y %u too large\n", in->id, c->id, gy);
-		return -1;
-	}
-	CUresult r = b->launch(k->mm, gx, gy, 1, (unsigned)(32 * g->warps), 1, 1,
+	CUresult r = b->launch(f, gx, gy, 1, (unsigned)(32 * g->warps), 1, 1,
 	                       (unsigned)kernel_smem(g, in->dtype), 0, args, NULL);
 	if (r != CUDA_SUCCESS) {
 		fprintf(stderr, "bench: input %" PRId64 ": %s: cuLaunchKernel: %s\n",
