@@ -44,7 +44,8 @@ static const char usage[] =
 "usage: fit MAIN.feat.tsv [--data NAME PATH]... [--heuristic-name NAME]\n"
 "           [--ranking K] [--nrows N] [--seed S] [--split rows|group|none]\n"
 "           [--grid mm|reference|search|FILE] [--select top1|regret|hit]\n"
-"           [--leaf-rank freq|greedy] [--folds K] [--test-fraction F] [--dump-train FILE]\n"
+"           [--leaf-rank freq|greedy] [--prune-exclude-extern] [--folds K]\n"
+"           [--test-fraction F] [--dump-train FILE]\n"
 "           [--write-split FILE] [--verbose]\n"
 "           [--save-dot FILE]\n"
 "           -o TREE.tsv --metrics METRICS.tsv\n"
@@ -96,6 +97,13 @@ static const char usage[] =
 "                    best ms), greedily.  Same classes as freq; the written\n"
 "                    probabilities become rank weights (j-th of m: (m-j) /\n"
 "                    (m(m+1)/2)).  Used in cross-validation too.\n"
+"  --prune-exclude-extern  (ours, departs from §5.6) the ranking pruning of\n"
+"                    every model (grid search and cross-validation) does not\n"
+"                    count extern_mm among a child's distinct near-best\n"
+"                    labels: every surviving leaf keeps >= K labels other than\n"
+"                    extern_mm (Inductor appends extern_mm anyway, §7.3).  Off\n"
+"                    by default; give prune the same option for the written\n"
+"                    tree.  No effect if extern_mm is not a training class\n"
 "  --folds K         K-fold cross-validation for model selection (needs\n"
 "                    --split group): the main set's train+val inputs and the\n"
 "                    train_timm/train_hf inputs are cut into K seeded folds;\n"
@@ -624,7 +632,7 @@ main(int argc, char **argv)
 	const char *hname = "learned_heuristic", *splitmode = "rows", *grid = "mm";
 	const char *dump = NULL, *splitout = NULL;
 	long k = 10, nrows = -1;
-	int folds = 0, selby = SEL_TOP1, verbose = 0, lrank = RR_FREQ;
+	int folds = 0, selby = SEL_TOP1, verbose = 0, lrank = RR_FREQ, pxe = 0;
 	double test_frac = 0.01;
 	uint64_t seed = 42;
 	dset *ds = NULL;
@@ -693,6 +701,8 @@ main(int argc, char **argv)
 				die("--test-fraction: expected a number in (0, 0.5], got '%s'", v);
 		} else if (!strcmp(a, "--verbose")) {
 			verbose = 1;
+		} else if (!strcmp(a, "--prune-exclude-extern")) {
+			pxe = 1;
 		} else if (!strcmp(a, "--dump-train") && more) {
 			dump = argv[++i];
 		} else if (!strcmp(a, "--write-split") && more) {
@@ -949,7 +959,7 @@ main(int argc, char **argv)
 			cart_params cp = {models[mi].crit, models[mi].max_depth, models[mi].msl};
 			t1 = now();
 			cart_fit(&t, &cd, cs, &cp);
-			tree_prune(&p, &t, (int)k);
+			tree_prune_ex(&p, &t, (int)k, pxe ? rdef : -1);
 			rerank(&p, rr, nrr, lrank, rdef, 1);
 			double t2 = now();
 			t_fit += t2 - t1;
@@ -979,7 +989,7 @@ main(int argc, char **argv)
 		t1 = now();
 		cart_fit(&t, &cd, cs, &cp);
 		t.ranking_k = (int)k;
-		tree_prune(&p, &t, (int)k);
+		tree_prune_ex(&p, &t, (int)k, pxe ? rdef : -1);
 		rerank(&p, rr, nrr, lrank, rdef, 1);
 		double t2 = now();
 		t_fit += t2 - t1;

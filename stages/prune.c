@@ -13,7 +13,7 @@
 #include "util.h"
 
 static const char usage[] =
-"usage: prune --ranking K -o PRUNED.tsv TREE.tsv\n"
+"usage: prune --ranking K [--prune-exclude-extern] -o PRUNED.tsv TREE.tsv\n"
 "\n"
 "Ranking pruning of a decision tree, spec §5.6: from the root, an internal\n"
 "node whose left or right child has fewer than K distinct training labels\n"
@@ -22,6 +22,12 @@ static const char usage[] =
 "  TREE.tsv        tree TSV written by fit (stages/FORMATS.md \"tree TSV\")\n"
 "  --ranking K     integer >= 1: labels every surviving leaf must keep (spec\n"
 "                  §5.0 --ranking; mm uses 10)\n"
+"  --prune-exclude-extern\n"
+"                  (ours, departs from §5.6) the class named extern_mm does\n"
+"                  not count among a child's labels, so every surviving leaf\n"
+"                  keeps >= K labels other than extern_mm (Inductor appends\n"
+"                  it anyway, §7.3); a tree without that class prunes as\n"
+"                  without the option.  Use with fit --prune-exclude-extern\n"
 "  -o PRUNED.tsv   output tree TSV, param ranking_k = K; written atomically\n"
 "\n"
 "Exit status: 0 on success, 1 on bad usage or invalid input (the message\n"
@@ -32,6 +38,7 @@ main(int argc, char **argv)
 {
 	const char *out = NULL, *in = NULL;
 	long k = -1;
+	int pxe = 0;
 
 	std_options(argc, argv, usage);
 	for (int i = 1; i < argc; i++) {
@@ -41,6 +48,8 @@ main(int argc, char **argv)
 			if (parse_i64(s, strlen(s), &v) != 0 || v < 1 || v > 1000000)
 				die("--ranking: expected an integer >= 1, got '%s'", s);
 			k = (long)v;
+		} else if (!strcmp(argv[i], "--prune-exclude-extern")) {
+			pxe = 1;
 		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
 			out = argv[++i];
 		} else if (argv[i][0] == '-' && argv[i][1] != '\0') {
@@ -52,12 +61,17 @@ main(int argc, char **argv)
 		}
 	}
 	if (k < 0 || !out || !in)
-		die("usage: prune --ranking K -o PRUNED.tsv TREE.tsv (see --help)");
+		die("usage: prune --ranking K [--prune-exclude-extern] -o PRUNED.tsv "
+		    "TREE.tsv (see --help)");
 
 	tree t, p;
 	check_output_not_input(out, in);
 	tree_read(&t, in);
-	tree_prune(&p, &t, (int)k);
+	int excl = -1;
+	for (int c = 0; pxe && t.cls && c < t.n_class; c++)
+		if (!strcmp(t.cls[c], "extern_mm"))
+			excl = c;
+	tree_prune_ex(&p, &t, (int)k, excl);
 	aout o;
 	FILE *fp = aout_open(&o, out);
 	tree_write(&p, fp);

@@ -465,10 +465,29 @@ copy_header(tree *out, const tree *in)
 	out->confidence_threshold = in->confidence_threshold;
 }
 
+/* Distinct labels of node i that count for pruning: n_labels, less one if
+ * class excl (>= 0) is among them (its list holds exactly the classes with
+ * p > 0, which tree_read checks against n_labels). */
+static int
+counted_labels(const tree *t, int i, int excl)
+{
+	const tree_node *d = &t->node[i];
+	int n = d->n_labels;
+	if (excl >= 0)
+		for (int j = 0; j < d->prob_len; j++)
+			if (t->prob[d->prob_off + j].cls == excl &&
+			    t->prob[d->prob_off + j].p > 0) {
+				n--;
+				break;
+			}
+	return n;
+}
+
 /* Copy node i of in (and, unless pruned, its subtree) into out in pre-order;
  * returns the new id. */
 static int
-prune_rec(tree *out, const tree *in, int i, int k, size_t *ncap, size_t *pcap)
+prune_rec(tree *out, const tree *in, int i, int k, int excl, size_t *ncap,
+          size_t *pcap)
 {
 	const tree_node *s = &in->node[i];
 	int id = out->n_node++;
@@ -480,26 +499,35 @@ prune_rec(tree *out, const tree *in, int i, int k, size_t *ncap, size_t *pcap)
 	memcpy(out->prob + out->n_prob, in->prob + s->prob_off,
 	       (size_t)s->prob_len * sizeof *out->prob);
 	out->n_prob += s->prob_len;
-	if (s->feature >= 0 && (in->node[s->left].n_labels < k ||
-	                        in->node[s->right].n_labels < k)) {
+	if (s->feature >= 0 && (counted_labels(in, s->left, excl) < k ||
+	                        counted_labels(in, s->right, excl) < k)) {
 		d.feature = -1;
 		d.threshold = -2.0;
 		d.left = d.right = -1;
 	}
 	if (d.feature >= 0) {
-		d.left = prune_rec(out, in, s->left, k, ncap, pcap);
-		d.right = prune_rec(out, in, s->right, k, ncap, pcap);
+		d.left = prune_rec(out, in, s->left, k, excl, ncap, pcap);
+		d.right = prune_rec(out, in, s->right, k, excl, ncap, pcap);
 	}
 	out->node[id] = d;
 	return id;
 }
 
 void
-tree_prune(tree *out, const tree *in, int k)
+tree_prune_ex(tree *out, const tree *in, int k, int excl)
 {
 	size_t ncap = 0, pcap = 0;
+	if (excl >= in->n_class)
+		die("prune: excluded class %d out of range (%d classes)", excl,
+		    in->n_class);
 	copy_header(out, in);
 	out->ranking_k = k;
 	if (in->n_node > 0)
-		prune_rec(out, in, 0, k, &ncap, &pcap);
+		prune_rec(out, in, 0, k, excl < 0 ? -1 : excl, &ncap, &pcap);
+}
+
+void
+tree_prune(tree *out, const tree *in, int k)
+{
+	tree_prune_ex(out, in, k, -1);
 }

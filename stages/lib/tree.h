@@ -66,6 +66,12 @@ int tree_apply(const tree *t, const double *x);
  * (and, unlike the reference, its own n_samples).  Result renumbered in
  * pre-order into *out (a fresh tree; in is unchanged). */
 void tree_prune(tree *out, const tree *in, int k);
+/* The same, except that class excl (>= 0; -1: none, = tree_prune) does not
+ * count among a child's labels: every surviving leaf then has >= k distinct
+ * labels other than excl (ours, issue #3: excl = extern_mm, which Inductor
+ * appends to the top-k list anyway, spec §7.3, so it should not fill one of
+ * the k slots).  Dies if excl >= n_class. */
+void tree_prune_ex(tree *out, const tree *in, int k, int excl);
 
 /* Depth (root = 0 tests... the number of tests on the longest path) and
  * number of leaves. */
