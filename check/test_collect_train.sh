@@ -17,6 +17,14 @@ elif [ "$(md5sum < "$TMP/out/zz100/merged.txt")" != "$sum" ]; then
 	fail collect-train-no-recollect "merged.txt changed"
 else ok collect-train-no-recollect; fi
 [ -s "$TMP/out/zz100/_MMRankingZZ100.py" ] && ok collect-train-artifacts || fail collect-train-artifacts "no _MMRankingZZ100.py"
+# the collection's default family reaches bench (mma+wgmma: wgmma.cu choices
+# for eligible fp16/bf16 inputs); CUBLASLT adds the cuBLASLt choices and, being
+# a parameter of the shards, re-measures them
+grep -q ',type=nvrtc_wgmma_' "$TMP/out/zz100/merged.txt" && ok collect-train-wgmma-default \
+	|| fail collect-train-wgmma-default "no wgmma.cu choice in merged.txt"
+"${MK[@]}" -j2 collect GPUS=0,1 SAMPLES=3 SEED=1 CUBLASLT="$ROOT/kernels/cublaslt_algos.tsv" >"$TMP/l.log" 2>&1 &&
+	grep -q ',type=cublaslt_algo=' "$TMP/out/zz100/merged.txt" && ok collect-train-cublaslt \
+	|| fail collect-train-cublaslt "$(tail -2 "$TMP/l.log")"
 # an unknown GPU: a clear error, no collection started
 "${MK[@]}" heuristic GPU=nosuchgpu >"$TMP/u.log" 2>&1 && fail collect-train-unknown-gpu "exit 0" || {
 	grep -q "no data for GPU 'nosuchgpu'" "$TMP/u.log" && ! grep -q 'sample' "$TMP/u.log" &&

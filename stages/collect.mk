@@ -29,7 +29,9 @@
 # flight and make fails with exit 2 — rerun to resume), CUBIN_CACHE
 # (default $(BUILD)/cubin), CUBIN_ARCH (for `make cubins`, default sm_90),
 # BENCH (the program in $(BIN) that measures: bench, or bench-fake for CPU
-# tests), BENCH_EXTRA (more bench options, e.g. --fake-delay-ms 100),
+# tests), CUBLASLT (a cuBLASLt algorithm list, e.g. kernels/cublaslt_algos.tsv:
+# bench --cublaslt, each algorithm a choice of its own; default none),
+# BENCH_EXTRA (more bench options, e.g. --fake-delay-ms 100),
 # LAUNCHER (local: the shards run here, one per GPU in GPUS, under make -j;
 # slurm: one Slurm job per shard, see stages/slurm.mk).
 #
@@ -47,6 +49,7 @@ SAMPLE_MAX_GFLOP   ?=
 CUBIN_CACHE        ?= $(BUILD)/cubin
 BENCH              ?= bench
 BENCH_EXTRA        ?=
+CUBLASLT           ?=
 # candidate family: mm (kernels/mm.cu, CUDA cores) or mma (kernels/mma.cu,
 # tensor cores); see bench --help --template
 KERNEL_TEMPLATE    ?= mma+wgmma
@@ -99,7 +102,7 @@ $(COLLECT_DIR)/sample.params: collect-force
 
 $(COLLECT_DIR)/bench.params: collect-force
 	@mkdir -p $(@D)
-	@echo "reps=$(REPS) fast_reject=$(FAST_REJECT) gpus=$(GPUS) template=$(KERNEL_TEMPLATE)" > $@.new; \
+	@echo "reps=$(REPS) fast_reject=$(FAST_REJECT) gpus=$(GPUS) template=$(KERNEL_TEMPLATE) cublaslt=$(CUBLASLT)" > $@.new; \
 	if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
 $(COLLECT_DIR)/shapes.tsv: $(COLLECT_DIR)/sample.params | $(BIN)/sample
@@ -115,6 +118,7 @@ collect_bench = $(BIN)/$(BENCH) --device $(1) --shard $(2) --reps $(REPS) \
 		--fast-reject $(FAST_REJECT) \
 		--kernels kernels --template $(KERNEL_TEMPLATE) --cache $(CUBIN_CACHE) \
 		$(if $(COLLECT_TIME_LIMIT),--time-limit $(COLLECT_TIME_LIMIT)) \
+		$(if $(CUBLASLT),--cublaslt $(CUBLASLT)) \
 		--stats $(3) $(BENCH_EXTRA) $(COLLECT_DIR)/shapes.tsv $(4)
 
 ifeq ($(LAUNCHER),local)
