@@ -54,5 +54,9 @@ want="$nwg 0 0 $nwg 0 $nwg 0 "
 pid=$!; sleep 1; kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
 "$BIN/bench-fake" "${W[@]}" shapes.tsv wr.txt 2>/dev/null
 cmp -s wr.txt wgs.txt && grep -q nvrtc_wgmma wgs.txt && ok bench-wgmma-resume || fail bench-wgmma-resume "resumed log differs or no wgmma rows"
+# on a GPU other than sm_90 wgmma.cu is not offered (said once on stderr)
+"$BIN/bench-fake" "${W[@]}" --fake-capability 8 wg.tsv wg80.txt 2>wg80.err
+! grep -q nvrtc_wgmma wg80.txt && grep -q 'nvrtc_mma' wg80.txt && grep -q 'wgmma.cu needs sm_90' wg80.err \
+	&& ok bench-wgmma-sm90-only || fail bench-wgmma-sm90-only "$(grep -c nvrtc_wgmma wg80.txt) wgmma rows; $(head -2 wg80.err)"
 expect_error bench-template-bad 'expected mm, mma or mma\+wgmma' x.txt "$BIN/bench-fake" --kernels "$ROOT/kernels" --template wgmma shapes.tsv x.txt
 finish

@@ -66,8 +66,8 @@ static const char usage[] =
 "                    warp-specialised, sm_90a; configs kernels/wgmma_configs.tsv,\n"
 "                    not shrunk) for fp16/bf16 inputs whose operands TMA can\n"
 "                    describe (leading dimensions multiples of 8), ids\n"
-"                    type=nvrtc_wgmma_BLOCK-M=...; on a GPU other than sm_90\n"
-"                    those candidates are inf\n"
+"                    type=nvrtc_wgmma_BLOCK-M=...; not offered on a GPU\n"
+"                    other than sm_90\n"
 "  --cache DIR       cubin cache, keyed by (source hash, config, dtype, arch)\n"
 "                    (default build/cubin)\n"
 "  --verify-all      check every candidate against cuBLAS on every input\n"
@@ -115,6 +115,8 @@ static const char usage[] =
 "                    verification rejects a wrong kernel)\n"
 "  --fake-delay-ms D, --fake-fail N   bench-fake only (CPU tests): sleep D ms\n"
 "                    per input; make every Nth candidate fail (inf)\n"
+"  --fake-capability MAJOR  bench-fake only: report compute capability\n"
+"                    MAJOR.0 (default 9: an H100/H200)\n"
 "\n"
 "Progress goes to stderr (done/total, inputs/s, ETA).  Exit status: 0 done,\n"
 "1 error (no GPU, bad input files, a log made with other settings), 2\n"
@@ -262,6 +264,8 @@ int main(int argc, char **argv)
 			o.fake_delay_ms = opt_f64(a, v), i++;
 		else if (!strcmp(a, "--fake-fail"))
 			o.fake_fail = (int)opt_int(a, v, 0, 1 << 20), i++;
+		else if (!strcmp(a, "--fake-capability"))
+			o.fake_cap = (int)opt_int(a, v, 1, 99), i++;
 		else if (a[0] == '-' && a[1])
 			die("unknown option '%s' (see --help)", a);
 		else if (!shapes)
@@ -273,7 +277,7 @@ int main(int argc, char **argv)
 		if (i >= argc)
 			die("option '%s' needs a value", a);
 	}
-	if ((o.fake_delay_ms > 0 || o.fake_fail) && strcmp(backend_kind(), "fake"))
+	if ((o.fake_delay_ms > 0 || o.fake_fail || o.fake_cap) && strcmp(backend_kind(), "fake"))
 		die("--fake-* options exist only in bench-fake");
 	if (ltdecode) {
 		lt_algo al;
@@ -349,6 +353,17 @@ int main(int argc, char **argv)
 	if (heur)
 		o.fast_reject = 0; /* selection vs full autotune: every rep of every choice */
 	bench_backend *be = backend_open(&o, &dev);
+	if (o.wgmma && !(dev.cap_major == 9 && dev.cap_minor == 0)) {
+		/* wgmma.cu is sm_90a code: not offered elsewhere (the plan follows the
+		 * device, whose capability is in the log's metadata) */
+		int kept = 0;
+		for (int i = 0; i < ncfg; i++)
+			if (cfgs[i].tmpl != 2)
+				cfgs[kept++] = cfgs[i];
+		fprintf(stderr, "bench: kernels/wgmma.cu needs sm_90, the device is sm_%d%d: its %d "
+		        "configs are not offered\n", dev.cap_major, dev.cap_minor, ncfg - kept);
+		ncfg = kept;
+	}
 	if (lt_topn) {
 		lt_discover(be, todo, ntodo, lt_topn, lt_keep, shapes, &dev, log);
 		heur = NULL;

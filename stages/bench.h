@@ -61,6 +61,7 @@ typedef struct {
 	int bad_kernel;            /* compile with MMRANK_BUG (tests) */
 	double fake_delay_ms;      /* bench-fake only: sleep per input */
 	int fake_fail;             /* bench-fake only: fail every Nth candidate */
+	int fake_cap;              /* bench-fake only: capability major (0: 9) */
 	const char *compile_arch;  /* --compile-only ARCH */
 	int tmpl;                  /* --template: 0 mm (default), 1 mma, mma+wgmma */
 	int wgmma;                 /* --template mma+wgmma: also kernels/wgmma.cu */

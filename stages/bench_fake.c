@@ -30,7 +30,7 @@ bench_backend *backend_open(const bench_opts *o, bench_device *dev)
 	bench_backend *b = xcalloc(1, sizeof *b);
 	b->o = *o;
 	dev->smem_optin = 232448;
-	dev->cap_major = 9;
+	dev->cap_major = o->fake_cap ? o->fake_cap : 9;
 	dev->cap_minor = 0;
 	dev->l2_bytes = 60 << 20;
 	dev->total_mem = 143771LL << 20;

@@ -20,7 +20,7 @@
 # comment edit) does not re-run a collection.
 #
 # Variables: KERNEL_TEMPLATE (mm, mma or mma+wgmma, bench --template; default
-# mma+wgmma: kernels/wgmma.cu needs an sm_90 GPU, elsewhere its rows are inf),
+# mma+wgmma: kernels/wgmma.cu needs an sm_90 GPU, elsewhere it is not offered),
 # COLLECT_DIR (default out/$(GPU)/collect), GPU_MEM_BYTES (for
 # sample's memory rejection; default 150754820096 = 143771 MiB, an H200),
 # SAMPLE_MAX_GFLOP (sample --max-gflop: reject problems above G GFLOP; not
