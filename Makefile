@@ -72,7 +72,7 @@ help:
 	@echo '  make evaluate-online GPU=... SAMPLES=N [ONLINE_SEED=S]   bench --use-heuristic on fresh inputs (GPU)'
 	@echo '  make unpack GPU=...       extract the official logs to out/<gpu>/raw/ (featurize reads the zip)'
 	@echo '  make fuzz [FUZZ_SECONDS=60]   AFL++ harnesses of the log, feat TSV and tree readers'
-	@echo '  make compare GPU=... [HELDOUT=logs]  PyTorch shipped artifact vs ours, side by side'
+	@echo '  make compare GPU=... [HELDOUT=logs]  PyTorch shipped artifact (and the reference learner) vs ours'
 	@echo '  make fit-args [PROFILE=...]  print the fit options the profile uses'
 	@echo '  make all                  build the stage programs into build/bin/'
 	@echo '  make clean | distclean    remove build/ | build/ and out/'
@@ -138,11 +138,17 @@ ifneq ($(PROFILE),reference)
 $(error PROFILE='$(PROFILE)': expected ours or reference)
 endif
 endif
+# the reference trainer's learning options (one model, spec §5.10 rule,
+# frequency-ordered leaves): PROFILE=reference and make compare's (a) and (d)
+REF_GRID        := mm
+REF_SELECT      := top1
+REF_LEAF_RANK   := freq
+REF_LEARN        = --grid $(REF_GRID) --select $(REF_SELECT) --leaf-rank $(REF_LEAF_RANK) --folds 0
 ifeq ($(PROFILE),reference)
 SPLIT           ?= rows
-GRID            ?= mm
-SELECT          ?= top1
-LEAF_RANK       ?= freq
+GRID            ?= $(REF_GRID)
+SELECT          ?= $(REF_SELECT)
+LEAF_RANK       ?= $(REF_LEAF_RANK)
 FOLDS           ?= 0
 else
 SPLIT           ?= group
@@ -305,20 +311,24 @@ $(CMP)/params: FORCE
 $(CMP)/show.params: FORCE
 	$(call stamp,$(abspath $(REFERENCE_ART)) $(HELDOUT))
 
+# $(call cmp_fit,NAME,split and learning options): the comparison's tree
+# $(CMP)/NAME/tree.tsv, its split and metrics, seeded like make heuristic
+define cmp_fit
+$(CMP)/$(1)/tree.tsv $(CMP)/$(1)/split.tsv &: $(O)/main.feat.tsv $(EXTRA_FEATS) $(BIN)/fit $(CMP)/params
+	@mkdir -p $$(@D)
+	$$(if $$(Q),@echo "  FIT     $$@")
+	$$(Q)$$(BIN)/fit $$(O)/main.feat.tsv $$(DATA_ARGS) --ranking $$(RANKING) --seed $$(SEED) $(2) \
+	  --write-split $$(CMP)/$(1)/split.tsv -o $$(CMP)/$(1)/tree.tsv --metrics $$(CMP)/$(1)/metrics.tsv >/dev/null
+endef
+# HOLDOUT of the main inputs held out whole (grouped split): (b) and (d)
+CMP_GROUP = --split group --test-fraction $(HOLDOUT)
 # (a) the reference's setting: one model, rows split, 1 % test
-$(CMP)/rows/tree.tsv $(CMP)/rows/split.tsv &: $(O)/main.feat.tsv $(EXTRA_FEATS) $(BIN)/fit $(CMP)/params
-	@mkdir -p $(@D)
-	$(if $(Q),@echo "  FIT     $@")
-	$(Q)$(BIN)/fit $(O)/main.feat.tsv $(DATA_ARGS) --ranking $(RANKING) --seed $(SEED) \
-	  --split rows --grid mm --select top1 --folds 0 --write-split $(CMP)/rows/split.tsv \
-	  -o $(CMP)/rows/tree.tsv --metrics $(CMP)/rows/metrics.tsv >/dev/null
-# (b) ours with HOLDOUT of the inputs held out whole (grouped split)
-$(CMP)/group/tree.tsv $(CMP)/group/split.tsv &: $(O)/main.feat.tsv $(EXTRA_FEATS) $(BIN)/fit $(CMP)/params
-	@mkdir -p $(@D)
-	$(if $(Q),@echo "  FIT     $@")
-	$(Q)$(BIN)/fit $(O)/main.feat.tsv $(DATA_ARGS) --ranking $(RANKING) --seed $(SEED) \
-	  --split group --test-fraction $(HOLDOUT) --grid $(GRID) --select $(SELECT) --leaf-rank $(LEAF_RANK) --folds $(FOLDS) \
-	  --write-split $(CMP)/group/split.tsv -o $(CMP)/group/tree.tsv --metrics $(CMP)/group/metrics.tsv >/dev/null
+$(eval $(call cmp_fit,rows,--split rows $(REF_LEARN)))
+# (b) ours (the profile's options) on the grouped split
+$(eval $(call cmp_fit,group,$(CMP_GROUP) --grid $(GRID) --select $(SELECT) --leaf-rank $(LEAF_RANK) --folds $(FOLDS)))
+# (d) the reference learner on the same grouped split (its val set, 19 %, is
+# held out of its training for the §5.10 check, as in the reference)
+$(eval $(call cmp_fit,refgroup,$(CMP_GROUP) $(REF_LEARN)))
 $(CMP)/%/pruned.tsv: $(CMP)/%/tree.tsv $(BIN)/prune
 	$(Q)$(BIN)/prune --ranking $(RANKING) -o $@ $< 2>/dev/null
 $(CMP)/%/test.feat.tsv: $(CMP)/%/split.tsv $(O)/main.feat.tsv stages/subset.sh
@@ -326,7 +336,7 @@ $(CMP)/%/test.feat.tsv: $(CMP)/%/split.tsv $(O)/main.feat.tsv stages/subset.sh
 
 COMPARE = stages/compare.sh --bin $(BIN) --ranking $(RANKING) --reference $(REFERENCE_ART)
 $(O)/compare.txt: $(CMP)/rows/pruned.tsv $(CMP)/rows/test.feat.tsv $(CMP)/group/pruned.tsv \
-  $(CMP)/group/test.feat.tsv $(O)/pruned.tsv $(EXTRA_FEATS) $(foreach h,$(HELDOUT),$(call log_feat,$(h))) \
+  $(CMP)/group/test.feat.tsv $(CMP)/refgroup/pruned.tsv $(O)/pruned.tsv $(EXTRA_FEATS) $(foreach h,$(HELDOUT),$(call log_feat,$(h))) \
   $(BIN)/import $(BIN)/eval stages/compare.sh $(CMP)/show.params $(wildcard $(REFERENCE_ART))
 	$(if $(Q),@echo "  COMPARE $@")
 	$(Q){ echo "== (a) reference split: rows, 1 % test; ours trained like the reference (one model, §5.10)" && \
@@ -336,7 +346,14 @@ $(O)/compare.txt: $(CMP)/rows/pruned.tsv $(CMP)/rows/test.feat.tsv $(CMP)/group/
 	  $(COMPARE) --ours $(CMP)/group/pruned.tsv -o $(CMP)/group.tsv heldout=$(CMP)/group/test.feat.tsv \
 	    $(EXTRA_SET_ARGS) $(HELDOUT_ARGS) && echo && \
 	  echo "== (c) the shipped artifact vs ours from make heuristic (both trained on every set below)" && \
-	  $(COMPARE) --ours $(O)/pruned.tsv -o $(CMP)/full.tsv main=$(O)/main.feat.tsv $(EXTRA_SET_ARGS) && \
+	  $(COMPARE) --ours $(O)/pruned.tsv -o $(CMP)/full.tsv main=$(O)/main.feat.tsv $(EXTRA_SET_ARGS) && echo && \
+	  echo "== (d) learner vs learner, leakage-free: (b)'s split, both trained without heldout" && \
+	  echo "   ref: the reference learner (PROFILE=reference: $(REF_LEARN)) on (b)'s grouped split; ours as in (b); shipped for reference (it saw heldout)" && \
+	  awk -F'\t' '$$2 == "test" { t[FILENAME] = t[FILENAME] " " $$1 } END { exit t[ARGV[1]] != t[ARGV[2]] }' \
+	    $(CMP)/group/split.tsv $(CMP)/refgroup/split.tsv || \
+	    { echo "make compare: (b) and (d) hold out different inputs ($(CMP)/group/split.tsv, $(CMP)/refgroup/split.tsv)" >&2; false; } && \
+	  $(COMPARE) --ref-learner $(CMP)/refgroup/pruned.tsv --ours $(CMP)/group/pruned.tsv -o $(CMP)/fair.tsv \
+	    heldout=$(CMP)/group/test.feat.tsv $(EXTRA_SET_ARGS) $(HELDOUT_ARGS) && \
 	  true; } > $@.part && mv $@.part $@ || { rm -f $@.part; exit 1; }
 
 EVAL_TREE ?= $(O)/pruned.tsv

@@ -4,6 +4,7 @@
 # shipped artifacts, §7.3 how Inductor uses the top-k list).
 #
 # usage: stages/compare.sh [--bin DIR] [--ranking K] [--reference ART.py]
+#                          [--ref-learner REF.tsv]
 #                          --ours TREE.tsv -o COMPARE.tsv NAME=SET.feat.tsv...
 #
 # Imports ART.py (PyTorch's _MMRanking<GPU>.py) with `import`, evaluates it
@@ -13,18 +14,22 @@
 # the top-k list + extern_mm), regret (best listed time / best time,
 # geometric mean and max) and speedup of the best listed choice over
 # extern_mm (geometric mean), shipped | ours | ours - shipped.
+# --ref-learner REF.tsv adds a third tree (tree = ref, between shipped and
+# ours: the reference learner trained by us on ours' training data), and the
+# diff column becomes ours - ref.
 # If ART.py is absent, prints "skip shipped: no ART.py" and evaluates ours
 # alone.  Times are medians in ms; every ratio is unitless.
 # Exit status: 0 on success, 1 on bad usage or a failing stage; COMPARE.tsv
 # is written atomically (eval's -o).
 set -euo pipefail
-bin=build/bin ranking=10 ref= ours= out=
+bin=build/bin ranking=10 ref= reflearn= ours= out=
 sets=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--bin) bin=$2; shift 2 ;;
 	--ranking) ranking=$2; shift 2 ;;
 	--reference) ref=$2; shift 2 ;;
+	--ref-learner) reflearn=$2; shift 2 ;;
 	--ours) ours=$2; shift 2 ;;
 	-o) out=$2; shift 2 ;;
 	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -33,7 +38,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ -n "$ours" ] && [ -n "$out" ] && [ ${#sets[@]} -gt 0 ] ||
-	{ echo "compare.sh: usage: compare.sh [--reference ART.py] --ours TREE.tsv -o OUT.tsv NAME=SET.feat.tsv... (see --help)" >&2; exit 1; }
+	{ echo "compare.sh: usage: compare.sh [--reference ART.py] [--ref-learner REF.tsv] --ours TREE.tsv -o OUT.tsv NAME=SET.feat.tsv... (see --help)" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/compare.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trees=()
@@ -43,6 +48,7 @@ if [ -n "$ref" ] && [ -r "$ref" ]; then
 else
 	echo "skip shipped: no ${ref:-reference artifact given} (set REFERENCE_DIR)"
 fi
+[ -z "$reflearn" ] || trees+=(--tree "ref=$reflearn")
 trees+=(--tree "ours=$ours")
 "$bin/eval" --ranking "$ranking" -o "$out" "${trees[@]}" "${sets[@]}" >"$tmp/table"
 awk -F'\t' '
@@ -56,6 +62,25 @@ NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 }
 END {
 	two = ("shipped" in trees)
+	if ("ref" in trees) {
+		printf "%-14s %6s %3s | %-31s | %-26s | %-23s | %-26s\n", "set", "inputs", "k",
+		    "hit%  shipped/ref/ours/ours-ref", "regret gm shipped/ref/ours", "regret max s/r/o",
+		    "speedup gm s/r/o"
+		for (i = 1; i <= n; i++) {
+			k = order[i]; split(k, p, "\t")
+			if (two)
+				s = sprintf("%6.2f %8.4f %7.3f %7.4f", 100*hit["shipped",k], rg["shipped",k],
+				    rm["shipped",k], sp["shipped",k])
+			else
+				s = sprintf("%6s %8s %7s %7s", "-", "-", "-", "-")
+			split(s, sh, " ")
+			printf "%-14s %6d %3d | %6s %6.2f %6.2f %+7.2f    | %8s %8.4f %8.4f | %7s %7.3f %7.3f | %8s %8.4f %8.4f\n",
+			    p[1], inp[k], p[2], sh[1], 100*hit["ref",k], 100*hit["ours",k],
+			    100*(hit["ours",k]-hit["ref",k]), sh[2], rg["ref",k], rg["ours",k],
+			    sh[3], rm["ref",k], rm["ours",k], sh[4], sp["ref",k], sp["ours",k]
+		}
+		exit
+	}
 	printf "%-14s %6s %3s | %-24s | %-24s | %-17s | %-17s\n", "set", "inputs", "k",
 	    "hit%  shipped/ours/diff", "regret gm shipped/ours", "regret max s/o", "speedup gm s/o"
 	for (i = 1; i <= n; i++) {
