@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# make compare on the official H100 data (issue #3), section (d): the
+# reference learner vs ours, leakage-free.  Checks that (d) shows the three
+# trees on heldout, train_timm and train_hf at k = 1, 5, 10; that its
+# reference-learner tree is what fit trains with make's PROFILE=reference
+# options (make fit-args) on (b)'s grouped split (one model, selected on val,
+# no cross-validation), on the very inputs (b) holds out; that (d)'s 'ours'
+# rows are (b)'s; and that make compare refuses (b) and (d) splits that hold
+# out different inputs, leaving no compare.txt.
+. check/lib.sh
+MIRROR=${DATASET_MIRROR:-../shared/datasets}
+if [ ! -f "$MIRROR/h100_mm.zip" ]; then
+	skip compare "no dataset mirror at $MIRROR (set DATASET_MIRROR)"; finish
+fi
+BUILD=${BIN%/bin}
+MK=(env -u MAKEFLAGS -u MAKELEVEL make --no-print-directory -C "$ROOT" GPU=h100 OUT="$TMP/out"
+	BUILD="$BUILD" DATASET_MIRROR="$MIRROR")
+O=$TMP/out/h100 C=$TMP/out/h100/compare
+if ! "${MK[@]}" compare >"$TMP/make.log" 2>&1; then
+	fail compare-make "$(tail -5 "$TMP/make.log" | tr '\n' '|')"; finish
+fi
+ok compare-make
+
+# (d): a heading, a table header naming the three trees, then 3 sets x 3 k
+sed -n '/^== (d) /,$p' "$O/compare.txt" >"$TMP/d.txt"
+if [ -s "$TMP/d.txt" ] && grep -q '^set .*shipped/ref/ours' "$TMP/d.txt"; then ok compare-d-section
+else fail compare-d-section "no (d) table in compare.txt: $(grep '^==' "$O/compare.txt" | tr '\n' '|')"; fi
+awk '$3 ~ /^[0-9]+$/ && $4 == "|" {print $1, $3}' "$TMP/d.txt" >"$TMP/d.rows"
+printf '%s\n' "heldout 1" "heldout 5" "heldout 10" "train_timm 1" "train_timm 5" "train_timm 10" \
+	"train_hf 1" "train_hf 5" "train_hf 10" >"$TMP/want.rows"
+test_cmp compare-d-sets "$TMP/want.rows" "$TMP/d.rows"
+# every (d) row has the three trees' hit rates and the diff (ref and ours: no '-')
+bad=$(awk '$3 ~ /^[0-9]+$/ && $4 == "|" && (NF != 20 || $6 !~ /^[0-9.]+$/ || $7 !~ /^[0-9.]+$/ || $8 !~ /^[-+][0-9.]+$/)' \
+	"$TMP/d.txt" | head -2)
+[ -z "$bad" ] && ok compare-d-columns || fail compare-d-columns "$bad"
+trees=$(awk -F'\t' 'NR > 1 && !s[$1]++ {printf "%s ", $1}' "$C/fair.tsv")
+want="ref ours "
+[ -r ../shared/reference/_MMRankingH100.py ] && want="shipped ref ours "
+[ "$trees" = "$want" ] && ok compare-d-trees || fail compare-d-trees "fair.tsv trees '$trees', want '$want'"
+
+# the reference learner: make fit-args PROFILE=reference, the rows split
+# replaced by (b)'s grouped split; trained here by hand, it must be (d)'s tree
+args=$("${MK[@]}" -s fit-args PROFILE=reference)
+case $args in *"--split rows "*) ok compare-ref-profile ;;
+*) fail compare-ref-profile "fit-args PROFILE=reference: $args" ;; esac
+args=${args/--split rows /--split group --test-fraction 0.2 }
+# shellcheck disable=SC2086  # word splitting of the option list is wanted
+if "$BIN/fit" "$O/main.feat.tsv" --data train_timm "$O/train_timm.feat.tsv" --data train_hf "$O/train_hf.feat.tsv" \
+	$args --write-split "$TMP/ref.split" -o "$TMP/ref.tree" --metrics "$TMP/ref.metrics" >/dev/null 2>"$TMP/fit.err"; then
+	cmp -s "$TMP/ref.tree" "$C/refgroup/tree.tsv" && ok compare-d-ref-is-reference-profile ||
+		fail compare-d-ref-is-reference-profile "$C/refgroup/tree.tsv is not fit $args's tree"
+else fail compare-d-ref-is-reference-profile "fit: $(head -2 "$TMP/fit.err" | tr '\n' '|')"; fi
+# one model (grid mm), no cross-validation; ours: the search grid, cross-validated
+models() { awk -F'\t' 'NR > 1 {m[$2 " " $3 " " $4]; s[$1]} END {print length(m), ("cv" in s) ? "cv" : "nocv"}' "$1"; }
+[ "$(models "$C/refgroup/metrics.tsv")" = "1 nocv" ] && [ "$(models "$C/group/metrics.tsv")" != "1 nocv" ] &&
+	ok compare-d-ref-one-model || fail compare-d-ref-one-model "ref: $(models "$C/refgroup/metrics.tsv"), ours: $(models "$C/group/metrics.tsv")"
+grep -q '^param	criterion	entropy$' "$C/refgroup/tree.tsv" && grep -q '^param	max_depth	5$' "$C/refgroup/tree.tsv" &&
+	grep -q '^param	min_samples_leaf	0.01$' "$C/refgroup/tree.tsv" &&
+	ok compare-d-ref-params || fail compare-d-ref-params "$(grep '^param' "$C/refgroup/tree.tsv" | tr '\n' ' ')"
+cmp -s "$C/refgroup/pruned.tsv" "$C/group/pruned.tsv" && fail compare-d-trees-differ "ref and ours are the same tree" ||
+	ok compare-d-trees-differ
+# the same held-out inputs as (b), a fifth of the main inputs
+tests() { awk -F'\t' '$2 == "test" {print $1}' "$1"; }
+tests "$C/group/split.tsv" >"$TMP/b.test"
+tests "$C/refgroup/split.tsv" >"$TMP/d.test"
+test_cmp compare-d-same-heldout "$TMP/b.test" "$TMP/d.test"
+n=$(wc -l <"$TMP/b.test") all=$(awk -F'\t' 'NR > 1 && $2 != "dropped"' "$C/group/split.tsv" | wc -l)
+[ "$n" -gt 0 ] && [ $((5 * n)) -ge $((all - 5)) ] && [ $((5 * n)) -le $((all + 5)) ] &&
+	ok compare-heldout-fifth || fail compare-heldout-fifth "$n of $all inputs held out"
+# (d)'s ours rows are (b)'s (same tree, same sets, same eval)
+awk -F'\t' '$1 == "ours"' "$C/group.tsv" >"$TMP/b.ours"
+awk -F'\t' '$1 == "ours"' "$C/fair.tsv" >"$TMP/d.ours"
+[ -s "$TMP/b.ours" ] && test_cmp compare-d-ours-is-b "$TMP/b.ours" "$TMP/d.ours" ||
+	fail compare-d-ours-is-b "no ours rows in $C/group.tsv"
+
+# (b) and (d) holding out different inputs: refused, no compare.txt
+awk -F'\t' 'BEGIN {OFS = "\t"} $2 == "test" && !done {$2 = "train"; done = 1} {print}' \
+	"$C/refgroup/split.tsv" >"$TMP/split" && cp "$TMP/split" "$C/refgroup/split.tsv"
+touch "$C/refgroup/pruned.tsv"
+rm -f "$O/compare.txt"
+if "${MK[@]}" compare >"$TMP/make2.log" 2>&1; then fail compare-split-mismatch "make compare: exit status 0"
+elif ! grep -q 'hold out different inputs' "$TMP/make2.log"; then
+	fail compare-split-mismatch "$(tail -3 "$TMP/make2.log" | tr '\n' '|')"
+elif [ -e "$O/compare.txt" ] || [ -e "$O/compare.txt.part" ]; then
+	fail compare-split-mismatch "compare.txt left behind"
+else ok compare-split-mismatch; fi
+finish
