@@ -122,13 +122,6 @@ static const char usage[] =
 "1 error (no GPU, bad input files, a log made with other settings), 2\n"
 "stopped by --time-limit.\n";
 
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 static int64_t opt_int(const char *name, const char *v, int64_t lo, int64_t hi)
 {
 	int64_t x;
@@ -163,7 +156,7 @@ static int run_online(bench_backend *be, const bench_opts *o, const bench_device
 	fprintf(fp, "%s\n", online_header);
 	bench_cand cand[BENCH_MAX_CAND];
 	double *fb = xmalloc(sizeof *fb * (size_t)o->reps * BENCH_MAX_CAND);
-	double lsum = 0, sel = 0, full = 0, t0 = now_s();
+	double lsum = 0, sel = 0, full = 0, t0 = mono_s();
 	char what[64];
 	snprintf(what, sizeof what, "bench[dev %d] online", o->device);
 	progress prog;
@@ -183,7 +176,7 @@ static int run_online(bench_backend *be, const bench_opts *o, const bench_device
 	aout_commit(&ao);
 	fprintf(stderr, "bench: online top-%d + extern_mm on %" PRId64 " inputs (%.1f s): "
 	        "regret geomean %.4f, within 1 %% of the oracle %.1f %%, selection %.3f s vs "
-	        "full autotune %.3f s (%.1fx less benchmarking)\n", k, ntodo, now_s() - t0,
+	        "full autotune %.3f s (%.1fx less benchmarking)\n", k, ntodo, mono_s() - t0,
 	        ntodo ? exp(lsum / (double)ntodo) : 1.0,
 	        ntodo ? 100.0 * (double)within1 / (double)ntodo : 0.0, sel, full,
 	        sel > 0 ? full / sel : 0.0);
@@ -323,14 +316,14 @@ int main(int argc, char **argv)
 	if (o.compile_arch) {
 		if (log)
 			die("--compile-only takes at most SHAPES, no LOG");
-		double t0 = now_s();
+		double t0 = mono_s();
 		int64_t nsh = 0;
 		bench_input *sh = shapes ? shapes_read(shapes, &nsh) : NULL;
 		int n = backend_precompile(&o, cfgs, ncfg, sh, nsh);
 		if (sh)
 			shapes_free(sh, nsh);
 		fprintf(stderr, "bench: compiled %d cubins for %s in %.1f s\n", n,
-		        o.compile_arch, now_s() - t0);
+		        o.compile_arch, mono_s() - t0);
 		free(cfgs);
 		free(lt);
 		free(cfgpath);
@@ -406,7 +399,7 @@ int main(int argc, char **argv)
 
 	bench_cand cand[BENCH_MAX_CAND];
 	double *fb = xmalloc(sizeof *fb * (size_t)o.reps * BENCH_MAX_CAND);
-	double t0 = now_s();
+	double t0 = mono_s();
 	int stopped = 0;
 	char what[96];
 	snprintf(what, sizeof what, "bench[dev %d shard %d/%d]", o.device, o.shard, o.nshards);
@@ -415,7 +408,7 @@ int main(int argc, char **argv)
 	progress_update(&prog, done);
 	int64_t rows = 0;
 	for (; done < ntodo; done++) {
-		if (time_limit >= 0 && now_s() - t0 >= time_limit) {
+		if (time_limit >= 0 && mono_s() - t0 >= time_limit) {
 			stopped = 1;
 			break;
 		}
@@ -431,7 +424,7 @@ int main(int argc, char **argv)
 		progress_update(&prog, done + 1);
 	}
 	progress_end(&prog, done);
-	double wall = now_s() - t0;
+	double wall = mono_s() - t0;
 	ah_append_close(&ap);
 	if (!stopped && rename(part, log) != 0)
 		die("cannot rename '%s' to '%s': %s", part, log, strerror(errno));

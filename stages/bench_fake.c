@@ -38,13 +38,6 @@ bench_backend *backend_open(const bench_opts *o, bench_device *dev)
 	return b;
 }
 
-static uint64_t fnv(uint64_t h, const char *s)
-{
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return h;
-}
-
 void backend_measure(bench_backend *b, const bench_input *in,
                      const bench_cand *c, int nc, int reps, double *fb)
 {
@@ -57,7 +50,8 @@ void backend_measure(bench_backend *b, const bench_input *in,
 	}
 	double best = INFINITY;
 	for (int i = 0; i < nc; i++) {
-		uint64_t h = fnv(fnv(0xcbf29ce484222325ULL, in->features), c[i].id);
+		uint64_t h = fnv1a64(fnv1a64(FNV1A64_INIT, in->features, strlen(in->features)), c[i].id,
+		                     strlen(c[i].id));
 		int fail = b->o.fake_fail > 0 && !c[i].is_extern && h % (uint64_t)b->o.fake_fail == 0;
 		if (fail) {
 			fprintf(stderr, "bench: input %lld: %s: fake failure\n",
@@ -93,7 +87,7 @@ int backend_lt_heuristic(bench_backend *b, const bench_input *in, int n, lt_algo
 	 * class (float32 a "SIMT" algorithm, the others one shared by fp16,
 	 * bf16 and, shifted, tf32), chosen by a hash of the features */
 	(void)b;
-	uint64_t h = fnv(0xcbf29ce484222325ULL, in->features);
+	uint64_t h = fnv1a64(FNV1A64_INIT, in->features, strlen(in->features));
 	unsigned cls = lt_dtype_class(in->dtype, in->tf32);
 	if (h % 10 == 0)
 		return 0;

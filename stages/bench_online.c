@@ -26,13 +26,6 @@
 #include "mmcontext.h"
 #include "util.h"
 
-static double wall_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 const char online_header[] =
 	"input\tm\tk\tn\tdtype\tn_candidates\tn_selected\tdecision_ns\tselect_s\tfull_s"
 	"\tchosen\tchosen_ms\toracle\toracle_ms\tregret\textern_ms";
@@ -40,7 +33,7 @@ const char online_header[] =
 int online_select(const tree *t, int k, const bench_input *in,
                   const bench_cand *cand, int nc, int *sel, double *decision_ns)
 {
-	double t0 = wall_s();
+	double t0 = mono_s();
 	double x[256];
 	if (t->n_feat > 256)
 		die("tree has %d features (at most 256)", t->n_feat);
@@ -70,7 +63,7 @@ int online_select(const tree *t, int k, const bench_input *in,
 		have_ext |= sel[j] == ext;
 	if (ext >= 0 && !have_ext)
 		sel[ns++] = ext;
-	*decision_ns = (wall_s() - t0) * 1e9;
+	*decision_ns = (mono_s() - t0) * 1e9;
 	return ns;
 }
 
@@ -85,9 +78,9 @@ void online_input(bench_backend *be, const tree *t, int k, const bench_input *in
 	int ns = online_select(t, k, in, cand, nc, sel, &dns);
 	for (int j = 0; j < ns; j++)
 		sub[j] = cand[sel[j]];
-	double t0 = wall_s();
+	double t0 = mono_s();
 	backend_measure(be, in, sub, ns, reps, fb); /* 3: selection */
-	*select_s = wall_s() - t0;
+	*select_s = mono_s() - t0;
 	int chosen = -1;
 	double best = INFINITY;
 	for (int j = 0; j < ns; j++) {
@@ -95,9 +88,9 @@ void online_input(bench_backend *be, const tree *t, int k, const bench_input *in
 		if (chosen < 0 || m < best)
 			chosen = sel[j], best = m;
 	}
-	t0 = wall_s();
+	t0 = mono_s();
 	backend_measure(be, in, cand, nc, reps, fb); /* 4: full autotune */
-	*full_s = wall_s() - t0;
+	*full_s = mono_s() - t0;
 	int oracle = 0, ext = -1;
 	double om = INFINITY;
 	for (int c = 0; c < nc; c++) {

@@ -352,12 +352,6 @@ int bench_full_reps(double t, double best, double alpha)
 	return isfinite(t) && t <= alpha * best;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 double bench_median(const double *fb, int nc, int c, int reps)
 {
 	double *v = xmalloc(sizeof *v * (size_t)(reps > 0 ? reps : 1));

@@ -63,9 +63,11 @@ BENCH_LDLIBS        = -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcubl
 BENCH_COMMON = stages/bench.c stages/bench_plan.c stages/bench_online.c stages/bench_lt.c
 BENCH_DEPS   = $(BENCH_COMMON) stages/bench.h stages/bench_lt.h $(LIBA) $(LIB_HDR)
 
-BENCH_GPU    = stages/cuda/bench_gpu.c stages/cuda/bench_lt_gpu.c stages/cuda/wgmma_launch.c
+BENCH_GPU    = stages/cuda/bench_gpu.c stages/cuda/bench_lt_gpu.c stages/cuda/wgmma_launch.c \
+               stages/cuda/nvrtc_cache.c
 
-$(BIN)/bench: $(BENCH_DEPS) $(BENCH_GPU) stages/cuda/bench_lt_gpu.h stages/cuda/wgmma_launch.h
+$(BIN)/bench: $(BENCH_DEPS) $(BENCH_GPU) stages/cuda/bench_lt_gpu.h stages/cuda/wgmma_launch.h \
+              stages/cuda/nvrtc_cache.h
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
 	$(Q)$(CC) $(WARN) $(CFLAGS) -Istages/lib -Istages -isystem $(CUDA_INC) -o $@ \

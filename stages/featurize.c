@@ -42,12 +42,6 @@ typedef struct {
 	double ms;
 } meas;
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* Median of v[0..n) (numpy semantics: mean of the two middle values for
  * even n); +inf if any value is inf.  Sorts v in place. */
 static double median(double *v, int n)

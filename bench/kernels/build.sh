@@ -9,11 +9,11 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 CUDA=${CUDA:-/usr/local/cuda}
 mkdir -p build/mma
-gcc -std=c11 -O2 -Wall -Wextra -Werror -I"$CUDA/include" \
-	bench/kernels/mma_harness.c -o build/mma/mma_harness.new \
+gcc -std=c11 -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -Istages/lib -I"$CUDA/include" \
+	bench/kernels/mma_harness.c stages/cuda/nvrtc_cache.c stages/lib/util.c -o build/mma/mma_harness.new \
 	-L"$CUDA/lib64" -Wl,-rpath,"$CUDA/lib64" -lcublas -lnvrtc -lcudart -lm
 mv build/mma/mma_harness.new build/mma/mma_harness
-gcc -std=c11 -O2 -Wall -Wextra -Werror -I"$CUDA/include" \
-	bench/kernels/wgmma_harness.c stages/cuda/wgmma_launch.c -o build/mma/wgmma_harness.new \
+gcc -std=c11 -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -Istages/lib -I"$CUDA/include" \
+	bench/kernels/wgmma_harness.c stages/cuda/wgmma_launch.c stages/cuda/nvrtc_cache.c stages/lib/util.c -o build/mma/wgmma_harness.new \
 	-L"$CUDA/lib64" -Wl,-rpath,"$CUDA/lib64" -lcublas -lnvrtc -lcudart -lm
 mv build/mma/wgmma_harness.new build/mma/wgmma_harness

@@ -27,11 +27,10 @@
  *   --only A|B|..   bench/precompile: only NVRTC choices whose id contains
  *                   one of these substrings (extern_mm always)
  * Units: times in ms, rates in TFLOP/s (2*m*n*k FLOP), sizes in bytes.
- * Errors: CUDA/driver/cuBLAS/NVRTC failures are fatal (message, exit 2),
+ * Errors: CUDA/driver/cuBLAS/NVRTC failures are fatal (message, exit 1),
  * except an NVRTC compile error or a launch error of one candidate, which
  * makes that candidate fail (test) or inf (bench).
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -50,102 +49,14 @@
 #include <cuda_runtime_api.h>
 #include <cublas_v2.h>
 #include <nvrtc.h>
+#include "../../stages/cuda/nvrtc_cache.h"
+#include "util.h" /* stages/lib: die, xmalloc, read_file, fnv1a64, mono_s, mkdir_p, cmp_double */
 
 #define INF_MS HUGE_VAL
 #define SMEM_OPTIN 232448
 #define H200_MEM_BYTES (143771.0 * 1048576.0)
 
 /* ---- small utilities ----------------------------------------------------- */
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, "mma_harness: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
-}
-
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-	if (!p)
-		die("out of memory (%zu bytes)", n);
-	return p;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		die("out of memory (%zu bytes)", n);
-	return p;
-}
-
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		die("cannot open '%s': %s", path, strerror(errno));
-	size_t cap = 1 << 16, n = 0;
-	char *b = xmalloc(cap);
-	for (;;) {
-		if (n + 1 >= cap)
-			b = xrealloc(b, cap *= 2);
-		size_t r = fread(b + n, 1, cap - n - 1, f);
-		n += r;
-		if (r == 0)
-			break;
-	}
-	if (ferror(f))
-		die("cannot read '%s'", path);
-	if (fclose(f) != 0)
-		die("cannot close '%s'", path);
-	b[n] = '\0';
-	*len = n;
-	return b;
-}
-
-static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *s = p;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ s[i]) * 0x100000001b3ULL;
-	return h;
-}
-
-static double now_s(void)
-{
-	struct timespec t;
-	if (clock_gettime(CLOCK_MONOTONIC, &t) != 0)
-		die("clock_gettime failed");
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static void mkdir_p(const char *path)
-{
-	char p[4096];
-	snprintf(p, sizeof p, "%s", path);
-	for (char *s = p + 1;; s++) {
-		char c = *s;
-		if (c == '/' || c == '\0') {
-			*s = '\0';
-			if (mkdir(p, 0755) != 0 && errno != EEXIST)
-				die("cannot create directory '%s': %s", p, strerror(errno));
-			*s = c;
-		}
-		if (c == '\0')
-			break;
-	}
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
 /* splitmix64: seeded, reproducible */
 static uint64_t rng_next(uint64_t *s)
@@ -322,7 +233,7 @@ static void cubin_path_opts(char *buf, size_t n, const char *cache, uint64_t src
 {
 	uint64_t h = srch;
 	for (int i = 0; i < no; i++)
-		h = fnv1a(h, opts[i], strlen(opts[i]) + 1);
+		h = fnv1a64(h, opts[i], strlen(opts[i]) + 1);
 	snprintf(buf, n, "%s/%016" PRIx64 ".cubin", cache, h);
 }
 
@@ -334,52 +245,16 @@ static void cubin_path_opts(char *buf, size_t n, const char *cache, uint64_t src
 static char *nvrtc_cubin(const char *src, uint64_t srch, const char *cache, const char *name,
                          const char *const *opts, int no, size_t *len, int *compiled)
 {
-	char path[4096], tmp[4200];
+	char path[4096], *why;
 	cubin_path_opts(path, sizeof path, cache, srch, opts, no);
-	*compiled = 0;
-	if (access(path, R_OK) == 0)
-		return read_file(path, len);
-	nvrtcProgram prog;
-	nvrtcResult r = nvrtcCreateProgram(&prog, src, name, 0, NULL, NULL);
-	if (r != NVRTC_SUCCESS)
-		die("nvrtcCreateProgram: %s", nvrtcGetErrorString(r));
-	*compiled = 1;
-	r = nvrtcCompileProgram(prog, no, opts);
-	if (r != NVRTC_SUCCESS) {
-		size_t ls = 0;
-		if (nvrtcGetProgramLogSize(prog, &ls) != NVRTC_SUCCESS)
-			ls = 0;
-		char *lg = xmalloc(ls + 1);
-		lg[0] = '\0';
-		if (ls && nvrtcGetProgramLog(prog, lg) != NVRTC_SUCCESS)
-			lg[0] = '\0';
-		fprintf(stderr, "mma_harness: NVRTC %s (%s", nvrtcGetErrorString(r), name);
+	char *img = nvrtc_cubin_cached(path, cache, src, name, opts, no, len, &why, compiled);
+	if (!img) {
+		fprintf(stderr, "mma_harness: %s (%s", why, name);
 		for (int i = 0; i < no; i++)
 			fprintf(stderr, " %s", opts[i]);
-		fprintf(stderr, "): %s\n", lg);
-		free(lg);
-		if (nvrtcDestroyProgram(&prog) != NVRTC_SUCCESS)
-			die("nvrtcDestroyProgram failed");
-		return NULL;
+		fprintf(stderr, ")\n");
+		free(why);
 	}
-	size_t n;
-	if ((r = nvrtcGetCUBINSize(prog, &n)) != NVRTC_SUCCESS)
-		die("nvrtcGetCUBINSize: %s", nvrtcGetErrorString(r));
-	char *img = xmalloc(n);
-	if ((r = nvrtcGetCUBIN(prog, img)) != NVRTC_SUCCESS)
-		die("nvrtcGetCUBIN: %s", nvrtcGetErrorString(r));
-	if ((r = nvrtcDestroyProgram(&prog)) != NVRTC_SUCCESS)
-		die("nvrtcDestroyProgram: %s", nvrtcGetErrorString(r));
-	*len = n;
-	mkdir_p(cache);
-	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-	FILE *fp = fopen(tmp, "wb");
-	if (!fp)
-		die("cannot create '%s': %s", tmp, strerror(errno));
-	if (fwrite(img, 1, n, fp) != n || fclose(fp) != 0)
-		die("cannot write '%s': %s", tmp, strerror(errno));
-	if (rename(tmp, path) != 0)
-		die("cannot rename '%s': %s", tmp, strerror(errno));
 	return img;
 }
 
@@ -773,10 +648,10 @@ static kmod *get_mod(gpu_t *g, const vkey *k)
 	m->k = *k;
 	size_t len;
 	int compiled;
-	double t0 = now_s();
+	double t0 = mono_s();
 	char *img = get_cubin(g->src, g->srch, g->cache, k, &len, &compiled);
 	if (compiled) {
-		g->t_compile += now_s() - t0;
+		g->t_compile += mono_s() - t0;
 		g->n_compile++;
 	}
 	if (!img)
@@ -883,7 +758,7 @@ static int verdict(int d, const double o[5], double *fro, double *mx)
 static int run_test(gpu_t *g, const cfg_row *rows, int nrows, int quick)
 {
 	int checks = 0, fails = 0, skipped = 0;
-	double t0 = now_s();
+	double t0 = mono_s();
 	for (int d = 0; d < ND; d++) {
 		int nsh = N_TEST_SHAPES + N_TEST_SPLIT;
 		for (int si = 0; si < nsh; si++) {
@@ -973,7 +848,7 @@ static int run_test(gpu_t *g, const cfg_row *rows, int nrows, int quick)
 	}
 	printf("mma test: %d checks, %d failures, %d skipped (over shared memory), %.1f s "
 	       "(NVRTC compiles on the GPU machine: %d, %.1f s)\n",
-	       checks, fails, skipped, now_s() - t0, g->n_compile, g->t_compile);
+	       checks, fails, skipped, mono_s() - t0, g->n_compile, g->t_compile);
 	return fails ? 1 : 0;
 }
 
@@ -1187,7 +1062,7 @@ static int run_bench(gpu_t *g, const cfg_row *rows, int nrows, const char *only,
 		fprintf(tf, "group\tdtype\tm\tn\tk\tta\ttb\tn_choices\tcublas_ms\tbest_nvrtc_ms\tbest_nvrtc_id\tspeedup\tverified\n");
 	}
 	int nverify_fail = 0;
-	double t0 = now_s();
+	double t0 = mono_s();
 
 	printf("\n## 8192^3, A and B row-major (NN): best NVRTC config vs cuBLAS (TFLOP/s)\n");
 	printf("%-5s %10s %10s %7s  %s\n", "dtype", "cublas", "best_mma", "ratio", "best config (top 3 below)");
@@ -1232,13 +1107,13 @@ static int run_bench(gpu_t *g, const cfg_row *rows, int nrows, const char *only,
 		       r.verified == 0 ? " (WRONG RESULT)" : "");
 		fflush(stdout);
 	}
-	double t_fixed = now_s() - t0;
+	double t_fixed = mono_s() - t0;
 
 	/* sampled inputs */
 	int done = 0, wins = 0, per_d[ND] = {0}, wins_d[ND] = {0};
-	double lsum = 0, lsum_d[ND] = {0}, t_s0 = now_s();
+	double lsum = 0, lsum_d[ND] = {0}, t_s0 = mono_s();
 	for (int i = n_fixed; i < nin; i++) {
-		if (now_s() - t_s0 > budget_s) {
+		if (mono_s() - t_s0 > budget_s) {
 			printf("# time budget %.0f s reached after %d sampled inputs\n", budget_s, done);
 			break;
 		}
@@ -1276,7 +1151,7 @@ static int run_bench(gpu_t *g, const cfg_row *rows, int nrows, const char *only,
 			printf("  %-5s inputs %3d  wins %3d (%5.1f%%)  oracle geomean %.3fx\n", DNAME[d],
 			       per_d[d], wins_d[d], 100.0 * wins_d[d] / per_d[d], exp(lsum_d[d] / per_d[d]));
 	printf("# winners failing verification: %d; time: fixed shapes %.1f s, sampled %.1f s; "
-	       "NVRTC compiles here: %d (%.1f s)\n", nverify_fail, t_fixed, now_s() - t_s0,
+	       "NVRTC compiles here: %d (%.1f s)\n", nverify_fail, t_fixed, mono_s() - t_s0,
 	       g->n_compile, g->t_compile);
 	if (tf && fclose(tf) != 0)
 		die("cannot write '%s'", tsv);
@@ -1415,7 +1290,7 @@ int main(int argc, char **argv)
 	size_t slen;
 	snprintf(path, sizeof path, "%s/mma.cu", kdir);
 	char *src = read_file(path, &slen);
-	uint64_t srch = fnv1a(0xcbf29ce484222325ULL, src, slen);
+	uint64_t srch = fnv1a64(FNV1A64_INIT, src, slen);
 	int nfixed, nin;
 	input_t *in = make_inputs(samples, seed, cap_ms, &nfixed, &nin);
 	int rc = 0;

@@ -22,7 +22,7 @@
  *   --jobs N       precompile: parallel NVRTC processes (default 2)
  *   --quick        test: only the first 2 configurations
  * Units: times in ms (us in the LLM table), rates in TFLOP/s (2*m*n*k FLOP).
- * Errors: CUDA/driver/cuBLAS/NVRTC failures are fatal (exit 2), except an
+ * Errors: CUDA/driver/cuBLAS/NVRTC failures are fatal (exit 1), except an
  * NVRTC compile error or launch error of one candidate (a failed check in
  * test, "-" in bench).  A candidate is "unavailable" for an input whose
  * operands break TMA's rules (leading dimension in bytes not a multiple of
@@ -129,10 +129,10 @@ static wmod *wg_mod(wctx *w, const wkey *k)
 	m->k = *k;
 	size_t len;
 	int compiled;
-	double t0 = now_s();
+	double t0 = mono_s();
 	char *img = wg_cubin(w->src, w->srch, w->cache, k, &len, &compiled);
 	if (compiled) {
-		w->g->t_compile += now_s() - t0;
+		w->g->t_compile += mono_s() - t0;
 		w->g->n_compile++;
 	}
 	if (!img)
@@ -197,7 +197,7 @@ static int wg_test(wctx *w, const cfg_row *rows, int nrows, int quick)
 {
 	gpu_t *g = w->g;
 	int checks = 0, fails = 0, unavail = 0;
-	double t0 = now_s(), maxfro[ND] = {0}, maxmx[ND] = {0};
+	double t0 = mono_s(), maxfro[ND] = {0}, maxmx[ND] = {0};
 	const int ds[2] = {D_F16, D_BF16};
 	for (int di = 0; di < 2; di++) {
 		int d = ds[di];
@@ -285,7 +285,7 @@ static int wg_test(wctx *w, const cfg_row *rows, int nrows, int quick)
 	}
 	printf("wgmma test: %d checks, %d failures, %d unavailable, %.1f s (NVRTC compiles on the GPU "
 	       "machine: %d, %.1f s); worst passing rel_fro / rel_max: fp16 %.2e / %.2e, bf16 %.2e / %.2e\n",
-	       checks, fails, unavail, now_s() - t0, g->n_compile, g->t_compile, maxfro[D_F16],
+	       checks, fails, unavail, mono_s() - t0, g->n_compile, g->t_compile, maxfro[D_F16],
 	       maxmx[D_F16], maxfro[D_BF16], maxmx[D_BF16]);
 	return fails || unavail ? 1 : 0;
 }
@@ -380,7 +380,7 @@ static int wg_bench(wctx *w, const cfg_row *rows, int nrows)
 {
 	double *t = xmalloc(sizeof *t * (size_t)(nrows + 1));
 	int bad = 0;
-	double t0 = now_s();
+	double t0 = mono_s();
 	printf("\n## 8192^3: cuBLAS and every wgmma.cu config (TFLOP/s); best/cuBLAS\n");
 	printf("%-5s %-5s %8s", "dtype", "ta,tb", "cublas");
 	for (int i = 0; i < nrows; i++)
@@ -428,7 +428,7 @@ static int wg_bench(wctx *w, const cfg_row *rows, int nrows)
 				fflush(stdout);
 			}
 	printf("# winners failing verification: %d; bench time %.1f s; NVRTC compiles here: %d (%.1f s)\n",
-	       bad, now_s() - t0, w->g->n_compile, w->g->t_compile);
+	       bad, mono_s() - t0, w->g->n_compile, w->g->t_compile);
 	free(t);
 	return bad ? 1 : 0;
 }
@@ -475,10 +475,10 @@ int main(int argc, char **argv)
 			    wg_smem_bytes(&rows[i].c), SMEM_OPTIN);
 	snprintf(path, sizeof path, "%s/wgmma.cu", kdir);
 	char *wsrc = read_file(path, &len);
-	uint64_t wsrch = fnv1a(0xcbf29ce484222325ULL, wsrc, len);
+	uint64_t wsrch = fnv1a64(FNV1A64_INIT, wsrc, len);
 	snprintf(path, sizeof path, "%s/mma.cu", kdir);
 	char *msrc = read_file(path, &len);
-	uint64_t msrch = fnv1a(0xcbf29ce484222325ULL, msrc, len);
+	uint64_t msrch = fnv1a64(FNV1A64_INIT, msrc, len);
 	int rc = 0;
 	if (strcmp(mode, "precompile") == 0) {
 		keyset ks = {NULL, 0, 0};

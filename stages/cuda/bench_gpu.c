@@ -51,6 +51,7 @@
 #include <nvrtc.h>
 
 #include "bench.h"
+#include "nvrtc_cache.h"
 #include "wgmma_launch.h"
 #include "bench_lt_gpu.h"
 #include "util.h"
@@ -114,13 +115,6 @@ struct bench_backend {
 	        n_launch_fail, n_oom, n_inputs, n_launch, n_lt_rejected, n_lt_mismatch;
 };
 
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 #define CUDA_OK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) \
 	die("%s failed: %s (%s:%d)", #call, cudaGetErrorString(e_), __FILE__, __LINE__); } while (0)
 
@@ -137,31 +131,6 @@ static const char *drv_err(const bench_backend *b, CUresult r)
 	return "unknown driver error";
 }
 
-static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *s = p;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ s[i]) * 0x100000001b3ULL;
-	return h;
-}
-
-static void mkdir_p(const char *path)
-{
-	char *p = xstrdup(path);
-	for (char *s = p + 1;; s++) {
-		char c = *s;
-		if (c == '/' || c == '\0') {
-			*s = '\0';
-			if (mkdir(p, 0755) != 0 && errno != EEXIST)
-				die("cannot create directory '%s': %s", p, strerror(errno));
-			*s = c;
-		}
-		if (c == '\0')
-			break;
-	}
-	free(p);
-}
-
 static const char *const tmpl_file[3] = { "mm.cu", "mma.cu", "wgmma.cu" };
 
 /* The source of template tmpl (0: mm.cu, 1: mma.cu, 2: wgmma.cu) and its
@@ -173,7 +142,7 @@ static char *load_source(const bench_opts *o, int tmpl, uint64_t *hash)
 	sprintf(path, "%s/%s", o->kernels, tmpl_file[tmpl]);
 	char *src = read_file(path, &len);
 	free(path);
-	*hash = fnv1a(0xcbf29ce484222325ULL, src, len);
+	*hash = fnv1a64(FNV1A64_INIT, src, len);
 	return src;
 }
 
@@ -187,15 +156,10 @@ static void *get_cubin(const char *src, uint64_t hash, const char *cache,
                        const char *arch, int bug, size_t *len, char **why,
                        int *compiled)
 {
-	char path[4096], tmp[4200];
+	char path[4096];
 	snprintf(path, sizeof path, "%s/%016" PRIx64 "-%d-%d-%d-%d-%d-%dx%d-dt%d%s-%s%s.cubin",
 	         cache, hash, c->bm, c->bn, c->bk, c->stages, c->warps, tr, tc, dt,
 	         tf32 ? "-tf32" : "", arch, bug ? "-bug" : "");
-	*compiled = 0;
-	*why = NULL;
-	if (access(path, R_OK) == 0)
-		return read_file(path, len);
-
 	char opt[12][64];
 	const char *opts[12];
 	int no = 0;
@@ -220,48 +184,8 @@ static void *get_cubin(const char *src, uint64_t hash, const char *cache,
 	for (int i = 0; i < no; i++)
 		opts[i] = opt[i];
 
-	nvrtcProgram prog;
-	nvrtcResult r = nvrtcCreateProgram(&prog, src, tmpl_file[c->tmpl], 0, NULL, NULL);
-	if (r != NVRTC_SUCCESS)
-		die("nvrtcCreateProgram: %s", nvrtcGetErrorString(r));
-	*compiled = 1;
-	r = nvrtcCompileProgram(prog, no, opts);
-	if (r != NVRTC_SUCCESS) {
-		size_t ls = 0;
-		char *lg;
-		if (nvrtcGetProgramLogSize(prog, &ls) != NVRTC_SUCCESS)
-			ls = 1;
-		lg = xmalloc(ls + 64);
-		if (nvrtcGetProgramLog(prog, lg) != NVRTC_SUCCESS)
-			lg[0] = '\0';
-		*why = xmalloc(ls + 128);
-		snprintf(*why, ls + 128, "NVRTC: %s: %s", nvrtcGetErrorString(r), lg);
-		free(lg);
-		if (nvrtcDestroyProgram(&prog) != NVRTC_SUCCESS)
-			die("nvrtcDestroyProgram failed");
-		return NULL;
-	}
-	size_t n;
-	if ((r = nvrtcGetCUBINSize(prog, &n)) != NVRTC_SUCCESS)
-		die("nvrtcGetCUBINSize: %s", nvrtcGetErrorString(r));
-	char *img = xmalloc(n + 1);
-	if ((r = nvrtcGetCUBIN(prog, img)) != NVRTC_SUCCESS)
-		die("nvrtcGetCUBIN: %s", nvrtcGetErrorString(r));
-	if ((r = nvrtcDestroyProgram(&prog)) != NVRTC_SUCCESS)
-		die("nvrtcDestroyProgram: %s", nvrtcGetErrorString(r));
-	img[n] = '\0';
-	*len = n;
-
-	mkdir_p(cache);
-	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-	FILE *fp = fopen(tmp, "wb");
-	if (!fp)
-		die("cannot create '%s': %s", tmp, strerror(errno));
-	if (fwrite(img, 1, n, fp) != n || fclose(fp) != 0)
-		die("cannot write '%s': %s", tmp, strerror(errno));
-	if (rename(tmp, path) != 0)
-		die("cannot rename '%s': %s", tmp, strerror(errno));
-	return img;
+	return nvrtc_cubin_cached(path, cache, src, tmpl_file[c->tmpl], opts, no, len, why,
+	                          compiled);
 }
 
 const char *backend_kind(void) { return "cuda"; }
@@ -348,11 +272,11 @@ static kmod *get_module(bench_backend *b, const mm_config *c, int tr, int tc, in
 	}
 	const char *src = c->tmpl == 2 ? b->src3 : c->tmpl ? b->src2 : b->src;
 	uint64_t hash = c->tmpl == 2 ? b->src3_hash : c->tmpl ? b->src2_hash : b->src_hash;
-	double t0 = now_s();
+	double t0 = mono_s();
 	void *img = get_cubin(src, hash, b->o.cache, c, tr, tc, dt, tf32,
 	                      c->tmpl == 2 ? "sm_90a" : b->arch, b->o.bad_kernel,
 	                      &len, &why, &compiled);
-	double t1 = now_s();
+	double t1 = mono_s();
 	if (compiled) {
 		b->t_compile += t1 - t0;
 		b->n_compile++;
@@ -370,7 +294,7 @@ static kmod *get_module(bench_backend *b, const mm_config *c, int tr, int tc, in
 	if (r != CUDA_SUCCESS) {
 		fprintf(stderr, "bench: config %s: cuModuleLoadData: %s\n", key, drv_err(b, r));
 		b->n_compile_fail++;
-		b->t_load += now_s() - t1;
+		b->t_load += mono_s() - t1;
 		return k;
 	}
 	if (c->tmpl == 2) {
@@ -391,18 +315,18 @@ static kmod *get_module(bench_backend *b, const mm_config *c, int tr, int tc, in
 	if (sm > b->dev.smem_optin) {
 		fprintf(stderr, "bench: config %s: needs %" PRId64 " B shared memory, device has %" PRId64 "\n",
 		        key, sm, b->dev.smem_optin);
-		b->t_load += now_s() - t1;
+		b->t_load += mono_s() - t1;
 		return k;
 	}
 	for (int t = 0; t < (c->tmpl == 2 ? 4 : 1); t++)
 		if ((r = b->setattr(c->tmpl == 2 ? k->wg[t] : k->mm,
 		                    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)sm)) != CUDA_SUCCESS) {
 			fprintf(stderr, "bench: config %s: cuFuncSetAttribute: %s\n", key, drv_err(b, r));
-			b->t_load += now_s() - t1;
+			b->t_load += mono_s() - t1;
 			return k;
 		}
 	k->ok = 1;
-	b->t_load += now_s() - t1;
+	b->t_load += mono_s() - t1;
 	return k;
 }
 
@@ -659,7 +583,7 @@ void backend_measure(bench_backend *b, const bench_input *in,
 	if (!aux->ok)
 		die("the auxiliary kernels do not build for dtype %d", in->dtype);
 
-	double t0 = now_s();
+	double t0 = mono_s();
 	bf.nbuf = 1;
 	if (ab < (size_t)b->dev.l2_bytes) {
 		size_t want = (2 * (size_t)b->dev.l2_bytes + ab - 1) / ab;
@@ -687,7 +611,7 @@ void backend_measure(bench_backend *b, const bench_input *in,
 		launch_aux(b, aux->fill, 4096, a2);
 	}
 	CUDA_OK(cudaDeviceSynchronize());
-	double t1 = now_s();
+	double t1 = mono_s();
 	b->t_setup += t1 - t0;
 
 	/* cuBLAS reference on buffer set 0 */
@@ -714,7 +638,7 @@ void backend_measure(bench_backend *b, const bench_input *in,
 	} else {
 		check_context(b, "extern_mm");
 	}
-	b->t_ref += now_s() - t1;
+	b->t_ref += mono_s() - t1;
 
 	for (int ci = 0; ci < nc; ci++) {
 		const bench_cand *cd = &c[ci];
@@ -757,7 +681,7 @@ void backend_measure(bench_backend *b, const bench_input *in,
 			 * f32 and tf32 runs with another compute type and tolerance */
 			snprintf(vk, sizeof vk, "%s|%d|%d|%d|%d", cd->id, in->dtype,
 			         in->dtype == DT_F32 && in->tf32, in->ta, in->tb);
-			uint64_t key = fnv1a(0xcbf29ce484222325ULL, vk, strlen(vk));
+			uint64_t key = fnv1a64(FNV1A64_INIT, vk, strlen(vk));
 			vstate *st = find_vstate(b, key);
 			if (st && !st->ok) {
 				fprintf(stderr, "bench: input %" PRId64 ": %s: failed verification earlier for "
@@ -765,7 +689,7 @@ void backend_measure(bench_backend *b, const bench_input *in,
 				continue;
 			}
 			if (have_ref && (!st || b->o.verify_all)) {
-				double tv = now_s();
+				double tv = mono_s();
 				CUDA_OK(cudaMemset(bf.C, 0xFF, mn * sz));
 				CUDA_OK(cudaEventRecord(b->e0, 0));
 				int rc = run_once(b, in, cd, k, &bf, 0, bf.C);
@@ -779,7 +703,7 @@ void backend_measure(bench_backend *b, const bench_input *in,
 						        cd->id, cudaGetErrorString(e));
 					check_context(b, cd->id);
 					b->n_launch_fail++;
-					b->t_verify += now_s() - tv;
+					b->t_verify += mono_s() - tv;
 					continue;
 				}
 				double err = rel_error(b, aux, in, bf.C, bf.R), tol = tolerance(in);
@@ -791,7 +715,7 @@ void backend_measure(bench_backend *b, const bench_input *in,
 					st->key = key;
 				}
 				st->ok = ok;
-				b->t_verify += now_s() - tv;
+				b->t_verify += mono_s() - tv;
 				if (!ok) {
 					b->n_verify_fail++;
 					fprintf(stderr, "bench: input %" PRId64 " (%" PRId64 "x%" PRId64 "x%" PRId64
@@ -806,7 +730,7 @@ void backend_measure(bench_backend *b, const bench_input *in,
 		 * made one or the input is long (the reference call >= 1 ms) and
 		 * this kernel has run before in this process: a warm GPU running
 		 * a loaded kernel for >= 1 ms gains nothing from another call */
-		double tt = now_s();
+		double tt = mono_s();
 		float ms = warm_ms;
 		int warm_done = warm_ms >= 0 || (long_input && (cd->is_extern || cd->lt || k->launched));
 		double t = 0;
@@ -844,15 +768,15 @@ void backend_measure(bench_backend *b, const bench_input *in,
 			}
 		}
 		if (cd->is_extern)
-			b->t_time_extern += now_s() - tt;
+			b->t_time_extern += mono_s() - tt;
 		else if (cd->lt)
-			b->t_time_lt += now_s() - tt;
+			b->t_time_lt += mono_s() - tt;
 		else
-			b->t_time_nvrtc += now_s() - tt;
+			b->t_time_nvrtc += mono_s() - tt;
 	}
-	double tf = now_s();
+	double tf = mono_s();
 	free_bufs(&bf);
-	b->t_setup += now_s() - tf;
+	b->t_setup += mono_s() - tf;
 }
 
 void backend_stats(bench_backend *b, FILE *fp)

@@ -5,16 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t fnv1a(const char *s, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 void intern_init(intern *t)
 {
 	memset(t, 0, sizeof *t);
@@ -25,7 +15,7 @@ void intern_init(intern *t)
 
 static size_t probe(const intern *t, const char *s, size_t len)
 {
-	size_t mask = t->nslot - 1, i = (size_t)fnv1a(s, len) & mask;
+	size_t mask = t->nslot - 1, i = (size_t)fnv1a64(FNV1A64_INIT, s, len) & mask;
 	for (;; i = (i + 1) & mask) {
 		int id = t->slot[i];
 		if (id < 0 || (t->len[id] == len && !memcmp(t->str[id], s, len)))

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
@@ -277,4 +278,42 @@ void std_options(int argc, char **argv, const char *usage)
 		close_stdout();
 		exit(0);
 	}
+}
+
+uint64_t fnv1a64(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ s[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+double mono_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+void mkdir_p(const char *path)
+{
+	char *p = xstrdup(path);
+	for (char *s = p + 1;; s++) {
+		char c = *s;
+		if (c == '/' || c == '\0') {
+			*s = '\0';
+			if (mkdir(p, 0755) != 0 && errno != EEXIST)
+				die("cannot create directory '%s': %s", p, strerror(errno));
+			*s = c;
+		}
+		if (c == '\0')
+			break;
+	}
+	free(p);
+}
+
+int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
 }

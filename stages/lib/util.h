@@ -27,6 +27,18 @@
 #define PRINTF_LIKE(a, b)
 #endif
 
+/* FNV-1a, 64 bit: fold n bytes at p into h (start with FNV1A64_INIT).
+ * Used for content hashes (cubin cache keys) and hash tables. */
+#define FNV1A64_INIT 0xcbf29ce484222325ULL
+uint64_t fnv1a64(uint64_t h, const void *p, size_t n);
+/* Seconds on the monotonic clock (for durations only). */
+double mono_s(void);
+/* mkdir -p: create path and its missing parents (mode 0755); dies naming
+ * the folder that cannot be created. */
+void mkdir_p(const char *path);
+/* qsort comparator for doubles, ascending. */
+int cmp_double(const void *a, const void *b);
+
 /* Print "<stage>: <fmt...>\n" to stderr and exit(1). */
 _Noreturn void die(const char *fmt, ...) PRINTF_LIKE(1, 2);
 /* Print "<stage>: warning: <fmt...>\n" to stderr. */

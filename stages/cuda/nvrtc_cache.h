@@ -1,0 +1,21 @@
+/* nvrtc_cache.h — NVRTC compilation through an on-disk cubin cache, shared
+ * by bench (stages/cuda/bench_gpu.c) and the kernel harnesses
+ * (bench/kernels/). */
+#ifndef MMRANK_NVRTC_CACHE_H
+#define MMRANK_NVRTC_CACHE_H
+
+#include <stddef.h>
+
+/* The cubin of source src (program name name, e.g. "mma.cu") compiled with
+ * NVRTC options opts[0..no): read from path when that file exists, else
+ * compiled and stored at path (folder cache created as needed; written to
+ * "<path>.tmp.<pid>" and renamed, so parallel compilers never see a partial
+ * file).  Returns a malloc'd image of *len bytes plus a terminating NUL, and
+ * *compiled = 1 when NVRTC ran; on a compile error NULL with *why = a
+ * malloc'd "NVRTC: <error>: <log>".  Other NVRTC or file errors are fatal
+ * (die). */
+char *nvrtc_cubin_cached(const char *path, const char *cache, const char *src, const char *name,
+                         const char *const *opts, int no, size_t *len, char **why,
+                         int *compiled);
+
+#endif
