@@ -190,26 +190,31 @@ void aout_commit(aout *o)
 	int err = 0;
 	if (fflush(o->fp) != 0 || ferror(o->fp))
 		err = errno ? errno : EIO;
+	int linked = 0;
 	if (!err && !o->tmpname) {
-		/* Give the unnamed file a temporary name, then rename it over
-		 * the destination (linkat cannot replace an existing file). */
-		size_t n = strlen(o->path) + 32;
-		o->tmpname = xmalloc(n);
-		snprintf(o->tmpname, n, "%s.tmp.%ld", o->path, (long)getpid());
+		/* Link the unnamed file to the destination name itself.  linkat
+		 * cannot replace a file, so the out-of-date destination goes
+		 * first: a kill in between leaves no output (Make redoes it),
+		 * never a stray temporary name. */
 		char proc[64];
 		snprintf(proc, sizeof proc, "/proc/self/fd/%d", o->fd);
-		unlink(o->tmpname);
-		if (linkat(AT_FDCWD, proc, AT_FDCWD, o->tmpname, AT_SYMLINK_FOLLOW) != 0)
+		if (unlink(o->path) != 0 && errno != ENOENT)
 			err = errno;
+		else if (linkat(AT_FDCWD, proc, AT_FDCWD, o->path, AT_SYMLINK_FOLLOW) != 0)
+			err = errno;
+		else
+			linked = 1;
 	}
 	if (fclose(o->fp) != 0 && !err)
 		err = errno;
 	o->fp = NULL;
-	if (!err && rename(o->tmpname, o->path) != 0)
+	if (!err && !linked && rename(o->tmpname, o->path) != 0)
 		err = errno;
 	if (err) {
 		if (o->tmpname)
 			unlink(o->tmpname);
+		if (linked)
+			unlink(o->path);
 		die("cannot write '%s': %s", o->path, strerror(err));
 	}
 	free(o->tmpname);

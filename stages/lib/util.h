@@ -7,9 +7,10 @@
  *
  * Atomic output (design.md "Make conventions"): aout_open() returns a stream
  * onto an *unnamed* file (O_TMPFILE) in the destination's folder; only
- * aout_commit() gives it the destination name (link + rename).  A stage that
- * dies, or is killed with SIGKILL, therefore never leaves a partial output or
- * a stray temporary file behind.  On file systems without O_TMPFILE it falls
+ * aout_commit() gives it the destination name (an out-of-date destination is
+ * removed, then the file is linked under its name).  A stage that dies, or
+ * is killed with SIGKILL, therefore never leaves a partial output or a stray
+ * temporary file behind.  On file systems without O_TMPFILE it falls
  * back to "<path>.tmp.<pid>", removed by aout_abort().
  */
 #ifndef MMRANK_UTIL_H
@@ -72,8 +73,9 @@ typedef struct {
 } aout;
 /* Open an output for path; dies naming path on failure. */
 FILE *aout_open(aout *o, const char *path);
-/* Flush, check for write errors, name the file `path` (rename: readers see
- * the old file or the complete new one, never a partial one).  No fsync:
+/* Flush, check for write errors, name the file `path` (readers see the old
+ * file, briefly none, or the complete new one, never a partial one; the
+ * O_TMPFILE-less fallback renames "<path>.tmp.<pid>" over path).  No fsync:
  * every aout output is re-derivable by Make; precious data (bench logs) are
  * appended and fsynced by their own writer.  Dies (and removes the
  * temporary) on any error, e.g. a full disk. */
