@@ -100,6 +100,43 @@ else
 	skip bench-adaptive-reps-rule "no python3"
 fi
 
+# --- screening of long inputs (--screen, default 1.3) ---------------------------
+# bench-fake's slice keeps the time ratios, so the rule is checkable from a
+# --screen 0 log: on screened inputs exactly the candidates within 1.3x of
+# the best keep rows.  Every test above already ran with screening on (the
+# default), including the kill/cut/resume ones.
+if command -v python3 >/dev/null; then
+	"$F" $K --screen 0 shapes.tsv nos.txt 2>/dev/null
+	r=$(python3 "$ROOT/check/screen_rule.py" nos.txt full.txt 1.3 2) && set -- $r && [ "$1" -gt 0 ] && [ "$2" -gt 0 ] \
+		&& ok bench-screen-rule || fail bench-screen-rule "$r"
+	dropped=${2:-x}
+	"$F" $K --screen 2.5 --screen-ms 1000 shapes.tsv s25.txt 2>/dev/null
+	r=$(python3 "$ROOT/check/screen_rule.py" nos.txt s25.txt 2.5 1000) && ok bench-screen-rule-options || fail bench-screen-rule-options "$r"
+	# --screen-audit: the complete log, the dropped candidates counted
+	"$F" $K --screen-audit --stats audit.tsv shapes.tsv audit.txt 2>/dev/null
+	cmp -s nos.txt audit.txt && grep -q "^screened_out	$dropped$" audit.tsv && grep -q "^screen_misses	0$" audit.tsv \
+		&& ok bench-screen-audit || fail bench-screen-audit "$(grep screen audit.tsv | tr '\n' ' ') dropped $dropped"
+else
+	skip bench-screen-rule "no python3"
+fi
+# with one repetition a screened block could not be told from a cut one: off
+"$F" $K --reps 1 shapes.tsv r1.txt 2>/dev/null; "$F" $K --reps 1 --screen 0 shapes.tsv r1s0.txt 2>/dev/null
+test_cmp bench-screen-off-with-one-rep r1s0.txt r1.txt
+# a screened log cut at every line boundary resumes to the same log
+okl=1; nl=$(wc -l < full.txt)
+for ((l = 2; l < nl; l++)); do
+	head -n $l full.txt > cl.txt.part
+	if ! "$F" $K shapes.tsv cl.txt 2>cl.err || ! cmp -s full.txt cl.txt; then
+		okl=0; fail bench-screen-resume-line-$l "$(tail -2 cl.err)"; break
+	fi
+	rm -f cl.txt cl.txt.part
+done
+[ $okl = 1 ] && ok bench-screen-resume-every-line
+# a screened log is not continued without screening (another plan)
+head -n $((nl - 3)) full.txt > scr.txt.part
+expect_error bench-screen-resume-other-plan 'does not match the plan' scr.txt "$F" $K --screen 0 shapes.tsv scr.txt
+expect_error bench-screen-bad-value "bad value for '--screen'" bad.txt "$F" $K --screen 0.5 shapes.tsv bad.txt
+
 # --- failures are inf rows, the run continues -------------------------------
 "$F" $K --fast-reject 0 --fake-fail 5 shapes.tsv failing.txt 2>failing.err
 [ -f full0.txt ] || "$F" $K --fast-reject 0 shapes.tsv full0.txt 2>/dev/null

@@ -56,6 +56,22 @@ static const char usage[] =
 "                    is not repeated and has one row; it cannot be near-best\n"
 "                    (spec §5.2: within 2 %).  Part of the plan: resume with\n"
 "                    the same F\n"
+"  --screen B        screening of long inputs (ours; default 1.3, 0 = off, every\n"
+"                    candidate timed at full size as the reference): on an\n"
+"                    input whose cuBLAS reference call takes >= --screen-ms,\n"
+"                    extern_mm and each NVRTC candidate are first timed (and,\n"
+"                    on first use, verified) on a slice of the problem (k, or\n"
+"                    else m, cut to ~0.5 ms of cuBLAS, >= 2048); a candidate\n"
+"                    more than B x slower than the best there is not timed at\n"
+"                    full size and has no row in LOG (cuBLASLt choices are\n"
+"                    always timed).  Needs --reps >= 2.  Part of the plan:\n"
+"                    resume with the same B\n"
+"  --screen-ms T     screen inputs whose reference call takes >= T ms\n"
+"                    (default 2)\n"
+"  --screen-audit    screen, but still time every candidate at full size (a\n"
+"                    complete log) and count in --stats the candidates\n"
+"                    screened out that came within 2 % of the best\n"
+"                    (screen_misses; each named on stderr)\n"
 "  --kernels DIR     the templates and their config lists (default kernels)\n"
 "  --template T      mm (default): kernels/mm.cu, CUDA-core FFMA tiles, configs\n"
 "                    kernels/configs.tsv, ids type=nvrtc_BLOCK-M=...; mma:\n"
@@ -198,6 +214,8 @@ int main(int argc, char **argv)
 	o.nshards = 1;
 	o.reps = 3;
 	o.fast_reject = 1.5;
+	o.screen = 1.3;
+	o.screen_ms = 2.0;
 	o.kernels = "kernels";
 	o.cache = "build/cubin";
 	for (int i = 1; i < argc; i++) {
@@ -219,6 +237,12 @@ int main(int argc, char **argv)
 			o.reps = (int)opt_int(a, v, 1, 1000), i++;
 		else if (!strcmp(a, "--fast-reject"))
 			o.fast_reject = opt_f64(a, v), i++;
+		else if (!strcmp(a, "--screen"))
+			o.screen = opt_f64(a, v), i++;
+		else if (!strcmp(a, "--screen-ms"))
+			o.screen_ms = opt_f64(a, v), i++;
+		else if (!strcmp(a, "--screen-audit"))
+			o.screen_audit = 1;
 		else if (!strcmp(a, "--kernels"))
 			o.kernels = v, i++;
 		else if (!strcmp(a, "--cache"))
@@ -343,8 +367,17 @@ int main(int argc, char **argv)
 
 	bench_device dev;
 	memset(&dev, 0, sizeof dev);
-	if (heur)
-		o.fast_reject = 0; /* selection vs full autotune: every rep of every choice */
+	if (heur) {
+		/* selection vs full autotune: every rep of every choice */
+		o.fast_reject = 0;
+		o.screen = 0;
+	}
+	if (o.screen < 0 || (o.screen > 0 && o.screen < 1))
+		die("bad value for '--screen': %g (expected 0 = off, or >= 1)", o.screen);
+	if (o.screen_audit && !(o.screen > 0))
+		die("--screen-audit needs --screen B > 0");
+	if (o.reps < 2 && !o.screen_audit)
+		o.screen = 0; /* a screened block is recognised by its later repetitions */
 	bench_backend *be = backend_open(&o, &dev);
 	if (o.wgmma && !(dev.cap_major == 9 && dev.cap_minor == 0)) {
 		/* wgmma.cu is sm_90a code: not offered elsewhere (the plan follows the
@@ -384,7 +417,8 @@ int main(int argc, char **argv)
 	size_t body_len, keep;
 	ah_append_open(&ap, part, meta, ah_mm_header(), &body, &body_len);
 	int64_t done = resume_scan(part, body, body_len, todo, ntodo, cfgs, ncfg, lt, nlt,
-	                           dev.smem_optin, o.reps, o.fast_reject, &keep);
+	                           dev.smem_optin, o.reps, o.fast_reject,
+	                           o.screen_audit ? 0 : o.screen, &keep);
 	if (keep < body_len) {
 		fprintf(stderr, "bench: %s: dropping %zu bytes of a partially written input\n",
 		        part, body_len - keep);

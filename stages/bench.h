@@ -67,6 +67,12 @@ typedef struct {
 	int wgmma;                 /* --template mma+wgmma: also kernels/wgmma.cu */
 	double fast_reject;        /* --fast-reject F (adaptive repetitions, see
 	                              bench_full_reps); 0: every candidate all reps */
+	double screen;             /* --screen B (screening of long inputs, see
+	                              bench_screen_slice); 0: off */
+	double screen_ms;          /* --screen-ms T: screen inputs whose cuBLAS
+	                              reference call takes >= T ms */
+	int screen_audit;          /* --screen-audit: screen, but still time every
+	                              candidate at full size and count the misses */
 } bench_opts;
 
 /* Device facts that go into the metadata line and the plan. */
@@ -137,11 +143,35 @@ mm_config shrink_config(mm_config c, int64_t m, int64_t n, int64_t k);
  * depends only on logged values, so resume_scan recomputes it. */
 int bench_full_reps(double t, double best, double alpha);
 
+/* Screening of long inputs (ours; the reference times every choice at full
+ * size).  On an input whose cuBLAS reference call takes ref_ms >= screen_ms,
+ * every NVRTC candidate and extern_mm are first timed on a slice of the
+ * problem, the same operands with a smaller k (or m): the first k' columns
+ * of op(A) and rows of op(B) (or the first m' rows of op(A) and of C), the
+ * strides unchanged.  k' (m') is a multiple of 256, >= 2048, about
+ * dim * 0.5 ms / ref_ms, and at most half the dimension: the slice lasts
+ * ~0.5 ms while keeping the tile grid (k) or >= 2048 rows of it (m).
+ * Returns 1 and *slice (= *in with k or m reduced; id, features and
+ * strides unchanged) when the input is screened, 0 when it is not (screen
+ * off, ref_ms < screen_ms or not finite, or neither k nor m is >= 4096). */
+int bench_screen_slice(const bench_input *in, double ref_ms, double screen_ms,
+                       bench_input *slice);
+
+/* Screening verdict for one candidate: t its time on the slice (ms, inf
+ * for a failure), best the smallest slice time of all candidates of the
+ * input (extern_mm included).  Returns 1 if the candidate is timed at full
+ * size: t <= beta * best.  Otherwise it is left out of the log (no row):
+ * a choice beta > 1 times slower than the best on the slice is not
+ * near-best at full size (spec §5.2: within 2 %) unless the slice ratio is
+ * off by that factor, which check/gpu/screen_audit.sh measures. */
+int bench_screen_keep(double t, double best, double beta);
+
 /* The log rows of one input: for rep in 0..reps-1, for each candidate,
  * "<features>,<choice>,<str(feedback)>\n"; fb[rep*nc + c] in ms (inf for a
  * failure, NaN for a repetition not measured: rep >= 1 of a candidate
- * bench_full_reps(fb[c], running best, alpha) rejects; anything else is an
- * internal error).  Returns a malloc'd buffer, *len its length. */
+ * bench_full_reps(fb[c], running best, alpha) rejects, or every rep of a
+ * candidate screened out (bench_screen_keep), which has no row; anything
+ * else is an internal error).  Returns a malloc'd buffer, *len its length. */
 char *format_block(const bench_input *in, const bench_cand *c, int nc,
                    int reps, double alpha, const double *fb, size_t *len);
 
@@ -160,11 +190,17 @@ double bench_median(const double *fb, int nc, int c, int reps);
  * they occupy (the rest, a partially written input or a torn line, is to
  * be truncated).  A complete line that disagrees with the plan (another
  * shapes.tsv, configs.tsv, --reps, --fast-reject or device) is fatal: the
- * message names the line. */
+ * message names the line.  With screening (screen > 0, reps >= 2) the
+ * first repetition may lack candidates after a finite extern_mm row (those
+ * screened out, in plan order); the first repetition then ends at the
+ * first row that is not a later candidate of the plan, and the input is
+ * complete only when its later repetitions follow (extern_mm's always do),
+ * so a block cut after its first repetition is redone. */
 int64_t resume_scan(const char *path, const char *body, size_t len,
                     bench_input *const *todo, int64_t ntodo,
                     const mm_config *cfgs, int ncfg, const lt_entry *lt, int nlt,
-                    int64_t smem_limit, int reps, double alpha, size_t *keep);
+                    int64_t smem_limit, int reps, double alpha, double screen,
+                    size_t *keep);
 
 /* ---- back end interface (one implementation per binary) ---- */
 typedef struct bench_backend bench_backend;

@@ -5,7 +5,9 @@
  * candidate is a pure function of (input features, choice id, repetition),
  * log-uniform over 23 decades of ms to exercise number formatting, so two
  * runs give byte-identical logs.  Adaptive repetitions (--fast-reject)
- * follow bench_full_reps exactly as the CUDA back end does.  --fake-fail N makes every candidate whose
+ * follow bench_full_reps exactly as the CUDA back end does; screening
+ * (--screen) follows bench_screen_slice/keep with a slice time of the
+ * full time times the slice's share of m*k.  --fake-fail N makes every candidate whose
  * hash % N == 0 fail (inf, message on stderr); --fake-delay-ms D sleeps D ms
  * per input (to be killed mid-run).  cuBLASLt choices (--cublaslt) are timed
  * like the others; --lt-discover gets a made-up heuristic answer
@@ -20,7 +22,7 @@
 
 struct bench_backend {
 	bench_opts o;
-	int64_t inputs, fails;
+	int64_t inputs, fails, screened, screened_out, misses;
 };
 
 const char *backend_kind(void) { return "fake"; }
@@ -38,6 +40,23 @@ bench_backend *backend_open(const bench_opts *o, bench_device *dev)
 	return b;
 }
 
+/* The made-up time (ms) of candidate c on input in, repetition r: +inf
+ * when --fake-fail picks it, else log-uniform over [1e-6, 1e17) ms (both of
+ * Python's repr notations, fixed and exponent, in the log test). */
+static double fake_time(const bench_input *in, const bench_cand *c, int r, int fake_fail)
+{
+	uint64_t h = fnv1a64(fnv1a64(FNV1A64_INIT, in->features, strlen(in->features)), c->id,
+	                     strlen(c->id));
+	if (fake_fail > 0 && !c->is_extern && h % (uint64_t)fake_fail == 0)
+		return INFINITY;
+	uint64_t hr = (h ^ (uint64_t)(r + 1)) * 0x9E3779B97F4A7C15ULL;
+	double u = (double)(hr >> 11) / 9007199254740992.0;
+	double v = pow(10.0, -6.0 + 23.0 * u);
+	if (hr % 7 == 0)
+		v = round(v * 1000.0) / 1000.0 + 1.0; /* short decimals */
+	return v;
+}
+
 void backend_measure(bench_backend *b, const bench_input *in,
                      const bench_cand *c, int nc, int reps, double *fb)
 {
@@ -48,29 +67,57 @@ void backend_measure(bench_backend *b, const bench_input *in,
 		while (nanosleep(&ts, &ts) != 0)
 			;
 	}
+	/* the first repetition of every candidate (a pure function), then
+	 * screening (bench_screen_slice/keep; the slice keeps the ratios) */
+	double v0[BENCH_MAX_CAND];
+	unsigned char keep[BENCH_MAX_CAND];
+	for (int i = 0; i < nc; i++) {
+		v0[i] = fake_time(in, &c[i], 0, b->o.fake_fail);
+		keep[i] = 1;
+	}
+	bench_input sl;
+	if (b->o.screen > 0 && reps >= 2 && nc > 0 && isfinite(v0[0]) &&
+	    bench_screen_slice(in, v0[0], b->o.screen_ms, &sl)) {
+		double f = (double)(sl.m * sl.k) / (double)(in->m * in->k), sbest = INFINITY,
+		       fbest = INFINITY;
+		b->screened++;
+		for (int i = 0; i < nc; i++) {
+			if (!c[i].lt && v0[i] * f < sbest)
+				sbest = v0[i] * f;
+			if (v0[i] < fbest)
+				fbest = v0[i];
+		}
+		for (int i = 1; i < nc; i++) {
+			if (c[i].lt || bench_screen_keep(v0[i] * f, sbest, b->o.screen))
+				continue;
+			b->screened_out++;
+			if (b->o.screen_audit) {
+				if (v0[i] <= 1.02 * fbest)
+					b->misses++;
+			} else {
+				keep[i] = 0;
+			}
+		}
+	}
 	double best = INFINITY;
 	for (int i = 0; i < nc; i++) {
-		uint64_t h = fnv1a64(fnv1a64(FNV1A64_INIT, in->features, strlen(in->features)), c[i].id,
-		                     strlen(c[i].id));
-		int fail = b->o.fake_fail > 0 && !c[i].is_extern && h % (uint64_t)b->o.fake_fail == 0;
-		if (fail) {
+		if (!keep[i]) {
+			for (int r = 0; r < reps; r++)
+				fb[(size_t)r * nc + i] = NAN;
+			continue;
+		}
+		if (isinf(v0[i])) {
 			fprintf(stderr, "bench: input %lld: %s: fake failure\n",
 			        (long long)in->id, c[i].id);
 			b->fails++;
 		}
 		for (int r = 0; r < reps; r++) {
-			uint64_t hr = (h ^ (uint64_t)(r + 1)) * 0x9E3779B97F4A7C15ULL;
-			/* log-uniform over [1e-6, 1e17) ms: covers both of Python's
-			 * repr notations (fixed and exponent) in the log test */
-			double u = (double)(hr >> 11) / 9007199254740992.0;
-			double v = pow(10.0, -6.0 + 23.0 * u);
-			if (hr % 7 == 0)
-				v = round(v * 1000.0) / 1000.0 + 1.0; /* short decimals */
-			fb[(size_t)r * nc + i] = fail ? INFINITY : v;
+			double v = fake_time(in, &c[i], r, b->o.fake_fail);
+			fb[(size_t)r * nc + i] = v;
 			if (r == 0) {
-				if (fb[i] < best)
-					best = fb[i];
-				if (!bench_full_reps(fb[i], best, b->o.fast_reject)) {
+				if (v < best)
+					best = v;
+				if (!bench_full_reps(v, best, b->o.fast_reject)) {
 					for (int q = 1; q < reps; q++)
 						fb[(size_t)q * nc + i] = NAN;
 					break;
@@ -113,6 +160,8 @@ void backend_stats(bench_backend *b, FILE *fp)
 {
 	fprintf(fp, "fake_inputs\t%lld\nfake_failures\t%lld\n",
 	        (long long)b->inputs, (long long)b->fails);
+	fprintf(fp, "screened_inputs\t%lld\nscreened_out\t%lld\nscreen_misses\t%lld\n",
+	        (long long)b->screened, (long long)b->screened_out, (long long)b->misses);
 }
 
 void backend_close(bench_backend *b) { free(b); }

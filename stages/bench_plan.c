@@ -352,6 +352,39 @@ int bench_full_reps(double t, double best, double alpha)
 	return isfinite(t) && t <= alpha * best;
 }
 
+/* The sliced length of a dimension of length d for an input whose
+ * reference call takes ref_ms (bench_screen_slice), or 0 if slicing it
+ * would not at least halve it. */
+static int64_t slice_len(int64_t d, double ref_ms)
+{
+	double want = ceil((double)d * 0.5 / ref_ms);
+	int64_t s = ((int64_t)want + 255) / 256 * 256;
+	if (s < 2048)
+		s = 2048;
+	return 2 * s <= d ? s : 0;
+}
+
+int bench_screen_slice(const bench_input *in, double ref_ms, double screen_ms,
+                       bench_input *slice)
+{
+	if (!(screen_ms > 0) || !isfinite(ref_ms) || ref_ms < screen_ms)
+		return 0;
+	int64_t ks = slice_len(in->k, ref_ms), ms = ks ? 0 : slice_len(in->m, ref_ms);
+	if (!ks && !ms)
+		return 0;
+	*slice = *in;
+	if (ks)
+		slice->k = ks;
+	else
+		slice->m = ms;
+	return 1;
+}
+
+int bench_screen_keep(double t, double best, double beta)
+{
+	return !(beta > 0) || (isfinite(t) && t <= beta * best);
+}
+
 double bench_median(const double *fb, int nc, int c, int reps)
 {
 	double *v = xmalloc(sizeof *v * (size_t)(reps > 0 ? reps : 1));
@@ -383,7 +416,8 @@ static void full_reps_of(const double *t0, int nc, double alpha, unsigned char *
 	for (int i = 0; i < nc; i++) {
 		if (t0[i] < best)
 			best = t0[i];
-		full[i] = (unsigned char)bench_full_reps(t0[i], best, alpha);
+		/* NaN: screened out, no row at all */
+		full[i] = (unsigned char)(!isnan(t0[i]) && bench_full_reps(t0[i], best, alpha));
 	}
 }
 
@@ -404,6 +438,8 @@ char *format_block(const bench_input *in, const bench_cand *c, int nc,
 					    "skips it", c[i].id, r + 1);
 				continue;
 			}
+			if (r == 0 && isnan(v) && i > 0)
+				continue; /* screened out: no row */
 			if (!(v > 0))
 				die("internal: feedback %g for '%s' rep %d is not positive", v,
 				    c[i].id, r + 1);
@@ -418,10 +454,26 @@ char *format_block(const bench_input *in, const bench_cand *c, int nc,
 	return b;
 }
 
+/* Position of the choice of log line l (features fl bytes) among
+ * cand[from..nc), or -1. */
+static int row_choice(const char *l, size_t ll, const bench_input *in, size_t fl,
+                      const bench_cand *cand, int from, int nc)
+{
+	if (ll < fl + 3 || memcmp(l, in->features, fl) || l[fl] != ',')
+		return -1;
+	for (int j = from; j < nc; j++) {
+		size_t il = strlen(cand[j].id);
+		if (ll >= fl + il + 3 && !memcmp(l + fl + 1, cand[j].id, il) && l[fl + 1 + il] == ',')
+			return j;
+	}
+	return -1;
+}
+
 int64_t resume_scan(const char *path, const char *body, size_t len,
                     bench_input *const *todo, int64_t ntodo,
                     const mm_config *cfgs, int ncfg, const lt_entry *lt, int nlt,
-                    int64_t smem_limit, int reps, double alpha, size_t *keep)
+                    int64_t smem_limit, int reps, double alpha, double screen,
+                    size_t *keep)
 {
 	bench_cand cand[BENCH_MAX_CAND];
 	double t0[BENCH_MAX_CAND];
@@ -443,15 +495,31 @@ int64_t resume_scan(const char *path, const char *body, size_t len,
 				const char *nl = memchr(l, '\n', len - pos);
 				if (!nl)
 					return done; /* torn last line: input incomplete */
+				size_t ll = (size_t)(nl - l);
+				int j = i;
+				/* screening: candidates after a finite extern_mm row may be
+				 * absent from the first repetition */
+				int gaps = r == 0 && i > 0 && screen > 0 && reps >= 2 && isfinite(t0[0]);
+				if (gaps) {
+					j = row_choice(l, ll, in, fl, cand, i, nc);
+					if (j < 0) {
+						/* the first repetition ended: the rest screened out */
+						for (; i < nc; i++)
+							t0[i] = NAN;
+						break;
+					}
+					for (; i < j; i++)
+						t0[i] = NAN;
+				}
 				line++;
-				size_t il = strlen(cand[i].id), ll = (size_t)(nl - l);
+				size_t il = strlen(cand[i].id);
 				if (ll < fl + il + 3 || memcmp(l, in->features, fl) || l[fl] != ',' ||
 				    memcmp(l + fl + 1, cand[i].id, il) || l[fl + 1 + il] != ',')
 					die("%s:%" PRId64 ": row does not match the plan (expected input %"
 					    PRId64 " '%s', choice '%s', rep %d): the log was made with "
-					    "another shapes.tsv, configs.tsv, --reps, --fast-reject, shard "
-					    "or device; remove it to start over", path, line, in->id,
-					    in->features, cand[i].id, r + 1);
+					    "another shapes.tsv, configs.tsv, --reps, --fast-reject, "
+					    "--screen, shard or device; remove it to start over", path, line,
+					    in->id, in->features, cand[i].id, r + 1);
 				const char *v = l + fl + il + 2;
 				double fbv;
 				if (parse_f64(v, (size_t)(nl - v), &fbv) != 0 || !(fbv > 0))

@@ -2,9 +2,9 @@
 # (issue "Collect training data on our own GPUs"; spec §2, §3; design.md
 # "Parallel", "Resumable").  Included by the top-level Makefile, which
 # defines BIN, BUILD, CC, WARN, CFLAGS, LDLIBS, LIBA, LIB_HDR, CUDA, GPU,
-# GPUS, SAMPLES, SEED, REPS, FAST_REJECT.
+# GPUS, SAMPLES, SEED, REPS, FAST_REJECT, SCREEN, SCREEN_MS.
 #
-#   make collect GPU=h200 GPUS=0,1 SAMPLES=N SEED=S [REPS=3] [FAST_REJECT=1.5] [-j]
+#   make collect GPU=h200 GPUS=0,1 SAMPLES=N SEED=S [REPS=3] [FAST_REJECT=1.5] [SCREEN=1.3] [-j]
 #
 # runs sample (4*N inputs), then one bench shard per GPU in GPUS (shard i of
 # len(GPUS), device = the i-th id) in parallel under make -j, then merges
@@ -104,7 +104,7 @@ $(COLLECT_DIR)/sample.params: collect-force
 
 $(COLLECT_DIR)/bench.params: collect-force
 	@mkdir -p $(@D)
-	@echo "reps=$(REPS) fast_reject=$(FAST_REJECT) gpus=$(GPUS) template=$(KERNEL_TEMPLATE) cublaslt=$(CUBLASLT)" > $@.new; \
+	@echo "reps=$(REPS) fast_reject=$(FAST_REJECT) screen=$(SCREEN)/$(SCREEN_MS) gpus=$(GPUS) template=$(KERNEL_TEMPLATE) cublaslt=$(CUBLASLT)" > $@.new; \
 	if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
 $(COLLECT_DIR)/shapes.tsv: $(COLLECT_DIR)/sample.params | $(BIN)/sample
@@ -117,7 +117,7 @@ $(COLLECT_DIR)/shapes.tsv: $(COLLECT_DIR)/sample.params | $(BIN)/sample
 COLLECT_KERNELS := kernels/mm.cu kernels/configs.tsv kernels/mma.cu kernels/mma_configs.tsv \
                    kernels/wgmma.cu kernels/wgmma_configs.tsv
 collect_bench = $(BIN)/$(BENCH) --device $(1) --shard $(2) --reps $(REPS) \
-		--fast-reject $(FAST_REJECT) \
+		--fast-reject $(FAST_REJECT) --screen $(SCREEN) --screen-ms $(SCREEN_MS) \
 		--kernels kernels --template $(KERNEL_TEMPLATE) --cache $(CUBIN_CACHE) \
 		$(if $(COLLECT_TIME_LIMIT),--time-limit $(COLLECT_TIME_LIMIT)) \
 		$(if $(CUBLASLT),--cublaslt $(CUBLASLT)) \

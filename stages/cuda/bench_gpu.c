@@ -20,7 +20,13 @@
  * lasts >= ~1 ms, at most 100), feedback = elapsed / n_iter.  Adaptive
  * repetitions (--fast-reject, bench_full_reps): a candidate whose first
  * repetition is more than alpha times the best first repetition so far is
- * not repeated (one row).  When A+B fit in
+ * not repeated (one row).  Screening (--screen B, bench_screen_slice/keep):
+ * on an input whose reference call takes >= --screen-ms, extern_mm and
+ * every NVRTC candidate are verified (first use) and timed on a slice (the
+ * same buffers and strides, k or m cut to ~0.5 ms of cuBLAS); only those
+ * within B x the best slice time, and every cuBLASLt choice, are then
+ * timed at full size; the others have no row (--screen-audit times them
+ * anyway and reports their full-size ratios).  When A+B fit in
  * L2, calls rotate over several copies of the inputs (>= 2x L2 in all).
  * Inputs: uniform random non-zero values in ±[1/1024, 1).
  * Verification: relative Frobenius error ||C - C_cublas|| / ||C_cublas||
@@ -110,9 +116,10 @@ struct bench_backend {
 	lt_prep ltp;                /* the cuBLASLt candidate being measured (run_once) */
 	/* statistics (seconds, counts) */
 	double t_compile, t_load, t_setup, t_ref, t_verify, t_time_nvrtc, t_time_extern,
-	       t_time_lt;
+	       t_time_lt, t_screen;
 	int64_t n_compile, n_cache_hit, n_verify, n_verify_fail, n_compile_fail,
-	        n_launch_fail, n_oom, n_inputs, n_launch, n_lt_rejected, n_lt_mismatch;
+	        n_launch_fail, n_oom, n_inputs, n_launch, n_lt_rejected, n_lt_mismatch,
+	        n_screened, n_screened_out, n_screen_miss;
 };
 
 #define CUDA_OK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) \
@@ -361,11 +368,14 @@ static int run_once(bench_backend *b, const bench_input *in, const bench_cand *c
 		cublasComputeType_t ct = (in->dtype == DT_F32 && in->tf32)
 		                 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
 		float alpha = 1.0f, beta = 0.0f;
+		/* leading dimensions from the strides, not from m, n, k: a
+		 * screening slice (bench_screen_slice) keeps the full operands'
+		 * (ldb = n or k, lda = k or m as in the header comment) */
 		cublasStatus_t s = cublasGemmEx(b->blas,
 			in->tb ? CUBLAS_OP_T : CUBLAS_OP_N, in->ta ? CUBLAS_OP_T : CUBLAS_OP_N,
 			(int)in->n, (int)in->m, (int)in->k, &alpha,
-			bf->B[i], t, (int)(in->tb ? in->k : in->n),
-			bf->A[i], t, (int)(in->ta ? in->m : in->k), &beta,
+			bf->B[i], t, (int)(in->tb ? in->feat.s2_1 : in->feat.s2_0),
+			bf->A[i], t, (int)(in->ta ? in->feat.s1_1 : in->feat.s1_0), &beta,
 			out, t, (int)in->n, ct, CUBLAS_GEMM_DEFAULT);
 		if (s != CUBLAS_STATUS_SUCCESS) {
 			fprintf(stderr, "bench: input %" PRId64 ": extern_mm: cublasGemmEx: %s\n",
@@ -564,6 +574,209 @@ static double time_rep(bench_backend *b, const bench_input *in, const bench_cand
 	return v > 0 ? v : 1e-6;
 }
 
+/* Ready candidate cd for input in: its cuBLASLt descriptors (b->ltp) or
+ * its module (*k) and, for wgmma.cu, its tensor maps over the full
+ * operands of every buffer set.  Returns 0, or -1 with a message (the
+ * candidate is inf for this input). */
+static int cand_prepare(bench_backend *b, const bench_input *in, const bench_cand *cd,
+                        const bufs *bf, kmod **k)
+{
+	*k = NULL;
+	if (cd->is_extern)
+		return 0;
+	if (cd->lt) {
+		if (!b->lt)
+			b->lt = lt_gpu_open();
+		lt_gpu_problem(b->lt, in);
+		const char *what;
+		cublasStatus_t s = lt_gpu_prepare(b->lt, &cd->alg, &b->ltp, &what);
+		if (s != CUBLAS_STATUS_SUCCESS) {
+			b->n_lt_rejected++;
+			unsigned cls = lt_dtype_class(in->dtype, in->tf32);
+			if (lt_gpu_first(b->lt, cd->id, cls))
+				fprintf(stderr, "bench: input %" PRId64 " (%" PRId64 "x%" PRId64 "x%"
+				        PRId64 " %s ta=%d tb=%d): %s: %s: %s; inf (not repeated for "
+				        "other %s inputs)\n", in->id, in->m, in->k, in->n,
+				        lt_class_name(cls), in->ta, in->tb, cd->id, what, blas_err(s),
+				        lt_class_name(cls));
+			return -1;
+		}
+		return 0;
+	}
+	*k = get_module(b, &cd->cfg, cd->tr, cd->tc, in->dtype, in->dtype == DT_F32 && in->tf32);
+	if (!(*k)->ok) {
+		fprintf(stderr, "bench: input %" PRId64 ": %s: not available (see above); inf\n",
+		        in->id, cd->id);
+		return -1;
+	}
+	if (cd->cfg.tmpl == 2 && wg_prepare(b, in, &cd->cfg, bf) != 0)
+		return -1;
+	return 0;
+}
+
+/* First-use verification of candidate cd (not extern_mm) on problem p (the
+ * input or its screening slice; bf->R holds cuBLAS's result for p, or
+ * have_ref is 0): the call into bf->C poisoned with NaN, timed into
+ * *warm_ms (it doubles as the warm-up call; -1 if no call was made), then
+ * the relative error against bf->R.  Skipped (returns 0) when the
+ * (choice, dtype, tf32, transposes) passed before and not --verify-all.
+ * Returns 0, or -1 with a message when it failed now or before (inf). */
+static int cand_verify(bench_backend *b, kmod *aux, const bench_input *p, const bench_cand *cd,
+                       kmod *k, bufs *bf, int have_ref, float *warm_ms)
+{
+	const size_t sz = (size_t)dtype_size(p->dtype), mn = (size_t)(p->m * p->n);
+	char vk[256];
+	*warm_ms = -1;
+	/* tf32 is part of the key: a cuBLASLt algorithm offered for f32 and
+	 * tf32 runs with another compute type and tolerance */
+	snprintf(vk, sizeof vk, "%s|%d|%d|%d|%d", cd->id, p->dtype,
+	         p->dtype == DT_F32 && p->tf32, p->ta, p->tb);
+	uint64_t key = fnv1a64(FNV1A64_INIT, vk, strlen(vk));
+	vstate *st = find_vstate(b, key);
+	if (st && !st->ok) {
+		fprintf(stderr, "bench: input %" PRId64 ": %s: failed verification earlier for "
+		        "this dtype/transposes; inf\n", p->id, cd->id);
+		return -1;
+	}
+	if (!have_ref || (st && !b->o.verify_all))
+		return 0;
+	double tv = mono_s();
+	CUDA_OK(cudaMemset(bf->C, 0xFF, mn * sz));
+	CUDA_OK(cudaEventRecord(b->e0, 0));
+	int rc = run_once(b, p, cd, k, bf, 0, bf->C);
+	CUDA_OK(cudaEventRecord(b->e1, 0));
+	cudaError_t e = rc == 0 ? cudaDeviceSynchronize() : cudaSuccess;
+	if (rc == 0 && e == cudaSuccess)
+		CUDA_OK(cudaEventElapsedTime(warm_ms, b->e0, b->e1));
+	if (rc != 0 || e != cudaSuccess) {
+		if (e != cudaSuccess)
+			fprintf(stderr, "bench: input %" PRId64 ": %s: %s\n", p->id, cd->id,
+			        cudaGetErrorString(e));
+		check_context(b, cd->id);
+		b->n_launch_fail++;
+		b->t_verify += mono_s() - tv;
+		return -1;
+	}
+	double err = rel_error(b, aux, p, bf->C, bf->R), tol = tolerance(p);
+	b->n_verify++;
+	int ok = err <= tol;
+	if (!st) {
+		xgrow((void **)&b->vs, &b->capvs, b->nvs + 1, sizeof *b->vs);
+		st = &b->vs[b->nvs++];
+		st->key = key;
+	}
+	st->ok = ok;
+	b->t_verify += mono_s() - tv;
+	if (!ok) {
+		b->n_verify_fail++;
+		fprintf(stderr, "bench: input %" PRId64 " (%" PRId64 "x%" PRId64 "x%" PRId64
+		        " %s ta=%d tb=%d): %s: wrong result, relative error %.3g > %.3g; inf\n",
+		        p->id, p->m, p->k, p->n, dtype_torch(p->dtype), p->ta, p->tb, cd->id, err,
+		        tol);
+		return -1;
+	}
+	return 0;
+}
+
+enum { SCR_TIME = 0, SCR_OUT = 1, SCR_FAILED = 2 };
+
+/* Screening (bench_screen_slice/keep): cuBLAS's result for the slice sl
+ * into bf->R, then extern_mm and every NVRTC candidate timed on sl (after
+ * first-use verification there, or a warm-up call); cuBLASLt choices are
+ * not screened.  Sets verdict[c] to SCR_TIME (time at full size), SCR_OUT
+ * (screened out) or SCR_FAILED (inf already in fb), and st[c] to the slice
+ * time (ms; inf if not timed).  Returns 0, or -1 if
+ * cuBLAS fails on the slice (then nothing is screened and bf->R is not a
+ * reference for anything). */
+static int screen_pass(bench_backend *b, kmod *aux, const bench_input *in,
+                       const bench_input *sl, const bench_cand *c, int nc, int reps,
+                       bufs *bf, unsigned char *verdict, double *fb, double *st)
+{
+	const size_t sz = (size_t)dtype_size(sl->dtype), mn = (size_t)(sl->m * sl->n);
+	double t0 = mono_s(), best = INFINITY;
+	memset(verdict, SCR_TIME, (size_t)nc);
+	CUDA_OK(cudaMemset(bf->R, 0xFF, mn * sz));
+	CUDA_OK(cudaEventRecord(b->e0, 0));
+	float wms;
+	int rc = run_once(b, sl, &c[0], NULL, bf, 0, bf->R);
+	CUDA_OK(cudaEventRecord(b->e1, 0));
+	if (rc != 0 || cudaDeviceSynchronize() != cudaSuccess ||
+	    !isfinite(rel_error(b, aux, sl, bf->R, bf->R))) {
+		check_context(b, "extern_mm on the screening slice");
+		fprintf(stderr, "bench: input %" PRId64 ": extern_mm failed on the screening slice; "
+		        "not screened, not verified\n", sl->id);
+		b->t_screen += mono_s() - t0;
+		return -1;
+	}
+	CUDA_OK(cudaEventElapsedTime(&wms, b->e0, b->e1));
+	st[0] = time_rep(b, sl, &c[0], NULL, bf, iters_for(wms));
+	for (int ci = 1; ci < nc; ci++) {
+		const bench_cand *cd = &c[ci];
+		st[ci] = INFINITY;
+		if (cd->lt)
+			continue;
+		kmod *k;
+		float warm_ms;
+		/* prepared for the full input: wgmma.cu's tensor maps describe
+		 * the whole operands, the slice is the kernel's M, K */
+		if (cand_prepare(b, in, cd, bf, &k) != 0 ||
+		    cand_verify(b, aux, sl, cd, k, bf, 1, &warm_ms) != 0) {
+			verdict[ci] = SCR_FAILED;
+			mark_failed(fb, nc, ci, reps, b->o.fast_reject);
+			continue;
+		}
+		double w = warm_ms >= 0 ? warm_ms : time_rep(b, sl, cd, k, bf, 1);
+		double t = w >= 0 ? time_rep(b, sl, cd, k, bf, iters_for(w)) : -1;
+		k->launched = 1;
+		if (t < 0) {
+			verdict[ci] = SCR_FAILED;
+			mark_failed(fb, nc, ci, reps, b->o.fast_reject);
+			continue;
+		}
+		st[ci] = t;
+	}
+	for (int ci = 0; ci < nc; ci++)
+		if (!c[ci].lt && st[ci] > 0 && st[ci] < best)
+			best = st[ci];
+	b->n_screened++;
+	for (int ci = 1; ci < nc; ci++)
+		if (verdict[ci] == SCR_TIME && !c[ci].lt && !bench_screen_keep(st[ci], best, b->o.screen)) {
+			verdict[ci] = SCR_OUT;
+			b->n_screened_out++;
+		}
+	b->t_screen += mono_s() - t0;
+	return 0;
+}
+
+/* --screen-audit: every candidate was timed at full size as well; one
+ * stderr line per candidate screened out (its slice and full-size ratios
+ * to the best), and a miss counted when it came within 2 % of the best
+ * first repetition at full size. */
+static void screen_audit(bench_backend *b, const bench_input *in, const bench_input *sl,
+                         const bench_cand *c, int nc, const unsigned char *verdict,
+                         const double *st, const double *fb)
+{
+	double sbest = INFINITY, fbest = INFINITY;
+	for (int ci = 0; ci < nc; ci++) {
+		if (!c[ci].lt && st[ci] < sbest)
+			sbest = st[ci];
+		if (fb[ci] < fbest)
+			fbest = fb[ci];
+	}
+	for (int ci = 1; ci < nc; ci++) {
+		if (verdict[ci] != SCR_OUT)
+			continue;
+		int miss = fb[ci] <= 1.02 * fbest;
+		b->n_screen_miss += miss;
+		fprintf(stderr, "bench: screen-audit: input %" PRId64 " (%" PRId64 "x%" PRId64 "x%"
+		        PRId64 " %s%s, slice %c=%" PRId64 "): %s: slice %.3f x best, full %.3f x "
+		        "best%s\n", in->id, in->m, in->k, in->n, dtype_torch(in->dtype),
+		        in->dtype == DT_F32 && in->tf32 ? " tf32" : "", sl->k != in->k ? 'k' : 'm',
+		        sl->k != in->k ? sl->k : sl->m, c[ci].id, st[ci] / sbest, fb[ci] / fbest,
+		        miss ? " MISS" : "");
+	}
+}
+
 void backend_measure(bench_backend *b, const bench_input *in,
                      const bench_cand *c, int nc, int reps, double *fb)
 {
@@ -616,6 +829,7 @@ void backend_measure(bench_backend *b, const bench_input *in,
 
 	/* cuBLAS reference on buffer set 0 */
 	int have_ref = 0, long_input = 0;
+	double ref_ms = INFINITY;   /* the reference call */
 	double best = INFINITY;     /* running best first repetition (ms) */
 	CUDA_OK(cudaMemset(bf.R, 0xFF, mn * sz));
 	CUDA_OK(cudaEventRecord(b->e0, 0));
@@ -626,6 +840,7 @@ void backend_measure(bench_backend *b, const bench_input *in,
 			float rms;
 			CUDA_OK(cudaEventElapsedTime(&rms, b->e0, b->e1));
 			long_input = rms >= 1.0f;
+			ref_ms = rms;
 			have_ref = 1;
 			if (!isfinite(rel_error(b, aux, in, bf.R, bf.R))) {
 				fprintf(stderr, "bench: input %" PRId64 ": extern_mm wrote non-finite "
@@ -640,92 +855,37 @@ void backend_measure(bench_backend *b, const bench_input *in,
 	}
 	b->t_ref += mono_s() - t1;
 
+	/* screening of a long input: verification and a first timing on a slice */
+	unsigned char verdict[BENCH_MAX_CAND];
+	double st[BENCH_MAX_CAND];
+	memset(verdict, SCR_TIME, (size_t)nc);
+	bench_input sl;
+	int screened = b->o.screen > 0 && reps >= 2 && have_ref &&
+	               bench_screen_slice(in, ref_ms, b->o.screen_ms, &sl);
+	int full_ref = have_ref && !screened; /* bf.R holds cuBLAS's result for in */
+	if (screened && screen_pass(b, aux, in, &sl, c, nc, reps, &bf, verdict, fb, st) != 0)
+		screened = 0;
+
 	for (int ci = 0; ci < nc; ci++) {
 		const bench_cand *cd = &c[ci];
 		kmod *k = NULL;
-		if (cd->lt) {
-			if (!b->lt)
-				b->lt = lt_gpu_open();
-			lt_gpu_problem(b->lt, in);
-			const char *what;
-			cublasStatus_t s = lt_gpu_prepare(b->lt, &cd->alg, &b->ltp, &what);
-			if (s != CUBLAS_STATUS_SUCCESS) {
-				b->n_lt_rejected++;
-				unsigned cls = lt_dtype_class(in->dtype, in->tf32);
-				if (lt_gpu_first(b->lt, cd->id, cls))
-					fprintf(stderr, "bench: input %" PRId64 " (%" PRId64 "x%" PRId64 "x%"
-					        PRId64 " %s ta=%d tb=%d): %s: %s: %s; inf (not repeated for "
-					        "other %s inputs)\n", in->id, in->m, in->k, in->n,
-					        lt_class_name(cls), in->ta, in->tb, cd->id, what, blas_err(s),
-					        lt_class_name(cls));
-				continue;
-			}
-		} else if (!cd->is_extern) {
-			k = get_module(b, &cd->cfg, cd->tr, cd->tc, in->dtype,
-			               in->dtype == DT_F32 && in->tf32);
-			if (!k->ok) {
-				fprintf(stderr, "bench: input %" PRId64 ": %s: not available (see above); inf\n",
-				        in->id, cd->id);
-				continue;
-			}
-			if (cd->cfg.tmpl == 2 && wg_prepare(b, in, &cd->cfg, &bf) != 0)
-				continue;
-		} else if (!have_ref) {
+		if (verdict[ci] == SCR_FAILED)
+			continue; /* inf: failed on the slice */
+		if (verdict[ci] == SCR_OUT && !b->o.screen_audit) {
+			for (int r = 0; r < reps; r++)
+				fb[(size_t)r * nc + ci] = NAN; /* no row */
+			continue;
+		}
+		if (cand_prepare(b, in, cd, &bf, &k) != 0)
+			continue;
+		if (cd->is_extern && !have_ref)
 			continue; /* cuBLAS failed above: extern_mm is inf */
-		}
-		/* verification; its call, timed, doubles as the warm-up call */
+		/* verification (done on the slice when screened); its call,
+		 * timed, doubles as the warm-up call */
 		float warm_ms = -1;
-		if (!cd->is_extern) {
-			char vk[256];
-			/* tf32 is part of the key: a cuBLASLt algorithm offered for
-			 * f32 and tf32 runs with another compute type and tolerance */
-			snprintf(vk, sizeof vk, "%s|%d|%d|%d|%d", cd->id, in->dtype,
-			         in->dtype == DT_F32 && in->tf32, in->ta, in->tb);
-			uint64_t key = fnv1a64(FNV1A64_INIT, vk, strlen(vk));
-			vstate *st = find_vstate(b, key);
-			if (st && !st->ok) {
-				fprintf(stderr, "bench: input %" PRId64 ": %s: failed verification earlier for "
-				        "this dtype/transposes; inf\n", in->id, cd->id);
-				continue;
-			}
-			if (have_ref && (!st || b->o.verify_all)) {
-				double tv = mono_s();
-				CUDA_OK(cudaMemset(bf.C, 0xFF, mn * sz));
-				CUDA_OK(cudaEventRecord(b->e0, 0));
-				int rc = run_once(b, in, cd, k, &bf, 0, bf.C);
-				CUDA_OK(cudaEventRecord(b->e1, 0));
-				cudaError_t e = rc == 0 ? cudaDeviceSynchronize() : cudaSuccess;
-				if (rc == 0 && e == cudaSuccess)
-					CUDA_OK(cudaEventElapsedTime(&warm_ms, b->e0, b->e1));
-				if (rc != 0 || e != cudaSuccess) {
-					if (e != cudaSuccess)
-						fprintf(stderr, "bench: input %" PRId64 ": %s: %s\n", in->id,
-						        cd->id, cudaGetErrorString(e));
-					check_context(b, cd->id);
-					b->n_launch_fail++;
-					b->t_verify += mono_s() - tv;
-					continue;
-				}
-				double err = rel_error(b, aux, in, bf.C, bf.R), tol = tolerance(in);
-				b->n_verify++;
-				int ok = err <= tol;
-				if (!st) {
-					xgrow((void **)&b->vs, &b->capvs, b->nvs + 1, sizeof *b->vs);
-					st = &b->vs[b->nvs++];
-					st->key = key;
-				}
-				st->ok = ok;
-				b->t_verify += mono_s() - tv;
-				if (!ok) {
-					b->n_verify_fail++;
-					fprintf(stderr, "bench: input %" PRId64 " (%" PRId64 "x%" PRId64 "x%" PRId64
-					        " %s ta=%d tb=%d): %s: wrong result, relative error %.3g > %.3g; inf\n",
-					        in->id, in->m, in->k, in->n, dtype_torch(in->dtype), in->ta,
-					        in->tb, cd->id, err, tol);
-					continue;
-				}
-			}
-		}
+		if (!cd->is_extern &&
+		    cand_verify(b, aux, in, cd, k, &bf, full_ref, &warm_ms) != 0)
+			continue;
 		/* warm-up call, timed to pick n_iter, unless verification just
 		 * made one or the input is long (the reference call >= 1 ms) and
 		 * this kernel has run before in this process: a warm GPU running
@@ -774,6 +934,8 @@ void backend_measure(bench_backend *b, const bench_input *in,
 		else
 			b->t_time_nvrtc += mono_s() - tt;
 	}
+	if (screened && b->o.screen_audit)
+		screen_audit(b, in, &sl, c, nc, verdict, st, fb);
 	double tf = mono_s();
 	free_bufs(&bf);
 	b->t_setup += mono_s() - tf;
@@ -792,6 +954,9 @@ void backend_stats(bench_backend *b, FILE *fp)
 	        b->t_time_nvrtc, b->t_time_extern, b->n_launch);
 	fprintf(fp, "compile_failures\t%" PRId64 "\nlaunch_failures\t%" PRId64 "\noom_inputs\t%" PRId64 "\n",
 	        b->n_compile_fail, b->n_launch_fail, b->n_oom);
+	fprintf(fp, "screen_s\t%.3f\nscreened_inputs\t%" PRId64 "\nscreened_out\t%" PRId64
+	        "\nscreen_misses\t%" PRId64 "\n", b->t_screen, b->n_screened, b->n_screened_out,
+	        b->n_screen_miss);
 	fprintf(fp, "timing_cublaslt_s\t%.3f\ncublaslt_rejected\t%" PRId64
 	        "\ncublaslt_rebuild_mismatches\t%" PRId64 "\n", b->t_time_lt, b->n_lt_rejected,
 	        b->n_lt_mismatch);
