@@ -8,8 +8,9 @@
 [ -x "$BIN/bench-fake" ] || { skip bench-online "$BIN/bench-fake not built"; finish; }
 cd "$TMP"
 "$BIN/sample" --seed 7 --samples 60 --max-gflop 50 shapes.tsv 2>/dev/null
-# every rep of every choice, as the online full pass measures them
-"$BIN/bench-fake" --kernels "$ROOT/kernels" --fast-reject 0 shapes.tsv full.txt 2>/dev/null
+# every rep of every choice (no adaptive repetitions, no screening), as the
+# online full pass measures them
+"$BIN/bench-fake" --kernels "$ROOT/kernels" --fast-reject 0 --screen 0 shapes.tsv full.txt 2>/dev/null
 "$BIN/featurize" -o full.feat.tsv full.txt 2>/dev/null
 "$BIN/fit" full.feat.tsv --split none -o tree.tsv --metrics m.tsv >/dev/null 2>&1
 "$BIN/prune" --ranking 10 -o pruned.tsv tree.tsv 2>/dev/null
