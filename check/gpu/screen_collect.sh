@@ -19,6 +19,7 @@
 #                  --targets (default both: data_0 data_1), resuming any
 #                  out/h200/collect/*.part carried in; the .part files and
 #                  stats come back under $OUT/collect/
+# ($OUT, the device tool's output folder, is not make's OUT: make gets OUT=out.)
 # carry: .devcarry (bin/ = the stage binaries, cubin.tar.xz = the cubin
 # cache with build/cubin/... paths) and out/h200/collect when resuming.
 set -u
@@ -46,7 +47,7 @@ if [ "$COLLECT" != 0 ]; then
 	(
 		start=$(date +%s)
 		timeout -s KILL $((COLLECT + 60)) make -o build/bin/bench -o build/bin/sample \
-			-o build/bin/merge -o build/libmmrank.a -j2 "${T[@]}" GPU=h200 GPUS=0,1 \
+			-o build/bin/merge -o build/libmmrank.a -j2 "${T[@]}" OUT=out GPU=h200 GPUS=0,1 \
 			SAMPLES="$SAMPLES" SEED="$SEED" COLLECT_TIME_LIMIT="$COLLECT" > "$OUT/collect/make.log" 2>&1
 		echo "make exit $? after $(( $(date +%s) - start )) s" >> "$OUT/collect/make.log"
 		cp $D/*.part $D/*.txt $D/*.tsv $D/*.params "$OUT/collect/" 2>/dev/null
