@@ -25,6 +25,16 @@ grep -q ',type=nvrtc_wgmma_' "$TMP/out/zz100/merged.txt" && ok collect-train-wgm
 "${MK[@]}" -j2 collect GPUS=0,1 SAMPLES=3 SEED=1 CUBLASLT="$ROOT/kernels/cublaslt_algos.tsv" >"$TMP/l.log" 2>&1 &&
 	grep -q ',type=cublaslt_algo=' "$TMP/out/zz100/merged.txt" && ok collect-train-cublaslt \
 	|| fail collect-train-cublaslt "$(tail -2 "$TMP/l.log")"
+# the committed H200 collection (datasets/MANIFEST.h200.tsv, first row):
+# make heuristic GPU=h200 trains on it without a GPU -- checksum verified,
+# 2080 inputs read, the single-choice ones (screened to extern_mm alone)
+# dropped as spec §5.1 drops them -- and emits a tree with the NVRTC
+# families (not one fixed leaf)
+make --no-print-directory BUILD="$BUILD" OUT="$TMP/o2" GPU=h200 heuristic >"$TMP/h2.log" 2>&1 &&
+	grep -q 'h200_seed2026_uncapped.txt.xz: 55208 measurements, 2080 inputs (1640 kept)' "$TMP/h2.log" &&
+	grep -q 'nvrtc_wgmma_' "$TMP/o2/h200/_MMRankingH200.py" && grep -q 'nvrtc_mma_' "$TMP/o2/h200/_MMRankingH200.c" &&
+	[ "$(awk -F'\t' '$1 == "node" && $3 == -1' "$TMP/o2/h200/pruned.tsv" | wc -l)" -ge 2 ] \
+	&& ok collect-train-committed-h200 || fail collect-train-committed-h200 "$(tail -3 "$TMP/h2.log")"
 # an unknown GPU: a clear error, no collection started
 "${MK[@]}" heuristic GPU=nosuchgpu >"$TMP/u.log" 2>&1 && fail collect-train-unknown-gpu "exit 0" || {
 	grep -q "no data for GPU 'nosuchgpu'" "$TMP/u.log" && ! grep -q 'sample' "$TMP/u.log" &&

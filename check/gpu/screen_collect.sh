@@ -3,7 +3,7 @@
 # "Collect training data on our own GPUs": bench --screen measured and a
 # collection with `make collect`, side by side on the two GPUs.
 #
-# usage: check/gpu/screen_collect.sh [--bench N] [--tests] [--collect SECONDS]
+# usage: check/gpu/screen_collect.sh [--bench N [--bench-device D]] [--tests] [--collect SECONDS]
 #          [--targets "data_1"] [--samples N] [--seed S]
 #   --bench N      on GPU 0: sample --seed 6 --samples N (4N inputs, the
 #                  uncapped reference distribution), timed three times with
@@ -11,6 +11,7 @@
 #                  --screen 0 (every candidate at full size, the reference
 #                  behaviour), --screen 1.3 (default) and --screen-audit;
 #                  report by check/gpu/screen_report.py
+#   --bench-device D  run --bench on GPU D instead of 0
 #   --tests        on GPU 0, after --bench: the GPU tests of bench with
 #                  BENCH_TEMPLATE=mma+wgmma (default bench options, so with
 #                  screening and adaptive repetitions)
@@ -23,10 +24,11 @@
 # carry: .devcarry (bin/ = the stage binaries, cubin.tar.xz = the cubin
 # cache with build/cubin/... paths) and out/h200/collect when resuming.
 set -u
-BENCH=0 TESTS=0 COLLECT=0 TARGETS="data_0 data_1" SAMPLES=520 SEED=2026
+BDEV=0 BENCH=0 TESTS=0 COLLECT=0 TARGETS="data_0 data_1" SAMPLES=520 SEED=2026
 while [ $# -gt 0 ]; do
 	case $1 in
 	--bench) BENCH=$2; shift ;;
+	--bench-device) BDEV=$2; shift ;;
 	--tests) TESTS=1 ;;
 	--collect) COLLECT=$2; shift ;;
 	--targets) TARGETS=$2; shift ;;
@@ -50,7 +52,7 @@ if [ "$COLLECT" != 0 ]; then
 			-o build/bin/merge -o build/libmmrank.a -j2 "${T[@]}" OUT=out GPU=h200 GPUS=0,1 \
 			SAMPLES="$SAMPLES" SEED="$SEED" COLLECT_TIME_LIMIT="$COLLECT" > "$OUT/collect/make.log" 2>&1
 		echo "make exit $? after $(( $(date +%s) - start )) s" >> "$OUT/collect/make.log"
-		cp $D/*.part $D/*.txt $D/*.tsv $D/*.params "$OUT/collect/" 2>/dev/null
+		cp $D/*.part $D/*.txt $D/shapes.tsv $D/*.params "$OUT/collect/"; cat $D/stats_*.tsv > "$OUT/collect/stats.txt" 2>/dev/null
 	) &
 	CPID=$!
 fi
@@ -61,7 +63,7 @@ if [ "$BENCH" != 0 ]; then
 		screen0) opt="--screen 0" ;; screen) opt="" ;; audit) opt="--screen-audit" ;;
 		esac
 		echo "=== bench $opt: sample --seed 6 --samples $BENCH ($(($(wc -l < "$R/s6.tsv") - 1)) inputs) ==="
-		$BIN/bench --device 0 --template mma+wgmma --cache build/cubin $opt \
+		$BIN/bench --device "$BDEV" --template mma+wgmma --cache build/cubin $opt \
 			--stats "$R/stats_$mode.tsv" "$R/s6.tsv" "$R/$mode.txt" 2> "$R/$mode.err"
 		echo "exit $?"; tail -1 "$R/$mode.err"
 	done
