@@ -78,7 +78,8 @@ fi
 if [ "$COLLECT" != 0 ]; then
 	wait $CPID
 	cat "$OUT/collect/make.log" | tail -20
-	for s in "$OUT"/collect/stats_*.tsv; do echo "--- $s"; cat "$s"; done
+	cat "$OUT/collect/stats.txt"
+	python3 check/gpu/collect_throughput.py "$OUT/collect/stats.txt"
 fi
 for f in "$R"/*.txt; do case $f in *gpu_tests*|*report*) ;; *) xz -9 -f "$f" ;; esac; done
 date -u
