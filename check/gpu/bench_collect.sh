@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# check/gpu/bench_collect.sh — one device call: GPU tests and/or a timed
+# check/gpu/bench_collect.sh — (2026-11-29; for the screened collection of
+# 2026-11-30 see check/gpu/screen_collect.sh) one device call: GPU tests and/or a timed
 # collection with `make collect`, results packed under $OUT (the device
 # tool's output folder; default out/device).  Binaries and the cubin cache
 # are built on the CPU machine and carried (build/bin, build/libmmrank.a,
@@ -65,8 +66,11 @@ if [ "$COLLECT" != 0 ]; then
 		if [ ! -f "$f" ] && [ -f "$f.part" ]; then
 			i=0; for x in ${GPUS//,/ }; do [ "$x" = "$d" ] && break; i=$((i+1)); done
 			n=$(echo ${GPUS//,/ } | wc -w)
+			# the plan of make collect's defaults (KERNEL_TEMPLATE=mma+wgmma;
+			# bench's --fast-reject and --screen defaults are the Makefile's)
 			build/bin/bench --device "$d" --shard "$i/$n" --reps "$REPS" --time-limit 0 \
-				--kernels kernels --cache build/cubin "$D/shapes.tsv" "$f" 2>>"$RES/collect.err"
+				--template mma+wgmma --kernels kernels --cache build/cubin \
+				"$D/shapes.tsv" "$f" 2>>"$RES/collect.err"
 			f=$f.part
 		fi
 		parts+=("$f")
