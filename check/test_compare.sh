@@ -73,6 +73,21 @@ awk -F'\t' '$1 == "ours"' "$C/fair.tsv" >"$TMP/d.ours"
 [ -s "$TMP/b.ours" ] && test_cmp compare-d-ours-is-b "$TMP/b.ours" "$TMP/d.ours" ||
 	fail compare-d-ours-is-b "no ours rows in $C/group.tsv"
 
+# bench/compare/paired.py: per-input hit/regret recomputed from eval --ranks
+# agree with eval's own figures (it exits 1 otherwise), and a tree compared
+# with itself differs by exactly nothing
+if command -v python3 >/dev/null; then
+	r=$(python3 "$ROOT/bench/compare/paired.py" --bin "$BIN" --resamples 50 "$C/group/test.feat.tsv" \
+		ref="$C/refgroup/pruned.tsv" ours="$C/group/pruned.tsv" 2>&1) &&
+		grep -q 'hit rate   ref ' <<<"$r" && ok compare-paired-matches-eval || fail compare-paired-matches-eval "$r"
+	r=$(python3 "$ROOT/bench/compare/paired.py" --bin "$BIN" --resamples 50 "$C/group/test.feat.tsv" \
+		a="$C/group/pruned.tsv" b="$C/group/pruned.tsv" 2>&1) &&
+		grep -q '+0.00 pp, 95 % CI \[+0.00, +0.00\]' <<<"$r" && grep -q 'b/a 1.0000000, 95 % CI \[1.0000000, 1.0000000\]' <<<"$r" \
+		&& ok compare-paired-self || fail compare-paired-self "$r"
+else
+	skip compare-paired "no python3"
+fi
+
 # (b) and (d) holding out different inputs: refused, no compare.txt
 awk -F'\t' 'BEGIN {OFS = "\t"} $2 == "test" && !done {$2 = "train"; done = 1} {print}' \
 	"$C/refgroup/split.tsv" >"$TMP/split" && cp "$TMP/split" "$C/refgroup/split.tsv"
