@@ -63,7 +63,7 @@ help:
 	@echo '  make heuristic GPU=h100   the same for H100'
 	@echo '  make check                all tests (ASan+UBSan build, no GPU needed)'
 	@echo '  make collect GPU=h200 GPUS=0,1 SAMPLES=N   collect data on your GPUs (needs CUDA)'
-	@echo '       [SEED=S REPS=3 FAST_REJECT=1.5 SCREEN=1.3 COLLECT_TIME_LIMIT=s SAMPLE_MAX_GFLOP=G]  (-j: shards in parallel)'
+	@echo '       [SEED=S REPS=3 FAST_REJECT=1.5 SCREEN=1.3 SCREEN_MS=2 COLLECT_TIME_LIMIT=s SAMPLE_MAX_GFLOP=G]  (-j: shards in parallel)'
 	@echo '  make collect GPU=h200 LAUNCHER=slurm SHARDS=16 SAMPLES=N [SLURM_OPTS="--partition=gpu --time=02:00:00"]'
 	@echo '                            one Slurm job per shard, resubmitted until complete, then merged'
 	@echo '  make cubins               precompile every NVRTC candidate for CUBIN_ARCH (no GPU needed)'

@@ -136,6 +136,27 @@ done
 head -n $((nl - 3)) full.txt > scr.txt.part
 expect_error bench-screen-resume-other-plan 'does not match the plan' scr.txt "$F" $K --screen 0 shapes.tsv scr.txt
 expect_error bench-screen-bad-value "bad value for '--screen'" bad.txt "$F" $K --screen 0.5 shapes.tsv bad.txt
+expect_error bench-screen-ms-zero "bad value for '--screen-ms'" bad.txt "$F" $K --screen-ms 0 shapes.tsv bad.txt
+# the screening settings of a part live in LOG.part.plan until LOG is
+# complete; a resume with other settings is refused, the part untouched
+"$F" $K --fake-delay-ms 30 --time-limit 0.15 shapes.tsv pl.txt 2>/dev/null
+if [ -s pl.txt.part ] && [ "$(cat pl.txt.part.plan 2>/dev/null)" = "screen=1.3 screen_ms=2 audit=0" ] &&
+	[ "$(wc -l < pl.txt.part)" -gt 2 ]; then
+	ok bench-screen-plan-sidecar
+	cp pl.txt.part pl.before
+	expect_error bench-screen-plan-other 'was made with screen=1.3 screen_ms=2 audit=0, this run has screen=2 ' \
+		pl.txt "$F" $K --screen 2 shapes.tsv pl.txt
+	cmp -s pl.txt.part pl.before && ok bench-screen-plan-part-untouched || fail bench-screen-plan-part-untouched "changed"
+	"$F" $K shapes.tsv pl.txt 2>/dev/null
+	cmp -s full.txt pl.txt && [ ! -e pl.txt.part.plan ] && ok bench-screen-plan-resume-same \
+		|| fail bench-screen-plan-resume-same "log differs or sidecar left"
+else
+	fail bench-screen-plan-sidecar "$(cat pl.txt.part.plan 2>&1); $(wc -l < pl.txt.part 2>&1) lines"
+fi
+# --screen-audit works with one repetition too (its log is complete)
+"$F" $K --reps 1 --screen-audit --stats a1.tsv shapes.tsv a1.txt 2>/dev/null
+cmp -s r1s0.txt a1.txt && ! grep -q "^screened_inputs	0$" a1.tsv && ok bench-screen-audit-one-rep \
+	|| fail bench-screen-audit-one-rep "$(grep screen a1.tsv | tr '\n' ' ')"
 
 # --- failures are inf rows, the run continues -------------------------------
 "$F" $K --fast-reject 0 --fake-fail 5 shapes.tsv failing.txt 2>failing.err

@@ -23,6 +23,12 @@ make_error make-out-space "OUT='$TMP/o u': a folder name without spaces" heurist
 make_error make-grid-unknown "GRID='foo': expected mm, reference, search or an existing file" fit GPU=h100 GRID=foo
 make_error make-unpack-not-official "make unpack: only for the official datasets \(a100 h100\)" unpack GPU=h200
 make_error make-eval-log-clash "LOG=.*/main.txt would be a second set named 'main'" eval GPU=h100 LOG="$TMP/x/main.txt"
+# collection settings are checked before any parameter stamp changes (a
+# stamp change removes the finished shards it concerns)
+make_error make-screen-bad "SCREEN=0.5: expected 0 \(off\) or a factor >= 1" collect GPU=zz SAMPLES=1 SCREEN=0.5
+make_error make-screen-ms-bad "SCREEN_MS=0: expected a time > 0" collect GPU=zz SAMPLES=1 SCREEN_MS=0
+make_error make-fast-reject-bad "FAST_REJECT=x: expected a number >= 0" collect GPU=zz SAMPLES=1 FAST_REJECT=x
+[ ! -e "$TMP/out/zz" ] && ok make-bad-settings-touch-nothing || fail make-bad-settings-touch-nothing "$TMP/out/zz created"
 # a valid PROFILE and a GRID file still work (make -n: nothing is run)
 echo "5	0.01	entropy" >"$TMP/grid.tsv"
 if "${MK[@]}" -n fit GPU=h100 PROFILE=reference GRID="$TMP/grid.tsv" >"$TMP/n.out" 2>"$TMP/n.err" &&

@@ -64,14 +64,18 @@ static const char usage[] =
 "                    else m, cut to ~0.5 ms of cuBLAS, >= 2048); a candidate\n"
 "                    more than B x slower than the best there is not timed at\n"
 "                    full size and has no row in LOG (cuBLASLt choices are\n"
-"                    always timed).  Needs --reps >= 2.  Part of the plan:\n"
-"                    resume with the same B\n"
-"  --screen-ms T     screen inputs whose reference call takes >= T ms\n"
-"                    (default 2)\n"
+"                    always timed).  Needs --reps >= 2 (off otherwise, with\n"
+"                    a message).  Part of the plan: resume with the same B\n"
+"  --screen-ms T     screen inputs whose reference call (the input's first,\n"
+"                    cold cuBLAS call) takes >= T ms (T > 0; default 2).\n"
+"                    Part of the plan, like B (kept in LOG.part.plan until\n"
+"                    LOG is complete; a resume with other values is refused)\n"
 "  --screen-audit    screen, but still time every candidate at full size (a\n"
-"                    complete log) and count in --stats the candidates\n"
-"                    screened out that came within 2 % of the best\n"
-"                    (screen_misses; each named on stderr)\n"
+"                    complete log, any --reps); --stats counts screened_out\n"
+"                    and screen_misses (screened out, yet within 2 % of the\n"
+"                    best at full size); the CUDA back end names every\n"
+"                    screened-out candidate on stderr with its slice and\n"
+"                    full-size ratios to the best, MISS on the misses\n"
 "  --kernels DIR     the templates and their config lists (default kernels)\n"
 "  --template T      mm (default): kernels/mm.cu, CUDA-core FFMA tiles, configs\n"
 "                    kernels/configs.tsv, ids type=nvrtc_BLOCK-M=...; mma:\n"
@@ -100,7 +104,8 @@ static const char usage[] =
 "                    chosen chosen_ms oracle oracle_ms regret extern_ms (times\n"
 "                    of a call in ms as medians over the reps, wall times in\n"
 "                    s; regret = chosen_ms / oracle_ms from the full pass;\n"
-"                    --fast-reject is off: every choice gets every rep)\n"
+"                    --fast-reject and --screen are off: every choice gets\n"
+"                    every rep at full size)\n"
 "  --ranking K       top-k size for --use-heuristic (default 10)\n"
 "  --compile-only A  fill the cubin cache for architecture A (e.g. sm_90) for\n"
 "                    every shrunk config and dtype (or, given SHAPES, for\n"
@@ -199,6 +204,44 @@ static int run_online(bench_backend *be, const bench_opts *o, const bench_device
 	free(fb);
 	tree_free(&t);
 	return 0;
+}
+
+/* The screening settings of LOG.part, which its rows cannot show (a
+ * screened-out candidate has no row whatever B and T were): kept in the
+ * sidecar LOG.part.plan (one line "screen=B screen_ms=T audit=A"; the log's
+ * own lines must stay Inductor's) from the first run of the shard until
+ * LOG is complete.  A resumed part whose sidecar says otherwise is refused;
+ * for a part without one (an older bench's) this run's settings are
+ * assumed, with a message, and written.
+ * Returns the sidecar's path (malloc'd). */
+static char *plan_check(const char *part, const bench_opts *o, int resumed)
+{
+	char want[128];
+	snprintf(want, sizeof want, "screen=%.17g screen_ms=%.17g audit=%d\n",
+	         o->screen, o->screen > 0 ? o->screen_ms : 0.0, o->screen_audit);
+	char *path = xmalloc(strlen(part) + 8);
+	sprintf(path, "%s.plan", part);
+	if (resumed && access(path, F_OK) == 0) {
+		size_t len;
+		char *have = read_file(path, &len);
+		if (strcmp(have, want) != 0) {
+			size_t hl = strlen(have), wl = strlen(want);
+			die("%s was made with %.*s, this run has %.*s: resume with the same "
+			    "--screen/--screen-ms/--screen-audit (make: SCREEN, SCREEN_MS), or "
+			    "remove %s to start over", part, (int)(hl ? hl - 1 : 0), have,
+			    (int)(wl - 1), want, part);
+		}
+		free(have);
+		return path;
+	}
+	if (resumed)
+		fprintf(stderr, "bench: %s: no %s (written by an older bench, or removed): "
+		        "assuming it was made with this run's screening settings\n", part, path);
+	aout ao;
+	FILE *fp = aout_open(&ao, path);
+	fputs(want, fp);
+	aout_commit(&ao);
+	return path;
 }
 
 int main(int argc, char **argv)
@@ -376,8 +419,13 @@ int main(int argc, char **argv)
 		die("bad value for '--screen': %g (expected 0 = off, or >= 1)", o.screen);
 	if (o.screen_audit && !(o.screen > 0))
 		die("--screen-audit needs --screen B > 0");
-	if (o.reps < 2 && !o.screen_audit)
-		o.screen = 0; /* a screened block is recognised by its later repetitions */
+	if (!(o.screen_ms > 0) || !isfinite(o.screen_ms))
+		die("bad value for '--screen-ms': %g (expected a time > 0 ms)", o.screen_ms);
+	if (o.reps < 2 && o.screen > 0 && !o.screen_audit) {
+		/* a screened block is recognised by its later repetitions */
+		fprintf(stderr, "bench: --reps %d: no screening (it needs --reps >= 2)\n", o.reps);
+		o.screen = 0;
+	}
 	bench_backend *be = backend_open(&o, &dev);
 	if (o.wgmma && !(dev.cap_major == 9 && dev.cap_minor == 0)) {
 		/* wgmma.cu is sm_90a code: not offered elsewhere (the plan follows the
@@ -416,6 +464,7 @@ int main(int argc, char **argv)
 	char *body;
 	size_t body_len, keep;
 	ah_append_open(&ap, part, meta, ah_mm_header(), &body, &body_len);
+	char *planf = plan_check(part, &o, body_len > 0);
 	int64_t done = resume_scan(part, body, body_len, todo, ntodo, cfgs, ncfg, lt, nlt,
 	                           dev.smem_optin, o.reps, o.fast_reject,
 	                           o.screen_audit ? 0 : o.screen, &keep);
@@ -462,6 +511,8 @@ int main(int argc, char **argv)
 	ah_append_close(&ap);
 	if (!stopped && rename(part, log) != 0)
 		die("cannot rename '%s' to '%s': %s", part, log, strerror(errno));
+	if (!stopped && unlink(planf) != 0 && errno != ENOENT)
+		die("cannot remove '%s': %s", planf, strerror(errno));
 	if (stats) {
 		aout so;
 		FILE *sf = aout_open(&so, stats);
@@ -479,6 +530,7 @@ int main(int argc, char **argv)
 	        done - resumed, wall, stopped ? ": stopped by --time-limit, rerun to resume" : "");
 	free(fb);
 	free(meta);
+	free(planf);
 	free(part);
 	free(todo);
 	shapes_free(inputs, nin);

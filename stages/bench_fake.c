@@ -76,7 +76,7 @@ void backend_measure(bench_backend *b, const bench_input *in,
 		keep[i] = 1;
 	}
 	bench_input sl;
-	if (b->o.screen > 0 && reps >= 2 && nc > 0 && isfinite(v0[0]) &&
+	if (b->o.screen > 0 && (reps >= 2 || b->o.screen_audit) && nc > 0 && isfinite(v0[0]) &&
 	    bench_screen_slice(in, v0[0], b->o.screen_ms, &sl)) {
 		double f = (double)(sl.m * sl.k) / (double)(in->m * in->k), sbest = INFINITY,
 		       fbest = INFINITY;

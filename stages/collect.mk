@@ -4,7 +4,8 @@
 # defines BIN, BUILD, CC, WARN, CFLAGS, LDLIBS, LIBA, LIB_HDR, CUDA, GPU,
 # GPUS, SAMPLES, SEED, REPS, FAST_REJECT, SCREEN, SCREEN_MS.
 #
-#   make collect GPU=h200 GPUS=0,1 SAMPLES=N SEED=S [REPS=3] [FAST_REJECT=1.5] [SCREEN=1.3] [-j]
+#   make collect GPU=h200 GPUS=0,1 SAMPLES=N SEED=S [REPS=3] [FAST_REJECT=1.5] [SCREEN=1.3]
+#                [SCREEN_MS=2] [-j]
 #
 # runs sample (4*N inputs), then one bench shard per GPU in GPUS (shard i of
 # len(GPUS), device = the i-th id) in parallel under make -j, then merges
@@ -15,7 +16,8 @@
 # deleted by make) and renames it to data_<dev>.txt when complete; rerun the
 # same make command after a crash, a kill, or a COLLECT_TIME_LIMIT stop.
 # Outputs depend on shapes.tsv, the parameters (stamp files that change only
-# when the values change), kernels/mm.cu and kernels/configs.tsv; the stage
+# when the values change), the kernel templates and config lists
+# (COLLECT_KERNELS); the stage
 # binaries are order-only prerequisites, so rebuilding them (e.g. after a
 # comment edit) does not re-run a collection.
 #
@@ -84,6 +86,19 @@ $(BIN)/bench-fake: $(BENCH_DEPS) stages/bench_fake.c
 .PHONY: cubins
 cubins: $(BIN)/bench
 	$(BIN)/bench --compile-only $(CUBIN_ARCH) --kernels kernels --template $(KERNEL_TEMPLATE) --cache $(CUBIN_CACHE)
+
+# Bench settings that become parameter stamps: checked here, before a stamp
+# change removes any finished shard (bench would refuse them only after).
+collect_num = $(shell [[ '$(1)' =~ ^[0-9]+(\.[0-9]+)?$$ ]] && echo y)
+ifneq ($(call collect_num,$(FAST_REJECT)),y)
+$(error FAST_REJECT=$(FAST_REJECT): expected a number >= 0 (0 = off))
+endif
+ifneq ($(and $(call collect_num,$(SCREEN)),$(shell awk 'BEGIN { exit !($(SCREEN) == 0 || $(SCREEN) >= 1) }' && echo y)),y)
+$(error SCREEN=$(SCREEN): expected 0 (off) or a factor >= 1, e.g. 1.3)
+endif
+ifneq ($(and $(call collect_num,$(SCREEN_MS)),$(shell awk 'BEGIN { exit !($(SCREEN_MS) > 0) }' && echo y)),y)
+$(error SCREEN_MS=$(SCREEN_MS): expected a time > 0 in milliseconds, e.g. 2)
+endif
 
 # ---- collection ---------------------------------------------------------
 collect_comma := ,

@@ -865,7 +865,7 @@ void backend_measure(bench_backend *b, const bench_input *in,
 	double st[BENCH_MAX_CAND];
 	memset(verdict, SCR_TIME, (size_t)nc);
 	bench_input sl;
-	int screened = b->o.screen > 0 && reps >= 2 && have_ref &&
+	int screened = b->o.screen > 0 && (reps >= 2 || b->o.screen_audit) && have_ref &&
 	               bench_screen_slice(in, ref_ms, b->o.screen_ms, &sl);
 	int full_ref = have_ref && !screened; /* bf.R holds cuBLAS's result for in */
 	if (screened && screen_pass(b, aux, in, &sl, c, nc, reps, &bf, verdict, fb, st) != 0)

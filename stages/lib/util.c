@@ -12,12 +12,22 @@
 #include <time.h>
 #include <unistd.h>
 
+/* One message line, written with a single fputs so that processes sharing
+ * stderr (parallel bench shards under make -j) do not interleave it. */
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
+	char buf[4096];
+	int n = snprintf(buf, sizeof buf, "%s: %s", program_invocation_short_name, prefix);
+	if (n < 0 || (size_t)n >= sizeof buf)
+		n = 0;
+	int m = vsnprintf(buf + n, sizeof buf - (size_t)n - 1, fmt, ap);
+	size_t len = m < 0 ? (size_t)n : (size_t)n + (size_t)m;
+	if (len > sizeof buf - 2)
+		len = sizeof buf - 2; /* truncated */
+	buf[len] = '\n';
+	buf[len + 1] = '\0';
 	fflush(stdout);
-	fprintf(stderr, "%s: %s", program_invocation_short_name, prefix);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	fputs(buf, stderr);
 }
 
 void die(const char *fmt, ...)
