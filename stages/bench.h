@@ -157,20 +157,24 @@ int bench_full_reps(double t, double best, double alpha);
 int bench_screen_slice(const bench_input *in, double ref_ms, double screen_ms,
                        bench_input *slice);
 
-/* Screening verdict for one candidate: t its time on the slice (ms, inf
- * for a failure), best the smallest slice time of all candidates of the
- * input (extern_mm included).  Returns 1 if the candidate is timed at full
- * size: t <= beta * best.  Otherwise it is left out of the log (no row):
- * a choice beta > 1 times slower than the best on the slice is not
- * near-best at full size (spec §5.2: within 2 %) unless the slice ratio is
- * off by that factor, which check/gpu/screen_audit.sh measures. */
-int bench_screen_keep(double t, double best, double beta);
+/* Screening verdicts for the nc candidates of one screened input, from
+ * their slice times st[] (ms; inf or <= 0: failed or not timed): keep[i]
+ * = 1 (timed at full size) for extern_mm (i = 0), every cuBLASLt choice,
+ * and every other candidate with st[i] <= beta * best, where *best is the
+ * smallest slice time of extern_mm and the NVRTC candidates; keep[i] = 0
+ * otherwise: left out of the log (no row).  A choice beta > 1 times slower
+ * than the best on the slice is not near-best at full size (spec §5.2:
+ * within 2 %) unless the slice misjudges it by that factor, which bench
+ * --screen-audit measures (check/gpu/screen_collect.sh).  beta <= 0 keeps
+ * all.  Returns the number of candidates left out. */
+int bench_screen_verdicts(const bench_cand *c, int nc, const double *st, double beta,
+                          unsigned char *keep, double *best);
 
 /* The log rows of one input: for rep in 0..reps-1, for each candidate,
  * "<features>,<choice>,<str(feedback)>\n"; fb[rep*nc + c] in ms (inf for a
  * failure, NaN for a repetition not measured: rep >= 1 of a candidate
  * bench_full_reps(fb[c], running best, alpha) rejects, or every rep of a
- * candidate screened out (bench_screen_keep), which has no row; anything
+ * candidate screened out (bench_screen_verdicts), which has no row; anything
  * else is an internal error).  Returns a malloc'd buffer, *len its length. */
 char *format_block(const bench_input *in, const bench_cand *c, int nc,
                    int reps, double alpha, const double *fb, size_t *len);

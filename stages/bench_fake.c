@@ -6,7 +6,7 @@
  * log-uniform over 23 decades of ms to exercise number formatting, so two
  * runs give byte-identical logs.  Adaptive repetitions (--fast-reject)
  * follow bench_full_reps exactly as the CUDA back end does; screening
- * (--screen) follows bench_screen_slice/keep with a slice time of the
+ * (--screen) follows bench_screen_slice/verdicts with a slice time of the
  * full time times the slice's share of m*k.  --fake-fail N makes every candidate whose
  * hash % N == 0 fail (inf, message on stderr); --fake-delay-ms D sleeps D ms
  * per input (to be killed mid-run).  cuBLASLt choices (--cublaslt) are timed
@@ -76,27 +76,25 @@ void backend_measure(bench_backend *b, const bench_input *in,
 		keep[i] = 1;
 	}
 	bench_input sl;
-	if (b->o.screen > 0 && (reps >= 2 || b->o.screen_audit) && nc > 0 && isfinite(v0[0]) &&
+	if (b->o.screen > 0 && nc > 0 && isfinite(v0[0]) &&
 	    bench_screen_slice(in, v0[0], b->o.screen_ms, &sl)) {
-		double f = (double)(sl.m * sl.k) / (double)(in->m * in->k), sbest = INFINITY,
-		       fbest = INFINITY;
-		b->screened++;
+		double f = (double)(sl.m * sl.k) / (double)(in->m * in->k), st[BENCH_MAX_CAND],
+		       sbest, fbest = INFINITY;
+		unsigned char kept[BENCH_MAX_CAND];
 		for (int i = 0; i < nc; i++) {
-			if (!c[i].lt && v0[i] * f < sbest)
-				sbest = v0[i] * f;
+			st[i] = v0[i] * f;
 			if (v0[i] < fbest)
 				fbest = v0[i];
 		}
-		for (int i = 1; i < nc; i++) {
-			if (c[i].lt || bench_screen_keep(v0[i] * f, sbest, b->o.screen))
+		b->screened++;
+		b->screened_out += bench_screen_verdicts(c, nc, st, b->o.screen, kept, &sbest);
+		for (int i = 0; i < nc; i++) {
+			if (kept[i])
 				continue;
-			b->screened_out++;
-			if (b->o.screen_audit) {
-				if (v0[i] <= 1.02 * fbest)
-					b->misses++;
-			} else {
+			if (!b->o.screen_audit)
 				keep[i] = 0;
-			}
+			else if (v0[i] <= 1.02 * fbest)
+				b->misses++;
 		}
 	}
 	double best = INFINITY;

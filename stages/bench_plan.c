@@ -380,9 +380,21 @@ int bench_screen_slice(const bench_input *in, double ref_ms, double screen_ms,
 	return 1;
 }
 
-int bench_screen_keep(double t, double best, double beta)
+int bench_screen_verdicts(const bench_cand *c, int nc, const double *st, double beta,
+                          unsigned char *keep, double *best)
 {
-	return !(beta > 0) || (isfinite(t) && t <= beta * best);
+	double b = INFINITY;
+	for (int i = 0; i < nc; i++)
+		if (!c[i].lt && st[i] > 0 && st[i] < b)
+			b = st[i];
+	int out = 0;
+	for (int i = 0; i < nc; i++) {
+		keep[i] = (unsigned char)(i == 0 || c[i].lt || !(beta > 0) ||
+		                          (st[i] > 0 && isfinite(st[i]) && st[i] <= beta * b));
+		out += !keep[i];
+	}
+	*best = b;
+	return out;
 }
 
 double bench_median(const double *fb, int nc, int c, int reps)
@@ -496,30 +508,26 @@ int64_t resume_scan(const char *path, const char *body, size_t len,
 				if (!nl)
 					return done; /* torn last line: input incomplete */
 				size_t ll = (size_t)(nl - l);
-				int j = i;
 				/* screening: candidates after a finite extern_mm row may be
 				 * absent from the first repetition */
 				int gaps = r == 0 && i > 0 && screen > 0 && reps >= 2 && isfinite(t0[0]);
-				if (gaps) {
-					j = row_choice(l, ll, in, fl, cand, i, nc);
-					if (j < 0) {
-						/* the first repetition ended: the rest screened out */
-						for (; i < nc; i++)
-							t0[i] = NAN;
-						break;
-					}
-					for (; i < j; i++)
+				int j = row_choice(l, ll, in, fl, cand, i, gaps ? nc : i + 1);
+				if (j < 0 && gaps) {
+					/* the first repetition ended: the rest screened out */
+					for (; i < nc; i++)
 						t0[i] = NAN;
+					break;
 				}
 				line++;
-				size_t il = strlen(cand[i].id);
-				if (ll < fl + il + 3 || memcmp(l, in->features, fl) || l[fl] != ',' ||
-				    memcmp(l + fl + 1, cand[i].id, il) || l[fl + 1 + il] != ',')
+				if (j < 0)
 					die("%s:%" PRId64 ": row does not match the plan (expected input %"
 					    PRId64 " '%s', choice '%s', rep %d): the log was made with "
 					    "another shapes.tsv, configs.tsv, --reps, --fast-reject, "
 					    "--screen, shard or device; remove it to start over", path, line,
 					    in->id, in->features, cand[i].id, r + 1);
+				for (; i < j; i++)
+					t0[i] = NAN;
+				size_t il = strlen(cand[i].id);
 				const char *v = l + fl + il + 2;
 				double fbv;
 				if (parse_f64(v, (size_t)(nl - v), &fbv) != 0 || !(fbv > 0))

@@ -20,7 +20,7 @@
  * lasts >= ~1 ms, at most 100), feedback = elapsed / n_iter.  Adaptive
  * repetitions (--fast-reject, bench_full_reps): a candidate whose first
  * repetition is more than alpha times the best first repetition so far is
- * not repeated (one row).  Screening (--screen B, bench_screen_slice/keep):
+ * not repeated (one row).  Screening (--screen B, bench_screen_slice/verdicts):
  * on an input whose reference call takes >= --screen-ms, extern_mm and
  * every NVRTC candidate are verified (first use) and timed on a slice (the
  * same buffers and strides, k or m cut to ~0.5 ms of cuBLAS); only those
@@ -680,7 +680,7 @@ static int cand_verify(bench_backend *b, kmod *aux, const bench_input *p, const 
 
 enum { SCR_TIME = 0, SCR_OUT = 1, SCR_FAILED = 2 };
 
-/* Screening (bench_screen_slice/keep): cuBLAS's result for the slice sl
+/* Screening (bench_screen_slice/verdicts): cuBLAS's result for the slice sl
  * into bf->R, then extern_mm and every NVRTC candidate timed on sl (after
  * first-use verification there, or a warm-up call); cuBLASLt choices are
  * not screened.  Sets verdict[c] to SCR_TIME (time at full size), SCR_OUT
@@ -694,7 +694,7 @@ static int screen_pass(bench_backend *b, kmod *aux, const bench_input *in,
 {
 	const size_t sz = (size_t)dtype_size(sl->dtype), mn = (size_t)(sl->m * sl->n);
 	/* t_screen excludes the verifications made here (they count in t_verify) */
-	double t0 = mono_s() - b->t_verify, best = INFINITY;
+	double t0 = mono_s() - b->t_verify;
 	memset(verdict, SCR_TIME, (size_t)nc);
 	CUDA_OK(cudaMemset(bf->R, 0xFF, mn * sz));
 	CUDA_OK(cudaEventRecord(b->e0, 0));
@@ -740,12 +740,12 @@ static int screen_pass(bench_backend *b, kmod *aux, const bench_input *in,
 		}
 		st[ci] = t;
 	}
-	for (int ci = 0; ci < nc; ci++)
-		if (!c[ci].lt && st[ci] > 0 && st[ci] < best)
-			best = st[ci];
+	unsigned char keep[BENCH_MAX_CAND];
+	double best;
+	bench_screen_verdicts(c, nc, st, b->o.screen, keep, &best);
 	b->n_screened++;
 	for (int ci = 1; ci < nc; ci++)
-		if (verdict[ci] == SCR_TIME && !c[ci].lt && !bench_screen_keep(st[ci], best, b->o.screen)) {
+		if (verdict[ci] == SCR_TIME && !keep[ci]) {
 			verdict[ci] = SCR_OUT;
 			b->n_screened_out++;
 		}
@@ -761,13 +761,12 @@ static void screen_audit(bench_backend *b, const bench_input *in, const bench_in
                          const bench_cand *c, int nc, const unsigned char *verdict,
                          const double *st, const double *fb)
 {
-	double sbest = INFINITY, fbest = INFINITY;
-	for (int ci = 0; ci < nc; ci++) {
-		if (!c[ci].lt && st[ci] < sbest)
-			sbest = st[ci];
+	unsigned char keep[BENCH_MAX_CAND];
+	double sbest, fbest = INFINITY;
+	bench_screen_verdicts(c, nc, st, b->o.screen, keep, &sbest);
+	for (int ci = 0; ci < nc; ci++)
 		if (fb[ci] < fbest)
 			fbest = fb[ci];
-	}
 	for (int ci = 1; ci < nc; ci++) {
 		if (verdict[ci] != SCR_OUT)
 			continue;
@@ -865,7 +864,7 @@ void backend_measure(bench_backend *b, const bench_input *in,
 	double st[BENCH_MAX_CAND];
 	memset(verdict, SCR_TIME, (size_t)nc);
 	bench_input sl;
-	int screened = b->o.screen > 0 && (reps >= 2 || b->o.screen_audit) && have_ref &&
+	int screened = b->o.screen > 0 && have_ref &&
 	               bench_screen_slice(in, ref_ms, b->o.screen_ms, &sl);
 	int full_ref = have_ref && !screened; /* bf.R holds cuBLAS's result for in */
 	if (screened && screen_pass(b, aux, in, &sl, c, nc, reps, &bf, verdict, fb, st) != 0)
