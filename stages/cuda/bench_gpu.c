@@ -14,14 +14,16 @@
  * clearly on a machine without a driver.
  *
  * Timing (spec §1.3, ms): after a warm-up call (the verification call
- * when there is one; none on a long input — cuBLAS reference call >= 1 ms
+ * when there is one; none on a long input — warm cuBLAS reference time >= 1 ms
  * — for a kernel that already ran in this process), each repetition is
  * CUDA events around n_iter back-to-back calls (n_iter so a repetition
  * lasts >= ~1 ms, at most 100), feedback = elapsed / n_iter.  Adaptive
  * repetitions (--fast-reject, bench_full_reps): a candidate whose first
  * repetition is more than alpha times the best first repetition so far is
- * not repeated (one row).  Screening (--screen B, bench_screen_slice/verdicts):
- * on an input whose reference call takes >= --screen-ms, extern_mm and
+ * not repeated (one row).  The reference time is the input's first cuBLAS
+ * call, or, when that cold call takes >= min(1 ms, --screen-ms), the smaller
+ * of it and a second, warm call.  Screening (--screen B, bench_screen_slice/
+ * verdicts): on an input whose reference time is >= --screen-ms, extern_mm and
  * every NVRTC candidate are verified (first use) and timed on a slice (the
  * same buffers and strides, k or m cut to ~0.5 ms of cuBLAS); only those
  * within B x the best slice time, and every cuBLASLt choice, are then
@@ -119,7 +121,7 @@ struct bench_backend {
 	       t_time_lt, t_screen;
 	int64_t n_compile, n_cache_hit, n_verify, n_verify_fail, n_compile_fail,
 	        n_launch_fail, n_oom, n_inputs, n_launch, n_lt_rejected, n_lt_mismatch,
-	        n_screened, n_screened_out, n_screen_miss;
+	        n_screened, n_screened_out, n_screen_miss, n_ref_warm;
 };
 
 #define CUDA_OK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) \
@@ -833,7 +835,7 @@ void backend_measure(bench_backend *b, const bench_input *in,
 
 	/* cuBLAS reference on buffer set 0 */
 	int have_ref = 0, long_input = 0;
-	double ref_ms = INFINITY;   /* the reference call */
+	double ref_ms = INFINITY;   /* the reference time (cold, or warm below) */
 	double best = INFINITY;     /* running best first repetition (ms) */
 	CUDA_OK(cudaMemset(bf.R, 0xFF, mn * sz));
 	CUDA_OK(cudaEventRecord(b->e0, 0));
@@ -856,6 +858,30 @@ void backend_measure(bench_backend *b, const bench_input *in,
 		}
 	} else {
 		check_context(b, "extern_mm");
+	}
+	/* The reference call is the input's first: it pays for cold buffers
+	 * and for cuBLAS loading its kernel, so it can take milliseconds on a
+	 * problem that runs in a fraction of one.  When it reaches a threshold
+	 * that matters (1 ms, the long-input rule above, or --screen-ms), a
+	 * second, warm call (into C, R keeps the reference) decides instead. */
+	double warm_at = b->o.screen > 0 && b->o.screen_ms < 1.0 ? b->o.screen_ms : 1.0;
+	if (have_ref && ref_ms >= warm_at) {
+		float rms;
+		CUDA_OK(cudaEventRecord(b->e0, 0));
+		if (run_once(b, in, &c[0], NULL, &bf, 0, bf.C) == 0) {
+			CUDA_OK(cudaEventRecord(b->e1, 0));
+			if (cudaDeviceSynchronize() == cudaSuccess) {
+				CUDA_OK(cudaEventElapsedTime(&rms, b->e0, b->e1));
+				b->n_ref_warm++;
+				if (rms < ref_ms)
+					ref_ms = rms;
+				long_input = ref_ms >= 1.0;
+			} else {
+				check_context(b, "extern_mm (warm reference call)");
+			}
+		} else {
+			check_context(b, "extern_mm (warm reference call)");
+		}
 	}
 	b->t_ref += mono_s() - t1;
 
@@ -891,7 +917,7 @@ void backend_measure(bench_backend *b, const bench_input *in,
 		    cand_verify(b, aux, in, cd, k, &bf, full_ref, &warm_ms) != 0)
 			continue;
 		/* warm-up call, timed to pick n_iter, unless verification just
-		 * made one or the input is long (the reference call >= 1 ms) and
+		 * made one or the input is long (the reference time >= 1 ms) and
 		 * this kernel has run before in this process: a warm GPU running
 		 * a loaded kernel for >= 1 ms gains nothing from another call */
 		double tt = mono_s();
@@ -959,8 +985,8 @@ void backend_stats(bench_backend *b, FILE *fp)
 	fprintf(fp, "compile_failures\t%" PRId64 "\nlaunch_failures\t%" PRId64 "\noom_inputs\t%" PRId64 "\n",
 	        b->n_compile_fail, b->n_launch_fail, b->n_oom);
 	fprintf(fp, "screen_s\t%.3f\nscreened_inputs\t%" PRId64 "\nscreened_out\t%" PRId64
-	        "\nscreen_misses\t%" PRId64 "\n", b->t_screen, b->n_screened, b->n_screened_out,
-	        b->n_screen_miss);
+	        "\nscreen_misses\t%" PRId64 "\nwarm_reference_calls\t%" PRId64 "\n", b->t_screen,
+	        b->n_screened, b->n_screened_out, b->n_screen_miss, b->n_ref_warm);
 	fprintf(fp, "timing_cublaslt_s\t%.3f\ncublaslt_rejected\t%" PRId64
 	        "\ncublaslt_rebuild_mismatches\t%" PRId64 "\n", b->t_time_lt, b->n_lt_rejected,
 	        b->n_lt_mismatch);
