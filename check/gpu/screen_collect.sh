@@ -12,6 +12,7 @@
 #                  behaviour), --screen 1.3 (default) and --screen-audit;
 #                  report by check/gpu/screen_report.py
 #   --bench-device D  run --bench on GPU D instead of 0
+#   --bench-seed S    sample --seed S for --bench instead of 6
 #   --tests        on GPU 0, after --bench: the GPU tests of bench with
 #                  BENCH_TEMPLATE=mma+wgmma (default bench options, so with
 #                  screening and adaptive repetitions)
@@ -24,11 +25,12 @@
 # carry: .devcarry (bin/ = the stage binaries, cubin.tar.xz = the cubin
 # cache with build/cubin/... paths) and out/h200/collect when resuming.
 set -u
-BDEV=0 BENCH=0 TESTS=0 COLLECT=0 TARGETS="data_0 data_1" SAMPLES=520 SEED=2026
+BDEV=0 BSEED=6 BENCH=0 TESTS=0 COLLECT=0 TARGETS="data_0 data_1" SAMPLES=520 SEED=2026
 while [ $# -gt 0 ]; do
 	case $1 in
 	--bench) BENCH=$2; shift ;;
 	--bench-device) BDEV=$2; shift ;;
+	--bench-seed) BSEED=$2; shift ;;
 	--tests) TESTS=1 ;;
 	--collect) COLLECT=$2; shift ;;
 	--targets) TARGETS=$2; shift ;;
@@ -57,12 +59,12 @@ if [ "$COLLECT" != 0 ]; then
 	CPID=$!
 fi
 if [ "$BENCH" != 0 ]; then
-	$BIN/sample --seed 6 --samples "$BENCH" "$R/s6.tsv"
+	$BIN/sample --seed "$BSEED" --samples "$BENCH" "$R/s6.tsv"
 	for mode in screen0 screen audit; do
 		case $mode in
 		screen0) opt="--screen 0" ;; screen) opt="" ;; audit) opt="--screen-audit" ;;
 		esac
-		echo "=== bench $opt: sample --seed 6 --samples $BENCH ($(($(wc -l < "$R/s6.tsv") - 1)) inputs) ==="
+		echo "=== bench $opt: sample --seed $BSEED --samples $BENCH ($(($(wc -l < "$R/s6.tsv") - 1)) inputs) ==="
 		$BIN/bench --device "$BDEV" --template mma+wgmma --cache build/cubin $opt \
 			--stats "$R/stats_$mode.tsv" "$R/s6.tsv" "$R/$mode.txt" 2> "$R/$mode.err"
 		echo "exit $?"; tail -1 "$R/$mode.err"
