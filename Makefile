@@ -84,8 +84,8 @@ help:
 	@echo 'Variables (current value):'
 	@echo '  GPU=$(GPU)  RANKING=$(RANKING) (top-k)  SEED=$(SEED)  SPLIT=$(SPLIT) (rows|group)'
 	@echo '  GRID=$(GRID) (mm|reference|search|FILE)  SELECT=$(SELECT) (top1|regret|hit)  FOLDS=$(FOLDS)'
-	@echo '  LEAF_RANK=$(LEAF_RANK) (freq|greedy: leaf list order, fit --help)'
-	@echo '  PROFILE=$(PROFILE) (ours|reference: sets SPLIT GRID SELECT LEAF_RANK FOLDS)  HEURISTIC_NAME=$(HEURISTIC_NAME)'
+	@echo '  LEAF_RANK=$(LEAF_RANK) (freq|greedy: leaf list order)  LEAF_PAD=$(LEAF_PAD) (ancestors'"'"' classes appended; fit --help)'
+	@echo '  PROFILE=$(PROFILE) (ours|reference: sets SPLIT GRID SELECT LEAF_RANK LEAF_PAD FOLDS)  HEURISTIC_NAME=$(HEURISTIC_NAME)'
 	@echo '  SAMPLES=$(SAMPLES)  REPS=$(REPS)  GPUS=$(GPUS)  OUT=$(OUT)'
 	@echo '  DATASET_MIRROR=$(DATASET_MIRROR) (folder searched before the upstream URL)'
 	@echo '  compare/eval: REFERENCE_DIR=$(REFERENCE_DIR) HOLDOUT=$(HOLDOUT) HELDOUT="logs" LOG=log EVAL_TREE=tree'
@@ -154,11 +154,14 @@ GRID            ?= $(REF_GRID)
 SELECT          ?= $(REF_SELECT)
 LEAF_RANK       ?= $(REF_LEAF_RANK)
 FOLDS           ?= 0
+LEAF_PAD        ?= 0
 else
 SPLIT           ?= group
 GRID            ?= search
 SELECT          ?= hit
 LEAF_RANK       ?= greedy
+# leaf lists padded with up to k ancestors' classes (fit --leaf-pad; greedy only)
+LEAF_PAD        ?= $(if $(filter greedy,$(LEAF_RANK)),$(RANKING),0)
 # cross-validation needs whole inputs per fold: only with the grouped split
 FOLDS           ?= $(if $(filter group,$(SPLIT)),5,0)
 endif
@@ -258,7 +261,8 @@ $(foreach x,$(EXTRA_SETS),$(O)/$(x).feat.tsv): $(O)/%.feat.tsv: $(LOG_SRC) $(O)/
 # the profile's learning options (also printed by `make fit-args`, which
 # bench/pipeline/run.sh uses, so its timings are of exactly these options)
 PROFILE_FIT_ARGS = --ranking $(RANKING) --seed $(SEED) \
-  --split $(SPLIT) --grid $(GRID) --select $(SELECT) --leaf-rank $(LEAF_RANK) --folds $(FOLDS)
+  --split $(SPLIT) --grid $(GRID) --select $(SELECT) --leaf-rank $(LEAF_RANK) --leaf-pad $(LEAF_PAD) \
+  --folds $(FOLDS)
 FIT_ARGS = $(PROFILE_FIT_ARGS) \
   --write-split $(O)/split.tsv $(foreach s,$(EXTRA_SETS),--data $(s) $(O)/$(s).feat.tsv) $(FIT_EXTRA)
 $(O)/fit.params: FORCE
@@ -310,7 +314,7 @@ log_feat = $(O)/logs/$(basename $(notdir $(1))).feat.tsv
 HELDOUT_ARGS = $(foreach h,$(HELDOUT),$(basename $(notdir $(h)))=$(call log_feat,$(h)))
 
 $(CMP)/params: FORCE
-	$(call stamp,$(RANKING) $(SEED) $(HOLDOUT) $(GRID) $(SELECT) $(LEAF_RANK) $(FOLDS) $(EXTRA_SETS))
+	$(call stamp,$(RANKING) $(SEED) $(HOLDOUT) $(GRID) $(SELECT) $(LEAF_RANK) $(LEAF_PAD) $(FOLDS) $(EXTRA_SETS))
 # what the comparison shows: the reference artifact and the extra logs
 $(CMP)/show.params: FORCE
 	$(call stamp,$(abspath $(REFERENCE_ART)) $(HELDOUT))
@@ -329,7 +333,7 @@ CMP_GROUP = --split group --test-fraction $(HOLDOUT)
 # (a) the reference's setting: one model, rows split, 1 % test
 $(eval $(call cmp_fit,rows,--split rows $(REF_LEARN)))
 # (b) ours (the profile's options) on the grouped split
-$(eval $(call cmp_fit,group,$(CMP_GROUP) --grid $(GRID) --select $(SELECT) --leaf-rank $(LEAF_RANK) --folds $(FOLDS)))
+$(eval $(call cmp_fit,group,$(CMP_GROUP) --grid $(GRID) --select $(SELECT) --leaf-rank $(LEAF_RANK) --leaf-pad $(LEAF_PAD) --folds $(FOLDS)))
 # (d) the reference learner on the same grouped split (its val set, 19 %, is
 # held out of its training for the §5.10 check, as in the reference)
 $(eval $(call cmp_fit,refgroup,$(CMP_GROUP) $(REF_LEARN)))

@@ -84,6 +84,31 @@ if command -v python3 >/dev/null; then
 		a="$C/group/pruned.tsv" b="$C/group/pruned.tsv" 2>&1) &&
 		grep -q '+0.00 pp, 95 % CI \[+0.00, +0.00\]' <<<"$r" && grep -q 'b/a 1.0000000, 95 % CI \[1.0000000, 1.0000000\]' <<<"$r" \
 		&& ok compare-paired-self || fail compare-paired-self "$r"
+	# pooled sets (bench/compare/oof.sh): tree a = (d)'s ref on heldout and
+	# (b)'s ours on train_hf; the pooled hit rate and regret geomean are the
+	# input-weighted means of eval's per-set figures
+	"$BIN/eval" --k 10 -o "$TMP/e1.tsv" --tree a="$C/refgroup/pruned.tsv" s="$C/group/test.feat.tsv" >/dev/null &&
+	"$BIN/eval" --k 10 -o "$TMP/e2.tsv" --tree a="$C/group/pruned.tsv" s="$O/train_hf.feat.tsv" >/dev/null
+	want=$(awk -F'\t' 'FNR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next}
+		{n += $(c["inputs"]); h += $(c["inputs"]) * $(c["hit_rate"]); g += $(c["inputs"]) * log($(c["regret_gmean"]))}
+		END {printf "%d inputs, k=10|a %.2f %%|a %.7f", n, 100 * h / n, exp(g / n)}' "$TMP/e1.tsv" "$TMP/e2.tsv")
+	r=$(python3 "$ROOT/bench/compare/paired.py" --bin "$BIN" --resamples 50 "$C/group/test.feat.tsv,$O/train_hf.feat.tsv" \
+		a="$C/refgroup/pruned.tsv,$C/group/pruned.tsv" b="$C/group/pruned.tsv" 2>&1)
+	IFS='|' read -r w1 w2 w3 <<<"$want"
+	grep -q "^2 sets pooled .*: $w1$" <<<"$r" && grep -q "hit rate   $w2 " <<<"$r" && grep -q "regret gm  $w3 " <<<"$r" &&
+		ok compare-paired-pooled || fail compare-paired-pooled "want '$want', got: $(head -3 <<<"$r" | tr '\n' '|')"
+	# bench/compare/oof.sh with 2 folds: each of the 322 main inputs held out
+	# exactly once, ranked by shipped (if present), ref and ours
+	if env -u MAKEFLAGS -u MAKELEVEL MAKEOUT="$TMP/out" BUILD="$BUILD" DATASET_MIRROR="$MIRROR" \
+		"$ROOT/bench/compare/oof.sh" h100 2 "$TMP/oof" >"$TMP/oof.txt" 2>"$TMP/oof.err"; then
+		n=$(grep -c '^2 sets pooled .*: 322 inputs, k=10$' "$TMP/oof.txt")
+		want=1
+		[ -r ../shared/reference/_MMRankingH100.py ] && want=2
+		t0=$(awk -F'\t' '$2 == "test"' "$TMP/oof/h100/fold0/ours.split.tsv" | wc -l)
+		t1=$(awk -F'\t' '$2 == "test"' "$TMP/oof/h100/fold1/ours.split.tsv" | wc -l)
+		[ "$n" = "$want" ] && [ $((t0 + t1)) = 322 ] && grep -q 'hit rate   ref ' "$TMP/oof.txt" &&
+			ok compare-oof || fail compare-oof "$n pooled tables (want $want), test folds $t0 + $t1: $(head -c 300 "$TMP/oof.txt")"
+	else fail compare-oof "$(tail -3 "$TMP/oof.err" | tr '\n' '|')"; fi
 else
 	skip compare-paired "no python3"
 fi

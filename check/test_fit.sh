@@ -132,6 +132,33 @@ grep -q 'sets: train 5 val 2 test 1$' "$T/err" || fail "group split sizes: $(gre
 	>/dev/null 2>"$T/err"
 grep -q 'training set 8 rows' "$T/err" || fail "row split: $(grep sets: "$T/err")"
 
+# --test-fold F/K (ours): K = 4 blocks of the 8 inputs' permutation, 2 test
+# inputs each (val ceil(.19/.75·6) = 2, train 4); the 4 test sets are
+# disjoint and cover every input; 0/4 is --test-fraction 0.25's split
+: >"$T/tests"
+for f in 0 1 2 3; do
+	"$BIN/fit" "$D/main.feat.tsv" --split group --select hit --test-fold $f/4 --write-split "$T/f$f.split" \
+		-o "$T/f.tree" --metrics "$T/f.m" >/dev/null 2>"$T/err" || fail "--test-fold $f/4: $(head -1 "$T/err")"
+	grep -q 'sets: train 4 val 2 test 2$' "$T/err" || fail "--test-fold $f/4 sizes: $(grep sets: "$T/err")"
+	awk -F'\t' '$2 == "test" {print $1}' "$T/f$f.split" >>"$T/tests"
+done
+[ "$(sort -n "$T/tests" | tr '\n' ' ')" = "0 1 2 3 4 5 6 7 " ] ||
+	fail "--test-fold folds do not partition the inputs: $(sort -n "$T/tests" | tr '\n' ' ')"
+"$BIN/fit" "$D/main.feat.tsv" --split group --select hit --test-fraction 0.25 --write-split "$T/q.split" \
+	-o "$T/f.tree" --metrics "$T/f.m" >/dev/null 2>&1
+cmp -s "$T/q.split" "$T/f0.split" || fail "--test-fold 0/4 differs from --test-fraction 0.25"
+for bad in 4/4 -1/4 1/1 1/ x/4 1/4x; do
+	"$BIN/fit" "$D/main.feat.tsv" --split group --test-fold "$bad" -o "$T/x.tree" --metrics "$T/x.m" \
+		2>"$T/err" && fail "--test-fold $bad accepted"
+	grep -q -- "--test-fold: expected F/K" "$T/err" || fail "--test-fold $bad: $(head -1 "$T/err")"
+done
+"$BIN/fit" "$D/main.feat.tsv" --test-fold 1/4 -o "$T/x.tree" --metrics "$T/x.m" 2>"$T/err" &&
+	fail "--test-fold with the rows split accepted"
+grep -q -- "--test-fold needs --split group" "$T/err" || fail "--test-fold rows: $(head -1 "$T/err")"
+"$BIN/fit" "$D/main.feat.tsv" --split group --test-fold 1/4 --test-fraction 0.1 -o "$T/x.tree" \
+	--metrics "$T/x.m" 2>"$T/err" && fail "--test-fold with --test-fraction accepted"
+grep -q "give one" "$T/err" || fail "--test-fold + --test-fraction: $(head -1 "$T/err")"
+
 # errors: non-zero exit, file named, nothing left behind
 rm -f "$T/x.tree" "$T/x.m"
 "$BIN/fit" "$T/missing.feat.tsv" -o "$T/x.tree" --metrics "$T/x.m" 2>"$T/err" &&

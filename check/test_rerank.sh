@@ -1,6 +1,7 @@
 #!/bin/bash
-# test_rerank.sh — fit --leaf-rank greedy (stages/lib/rerank.h, issue #3):
-# a hand-worked leaf and its ranked list, end to end through prune and emit.
+# test_rerank.sh — fit --leaf-rank greedy and --leaf-pad (stages/lib/rerank.h,
+# issue #3): a hand-worked leaf and its ranked list, end to end through prune
+# and emit; a hand-worked depth-1 tree and its padded leaves.
 #
 # check/fixtures/rerank/leaf.txt: 5 inputs m = 1..5 (nothing else varies),
 # classes (strcmp order) 0 E = extern_mm, 1 A = BLOCK-M=16, 2 B = 32,
@@ -76,6 +77,47 @@ printf 'node\t0\t-1\t-2\t-1\t-1\t9\t8.9603960396039604\t5\t%s\n' \
 	>"$TMP/want.node"
 grep '^node' "$TMP/t.tsv" >"$TMP/got.node"
 test_cmp rerank-tree-node "$TMP/want.node" "$TMP/got.node"
+
+# --leaf-pad (ours): grid_depth1.tsv (max_depth 1) splits the root at
+# m <= 4.5: leaf 1 = I1..I4 (labels E A B, n_labels 3), leaf 2 = I5 (C D,
+# n_labels 2).  The root's original (frequency) order without E: A B C D.
+#   leaf 1, greedy: A (wins I3, and I4's regret), B; pad 2 -> + C D; E last:
+#     A B C D E -> 5/15 4/15 3/15 2/15 1/15
+#   leaf 2: C (wins I5), D (E is no label there, so it is not listed);
+#     pad 2 -> + A B: C D A B -> 4/10 3/10 2/10 1/10
+#   pad 1: leaf 1 A B C E (4/10 ..), leaf 2 C D A (3/6 2/6 1/6)
+# n_labels stays 3 and 2 (pruning, §5.6, counts the node's own labels).
+pad_nodes() {
+	"$BIN/fit" "$TMP/leaf.feat.tsv" --split none --grid "$D/grid_depth1.tsv" --leaf-rank greedy \
+		--leaf-pad "$1" -o "$TMP/pad.tsv" --metrics "$TMP/m.tsv" >/dev/null 2>&1 &&
+	grep '^node	[12]	' "$TMP/pad.tsv" | cut -f8-
+}
+printf '%s\n' "6.9702970297029703	3	0:0.066666666666666666,1:0.33333333333333331,2:0.26666666666666666,3:0.20000000000000001,4:0.13333333333333333" \
+	"1.9900990099009901	2	1:0.20000000000000001,2:0.10000000000000001,3:0.40000000000000002,4:0.29999999999999999" >"$TMP/want.pad"
+pad_nodes 2 >"$TMP/got.pad"
+test_cmp rerank-leaf-pad-2 "$TMP/want.pad" "$TMP/got.pad"
+printf '%s\n' "6.9702970297029703	3	0:0.10000000000000001,1:0.40000000000000002,2:0.29999999999999999,3:0.20000000000000001" \
+	"1.9900990099009901	2	1:0.16666666666666666,3:0.5,4:0.33333333333333331" >"$TMP/want.pad"
+pad_nodes 1 >"$TMP/got.pad"
+test_cmp rerank-leaf-pad-1 "$TMP/want.pad" "$TMP/got.pad"
+# pad 0: the node's own classes only (leaf 2 lists C D)
+pad_nodes 0 | cut -f3 | sed -n 2p | grep -qx '3:0.66666666666666663,4:0.33333333333333331' &&
+	ok rerank-leaf-pad-0 || fail rerank-leaf-pad-0 "leaf 2: $(pad_nodes 0 | sed -n 2p)"
+# through prune (k = 2 keeps both leaves) and emit: leaf 2's padded list
+pad_nodes 2 >/dev/null
+if "$BIN/prune" --ranking 2 -o "$TMP/padp.tsv" "$TMP/pad.tsv" 2>/dev/null &&
+	"$BIN/emit" --heuristic-name T --format py -o "$TMP/pad.py" "$TMP/padp.tsv"; then
+	grep -q 'return \[(0.400, 3), (0.300, 4), (0.200, 1), (0.100, 2)\]' "$TMP/pad.py" &&
+		ok rerank-leaf-pad-emit || fail rerank-leaf-pad-emit "$(grep -o 'return \[.*\]' "$TMP/pad.py" | tr '\n' ' ')"
+else fail rerank-leaf-pad-emit "prune/emit refused the padded tree"; fi
+# the tree reader: a node may list more classes than n_labels, never fewer
+sed 's/^\(node	2	-1	-2	-1	-1	2	1.9900990099009901	\)2	/\15	/' "$TMP/pad.tsv" >"$TMP/bad.tsv"
+expect_error rerank-leaf-pad-n-labels-over "field 'n_labels': 5, but the node lists 4 classes" "$TMP/x.tsv" \
+	"$BIN/prune" --ranking 2 -o "$TMP/x.tsv" "$TMP/bad.tsv"
+expect_error rerank-leaf-pad-needs-greedy "--leaf-pad needs --leaf-rank greedy" "$TMP/x.tsv" \
+	"$BIN/fit" "$TMP/leaf.feat.tsv" --split none --leaf-pad 2 -o "$TMP/x.tsv" --metrics "$TMP/xm.tsv"
+expect_error rerank-leaf-pad-bad "--leaf-pad" "$TMP/x.tsv" \
+	"$BIN/fit" "$TMP/leaf.feat.tsv" --split none --leaf-rank greedy --leaf-pad -1 -o "$TMP/x.tsv" --metrics "$TMP/xm.tsv"
 
 expect_error rerank-bad-mode "--leaf-rank: expected freq or greedy, got 'best'" "$TMP/x.tsv" \
 	"$BIN/fit" "$TMP/leaf.feat.tsv" --split none --leaf-rank best -o "$TMP/x.tsv" --metrics "$TMP/xm.tsv"

@@ -73,7 +73,7 @@ extern const char MMRankingA100_name[];  /* "mm" */
 extern const char *const MMRankingA100_choices[MMRankingA100_N_CHOICES];
 /* The longest ranking any leaf returns: a buffer of this many entries
  * always receives the whole list. */
-#define MMRankingA100_MAX_RANKED 24
+#define MMRankingA100_MAX_RANKED 34
 
 /* 1 iff the runtime metadata matches the training metadata (spec §6.1):
  * name equals MMRankingA100_name, shared_memory (bytes per block) equals

@@ -73,7 +73,7 @@ extern const char MMRankingH100_name[];  /* "mm" */
 extern const char *const MMRankingH100_choices[MMRankingH100_N_CHOICES];
 /* The longest ranking any leaf returns: a buffer of this many entries
  * always receives the whole list. */
-#define MMRankingH100_MAX_RANKED 23
+#define MMRankingH100_MAX_RANKED 33
 
 /* 1 iff the runtime metadata matches the training metadata (spec §6.1):
  * name equals MMRankingH100_name, shared_memory (bytes per block) equals

@@ -44,8 +44,8 @@ static const char usage[] =
 "usage: fit MAIN.feat.tsv [--data NAME PATH]... [--heuristic-name NAME]\n"
 "           [--ranking K] [--nrows N] [--seed S] [--split rows|group|none]\n"
 "           [--grid mm|reference|search|FILE] [--select top1|regret|hit]\n"
-"           [--leaf-rank freq|greedy] [--prune-exclude-extern] [--folds K]\n"
-"           [--test-fraction F] [--dump-train FILE]\n"
+"           [--leaf-rank freq|greedy] [--leaf-pad N] [--prune-exclude-extern]\n"
+"           [--folds K] [--test-fraction F | --test-fold F/K] [--dump-train FILE]\n"
 "           [--write-split FILE] [--verbose]\n"
 "           [--save-dot FILE]\n"
 "           -o TREE.tsv --metrics METRICS.tsv\n"
@@ -72,6 +72,12 @@ static const char usage[] =
 "  --test-fraction F  share of test units (default 0.01, the reference's;\n"
 "                    val stays 19 % of the whole); e.g. 0.2 for a held-out\n"
 "                    comparison (make compare)\n"
+"  --test-fold F/K   (ours; --split group only) test = block F (0-based) of\n"
+"                    K of the seeded permutation of the inputs, the other\n"
+"                    inputs split into val and train as with --test-fraction\n"
+"                    1/K: the K folds' test sets are disjoint and cover every\n"
+"                    input (out-of-fold comparison, bench/compare/oof.sh);\n"
+"                    0/K is the same split as --test-fraction 1/K\n"
 "  --grid G          mm (default): max_depth 5, min_samples_leaf 0.01, entropy;\n"
 "                    reference: the §5.4 base grid (depth 5,6,7 x msl 1,5,10,\n"
 "                    0.01,0.05,0.02 x gini,entropy); search (ours): depth\n"
@@ -97,6 +103,16 @@ static const char usage[] =
 "                    best ms), greedily.  Same classes as freq; the written\n"
 "                    probabilities become rank weights (j-th of m: (m-j) /\n"
 "                    (m(m+1)/2)).  Used in cross-validation too.\n"
+"  --leaf-pad N      (ours, with --leaf-rank greedy; default 0 = off) after a\n"
+"                    node's own classes, list up to N more: those of its\n"
+"                    parent, then grandparent, ... (each in its weighted\n"
+"                    frequency order, §5.2 labels), skipping listed ones and\n"
+"                    extern_mm (still last).  A leaf reached by an input\n"
+"                    whose own candidate set barely meets the leaf's near-\n"
+"                    best labels (Inductor offers shape-dependent configs)\n"
+"                    then still lists up to k measured choices.  n_labels\n"
+"                    stays the node's own count (pruning, §5.6, unchanged);\n"
+"                    the written list is longer (stages/FORMATS.md)\n"
 "  --prune-exclude-extern  (ours, departs from §5.6) the ranking pruning of\n"
 "                    every model (grid search and cross-validation) does not\n"
 "                    count extern_mm among a child's distinct near-best\n"
@@ -250,9 +266,16 @@ reorder(dset *ds, const int *ord)
 
 /* §5.3 split of the main set's expanded rows into ds->set[]: a fraction
  * test_frac (reference: 0.01) of the units for test, then 0.19/(1-test_frac)
- * of the rest for val (the reference's 19 % of the whole), the rest train. */
+ * of the rest for val (the reference's 19 % of the whole), the rest train.
+ * With tfolds > 0 (ours, --test-fold F/K; group split only) the test units
+ * are block tfold of tfolds of the seeded permutation (positions
+ * [ceil(F nu/K), ceil((F+1) nu/K))), test_frac is 1/K, and the remaining
+ * units, in permuted order, are split into val and train as above: the K
+ * folds' test sets are disjoint and cover every input, and fold 0 is the
+ * test set of --test-fraction 1/K. */
 static void
-split(dset *ds, const char *mode, uint64_t seed, double test_frac)
+split(dset *ds, const char *mode, uint64_t seed, double test_frac, int tfold,
+      int tfolds)
 {
 	int n = ds->n_rows;
 	ds->set = xmalloc(((size_t)n + 1) * sizeof *ds->set);
@@ -279,6 +302,20 @@ split(dset *ds, const char *mode, uint64_t seed, double test_frac)
 		perm[i] = i;
 	rng_shuffle(&r, perm, nu);
 	int n_test = (int)ceil(test_frac * (double)nu);
+	if (tfolds > 0) {
+		/* move block tfold to the front, the rest keeps its order */
+		int lo = (int)ceil((double)tfold * nu / tfolds),
+		    hi = (int)ceil((double)(tfold + 1) * nu / tfolds), p = 0;
+		int *rot = xmalloc(((size_t)nu + 1) * sizeof *rot);
+		for (int i = lo; i < hi; i++)
+			rot[p++] = perm[i];
+		for (int i = 0; i < nu; i++)
+			if (i < lo || i >= hi)
+				rot[p++] = perm[i];
+		free(perm);
+		perm = rot;
+		n_test = hi - lo;
+	}
 	int m = nu - n_test;
 	for (int i = 0; i < n_test; i++)
 		uset[perm[i]] = S_TEST;
@@ -634,6 +671,8 @@ main(int argc, char **argv)
 	long k = 10, nrows = -1;
 	int folds = 0, selby = SEL_TOP1, verbose = 0, lrank = RR_FREQ, pxe = 0;
 	double test_frac = 0.01;
+	int tfold = 0, tfolds = 0; /* --test-fold F/K */
+	int lpad = 0, tfrac_given = 0;
 	uint64_t seed = 42;
 	dset *ds = NULL;
 	int nds = 1;
@@ -699,6 +738,21 @@ main(int argc, char **argv)
 			if (parse_f64(v, strlen(v), &test_frac) || !(test_frac > 0) ||
 			    !(test_frac <= 0.5))
 				die("--test-fraction: expected a number in (0, 0.5], got '%s'", v);
+			tfrac_given = 1;
+		} else if (!strcmp(a, "--test-fold") && more) {
+			const char *v = argv[++i];
+			char *e1 = NULL, *e2 = NULL;
+			long f = strtol(v, &e1, 10), kf = 0;
+			if (e1 != v && *e1 == '/')
+				kf = strtol(e1 + 1, &e2, 10);
+			if (e1 == v || *e1 != '/' || e2 == e1 + 1 || *e2 || kf < 2 || kf > 100 ||
+			    f < 0 || f >= kf)
+				die("--test-fold: expected F/K with 2 <= K <= 100 and 0 <= F < K, got '%s'", v);
+			tfold = (int)f;
+			tfolds = (int)kf;
+			test_frac = 1.0 / (double)kf;
+		} else if (!strcmp(a, "--leaf-pad") && more) {
+			lpad = (int)parse_long_opt(a, argv[++i], 0, 100000);
 		} else if (!strcmp(a, "--verbose")) {
 			verbose = 1;
 		} else if (!strcmp(a, "--prune-exclude-extern")) {
@@ -740,6 +794,12 @@ main(int argc, char **argv)
 	}
 	if (folds && strcmp(splitmode, "group"))
 		die("--folds needs --split group (folds are sets of whole inputs)");
+	if (lpad > 0 && lrank == RR_FREQ)
+		die("--leaf-pad needs --leaf-rank greedy (the reference's lists are not padded)");
+	if (tfolds && tfrac_given)
+		die("--test-fold and --test-fraction both set the test share: give one");
+	if (tfolds && strcmp(splitmode, "group"))
+		die("--test-fold needs --split group (test folds are sets of whole inputs)");
 	model *models;
 	int nmodels;
 	read_grid(grid, &models, &nmodels);
@@ -764,7 +824,7 @@ main(int argc, char **argv)
 		}
 		expand(&ds[d], d == 0 ? nrows : -1);
 	}
-	split(&ds[0], splitmode, seed, test_frac);
+	split(&ds[0], splitmode, seed, test_frac, tfold, tfolds);
 	int timm = -1, hf = -1;
 	for (int d = 1; d < nds; d++) {
 		if (!strcmp(ds[d].name, "train_timm"))
@@ -960,7 +1020,7 @@ main(int argc, char **argv)
 			t1 = now();
 			cart_fit(&t, &cd, cs, &cp);
 			tree_prune_ex(&p, &t, (int)k, pxe ? rdef : -1);
-			rerank(&p, rr, nrr, lrank, rdef, 1);
+			rerank(&p, rr, nrr, lrank, rdef, 1, lpad);
 			double t2 = now();
 			t_fit += t2 - t1;
 			evaluate(&p, &fe, 1, n_univ, &acc[(size_t)mi * nsets + S_VAL]);
@@ -990,7 +1050,7 @@ main(int argc, char **argv)
 		cart_fit(&t, &cd, cs, &cp);
 		t.ranking_k = (int)k;
 		tree_prune_ex(&p, &t, (int)k, pxe ? rdef : -1);
-		rerank(&p, rr, nrr, lrank, rdef, 1);
+		rerank(&p, rr, nrr, lrank, rdef, 1, lpad);
 		double t2 = now();
 		t_fit += t2 - t1;
 		for (int s = 0; s < nsets; s++)
@@ -1017,7 +1077,7 @@ main(int argc, char **argv)
 	 * turn any internal node into a leaf (the pruned leaves above already
 	 * are, identically) */
 	if (best >= 0)
-		rerank(&best_tree, rr, nrr, lrank, rdef, 0);
+		rerank(&best_tree, rr, nrr, lrank, rdef, 0, lpad);
 	progress_end(&prog, nfit);
 	free(acc);
 	long best_correct = best >= 0 ? mx[(size_t)best * nsets + S_VAL].correct : 0;

@@ -151,7 +151,8 @@ freq_order(const tree_prob *pr, int m, tree_prob *out)
 }
 
 void
-rerank(tree *t, const rr_input *in, int n, int mode, int def, int leaves_only)
+rerank(tree *t, const rr_input *in, int n, int mode, int def, int leaves_only,
+       int pad)
 {
 	if (mode == RR_FREQ || t->n_node == 0)
 		return;
@@ -172,6 +173,22 @@ rerank(tree *t, const rr_input *in, int n, int mode, int def, int leaves_only)
 	double *lr = xmalloc(((size_t)n + 1) * sizeof *lr);
 	tree_prob *tmp = xmalloc(((size_t)nc + 1) * sizeof *tmp);
 	tree_prob *lst = xmalloc(((size_t)nc + 1) * sizeof *lst);
+	char *mark = xcalloc((size_t)nc + 1, 1);
+	/* parents, and every node's original list (t->prob is replaced only
+	 * at the end) for the padding */
+	int *parent = xmalloc(((size_t)t->n_node + 1) * sizeof *parent);
+	int *ooff = xmalloc(((size_t)t->n_node + 1) * sizeof *ooff);
+	int *olen = xmalloc(((size_t)t->n_node + 1) * sizeof *olen);
+	for (int v = 0; v < t->n_node; v++) {
+		parent[v] = -1;
+		ooff[v] = t->node[v].prob_off;
+		olen[v] = t->node[v].prob_len;
+	}
+	for (int v = 0; v < t->n_node; v++)
+		if (t->node[v].feature >= 0) {
+			parent[t->node[v].left] = v;
+			parent[t->node[v].right] = v;
+		}
 	/* the re-ranked lists go to a new prob array */
 	size_t cap = (size_t)t->n_prob + 1, np = 0;
 	tree_prob *out = xmalloc(cap * sizeof *out);
@@ -197,6 +214,24 @@ rerank(tree *t, const rr_input *in, int n, int mode, int def, int leaves_only)
 				if (tmp[j].cls != def)
 					lst[nl++] = tmp[j];
 		}
+		if (pad > 0) {
+			/* then up to pad classes of the ancestors (parent first),
+			 * each ancestor's in its original (frequency) order */
+			int added = 0;
+			for (int j = 0; j < nl; j++)
+				mark[lst[j].cls] = 1;
+			for (int u = parent[v]; u >= 0 && added < pad; u = parent[u]) {
+				int nu = freq_order(t->prob + ooff[u], olen[u], tmp);
+				for (int j = 0; j < nu && added < pad; j++)
+					if (tmp[j].cls != def && !mark[tmp[j].cls]) {
+						mark[tmp[j].cls] = 1;
+						lst[nl++] = tmp[j];
+						added++;
+					}
+			}
+			for (int j = 0; j < nl; j++)
+				mark[lst[j].cls] = 0;
+		}
 		for (int j = 0; j < m; j++)
 			if (pr[j].cls == def)
 				lst[nl++] = pr[j];
@@ -215,6 +250,10 @@ rerank(tree *t, const rr_input *in, int n, int mode, int def, int leaves_only)
 	free(t->prob);
 	t->prob = out;
 	t->n_prob = (int)np;
+	free(olen);
+	free(ooff);
+	free(parent);
+	free(mark);
 	free(lst);
 	free(tmp);
 	free(lr);

@@ -26,6 +26,7 @@
  *                3. ties: the larger original probability, then the lower
  *                   class index;
  *              def itself goes last.
+ *   Padding (pad > 0, fit --leaf-pad): see rerank() below.
  *   Written probabilities are rank weights, not frequencies: the j-th of m
  *   ranked classes (0-based) gets (m - j) / (m (m + 1) / 2), strictly
  *   decreasing, summing to 1, so tree_ranked(), emit and eval list the
@@ -57,9 +58,15 @@ typedef struct {
 /* Re-order every node of t (only its leaves if leaves_only) in place by
  * mode (RR_FREQ: no-op), with def the always-included class (extern_mm; -1
  * if not a class).  in[0..n) are the training inputs; a node's inputs are
- * those whose features route through it.  n_labels and the class sets stay
- * as they are.  Dies on a winner or def out of range or a weight <= 0. */
+ * those whose features route through it.  n_labels stays as it is.  With
+ * pad > 0 each re-ordered node then lists, after its own classes and
+ * before def, up to pad classes it does not list: its parent's, then its
+ * grandparent's, ... each ancestor's in its original order (p descending,
+ * then class), def excluded (fit --leaf-pad; with pad = 0 the class sets
+ * stay as they are).  The original lists are read, so the result does
+ * not depend on leaves_only.  Dies on a winner or def out of range or a
+ * weight <= 0. */
 void rerank(tree *t, const rr_input *in, int n, int mode, int def,
-            int leaves_only);
+            int leaves_only, int pad);
 
 #endif

@@ -317,9 +317,11 @@ tree_read(tree *t, const char *path)
 			read_probs(t, &pcap, f[9], path, ln);
 			d->prob_len = t->n_prob - d->prob_off;
 			/* every training row has a weight > 0, so the distinct labels
-			 * of a node are exactly its classes with p > 0 (nodes without a
-			 * distribution, e.g. imported internal nodes, are exempt) */
-			if (d->prob_len > 0 && d->n_labels != d->prob_len)
+			 * of a node are among its classes with p > 0: all of them,
+			 * or fewer when fit --leaf-pad appended ancestors' classes
+			 * (nodes without a distribution, e.g. imported internal
+			 * nodes, are exempt) */
+			if (d->prob_len > 0 && d->n_labels > d->prob_len)
 				die("%s:%ld: field 'n_labels': %d, but the node lists %d "
 				    "classes with p > 0", path, ln, d->n_labels, d->prob_len);
 			t->n_node++;
@@ -466,8 +468,9 @@ copy_header(tree *out, const tree *in)
 }
 
 /* Distinct labels of node i that count for pruning: n_labels, less one if
- * class excl (>= 0) is among them (its list holds exactly the classes with
- * p > 0, which tree_read checks against n_labels). */
+ * class excl (>= 0, extern_mm) is among them (its list holds the classes
+ * with p > 0: its labels, and after fit --leaf-pad ancestors' classes too,
+ * but never extern_mm, which rerank does not pad with). */
 static int
 counted_labels(const tree *t, int i, int excl)
 {

@@ -26,7 +26,8 @@ typedef struct {
 	int left, right;    /* child node indices; -1 for a leaf */
 	int64_t n_samples;  /* training rows reaching the node (unweighted) */
 	double weighted_n;  /* sum of their sample weights */
-	int n_labels;       /* distinct training labels reaching the node (§5.6) */
+	int n_labels;       /* distinct training labels reaching the node (§5.6);
+	                       <= prob_len (fit --leaf-pad lists more) */
 	int prob_off;       /* this node's pairs: prob[prob_off .. prob_off+prob_len) */
 	int prob_len;
 } tree_node;
