@@ -381,10 +381,17 @@ eval: $(EVAL_TREE) $(O)/main.feat.tsv $(EXTRA_FEATS) $(if $(LOG),$(call log_feat
 	  $(EXTRA_SET_ARGS) $(if $(LOG),$(basename $(notdir $(LOG)))=$(call log_feat,$(LOG)))
 
 # ---- user-facing targets -------------------------------------------------------
-.PHONY: deps fetch featurize fit prune emit heuristic promote help clean distclean fit-args
+.PHONY: deps fetch featurize fit prune emit heuristic promote help clean distclean fit-args \
+  ref-learn-args extra-sets
 # print the profile's fit options (PROFILE, SPLIT, GRID, ...), nothing else
 fit-args:
 	@echo '$(PROFILE_FIT_ARGS)'
+# the reference learner's options (make compare (a), (d); fixed, not the
+# profile's) and the extra training sets: for bench/compare/oof.sh
+ref-learn-args:
+	@echo '$(REF_LEARN)'
+extra-sets:
+	@echo '$(EXTRA_SETS)'
 deps:
 	@stages/deps.sh
 

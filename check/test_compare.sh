@@ -35,7 +35,7 @@ bad=$(awk '$3 ~ /^[0-9]+$/ && $4 == "|" && (NF != 20 || $6 !~ /^[0-9.]+$/ || $7 
 [ -z "$bad" ] && ok compare-d-columns || fail compare-d-columns "$bad"
 trees=$(awk -F'\t' 'NR > 1 && !s[$1]++ {printf "%s ", $1}' "$C/fair.tsv")
 want="ref ours "
-[ -r ../shared/reference/_MMRankingH100.py ] && want="shipped ref ours "
+[ -r "${REFERENCE_DIR:-../shared/reference}/_MMRankingH100.py" ] && want="shipped ref ours "
 [ "$trees" = "$want" ] && ok compare-d-trees || fail compare-d-trees "fair.tsv trees '$trees', want '$want'"
 
 # the reference learner: make fit-args PROFILE=reference, the rows split
@@ -103,7 +103,7 @@ if command -v python3 >/dev/null; then
 		"$ROOT/bench/compare/oof.sh" h100 2 "$TMP/oof" >"$TMP/oof.txt" 2>"$TMP/oof.err"; then
 		n=$(grep -c '^2 sets pooled .*: 322 inputs, k=10$' "$TMP/oof.txt")
 		want=1
-		[ -r ../shared/reference/_MMRankingH100.py ] && want=2
+		[ -r "${REFERENCE_DIR:-../shared/reference}/_MMRankingH100.py" ] && want=2
 		t0=$(awk -F'\t' '$2 == "test"' "$TMP/oof/h100/fold0/ours.split.tsv" | wc -l)
 		t1=$(awk -F'\t' '$2 == "test"' "$TMP/oof/h100/fold1/ours.split.tsv" | wc -l)
 		[ "$n" = "$want" ] && [ $((t0 + t1)) = 322 ] && grep -q 'hit rate   ref ' "$TMP/oof.txt" &&

@@ -147,11 +147,16 @@ done
 "$BIN/fit" "$D/main.feat.tsv" --split group --select hit --test-fraction 0.25 --write-split "$T/q.split" \
 	-o "$T/f.tree" --metrics "$T/f.m" >/dev/null 2>&1
 cmp -s "$T/q.split" "$T/f0.split" || fail "--test-fold 0/4 differs from --test-fraction 0.25"
-for bad in 4/4 -1/4 1/1 1/ x/4 1/4x; do
+for bad in 4/4 -1/4 1/1 1/ x/4 1/4x " 1/4" "1/ 4" +1/4 1/101; do
 	"$BIN/fit" "$D/main.feat.tsv" --split group --test-fold "$bad" -o "$T/x.tree" --metrics "$T/x.m" \
 		2>"$T/err" && fail "--test-fold $bad accepted"
 	grep -q -- "--test-fold: expected F/K" "$T/err" || fail "--test-fold $bad: $(head -1 "$T/err")"
 done
+# 8 inputs in 100 folds: fold 99 = [ceil(792/100), ceil(800/100)) = [8, 8) is empty
+"$BIN/fit" "$D/main.feat.tsv" --split group --select hit --test-fold 99/100 -o "$T/x.tree" --metrics "$T/x.m" \
+	2>"$T/err" && fail "--test-fold 99/100 (an empty fold) accepted"
+grep -q -- "--test-fold 99/100: the fold holds no input (8 inputs for 100 folds)" "$T/err" ||
+	fail "--test-fold 99/100: $(grep -v warning "$T/err" | head -1)"
 "$BIN/fit" "$D/main.feat.tsv" --test-fold 1/4 -o "$T/x.tree" --metrics "$T/x.m" 2>"$T/err" &&
 	fail "--test-fold with the rows split accepted"
 grep -q -- "--test-fold needs --split group" "$T/err" || fail "--test-fold rows: $(head -1 "$T/err")"

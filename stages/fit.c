@@ -77,7 +77,10 @@ static const char usage[] =
 "                    inputs split into val and train as with --test-fraction\n"
 "                    1/K: the K folds' test sets are disjoint and cover every\n"
 "                    input (out-of-fold comparison, bench/compare/oof.sh);\n"
-"                    0/K is the same split as --test-fraction 1/K\n"
+"                    fold F is inputs [ceil(F n/K), ceil((F+1) n/K)) of the\n"
+"                    permutation, so 0/K is --test-fraction 1/K's split when\n"
+"                    that holds ceil(n/K) inputs (322, 2641: yes); an empty\n"
+"                    fold (K > inputs) is an error\n"
 "  --grid G          mm (default): max_depth 5, min_samples_leaf 0.01, entropy;\n"
 "                    reference: the §5.4 base grid (depth 5,6,7 x msl 1,5,10,\n"
 "                    0.01,0.05,0.02 x gini,entropy); search (ours): depth\n"
@@ -107,10 +110,10 @@ static const char usage[] =
 "                    node's own classes, list up to N more: those of its\n"
 "                    parent, then grandparent, ... (each in its weighted\n"
 "                    frequency order, §5.2 labels), skipping listed ones and\n"
-"                    extern_mm (still last).  A leaf reached by an input\n"
-"                    whose own candidate set barely meets the leaf's near-\n"
-"                    best labels (Inductor offers shape-dependent configs)\n"
-"                    then still lists up to k measured choices.  n_labels\n"
+"                    extern_mm (still last).  An input whose own candidate\n"
+"                    set barely meets its leaf's near-best labels (Inductor\n"
+"                    offers shape-dependent configs) then finds more of its\n"
+"                    candidates in the list (make: LEAF_PAD = k).  n_labels\n"
 "                    stays the node's own count (pruning, §5.6, unchanged);\n"
 "                    the written list is longer (stages/FORMATS.md)\n"
 "  --prune-exclude-extern  (ours, departs from §5.6) the ranking pruning of\n"
@@ -304,8 +307,11 @@ split(dset *ds, const char *mode, uint64_t seed, double test_frac, int tfold,
 	int n_test = (int)ceil(test_frac * (double)nu);
 	if (tfolds > 0) {
 		/* move block tfold to the front, the rest keeps its order */
-		int lo = (int)ceil((double)tfold * nu / tfolds),
-		    hi = (int)ceil((double)(tfold + 1) * nu / tfolds), p = 0;
+		int lo = (int)(((int64_t)tfold * nu + tfolds - 1) / tfolds),
+		    hi = (int)(((int64_t)(tfold + 1) * nu + tfolds - 1) / tfolds), p = 0;
+		if (hi == lo)
+			die("--test-fold %d/%d: the fold holds no input (%d inputs for %d folds)",
+			    tfold, tfolds, nu, tfolds);
 		int *rot = xmalloc(((size_t)nu + 1) * sizeof *rot);
 		for (int i = lo; i < hi; i++)
 			rot[p++] = perm[i];
@@ -740,13 +746,13 @@ main(int argc, char **argv)
 				die("--test-fraction: expected a number in (0, 0.5], got '%s'", v);
 			tfrac_given = 1;
 		} else if (!strcmp(a, "--test-fold") && more) {
-			const char *v = argv[++i];
-			char *e1 = NULL, *e2 = NULL;
-			long f = strtol(v, &e1, 10), kf = 0;
-			if (e1 != v && *e1 == '/')
-				kf = strtol(e1 + 1, &e2, 10);
-			if (e1 == v || *e1 != '/' || e2 == e1 + 1 || *e2 || kf < 2 || kf > 100 ||
-			    f < 0 || f >= kf)
+			const char *v = argv[++i], *sl = strchr(v, '/');
+			int64_t f = -1, kf = 0;
+			/* strict: digits only on both sides of the one '/' */
+			if (!sl || sl == v || !sl[1] || strspn(v, "0123456789") != (size_t)(sl - v) ||
+			    strspn(sl + 1, "0123456789") != strlen(sl + 1) ||
+			    parse_i64(v, (size_t)(sl - v), &f) || parse_i64(sl + 1, strlen(sl + 1), &kf) ||
+			    kf < 2 || kf > 100 || f >= kf)
 				die("--test-fold: expected F/K with 2 <= K <= 100 and 0 <= F < K, got '%s'", v);
 			tfold = (int)f;
 			tfolds = (int)kf;

@@ -15,10 +15,12 @@ differences B - A with 95 % bootstrap intervals (--resamples, default
 10 000 resamples of the inputs, seeded by --seed): hit rate (percentage points) and regret geometric mean
 (as a ratio B/A), and the inputs where the two regrets differ most.
 
-Several FEATs (comma-separated) are pooled: e.g. the K test folds of
-bench/compare/oof.sh, each ranked by its own tree (a tree list of one path
+Several FEATs (comma-separated, each once) are pooled: e.g. the K test folds
+of bench/compare/oof.sh, each ranked by its own tree (a tree list of one path
 per FEAT, in the same order) or by one tree for all (a single path); every
-(FEAT, input) counts once, and the eval check is made per FEAT.
+(FEAT, input) counts once, and the eval check is made per FEAT.  Pooled
+inputs are named F:I, input I (the input column) of the F-th FEAT (0-based).
+Bad arguments: a message and exit 1 (argparse: 2).
 """
 import argparse, collections, csv, math, os, random, subprocess, sys, tempfile
 
@@ -30,14 +32,18 @@ ap.add_argument('--bin', default='build/bin')
 ap.add_argument('--seed', type=int, default=1)
 ap.add_argument('--resamples', type=int, default=10000)
 a = ap.parse_args()
-names = [t.split('=', 1)[0] for t in a.trees]
 feats = a.feat.split(',')
-paths = {}
+if '' in feats or len(set(feats)) != len(feats):
+    sys.exit(f'paired.py: FEAT list {a.feat!r}: empty or repeated entries')
+names, paths = [], {}
 for t in a.trees:
-    n, v = t.split('=', 1)
+    n, eq, v = t.partition('=')
+    if not n or not eq or not v or n in paths:
+        sys.exit(f'paired.py: expected two NAME=TREE[,TREE...] with different names, got {t!r}')
+    names.append(n)
     paths[n] = v.split(',')
-    if len(paths[n]) not in (1, len(feats)):
-        sys.exit(f'paired.py: {n}: {len(paths[n])} trees for {len(feats)} feature files')
+    if '' in paths[n] or len(paths[n]) not in (1, len(feats)):
+        sys.exit(f'paired.py: {n}: {len(paths[n])} trees (or an empty one) for {len(feats)} feature files')
 tree_of = lambda n, f: paths[n][f if len(paths[n]) > 1 else 0]
 
 res = collections.defaultdict(dict)

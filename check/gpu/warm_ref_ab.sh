@@ -10,6 +10,10 @@
 #   SCREEN0_SECONDS (default 300; 0 = skip), by the new bench with --screen 0
 #   (every candidate at full size: the labels' ground truth); reports by
 #   check/gpu/screen_report.py (old and new against --screen 0).
+#   Environment: SHARD=I/N keeps bench --shard I/N of the inputs (default
+#   all); PARALLEL=1 times old on GPU 1 while new runs on GPU 0 (two GPUs,
+#   nvidia-h200-x2) instead of one after the other on GPU 0; with SWAP=1
+#   as well, old on GPU 0 and new on GPU 1.
 # carry: .devcarry (bin/ with both benches, cubin.tar.xz).
 set -u
 SEED=$1 SAMPLES=$2 OLD=$3 S0=${4:-300}
@@ -17,16 +21,26 @@ export BIN=.devcarry/bin
 . "$(dirname "$0")/device_prelude.sh"
 $BIN/sample --seed "$SEED" --samples "$SAMPLES" "$R/in.tsv"
 echo "inputs: $(($(wc -l < "$R/in.tsv") - 1))"
-run() { # name bench [options]
-	local n=$1 b=$2; shift 2
-	echo "=== $n: $b $* ==="
-	timeout "${TMO:-600}" "$b" --device 0 --template mma+wgmma --cache build/cubin "$@" \
-		--stats "$R/stats_$n.tsv" "$R/in.tsv" "$R/$n.txt" 2> "$R/$n.err"
-	echo "exit $?"; tail -1 "$R/$n.err"
+run() { # name device bench [options]
+	local n=$1 dev=$2 b=$3; shift 3
+	echo "=== $n (GPU $dev): $b $* ${SHARD:+--shard $SHARD} ==="
+	timeout "${TMO:-600}" "$b" --device "$dev" --template mma+wgmma --cache build/cubin \
+		${SHARD:+--shard "$SHARD"} "$@" --stats "$R/stats_$n.tsv" "$R/in.tsv" "$R/$n.txt" 2> "$R/$n.err"
+	echo "$n exit $?"; tail -1 "$R/$n.err"
 }
-run new $BIN/bench
-run old "$OLD"
-[ "$S0" != 0 ] && TMO=$S0 run screen0 $BIN/bench --screen 0
+if [ "${PARALLEL:-0}" = 1 ]; then
+	# SWAP=1: old on GPU 0, new on GPU 1 (to see the GPUs' own difference)
+	go=0 gn=1; [ "${SWAP:-0}" = 1 ] || { go=1 gn=0; }
+	run old $go "$OLD" > "$R/old.console" 2>&1 &
+	opid=$!
+	run new $gn $BIN/bench
+	wait $opid # not a bare wait: it would wait for the console's tee too
+	cat "$R/old.console"
+else
+	run new 0 $BIN/bench
+	run old 0 "$OLD"
+fi
+[ "$S0" != 0 ] && TMO=$S0 run screen0 0 $BIN/bench --screen 0
 echo "=== old -> new: wall_s, inputs/hour, screened_inputs, screened_out ==="
 python3 check/gpu/collect_throughput.py "$R/stats_old.tsv"
 python3 check/gpu/collect_throughput.py "$R/stats_new.tsv"
