@@ -114,6 +114,18 @@ else fail rerank-leaf-pad-emit "prune/emit refused the padded tree"; fi
 sed 's/^\(node	2	-1	-2	-1	-1	2	1.9900990099009901	\)2	/\15	/' "$TMP/pad.tsv" >"$TMP/bad.tsv"
 expect_error rerank-leaf-pad-n-labels-over "field 'n_labels': 5, but the node lists 4 classes" "$TMP/x.tsv" \
 	"$BIN/prune" --ranking 2 -o "$TMP/x.tsv" "$TMP/bad.tsv"
+# the padded tree says so (param leaf_pad 2, kept by prune); without the
+# param a node must list exactly its n_labels classes, with it at most
+# n_labels + 2
+grep -qx 'param	leaf_pad	2' "$TMP/pad.tsv" && grep -qx 'param	leaf_pad	2' "$TMP/padp.tsv" &&
+	! grep -q leaf_pad "$TMP/t.tsv" && ok rerank-leaf-pad-param ||
+	fail rerank-leaf-pad-param "$(grep -H leaf_pad "$TMP/pad.tsv" "$TMP/padp.tsv" "$TMP/t.tsv" | tr '\n' ' ')"
+grep -v leaf_pad "$TMP/pad.tsv" >"$TMP/nopad.tsv"
+expect_error rerank-leaf-pad-param-needed "field 'n_labels': 3, but the node lists 5 classes with p > 0 \\(param leaf_pad 0\\)" \
+	"$TMP/x.tsv" "$BIN/prune" --ranking 2 -o "$TMP/x.tsv" "$TMP/nopad.tsv"
+sed 's/^param	leaf_pad	2$/param	leaf_pad	1/' "$TMP/pad.tsv" >"$TMP/pad1.tsv"
+expect_error rerank-leaf-pad-bound "field 'n_labels': 3, but the node lists 5 classes with p > 0 \\(param leaf_pad 1\\)" \
+	"$TMP/x.tsv" "$BIN/prune" --ranking 2 -o "$TMP/x.tsv" "$TMP/pad1.tsv"
 expect_error rerank-leaf-pad-needs-greedy "--leaf-pad needs --leaf-rank greedy" "$TMP/x.tsv" \
 	"$BIN/fit" "$TMP/leaf.feat.tsv" --split none --leaf-pad 2 -o "$TMP/x.tsv" --metrics "$TMP/xm.tsv"
 expect_error rerank-leaf-pad-bad "--leaf-pad" "$TMP/x.tsv" \

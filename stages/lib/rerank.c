@@ -250,6 +250,8 @@ rerank(tree *t, const rr_input *in, int n, int mode, int def, int leaves_only,
 	free(t->prob);
 	t->prob = out;
 	t->n_prob = (int)np;
+	if (pad > t->leaf_pad)
+		t->leaf_pad = pad;
 	free(olen);
 	free(ooff);
 	free(parent);

@@ -100,15 +100,15 @@ static void
 read_param(tree *t, char **f, int nf, const char *path, long ln, unsigned *seen)
 {
 	static const char *const keys[] = {"criterion", "max_depth",
-	    "min_samples_leaf", "ranking_k", "confidence_threshold"};
+	    "min_samples_leaf", "ranking_k", "confidence_threshold", "leaf_pad"};
 	if (nf != 3)
 		die("%s:%ld: 'param' record needs 2 fields (key, value), has %d",
 		    path, ln, nf - 1);
 	int k;
-	for (k = 0; k < 5; k++)
+	for (k = 0; k < 6; k++)
 		if (strcmp(f[1], keys[k]) == 0)
 			break;
-	if (k == 5)
+	if (k == 6)
 		die("%s:%ld: unknown param '%s'", path, ln, f[1]);
 	if (*seen & (1u << k))
 		die("%s:%ld: param '%s' given twice", path, ln, f[1]);
@@ -137,6 +137,9 @@ read_param(tree *t, char **f, int nf, const char *path, long ln, unsigned *seen)
 	case 4:
 		t->confidence_threshold =
 		    need_f64(f[2], path, ln, "confidence_threshold");
+		break;
+	case 5:
+		t->leaf_pad = need_int(f[2], path, ln, "leaf_pad", 0, 1000000);
 		break;
 	}
 }
@@ -318,12 +321,14 @@ tree_read(tree *t, const char *path)
 			d->prob_len = t->n_prob - d->prob_off;
 			/* every training row has a weight > 0, so the distinct labels
 			 * of a node are among its classes with p > 0: all of them,
-			 * or fewer when fit --leaf-pad appended ancestors' classes
-			 * (nodes without a distribution, e.g. imported internal
-			 * nodes, are exempt) */
-			if (d->prob_len > 0 && d->n_labels > d->prob_len)
+			 * or up to leaf_pad fewer when fit --leaf-pad appended
+			 * ancestors' classes (nodes without a distribution, e.g.
+			 * imported internal nodes, are exempt) */
+			if (d->prob_len > 0 && (d->n_labels > d->prob_len ||
+			                        d->prob_len > d->n_labels + t->leaf_pad))
 				die("%s:%ld: field 'n_labels': %d, but the node lists %d "
-				    "classes with p > 0", path, ln, d->n_labels, d->prob_len);
+				    "classes with p > 0 (param leaf_pad %d)", path, ln,
+				    d->n_labels, d->prob_len, t->leaf_pad);
 			t->n_node++;
 		}
 		p = nl + 1;
@@ -349,6 +354,8 @@ tree_write(const tree *t, FILE *fp)
 	fprintf(fp, "param\tranking_k\t%d\n", t->ranking_k);
 	fprintf(fp, "param\tconfidence_threshold\t%.17g\n",
 	        t->confidence_threshold);
+	if (t->leaf_pad > 0)
+		fprintf(fp, "param\tleaf_pad\t%d\n", t->leaf_pad);
 	for (int i = 0; i < t->n_feat; i++)
 		fprintf(fp, "feature\t%d\t%s\n", i, t->feat[i]);
 	for (int i = 0; i < t->n_class; i++)
@@ -465,6 +472,7 @@ copy_header(tree *out, const tree *in)
 	out->min_samples_leaf = in->min_samples_leaf;
 	out->ranking_k = in->ranking_k;
 	out->confidence_threshold = in->confidence_threshold;
+	out->leaf_pad = in->leaf_pad;
 }
 
 /* Distinct labels of node i that count for pruning: n_labels, less one if

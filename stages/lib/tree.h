@@ -27,7 +27,7 @@ typedef struct {
 	int64_t n_samples;  /* training rows reaching the node (unweighted) */
 	double weighted_n;  /* sum of their sample weights */
 	int n_labels;       /* distinct training labels reaching the node (§5.6);
-	                       <= prob_len (fit --leaf-pad lists more) */
+	                       = prob_len, or up to leaf_pad fewer */
 	int prob_off;       /* this node's pairs: prob[prob_off .. prob_off+prob_len) */
 	int prob_len;
 } tree_node;
@@ -48,6 +48,9 @@ typedef struct {
 	double min_samples_leaf; /* >= 1: a count; in (0, 1): a fraction */
 	int ranking_k;      /* the ranking k the tree is made for (§5.6 pruning k) */
 	double confidence_threshold; /* §5.8, 0.0 for mm */
+	int leaf_pad;       /* fit --leaf-pad: each node lists up to this many
+	                       classes beyond its n_labels own ones (0: none;
+	                       written as param leaf_pad only when > 0) */
 } tree;
 
 /* Read and validate a tree TSV: record kinds, indices in range, every
