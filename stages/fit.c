@@ -272,10 +272,11 @@ reorder(dset *ds, const int *ord)
  * of the rest for val (the reference's 19 % of the whole), the rest train.
  * With tfolds > 0 (ours, --test-fold F/K; group split only) the test units
  * are block tfold of tfolds of the seeded permutation (positions
- * [ceil(F nu/K), ceil((F+1) nu/K))), test_frac is 1/K, and the remaining
- * units, in permuted order, are split into val and train as above: the K
- * folds' test sets are disjoint and cover every input, and fold 0 is the
- * test set of --test-fraction 1/K. */
+ * [ceil(F nu/K), ceil((F+1) nu/K)), in integers), test_frac is 1/K (val's
+ * share), and the remaining units, in permuted order, are split into val
+ * and train as above: the K folds' test sets are disjoint and cover every
+ * input (fold 0 is --test-fraction 1/K's test set whenever that holds
+ * ceil(nu/K) units). */
 static void
 split(dset *ds, const char *mode, uint64_t seed, double test_frac, int tfold,
       int tfolds)

@@ -41,9 +41,10 @@ mk=(make --no-print-directory GPU="$gpu" OUT="$mo" BUILD="$bd")
 "${mk[@]}" -s featurize "$bin/fit" "$bin/prune" "$bin/eval" "$bin/import" >/dev/null ||
 	{ echo "oof.sh: make featurize GPU=$gpu failed" >&2; exit 1; }
 O=$mo/$gpu
-ranking=$("${mk[@]}" -s fit-args | sed -n 's/.*--ranking \([^ ]*\).*/\1/p')
-ours=$("${mk[@]}" -s fit-args | sed 's/--split [^ ]*/--split group/')
-ref="--ranking $ranking --seed $("${mk[@]}" -s fit-args | sed -n 's/.*--seed \([^ ]*\).*/\1/p') --split group $("${mk[@]}" -s ref-learn-args)"
+fa=$("${mk[@]}" -s fit-args)
+ranking=$(sed -n 's/.*--ranking \([^ ]*\).*/\1/p' <<<"$fa")
+ours=$(sed 's/--split [^ ]*/--split group/' <<<"$fa")
+ref="--ranking $ranking --seed $(sed -n 's/.*--seed \([^ ]*\).*/\1/p' <<<"$fa") --split group $("${mk[@]}" -s ref-learn-args)"
 data=()
 for s in $("${mk[@]}" -s extra-sets); do data+=(--data "$s" "$O/$s.feat.tsv"); done
 refdir=${REFERENCE_DIR:-../shared/reference}
