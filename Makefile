@@ -259,7 +259,7 @@ $(foreach x,$(EXTRA_SETS),$(O)/$(x).feat.tsv): $(O)/%.feat.tsv: $(LOG_SRC) $(O)/
 	$(Q)$(call featurize,$*,--categories $(O)/main.feat.tsv,$@)
 
 # the profile's learning options (also printed by `make fit-args`, which
-# bench/pipeline/run.sh uses, so its timings are of exactly these options)
+# perf/pipeline/run.sh uses, so its timings are of exactly these options)
 PROFILE_FIT_ARGS = --ranking $(RANKING) --seed $(SEED) \
   --split $(SPLIT) --grid $(GRID) --select $(SELECT) --leaf-rank $(LEAF_RANK) --leaf-pad $(LEAF_PAD) \
   --folds $(FOLDS)
@@ -387,7 +387,7 @@ eval: $(EVAL_TREE) $(O)/main.feat.tsv $(EXTRA_FEATS) $(if $(LOG),$(call log_feat
 fit-args:
 	@echo '$(PROFILE_FIT_ARGS)'
 # the reference learner's options (make compare (a), (d); fixed, not the
-# profile's) and the extra training sets: for bench/compare/oof.sh
+# profile's) and the extra training sets: for perf/compare/oof.sh
 ref-learn-args:
 	@echo '$(REF_LEARN)'
 extra-sets:

@@ -73,18 +73,18 @@ awk -F'\t' '$1 == "ours"' "$C/fair.tsv" >"$TMP/d.ours"
 [ -s "$TMP/b.ours" ] && test_cmp compare-d-ours-is-b "$TMP/b.ours" "$TMP/d.ours" ||
 	fail compare-d-ours-is-b "no ours rows in $C/group.tsv"
 
-# bench/compare/paired.py: per-input hit/regret recomputed from eval --ranks
+# perf/compare/paired.py: per-input hit/regret recomputed from eval --ranks
 # agree with eval's own figures (it exits 1 otherwise), and a tree compared
 # with itself differs by exactly nothing
 if command -v python3 >/dev/null; then
-	r=$(python3 "$ROOT/bench/compare/paired.py" --bin "$BIN" --resamples 50 "$C/group/test.feat.tsv" \
+	r=$(python3 "$ROOT/perf/compare/paired.py" --bin "$BIN" --resamples 50 "$C/group/test.feat.tsv" \
 		ref="$C/refgroup/pruned.tsv" ours="$C/group/pruned.tsv" 2>&1) &&
 		grep -q 'hit rate   ref ' <<<"$r" && ok compare-paired-matches-eval || fail compare-paired-matches-eval "$r"
-	r=$(python3 "$ROOT/bench/compare/paired.py" --bin "$BIN" --resamples 50 "$C/group/test.feat.tsv" \
+	r=$(python3 "$ROOT/perf/compare/paired.py" --bin "$BIN" --resamples 50 "$C/group/test.feat.tsv" \
 		a="$C/group/pruned.tsv" b="$C/group/pruned.tsv" 2>&1) &&
 		grep -q '+0.00 pp, 95 % CI \[+0.00, +0.00\]' <<<"$r" && grep -q 'b/a 1.0000000, 95 % CI \[1.0000000, 1.0000000\]' <<<"$r" \
 		&& ok compare-paired-self || fail compare-paired-self "$r"
-	# pooled sets (bench/compare/oof.sh): tree a = (d)'s ref on heldout and
+	# pooled sets (perf/compare/oof.sh): tree a = (d)'s ref on heldout and
 	# (b)'s ours on train_hf; the pooled hit rate and regret geomean are the
 	# input-weighted means of eval's per-set figures
 	"$BIN/eval" --k 10 -o "$TMP/e1.tsv" --tree a="$C/refgroup/pruned.tsv" s="$C/group/test.feat.tsv" >/dev/null &&
@@ -92,15 +92,15 @@ if command -v python3 >/dev/null; then
 	want=$(awk -F'\t' 'FNR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next}
 		{n += $(c["inputs"]); h += $(c["inputs"]) * $(c["hit_rate"]); g += $(c["inputs"]) * log($(c["regret_gmean"]))}
 		END {printf "%d inputs, k=10|a %.2f %%|a %.7f", n, 100 * h / n, exp(g / n)}' "$TMP/e1.tsv" "$TMP/e2.tsv")
-	r=$(python3 "$ROOT/bench/compare/paired.py" --bin "$BIN" --resamples 50 "$C/group/test.feat.tsv,$O/train_hf.feat.tsv" \
+	r=$(python3 "$ROOT/perf/compare/paired.py" --bin "$BIN" --resamples 50 "$C/group/test.feat.tsv,$O/train_hf.feat.tsv" \
 		a="$C/refgroup/pruned.tsv,$C/group/pruned.tsv" b="$C/group/pruned.tsv" 2>&1)
 	IFS='|' read -r w1 w2 w3 <<<"$want"
 	grep -q "^2 sets pooled .*: $w1$" <<<"$r" && grep -q "hit rate   $w2 " <<<"$r" && grep -q "regret gm  $w3 " <<<"$r" &&
 		ok compare-paired-pooled || fail compare-paired-pooled "want '$want', got: $(head -3 <<<"$r" | tr '\n' '|')"
-	# bench/compare/oof.sh with 2 folds: each of the 322 main inputs held out
+	# perf/compare/oof.sh with 2 folds: each of the 322 main inputs held out
 	# exactly once, ranked by shipped (if present), ref and ours
 	if env -u MAKEFLAGS -u MAKELEVEL MAKEOUT="$TMP/out" BUILD="$BUILD" DATASET_MIRROR="$MIRROR" \
-		"$ROOT/bench/compare/oof.sh" h100 2 "$TMP/oof" >"$TMP/oof.txt" 2>"$TMP/oof.err"; then
+		"$ROOT/perf/compare/oof.sh" h100 2 "$TMP/oof" >"$TMP/oof.txt" 2>"$TMP/oof.err"; then
 		n=$(grep -c '^2 sets pooled .*: 322 inputs, k=10$' "$TMP/oof.txt")
 		want=1
 		[ -r "${REFERENCE_DIR:-../shared/reference}/_MMRankingH100.py" ] && want=2

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # check/test_wgmma_sass.sh — CPU-side check of the Hopper template
-# kernels/wgmma.cu (no GPU needed): the wgmma harness (bench/kernels/
+# kernels/wgmma.cu (no GPU needed): the wgmma harness (perf/kernels/
 # build.sh) NVRTC-compiles one configuration (128x256x64, 4 stages, 12 warps)
 # for fp16 and bf16 with --gpu-architecture=sm_90a, and each cubin's SASS
 # (cuobjdump -sass) must hold the warpgroup MMA (HGMMA.64x256x16.F32 for fp16,
@@ -18,7 +18,7 @@ fi
 if [ ! -x "$CUOBJDUMP" ]; then
 	skip wgmma-sass "no cuobjdump (set CUOBJDUMP)"; finish
 fi
-if ! bash bench/kernels/build.sh >"$TMP/build.log" 2>&1; then
+if ! bash perf/kernels/build.sh >"$TMP/build.log" 2>&1; then
 	if grep -q "cublas_v2.h\|cannot find -l" "$TMP/build.log"; then
 		skip wgmma-sass "CUDA toolkit incomplete: $(head -c 200 "$TMP/build.log")"; finish
 	fi

@@ -181,7 +181,7 @@ mm_config *configs_read(const char *path, int *n)
 			seen_extra = 1;
 		} else if (!strcmp(f[0], "splitk")) {
 			/* split-K needs a workspace and a reduction launch that bench
-			 * does not drive yet (bench/kernels/mma_harness.c does) */
+			 * does not drive yet (perf/kernels/mma_harness.c does) */
 			p = nl + 1;
 			continue;
 		} else {

@@ -76,7 +76,7 @@ static const char usage[] =
 "                    K of the seeded permutation of the inputs, the other\n"
 "                    inputs split into val and train as with --test-fraction\n"
 "                    1/K: the K folds' test sets are disjoint and cover every\n"
-"                    input (out-of-fold comparison, bench/compare/oof.sh);\n"
+"                    input (out-of-fold comparison, perf/compare/oof.sh);\n"
 "                    fold F is inputs [ceil(F n/K), ceil((F+1) n/K)) of the\n"
 "                    permutation, so 0/K is --test-fraction 1/K's split when\n"
 "                    that holds ceil(n/K) inputs (322, 2641: yes); an empty\n"

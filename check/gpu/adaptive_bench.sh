@@ -2,7 +2,7 @@
 # check/gpu/adaptive_bench.sh — one device call for adaptive repetitions
 # (bench --fast-reject; issue "Collect training data on our own GPUs"):
 # (1) the same N inputs of the *uncapped* reference distribution
-#     (check/gpu/results/ref_seed5.tsv = sample --seed 5 --samples 40) with
+#     (perf/results/gpu/ref_seed5.tsv = sample --seed 5 --samples 40) with
 #     --fast-reject 0 (every candidate REPS times, the reference's way) and
 #     with the default 1.5, in one run: the wall-time ratio on identical
 #     inputs;
@@ -18,7 +18,7 @@ N=${1:-32}
 T=${2:-200}
 SEED=${3:-6}
 . "$(dirname "$0")/device_prelude.sh"
-head -n $((N + 1)) check/gpu/results/ref_seed5.tsv > "$R/same.tsv"
+head -n $((N + 1)) perf/results/gpu/ref_seed5.tsv > "$R/same.tsv"
 for f in 0 1.5; do
 	echo "=== $N inputs of ref_seed5.tsv, --template mma --fast-reject $f ==="
 	s=$(date +%s.%N)

@@ -8,7 +8,7 @@
 # and the split-K variant (incl. more slices than k-tiles): output poisoned
 # with NaN before each launch; pass = no non-finite element and relative
 # Frobenius and max-norm errors vs a pedantic-fp32 cuBLAS reference within
-# the dtype tolerance (bench/kernels/mma_harness.c TOL_FRO / TOL_MAX).
+# the dtype tolerance (perf/kernels/mma_harness.c TOL_FRO / TOL_MAX).
 # Without a GPU: prints "skip mma: no GPU" and exits 0.
 # Environment: CUDA (toolkit, default /usr/local/cuda), MMA_CACHE (cubin
 # cache, default build/mma-cache; missing cubins are compiled by NVRTC).
@@ -19,7 +19,7 @@ if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; t
 	echo "skip mma: no GPU"
 	exit 0
 fi
-if ! bash bench/kernels/build.sh; then
+if ! bash perf/kernels/build.sh; then
 	[ -x build/mma/mma_harness ] || { echo "FAIL mma: cannot build the harness"; exit 1; }
 	echo "mma: build failed here, using the existing build/mma/mma_harness"
 fi

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """check/gpu/throughput_model.py SHAPES -- where collection time goes on a
 shape distribution (a model, not a measurement; used to explain the measured
-inputs/hour in check/gpu/results/adaptive_h200/README.md).
+inputs/hour in perf/results/gpu/adaptive_h200/README.md).
 
 Input: sample's shapes.tsv (e.g. `build/bin/sample --seed 11 --samples 20000`).
 Model per input, FLOP = 2*m*n*k: cuBLAS time T = FLOP / rate(dtype) + 10 us
 with rate = 851 (fp16, bf16), 450 (tf32), 51 (fp32) TFLOP/s (cuBLAS at 8192^3,
 ../shared/device.md); our tensor-core template at 0.45 (fp16/bf16), 0.34
-(tf32), 0.73 (fp32 FFMA) of cuBLAS (bench/kernels/results/h200.txt).  With
+(tf32), 0.73 (fp32 FFMA) of cuBLAS (perf/results/kernels/h200.txt).  With
 adaptive repetitions a large input costs about 5 cuBLAS calls (reference,
 warm-up, 3 repetitions) plus one call per candidate (30 candidates): the
 candidates are all > 1.5x slower than cuBLAS there.

@@ -2,7 +2,7 @@
 # check/gpu/use_heuristic.sh — one device call for issue "Use the learned
 # heuristic": (1) bench --use-heuristic on fresh inputs with the H200 tree
 # (make evaluate-online without make: binaries and cubins are carried), and
-# (2) the Inductor drop-in comparison (bench/inductor/run.sh).
+# (2) the Inductor drop-in comparison (perf/inductor/run.sh).
 # usage: check/gpu/use_heuristic.sh [SAMPLES] [MAX_GFLOP]
 # Needs build/bin/{sample,bench}, build/cubin, out/h200/pruned.tsv (carried).
 # Output under $OUT (default out/device): online.tsv, online.err, inductor.jsonl,
@@ -21,6 +21,6 @@ timeout 240 build/bin/bench --device 0 --reps 3 --cache build/cubin --use-heuris
 echo "bench exit $?"
 cp out/h200/online/online.tsv "$OUT/" 2>/dev/null
 echo "=== inductor drop-in ==="
-timeout 400 bash bench/inductor/run.sh "$OUT/inductor.jsonl" | tee "$OUT/inductor.txt"
+timeout 400 bash perf/inductor/run.sh "$OUT/inductor.jsonl" | tee "$OUT/inductor.txt"
 echo "run.sh exit $?"
 date -u

@@ -1,6 +1,6 @@
 /* nvrtc_cache.h — NVRTC compilation through an on-disk cubin cache, shared
  * by bench (stages/cuda/bench_gpu.c) and the kernel harnesses
- * (bench/kernels/). */
+ * (perf/kernels/). */
 #ifndef MMRANK_NVRTC_CACHE_H
 #define MMRANK_NVRTC_CACHE_H
 

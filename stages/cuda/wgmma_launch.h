@@ -1,6 +1,6 @@
 /* wgmma_launch.h — host side of kernels/wgmma.cu's launch contract (its
  * header comment), shared by bench (stages/cuda/bench_gpu.c) and the kernel
- * harness (bench/kernels/wgmma_harness.c). */
+ * harness (perf/kernels/wgmma_harness.c). */
 #ifndef MMRANK_WGMMA_LAUNCH_H
 #define MMRANK_WGMMA_LAUNCH_H
 

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# perf/compare/oof.sh GPU [K] [OUT] — out-of-fold comparison: every main
+# input held out exactly once (issue #3 "Measure and beat the shipped
+# heuristics", grouped validation).
+#
+# make compare's (b) holds out one grouped 20 % share of the main inputs:
+# 529 A100 inputs, 65 H100 inputs.  Here the main inputs are cut into K
+# (default 5) disjoint grouped test folds (fit --test-fold F/K, seed =
+# make's SEED; fold 0 is (b)'s held-out set).  For each fold, ours is
+# trained without the fold with make's profile options (make fit-args, its
+# split made the grouped fold split; PROFILE=ours: cross-validated selection
+# on the rest), and so is the reference learner (make ref-learn-args: one
+# model, §5.10 selection, as in compare (d)).  Every input is then ranked by the two trees
+# that never saw it and by PyTorch's shipped artifact (REFERENCE_DIR,
+# default ../shared/reference; it was trained on every main input), and
+# perf/compare/paired.py pools the K folds: top-k hit rate and regret
+# geometric mean (k = RANKING, default 10) with paired bootstrap 95 %
+# intervals, shipped vs ours and ref vs ours.  The extra sets (make
+# extra-sets: train_timm, train_hf for the official data, none for a
+# collection) are training data of every tree, so they are not scored here
+# (see make compare).  In the pooled lists, "input F:I" is input I (the
+# input column) of fold F's test.feat.tsv.
+#
+# Writes OUT/GPU/fold<F>/{ours,ref}.{tree,pruned,split}.tsv and
+# test.feat.tsv (OUT default out/oof; never out/, which make heuristic owns)
+# and prints the tables.  make's variables in the environment apply to ours
+# (e.g. LEAF_PAD=0, PROFILE, SEED); MAKEOUT (default out) is make's OUT,
+# where the feat TSVs are made, and BUILD (default build) make's build
+# folder.  Needs python3.  Exit status: 0 on success, 1 on bad usage or a
+# failing stage (its messages on stderr).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+[ $# -ge 1 ] && [ $# -le 3 ] || { echo "usage: perf/compare/oof.sh GPU [K] [OUT]" >&2; exit 1; }
+gpu=$1 k=${2:-5} out=${3:-out/oof}
+case $k in [2-9] | [1-9][0-9] | 100) ;; *) echo "oof.sh: K must be 2..100, got '$k'" >&2; exit 1 ;; esac
+mo=${MAKEOUT:-out} bd=${BUILD:-build}
+bin=$bd/bin
+[ "$(realpath -m "$out")" != "$(realpath -m "$mo")" ] ||
+	{ echo "oof.sh: OUT=$out is make's output folder ($mo/$gpu/ is make heuristic's): use another folder" >&2; exit 1; }
+mk=(make --no-print-directory GPU="$gpu" OUT="$mo" BUILD="$bd")
+"${mk[@]}" -s featurize "$bin/fit" "$bin/prune" "$bin/eval" "$bin/import" >/dev/null ||
+	{ echo "oof.sh: make featurize GPU=$gpu failed" >&2; exit 1; }
+O=$mo/$gpu
+fa=$("${mk[@]}" -s fit-args)
+ranking=$(sed -n 's/.*--ranking \([^ ]*\).*/\1/p' <<<"$fa")
+ours=$(sed 's/--split [^ ]*/--split group/' <<<"$fa")
+ref="--ranking $ranking --seed $(sed -n 's/.*--seed \([^ ]*\).*/\1/p' <<<"$fa") --split group $("${mk[@]}" -s ref-learn-args)"
+data=()
+for s in $("${mk[@]}" -s extra-sets); do data+=(--data "$s" "$O/$s.feat.tsv"); done
+refdir=${REFERENCE_DIR:-../shared/reference}
+art=$refdir/_MMRanking$(echo "$gpu" | tr a-z A-Z).py
+D=$out/$gpu
+mkdir -p "$D"
+echo "# perf/compare/oof.sh $gpu $k $out: $k grouped test folds of $O/main.feat.tsv, k = $ranking"
+echo "# ours: fit $ours --test-fold F/$k"
+echo "# ref:  fit $ref --test-fold F/$k"
+F=() TO=() TR=()
+for ((f = 0; f < k; f++)); do
+	d=$D/fold$f
+	mkdir -p "$d"
+	for who in ours ref; do
+		args=$ours
+		[ $who = ref ] && args=$ref
+		# shellcheck disable=SC2086  # word splitting of the option list is wanted
+		"$bin/fit" "$O/main.feat.tsv" "${data[@]}" $args --test-fold "$f/$k" \
+			--write-split "$d/$who.split.tsv" -o "$d/$who.tree.tsv" --metrics "$d/$who.metrics.tsv" \
+			>/dev/null 2>"$d/$who.fit.err" || { cat "$d/$who.fit.err" >&2; exit 1; }
+		"$bin/prune" --ranking "$ranking" -o "$d/$who.pruned.tsv" "$d/$who.tree.tsv" 2>"$d/$who.prune.err" ||
+			{ cat "$d/$who.prune.err" >&2; exit 1; }
+	done
+	cmp -s <(cut -f2 "$d/ours.split.tsv") <(cut -f2 "$d/ref.split.tsv") ||
+		{ echo "oof.sh: fold $f: ours and ref hold out different inputs" >&2; exit 1; }
+	stages/subset.sh "$d/ours.split.tsv" test "$O/main.feat.tsv" "$d/test.feat.tsv"
+	F+=("$d/test.feat.tsv") TO+=("$d/ours.pruned.tsv") TR+=("$d/ref.pruned.tsv")
+done
+join() { local IFS=,; echo "$*"; }
+if [ -r "$art" ]; then
+	"$bin/import" -o "$D/shipped.tsv" "$art" 2>/dev/null
+	echo "== shipped ($art, trained on every main input) vs ours (never saw the input)"
+	python3 perf/compare/paired.py --bin "$bin" --k "$ranking" "$(join "${F[@]}")" shipped="$D/shipped.tsv" \
+		ours="$(join "${TO[@]}")" | sed "s#$D/##g"
+else
+	echo "skip shipped: no $art (set REFERENCE_DIR)"
+fi
+echo "== ref (the reference learner) vs ours, neither saw the input"
+python3 perf/compare/paired.py --bin "$bin" --k "$ranking" "$(join "${F[@]}")" ref="$(join "${TR[@]}")" \
+	ours="$(join "${TO[@]}")" | sed "s#$D/##g"

@@ -1,0 +1,1323 @@
+/* perf/kernels/mma_harness.c — standalone host harness for kernels/mma.cu:
+ * NVRTC compile (with an on-disk cubin cache), correctness test against
+ * cuBLAS, and benchmark against cuBLAS (issue "A kernel family worth
+ * choosing").
+ *
+ * Usage:
+ *   mma_harness precompile [opts]   compile every cubin that `test` and
+ *                                   `bench` (same opts) need; no GPU needed
+ *   mma_harness test [opts]         correctness: every config x dtype x
+ *                                   transpose x edge shape (exit 1 on any
+ *                                   failure; "skip mma: no GPU", exit 0,
+ *                                   without a GPU)
+ *   mma_harness bench [opts]        benchmark (tables on stdout)
+ * Options:
+ *   --kernels DIR   folder with mma.cu and mma_configs.tsv (default kernels)
+ *   --cache DIR     cubin cache (default build/mma-cache); a missing cubin
+ *                   is compiled by NVRTC and stored there
+ *   --jobs N        precompile: parallel NVRTC processes (default 2)
+ *   --samples N     bench: sampled inputs (default 200)
+ *   --seed S        bench: sampler seed (default 1)
+ *   --cap-ms X      bench: sampled shapes whose estimated cuBLAS time
+ *                   (2mnk FLOP / nominal rate) exceeds X ms are redrawn
+ *                   (default 2)
+ *   --budget-s X    bench: stop sampling after X s of benchmarking (default 150)
+ *   --tsv FILE      bench: per-input results (one row per sampled input)
+ *   --quick         test: only the first 3 configs (smoke)
+ *   --only A|B|..   bench/precompile: only NVRTC choices whose id contains
+ *                   one of these substrings (extern_mm always)
+ * Units: times in ms, rates in TFLOP/s (2*m*n*k FLOP), sizes in bytes.
+ * Errors: CUDA/driver/cuBLAS/NVRTC failures are fatal (message, exit 1),
+ * except an NVRTC compile error or a launch error of one candidate, which
+ * makes that candidate fail (test) or inf (bench).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <cublas_v2.h>
+#include <nvrtc.h>
+#include "../../stages/cuda/nvrtc_cache.h"
+#include "util.h" /* stages/lib: die, xmalloc, read_file, fnv1a64, mono_s, mkdir_p, cmp_double */
+
+#define INF_MS HUGE_VAL
+#define SMEM_OPTIN 232448
+#define H200_MEM_BYTES (143771.0 * 1048576.0)
+
+/* ---- small utilities ----------------------------------------------------- */
+
+/* splitmix64: seeded, reproducible */
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+/* uniform integer in [a, b] inclusive */
+static long long rng_int(uint64_t *s, long long a, long long b)
+{
+	return a + (long long)(rng_next(s) % (uint64_t)(b - a + 1));
+}
+
+static double rng_unit(uint64_t *s)
+{
+	return (double)(rng_next(s) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* ---- configurations, dtypes, keys ---------------------------------------- */
+
+enum { D_F32 = 0, D_F16 = 1, D_BF16 = 2, D_TF32 = 3, ND = 4 };
+static const char *const DNAME[ND] = {"fp32", "fp16", "bf16", "tf32"};
+
+static int d_es(int d) { return (d == D_F16 || d == D_BF16) ? 2 : 4; }
+static int d_DT(int d) { return d == D_TF32 ? 0 : d; }
+
+typedef struct {
+	int bm, bn, bk, st, nw;
+} cfg_t;
+
+typedef struct {
+	char list[16];
+	cfg_t c;
+} cfg_row;
+
+typedef struct {
+	cfg_t c;
+	int d, splitk;
+} vkey;
+
+/* kernels/mma.cu's MMA_SMEM_BYTES (bytes) */
+static long smem_bytes(const cfg_t *c, int d)
+{
+	long es = d_es(d), pk = 16 / es;
+	long a1 = (long)c->bm * (c->bk + pk), a2 = (long)c->bk * (c->bm + 8);
+	long b1 = (long)c->bn * (c->bk + pk), b2 = (long)c->bk * (c->bn + 8);
+	return (long)c->st * ((a1 > a2 ? a1 : a2) + (b1 > b2 ? b1 : b2)) * es;
+}
+
+/* Configurations of file (header "list\tBLOCK_M...", '#' comments; rows
+ * "list BM BN BK stages warps").  Returns a malloc'd array of *n rows;
+ * dies on a missing file or a bad row. */
+static cfg_row *read_configs_file(const char *path, int *n)
+{
+	size_t len;
+	char *txt = read_file(path, &len);
+	cfg_row *rows = NULL;
+	int cap = 0, cnt = 0, header = 0;
+	for (char *line = strtok(txt, "\n"); line; line = strtok(NULL, "\n")) {
+		if (line[0] == '#')
+			continue;
+		if (!header) {
+			header = 1;
+			if (strncmp(line, "list\t", 5) != 0)
+				die("%s: bad header", path);
+			continue;
+		}
+		cfg_row r;
+		memset(&r, 0, sizeof r);
+		if (sscanf(line, "%15s %d %d %d %d %d", r.list, &r.c.bm, &r.c.bn, &r.c.bk,
+		           &r.c.st, &r.c.nw) != 6)
+			die("%s: bad line '%s'", path, line);
+		if (r.c.bm < 16 || r.c.bn < 16 || r.c.bk < 16 || r.c.st < 1 || r.c.nw < 1)
+			die("%s: bad config '%s'", path, line);
+		if (cnt == cap)
+			rows = xrealloc(rows, sizeof *rows * (size_t)(cap = cap ? 2 * cap : 64));
+		rows[cnt++] = r;
+	}
+	free(txt);
+	if (cnt == 0)
+		die("%s: no configurations", path);
+	*n = cnt;
+	return rows;
+}
+
+/* kernels/mma.cu's configurations: DIR/mma_configs.tsv (see read_configs_file) */
+static cfg_row *read_configs(const char *dir, int *n)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/mma_configs.tsv", dir);
+	return read_configs_file(path, n);
+}
+
+static long long next_pow2(long long x)
+{
+	long long p = 1;
+	while (p < x)
+		p *= 2;
+	return p;
+}
+
+/* spec §3.5 shrink of a config to problem (m, n, k) */
+static cfg_t shrink(cfg_t c, long long m, long long n, long long k)
+{
+	long long mp = next_pow2(m), np = next_pow2(n), kp = next_pow2(k);
+	if (mp < 16) mp = 16;
+	if (np < 16) np = 16;
+	if (kp < 16) kp = 16;
+	cfg_t r = c;
+	r.bm = (int)(c.bm < mp ? c.bm : mp);
+	r.bn = (int)(c.bn < np ? c.bn : np);
+	r.bk = (int)(c.bk < kp ? c.bk : kp);
+	if (r.bm < 16) r.bm = 16;
+	if (r.bn < 16) r.bn = 16;
+	if (r.bk < 16) r.bk = 16;
+	int mw = r.bm * r.bn / 256;
+	if (r.nw > mw)
+		r.nw = mw < 1 ? 1 : mw;
+	return r;
+}
+
+static void choice_id(char *buf, size_t n, const cfg_t *c, int S)
+{
+	int w = snprintf(buf, n, "type=nvrtc_mma_BLOCK-M=%d_BLOCK-K=%d_BLOCK-N=%d_numstages=%d_numwarps=%d",
+	                 c->bm, c->bk, c->bn, c->st, c->nw);
+	if (S > 0 && w > 0 && (size_t)w < n)
+		snprintf(buf + w, n - (size_t)w, "_splitk=%d", S);
+}
+
+static int key_eq(const vkey *a, const vkey *b)
+{
+	return a->c.bm == b->c.bm && a->c.bn == b->c.bn && a->c.bk == b->c.bk &&
+	       a->c.st == b->c.st && a->c.nw == b->c.nw && a->d == b->d && a->splitk == b->splitk;
+}
+
+typedef struct {
+	vkey *v;
+	size_t n, cap;
+} keyset;
+
+static void keyset_add(keyset *s, const vkey *k)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (key_eq(&s->v[i], k))
+			return;
+	if (s->n == s->cap)
+		s->v = xrealloc(s->v, sizeof *s->v * (s->cap = s->cap ? 2 * s->cap : 256));
+	s->v[s->n++] = *k;
+}
+
+/* ---- NVRTC and the cubin cache ------------------------------------------ */
+
+static void key_opts(const vkey *k, char opt[10][64], int *no)
+{
+	int n = 0;
+	snprintf(opt[n++], 64, "--gpu-architecture=sm_90");
+	snprintf(opt[n++], 64, "-DBM=%d", k->c.bm);
+	snprintf(opt[n++], 64, "-DBN=%d", k->c.bn);
+	snprintf(opt[n++], 64, "-DBK=%d", k->c.bk);
+	snprintf(opt[n++], 64, "-DSTAGES=%d", k->c.st);
+	snprintf(opt[n++], 64, "-DNW=%d", k->c.nw);
+	snprintf(opt[n++], 64, "-DDT=%d", d_DT(k->d));
+	snprintf(opt[n++], 64, "-DTF32=%d", k->d == D_TF32);
+	snprintf(opt[n++], 64, "-DSPLITK=%d", k->splitk);
+	*no = n;
+}
+
+/* Cache file of a cubin: DIR/<FNV-1a of the source hash and the options>.cubin */
+static void cubin_path_opts(char *buf, size_t n, const char *cache, uint64_t srch,
+                            const char *const *opts, int no)
+{
+	uint64_t h = srch;
+	for (int i = 0; i < no; i++)
+		h = fnv1a64(h, opts[i], strlen(opts[i]) + 1);
+	snprintf(buf, n, "%s/%016" PRIx64 ".cubin", cache, h);
+}
+
+/* Cubin of source src (hash srch, program name name) compiled by NVRTC with
+ * options opts[0..no): from the cache DIR when there, else compiled and stored
+ * (temp file + rename, safe for parallel precompile jobs).  Returns a malloc'd
+ * image (*len bytes; *compiled = 1 when NVRTC ran), or NULL on a compile
+ * error (log on stderr).  Other NVRTC or file errors are fatal. */
+static char *nvrtc_cubin(const char *src, uint64_t srch, const char *cache, const char *name,
+                         const char *const *opts, int no, size_t *len, int *compiled)
+{
+	char path[4096], *why;
+	cubin_path_opts(path, sizeof path, cache, srch, opts, no);
+	char *img = nvrtc_cubin_cached(path, cache, src, name, opts, no, len, &why, compiled);
+	if (!img) {
+		fprintf(stderr, "mma_harness: %s (%s", why, name);
+		for (int i = 0; i < no; i++)
+			fprintf(stderr, " %s", opts[i]);
+		fprintf(stderr, ")\n");
+		free(why);
+	}
+	return img;
+}
+
+static void cubin_path(char *buf, size_t n, const char *cache, uint64_t srch, const vkey *k)
+{
+	char opt[10][64];
+	const char *opts[10];
+	int no;
+	key_opts(k, opt, &no);
+	for (int i = 0; i < no; i++)
+		opts[i] = opt[i];
+	cubin_path_opts(buf, n, cache, srch, opts, no);
+}
+
+/* Cubin for mma.cu key k (see nvrtc_cubin) */
+static char *get_cubin(const char *src, uint64_t srch, const char *cache, const vkey *k,
+                       size_t *len, int *compiled)
+{
+	char opt[10][64];
+	const char *opts[10];
+	int no;
+	key_opts(k, opt, &no);
+	for (int i = 0; i < no; i++)
+		opts[i] = opt[i];
+	return nvrtc_cubin(src, srch, cache, "mma.cu", opts, no, len, compiled);
+}
+
+/* ---- test and bench plans (shared by precompile) -------------------------- */
+
+typedef struct {
+	int m, n, k;
+} shape3;
+
+/* edge shapes: m, n, k in {1, 15, 17, 127, 129, odd}, k = 1, plus aligned
+ * shapes (16-byte cp.async path) and long k (pipeline wrap-around) */
+static const shape3 TEST_SHAPES[] = {
+	{1, 1, 1}, {15, 17, 1}, {17, 15, 127}, {127, 129, 17}, {129, 127, 129},
+	{1, 129, 255}, {129, 1, 33}, {128, 136, 264}, {64, 68, 132}, {65, 72, 1031},
+	{192, 160, 1024},
+};
+#define N_TEST_SHAPES ((int)(sizeof TEST_SHAPES / sizeof TEST_SHAPES[0]))
+/* split-K checks: (m, n, k, S) */
+static const int TEST_SPLIT[][4] = {
+	{17, 129, 1000, 3}, {128, 136, 1031, 4}, {15, 17, 127, 4}, {64, 64, 4096, 8},
+};
+#define N_TEST_SPLIT ((int)(sizeof TEST_SPLIT / sizeof TEST_SPLIT[0]))
+
+typedef struct {
+	int d, m, n, k, ta, tb;
+	char group[16];
+} input_t;
+
+/* spec §3.3 get_random_dim */
+static long long random_dim(uint64_t *s)
+{
+	double u = rng_unit(s);
+	if (u < 0.85) {
+		long long p = rng_int(s, 10, 16);
+		long long start = (1LL << p) / 128, end = (1LL << (p + 1)) / 128;
+		return 128 * rng_int(s, start, end);
+	}
+	if (u < 0.95)
+		return 1LL << rng_int(s, 0, 17);
+	if (u < 0.99)
+		return rng_int(s, 1, 131072);
+	long long i = rng_int(s, 1, 16);
+	return rng_int(s, (1LL << i) + 1, (1LL << (i + 1)) - 1);
+}
+
+/* nominal rates (TFLOP/s) for the cap only */
+static double nominal_tflops(int d)
+{
+	return d == D_F32 ? 50.0 : d == D_TF32 ? 300.0 : 650.0;
+}
+
+/* the fixed shapes (8192^3 per dtype, LLM shapes in bf16) then the sampled
+ * ones (spec §3.2/§3.3: dtype uniform in {fp32, fp16, bf16}, fp32 -> tf32
+ * with probability 0.2; m, k, n by get_random_dim; rejected when a pairwise
+ * product >= 2^31, when 2^(es)*(mk+kn+mn) >= H200 memory / 4, when the
+ * operands exceed 1.5 GB, or when the estimated time exceeds cap_ms);
+ * transposes uniform. */
+static input_t *make_inputs(int samples, uint64_t seed, double cap_ms, int *n_fixed, int *n)
+{
+	int cap = 64 + samples, cnt = 0;
+	input_t *in = xmalloc(sizeof *in * (size_t)cap);
+	const int dord[ND] = {D_BF16, D_F16, D_TF32, D_F32};
+	for (int i = 0; i < ND; i++) {
+		input_t x = {dord[i], 8192, 8192, 8192, 0, 0, "square"};
+		in[cnt++] = x;
+	}
+	const int ms[4] = {1, 16, 128, 2048}, kn[2] = {4096, 14336};
+	for (int a = 0; a < 4; a++)
+		for (int b = 0; b < 2; b++)
+			for (int c = 0; c < 2; c++) {
+				input_t x = {D_BF16, ms[a], kn[c], kn[b], 0, 1, "llm"};
+				in[cnt++] = x;
+			}
+	*n_fixed = cnt;
+	uint64_t s = seed;
+	while (cnt < *n_fixed + samples) {
+		input_t x;
+		memset(&x, 0, sizeof x);
+		int dd = (int)rng_int(&s, 0, 2);
+		x.d = dd == 0 ? D_F32 : dd == 1 ? D_F16 : D_BF16;
+		if (x.d == D_F32 && rng_unit(&s) < 0.2)
+			x.d = D_TF32;
+		long long m, k, nn;
+		for (;;) {
+			m = random_dim(&s);
+			k = random_dim(&s);
+			nn = random_dim(&s);
+			if (m * k >= (1LL << 31) || m * nn >= (1LL << 31) || k * nn >= (1LL << 31))
+				continue;
+			double bytes = (double)d_es(x.d) * (double)(m * k + k * nn + m * nn);
+			if (bytes >= H200_MEM_BYTES / 4 || bytes > 1.5e9)
+				continue;
+			double ms_est = 2.0 * (double)m * (double)nn * (double)k / (nominal_tflops(x.d) * 1e9);
+			if (ms_est > cap_ms)
+				continue;
+			break;
+		}
+		x.m = (int)m;
+		x.n = (int)nn;
+		x.k = (int)k;
+		x.ta = (int)rng_int(&s, 0, 1);
+		x.tb = (int)rng_int(&s, 0, 1);
+		snprintf(x.group, sizeof x.group, "sampled");
+		in[cnt++] = x;
+	}
+	*n = cnt;
+	return in;
+}
+
+typedef struct {
+	vkey k;
+	int S;          /* split count (0: no split); -1: cuBLAS */
+	char id[160];
+} choice_t;
+
+#define MAX_CHOICES 160
+
+/* 1 if id contains one of the '|'-separated substrings of only (NULL: all) */
+static int id_selected(const char *id, const char *only)
+{
+	if (!only)
+		return 1;
+	char buf[512];
+	snprintf(buf, sizeof buf, "%s", only);
+	char *save = NULL;
+	for (char *t = strtok_r(buf, "|", &save); t; t = strtok_r(NULL, "|", &save))
+		if (*t && strstr(id, t))
+			return 1;
+	return 0;
+}
+
+/* all candidates for one input (only: id filter, NULL = all); returns the
+ * count (choice 0 = extern_mm) */
+static int choices_for(const input_t *x, const cfg_row *rows, int nrows, int sms, const char *only,
+                       choice_t *out)
+{
+	int n = 0;
+	memset(&out[0], 0, sizeof out[0]);
+	out[0].S = -1;
+	snprintf(out[0].id, sizeof out[0].id, "extern_mm");
+	n = 1;
+	for (int i = 0; i < nrows; i++) {
+		int split = strcmp(rows[i].list, "splitk") == 0;
+		cfg_t c = shrink(rows[i].c, x->m, x->n, x->k);
+		if (smem_bytes(&c, x->d) > SMEM_OPTIN)
+			continue;
+		int Ss[2] = {0, 0}, nS = 1;
+		if (split) {
+			long long tiles = (long long)((x->m + c.bm - 1) / c.bm) * ((x->n + c.bn - 1) / c.bn);
+			int nkt = (x->k + c.bk - 1) / c.bk;
+			if (tiles >= sms)
+				continue;
+			int s1 = 2;
+			while (s1 * 2 * tiles <= sms && s1 < 16)
+				s1 *= 2;
+			nS = 0;
+			for (int s = s1; s <= 2 * s1; s *= 2)
+				if (nkt >= 2 * s)
+					Ss[nS++] = s;
+			if (nS == 0)
+				continue;
+		}
+		for (int j = 0; j < nS; j++) {
+			choice_t ch;
+			memset(&ch, 0, sizeof ch);
+			ch.k.c = c;
+			ch.k.d = x->d;
+			ch.k.splitk = split;
+			ch.S = Ss[j];
+			choice_id(ch.id, sizeof ch.id, &c, ch.S);
+			int dup = 0;
+			for (int q = 1; q < n; q++)
+				if (strcmp(out[q].id, ch.id) == 0)
+					dup = 1;
+			if (!id_selected(ch.id, only))
+				dup = 1;
+			if (!dup && n < MAX_CHOICES)
+				out[n++] = ch;
+		}
+	}
+	return n;
+}
+
+static vkey util_key(int d)
+{
+	vkey k = {{64, 64, 32, 3, 4}, d, 0};
+	return k;
+}
+
+static void plan_test(keyset *ks, const cfg_row *rows, int nrows, int quick)
+{
+	for (int d = 0; d < ND; d++) {
+		vkey u = util_key(d);
+		keyset_add(ks, &u);
+		int used = 0;
+		for (int i = 0; i < nrows; i++) {
+			int split = strcmp(rows[i].list, "splitk") == 0;
+			if (quick && used >= 3 && !split)
+				continue;
+			used += !split;
+			if (smem_bytes(&rows[i].c, d) > SMEM_OPTIN)
+				continue;
+			vkey k = {rows[i].c, d, split};
+			keyset_add(ks, &k);
+			/* the shrunk variant for 1x1x1-sized problems */
+			if (!split) {
+				vkey k2 = {shrink(rows[i].c, 1, 1, 1), d, 0};
+				keyset_add(ks, &k2);
+			}
+		}
+	}
+}
+
+static void plan_bench(keyset *ks, const cfg_row *rows, int nrows, const input_t *in, int nin, int sms,
+                       const char *only)
+{
+	choice_t *ch = xmalloc(sizeof *ch * MAX_CHOICES);
+	for (int d = 0; d < ND; d++) {
+		vkey u = util_key(d);
+		keyset_add(ks, &u);
+	}
+	for (int i = 0; i < nin; i++) {
+		int n = choices_for(&in[i], rows, nrows, sms, only, ch);
+		for (int j = 1; j < n; j++)
+			keyset_add(ks, &ch[j].k);
+	}
+	free(ch);
+}
+
+/* ---- GPU context ----------------------------------------------------------- */
+
+typedef CUresult (*fn_load_t)(CUmodule *, const void *);
+typedef CUresult (*fn_getfn_t)(CUfunction *, CUmodule, const char *);
+typedef CUresult (*fn_getglobal_t)(CUdeviceptr *, size_t *, CUmodule, const char *);
+typedef CUresult (*fn_unload_t)(CUmodule);
+typedef CUresult (*fn_setattr_t)(CUfunction, CUfunction_attribute, int);
+typedef CUresult (*fn_launch_t)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                unsigned, unsigned, CUstream, void **, void **);
+typedef CUresult (*fn_errstr_t)(CUresult, const char **);
+
+typedef struct {
+	vkey k;
+	CUmodule mod;
+	CUfunction mma, red, fill, cmp;
+	int smem, ok;
+} kmod;
+
+typedef struct {
+	fn_load_t load;
+	fn_getfn_t getfn;
+	fn_getglobal_t getglobal;
+	fn_unload_t unload;
+	fn_setattr_t setattr;
+	fn_launch_t launch;
+	fn_errstr_t errstr;
+	cublasHandle_t blas;
+	cudaEvent_t e0, e1;
+	const char *src, *cache;
+	uint64_t srch;
+	kmod *mods;
+	size_t nmods, capmods;
+	int sms;
+	size_t l2;
+	double *d_out;          /* 5 doubles on the device */
+	double t_compile;
+	int n_compile;
+} gpu_t;
+
+#define CUDA_OK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) \
+	die("%s failed: %s (%s:%d)", #call, cudaGetErrorString(e_), __FILE__, __LINE__); } while (0)
+#define BLAS_OK(call) do { cublasStatus_t s_ = (call); if (s_ != CUBLAS_STATUS_SUCCESS) \
+	die("%s failed: %s (%s:%d)", #call, cublasGetStatusString(s_), __FILE__, __LINE__); } while (0)
+
+static const char *drv_err(const gpu_t *g, CUresult r)
+{
+	const char *s = NULL;
+	if (g->errstr && g->errstr(r, &s) == CUDA_SUCCESS && s)
+		return s;
+	return "unknown driver error";
+}
+
+#define DRV_OK(g, call) do { CUresult r_ = (call); if (r_ != CUDA_SUCCESS) \
+	die("%s failed: %s (%s:%d)", #call, drv_err(g, r_), __FILE__, __LINE__); } while (0)
+
+static void get_entry(const char *sym, void **fp)
+{
+	enum cudaDriverEntryPointQueryResult q;
+	cudaError_t e = cudaGetDriverEntryPointByVersion(sym, fp, 12000, cudaEnableDefault, &q);
+	if (e != cudaSuccess || q != cudaDriverEntryPointSuccess || !*fp)
+		die("cannot resolve driver function %s: %s", sym, cudaGetErrorString(e));
+}
+
+/* 0 when there is no usable GPU */
+static int gpu_open(gpu_t *g, const char *src, uint64_t srch, const char *cache)
+{
+	int count = 0;
+	if (cudaGetDeviceCount(&count) != cudaSuccess || count < 1)
+		return 0;
+	memset(g, 0, sizeof *g);
+	g->src = src;
+	g->srch = srch;
+	g->cache = cache;
+	CUDA_OK(cudaSetDevice(0));
+	CUDA_OK(cudaFree(0));
+	struct cudaDeviceProp p;
+	CUDA_OK(cudaGetDeviceProperties(&p, 0));
+	if (p.major != 9)
+		die("this harness compiles for sm_90; device is sm_%d%d (%s)", p.major, p.minor, p.name);
+	g->sms = p.multiProcessorCount;
+	g->l2 = (size_t)p.l2CacheSize;
+	if ((long)p.sharedMemPerBlockOptin < SMEM_OPTIN)
+		die("device opt-in shared memory %zu < %d", p.sharedMemPerBlockOptin, SMEM_OPTIN);
+	printf("# device: %s, %d SMs, L2 %zu B, smem opt-in %zu B\n", p.name, g->sms, g->l2,
+	       p.sharedMemPerBlockOptin);
+	get_entry("cuModuleLoadData", (void **)&g->load);
+	get_entry("cuModuleGetFunction", (void **)&g->getfn);
+	get_entry("cuModuleGetGlobal", (void **)&g->getglobal);
+	get_entry("cuModuleUnload", (void **)&g->unload);
+	get_entry("cuFuncSetAttribute", (void **)&g->setattr);
+	get_entry("cuLaunchKernel", (void **)&g->launch);
+	get_entry("cuGetErrorString", (void **)&g->errstr);
+	BLAS_OK(cublasCreate(&g->blas));
+	BLAS_OK(cublasSetStream(g->blas, 0));
+	CUDA_OK(cudaEventCreate(&g->e0));
+	CUDA_OK(cudaEventCreate(&g->e1));
+	CUDA_OK(cudaMalloc((void **)&g->d_out, 5 * sizeof(double)));
+	return 1;
+}
+
+static void gpu_close(gpu_t *g)
+{
+	for (size_t i = 0; i < g->nmods; i++)
+		if (g->mods[i].ok)
+			DRV_OK(g, g->unload(g->mods[i].mod));
+	free(g->mods);
+	CUDA_OK(cudaFree(g->d_out));
+	CUDA_OK(cudaEventDestroy(g->e0));
+	CUDA_OK(cudaEventDestroy(g->e1));
+	BLAS_OK(cublasDestroy(g->blas));
+}
+
+/* The template's __device__ int NAME (its shared-memory formula, bytes)
+ * must equal the host's value expect: dies naming both otherwise. */
+static void check_module_smem(gpu_t *g, CUmodule mod, const char *name, int expect)
+{
+	CUdeviceptr gp;
+	size_t gs;
+	int dev_smem = -1;
+	DRV_OK(g, g->getglobal(&gp, &gs, mod, name));
+	if (gs != sizeof(int))
+		die("%s: size %zu", name, gs);
+	CUDA_OK(cudaMemcpy(&dev_smem, (const void *)(uintptr_t)gp, sizeof dev_smem, cudaMemcpyDeviceToHost));
+	if (dev_smem != expect)
+		die("shared-memory formula mismatch: host %d, module %d (%s)", expect, dev_smem, name);
+}
+
+/* loaded module for k (compiled if needed); NULL if it does not compile */
+static kmod *get_mod(gpu_t *g, const vkey *k)
+{
+	for (size_t i = 0; i < g->nmods; i++)
+		if (key_eq(&g->mods[i].k, k))
+			return g->mods[i].ok ? &g->mods[i] : NULL;
+	if (g->nmods == g->capmods)
+		g->mods = xrealloc(g->mods, sizeof *g->mods * (g->capmods = g->capmods ? 2 * g->capmods : 64));
+	kmod *m = &g->mods[g->nmods++];
+	memset(m, 0, sizeof *m);
+	m->k = *k;
+	size_t len;
+	int compiled;
+	double t0 = mono_s();
+	char *img = get_cubin(g->src, g->srch, g->cache, k, &len, &compiled);
+	if (compiled) {
+		g->t_compile += mono_s() - t0;
+		g->n_compile++;
+	}
+	if (!img)
+		return NULL;
+	DRV_OK(g, g->load(&m->mod, img));
+	free(img);
+	DRV_OK(g, g->getfn(&m->mma, m->mod, "mma_kernel"));
+	DRV_OK(g, g->getfn(&m->fill, m->mod, "fill_kernel"));
+	DRV_OK(g, g->getfn(&m->cmp, m->mod, "cmp_kernel"));
+	if (k->splitk)
+		DRV_OK(g, g->getfn(&m->red, m->mod, "mma_splitk_reduce"));
+	m->smem = (int)smem_bytes(&k->c, k->d);
+	check_module_smem(g, m->mod, "mma_smem_bytes", m->smem);
+	DRV_OK(g, g->setattr(m->mma, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, m->smem));
+	m->ok = 1;
+	return m;
+}
+
+/* views: A storage (M,K) row-major (ta=0) or (K,M) row-major seen transposed */
+typedef struct {
+	int d, M, N, K, ta, tb;
+	long long sam, sak, sbk, sbn;
+} view_t;
+
+static view_t make_view(int d, int M, int N, int K, int ta, int tb)
+{
+	view_t v = {d, M, N, K, ta, tb, ta ? 1 : K, ta ? M : 1, tb ? 1 : N, tb ? K : 1};
+	return v;
+}
+
+/* torch.mm through cublasGemmEx (row-major mapped to column-major, as
+ * stages/cuda/bench_gpu.c).  ref: fp32 output, pedantic fp32 compute. */
+static cublasStatus_t blas_mm(gpu_t *g, const view_t *v, const void *A, const void *B, void *C, int ref)
+{
+	cudaDataType t = v->d == D_F16 ? CUDA_R_16F : v->d == D_BF16 ? CUDA_R_16BF : CUDA_R_32F;
+	cudaDataType ct = ref ? CUDA_R_32F : t;
+	cublasComputeType_t comp = ref ? CUBLAS_COMPUTE_32F_PEDANTIC
+	                           : v->d == D_TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+	const float one = 1.0f, zero = 0.0f;
+	return cublasGemmEx(g->blas, v->tb ? CUBLAS_OP_T : CUBLAS_OP_N, v->ta ? CUBLAS_OP_T : CUBLAS_OP_N,
+	                    v->N, v->M, v->K, &one, B, t, v->tb ? v->K : v->N, A, t,
+	                    v->ta ? v->M : v->K, &zero, C, ct, v->N, comp, CUBLAS_GEMM_DEFAULT);
+}
+
+/* launch mma_kernel (+ reduce when S > 0); returns the driver result */
+static CUresult launch_mma(gpu_t *g, const kmod *m, const view_t *v, const void *A, const void *B,
+                           void *C, void *W, int S)
+{
+	void *out = S > 0 ? W : C;
+	int M = v->M, N = v->N, K = v->K;
+	long long sam = v->sam, sak = v->sak, sbk = v->sbk, sbn = v->sbn;
+	void *args[] = {(void *)&A, (void *)&B, &out, &M, &N, &K, &sam, &sak, &sbk, &sbn};
+	unsigned gx = (unsigned)((N + m->k.c.bn - 1) / m->k.c.bn);
+	unsigned gy = (unsigned)((M + m->k.c.bm - 1) / m->k.c.bm);
+	CUresult r = g->launch(m->mma, gx, gy, S > 0 ? (unsigned)S : 1u, (unsigned)(m->k.c.nw * 32), 1, 1,
+	                       (unsigned)m->smem, NULL, args, NULL);
+	if (r != CUDA_SUCCESS || S <= 0)
+		return r;
+	long long MN = (long long)M * N;
+	void *rargs[] = {&out, &C, &MN, &S};
+	long long nb = (MN + 255) / 256;
+	return g->launch(m->red, (unsigned)(nb < 4096 ? nb : 4096), 1, 1, 256, 1, 1, 0, NULL, rargs, NULL);
+}
+
+static void fill(gpu_t *g, int d, void *x, long long n, uint64_t seed)
+{
+	vkey u = util_key(d);
+	kmod *m = get_mod(g, &u);
+	if (!m)
+		die("utility module for %s does not compile", DNAME[d]);
+	unsigned long long s = seed;
+	void *args[] = {&x, &n, &s};
+	DRV_OK(g, g->launch(m->fill, 1024, 1, 1, 256, 1, 1, 0, NULL, args, NULL));
+	CUDA_OK(cudaGetLastError());
+}
+
+/* compare c (elem type of d) against float ref r; out: d2, r2, bad, maxd, maxr */
+static void compare(gpu_t *g, int d, const void *c, const float *r, long long n, double out[5])
+{
+	vkey u = util_key(d);
+	kmod *m = get_mod(g, &u);
+	if (!m)
+		die("utility module for %s does not compile", DNAME[d]);
+	CUDA_OK(cudaMemset(g->d_out, 0, 5 * sizeof(double)));
+	void *args[] = {(void *)&c, (void *)&r, &n, &g->d_out};
+	long long nb = (n + 255) / 256;
+	DRV_OK(g, g->launch(m->cmp, (unsigned)(nb < 1024 ? nb : 1024), 1, 1, 256, 1, 1, 0, NULL, args, NULL));
+	CUDA_OK(cudaMemcpy(out, g->d_out, 5 * sizeof(double), cudaMemcpyDeviceToHost));
+}
+
+/* tolerances: relative Frobenius error and max|c-r| / max|r| */
+static const double TOL_FRO[ND] = {1e-5, 1e-3, 8e-3, 2e-3};
+static const double TOL_MAX[ND] = {1e-5, 2e-3, 8e-3, 5e-3};
+
+static int verdict(int d, const double o[5], double *fro, double *mx)
+{
+	*fro = o[1] > 0 ? sqrt(o[0] / o[1]) : (o[0] > 0 ? INFINITY : 0.0);
+	*mx = o[4] > 0 ? o[3] / o[4] : (o[3] > 0 ? INFINITY : 0.0);
+	return o[2] == 0 && *fro <= TOL_FRO[d] && *mx <= TOL_MAX[d];
+}
+
+/* ---- test ------------------------------------------------------------------- */
+
+static int run_test(gpu_t *g, const cfg_row *rows, int nrows, int quick)
+{
+	int checks = 0, fails = 0, skipped = 0;
+	double t0 = mono_s();
+	for (int d = 0; d < ND; d++) {
+		int nsh = N_TEST_SHAPES + N_TEST_SPLIT;
+		for (int si = 0; si < nsh; si++) {
+			int split = si >= N_TEST_SHAPES;
+			int M, N, K, S = 0;
+			if (!split) {
+				M = TEST_SHAPES[si].m;
+				N = TEST_SHAPES[si].n;
+				K = TEST_SHAPES[si].k;
+			} else {
+				M = TEST_SPLIT[si - N_TEST_SHAPES][0];
+				N = TEST_SPLIT[si - N_TEST_SHAPES][1];
+				K = TEST_SPLIT[si - N_TEST_SHAPES][2];
+				S = TEST_SPLIT[si - N_TEST_SHAPES][3];
+			}
+			size_t es = (size_t)d_es(d);
+			void *A, *B, *C, *W = NULL;
+			float *R;
+			CUDA_OK(cudaMalloc(&A, es * (size_t)M * K));
+			CUDA_OK(cudaMalloc(&B, es * (size_t)K * N));
+			CUDA_OK(cudaMalloc(&C, es * (size_t)M * N));
+			CUDA_OK(cudaMalloc((void **)&R, 4 * (size_t)M * N));
+			if (split)
+				CUDA_OK(cudaMalloc(&W, 4 * (size_t)S * M * N));
+			fill(g, d, A, (long long)M * K, 1000 + 17 * (uint64_t)si + 3 * (uint64_t)d);
+			fill(g, d, B, (long long)K * N, 5000 + 17 * (uint64_t)si + 3 * (uint64_t)d);
+			for (int tr = 0; tr < 4; tr++) {
+				view_t v = make_view(d, M, N, K, tr >> 1, tr & 1);
+				BLAS_OK(blas_mm(g, &v, A, B, R, 1));
+				CUDA_OK(cudaDeviceSynchronize());
+				int used = 0;
+				for (int i = 0; i < nrows; i++) {
+					int rs = strcmp(rows[i].list, "splitk") == 0;
+					if (rs != split)
+						continue;
+					if (quick && !rs && used >= 3)
+						continue;
+					used++;
+					for (int variant = 0; variant < (split ? 1 : 2); variant++) {
+						cfg_t c = variant ? shrink(rows[i].c, 1, 1, 1) : rows[i].c;
+						if (smem_bytes(&c, d) > SMEM_OPTIN) {
+							skipped++;
+							continue;
+						}
+						vkey k = {c, d, split};
+						char id[160];
+						choice_id(id, sizeof id, &c, S);
+						checks++;
+						kmod *m = get_mod(g, &k);
+						if (!m) {
+							fails++;
+							printf("FAIL %s %s ta=%d tb=%d m=%d n=%d k=%d: does not compile\n",
+							       DNAME[d], id, v.ta, v.tb, M, N, K);
+							continue;
+						}
+						CUDA_OK(cudaMemset(C, 0xFF, es * (size_t)M * N)); /* NaN poison */
+						if (W)
+							CUDA_OK(cudaMemset(W, 0xFF, 4 * (size_t)S * M * N));
+						CUresult r = launch_mma(g, m, &v, A, B, C, W, S);
+						if (r != CUDA_SUCCESS) {
+							fails++;
+							printf("FAIL %s %s ta=%d tb=%d m=%d n=%d k=%d: launch: %s\n",
+							       DNAME[d], id, v.ta, v.tb, M, N, K, drv_err(g, r));
+							continue;
+						}
+						CUDA_OK(cudaGetLastError());
+						CUDA_OK(cudaDeviceSynchronize());
+						double o[5], fro, mx;
+						compare(g, d, C, R, (long long)M * N, o);
+						if (!verdict(d, o, &fro, &mx)) {
+							fails++;
+							if (fails <= 60)
+								printf("FAIL %s %s ta=%d tb=%d m=%d n=%d k=%d: rel_fro %.3g "
+								       "rel_max %.3g non-finite %.0f\n", DNAME[d], id, v.ta,
+								       v.tb, M, N, K, fro, mx, o[2]);
+						}
+					}
+				}
+			}
+			CUDA_OK(cudaFree(A));
+			CUDA_OK(cudaFree(B));
+			CUDA_OK(cudaFree(C));
+			CUDA_OK(cudaFree(R));
+			if (W)
+				CUDA_OK(cudaFree(W));
+		}
+	}
+	printf("mma test: %d checks, %d failures, %d skipped (over shared memory), %.1f s "
+	       "(NVRTC compiles on the GPU machine: %d, %.1f s)\n",
+	       checks, fails, skipped, mono_s() - t0, g->n_compile, g->t_compile);
+	return fails ? 1 : 0;
+}
+
+/* ---- bench ------------------------------------------------------------------- */
+
+typedef struct {
+	view_t v;
+	int R;                  /* rotation copies */
+	void **A, **B;
+	void *C, *W;
+	size_t wbytes;
+	int rot;
+} bufs_t;
+
+static void bufs_alloc(gpu_t *g, bufs_t *b, const input_t *x, size_t wbytes, uint64_t seed)
+{
+	memset(b, 0, sizeof *b);
+	b->v = make_view(x->d, x->m, x->n, x->k, x->ta, x->tb);
+	size_t es = (size_t)d_es(x->d);
+	size_t ab = es * (size_t)x->m * x->k, bb = es * (size_t)x->k * x->n;
+	size_t want = 2 * g->l2 / (ab + bb) + 1;
+	if (want > 32)
+		want = 32;
+	while (want > 1 && want * (ab + bb) > ((size_t)2 << 30))
+		want--;
+	b->R = (int)want;
+	b->A = xmalloc(sizeof(void *) * want);
+	b->B = xmalloc(sizeof(void *) * want);
+	for (int i = 0; i < b->R; i++) {
+		CUDA_OK(cudaMalloc(&b->A[i], ab));
+		CUDA_OK(cudaMalloc(&b->B[i], bb));
+		if (i == 0) {
+			fill(g, x->d, b->A[0], (long long)x->m * x->k, seed);
+			fill(g, x->d, b->B[0], (long long)x->k * x->n, seed + 1);
+		} else {
+			CUDA_OK(cudaMemcpy(b->A[i], b->A[0], ab, cudaMemcpyDeviceToDevice));
+			CUDA_OK(cudaMemcpy(b->B[i], b->B[0], bb, cudaMemcpyDeviceToDevice));
+		}
+	}
+	CUDA_OK(cudaMalloc(&b->C, es * (size_t)x->m * x->n));
+	b->wbytes = wbytes;
+	if (wbytes)
+		CUDA_OK(cudaMalloc(&b->W, wbytes));
+}
+
+static void bufs_free(bufs_t *b)
+{
+	for (int i = 0; i < b->R; i++) {
+		CUDA_OK(cudaFree(b->A[i]));
+		CUDA_OK(cudaFree(b->B[i]));
+	}
+	free(b->A);
+	free(b->B);
+	CUDA_OK(cudaFree(b->C));
+	if (b->W)
+		CUDA_OK(cudaFree(b->W));
+}
+
+/* one call of choice ch on rotation copy b->rot++; 0 on success */
+static int do_call(gpu_t *g, const choice_t *ch, kmod *m, bufs_t *b)
+{
+	int i = b->rot++ % b->R;
+	if (ch->S < 0)
+		return blas_mm(g, &b->v, b->A[i], b->B[i], b->C, 0) != CUBLAS_STATUS_SUCCESS;
+	CUresult r = launch_mma(g, m, &b->v, b->A[i], b->B[i], b->C, b->W, ch->S);
+	if (r != CUDA_SUCCESS) {
+		fprintf(stderr, "mma_harness: launch %s: %s\n", ch->id, drv_err(g, r));
+		return 1;
+	}
+	return 0;
+}
+
+/* Median time (ms) of one call of call(ctx) (0 = success): one warm-up
+ * call, one timed call, then 5 repetitions (3 when a call exceeds 5 ms) of
+ * nit calls (one repetition >= 0.25 ms, nit <= 100), CUDA events on the
+ * default stream.  A candidate whose timed call exceeds 2x best is not
+ * repeated (it cannot be the best): that time is returned.  INF_MS when a
+ * call fails. */
+static double time_calls(gpu_t *g, int (*call)(void *), void *ctx, double best)
+{
+	if (call(ctx))
+		return INF_MS;
+	CUDA_OK(cudaDeviceSynchronize());
+	CUDA_OK(cudaGetLastError());
+	float el;
+	CUDA_OK(cudaEventRecord(g->e0, 0));
+	if (call(ctx))
+		return INF_MS;
+	CUDA_OK(cudaEventRecord(g->e1, 0));
+	CUDA_OK(cudaEventSynchronize(g->e1));
+	CUDA_OK(cudaEventElapsedTime(&el, g->e0, g->e1));
+	double t1 = el;
+	if (best < INF_MS && t1 > 2.0 * best)
+		return t1;
+	int nit = (int)ceil(0.25 / (t1 > 1e-4 ? t1 : 1e-4));
+	if (nit > 100)
+		nit = 100;
+	if (nit < 1)
+		nit = 1;
+	int reps = t1 > 5.0 ? 3 : 5;
+	double ts[5];
+	for (int r = 0; r < reps; r++) {
+		CUDA_OK(cudaEventRecord(g->e0, 0));
+		for (int i = 0; i < nit; i++)
+			if (call(ctx))
+				return INF_MS;
+		CUDA_OK(cudaEventRecord(g->e1, 0));
+		CUDA_OK(cudaEventSynchronize(g->e1));
+		CUDA_OK(cudaEventElapsedTime(&el, g->e0, g->e1));
+		ts[r] = (double)el / nit;
+	}
+	CUDA_OK(cudaGetLastError());
+	qsort(ts, (size_t)reps, sizeof ts[0], cmp_double);
+	return ts[reps / 2];
+}
+
+typedef struct {
+	gpu_t *g;
+	const choice_t *ch;
+	kmod *m;
+	bufs_t *b;
+} mma_call_ctx;
+
+static int mma_call(void *p)
+{
+	mma_call_ctx *c = p;
+	return do_call(c->g, c->ch, c->m, c->b);
+}
+
+/* median time (ms) of one call of choice ch (see time_calls) */
+static double time_choice(gpu_t *g, const choice_t *ch, bufs_t *b, double best)
+{
+	kmod *m = NULL;
+	if (ch->S >= 0 && !(m = get_mod(g, &ch->k)))
+		return INF_MS;
+	mma_call_ctx c = {g, ch, m, b};
+	return time_calls(g, mma_call, &c, best);
+}
+
+typedef struct {
+	double t_blas, t_best_nv;
+	int best_nv;            /* index of the best NVRTC choice, -1 none */
+	int verified;           /* 1 ok, 0 failed, -1 not run */
+	double fro, mx;
+} result_t;
+
+static void bench_input(gpu_t *g, const input_t *x, const cfg_row *rows, int nrows, const char *only,
+                        choice_t *ch, int *nch, double *times, result_t *res, uint64_t seed)
+{
+	*nch = choices_for(x, rows, nrows, g->sms, only, ch);
+	size_t wbytes = 0;
+	for (int j = 1; j < *nch; j++)
+		if (ch[j].S > 0) {
+			size_t w = 4 * (size_t)ch[j].S * x->m * x->n;
+			wbytes = w > wbytes ? w : wbytes;
+		}
+	bufs_t b;
+	bufs_alloc(g, &b, x, wbytes, seed);
+	double best = INF_MS;
+	res->best_nv = -1;
+	res->t_best_nv = INF_MS;
+	for (int j = 0; j < *nch; j++) {
+		times[j] = time_choice(g, &ch[j], &b, best);
+		if (times[j] < best)
+			best = times[j];
+		if (j > 0 && times[j] < res->t_best_nv) {
+			res->t_best_nv = times[j];
+			res->best_nv = j;
+		}
+	}
+	res->t_blas = times[0];
+	res->verified = -1;
+	if (res->best_nv > 0) {
+		/* verify the winning NVRTC choice against a pedantic fp32 cuBLAS */
+		float *R;
+		CUDA_OK(cudaMalloc((void **)&R, 4 * (size_t)x->m * x->n));
+		BLAS_OK(blas_mm(g, &b.v, b.A[0], b.B[0], R, 1));
+		size_t es = (size_t)d_es(x->d);
+		CUDA_OK(cudaMemset(b.C, 0xFF, es * (size_t)x->m * x->n));
+		if (b.W)
+			CUDA_OK(cudaMemset(b.W, 0xFF, b.wbytes));
+		kmod *m = get_mod(g, &ch[res->best_nv].k);
+		CUresult r = m ? launch_mma(g, m, &b.v, b.A[0], b.B[0], b.C, b.W, ch[res->best_nv].S)
+		               : CUDA_ERROR_INVALID_VALUE;
+		if (r != CUDA_SUCCESS)
+			die("verification launch failed: %s", drv_err(g, r));
+		CUDA_OK(cudaDeviceSynchronize());
+		double o[5];
+		compare(g, x->d, b.C, R, (long long)x->m * x->n, o);
+		res->verified = verdict(x->d, o, &res->fro, &res->mx);
+		CUDA_OK(cudaFree(R));
+	}
+	bufs_free(&b);
+}
+
+static double tflops(const input_t *x, double ms)
+{
+	return 2.0 * x->m * (double)x->n * x->k / (ms * 1e9);
+}
+
+static int run_bench(gpu_t *g, const cfg_row *rows, int nrows, const char *only, const input_t *in,
+                     int n_fixed, int nin, double budget_s, const char *tsv)
+{
+	choice_t *ch = xmalloc(sizeof *ch * MAX_CHOICES);
+	double *times = xmalloc(sizeof *times * MAX_CHOICES);
+	FILE *tf = NULL;
+	if (tsv) {
+		tf = fopen(tsv, "w");
+		if (!tf)
+			die("cannot create '%s': %s", tsv, strerror(errno));
+		fprintf(tf, "group\tdtype\tm\tn\tk\tta\ttb\tn_choices\tcublas_ms\tbest_nvrtc_ms\tbest_nvrtc_id\tspeedup\tverified\n");
+	}
+	int nverify_fail = 0;
+	double t0 = mono_s();
+
+	printf("\n## 8192^3, A and B row-major (NN): best NVRTC config vs cuBLAS (TFLOP/s)\n");
+	printf("%-5s %10s %10s %7s  %s\n", "dtype", "cublas", "best_mma", "ratio", "best config (top 3 below)");
+	for (int i = 0; i < n_fixed; i++) {
+		const input_t *x = &in[i];
+		if (strcmp(x->group, "square") != 0)
+			continue;
+		int nch;
+		result_t r;
+		bench_input(g, x, rows, nrows, only, ch, &nch, times, &r, 77 + (uint64_t)i);
+		nverify_fail += r.verified == 0;
+		printf("%-5s %10.1f %10.1f %6.1f%%  %s%s\n", DNAME[x->d], tflops(x, r.t_blas),
+		       r.best_nv > 0 ? tflops(x, r.t_best_nv) : 0.0,
+		       r.best_nv > 0 ? 100.0 * r.t_blas / r.t_best_nv : 0.0,
+		       r.best_nv > 0 ? ch[r.best_nv].id : "-", r.verified == 0 ? " (WRONG RESULT)" : "");
+		/* top 3 */
+		for (int t = 0; t < 3; t++) {
+			int bj = -1;
+			for (int j = 1; j < nch; j++)
+				if (times[j] < INF_MS && (bj < 0 || times[j] < times[bj]))
+					bj = j;
+			if (bj < 0)
+				break;
+			printf("        #%d %8.1f TFLOP/s %s\n", t + 1, tflops(x, times[bj]), ch[bj].id);
+			times[bj] = INF_MS;
+		}
+		fflush(stdout);
+	}
+
+	printf("\n## LLM shapes, bf16, x[m,k] @ W[n,k].t() (B transposed view): time in us\n");
+	printf("%6s %6s %6s %10s %10s %8s  %s\n", "m", "k", "n", "cublas", "best_mma", "speedup", "best config");
+	for (int i = 0; i < n_fixed; i++) {
+		const input_t *x = &in[i];
+		if (strcmp(x->group, "llm") != 0)
+			continue;
+		int nch;
+		result_t r;
+		bench_input(g, x, rows, nrows, only, ch, &nch, times, &r, 177 + (uint64_t)i);
+		nverify_fail += r.verified == 0;
+		printf("%6d %6d %6d %10.1f %10.1f %7.3fx  %s%s\n", x->m, x->k, x->n, 1e3 * r.t_blas,
+		       1e3 * r.t_best_nv, r.t_blas / r.t_best_nv, r.best_nv > 0 ? ch[r.best_nv].id : "-",
+		       r.verified == 0 ? " (WRONG RESULT)" : "");
+		fflush(stdout);
+	}
+	double t_fixed = mono_s() - t0;
+
+	/* sampled inputs */
+	int done = 0, wins = 0, per_d[ND] = {0}, wins_d[ND] = {0};
+	double lsum = 0, lsum_d[ND] = {0}, t_s0 = mono_s();
+	for (int i = n_fixed; i < nin; i++) {
+		if (mono_s() - t_s0 > budget_s) {
+			printf("# time budget %.0f s reached after %d sampled inputs\n", budget_s, done);
+			break;
+		}
+		const input_t *x = &in[i];
+		int nch;
+		result_t r;
+		bench_input(g, x, rows, nrows, only, ch, &nch, times, &r, 1000 + (uint64_t)i);
+		if (r.verified == 0) {
+			nverify_fail++;
+			printf("WRONG RESULT %s m=%d n=%d k=%d ta=%d tb=%d %s fro %.3g max %.3g\n", DNAME[x->d],
+			       x->m, x->n, x->k, x->ta, x->tb, ch[r.best_nv].id, r.fro, r.mx);
+		}
+		if (!(r.t_blas < INF_MS))
+			die("cuBLAS failed on m=%d n=%d k=%d", x->m, x->n, x->k);
+		double best_nv = r.verified == 0 ? INF_MS : r.t_best_nv;
+		double oracle = best_nv < r.t_blas ? best_nv : r.t_blas;
+		double sp = r.t_blas / oracle;
+		int win = best_nv * 1.05 <= r.t_blas;
+		done++;
+		wins += win;
+		per_d[x->d]++;
+		wins_d[x->d] += win;
+		lsum += log(sp);
+		lsum_d[x->d] += log(sp);
+		if (tf)
+			fprintf(tf, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.6g\t%.6g\t%s\t%.4f\t%d\n", x->group,
+			        DNAME[x->d], x->m, x->n, x->k, x->ta, x->tb, nch, r.t_blas, r.t_best_nv,
+			        r.best_nv > 0 ? ch[r.best_nv].id : "-", r.t_blas / r.t_best_nv, r.verified);
+	}
+	printf("\n## sampled inputs (spec §3.3 distribution, seeded; estimated cuBLAS time capped)\n");
+	printf("inputs %d; non-default beats extern_mm by >= 5%%: %d (%.1f%%); oracle/cuBLAS geomean %.3fx\n",
+	       done, wins, done ? 100.0 * wins / done : 0.0, done ? exp(lsum / done) : 0.0);
+	for (int d = 0; d < ND; d++)
+		if (per_d[d])
+			printf("  %-5s inputs %3d  wins %3d (%5.1f%%)  oracle geomean %.3fx\n", DNAME[d],
+			       per_d[d], wins_d[d], 100.0 * wins_d[d] / per_d[d], exp(lsum_d[d] / per_d[d]));
+	printf("# winners failing verification: %d; time: fixed shapes %.1f s, sampled %.1f s; "
+	       "NVRTC compiles here: %d (%.1f s)\n", nverify_fail, t_fixed, mono_s() - t_s0,
+	       g->n_compile, g->t_compile);
+	if (tf && fclose(tf) != 0)
+		die("cannot write '%s'", tsv);
+	free(ch);
+	free(times);
+	return nverify_fail ? 1 : 0;
+}
+
+/* ---- precompile ------------------------------------------------------------- */
+
+/* Runs one(ctx, i) for i in [0, n) in jobs forked processes (job j takes
+ * i = j, j + jobs, ...); one returns 0 on success.  Returns 0 when every
+ * call succeeded, else 1.  fork/waitpid failures are fatal. */
+static int run_jobs(size_t n, int jobs, int (*one)(void *, size_t), void *ctx)
+{
+	pid_t *pids = xmalloc(sizeof(pid_t) * (size_t)jobs);
+	for (int j = 0; j < jobs; j++) {
+		pid_t p = fork();
+		if (p < 0)
+			die("fork: %s", strerror(errno));
+		if (p == 0) {
+			int bad = 0;
+			for (size_t i = (size_t)j; i < n; i += (size_t)jobs)
+				bad += one(ctx, i) != 0;
+			_exit(bad ? 1 : 0);
+		}
+		pids[j] = p;
+	}
+	int rc = 0;
+	for (int j = 0; j < jobs; j++) {
+		int st;
+		if (waitpid(pids[j], &st, 0) < 0)
+			die("waitpid: %s", strerror(errno));
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+			rc = 1;
+	}
+	free(pids);
+	return rc;
+}
+
+typedef struct {
+	const char *src, *cache;
+	uint64_t srch;
+	const keyset *ks;
+} pre_ctx;
+
+static int pre_one(void *p, size_t i)
+{
+	pre_ctx *c = p;
+	size_t len;
+	int compiled;
+	char *img = get_cubin(c->src, c->srch, c->cache, &c->ks->v[i], &len, &compiled);
+	free(img);
+	return img == NULL;
+}
+
+/* Compiles (NVRTC, jobs processes) every mma.cu cubin of ks missing from
+ * the cache.  Returns 0 when all compiled, 1 otherwise. */
+static int precompile(const char *src, uint64_t srch, const char *cache, const keyset *ks, int jobs)
+{
+	int todo = 0;
+	char path[4096];
+	for (size_t i = 0; i < ks->n; i++) {
+		cubin_path(path, sizeof path, cache, srch, &ks->v[i]);
+		todo += access(path, R_OK) != 0;
+	}
+	printf("precompile: %zu cubins needed, %d missing, %d jobs\n", ks->n, todo, jobs);
+	fflush(stdout);
+	mkdir_p(cache);
+	pre_ctx c = {src, cache, srch, ks};
+	int rc = run_jobs(ks->n, jobs, pre_one, &c);
+	printf("precompile: %s\n", rc ? "some kernels failed to compile" : "ok");
+	return rc;
+}
+
+/* ---- main --------------------------------------------------------------------- */
+
+#ifndef MMA_HARNESS_LIB /* perf/kernels/wgmma_harness.c includes this file without main */
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		die("usage: mma_harness precompile|test|bench [--kernels DIR] [--cache DIR] [--jobs N] "
+		    "[--samples N] [--seed S] [--cap-ms X] [--budget-s X] [--tsv FILE] [--quick]");
+	const char *mode = argv[1], *kdir = "kernels", *cache = "build/mma-cache", *tsv = NULL,
+	           *only = NULL;
+	int jobs = 2, samples = 200, quick = 0;
+	uint64_t seed = 1;
+	double cap_ms = 2.0, budget_s = 150.0;
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (strcmp(a, "--quick") == 0) {
+			quick = 1;
+			continue;
+		}
+		if (!v)
+			die("option %s needs a value", a);
+		i++;
+		char *end;
+		errno = 0;
+		if (strcmp(a, "--kernels") == 0)
+			kdir = v;
+		else if (strcmp(a, "--cache") == 0)
+			cache = v;
+		else if (strcmp(a, "--tsv") == 0)
+			tsv = v;
+		else if (strcmp(a, "--only") == 0)
+			only = v;
+		else if (strcmp(a, "--jobs") == 0 || strcmp(a, "--samples") == 0) {
+			long x = strtol(v, &end, 10);
+			if (*end || errno || x < (a[2] == 'j') || x > 100000)
+				die("bad value for %s: '%s'", a, v);
+			if (a[2] == 'j')
+				jobs = (int)x;
+			else
+				samples = (int)x;
+		} else if (strcmp(a, "--seed") == 0) {
+			unsigned long long x = strtoull(v, &end, 10);
+			if (*end || errno)
+				die("bad value for --seed: '%s'", v);
+			seed = x;
+		} else if (strcmp(a, "--cap-ms") == 0 || strcmp(a, "--budget-s") == 0) {
+			double x = strtod(v, &end);
+			if (*end || errno || !(x > 0))
+				die("bad value for %s: '%s'", a, v);
+			if (a[2] == 'c')
+				cap_ms = x;
+			else
+				budget_s = x;
+		} else
+			die("unknown option %s", a);
+	}
+	int nrows;
+	cfg_row *rows = read_configs(kdir, &nrows);
+	char path[4096];
+	size_t slen;
+	snprintf(path, sizeof path, "%s/mma.cu", kdir);
+	char *src = read_file(path, &slen);
+	uint64_t srch = fnv1a64(FNV1A64_INIT, src, slen);
+	int nfixed, nin;
+	input_t *in = make_inputs(samples, seed, cap_ms, &nfixed, &nin);
+	int rc = 0;
+
+	if (strcmp(mode, "precompile") == 0) {
+		keyset ks = {NULL, 0, 0};
+		plan_test(&ks, rows, nrows, quick);
+		plan_bench(&ks, rows, nrows, in, nin, 132, only);
+		rc = precompile(src, srch, cache, &ks, jobs);
+		free(ks.v);
+	} else if (strcmp(mode, "test") == 0 || strcmp(mode, "bench") == 0) {
+		gpu_t g;
+		if (!gpu_open(&g, src, srch, cache)) {
+			printf("skip mma: no GPU\n");
+		} else {
+			if (mode[0] == 't')
+				rc = run_test(&g, rows, nrows, quick);
+			else
+				rc = run_bench(&g, rows, nrows, only, in, nfixed, nin, budget_s, tsv);
+			gpu_close(&g);
+		}
+	} else {
+		die("unknown mode '%s'", mode);
+	}
+	free(in);
+	free(src);
+	free(rows);
+	return rc;
+}
+#endif
