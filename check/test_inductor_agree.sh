@@ -68,4 +68,19 @@ if python3 -c "import json,sys; s=json.load(open('$TMP/self.json')); sys.exit(no
 expect_error bad-feedback "bad.log:4: field 'feedback': not a number" "$TMP/none" $AG "$TMP/bad.log" "$F/agree_x.log"
 { head -1 "$F/agree_a.log"; echo 'm,k,n,choice,feedback'; } >"$TMP/hdr.log"
 expect_error headers-differ 'the CSV headers differ' "$TMP/none" $AG "$F/agree_a.log" "$TMP/hdr.log"
+# check/gpu/inductor_agree.sh end to end on the CPU (--fake, 2 "GPUs"): run A
+# stops by its time limit, run B measures exactly A's inputs per shard
+# (--max-inputs), the fake fast back end all; identical fakes agree fully
+OUT=$TMP/dev GPUS=2 A_S=1 B_S=30 COLLECT_EXTRA="--fake --fake-delay-ms 100" \
+	FAST_CMD="python3 $ROOT/stages/bench/inductor_collect.py --fake --shard {i}/{n} --stats {stats} {shapes} {log}" \
+	bash "$ROOT/check/gpu/inductor_agree.sh" >"$TMP/dev.txt" 2>&1
+na=$(($(cat "$TMP"/dev/A/data_*.part.done | grep -c '^[0-9]')))
+nb=$(($(cat "$TMP"/dev/B/data_*.part.done | grep -c '^[0-9]')))
+if [ "$na" -ge 2 ] && [ "$na" -lt 48 ] && [ "$na" -eq "$nb" ] \
+	&& grep -q "^B vs A: inputs A $na, B $na, common $na$" "$TMP/dev/summary.txt" \
+	&& grep -q "^fast vs A: inputs A $na, fast 48, common $na$" "$TMP/dev/summary.txt" \
+	&& [ "$(grep -c 'winner within 2 % of A.s    100.0 %' "$TMP/dev/summary.txt")" -eq 2 ] \
+	&& grep -q '^torch	fake$' "$TMP/dev/summary.txt"; then
+	ok agree-script-dry-run
+else fail agree-script-dry-run "A $na B $nb: $(tail -5 "$TMP/dev.txt" | tr '\n' '|')"; fi
 finish

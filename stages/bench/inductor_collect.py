@@ -29,8 +29,8 @@ between inputs instead of restarting Python (see --process-per-input).
   LOG       the shard's AutoHeuristic log (feedback in ms, Inductor's own
             autotuning times; failed candidates inf)
 
-Exit status: 0 shard complete; 1 error; 2 stopped by --time-limit (rerun to
-resume).  Progress on stderr.
+Exit status: 0 shard complete; 1 error; 2 stopped by --time-limit or
+--max-inputs (rerun to resume).  Progress on stderr.
 """
 import argparse
 import hashlib
@@ -179,6 +179,9 @@ def parse_args(argv):
     p.add_argument("--time-limit", type=float, default=None, metavar="S",
                    help="after S seconds stop once the input in flight is written "
                         "(exit 2; rerun to resume)")
+    p.add_argument("--max-inputs", type=int, default=None, metavar="K",
+                   help="stop once the shard's first K inputs are in (exit 2 if the shard "
+                        "has more; e.g. a second run on exactly the inputs a first finished)")
     p.add_argument("--stats", metavar="FILE",
                    help="write a key/value TSV: inputs, rows, seconds, inputs/hour, "
                         "startup, torch/Triton/CUDA versions")
@@ -278,7 +281,8 @@ def main(argv):
     scratch = slog.part + ".input"
     stopped, rows_written, mismatch, measure_s = False, 0, 0, 0.0
     for j in range(resumed, len(todo)):
-        if a.time_limit is not None and time.perf_counter() - t0 >= a.time_limit:
+        if (a.time_limit is not None and time.perf_counter() - t0 >= a.time_limit) or \
+                (a.max_inputs is not None and j >= a.max_inputs):
             stopped = True
             break
         inp = todo[j]
@@ -341,7 +345,7 @@ def main(argv):
             "complete": int(not stopped)})
     print(f"{what}: {len(slog.done)}/{len(todo)} inputs in {slog.part if stopped else a.log} "
           f"({measured} measured in {wall:.1f} s)"
-          + (": stopped by --time-limit, rerun to resume" if stopped else ""), file=sys.stderr)
+          + (": stopped (--time-limit or --max-inputs), rerun to resume" if stopped else ""), file=sys.stderr)
     return 2 if stopped else 0
 
 
