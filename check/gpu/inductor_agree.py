@@ -35,7 +35,11 @@ different headers.
 import argparse
 import json
 import math
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "stages", "bench"))
+from inductor_text import write_atomic  # noqa: E402
 
 
 def fail(msg):
@@ -239,17 +243,10 @@ def main(argv):
     if o.per_input:
         cols = ["input", "n_a", "n_x", "ids_equal", "a_best", "a_best_ms", "x_winner",
                 "x_winner_in_a", "within_2pct", "spearman", "extern_ratio"]
-        with open(o.per_input + ".tmp", "w") as fh:
-            fh.write("\t".join(cols) + "\n")
-            for r in per:
-                fh.write("\t".join(fmt(r[c]) for c in cols) + "\n")
-        import os
-        os.replace(o.per_input + ".tmp", o.per_input)
+        write_atomic(o.per_input, "".join("\t".join(row) + "\n" for row in
+                     [cols] + [[fmt(r[c]) for c in cols] for r in per]))
     if o.json:
-        import os
-        with open(o.json + ".tmp", "w") as fh:
-            json.dump(s, fh, indent=1)
-        os.replace(o.json + ".tmp", o.json)
+        write_atomic(o.json, json.dumps(s, indent=1))
     return 0
 
 

@@ -125,10 +125,11 @@ def warm(args, inputs, triton_dir):
     """--warm: compile every shape once (collect mode, benchmarking stubbed)
     in P parallel processes into the shared Triton cache."""
     t0 = time.perf_counter()
+    env = dict(os.environ, TORCHINDUCTOR_COMPILE_THREADS=str(max(1, (os.cpu_count() or 1) // args.warm)))
     procs = [subprocess.Popen([sys.executable, os.path.abspath(__file__), "--warm-worker",
                                f"{i}/{args.warm}", "--shapes", args.shapes, "--triton-dir",
                                triton_dir, "--rows", ",".join(str(r) for r, _ in inputs),
-                               "--ours", args.ours, "/dev/null"])
+                               "--ours", args.ours, "/dev/null"], env=env)
              for i in range(args.warm)]
     rcs = [p.wait() for p in procs]
     return time.perf_counter() - t0, rcs

@@ -23,6 +23,9 @@ import math
 import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "stages", "bench"))
+from inductor_text import write_atomic  # noqa: E402
+
 
 def median(v):
     s = sorted(v)
@@ -163,9 +166,7 @@ def main(argv):
     o = summarize(load(a.jsonl))
     print_table(o)
     if a.json:
-        with open(a.json + ".tmp", "w") as fh:
-            json.dump(o, fh, indent=1)
-        os.replace(a.json + ".tmp", a.json)
+        write_atomic(a.json, json.dumps(o, indent=1))
     return 0
 
 

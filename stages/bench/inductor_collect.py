@@ -43,6 +43,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import inductor_log as ilog  # noqa: E402
 import inductor_shapes as ish  # noqa: E402
+from inductor_text import write_atomic  # noqa: E402
 
 FAKE_META = json.dumps({
     "shared_memory": 232448, "device_capa": [9, 0], "name": "mm",
@@ -153,12 +154,7 @@ def sha256(path):
 
 
 def write_stats(path, kv):
-    tmp = path + ".tmp"
-    with open(tmp, "w") as fh:
-        fh.write("key\tvalue\n")
-        for k, v in kv.items():
-            fh.write(f"{k}\t{v}\n")
-    os.replace(tmp, path)
+    write_atomic(path, "key\tvalue\n" + "".join(f"{k}\t{v}\n" for k, v in kv.items()))
 
 
 def parse_args(argv):

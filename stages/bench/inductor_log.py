@@ -14,6 +14,8 @@ file's sha256); a resume under another stamp is refused.
 """
 import os
 
+from inductor_text import read_lines
+
 DONE_HEADER = "input\trows\tend\tseconds\tstatus"
 
 
@@ -39,15 +41,7 @@ def read_inductor_log(path):
     A missing file is (None, None, []): Inductor did not autotune."""
     if not os.path.exists(path):
         return None, None, []
-    with open(path, "rb") as fh:
-        raw = fh.read()
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise LogError(f"{path}: not UTF-8") from None
-    if not text.endswith("\n"):
-        raise LogError(f"{path}: missing final newline (a torn write?)")
-    lines = text[:-1].split("\n")
+    lines = read_lines(path, LogError, "missing final newline (a torn write?)")
     if len(lines) < 2 or not lines[0].startswith("{"):
         raise LogError(f"{path}:1: not an AutoHeuristic log (no metadata and header lines)")
     ncol = len(lines[1].split(","))

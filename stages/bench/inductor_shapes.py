@@ -21,6 +21,8 @@ comma-joined feature values Inductor logs for it (spec §1.1 rows 1-12).
 """
 from dataclasses import dataclass
 
+from inductor_text import read_lines
+
 DTYPES = {
     "torch.float16": "torch.float16", "float16": "torch.float16", "f16": "torch.float16",
     "fp16": "torch.float16",
@@ -163,19 +165,9 @@ def parse_row(where, col, f, rowno):
 
 def read_shapes(path):
     """All inputs of the shapes file PATH, in file order."""
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except OSError as e:
-        raise ShapesError(f"{path}: cannot read: {e.strerror}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ShapesError(f"{path}: not UTF-8") from None
-    if not text.endswith("\n"):
-        raise ShapesError(f"{path}: empty or missing final newline")
+    lines = read_lines(path, ShapesError, "empty or missing final newline")
     col, out, ids = None, [], {}
-    for lineno, line in enumerate(text[:-1].split("\n"), 1):
+    for lineno, line in enumerate(lines, 1):
         where = f"{path}:{lineno}"
         if "\r" in line:
             raise ShapesError(f"{where}: carriage return (CRLF line ends)")

@@ -25,7 +25,7 @@ lines it relies on).
                         autotuning times (a feedback saver,
                         select_algorithm.py:3370) and which learned
                         heuristic the controller consulted
-                        (learned_heuristic_controller.py:113-124)
+                        (learned_heuristic_controller.py:108-119)
   kernel_ms(fn, a, b)   the compiled mm's kernel time: CUDA-graph replay
                         under triton.testing.do_bench (L2 flushed per call)
 """
