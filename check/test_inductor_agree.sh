@@ -68,6 +68,14 @@ if python3 -c "import json,sys; s=json.load(open('$TMP/self.json')); sys.exit(no
 expect_error bad-feedback "bad.log:4: field 'feedback': not a number" "$TMP/none" $AG "$TMP/bad.log" "$F/agree_x.log"
 { head -1 "$F/agree_a.log"; echo 'm,k,n,choice,feedback'; } >"$TMP/hdr.log"
 expect_error headers-differ 'the CSV headers differ' "$TMP/none" $AG "$F/agree_a.log" "$TMP/hdr.log"
+# shard logs as a comma list read as merged: the same figures
+{ head -2 "$F/agree_a.log"; sed -n '3,9p' "$F/agree_a.log"; } >"$TMP/a0.log"
+{ head -2 "$F/agree_a.log"; sed -n '10,$p' "$F/agree_a.log"; } >"$TMP/a1.log"
+$AG "$TMP/a0.log,$TMP/a1.log" "$F/agree_x.log" --name-x B --json "$TMP/s2.json" >/dev/null 2>&1
+if python3 -c "import json,sys; a=json.load(open('$TMP/s.json')); b=json.load(open('$TMP/s2.json')); a.pop('throughput_a'); a.pop('throughput_x'); b.pop('throughput_a'); b.pop('throughput_x'); sys.exit(a != b)"; then
+	ok shard-list-as-merged; else fail shard-list-as-merged "figures differ"; fi
+{ echo '{"shared_memory": 166912}'; sed -n '2,$p' "$TMP/a1.log"; } >"$TMP/a2.log"
+expect_error shard-metadata-differ 'a2.log:1-2: metadata or header differ' "$TMP/none" $AG "$TMP/a0.log,$TMP/a2.log" "$F/agree_x.log"
 # check/gpu/inductor_agree.sh end to end on the CPU (--fake, 2 "GPUs"): run A
 # stops by its time limit, run B measures exactly A's inputs per shard
 # (--max-inputs), the fake fast back end all; identical fakes agree fully

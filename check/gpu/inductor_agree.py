@@ -7,7 +7,9 @@ usage: inductor_agree.py A.log X.log [--a-stats F] [--x-stats F] [--name-x NAME]
                          [--per-input FILE] [--json FILE]
 
   A.log, X.log   AutoHeuristic logs (spec §1; times in ms, inf = failed), with
-                 the same CSV header.  An input is a distinct feature prefix
+                 the same CSV header; either may be a comma-separated list of
+                 shard logs (a run's data_<i>.txt or .part files), read as
+                 merged (their metadata lines must be identical).  An input is a distinct feature prefix
                  (all columns before choice); repeated rows of one (input,
                  choice) are combined by their median, inf if any is inf
                  (spec §1.6).  Only inputs in both logs are compared.
@@ -46,8 +48,24 @@ def fail(msg):
     sys.exit(f"inductor_agree: {msg}")
 
 
+def read_logs(paths):
+    """read_log over a comma-separated list of shard logs, as if merged."""
+    meta, header, inputs = None, None, {}
+    for path in paths.split(","):
+        m, h, ins = read_log(path)
+        if meta is None:
+            meta, header = m, h
+        elif (m, h) != (meta, header):
+            fail(f"{path}:1-2: metadata or header differ from {paths.split(',')[0]}'s "
+                 "(another GPU or feature set)")
+        for k, v in ins.items():
+            for c, t in v.items():
+                inputs.setdefault(k, {}).setdefault(c, []).extend(t)
+    return header, inputs
+
+
 def read_log(path):
-    """(header, {features: {choice: [times]}}) keeping first-seen order."""
+    """(metadata, header, {features: {choice: [times]}}) keeping first-seen order."""
     try:
         with open(path, encoding="utf-8") as fh:
             lines = fh.read().split("\n")
@@ -73,7 +91,7 @@ def read_log(path):
         if not (t > 0):
             fail(f"{path}:{i}: field 'feedback': '{f[-1]}' (expected > 0 ms or inf)")
         inputs.setdefault(",".join(f[:-2]), {}).setdefault(f[-2], []).append(t)
-    return header, inputs
+    return lines[0], header, inputs
 
 
 def median(v):
@@ -216,8 +234,8 @@ def main(argv):
     p.add_argument("--per-input")
     p.add_argument("--json")
     o = p.parse_args(argv)
-    ha, a = read_log(o.a)
-    hx, x = read_log(o.x)
+    ha, a = read_logs(o.a)
+    hx, x = read_logs(o.x)
     if ha != hx:
         fail(f"{o.a}:2 and {o.x}:2: the CSV headers differ (different feature sets)")
     s, per = compare(a, x)

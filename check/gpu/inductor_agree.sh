@@ -30,7 +30,8 @@
 #   FAST_S   its time limit per shard (default 90; the command is killed after)
 #   COLLECT_EXTRA  more inductor_collect options for runs A, B, C (--fake: a
 #            CPU dry run of this script, as check/test_inductor_agree.sh does)
-# Needs torch (2.11) and a GPU; build/bin/merge is built here if missing.
+# Needs torch (2.11) and a GPU; no mmrank binary (the report reads the shard
+# logs itself, as merged).
 # Writes under $OUT (default out/device): A/ B/ C/ fast/ (data_<i>.txt or
 # .part, the .inputs.tsv / .part.done sidecars with per-input seconds, stats,
 # stderr), agree_B.txt agree_fast.txt agree_C.txt (+ .json, .per_input.tsv),
@@ -53,7 +54,6 @@ export TORCHINDUCTOR_COMPILE_THREADS=${TORCHINDUCTOR_COMPILE_THREADS:-$(( $(npro
 nvidia-smi --query-gpu=index,name,clocks.sm,temperature.gpu --format=csv 2>/dev/null
 date -u
 echo "shapes $SHAPES ($(($(wc -l <"$SHAPES") - 1)) inputs), $N GPUs, A ${A_S}s B ${B_S}s C ${C_S}s fast ${FAST_S}s, compile threads $TORCHINDUCTOR_COMPILE_THREADS"
-[ -x build/bin/merge ] || make -s build/bin/merge >/dev/null || { echo "cannot build build/bin/merge"; exit 1; }
 
 # the log of shard i of run dir D: complete or in progress
 shard_log() { if [ -e "$1/data_$2.txt" ]; then echo "$1/data_$2.txt"; else echo "$1/data_$2.txt.part"; fi; }
@@ -81,13 +81,13 @@ run_inductor() {
 	echo "run $name: $(($(date +%s) - t0)) s wall"
 }
 
-# combine NAME: merged log + stats (inputs summed, wall = GPU-seconds summed,
-# so the report's inputs/hour is per GPU)
+# combine NAME: $OUT/NAME/logs (its shard logs, comma-separated) and
+# stats.tsv (inputs summed, wall = GPU-seconds summed: inputs/hour per GPU)
 combine() {
 	local d=$OUT/$1 logs=() i
 	for ((i = 0; i < N; i++)); do [ -s "$(shard_log "$d" $i)" ] && logs+=("$(shard_log "$d" $i)"); done
 	[ ${#logs[@]} -gt 0 ] || { echo "run $1: no rows"; return 1; }
-	build/bin/merge "$d/merged.txt" "${logs[@]}" || return 1
+	(IFS=,; echo "${logs[*]}") >"$d/logs"
 	awk -F'\t' 'FNR>1 && $1=="inputs_measured"{n+=$2} FNR>1 && $1=="wall_s"{w+=$2}
 		FNR>1 && ($1=="torch"||$1=="triton"||$1=="device"||$1=="process"){v[$1]=$2}
 		END{print "key\tvalue"; print "inputs_measured\t" n; print "wall_s\t" w;
@@ -95,7 +95,7 @@ combine() {
 }
 
 report() {  # report NAME: NAME vs A
-	python3 check/gpu/inductor_agree.py "$OUT/A/merged.txt" "$OUT/$1/merged.txt" --name-x "$1" \
+	python3 check/gpu/inductor_agree.py "$(cat "$OUT/A/logs")" "$(cat "$OUT/$1/logs")" --name-x "$1" \
 		--a-stats "$OUT/A/stats.tsv" --x-stats "$OUT/$1/stats.tsv" --json "$OUT/agree_$1.json" \
 		--per-input "$OUT/agree_$1.per_input.tsv" | tee "$OUT/agree_$1.txt"
 }

@@ -99,10 +99,12 @@ class Recorder:
         rec = self
         orig_call = sa.AlgorithmSelectorCache.__call__
 
-        def call(selector, name, choices, *args, **kwargs):
+        def call(selector, *args, **kwargs):   # (name, choices, input_nodes, layout, ...)
+            name = args[0] if args else kwargs.get("name")
+            choices = args[1] if len(args) > 1 else kwargs.get("choices", [])
             if name == "mm":
                 rec.candidates.append([_choice_id(c) for c in choices])
-            return orig_call(selector, name, choices, *args, **kwargs)
+            return orig_call(selector, *args, **kwargs)
         sa.AlgorithmSelectorCache.__call__ = call
 
         orig_ranked = lhc.LearnedHeuristicController.get_decisions_ranked
