@@ -4,8 +4,8 @@ MMRankingH100 vs a full autotune (issue #18 "In Inductor"; needs torch and a
 CUDA GPU).
 
 usage: dropin.py --ours ARTIFACT.py [--discover] [--shapes FILE] [--subset LIST]
-                 [--modes full,shipped,ours] [--reps R] [--time-limit S]
-                 [--warm P | --cold] OUT.jsonl
+                 [--modes full,shipped,ours] [--reps R] [--time-limit S] [--cold]
+                 OUT.jsonl
 
 One process times everything, one compile at a time.  For each shape (in
 file order), R rounds; in each round every mode once, the mode order rotated
@@ -28,14 +28,13 @@ ours the heuristic consulted and whether the benchmarked ids are exactly the
 ranking's candidates (an independent copy of the artifact ranks the context
 Inductor built; kept: ids of the call, first 10; plus extern_mm).
 
-Triton's compiled-kernel cache: --warm P (default 4) first compiles every
-shape once in collect mode (the superset of all modes' candidates) with
-benchmarking stubbed out, in P processes in parallel (no timing happens
-then), into a shared Triton cache that every timed compile then uses: so
-compile_s is Inductor's codegen, kernel loading and autotune benchmarking,
-without Triton compilation (which grows with the candidate count); --cold
-gives every compile a fresh Triton cache instead (slower, compile_s then
-includes it).  Autotuning results are never shared.
+Triton's compiled-kernel cache: in round 0 every mode compiles cold, in a
+Triton cache of its own (compile_s then includes Triton compilation, which
+grows with the candidate count: the compile time a user sees); the three
+caches are then merged and rounds 1.. of that shape use the merge, so every
+mode compiles warm there (compile_s: Inductor's codegen, kernel loading and
+autotune benchmarking).  --cold: every round cold.  A throw-away compile
+first warms Inductor's compile workers.  Autotuning results are never shared.
 
   --shapes FILE    a shapes list (stages/bench/inductor_shapes.py; default
                    perf/inductor/shapes.tsv: 30 shapes, 20 from real models)
@@ -51,7 +50,7 @@ import argparse
 import importlib.util
 import json
 import os
-import subprocess
+import shutil
 import sys
 import tempfile
 import time
@@ -121,50 +120,26 @@ def set_registry(lhc, heuristics):
         ctl.heuristics_initialized = True
 
 
-def warm(args, inputs, triton_dir):
-    """--warm: compile every shape once (collect mode, benchmarking stubbed)
-    in P parallel processes into the shared Triton cache."""
-    t0 = time.perf_counter()
-    env = dict(os.environ, TORCHINDUCTOR_COMPILE_THREADS=str(max(1, (os.cpu_count() or 1) // args.warm)))
-    procs = [subprocess.Popen([sys.executable, os.path.abspath(__file__), "--warm-worker",
-                               f"{i}/{args.warm}", "--shapes", args.shapes, "--triton-dir",
-                               triton_dir, "--rows", ",".join(str(r) for r, _ in inputs),
-                               "--ours", args.ours, "/dev/null"], env=env)
-             for i in range(args.warm)]
-    rcs = [p.wait() for p in procs]
-    return time.perf_counter() - t0, rcs
+def warm_up(it):
+    """A throw-away compile, so that the first timed one does not pay for
+    starting Inductor's compile workers."""
+    import torch
+    a = torch.randn(64, 64, device="cuda", dtype=torch.float16)
+    it.configure()
+    with it.fresh_inductor():
+        it.compile_mm(a, a)
 
 
-def warm_worker(args, inputs):
-    import inductor_torch as it
-    from torch._inductor import select_algorithm as sa
-    sa.AlgorithmSelectorCache.benchmark_choice = classmethod(lambda cls, choice, autotune_args: 1.0)
-    i, n = ish.parse_shard(args.warm_worker)
-    scratch = tempfile.mkdtemp(prefix="dropin-warm-")
-    for j, (_, inp) in enumerate(inputs):
-        if j % n != i:
-            continue
-        it.configure(collect=True, log_path=os.path.join(scratch, "ah.txt"))
-        it.set_tf32(inp.tf32)
-        try:
-            a, b = it.operands(inp, seed=j)
-            with it.fresh_inductor(args.triton_dir):
-                it.clear_savers()
-                it.compile_mm(a, b)
-        except Exception as e:
-            print(f"dropin warm: {inp.m}x{inp.k}x{inp.n}: {type(e).__name__}: {str(e)[:200]}",
-                  file=sys.stderr)
-
-
-def measure(it, rec, lhc, mode, inp, a, b, ref, heur_ours, heur_shipped, args):
-    """One fresh compile of mode MODE: the record of the module docstring."""
+def measure(it, rec, lhc, mode, inp, a, b, ref, heur_ours, heur_shipped, args, triton_dir):
+    """One fresh compile of mode MODE (Triton cache TRITON_DIR): the record
+    of the module docstring."""
     it.configure(use=mode != "full")
     if mode == "shipped":
         set_registry(lhc, [heur_shipped])
     elif mode == "ours":
         set_registry(lhc, None if args.discover else [heur_ours])
     rec.reset()
-    with it.fresh_inductor(None if args.cold else args.triton_dir):
+    with it.fresh_inductor(triton_dir):
         rec.arm()
         fn, compile_s = it.compile_mm(a, b)
         out = fn(a, b)
@@ -203,12 +178,8 @@ def main(argv):
     p.add_argument("--modes", default=",".join(MODES))
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--time-limit", type=float)
-    p.add_argument("--warm", type=int, default=4, metavar="P")
     p.add_argument("--cold", action="store_true")
     p.add_argument("--rep-ms", type=int, default=50, help="do_bench's rep time per kernel (ms)")
-    p.add_argument("--warm-worker", help=argparse.SUPPRESS)
-    p.add_argument("--triton-dir", help=argparse.SUPPRESS)
-    p.add_argument("--rows", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     modes = args.modes.split(",")
     if not modes or any(m not in MODES for m in modes):
@@ -219,12 +190,9 @@ def main(argv):
         allin = ish.read_shapes(args.shapes)
     except ish.ShapesError as e:
         sys.exit(f"dropin: {e}")
-    rows = ([int(r) for r in args.rows.split(",")] if args.rows else
-            parse_subset(args.subset, len(allin)) if args.subset else range(len(allin)))
+    rows = parse_subset(args.subset, len(allin)) if args.subset else range(len(allin))
     inputs = [(r, allin[r]) for r in rows]
     sources = _sources(args.shapes)
-    if args.warm_worker:
-        return warm_worker(args, inputs)
 
     done = set()
     if os.path.exists(args.out):
@@ -234,14 +202,9 @@ def main(argv):
                     d = json.loads(line)
                     done.add((d["row"], d["mode"], d["round"]))
     t_start = time.perf_counter()
-    args.triton_dir = tempfile.mkdtemp(prefix="dropin-triton-")
+    scratch = tempfile.mkdtemp(prefix="dropin-triton-")
     todo = [(r, x) for r, x in inputs if any((r, m, k) not in done for m in modes
                                              for k in range(args.reps))]
-    warm_s = None
-    if todo and not args.cold and args.warm > 0:
-        warm_s, rcs = warm(args, todo, args.triton_dir)
-        print(f"dropin: warm pass over {len(todo)} shapes in {warm_s:.1f} s ({args.warm} "
-              f"processes, exit {rcs})", file=sys.stderr)
     import torch
     import inductor_torch as it
     from torch._inductor.autoheuristic import learned_heuristic_controller as lhc
@@ -250,6 +213,7 @@ def main(argv):
     rec = it.Recorder()
     heur_ours = load_heuristic(args.ours)
     heur_shipped = shipped_mod.MMRankingH100()
+    warm_up(it)
     t0 = time.perf_counter()
     stopped = False
     with open(args.out, "a") as fh:
@@ -260,14 +224,17 @@ def main(argv):
             it.set_tf32(inp.tf32)
             a, b = it.operands(inp, seed=r)
             ref = a.double() @ b.double()
+            union = os.path.join(scratch, f"row{r}")
             for k in range(args.reps):
                 for j in range(len(modes)):
                     mode = modes[(j + k) % len(modes)]
+                    cold = k == 0 or args.cold or not os.path.isdir(union)
+                    tdir = os.path.join(scratch, f"row{r}-{mode}-{k}") if cold else union
                     if (r, mode, k) in done:
                         continue
                     try:
                         res = measure(it, rec, lhc, mode, inp, a, b, ref, heur_ours,
-                                      heur_shipped, args)
+                                      heur_shipped, args, tdir)
                     except Exception as e:
                         res = {"mode": mode, "error": f"{type(e).__name__}: {str(e)[:300]}"}
                     res.update({"row": r, "round": k, "source": sources.get(r, ""),
@@ -275,10 +242,11 @@ def main(argv):
                                 "n": inp.n, "dtype": inp.dtype, "tf32": inp.tf32,
                                 "strides": list(inp.strides), "torch": v["torch"],
                                 "triton": v["triton"], "device": v["device"],
-                                "triton_cache": "cold" if args.cold else "warm",
-                                "warm_s": warm_s})
+                                "triton_cache": "cold" if cold else "warm"})
                     fh.write(json.dumps(res) + "\n")
                     fh.flush()
+                    if cold and os.path.isdir(tdir):   # its kernels, for the warm rounds
+                        shutil.copytree(tdir, union, dirs_exist_ok=True)
             print(f"dropin: row {r} {inp.m}x{inp.k}x{inp.n} {inp.dtype} done "
                   f"({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
             del a, b, ref

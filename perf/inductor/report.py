@@ -7,13 +7,15 @@ usage: report.py OUT.jsonl [--json FILE]
 Per shape (rows with every mode measured at least once): the compiled mm's
 kernel time per mode, the median over rounds (ms), and its spread
 (max/min - 1 over rounds, %); ours/full and shipped/full kernel ratios;
-compile seconds per mode (median over rounds); candidates Inductor
+compile seconds per mode with a cold Triton cache (round 0) and a warm one
+(median of the later rounds); candidates Inductor
 benchmarked; 'ok' when every shipped/ours round benchmarked exactly the
 ranking's candidates (benchmarked_is_expected).
 Summary: shapes, geometric-mean kernel ratio ours/full, shipped/full,
 ours/shipped (all shapes, and the real-model ones: source not starting with
 'sample'), shapes where ours / shipped are within 2 % of full, the largest
-ratios, compile time summed per mode and its ratio to full, the median and
+ratios, compile time (cold and warm) summed per mode and its ratio to full,
+the median and
 largest per-(shape, mode) spread, failed compiles, which heuristic classes
 and files Inductor consulted per mode, and the torch / Triton versions.
 """
@@ -72,8 +74,11 @@ def summarize(recs):
              "dtype": first["dtype"].replace("torch.", "")}
         for m in modes:
             ks = [r["kernel_ms"] for r in ok_recs[m]]
+            cold = [r["compile_s"] for r in ok_recs[m] if r.get("triton_cache") == "cold"]
+            warm = [r["compile_s"] for r in ok_recs[m] if r.get("triton_cache") == "warm"]
             s[m] = {"kernel_ms": median(ks), "spread": max(ks) / min(ks) - 1,
-                    "compile_s": median([r["compile_s"] for r in ok_recs[m]]),
+                    "compile_cold_s": median(cold) if cold else None,
+                    "compile_warm_s": median(warm) if warm else None,
                     "n_benchmarked": median([r["n_benchmarked"] or 0 for r in ok_recs[m]]),
                     "rounds": len(ks)}
             if m != "full":
@@ -103,11 +108,16 @@ def summarize(recs):
             "shipped_worst": max(s["shipped"]["vs_full"] for s in sel),
         }
     if shapes:
-        comp = {m: sum(s[m]["compile_s"] for s in shapes) for m in modes}
+        for kind in ("cold", "warm"):
+            key = f"compile_{kind}_s"
+            sel = [s for s in shapes if all(s[m][key] is not None for m in modes)]
+            if sel:
+                comp = {m: sum(s[m][key] for s in sel) for m in modes}
+                out[f"{key}_sum"] = dict(comp, shapes=len(sel))
+                out[f"compile_{kind}_vs_full"] = {m: comp[m] / comp["full"]
+                                                  for m in ("shipped", "ours")}
         spreads = [s[m]["spread"] for s in shapes for m in modes]
-        out.update({"compile_s_sum": comp,
-                    "compile_vs_full": {m: comp[m] / comp["full"] for m in ("shipped", "ours")},
-                    "spread_median": median(spreads), "spread_max": max(spreads),
+        out.update({"spread_median": median(spreads), "spread_max": max(spreads),
                     "checks_ok": {m: sum(s[m]["checks_ok"] for s in shapes)
                                   for m in ("shipped", "ours")},
                     "fallbacks": {m: sum(s[m]["fallback"] for s in shapes)
@@ -115,14 +125,20 @@ def summarize(recs):
     return out
 
 
+def _f2(v):
+    return "-" if v is None else f"{v:.2f}"
+
+
 def print_table(o):
     print("| row | source | shape | dtype | kernel ms full / shipped / ours (spread %) | "
-          "ours/full | shipped/full | compile s full / shipped / ours | candidates | checks |")
+          "ours/full | shipped/full | compile s cold; warm, full / shipped / ours | "
+          "candidates | checks |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for s in o["per_shape"]:
         k = " / ".join(f"{s[m]['kernel_ms']:.4f} ({100 * s[m]['spread']:.1f})"
                        for m in ("full", "shipped", "ours"))
-        c = " / ".join(f"{s[m]['compile_s']:.2f}" for m in ("full", "shipped", "ours"))
+        c = " / ".join(_f2(s[m]["compile_cold_s"]) + "; " + _f2(s[m]["compile_warm_s"])
+                       for m in ("full", "shipped", "ours"))
         n = " / ".join(f"{s[m]['n_benchmarked']:g}" for m in ("full", "shipped", "ours"))
         chk = "ok" if s["ours"]["checks_ok"] and s["shipped"]["checks_ok"] else (
             f"shipped {'ok' if s['shipped']['checks_ok'] else 'NO'}, ours "
@@ -140,10 +156,13 @@ def print_table(o):
                   f"{g['shipped_within_2pct']}; worst ours {g['ours_worst']:.3f}, shipped "
                   f"{g['shipped_worst']:.3f}")
     if o["shapes"]:
-        c = o["compile_s_sum"]
-        print(f"compile s summed: full {c['full']:.1f}, shipped {c['shipped']:.1f} "
-              f"({o['compile_vs_full']['shipped']:.3f}x), ours {c['ours']:.1f} "
-              f"({o['compile_vs_full']['ours']:.3f}x)")
+        for kind in ("cold", "warm"):
+            c = o.get(f"compile_{kind}_s_sum")
+            if c:
+                r = o[f"compile_{kind}_vs_full"]
+                print(f"compile s summed, Triton cache {kind} ({c['shapes']} shapes): full "
+                      f"{c['full']:.1f}, shipped {c['shipped']:.1f} ({r['shipped']:.3f}x), ours "
+                      f"{c['ours']:.1f} ({r['ours']:.3f}x)")
         print(f"kernel time spread over rounds: median {100 * o['spread_median']:.2f} %, max "
               f"{100 * o['spread_max']:.2f} %")
         print(f"benchmarked = the ranking's candidates on every round: shipped "

@@ -14,10 +14,12 @@
 # usage: perf/inductor/run.sh [ARTIFACT]   (default out/h200/_MMRankingH200.py
 #        if it exists, else gen/_MMRankingH100.py, our H100 tree)
 # Environment: OUT (default out/device), TIME_LIMIT (seconds for dropin.py,
-#   default 450: it starts no new shape after that; a shape takes 20-60 s),
-#   SUBSET (rows of shapes.tsv, e.g. 0-14), REPS (default 3), WARM (parallel
-#   warm-pass processes, default 4), COLD=1 (fresh Triton cache per compile
-#   instead), RESUME (a dropin JSONL of an earlier call, carried: continued).
+#   default 450: it starts no new shape after that; a shape takes ~25-60 s,
+#   f32 ones more),
+#   SUBSET (rows of shapes.tsv, e.g. 0-14), REPS (default 3), COLD=1 (every
+#   round with a fresh Triton cache, not only round 0), RESUME (the
+#   inductor.jsonl of an earlier call, carried: its records are kept and
+#   the missing ones measured).
 # Writes under $OUT: inductor.jsonl (one record per shape, mode, round; torch
 #   and Triton versions in each), inductor.md (table + summary), inductor.json,
 #   order_installed.txt, order_after.txt, dropin.err, console.txt.
@@ -41,7 +43,7 @@ else
 fi
 [ -n "${RESUME:-}" ] && [ -f "$RESUME" ] && cp "$RESUME" "$OUT/inductor.jsonl"
 timeout $((${TIME_LIMIT:-450} + 120)) python3 perf/inductor/dropin.py --ours "$art" "${discover[@]}" \
-	--reps "${REPS:-3}" --warm "${WARM:-4}" ${COLD:+--cold} ${SUBSET:+--subset "$SUBSET"} \
+	--reps "${REPS:-3}" ${COLD:+--cold} ${SUBSET:+--subset "$SUBSET"} \
 	--time-limit "${TIME_LIMIT:-450}" "$OUT/inductor.jsonl" 2> >(tee "$OUT/dropin.err" >&2)
 echo "dropin exit $?"
 if [ ${#discover[@]} -gt 0 ]; then
