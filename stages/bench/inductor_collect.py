@@ -244,8 +244,8 @@ def main(argv):
             print(json.dumps(be.versions()))
             return 0
         inp = {x.id: x for x in inputs}[int(a.measure_one[0])]
-        be.measure(inp, a.measure_one[1], a.reps)
-        return 0
+        status = be.measure(inp, a.measure_one[1], a.reps)
+        return 0 if status in ("ok", "no_rows") else 3
     todo = ish.shard_of(inputs, a.shard_i, a.shard_n)
     if a.fake:
         be = FakeBackend(a.fake_delay_ms, a.die)
