@@ -71,6 +71,7 @@ help:
 	@echo 'Single stages (each redoes only what is stale):'
 	@echo '  make fetch | featurize | fit | prune | emit  GPU=...'
 	@echo '  make promote GPU=...      copy the artifacts to gen/ (committed, like torch artifacts/)'
+	@echo '  make install-artifact GPU=...   make Inductor use ours over the shipped one (uninstall-artifact undoes it)'
 	@echo '  make eval GPU=... [LOG=log.txt]      top-k hit rate, regret, speedup over extern_mm'
 	@echo '  make report GPU=...       out/<gpu>/report.html: tree, metrics, regret plots, data summary'
 	@echo '  make evaluate-online GPU=... SAMPLES=N [ONLINE_SEED=S]   bench --use-heuristic on fresh inputs (GPU)'
@@ -427,6 +428,23 @@ clean:
 	rm -rf build
 distclean: clean
 	rm -rf out
+
+# ---- our artifact inside Inductor (issue #18 item 3) --------------------------
+# make install-artifact GPU=h200 copies $(O)/_$(HEURISTIC_NAME).py (or
+# INSTALL_ARTIFACT=file) into the local torch's autoheuristic artifacts folder
+# under a name Inductor's discovery takes before the shipped _MMRanking*.py,
+# then prints the discovery order; uninstall-artifact removes what it made
+# (stages/bench/inductor_install.py --help).  TORCH_ARTIFACTS=dir: another
+# torch's artifacts folder (default: the torch python3 finds).
+INSTALL_ARTIFACT ?= $(O)/_$(HEURISTIC_NAME).py
+TORCH_ARTIFACTS  ?=
+inductor_install  = python3 stages/bench/inductor_install.py $(1) $(if $(TORCH_ARTIFACTS),--artifacts-dir $(TORCH_ARTIFACTS))
+.PHONY: install-artifact uninstall-artifact
+install-artifact: $(INSTALL_ARTIFACT)
+	$(call inductor_install,install) $<
+	$(call inductor_install,order)
+uninstall-artifact:
+	$(call inductor_install,uninstall --all)
 
 # ---- fragments: collection (CUDA), fuzzing, report ---------------------------
 include $(sort $(wildcard stages/*.mk))
