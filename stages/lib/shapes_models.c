@@ -62,24 +62,31 @@ static int64_t get_dim(const row_ctx *c, int field, const char *s, size_t len)
 	return v;
 }
 
-/* Comma list of words (each once): indices into words, in list order.
- * Returns the count. */
-static int get_words(const row_ctx *c, int field, const char *const *words, int *out)
+/* Comma list of words, each once, at most max: indices into words (NULL-
+ * terminated), in list order.  Returns the count. */
+static int get_words(const row_ctx *c, int field, const char *const *words, int *out, int max)
 {
-	int n = 0, nw = 0;
-	while (words[nw])
-		nw++;
+	char all[128] = "";
+	for (int i = 0; words[i]; i++)
+		snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s", i ? ", " : "", words[i]);
+	int n = 0;
 	for (const char *p = c->f[field];;) {
 		const char *e = strchr(p, ',');
 		size_t len = e ? (size_t)(e - p) : strlen(p);
 		int w = 0;
-		while (w < nw && (strlen(words[w]) != len || strncmp(p, words[w], len)))
+		while (words[w] && (strlen(words[w]) != len || strncmp(p, words[w], len)))
 			w++;
-		if (w == nw)
-			bad(c, field, "unknown item in the list");
+		if (!words[w])
+			die("%s:%" PRId64 ": field '%s': unknown item '%.*s' in '%s' (expected %s of: %s)",
+			    c->path, c->line, field_name[field], (int)len, p, c->f[field],
+			    max == 1 ? "one" : "a comma list", all);
 		for (int i = 0; i < n; i++)
 			if (out[i] == w)
-				bad(c, field, "item listed twice");
+				die("%s:%" PRId64 ": field '%s': '%.*s' listed twice in '%s'", c->path,
+				    c->line, field_name[field], (int)len, p, c->f[field]);
+		if (n == max)
+			die("%s:%" PRId64 ": field '%s': '%s': expected one of: %s", c->path, c->line,
+			    field_name[field], c->f[field], all);
 		out[n++] = w;
 		if (!e)
 			return n;
@@ -148,14 +155,10 @@ static void expand_row(row_ctx *c, shape_emit_fn emit, void *ctx)
 	int64_t in = get_dim(c, F_IN, c->f[F_IN], strlen(c->f[F_IN]));
 	int64_t out = get_dim(c, F_OUT, c->f[F_OUT], strlen(c->f[F_OUT]));
 	int w, pad, passes[3], prec[4];
-	int nw = get_words(c, F_WEIGHT, weights, &w);
-	int np = get_words(c, F_PAD, pads, &pad);
-	if (nw != 1)
-		bad(c, F_WEIGHT, "expected one of out_in, in_out");
-	if (np != 1)
-		bad(c, F_PAD, "expected one of none, inductor");
-	int npass = get_words(c, F_PASSES, pass_name, passes);
-	int nprec = get_words(c, F_PREC, prec_name, prec);
+	get_words(c, F_WEIGHT, weights, &w, 1);
+	get_words(c, F_PAD, pads, &pad, 1);
+	int npass = get_words(c, F_PASSES, pass_name, passes, 3);
+	int nprec = get_words(c, F_PREC, prec_name, prec, 4);
 	int64_t tok[MAX_TOKENS];
 	int ntok = get_tokens(c, tok);
 	if (strncmp(c->f[F_CONFIG], "https://", 8) || !name_ok(c->f[F_CONFIG] + 8, 300, "-._~:/?#[]@!$&'()*+,;=%"))

@@ -25,10 +25,10 @@ typedef struct {
 	char *f[N_COLS];           /* the current row's fields */
 } reader;
 
-/* die "path:line: field 'col': <why><what>" */
+/* die "path:line: field 'col': <why>'<what>'" */
 _Noreturn static void bad(const reader *rd, int col, const char *why, const char *what)
 {
-	die("%s:%" PRId64 ": field '%s': %s%s", rd->path, rd->line, col_name[col], why, what);
+	die("%s:%" PRId64 ": field '%s': %s'%s'", rd->path, rd->line, col_name[col], why, what);
 }
 
 static int has(const reader *rd, int c) { return rd->pos[c] >= 0; }
@@ -218,7 +218,7 @@ shape_row *shape_list_read(const char *path, int64_t *n)
 					int c = 0;
 					while (rd.pos[c] != i)
 						c++;
-					bad(&rd, c, "empty", "");
+					die("%s:%" PRId64 ": field '%s': empty", path, rd.line, col_name[c]);
 				}
 			xgrow((void **)&v, &cap, (size_t)cnt + 1, sizeof *v);
 			read_row(&rd, &v[cnt], cnt);
