@@ -200,31 +200,18 @@ static void expand_row(row_ctx *c, shape_emit_fn emit, void *ctx)
 
 int64_t shape_models_expand(const char *path, shape_emit_fn emit, void *ctx)
 {
-	size_t len;
-	char *buf = read_file(!strcmp(path, "-") ? "/dev/stdin" : path, &len);
-	if (memchr(buf, '\0', len))
-		die("%s: NUL byte in file", path);
-	if (len == 0 || buf[len - 1] != '\n')
-		die("%s: empty file or missing final newline", path);
+	char *buf = shape_text_read(path), *pos = buf, *p;
 	row_ctx c = { .path = path };
 	int header = 0;
 	int64_t rows = 0;
-	for (char *p = buf; *p;) {
-		char *nl = strchr(p, '\n');
-		*nl = '\0';
-		c.line++;
-		if (strchr(p, '\r'))
-			die("%s:%" PRId64 ": carriage return (CRLF line ends are not accepted)", path, c.line);
-		if (*p == '#' || *p == '\0') {
-			p = nl + 1;
+	while ((p = shape_text_line(&pos, path, &c.line))) {
+		if (*p == '#' || *p == '\0')
 			continue;
-		}
 		if (!header) {
 			if (strcmp(p, shape_models_header))
 				die("%s:%" PRId64 ": header: expected '%s' (tab separated)", path, c.line,
 				    shape_models_header);
 			header = 1;
-			p = nl + 1;
 			continue;
 		}
 		int n = 1;
@@ -242,7 +229,6 @@ int64_t shape_models_expand(const char *path, shape_emit_fn emit, void *ctx)
 				die("%s:%" PRId64 ": field '%s': empty", path, c.line, field_name[i]);
 		expand_row(&c, emit, ctx);
 		rows++;
-		p = nl + 1;
 	}
 	if (!header)
 		die("%s: no header line", path);

@@ -180,51 +180,36 @@ static void read_row(reader *rd, shape_row *r, int64_t index)
 
 shape_row *shape_list_read(const char *path, int64_t *n)
 {
-	size_t len;
-	char *buf = read_file(!strcmp(path, "-") ? "/dev/stdin" : path, &len);
+	char *buf = shape_text_read(path), *pos = buf, *p;
 	reader rd = { .path = path };
-	if (memchr(buf, '\0', len))
-		die("%s: NUL byte in file", path);
-	if (len == 0)
-		die("%s: empty file: expected a header line (stages/FORMATS.md \"shape list\")", path);
-	if (buf[len - 1] != '\n')
-		die("%s: missing final newline (truncated?)", path);
 	shape_row *v = NULL;
 	size_t cap = 0;
 	int64_t cnt = 0;
 	int header = 0;
-	for (char *p = buf; *p;) {
-		char *nl = strchr(p, '\n');
-		*nl = '\0';
-		rd.line++;
-		if (strchr(p, '\r'))
-			die("%s:%" PRId64 ": carriage return (CRLF line ends are not accepted)", path, rd.line);
-		if (*p == '#') {
-			p = nl + 1;
+	while ((p = shape_text_line(&pos, path, &rd.line))) {
+		if (*p == '#')
 			continue;
-		}
 		if (*p == '\0')
 			die("%s:%" PRId64 ": blank line", path, rd.line);
 		if (!header) {
 			read_header(&rd, p);
 			header = 1;
-		} else {
-			int nf = split(p, rd.f, rd.ncols);
-			if (nf != rd.ncols)
-				die("%s:%" PRId64 ": %s%d fields, the header has %d", path, rd.line,
-				    nf > rd.ncols ? "more than " : "", nf > rd.ncols ? rd.ncols : nf, rd.ncols);
-			for (int i = 0; i < nf; i++)
-				if (!*rd.f[i]) {
-					int c = 0;
-					while (rd.pos[c] != i)
-						c++;
-					die("%s:%" PRId64 ": field '%s': empty", path, rd.line, col_name[c]);
-				}
-			xgrow((void **)&v, &cap, (size_t)cnt + 1, sizeof *v);
-			read_row(&rd, &v[cnt], cnt);
-			cnt++;
+			continue;
 		}
-		p = nl + 1;
+		int nf = split(p, rd.f, rd.ncols);
+		if (nf != rd.ncols)
+			die("%s:%" PRId64 ": %s%d fields, the header has %d", path, rd.line,
+			    nf > rd.ncols ? "more than " : "", nf > rd.ncols ? rd.ncols : nf, rd.ncols);
+		for (int i = 0; i < nf; i++)
+			if (!*rd.f[i]) {
+				int c = 0;
+				while (rd.pos[c] != i)
+					c++;
+				die("%s:%" PRId64 ": field '%s': empty", path, rd.line, col_name[c]);
+			}
+		xgrow((void **)&v, &cap, (size_t)cnt + 1, sizeof *v);
+		read_row(&rd, &v[cnt], cnt);
+		cnt++;
 	}
 	if (!header)
 		die("%s: no header line (only comments)", path);
