@@ -67,6 +67,7 @@ help:
 	@echo '  make collect GPU=h200 LAUNCHER=slurm SHARDS=16 SAMPLES=N [SLURM_OPTS="--partition=gpu --time=02:00:00"]'
 	@echo '                            one Slurm job per shard, resubmitted until complete, then merged'
 	@echo '  make cubins               precompile every NVRTC candidate for CUBIN_ARCH (no GPU needed)'
+	@echo '  make shapes-list          regenerate datasets/shapes/real.tsv (real-model GEMMs) from datasets/shapes/models.tsv'
 	@echo
 	@echo 'Single stages (each redoes only what is stale):'
 	@echo '  make fetch | featurize | fit | prune | emit  GPU=...'
