@@ -114,4 +114,23 @@ if [ $rc -eq 0 ] && cmp -s cdir/mk.txt d1.txt && grep -q '^reps	1$' cdir/st.tsv;
 make -s -C "$ROOT" -f "$TMP/frag.mk" BACKEND=cuda >mk.out 2>&1
 grep -q 'BACKEND=cuda: expected bench or inductor' mk.out && ok make-fragment-bad-backend \
 	|| fail make-fragment-bad-backend "$(head -c 200 mk.out)"
+
+# set_tf32 with a real torch (TORCH_PYTHON, default python3): tf32 after ieee
+# and back, then Inductor's legacy query (select_algorithm.py:2744) must not
+# raise -- the H200 run of 2026-12-01 lost its tf32 input to exactly that.
+TP=${TORCH_PYTHON:-python3}
+if "$TP" -c 'import torch' 2>/dev/null; then
+	r=$(cd "$ROOT/stages/bench" && "$TP" -W ignore -c '
+import torch, inductor_torch as it
+out = []
+for f in (False, True, False, True):
+    it.set_tf32(f)
+    out.append(torch.backends.cuda.matmul.fp32_precision + "/" + torch.get_float32_matmul_precision())
+print(",".join(out))' 2>&1)
+	if [ "$r" = "ieee/highest,tf32/high,ieee/highest,tf32/high" ]; then ok set-tf32-torch
+	else fail set-tf32-torch "got: $(echo "$r" | tail -2 | tr '\n' ' ')"; fi
+else
+	skip set-tf32-torch "torch not importable by $TP (set TORCH_PYTHON)"
+fi
+
 finish

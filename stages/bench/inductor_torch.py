@@ -68,12 +68,22 @@ def operands(inp, seed=0):
 
 
 def set_tf32(flag):
+    """The reference's own switch (gen_data_mm.py set_precision, spec §3.2):
+    torch.set_float32_matmul_precision("high" | "highest").  In torch 2.11 it
+    sets the cuda matmul fp32_precision that AutoHeuristic logs as using_tf32
+    ("tf32" | "ieee") together with the generic setting; setting only
+    torch.backends.cuda.matmul.fp32_precision (the new API) leaves them mixed,
+    and Inductor's own torch.get_float32_matmul_precision() call
+    (select_algorithm.py:2744) then raises "PyTorch is checking the matmul
+    precision without a specific backend name" (seen on the H200 for a tf32
+    input after an ieee one)."""
     import torch
+    torch.set_float32_matmul_precision("high" if flag else "highest")
     m = torch.backends.cuda.matmul
-    if hasattr(m, "fp32_precision"):
-        m.fp32_precision = "tf32" if flag else "ieee"
-    else:  # older torch
-        m.allow_tf32 = bool(flag)
+    want = "tf32" if flag else "ieee"
+    got = getattr(m, "fp32_precision", want if m.allow_tf32 == bool(flag) else "?")
+    if got != want:
+        raise RuntimeError(f"set_tf32({flag}): torch.backends.cuda.matmul.fp32_precision is {got!r}, not {want!r}")
 
 
 def configure(collect=False, use=False, log_path=None):
