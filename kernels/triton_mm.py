@@ -63,19 +63,24 @@ def triton_mm(A, B, C, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
         offs_b_n = tl.max_contiguous(tl.multiple_of(rn % N, BLOCK_N), BLOCK_N)
     else:
         offs_b_n = rn % N
-    offs_k = tl.arange(0, BLOCK_K)
+    offs_k = tl.arange(0, BLOCK_K).to(INDEX_DTYPE)
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=ACC_TYPE)
 
-    # the pointers of the first K tile, then BLOCK_K elements along K per
-    # step (Inductor recomputes them from k_idx with literal strides; with
-    # run-time strides the increments give the same addresses in fewer
-    # instructions, see kernels/INDUCTOR_MM.md)
-    a_ptrs = A + (offs_a_m[:, None] * stride_am + offs_k[None, :] * stride_ak)
-    b_ptrs = B + (offs_k[:, None] * stride_bk + offs_b_n[None, :] * stride_bn)
+    # the tile's offsets are loop-invariant; each K step moves a scalar base
+    # pointer by BLOCK_K elements along K.  The addresses are the template's
+    # (which recomputes them from k_idx with literal strides); the compiler
+    # sees the same contiguity and alignment, and with run-time strides this
+    # form costs no more instructions than the static loop
+    # (kernels/INDUCTOR_MM.md section 2)
+    a_offs = offs_a_m[:, None] * stride_am + offs_k[None, :] * stride_ak
+    b_offs = offs_k[:, None] * stride_bk + offs_b_n[None, :] * stride_bn
     # K_TILES > 0: the trip count cdiv(K, BLOCK_K) is that constant (the
     # variant is compiled for K <= 8 * BLOCK_K), so the compiler unrolls
     # and peels the loop as it does Inductor's with its literal K
     for k_idx in range(0, K_TILES if K_TILES > 0 else tl.cdiv(K, BLOCK_K)):
+        k0 = (k_idx * BLOCK_K).to(INDEX_DTYPE)
+        a_ptrs = A + k0 * stride_ak + a_offs
+        b_ptrs = B + k0 * stride_bk + b_offs
         if EVEN_K:
             a = tl.load(a_ptrs)
             b = tl.load(b_ptrs)
@@ -83,8 +88,6 @@ def triton_mm(A, B, C, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
             a = tl.load(a_ptrs, mask=offs_k[None, :] < (K - k_idx * BLOCK_K), other=0.0)
             b = tl.load(b_ptrs, mask=offs_k[:, None] < (K - k_idx * BLOCK_K), other=0.0)
         acc += tl.dot(a, b, allow_tf32=ALLOW_TF32, out_dtype=ACC_TYPE)
-        a_ptrs += BLOCK_K * stride_ak
-        b_ptrs += BLOCK_K * stride_bk
 
     # recompute the tile's rows and columns (not the wrapped ones) for the store
     rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)

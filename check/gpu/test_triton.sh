@@ -18,7 +18,7 @@
 #     random non-zero data (triton_gpu_test: relative Frobenius error within
 #     bench's dtype tolerances; configs over the shared memory limit are
 #     'inf', as in Inductor) — a failure fails the test;
-#  3. times, on 5 inputs, every candidate with Inductor's method next to
+#  3. times, on 6 inputs, every candidate with Inductor's method next to
 #     extern_mm and next to the static (literal-size) kernel of the same
 #     config (triton_speccheck.py static), and prints per input the median
 #     and range of ours/static and the best choice of each;
@@ -114,7 +114,7 @@ awk -F'\t' 'NR > 1 { n[$5 " tf32=" $6 " " $7 " " $11]++ } END { for (k in n) pri
 	"$OUT/check_results.tsv" | sort
 
 # ---- 3. timing: ours vs the static kernel vs extern_mm ------------------------------
-printf 'input\tm\tk\tn\tdtype\ttf32\ttranspose_left\ttranspose_right\n0\t4096\t4096\t4096\ttorch.float16\t0\t0\t0\n1\t8\t4096\t4096\ttorch.bfloat16\t0\t0\t1\n2\t1000\t1000\t1000\ttorch.float32\t1\t1\t0\n3\t2048\t1024\t8192\ttorch.float16\t0\t1\t1\n4\t64\t1024\t256\ttorch.float16\t0\t0\t0\n' \
+printf 'input\tm\tk\tn\tdtype\ttf32\ttranspose_left\ttranspose_right\n0\t4096\t4096\t4096\ttorch.float16\t0\t0\t0\n1\t8\t4096\t4096\ttorch.bfloat16\t0\t0\t1\n2\t1000\t1000\t1000\ttorch.float32\t1\t1\t0\n3\t2048\t1024\t8192\ttorch.float16\t0\t1\t1\n4\t64\t1024\t256\ttorch.float16\t0\t0\t0\n5\t1024\t1152\t2048\ttorch.float32\t0\t0\t0\n' \
 	> "$OUT/time_shapes.tsv"
 "$T/triton_cands" "$OUT/time_shapes.tsv" "$OUT/time_cands.tsv"
 "$T/triton_cands" --variants "$OUT/time_shapes.tsv" "$OUT/time_variants.tsv"
