@@ -34,19 +34,21 @@ int tl_device_smem(CUdevice dev)
 	return v;
 }
 
-void tl_unload(tl_kernel *k)
+int tl_unload(tl_kernel *k)
 {
-	if (k->loaded && k->mod)
-		(void)cuModuleUnload(k->mod);
-	if (k->gscratch)
-		(void)cuMemFree(k->gscratch);
-	if (k->pscratch)
-		(void)cuMemFree(k->pscratch);
+	int rc = 0;
+	if (k->loaded && k->mod && cuModuleUnload(k->mod) != CUDA_SUCCESS)
+		rc = -1;
+	if (k->gscratch && cuMemFree(k->gscratch) != CUDA_SUCCESS)
+		rc = -1;
+	if (k->pscratch && cuMemFree(k->pscratch) != CUDA_SUCCESS)
+		rc = -1;
 	k->loaded = 0;
 	k->mod = NULL;
 	k->fn = NULL;
 	k->gscratch = k->pscratch = 0;
 	k->gscratch_cap = k->pscratch_cap = 0;
+	return rc;
 }
 
 int tl_load(tl_kernel *k, const char *dir, const char *variant, CUdevice dev,
@@ -102,7 +104,7 @@ int tl_load(tl_kernel *k, const char *dir, const char *variant, CUdevice dev,
 	}
 	return 0;
 fail:
-	tl_unload(k);
+	(void)tl_unload(k);   /* the first error is the one reported */
 	return -1;
 }
 
@@ -176,9 +178,15 @@ int tl_launch(tl_kernel *k, CUstream s, CUdeviceptr A, CUdeviceptr B, CUdevicept
 		ps = (ps + (CUdeviceptr)m->pscratch_align - 1) / (CUdeviceptr)m->pscratch_align * (CUdeviceptr)m->pscratch_align;
 	params[m->nparams] = &gs;
 	params[m->nparams + 1] = &ps;
-	CU(cuLaunchKernel(k->fn, (unsigned)gx, 1, 1, (unsigned)m->threads, 1, 1, (unsigned)m->shared, s,
-	                  params, NULL),
-	   "cuLaunchKernel");
+	CUresult r = cuLaunchKernel(k->fn, (unsigned)gx, 1, 1, (unsigned)m->threads, 1, 1,
+	                            (unsigned)m->shared, s, params, NULL);
+	if (r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES) {
+		/* too many registers or too much shared memory for the block:
+		 * Inductor's OutOfResources, the candidate is inf */
+		cu_fail(r, "out of resource: cuLaunchKernel", why, whylen);
+		return -1;
+	}
+	CU(r, "cuLaunchKernel");
 	return 0;
 fail:
 	return -1;

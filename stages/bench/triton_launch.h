@@ -50,12 +50,15 @@ int tl_load(tl_kernel *k, const char *dir, const char *variant, CUdevice dev,
 /* Launch on stream s: C[m, n] = A @ B with the run-time integers arg[] in
  * IC_ARG_* order (stages/lib/inductor_cands.h ic_args: M, N, K, stride_am,
  * stride_ak, stride_bk, stride_bn; the parameters the variant compiled in
- * are not passed).  Returns 0 or -1 with why[] ("cuLaunchKernel: ..."); a
- * value that does not fit an i32 parameter, or a misaligned pointer, is
- * refused without launching. */
+ * are not passed).  Returns 0 or -1 with why[] ("cuLaunchKernel: ...";
+ * "out of resource: ..." for CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, which leaves the
+ * context usable); a value that does not fit an i32 parameter, or a
+ * misaligned pointer, is refused without launching. */
 int tl_launch(tl_kernel *k, CUstream s, CUdeviceptr A, CUdeviceptr B, CUdeviceptr C,
               const int64_t arg[7], char *why, size_t whylen);
 
-void tl_unload(tl_kernel *k);
+/* Unload the module and free the scratch buffers; returns 0, or -1 if a
+ * driver call failed (k is reset either way). */
+int tl_unload(tl_kernel *k);
 
 #endif

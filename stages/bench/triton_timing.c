@@ -45,16 +45,18 @@ int tt_init(tt_bench *b, CUstream s, CUdevice dev, int max_iters, char *why, siz
 	return 0;
 }
 
-void tt_free(tt_bench *b)
+int tt_free(tt_bench *b)
 {
+	int rc = 0;
 	if (b->ev)
 		for (int i = 0; i < 2 * b->max_iters; i++)
-			if (b->ev[i])
-				(void)cuEventDestroy(b->ev[i]);
+			if (b->ev[i] && cuEventDestroy(b->ev[i]) != CUDA_SUCCESS)
+				rc = -1;
 	free(b->ev);
-	if (b->flush)
-		(void)cuMemFree(b->flush);
+	if (b->flush && cuMemFree(b->flush) != CUDA_SUCCESS)
+		rc = -1;
 	memset(b, 0, sizeof *b);
+	return rc;
 }
 
 static void spin_us(double us)

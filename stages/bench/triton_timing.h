@@ -56,7 +56,8 @@ typedef struct {
  * props.L2_cache_size), and events for up to max_iters pairs.  Returns 0 or
  * -1 with why[]. */
 int tt_init(tt_bench *b, CUstream s, CUdevice dev, int max_iters, char *why, size_t whylen);
-void tt_free(tt_bench *b);
+/* Returns 0, or -1 if a driver call failed. */
+int tt_free(tt_bench *b);
 
 /* Time call(ctx, s) with p (TT_PARAMS_INDUCTOR for Inductor's).  Returns 0
  * with *ms, or -1 with why[] when the call fails (its warm-up call or any
