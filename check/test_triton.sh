@@ -205,6 +205,17 @@ else
 	skip triton-table-torch211 "no torch 2.11 sources at $TSRC (set TORCH_SRC to an unpacked wheel)"
 fi
 
+# ---- the launcher and the GPU harness compile and link --------------------------------
+if [ -f "$CUDA/include/cuda.h" ] && [ -f "$CUDA/include/cublas_v2.h" ]; then
+	if $CC $FLAGS $INC -I"$CUDA/include" -o "$TMP/triton_gpu_test" stages/bench/triton_gpu_test.c \
+		stages/bench/triton_launch.c stages/bench/triton_timing.c stages/bench/triton_meta.c "$LIBA" \
+		-L"$CUDA/lib64" -L"$CUDA/lib64/stubs" -lcublas -lcuda -ljansson -lm 2> "$TMP/ld.err"; then
+		ok triton-launch-links
+	else fail triton-launch-links "$(head -c 400 "$TMP/ld.err")"; fi
+else
+	skip triton-launch-links "no CUDA toolkit at $CUDA"
+fi
+
 # ---- the AOT compile --------------------------------------------------------
 if ! python3 -c 'import triton, sys; sys.exit(triton.__version__ != "3.6.0")' 2>/dev/null; then
 	skip triton-aot "triton 3.6.0 not installed (python3 -m pip install triton==3.6.0)"
@@ -273,14 +284,4 @@ if python3 stages/bench/triton_speccheck.py compare --jobs 2 --every 13 --limit 
    grep -q '^speccheck: 4 cases, .* 0 differ$' "$TMP/spec.out"; then ok triton-speccheck
 else fail triton-speccheck "$(tail -5 "$TMP/spec.out" | tr '\n' '|')"; fi
 
-# ---- the launcher and the GPU harness compile and link --------------------------------
-if [ -f "$CUDA/include/cuda.h" ] && [ -f "$CUDA/include/cublas_v2.h" ]; then
-	if $CC $FLAGS $INC -I"$CUDA/include" -o "$TMP/triton_gpu_test" stages/bench/triton_gpu_test.c \
-		stages/bench/triton_launch.c stages/bench/triton_timing.c stages/bench/triton_meta.c "$LIBA" \
-		-L"$CUDA/lib64" -L"$CUDA/lib64/stubs" -lcublas -lcuda -ljansson -lm 2> "$TMP/ld.err"; then
-		ok triton-launch-links
-	else fail triton-launch-links "$(head -c 400 "$TMP/ld.err")"; fi
-else
-	skip triton-launch-links "no CUDA toolkit at $CUDA"
-fi
 finish
