@@ -88,7 +88,7 @@ opts_help(const opt_prog *p, FILE *fp)
 		        o->arg ? o->arg : "");
 		int n = 2 + width(o->name, (int)strlen(o->name)) +
 		        (o->arg ? 1 + width(o->arg, (int)strlen(o->arg)) : 0);
-		if (n + 2 > col) {
+		if (n + 1 > col) {
 			fputc('\n', fp);
 			n = 0;
 		}

@@ -6,7 +6,7 @@
  *	static const opt table[] = {
  *		OPT_POS("TREE.tsv", &in, OPT_REQUIRED | OPT_INPUT, "tree TSV"),
  *		OPT_INT("--ranking", "K", &k, 1, 1000000, OPT_REQUIRED, "top-k size"),
- *		OPT_ENUM("--split", "MODE", &split, modes, "rows or group"),
+ *		OPT_ENUM("--split", "MODE", &split, modes, 0, "rows or group"),
  *		OPT_STRING("-o", "OUT.tsv", &out, OPT_REQUIRED | OPT_OUTPUT, "output"),
  *		OPT_END()
  *	};
@@ -35,7 +35,7 @@
  *
  * Help text: "usage: " + synopsis, a blank line, about, a blank line, one
  * entry per table row in table order ("  --name ARG" then the help text,
- * word-wrapped to 78 columns from column col; an entry too wide for col
+ * word-wrapped to 78 columns from column col; an entry wider than col - 1
  * starts its text on the next line; a '\n' in a help text starts a new
  * line, and spaces after it indent that line and its continuations), a
  * blank line, notes.  Synopsis, about and notes are printed verbatim.
@@ -113,9 +113,9 @@ typedef struct {
 #define OPT_STRING(n, a, v, fl, h) \
 	{ .type = OPT_T_STRING, .name = (n), .arg = (a), \
 	  .value = OPT_PTR_(const char *, v), .flags = (fl), .help = (h) }
-#define OPT_ENUM(n, a, v, ch, h) \
+#define OPT_ENUM(n, a, v, ch, fl, h) \
 	{ .type = OPT_T_ENUM, .name = (n), .arg = (a), .value = OPT_PTR_(int, v), \
-	  .choices = (ch), .help = (h) }
+	  .choices = (ch), .flags = (fl), .help = (h) }
 #define OPT_LIST(n, a, nv, v, fl, h) \
 	{ .type = OPT_T_LIST, .name = (n), .arg = (a), .nargs = (nv), \
 	  .value = OPT_PTR_(opt_list, v), .flags = (fl), .help = (h) }
