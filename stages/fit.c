@@ -509,7 +509,7 @@ evaluate(const tree *t, evset *sets, int nsets, int n_univ, mx_acc *acc)
 			mx_case mc = {time, ds->gch[fs->choice[ds->win[i]]],
 			              rank + roff[leaf], prob + roff[leaf],
 			              t->node[leaf].prob_len, 0};
-			mx_add(&acc[s], &mc);
+			mx_add(&acc[s], &mc, NULL);
 			for (int j = fs->first[i]; j < ds->hi[i]; j++)
 				time[ds->gch[fs->choice[j]]] = NAN;
 		}

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "opts.h"
+#include "rules.h"
 #include "tree.h"
 #include "util.h"
 
@@ -53,7 +54,7 @@ main(int argc, char **argv)
 	tree_read(&t, in);
 	int excl = -1;
 	for (int c = 0; pxe && t.cls && c < t.n_class; c++)
-		if (!strcmp(t.cls[c], "extern_mm"))
+		if (!strcmp(t.cls[c], DEFAULT_CHOICE))
 			excl = c;
 	tree_prune_ex(&p, &t, k, excl);
 	aout o;
