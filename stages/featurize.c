@@ -46,6 +46,126 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
+/* Median time of every pair: measurements grouped by pair (counting sort,
+ * in log order), (*pstart)[p] .. (*pstart)[p + 1] the pair's measurements
+ * (the count is written). */
+static double *pair_medians(const meas *ms, size_t n_meas, int np, int **pstart)
+{
+	int *ps = xcalloc((size_t)np + 1, sizeof *ps);
+	for (size_t i = 0; i < n_meas; i++)
+		ps[ms[i].pair + 1]++;
+	for (int p = 0; p < np; p++)
+		ps[p + 1] += ps[p];
+	double *vals = xmalloc(n_meas * sizeof *vals);
+	int *fill = xmalloc((size_t)np * sizeof *fill);
+	memcpy(fill, ps, (size_t)np * sizeof *fill);
+	for (size_t i = 0; i < n_meas; i++)
+		vals[fill[ms[i].pair]++] = ms[i].ms;
+	double *med = xmalloc((size_t)np * sizeof *med);
+	for (int p = 0; p < np; p++)
+		med[p] = median(vals + ps[p], ps[p + 1] - ps[p]);
+	free(vals);
+	free(fill);
+	*pstart = ps;
+	return med;
+}
+
+/* Pairs of each input in first-seen order (stable bucket by input):
+ * returns order[], the pairs of input i at (*istart)[i] .. (*istart)[i+1]. */
+static int *input_pairs(const pair *pr, int np, int ni, int **istart)
+{
+	int *is = xcalloc((size_t)ni + 1, sizeof *is);
+	for (int p = 0; p < np; p++)
+		is[pr[p].input + 1]++;
+	for (int i = 0; i < ni; i++)
+		is[i + 1] += is[i];
+	int *order = xmalloc((size_t)np * sizeof *order);
+	int *ifill = xmalloc((size_t)ni * sizeof *ifill);
+	memcpy(ifill, is, (size_t)ni * sizeof *ifill);
+	for (int p = 0; p < np; p++)
+		order[ifill[pr[p].input]++] = p;
+	free(ifill);
+	*istart = is;
+	return order;
+}
+
+/* What the read loop collected, for the output. */
+typedef struct {
+	const ah_meta *m;
+	int im, ik, in;            /* the numerical features m, k, n */
+	const intern *cats;        /* [n_cat] one-hot categories */
+	const intern *values;      /* [n_cat] every value seen */
+	const intern *choices;
+	const int64_t *inum;       /* [ni * n_num] */
+	const int32_t *icat;       /* [ni * n_cat] value ids */
+	const pair *pr;
+	int ni;
+	const int *pstart, *istart, *order;
+	const double *med;
+} collected;
+
+/* The feat TSV (stages/FORMATS.md): header, then every input with >= 2
+ * choices (§5.1), one row per choice; returns how many inputs were kept. */
+static int write_feat(FILE *fp, const collected *c)
+{
+	const ah_meta *m = c->m;
+	const int nn = m->n_num, nc = m->n_cat;
+	fprintf(fp, "%s\ninput", m->json);
+	for (int j = 0; j < nn; j++)
+		fprintf(fp, "\t%s", m->num[j]);
+	for (int d = 0; d < MM_N_DERIVED; d++)
+		fprintf(fp, "\t%s", mm_derived_name[d]);
+	for (int j = 0; j < nc; j++)
+		fprintf(fp, "\t%s", m->cat[j]);
+	for (int j = 0; j < nc; j++)
+		for (int k = 0; k < c->cats[j].n; k++)
+			fprintf(fp, "\t%s_%s", m->cat[j], c->cats[j].str[k]);
+	fputs("\tchoice\tmedian_ms\tcount\twinner\n", fp);
+
+	/* one-hot value per (feature, value id in this log) */
+	int *dummy_of[AH_MAX_FEATURES];
+	for (int j = 0; j < nc; j++) {
+		dummy_of[j] = xmalloc((size_t)c->values[j].n * sizeof(int));
+		for (int v = 0; v < c->values[j].n; v++)
+			dummy_of[j][v] = intern_find(&c->cats[j], c->values[j].str[v],
+			                             c->values[j].len[v]);
+	}
+	int kept = 0;
+	for (int i = 0; i < c->ni; i++) {
+		int a = c->istart[i], b = c->istart[i + 1];
+		if (b - a < 2)
+			continue;
+		int win = c->order[a];
+		for (int q = a + 1; q < b; q++)
+			if (c->med[c->order[q]] < c->med[win])
+				win = c->order[q];
+		const int64_t *x = c->inum + (size_t)i * nn;
+		const int32_t *cv = c->icat + (size_t)i * nc;
+		double der[MM_N_DERIVED];
+		mm_derived(x[c->im], x[c->ik], x[c->in], der);
+		for (int q = a; q < b; q++) {
+			int p = c->order[q];
+			fprintf(fp, "%d", kept);
+			for (int j = 0; j < nn; j++)
+				fprintf(fp, "\t%" PRId64, x[j]);
+			fprintf(fp, "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%.17g",
+				x[c->im] * x[c->ik], x[c->im] * x[c->in], x[c->ik] * x[c->in],
+				der[3]);
+			for (int j = 0; j < nc; j++)
+				fprintf(fp, "\t%s", c->values[j].str[cv[j]]);
+			for (int j = 0; j < nc; j++)
+				for (int k = 0; k < c->cats[j].n; k++)
+					fprintf(fp, "\t%d", dummy_of[j][cv[j]] == k);
+			fprintf(fp, "\t%s\t%.17g\t%d\t%d\n", c->choices->str[c->pr[p].choice],
+				c->med[p], c->pstart[p + 1] - c->pstart[p], p == win);
+		}
+		kept++;
+	}
+	for (int j = 0; j < nc; j++)
+		free(dummy_of[j]);
+	return kept;
+}
+
 /* Load the one-hot category lists of a main feat TSV's header into cats[]
  * (one interner per categorical feature, values in column order).  The
  * header is read and checked by featset_read_header; its metadata must list
@@ -176,33 +296,11 @@ int main(int argc, char **argv)
 	if (n_meas == 0)
 		die("%s: no measurement rows after the header", log);
 
-	/* Group measurements by pair (counting sort), then median per pair. */
 	int np = pairs.n, ni = inputs.n;
-	int *pstart = xcalloc((size_t)np + 1, sizeof *pstart);
-	for (size_t i = 0; i < n_meas; i++)
-		pstart[ms[i].pair + 1]++;
-	for (int p = 0; p < np; p++)
-		pstart[p + 1] += pstart[p];
-	double *vals = xmalloc(n_meas * sizeof *vals);
-	int *fill = xmalloc((size_t)np * sizeof *fill);
-	memcpy(fill, pstart, (size_t)np * sizeof *fill);
-	for (size_t i = 0; i < n_meas; i++)
-		vals[fill[ms[i].pair]++] = ms[i].ms;
-	double *med = xmalloc((size_t)np * sizeof *med);
-	for (int p = 0; p < np; p++)
-		med[p] = median(vals + pstart[p], pstart[p + 1] - pstart[p]);
+	int *pstart;
+	double *med = pair_medians(ms, n_meas, np, &pstart);
 
-	/* Pairs of each input in first-seen order (stable bucket by input). */
-	int *istart = xcalloc((size_t)ni + 1, sizeof *istart);
-	for (int p = 0; p < np; p++)
-		istart[pr[p].input + 1]++;
-	for (int i = 0; i < ni; i++)
-		istart[i + 1] += istart[i];
-	int *order = xmalloc((size_t)np * sizeof *order);
-	int *ifill = xmalloc((size_t)ni * sizeof *ifill);
-	memcpy(ifill, istart, (size_t)ni * sizeof *ifill);
-	for (int p = 0; p < np; p++)
-		order[ifill[pr[p].input]++] = p;
+	int *istart, *order = input_pairs(pr, np, ni, &istart);
 
 	/* Categories of the main dataset: values of the kept inputs, in order of
 	 * first appearance (spec §4.3: taken after §5.1 dropped inputs). */
@@ -216,55 +314,9 @@ int main(int argc, char **argv)
 
 	aout ao;
 	FILE *fp = aout_open(&ao, out);
-	fprintf(fp, "%s\ninput", m->json);
-	for (int j = 0; j < nn; j++)
-		fprintf(fp, "\t%s", m->num[j]);
-	for (int d = 0; d < MM_N_DERIVED; d++)
-		fprintf(fp, "\t%s", mm_derived_name[d]);
-	for (int j = 0; j < nc; j++)
-		fprintf(fp, "\t%s", m->cat[j]);
-	for (int j = 0; j < nc; j++)
-		for (int c = 0; c < cats[j].n; c++)
-			fprintf(fp, "\t%s_%s", m->cat[j], cats[j].str[c]);
-	fputs("\tchoice\tmedian_ms\tcount\twinner\n", fp);
-
-	/* one-hot value per (feature, value id in this log) */
-	int *dummy_of[AH_MAX_FEATURES];
-	for (int j = 0; j < nc; j++) {
-		dummy_of[j] = xmalloc((size_t)values[j].n * sizeof(int));
-		for (int v = 0; v < values[j].n; v++)
-			dummy_of[j][v] = intern_find(&cats[j], values[j].str[v], values[j].len[v]);
-	}
-	int kept = 0;
-	for (int i = 0; i < ni; i++) {
-		int a = istart[i], b = istart[i + 1];
-		if (b - a < 2)
-			continue;
-		int win = order[a];
-		for (int q = a + 1; q < b; q++)
-			if (med[order[q]] < med[win])
-				win = order[q];
-		const int64_t *x = inum + (size_t)i * nn;
-		const int32_t *cv = icat + (size_t)i * nc;
-		double der[MM_N_DERIVED];
-		mm_derived(x[im], x[ik], x[in], der);
-		for (int q = a; q < b; q++) {
-			int p = order[q];
-			fprintf(fp, "%d", kept);
-			for (int j = 0; j < nn; j++)
-				fprintf(fp, "\t%" PRId64, x[j]);
-			fprintf(fp, "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%.17g",
-				x[im] * x[ik], x[im] * x[in], x[ik] * x[in], der[3]);
-			for (int j = 0; j < nc; j++)
-				fprintf(fp, "\t%s", values[j].str[cv[j]]);
-			for (int j = 0; j < nc; j++)
-				for (int c = 0; c < cats[j].n; c++)
-					fprintf(fp, "\t%d", dummy_of[j][cv[j]] == c);
-			fprintf(fp, "\t%s\t%.17g\t%d\t%d\n", choices.str[pr[p].choice], med[p],
-				pstart[p + 1] - pstart[p], p == win);
-		}
-		kept++;
-	}
+	const collected col = {m, im, ik, in, cats, values, &choices, inum, icat, pr,
+	                       ni, pstart, istart, order, med};
+	int kept = write_feat(fp, &col);
 	if (kept == 0)
 		die("%s: no input has 2 or more distinct choices; nothing to learn from", log);
 	aout_commit(&ao);
@@ -272,15 +324,14 @@ int main(int argc, char **argv)
 		log, n_meas, ni, kept, choices.n);
 
 	for (int j = 0; j < nc; j++) {
-		free(dummy_of[j]);
 		intern_free(&cats[j]);
 		intern_free(&values[j]);
 	}
 	intern_free(&inputs);
 	intern_free(&choices);
 	intern_free(&pairs);
-	free(key); free(inum); free(icat); free(pr); free(ms); free(pstart); free(vals);
-	free(fill); free(med); free(istart); free(order); free(ifill);
+	free(key); free(inum); free(icat); free(pr); free(ms); free(pstart);
+	free(med); free(istart); free(order);
 	ah_close(&r);
 	close_stdout();
 	return 0;

@@ -487,6 +487,82 @@ parse_node(builder *b, int *li, int ind, int depth)
 	return id;
 }
 
+/* The artifact's name (mm only), precondition (shared memory, device
+ * capability) and confidence threshold into t (meta_json rebuilt with
+ * spec §1.1's key order and separators). */
+static void
+read_header(const src *s, tree *t)
+{
+	const char *r = def_return(s, "def get_name(");
+	char *name = py_string(&r, s, find_once(s, "def get_name(") + 1);
+	if (*r)
+		die("%s:%ld: trailing text after the name: '%s'", s->path,
+		    s->l[find_once(s, "def get_name(") + 1].ln, r);
+	if (strcmp(name, "mm"))
+		die("%s:%ld: heuristic name '%s': only 'mm' artifacts can be "
+		    "imported (the context feature lists of spec §1.1 are mm's)",
+		    s->path, s->l[find_once(s, "def get_name(") + 1].ln, name);
+	int li = find_once(s, "and metadata.shared_memory == ");
+	const char *v = s->l[li].text + strlen("and metadata.shared_memory == ");
+	int64_t smem = num_i64(v, v + strlen(v), s, li, "shared_memory");
+	li = find_once(s, "and str(metadata.device_capa) == \"(");
+	v = s->l[li].text + strlen("and str(metadata.device_capa) == \"(");
+	const char *comma = strchr(v, ','), *close = strchr(v, ')');
+	if (!comma || !close || comma > close || comma[1] != ' ' ||
+	    strcmp(close, ")\""))
+		die("%s:%ld: expected str(metadata.device_capa) == \"(MAJOR, MINOR)\"",
+		    s->path, s->l[li].ln);
+	int64_t cmaj = num_i64(v, comma, s, li, "device_capa major");
+	int64_t cmin = num_i64(comma + 2, close, s, li, "device_capa minor");
+	r = def_return(s, "def get_confidence_threshold(");
+	li = find_once(s, "def get_confidence_threshold(") + 1;
+	t->confidence_threshold = num_f64(r, r + strlen(r), s, li,
+	                                  "confidence threshold");
+
+	/* metadata JSON (spec §1.1 key order and separators) */
+	char meta[1024];
+	int ml = snprintf(meta, sizeof meta,
+	    "{\"shared_memory\": %lld, \"device_capa\": [%lld, %lld], "
+	    "\"name\": \"%s\", \"numerical_features\": [",
+	    (long long)smem, (long long)cmaj, (long long)cmin, name);
+	for (int i = 0; i < MM_N_RAW_NUM; i++)
+		ml += snprintf(meta + ml, sizeof meta - (size_t)ml, "%s\"%s\"",
+		               i ? ", " : "", mm_raw_num_name[i]);
+	ml += snprintf(meta + ml, sizeof meta - (size_t)ml,
+	               "], \"categorical_features\": [");
+	for (int i = 0; i < MM_N_RAW_CAT; i++)
+		ml += snprintf(meta + ml, sizeof meta - (size_t)ml, "%s\"%s\"",
+		               i ? ", " : "", mm_raw_cat_name[i]);
+	snprintf(meta + ml, sizeof meta - (size_t)ml, "]}");
+	t->meta_json = xstrdup(meta);
+	free(name);
+}
+
+/* fill_choices: the classes, which must be in byte order. */
+static void
+read_classes(const src *s, tree *t)
+{
+	int li = find_once(s, "def fill_choices(");
+	size_t ccap = 0;
+	for (int i = li + 1; i < s->n; i++) {
+		const char *p = after(s->l[i].text, "self.choices.append(");
+		if (!p)
+			break;
+		char *c = py_string(&p, s, i);
+		if (strcmp(p, ")"))
+			die("%s:%ld: trailing text after the choice: '%s'", s->path,
+			    s->l[i].ln, p);
+		if (t->n_class > 0 && strcmp(t->cls[t->n_class - 1], c) >= 0)
+			die("%s:%ld: choice '%s' is not after '%s' in byte order (the "
+			    "tree format requires sorted classes)", s->path, s->l[i].ln, c,
+			    t->cls[t->n_class - 1]);
+		xgrow((void **)&t->cls, &ccap, (size_t)t->n_class + 1, sizeof *t->cls);
+		t->cls[t->n_class++] = c;
+	}
+	if (t->n_class == 0)
+		die("%s:%ld: fill_choices appends no choice", s->path, s->l[li].ln);
+}
+
 /* ---- main ----------------------------------------------------------------- */
 
 int
@@ -519,71 +595,8 @@ main(int argc, char **argv)
 	b.s = &s;
 	b.t = &t;
 
-	/* name, precondition, threshold */
-	const char *r = def_return(&s, "def get_name(");
-	char *name = py_string(&r, &s, find_once(&s, "def get_name(") + 1);
-	if (*r)
-		die("%s:%ld: trailing text after the name: '%s'", in,
-		    s.l[find_once(&s, "def get_name(") + 1].ln, r);
-	if (strcmp(name, "mm"))
-		die("%s:%ld: heuristic name '%s': only 'mm' artifacts can be "
-		    "imported (the context feature lists of spec §1.1 are mm's)",
-		    in, s.l[find_once(&s, "def get_name(") + 1].ln, name);
-	int li = find_once(&s, "and metadata.shared_memory == ");
-	const char *v = s.l[li].text + strlen("and metadata.shared_memory == ");
-	int64_t smem = num_i64(v, v + strlen(v), &s, li, "shared_memory");
-	li = find_once(&s, "and str(metadata.device_capa) == \"(");
-	v = s.l[li].text + strlen("and str(metadata.device_capa) == \"(");
-	const char *comma = strchr(v, ','), *close = strchr(v, ')');
-	if (!comma || !close || comma > close || comma[1] != ' ' ||
-	    strcmp(close, ")\""))
-		die("%s:%ld: expected str(metadata.device_capa) == \"(MAJOR, MINOR)\"",
-		    in, s.l[li].ln);
-	int64_t cmaj = num_i64(v, comma, &s, li, "device_capa major");
-	int64_t cmin = num_i64(comma + 2, close, &s, li, "device_capa minor");
-	r = def_return(&s, "def get_confidence_threshold(");
-	li = find_once(&s, "def get_confidence_threshold(") + 1;
-	t.confidence_threshold = num_f64(r, r + strlen(r), &s, li,
-	                                 "confidence threshold");
-
-	/* metadata JSON (spec §1.1 key order and separators) */
-	char meta[1024];
-	int ml = snprintf(meta, sizeof meta,
-	    "{\"shared_memory\": %lld, \"device_capa\": [%lld, %lld], "
-	    "\"name\": \"%s\", \"numerical_features\": [",
-	    (long long)smem, (long long)cmaj, (long long)cmin, name);
-	for (int i = 0; i < MM_N_RAW_NUM; i++)
-		ml += snprintf(meta + ml, sizeof meta - (size_t)ml, "%s\"%s\"",
-		               i ? ", " : "", mm_raw_num_name[i]);
-	ml += snprintf(meta + ml, sizeof meta - (size_t)ml,
-	               "], \"categorical_features\": [");
-	for (int i = 0; i < MM_N_RAW_CAT; i++)
-		ml += snprintf(meta + ml, sizeof meta - (size_t)ml, "%s\"%s\"",
-		               i ? ", " : "", mm_raw_cat_name[i]);
-	snprintf(meta + ml, sizeof meta - (size_t)ml, "]}");
-	t.meta_json = xstrdup(meta);
-	free(name);
-
-	/* classes */
-	li = find_once(&s, "def fill_choices(");
-	size_t ccap = 0;
-	for (int i = li + 1; i < s.n; i++) {
-		const char *p = after(s.l[i].text, "self.choices.append(");
-		if (!p)
-			break;
-		char *c = py_string(&p, &s, i);
-		if (strcmp(p, ")"))
-			die("%s:%ld: trailing text after the choice: '%s'", in,
-			    s.l[i].ln, p);
-		if (t.n_class > 0 && strcmp(t.cls[t.n_class - 1], c) >= 0)
-			die("%s:%ld: choice '%s' is not after '%s' in byte order (the "
-			    "tree format requires sorted classes)", in, s.l[i].ln, c,
-			    t.cls[t.n_class - 1]);
-		xgrow((void **)&t.cls, &ccap, (size_t)t.n_class + 1, sizeof *t.cls);
-		t.cls[t.n_class++] = c;
-	}
-	if (t.n_class == 0)
-		die("%s:%ld: fill_choices appends no choice", in, s.l[li].ln);
+	read_header(&s, &t);
+	read_classes(&s, &t);
 
 	/* features: raw numeric, derived; dummies are added when used */
 	for (int i = 0; i < MM_N_RAW_NUM + MM_N_DERIVED; i++) {
@@ -594,7 +607,7 @@ main(int argc, char **argv)
 	}
 
 	/* the tree */
-	li = find_once(&s, "def get_best_choices(") + 1;
+	int li = find_once(&s, "def get_best_choices(") + 1;
 	int def_ind = s.l[li - 1].indent;
 	if (li >= s.n || s.l[li].indent <= def_ind)
 		die("%s:%ld: get_best_choices has no body", in, s.l[li - 1].ln);
