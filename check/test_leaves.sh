@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # test_leaves.sh — the one place that prunes (stages/lib/leaves.h): the prune
 # stage on fit's tree re-derives the pruned tree fit evaluated and selected.
-# A synthetic 256-input log (deterministic awk: 14 choices whose times
-# depend on the shape, many within 2 % of the best), one depth-4 model,
+# A synthetic 400-input log (check/synth_mm.awk: 14 choices whose times
+# depend on the shape, some within 2 % of the best), one depth-4 model,
 # --split none (every input in every set), k = 4; for each leaf order:
 #   - pruning happened (fewer nodes after prune than before), and the
 #     orders differ (greedy's tree is not freq's), so the checks below bite;
@@ -16,21 +16,7 @@ for s in featurize fit prune emit eval; do
 	[ -x "$BIN/$s" ] || { fail leaves "no $BIN/$s"; finish; }
 done
 cd "$TMP"
-awk 'BEGIN {
-	print "{\"shared_memory\": 232448, \"device_capa\": [9, 0], \"name\": \"mm\", \"numerical_features\": [\"m\", \"k\", \"n\", \"mat1_stride_0\", \"mat1_stride_1\", \"mat2_stride_0\", \"mat2_stride_1\"], \"categorical_features\": [\"mat1_dtype\", \"mat2_dtype\", \"mat1_iscontig\", \"mat2_iscontig\", \"using_tf32\"]}"
-	print "m,k,n,mat1_dtype,mat2_dtype,mat1_stride_0,mat1_stride_1,mat2_stride_0,mat2_stride_1,mat1_iscontig,mat2_iscontig,using_tf32,choice,feedback"
-	s = 777
-	for (i = 0; i < 400; i++) {
-		s = (s * 69069 + 1) % 4294967296; m = 16 * (1 + s % 256)
-		s = (s * 69069 + 1) % 4294967296; k = 16 * (1 + s % 128)
-		s = (s * 69069 + 1) % 4294967296; n = 16 * (1 + s % 256)
-		for (c = 0; c < 14; c++) {
-			s = (s * 69069 + 1) % 4294967296; noise = 1 + (s % 1000) / 25000
-			t = (m * k * n / 1e9) * (1 + 0.02 * ((c * 7 + int(m / 700) * 3 + int(n / 900) * 5 + int(k / 500)) % 14)) * noise + 0.001 * (c + 1)
-			printf "%d,%d,%d,torch.float16,torch.float16,%d,1,%d,1,True,True,not_float_32,%s,%.6g\n", m, k, n, k, n, (c == 0 ? "extern_mm" : "type=triton_c" c), t
-		}
-	}
-}' >syn.txt
+awk -v seed=777 -v inputs=400 -v choices=14 -f "$ROOT/check/synth_mm.awk" >syn.txt
 "$BIN/featurize" -o syn.feat.tsv syn.txt 2>/dev/null || { fail leaves-featurize "featurize failed"; finish; }
 printf 'max_depth\tmin_samples_leaf\tcriterion\n4\t1\tentropy\n' >grid.tsv
 

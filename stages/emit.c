@@ -31,6 +31,10 @@
 #include "tree.h"
 #include "util.h"
 
+static const char synopsis[] =
+"emit --heuristic-name NAME --format py|c|h|dot [-o FILE]\n"
+"            [--templates DIR] [--m4 PROG] TREE.tsv";
+
 static const char about[] =
 "Generate one artifact of the learned mm ranking heuristic from a (pruned)\n"
 "tree TSV (stages/FORMATS.md \"tree TSV\"; its line 1 metadata gives the\n"
@@ -465,12 +469,7 @@ int main(int argc, char **argv)
 		        "the (pruned) tree TSV"),
 		OPT_END()
 	};
-	const opt_prog prog = {
-		"emit --heuristic-name NAME --format py|c|h|dot [-o FILE]\n"
-		"            [--templates DIR] [--m4 PROG] TREE.tsv",
-		about, table, notes, 0
-	};
-	opts_parse(&prog, argc, argv);
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 0}, argc, argv);
 	check_identifier(hname);
 	const char *fmtname = fmt_name[fmt];
 	if (!tdir || !*tdir)

@@ -41,6 +41,10 @@
 #include "tree.h"
 #include "util.h"
 
+static const char synopsis[] =
+"eval [--ranking K] [--k LIST] [-o EVAL.tsv] [--ranks RANKS.tsv]\n"
+"            (--tree NAME=TREE.tsv ... | TREE.tsv) [NAME=]SET.feat.tsv ...";
+
 static const char about[] =
 "Rank every input of each feat TSV with each tree and report top-k hit rate,\n"
 "regret and speedup over extern_mm (spec §5.9 semantics, §7.3 use).\n";
@@ -410,12 +414,7 @@ main(int argc, char **argv)
 		           "indices (comma separated, best first)"),
 		OPT_END()
 	};
-	const opt_prog prog = {
-		"eval [--ranking K] [--k LIST] [-o EVAL.tsv] [--ranks RANKS.tsv]\n"
-		"            (--tree NAME=TREE.tsv ... | TREE.tsv) [NAME=]SET.feat.tsv ...",
-		about, table, notes, 18
-	};
-	opts_parse(&prog, argc, argv);
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 18}, argc, argv);
 	named *trees, *sets;
 	size_t ntree, nset;
 	name_inputs(&tlist, &plist, &trees, &ntree, &sets, &nset);

@@ -11,8 +11,12 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+static const char synopsis[] =
+"featurize [--categories MAIN.feat.tsv] [--label NAME] -o OUT.feat.tsv LOG.txt";
 
 static const char about[] =
 "Aggregate the measurements of an AutoHeuristic log (spec §1) into one row per\n"
@@ -46,47 +50,52 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
-/* Median time of every pair: measurements grouped by pair (counting sort,
- * in log order), (*pstart)[p] .. (*pstart)[p + 1] the pair's measurements
- * (the count is written). */
+/* Counting sort: the indices 0 .. n-1 of an array of n elements of size
+ * bytes, grouped by their int key at byte offset off (in [0, nk)), stable
+ * (each group in index order); returns that order, and in *start (nk + 1
+ * entries) where each group begins. */
+#define KEY(i) (*(const int *)((const char *)base + (i) * size + off))
+static int *bucket(const void *base, size_t size, size_t off, size_t n, int nk,
+                   int **start)
+{
+	int *st = xcalloc((size_t)nk + 1, sizeof *st);
+	for (size_t i = 0; i < n; i++)
+		st[KEY(i) + 1]++;
+	for (int k = 0; k < nk; k++)
+		st[k + 1] += st[k];
+	int *order = xmalloc((n + 1) * sizeof *order);
+	int *fill = xmalloc(((size_t)nk + 1) * sizeof *fill);
+	memcpy(fill, st, (size_t)nk * sizeof *fill);
+	for (size_t i = 0; i < n; i++)
+		order[fill[KEY(i)]++] = (int)i;
+	free(fill);
+	*start = st;
+	return order;
+}
+#undef KEY
+
+/* Median time of every pair: measurements grouped by pair (in log order),
+ * (*pstart)[p] .. (*pstart)[p + 1] the pair's measurements (the count is
+ * written). */
 static double *pair_medians(const meas *ms, size_t n_meas, int np, int **pstart)
 {
-	int *ps = xcalloc((size_t)np + 1, sizeof *ps);
+	int *order = bucket(ms, sizeof *ms, offsetof(meas, pair), n_meas, np, pstart);
+	double *vals = xmalloc((n_meas + 1) * sizeof *vals);
 	for (size_t i = 0; i < n_meas; i++)
-		ps[ms[i].pair + 1]++;
+		vals[i] = ms[order[i]].ms;
+	free(order);
+	double *med = xmalloc(((size_t)np + 1) * sizeof *med);
 	for (int p = 0; p < np; p++)
-		ps[p + 1] += ps[p];
-	double *vals = xmalloc(n_meas * sizeof *vals);
-	int *fill = xmalloc((size_t)np * sizeof *fill);
-	memcpy(fill, ps, (size_t)np * sizeof *fill);
-	for (size_t i = 0; i < n_meas; i++)
-		vals[fill[ms[i].pair]++] = ms[i].ms;
-	double *med = xmalloc((size_t)np * sizeof *med);
-	for (int p = 0; p < np; p++)
-		med[p] = median(vals + ps[p], ps[p + 1] - ps[p]);
+		med[p] = median(vals + (*pstart)[p], (*pstart)[p + 1] - (*pstart)[p]);
 	free(vals);
-	free(fill);
-	*pstart = ps;
 	return med;
 }
 
-/* Pairs of each input in first-seen order (stable bucket by input):
- * returns order[], the pairs of input i at (*istart)[i] .. (*istart)[i+1]. */
+/* Pairs of each input in first-seen order: returns order[], the pairs of
+ * input i at (*istart)[i] .. (*istart)[i+1]. */
 static int *input_pairs(const pair *pr, int np, int ni, int **istart)
 {
-	int *is = xcalloc((size_t)ni + 1, sizeof *is);
-	for (int p = 0; p < np; p++)
-		is[pr[p].input + 1]++;
-	for (int i = 0; i < ni; i++)
-		is[i + 1] += is[i];
-	int *order = xmalloc((size_t)np * sizeof *order);
-	int *ifill = xmalloc((size_t)ni * sizeof *ifill);
-	memcpy(ifill, is, (size_t)ni * sizeof *ifill);
-	for (int p = 0; p < np; p++)
-		order[ifill[pr[p].input]++] = p;
-	free(ifill);
-	*istart = is;
-	return order;
+	return bucket(pr, sizeof *pr, offsetof(pair, input), (size_t)np, ni, istart);
 }
 
 /* What the read loop collected, for the output. */
@@ -209,11 +218,7 @@ int main(int argc, char **argv)
 		           "F (for extra datasets, spec §4.3); metadata must match"),
 		OPT_END()
 	};
-	const opt_prog prog = {
-		"featurize [--categories MAIN.feat.tsv] [--label NAME] -o OUT.feat.tsv LOG.txt",
-		about, table, notes, 17
-	};
-	opts_parse(&prog, argc, argv);
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 17}, argc, argv);
 
 	ah_reader r;
 	ah_open_named(&r, log, label);

@@ -38,6 +38,16 @@
 
 /* ---- options ---------------------------------------------------------- */
 
+static const char synopsis[] =
+"fit MAIN.feat.tsv [--data NAME PATH]... [--heuristic-name NAME]\n"
+"           [--ranking K] [--nrows N] [--seed S] [--split rows|group|none]\n"
+"           [--grid mm|reference|search|FILE] [--select top1|regret|hit]\n"
+"           [--leaf-rank freq|greedy] [--leaf-pad N] [--prune-exclude-extern]\n"
+"           [--folds K] [--test-fraction F | --test-fold F/K] [--dump-train FILE]\n"
+"           [--write-split FILE] [--verbose]\n"
+"           [--save-dot FILE]\n"
+"           -o TREE.tsv --metrics METRICS.tsv";
+
 static const char about[] =
 "Train the mm ranking decision tree (spec §5.2-§5.10).\n";
 
@@ -225,18 +235,7 @@ fit_cli(fit_opts *o, int argc, char **argv)
 		         "selected model's rows (all models are in --metrics)"),
 		OPT_END()
 	};
-	const opt_prog prog = {
-		"fit MAIN.feat.tsv [--data NAME PATH]... [--heuristic-name NAME]\n"
-		"           [--ranking K] [--nrows N] [--seed S] [--split rows|group|none]\n"
-		"           [--grid mm|reference|search|FILE] [--select top1|regret|hit]\n"
-		"           [--leaf-rank freq|greedy] [--leaf-pad N] [--prune-exclude-extern]\n"
-		"           [--folds K] [--test-fraction F | --test-fold F/K] [--dump-train FILE]\n"
-		"           [--write-split FILE] [--verbose]\n"
-		"           [--save-dot FILE]\n"
-		"           -o TREE.tsv --metrics METRICS.tsv",
-		about, table, notes, 0
-	};
-	opts_parse(&prog, argc, argv);
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 0}, argc, argv);
 	check_options(o);
 }
 

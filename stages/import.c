@@ -49,6 +49,9 @@
 #include "tree.h"
 #include "util.h"
 
+static const char synopsis[] =
+"import -o TREE.tsv ARTIFACT.py";
+
 static const char about[] =
 "Parse a PyTorch AutoHeuristic mm ranking artifact (spec §6.1, §6.3: the\n"
 "shipped _MMRankingA100.py / _MMRankingH100.py, or one written by emit)\n"
@@ -582,9 +585,7 @@ main(int argc, char **argv)
 		        "Thresholds are exact (the file's literals)."),
 		OPT_END()
 	};
-	const opt_prog prog = {"import -o TREE.tsv ARTIFACT.py", about, table,
-	                       notes, 15};
-	opts_parse(&prog, argc, argv);
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 15}, argc, argv);
 
 	src s;
 	src_read(&s, in);

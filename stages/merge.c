@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const char synopsis[] =
+"merge OUTPUT INPUT...";
+
 static const char about[] =
 "Concatenate AutoHeuristic logs (spec §2, merge_data.py): the first two lines\n"
 "(JSON metadata and CSV header) of every INPUT must be byte-identical to the\n"
@@ -53,8 +56,7 @@ int main(int argc, char **argv)
 		             "featurize validates them)"),
 		OPT_END()
 	};
-	const opt_prog prog = {"merge OUTPUT INPUT...", about, table, notes, 11};
-	opts_parse(&prog, argc, argv);
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 11}, argc, argv);
 
 	aout ao;
 	FILE *fp = NULL;

@@ -17,6 +17,9 @@
 #include "tree.h"
 #include "util.h"
 
+static const char synopsis[] =
+"prune --ranking K [--prune-exclude-extern] -o PRUNED.tsv TREE.tsv";
+
 static const char about[] =
 "Ranking pruning of a decision tree, spec §5.6: from the root, an internal\n"
 "node whose left or right child has fewer than K distinct training labels\n"
@@ -47,11 +50,7 @@ main(int argc, char **argv)
 		        "output tree TSV, param ranking_k = K; written atomically"),
 		OPT_END()
 	};
-	const opt_prog prog = {
-		"prune --ranking K [--prune-exclude-extern] -o PRUNED.tsv TREE.tsv",
-		about, table, notes, 18
-	};
-	opts_parse(&prog, argc, argv);
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 18}, argc, argv);
 
 	tree t, p;
 	tree_read(&t, in);

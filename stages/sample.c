@@ -45,6 +45,10 @@
 #include "rng.h"
 #include "util.h"
 
+static const char synopsis[] =
+"sample [--seed S] [--samples N] [--gpu-mem-bytes B] [--max-gflop G] OUTPUT\n"
+"       sample [--seed S] --dims-only N OUTPUT";
+
 static const char about[] =
 "Draw N random mm samples (spec §3.2-3.3) and write 4*N inputs (one per\n"
 "transpose combination) to OUTPUT as TSV (columns: see stages/sample.c).\n";
@@ -104,12 +108,7 @@ int main(int argc, char **argv)
 		        "the inputs TSV, written atomically"),
 		OPT_END()
 	};
-	const opt_prog prog = {
-		"sample [--seed S] [--samples N] [--gpu-mem-bytes B] [--max-gflop G] OUTPUT\n"
-		"       sample [--seed S] --dims-only N OUTPUT",
-		about, table, notes, 21
-	};
-	opts_parse(&prog, argc, argv);
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 21}, argc, argv);
 
 	rng r;
 	rng_seed(&r, (uint64_t)seed);

@@ -112,14 +112,9 @@ dset_reorder(dset *ds, const int *ord)
 void
 dset_free(dset *ds)
 {
+	void *arrays[] = {ds->hi, ds->win, ds->inp, ds->row, ds->w, ds->set,
+	                  ds->fold, ds->gch, ds->ct};
 	featset_free(&ds->fs);
-	free(ds->hi);
-	free(ds->win);
-	free(ds->inp);
-	free(ds->row);
-	free(ds->w);
-	free(ds->set);
-	free(ds->fold);
-	free(ds->gch);
-	free(ds->ct);
+	for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++)
+		free(arrays[i]);
 }

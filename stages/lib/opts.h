@@ -2,17 +2,18 @@
  * parse-options.h: one table per program gives the parsing, the range
  * checks and the --help text.
  *
+ *	static const char synopsis[] = "prune --ranking K -o OUT.tsv TREE.tsv";
+ *	static const char about[] = "What it does.\n", notes[] = "Exit status: ...\n";
+ *	...
  *	static const char *const modes[] = {"rows", "group", NULL};
- *	static const opt table[] = {
+ *	const opt table[] = {
  *		OPT_POS("TREE.tsv", &in, OPT_REQUIRED | OPT_INPUT, "tree TSV"),
  *		OPT_INT("--ranking", "K", &k, 1, 1000000, OPT_REQUIRED, "top-k size"),
  *		OPT_ENUM("--split", "MODE", &split, modes, 0, "rows or group"),
- *		OPT_STRING("-o", "OUT.tsv", &out, OPT_REQUIRED | OPT_OUTPUT, "output"),
+ *		OPT_OUT("OUT.tsv", &out, OPT_REQUIRED, "output"),
  *		OPT_END()
  *	};
- *	static const opt_prog prog = {"prune --ranking K -o OUT.tsv TREE.tsv",
- *	                              "What it does.\n", table, "Exit status: ...\n", 0};
- *	opts_parse(&prog, argc, argv);
+ *	opts_parse(&(opt_prog){synopsis, about, table, notes, 0}, argc, argv);
  *
  * Syntax (unchanged from the hand-written parsers it replaces): argv[1]
  * "--help"/"-h" prints the help text on stdout and exits 0, "--version"
