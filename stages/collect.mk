@@ -62,24 +62,23 @@ CUDA_INC           ?= $(CUDA)/include
 CUDA_LIBDIR        ?= $(CUDA)/lib64
 BENCH_LDLIBS        = -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcublasLt -lnvrtc -lcudart
 
-BENCH_COMMON = stages/bench.c stages/bench_plan.c stages/bench_online.c stages/bench_lt.c
-BENCH_DEPS   = $(BENCH_COMMON) stages/bench.h stages/bench_lt.h $(LIBA) $(LIB_HDR)
+BENCH_COMMON = stages/bench/bench.c stages/bench/plan.c stages/bench/online.c stages/bench/lt.c
+BENCH_DEPS   = $(BENCH_COMMON) $(wildcard stages/bench/*.h) $(LIBA) $(LIB_HDR)
 
-BENCH_GPU    = stages/cuda/bench_gpu.c stages/cuda/bench_lt_gpu.c stages/cuda/wgmma_launch.c \
+BENCH_GPU    = stages/bench/cuda.c stages/bench/cuda_lt.c stages/cuda/wgmma_launch.c \
                stages/cuda/nvrtc_cache.c
 
-$(BIN)/bench: $(BENCH_DEPS) $(BENCH_GPU) stages/cuda/bench_lt_gpu.h stages/cuda/wgmma_launch.h \
-              stages/cuda/nvrtc_cache.h
+$(BIN)/bench: $(BENCH_DEPS) $(BENCH_GPU) $(wildcard stages/cuda/*.h)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -Istages/lib -Istages -isystem $(CUDA_INC) -o $@ \
+	$(Q)$(CC) $(WARN) $(CFLAGS) -Istages/lib -Istages/bench -Istages/cuda -isystem $(CUDA_INC) -o $@ \
 		$(BENCH_COMMON) $(BENCH_GPU) $(LIBA) $(BENCH_LDLIBS) $(LDLIBS)
 
-$(BIN)/bench-fake: $(BENCH_DEPS) stages/bench_fake.c
+$(BIN)/bench-fake: $(BENCH_DEPS) stages/bench/fake.c
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -Istages/lib -Istages -DBENCH_PROG='"bench-fake"' -o $@ \
-		$(BENCH_COMMON) stages/bench_fake.c $(LIBA) $(LDLIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) -Istages/lib -Istages/bench -DBENCH_PROG='"bench-fake"' -o $@ \
+		$(BENCH_COMMON) stages/bench/fake.c $(LIBA) $(LDLIBS)
 
 # Precompile every candidate cubin (all shrinks, all dtypes) for CUBIN_ARCH
 # into CUBIN_CACHE on a machine without a GPU (then carry the cache).

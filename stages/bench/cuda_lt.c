@@ -9,7 +9,7 @@
 #include <cuda_runtime_api.h>
 #include <cublasLt.h>
 
-#include "bench_lt_gpu.h"
+#include "cuda_lt.h"
 #include "util.h"
 
 struct lt_gpu {

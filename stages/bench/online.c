@@ -22,7 +22,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "bench.h"
+#include "plan.h"
 #include "mmcontext.h"
 #include "util.h"
 

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "bench.h"
-#include "bench_lt.h"
+#include "plan.h"
+#include "lt.h"
 #include "util.h"
 
 const char lt_list_header[] =

@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "plan.h"
 #include "progress.h"
 #include "util.h"
 

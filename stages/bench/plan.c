@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "bench.h"
+#include "plan.h"
 #include "util.h"
 
 int dtype_size(int dt) { return dt == DT_F32 ? 4 : 2; }

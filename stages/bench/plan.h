@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "ahlog.h"
-#include "bench_lt.h"
+#include "lt.h"
 
 enum { DT_F32 = 0, DT_F16 = 1, DT_BF16 = 2 };
 

@@ -17,8 +17,8 @@
 
 #include <cublasLt.h>
 
-#include "bench.h"
-#include "bench_lt.h"
+#include "plan.h"
+#include "lt.h"
 
 /* Workspace cap given to cublasLtMatmulAlgoGetHeuristic in discovery, in
  * bytes (32 MiB, PyTorch's cuBLASLt workspace on Hopper). */

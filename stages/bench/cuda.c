@@ -58,10 +58,10 @@
 #include <cublas_v2.h>
 #include <nvrtc.h>
 
-#include "bench.h"
+#include "plan.h"
 #include "nvrtc_cache.h"
 #include "wgmma_launch.h"
-#include "bench_lt_gpu.h"
+#include "cuda_lt.h"
 #include "util.h"
 
 typedef CUresult (*fn_load_t)(CUmodule *, const void *);

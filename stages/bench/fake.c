@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "bench.h"
+#include "plan.h"
 #include "util.h"
 
 struct bench_backend {
