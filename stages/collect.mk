@@ -37,8 +37,9 @@
 # LAUNCHER (local: the shards run here, one per GPU in GPUS, under make -j;
 # slurm: one Slurm job per shard, see stages/slurm.mk).
 #
-# Binaries: $(BIN)/bench (CUDA back end: needs the CUDA toolkit to build, a
-# GPU to run) and $(BIN)/bench-fake (deterministic CPU back end, for tests).
+# Binaries: $(BIN)/bench (the CUDA measurer: needs the CUDA toolkit to build,
+# a GPU to run) and $(BIN)/bench-fake (the deterministic fake, for tests);
+# sources in stages/bench/ (stages/bench/bench.c lists them).
 # bench reaches the driver API through cudaGetDriverEntryPointByVersion and
 # therefore does not link -lcuda: it starts on a machine without a driver
 # and says so, instead of failing in the dynamic loader.
@@ -62,23 +63,55 @@ CUDA_INC           ?= $(CUDA)/include
 CUDA_LIBDIR        ?= $(CUDA)/lib64
 BENCH_LDLIBS        = -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcublasLt -lnvrtc -lcudart
 
-BENCH_COMMON = stages/bench/bench.c stages/bench/plan.c stages/bench/online.c stages/bench/lt.c
+# The bench wing (stages/bench/): the driver, the plan and the back ends'
+# plan halves go into both binaries; the CUDA measurer and the back ends' GPU
+# halves (cuda*.c, *_gpu.c) into bench only, with libmmcuda (the CUDA
+# helpers of stages/cuda/, shared with the kernel harnesses of perf/kernels/);
+# the fake measurer (fake.c) into bench-fake only.  backends.c is compiled
+# with -DBENCH_CUDA for bench (its table then names the GPU halves).
+BENCH_SRC    = $(wildcard stages/bench/*.c)
+BENCH_GPU    = $(filter stages/bench/cuda% %_gpu.c,$(BENCH_SRC))
+BENCH_COMMON = $(filter-out $(BENCH_GPU) stages/bench/fake.c,$(BENCH_SRC))
 BENCH_DEPS   = $(BENCH_COMMON) $(wildcard stages/bench/*.h) $(LIBA) $(LIB_HDR)
+CUDA_SRC     = $(wildcard stages/cuda/*.c)
+CUDA_HDR     = $(wildcard stages/cuda/*.h)
+CUDALIB      = $(BUILD)/libmmcuda.a
 
-BENCH_GPU    = stages/bench/cuda.c stages/bench/cuda_lt.c stages/cuda/wgmma_launch.c \
-               stages/cuda/nvrtc_cache.c
+$(BUILD)/cuda/%.o: stages/cuda/%.c $(CUDA_HDR) $(LIB_HDR) | $(BUILD)/.deps-ok
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $@")
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -isystem $(CUDA_INC) -c -o $@ $<
 
-$(BIN)/bench: $(BENCH_DEPS) $(BENCH_GPU) $(wildcard stages/cuda/*.h)
+$(CUDALIB): $(patsubst stages/cuda/%.c,$(BUILD)/cuda/%.o,$(CUDA_SRC))
+	$(if $(Q),@echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BIN)/bench: $(BENCH_DEPS) $(BENCH_GPU) $(CUDALIB) $(CUDA_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -Istages/lib -Istages/bench -Istages/cuda -isystem $(CUDA_INC) -o $@ \
-		$(BENCH_COMMON) $(BENCH_GPU) $(LIBA) $(BENCH_LDLIBS) $(LDLIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) -DBENCH_CUDA -iquote stages/lib -iquote stages/cuda \
+		-isystem $(CUDA_INC) -o $@ $(BENCH_COMMON) $(BENCH_GPU) $(CUDALIB) $(LIBA) \
+		$(BENCH_LDLIBS) $(LDLIBS)
 
 $(BIN)/bench-fake: $(BENCH_DEPS) stages/bench/fake.c
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -Istages/lib -Istages/bench -DBENCH_PROG='"bench-fake"' -o $@ \
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -DBENCH_PROG='"bench-fake"' -o $@ \
 		$(BENCH_COMMON) stages/bench/fake.c $(LIBA) $(LDLIBS)
+
+# The kernel harnesses (perf/kernels/build.sh, perf/kernels/README.md): a
+# small harness library of their own plus libmmcuda and libmmrank.
+HARNESS_LIB = perf/kernels/harness.c perf/kernels/harness_gpu.c
+HARNESS_BIN = $(BUILD)/mma/mma_harness $(BUILD)/mma/wgmma_harness
+.PHONY: harnesses
+harnesses: $(HARNESS_BIN)
+$(HARNESS_BIN): $(BUILD)/mma/%: perf/kernels/%.c $(HARNESS_LIB) perf/kernels/harness.h $(CUDALIB) \
+                $(CUDA_HDR) $(LIBA) $(LIB_HDR)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CCLD    $@")
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -iquote stages/cuda -isystem $(CUDA_INC) \
+		-o $@ $< $(HARNESS_LIB) $(CUDALIB) $(LIBA) -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) \
+		-lcublas -lnvrtc -lcudart -lm
 
 # Precompile every candidate cubin (all shrinks, all dtypes) for CUBIN_ARCH
 # into CUBIN_CACHE on a machine without a GPU (then carry the cache).

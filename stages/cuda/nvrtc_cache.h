@@ -1,6 +1,6 @@
-/* nvrtc_cache.h — NVRTC compilation through an on-disk cubin cache, shared
- * by bench (stages/cuda/bench_gpu.c) and the kernel harnesses
- * (perf/kernels/). */
+/* nvrtc_cache.h — NVRTC compilation through an on-disk cubin cache (part of
+ * libmmcuda, stages/cuda/: shared by bench's NVRTC back end,
+ * stages/bench/nvrtc_gpu.c, and the kernel harnesses of perf/kernels/). */
 #ifndef MMRANK_NVRTC_CACHE_H
 #define MMRANK_NVRTC_CACHE_H
 
