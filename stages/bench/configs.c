@@ -10,32 +10,24 @@
 
 mm_config *configs_read(const char *path, int *n)
 {
-	size_t len;
-	char *buf = read_file(path, &len);
+	char *buf = read_lines(path), *p = buf, *l;
 	mm_config *v = NULL;
 	size_t cap = 0;
 	int cnt = 0, header = 0, seen_extra = 0;
 	int64_t lineno = 0;
-	char *p = buf;
-	if (len == 0 || buf[len - 1] != '\n')
-		die("%s: empty or missing final newline", path);
-	while (*p) {
-		char *nl = strchr(p, '\n'), *f[7];
-		*nl = '\0';
-		lineno++;
-		if (*p == '#' || *p == '\0') {
-			p = nl + 1;
+	while ((l = next_line(&p, &lineno))) {
+		char *f[7];
+		if (*l == '#' || *l == '\0') {
 			continue;
 		}
 		if (!header) {
 			/* kernels/wgmma_configs.tsv spells the columns BLOCK_M ... */
-			if (strcasecmp(p, "list\tblock_m\tblock_n\tblock_k\tnum_stages\tnum_warps"))
+			if (strcasecmp(l, "list\tblock_m\tblock_n\tblock_k\tnum_stages\tnum_warps"))
 				die("%s:%" PRId64 ": bad header", path, lineno);
 			header = 1;
-			p = nl + 1;
 			continue;
 		}
-		if (split_tabs(p, f, 6) != 6)
+		if (split_tabs(l, f, 6) != 6)
 			die("%s:%" PRId64 ": expected 6 fields", path, lineno);
 		xgrow((void **)&v, &cap, (size_t)cnt + 1, sizeof *v);
 		mm_config *c = &v[cnt];
@@ -51,7 +43,6 @@ mm_config *configs_read(const char *path, int *n)
 		} else if (!strcmp(f[0], "splitk")) {
 			/* split-K needs a workspace and a reduction launch that bench
 			 * does not drive yet (perf/kernels/mma_harness.c does) */
-			p = nl + 1;
 			continue;
 		} else {
 			die("%s:%" PRId64 ": field 'list': '%s' (base or extra)", path, lineno, f[0]);
@@ -64,7 +55,6 @@ mm_config *configs_read(const char *path, int *n)
 		if (cnt + 2 > BENCH_MAX_CAND - LT_MAX_LIST)
 			die("%s: too many configs (at most %d)", path, BENCH_MAX_CAND - LT_MAX_LIST - 2);
 		cnt++;
-		p = nl + 1;
 	}
 	if (!header || cnt == 0)
 		die("%s: no configs", path);

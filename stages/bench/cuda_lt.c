@@ -90,7 +90,7 @@ void lt_gpu_problem(lt_gpu *g, const bench_input *in)
 	LT_OK(cublasLtMatmulDescCreate(&g->op, g->ct, CUDA_R_32F));
 	LT_OK(cublasLtMatmulDescSetAttribute(g->op, CUBLASLT_MATMUL_DESC_TRANSA, &opa, sizeof opa));
 	LT_OK(cublasLtMatmulDescSetAttribute(g->op, CUBLASLT_MATMUL_DESC_TRANSB, &opb, sizeof opb));
-	/* cuBLASLt A = torch mat2, B = torch mat1 (bench_lt_gpu.h) */
+	/* cuBLASLt A = torch mat2, B = torch mat1 (cuda_lt.h) */
 	if (in->tb)
 		LT_OK(cublasLtMatrixLayoutCreate(&g->la, g->t, k, n, (int64_t)k));
 	else

@@ -5,6 +5,26 @@
 #include "fields.h"
 #include "util.h"
 
+char *read_lines(const char *path)
+{
+	size_t len;
+	char *buf = read_file(path, &len);
+	if (len == 0 || buf[len - 1] != '\n')
+		die("%s: empty or missing final newline", path);
+	return buf;
+}
+
+char *next_line(char **p, int64_t *lineno)
+{
+	char *l = *p, *nl = strchr(l, '\n');
+	if (!*l)
+		return NULL;
+	*nl = '\0';
+	*p = nl + 1;
+	++*lineno;
+	return l;
+}
+
 int split_tabs(char *line, char **f, int max)
 {
 	int n = 0;

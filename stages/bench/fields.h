@@ -6,6 +6,14 @@
 
 #include <stdint.h>
 
+/* The text of path (malloc'd), for next_line; dies when it cannot be read,
+ * is empty or does not end in a newline. */
+char *read_lines(const char *path);
+
+/* The next line of the text at *p, its newline replaced by NUL and *p
+ * moved past it, *lineno counted; NULL at the end of the text. */
+char *next_line(char **p, int64_t *lineno);
+
 /* Split line (modified in place) at tabs into at most max fields f[].
  * Returns the field count, or max + 1 when there are more. */
 int split_tabs(char *line, char **f, int max);

@@ -24,27 +24,20 @@ static const char shapes_header[] =
 
 bench_input *shapes_read(const char *path, int64_t *n)
 {
-	size_t len;
-	char *buf = read_file(path, &len);
+	char *buf = read_lines(path), *p = buf, *l;
 	bench_input *v = NULL;
 	size_t cap = 0;
 	int64_t cnt = 0, lineno = 0;
-	char *p = buf;
-	if (len == 0 || buf[len - 1] != '\n')
-		die("%s: empty or missing final newline", path);
-	while (*p) {
-		char *nl = strchr(p, '\n'), *f[17];
-		*nl = '\0';
-		lineno++;
-		if (strchr(p, '\r'))
+	while ((l = next_line(&p, &lineno))) {
+		char *f[17];
+		if (strchr(l, '\r'))
 			die("%s:%" PRId64 ": carriage return", path, lineno);
 		if (lineno == 1) {
-			if (strcmp(p, shapes_header))
+			if (strcmp(l, shapes_header))
 				die("%s:1: not a shapes.tsv header (see stages/sample.c)", path);
-			p = nl + 1;
 			continue;
 		}
-		if (split_tabs(p, f, 16) != 16)
+		if (split_tabs(l, f, 16) != 16)
 			die("%s:%" PRId64 ": expected 16 fields", path, lineno);
 		xgrow((void **)&v, &cap, (size_t)cnt + 1, sizeof *v);
 		bench_input *in = &v[cnt];
@@ -88,7 +81,6 @@ bench_input *shapes_read(const char *path, int64_t *n)
 			die("%s:%" PRId64 ": strides disagree with the transposes", path, lineno);
 		in->features = ah_mm_features(&in->feat);
 		cnt++;
-		p = nl + 1;
 	}
 	free(buf);
 	*n = cnt;

@@ -73,26 +73,17 @@ static void *get_cubin(const char *src, uint64_t hash, const char *cache,
 	         tf32 ? "-tf32" : "", arch, bug ? "-bug" : "");
 	char opt[12][64];
 	const char *opts[12];
-	int no = 0;
-	snprintf(opt[no++], 64, "--gpu-architecture=%s", arch);
-	snprintf(opt[no++], 64, "-DBM=%d", c->bm);
-	snprintf(opt[no++], 64, "-DBN=%d", c->bn);
-	snprintf(opt[no++], 64, "-DBK=%d", c->bk);
-	snprintf(opt[no++], 64, "-DNW=%d", c->warps);
-	snprintf(opt[no++], 64, "-DSTAGES=%d", c->stages);
+	int no = nvrtc_config_opts(opt, opts, arch, c->bm, c->bn, c->bk, c->stages, c->warps, dt);
 	if (c->tmpl == 1) {
 		snprintf(opt[no++], 64, "-DTF32=%d", tf32);
 		snprintf(opt[no++], 64, "-DSPLITK=0");
-	} else if (c->tmpl == 2) {
-		/* wgmma.cu: BM BN BK NW STAGES DT only */
-	} else {
+	} else if (c->tmpl == 0) {
 		snprintf(opt[no++], 64, "-DTR=%d", tr);
 		snprintf(opt[no++], 64, "-DTC=%d", tc);
-	}
-	snprintf(opt[no++], 64, "-DDT=%d", dt);
+	} /* wgmma.cu: the common defines only */
 	if (bug)
 		snprintf(opt[no++], 64, "-DMMRANK_BUG=1");
-	for (int i = 0; i < no; i++)
+	for (int i = 7; i < no; i++)
 		opts[i] = opt[i];
 
 	return nvrtc_cubin_cached(path, cache, src, tmpl_file[c->tmpl], opts, no, len, why,

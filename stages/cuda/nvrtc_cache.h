@@ -18,4 +18,11 @@ char *nvrtc_cubin_cached(const char *path, const char *cache, const char *src, c
                          const char *const *opts, int no, size_t *len, char **why,
                          int *compiled);
 
+/* The NVRTC options of one template config, the defines every template of
+ * kernels/ takes, in this order: --gpu-architecture=arch, -DBM=bm, -DBN=bn,
+ * -DBK=bk, -DSTAGES=stages, -DNW=warps, -DDT=dt; written into opt[0..7)
+ * (64 bytes each) with opts[i] = opt[i].  Returns 7, the count. */
+int nvrtc_config_opts(char (*opt)[64], const char **opts, const char *arch, int bm, int bn,
+                      int bk, int stages, int warps, int dt);
+
 #endif
