@@ -113,6 +113,16 @@ $(BIN)/%: stages/%.c $(LIBA) $(LIB_HDR)
 	$(if $(Q),@echo "  CCLD    $@")
 	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -o $@ $< $(LIBA) $(LDLIBS)
 
+# Drivers of library units for the tests (check/unit/*.c -> $(BUILD)/unit/),
+# built by make check.
+UNIT_BINS = $(patsubst check/unit/%.c,$(BUILD)/unit/%,$(wildcard check/unit/*.c))
+.PHONY: units
+units: $(UNIT_BINS)
+$(BUILD)/unit/%: check/unit/%.c $(LIBA) $(LIB_HDR)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CCLD    $@")
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -o $@ $< $(LIBA) $(LDLIBS)
+
 # ---- pipeline: official datasets -> heuristic --------------------------------
 # Everything of one GPU lives in $(OUT)/$(GPU)/ (default out/, disposable,
 # git-ignored).
@@ -418,7 +428,7 @@ prune: $(O)/pruned.tsv
 .PHONY: check check-build
 check-build:
 	@stages/deps.sh
-	$(Q)$(MAKE) --no-print-directory BUILD=build/san all build/san/bin/bench-fake \
+	$(Q)$(MAKE) --no-print-directory BUILD=build/san all units build/san/bin/bench-fake \
 	  $(if $(wildcard $(CUDA)/include/cuda_runtime.h),build/san/bin/bench)
 check: check-build
 	@BIN=build/san/bin DATASET_MIRROR='$(DATASET_MIRROR)' check/run.sh $(TESTS)

@@ -6,6 +6,7 @@
 #include "featset.h"
 #include "mmfeatures.h"
 #include "intern.h"
+#include "opts.h"
 #include "util.h"
 
 #include <inttypes.h>
@@ -13,23 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-"usage: featurize [--categories MAIN.feat.tsv] [--label NAME] -o OUT.feat.tsv LOG.txt\n"
-"\n"
+static const char about[] =
 "Aggregate the measurements of an AutoHeuristic log (spec §1) into one row per\n"
 "(input, choice): the median time in milliseconds (inf if any measurement is\n"
 "inf, spec §1.6), the derived features m*k, m*n, k*n, arith_intensity (spec\n"
 "§4.1), one-hot columns <feature>_<value> for the categorical features (spec\n"
 "§4.3) and the input's winner (smallest median; ties: first seen).  Inputs\n"
-"with fewer than 2 distinct choices are dropped (spec §5.1).\n"
-"\n"
-"  LOG.txt        AutoHeuristic log: JSON metadata line, CSV header, rows;\n"
-"                 '-' reads standard input (e.g. unzip -p DATA.zip LOG |)\n"
-"  --label NAME   call the log NAME in messages (e.g. a100_mm.zip:a100_mm.txt)\n"
-"  -o FILE        output feat TSV (stages/FORMATS.md), written atomically\n"
-"  --categories F reuse the one-hot categories of the main dataset's feat\n"
-"                 TSV F (for extra datasets, spec §4.3); metadata must match\n"
-"\n"
+"with fewer than 2 distinct choices are dropped (spec §5.1).\n";
+
+static const char notes[] =
 "Exit status: 0 on success, 1 on any error (the message names file:line and\n"
 "field; no output is left behind).\n";
 
@@ -82,29 +75,25 @@ static void load_categories(const char *path, const ah_meta *m, intern *cats)
 
 int main(int argc, char **argv)
 {
-	std_options(argc, argv, usage);
 	const char *out = NULL, *catfile = NULL, *log = NULL, *label = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-o") && i + 1 < argc)
-			out = argv[++i];
-		else if (!strcmp(argv[i], "--categories") && i + 1 < argc)
-			catfile = argv[++i];
-		else if (!strcmp(argv[i], "--label") && i + 1 < argc)
-			label = argv[++i];
-		else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--categories") ||
-			 !strcmp(argv[i], "--label"))
-			die("option '%s' needs a value (see --help)", argv[i]);
-		else if (argv[i][0] == '-' && argv[i][1])
-			die("unknown option '%s' (see --help)", argv[i]);
-		else if (!log)
-			log = argv[i];
-		else
-			die("more than one log given ('%s', '%s')", log, argv[i]);
-	}
-	if (!out || !log)
-		die("usage: featurize [--categories MAIN.feat.tsv] [--label NAME] -o OUT.feat.tsv LOG.txt");
-	check_output_not_input(out, log);
-	check_output_not_input(out, catfile);
+	const opt table[] = {
+		OPT_POS("LOG.txt", &log, OPT_REQUIRED | OPT_INPUT,
+		        "AutoHeuristic log: JSON metadata line, CSV header, rows; '-' "
+		        "reads standard input (e.g. unzip -p DATA.zip LOG |)"),
+		OPT_STRING("--label", "NAME", &label, 0,
+		           "call the log NAME in messages (e.g. a100_mm.zip:a100_mm.txt)"),
+		OPT_OUT("FILE", &out, OPT_REQUIRED,
+		        "output feat TSV (stages/FORMATS.md), written atomically"),
+		OPT_STRING("--categories", "F", &catfile, OPT_INPUT,
+		           "reuse the one-hot categories of the main dataset's feat TSV "
+		           "F (for extra datasets, spec §4.3); metadata must match"),
+		OPT_END()
+	};
+	const opt_prog prog = {
+		"featurize [--categories MAIN.feat.tsv] [--label NAME] -o OUT.feat.tsv LOG.txt",
+		about, table, notes, 17
+	};
+	opts_parse(&prog, argc, argv);
 
 	ah_reader r;
 	ah_open_named(&r, log, label);

@@ -45,26 +45,17 @@
 #include <string.h>
 
 #include "mmfeatures.h"
+#include "opts.h"
 #include "tree.h"
 #include "util.h"
 
-static const char usage[] =
-"usage: import -o TREE.tsv ARTIFACT.py\n"
-"\n"
+static const char about[] =
 "Parse a PyTorch AutoHeuristic mm ranking artifact (spec §6.1, §6.3: the\n"
 "shipped _MMRankingA100.py / _MMRankingH100.py, or one written by emit)\n"
 "into a tree TSV (stages/FORMATS.md \"tree TSV\"), so that eval can rank\n"
-"inputs with it and emit can regenerate it.\n"
-"\n"
-"  ARTIFACT.py  the generated Python module (LearnedHeuristicDecision)\n"
-"  -o TREE.tsv  output tree TSV, written atomically: metadata JSON rebuilt\n"
-"               from check_precondition/get_name (mm feature lists, spec\n"
-"               §1.1), classes in fill_choices order, nodes in pre-order,\n"
-"               leaf probabilities reconstructed so that they sum to 1,\n"
-"               print as in the file with %.3f and rank in the file's list\n"
-"               order; `return None` -> a leaf without probabilities\n"
-"               (unsafe, §5.7).  Thresholds are exact (the file's literals).\n"
-"\n"
+"inputs with it and emit can regenerate it.\n";
+
+static const char notes[] =
 "Exit status: 0 on success; 1 on bad usage, a construct the generator does\n"
 "not write (the message names ARTIFACT.py:line), or a write error.  No\n"
 "partial output is ever left under TREE.tsv.\n";
@@ -502,22 +493,24 @@ int
 main(int argc, char **argv)
 {
 	const char *out = NULL, *in = NULL;
-	std_options(argc, argv, usage);
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-o") && i + 1 < argc)
-			out = argv[++i];
-		else if (argv[i][0] == '-' && argv[i][1] != '\0')
-			die("unknown or incomplete option '%s' (see --help)", argv[i]);
-		else if (!in)
-			in = argv[i];
-		else
-			die("more than one artifact: '%s' and '%s'", in, argv[i]);
-	}
-	if (!out || !in)
-		die("usage: import -o TREE.tsv ARTIFACT.py (see --help)");
+	const opt table[] = {
+		OPT_POS("ARTIFACT.py", &in, OPT_REQUIRED | OPT_INPUT,
+		        "the generated Python module (LearnedHeuristicDecision)"),
+		OPT_OUT("TREE.tsv", &out, OPT_REQUIRED,
+		        "output tree TSV, written atomically: metadata JSON rebuilt "
+		        "from check_precondition/get_name (mm feature lists, spec "
+		        "§1.1), classes in fill_choices order, nodes in pre-order, leaf "
+		        "probabilities reconstructed so that they sum to 1, print as in "
+		        "the file with %.3f and rank in the file's list order; `return "
+		        "None` -> a leaf without probabilities (unsafe, §5.7).  "
+		        "Thresholds are exact (the file's literals)."),
+		OPT_END()
+	};
+	const opt_prog prog = {"import -o TREE.tsv ARTIFACT.py", about, table,
+	                       notes, 15};
+	opts_parse(&prog, argc, argv);
 
 	src s;
-	check_output_not_input(out, in);
 	src_read(&s, in);
 	tree t;
 	memset(&t, 0, sizeof t);
