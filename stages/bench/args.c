@@ -6,252 +6,187 @@
 #include <string.h>
 
 #include "args.h"
+#include "opts.h"
 #include "util.h"
 
-/* the program name in the usage text: bench, or bench-fake (collect.mk) */
+/* the program name in the help text: bench, or bench-fake (collect.mk) */
 #ifndef BENCH_PROG
 #define BENCH_PROG "bench"
 #endif
 
-static const char usage[] =
-"usage: " BENCH_PROG " [options] SHAPES LOG\n"
+static const char synopsis[] =
+BENCH_PROG " [options] SHAPES LOG\n"
 "       " BENCH_PROG " --compile-only ARCH [--kernels DIR] [--cache DIR] [SHAPES]\n"
 "       " BENCH_PROG " --lt-discover N [--lt-keep K] SHAPES LIST\n"
-"       " BENCH_PROG " --lt-decode ID\n"
-"\n"
-"Time extern_mm (cuBLAS) and every NVRTC candidate of kernels/ on each input\n"
-"of SHAPES (sample's TSV) in this shard, and append the rows to LOG.part,\n"
-"renamed to LOG when the shard is complete (spec §1 log format).  Resumable:\n"
-"rerun the same command after a crash or kill; at most the input in flight\n"
-"is lost.\n"
-"\n"
-"  --device I        CUDA device ordinal (default 0)\n"
-"  --shard I/N       inputs whose 0-based row index % N == I (default 0/1)\n"
-"  --reps R          timed repetitions per candidate, one row each (default 3)\n"
-"  --fast-reject F   adaptive repetitions (ours; default 1.5, 0 = off, every\n"
-"                    candidate R rows as the reference): a candidate whose\n"
-"                    first timed repetition exceeds F x the best first\n"
-"                    repetition of the candidates before it (extern_mm first)\n"
-"                    is not repeated and has one row; it cannot be near-best\n"
-"                    (spec §5.2: within 2 %).  Part of the plan: resume with\n"
-"                    the same F\n"
-"  --screen B        screening of long inputs (ours; default 1.3, 0 = off, every\n"
-"                    candidate timed at full size as the reference): on an\n"
-"                    input whose (warm) cuBLAS reference time is >= --screen-ms,\n"
-"                    extern_mm and each NVRTC candidate are first timed (and,\n"
-"                    on first use, verified) on a slice of the problem (k, or\n"
-"                    else m, cut to ~0.5 ms of cuBLAS, >= 2048); a candidate\n"
-"                    more than B x slower than the best there is not timed at\n"
-"                    full size and has no row in LOG (cuBLASLt choices are\n"
-"                    always timed).  Needs --reps >= 2 (off otherwise, with\n"
-"                    a message).  Part of the plan: resume with the same B\n"
-"  --screen-ms T     screen inputs whose warm cuBLAS reference time is >= T\n"
-"                    ms (T > 0; default 2).  The CUDA back end times a\n"
-"                    second cuBLAS call when the input's first, cold one\n"
-"                    reaches min(T, 1 ms) (1 ms without screening: the\n"
-"                    long-input rule), and the smaller time decides; --stats\n"
-"                    counts them as warm_reference_calls.\n"
-"                    Part of the plan, like B (kept in LOG.part.plan until\n"
-"                    LOG is complete; a resume with other values is refused)\n"
-"  --screen-audit    screen, but still time every candidate at full size (a\n"
-"                    complete log, any --reps); --stats counts screened_out\n"
-"                    and screen_misses (screened out, yet within 2 % of the\n"
-"                    best at full size); the CUDA back end names every\n"
-"                    screened-out candidate on stderr with its slice and\n"
-"                    full-size ratios to the best, MISS on the misses\n"
-"  --kernels DIR     the templates and their config lists (default kernels)\n"
-"  --template T      mm (default): kernels/mm.cu, CUDA-core FFMA tiles, configs\n"
-"                    kernels/configs.tsv, ids type=nvrtc_BLOCK-M=...; mma:\n"
-"                    kernels/mma.cu, tensor cores (mma.sync, cp.async\n"
-"                    pipeline), configs kernels/mma_configs.tsv (split-K lines\n"
-"                    skipped), ids type=nvrtc_mma_BLOCK-M=...; mma+wgmma:\n"
-"                    mma's list plus kernels/wgmma.cu (Hopper wgmma + TMA,\n"
-"                    warp-specialised, sm_90a; configs kernels/wgmma_configs.tsv,\n"
-"                    not shrunk) for fp16/bf16 inputs whose operands TMA can\n"
-"                    describe (leading dimensions multiples of 8), ids\n"
-"                    type=nvrtc_wgmma_BLOCK-M=...; not offered on a GPU\n"
-"                    other than sm_90\n"
-"  --cache DIR       cubin cache, keyed by (source hash, config, dtype, arch)\n"
-"                    (default build/cubin)\n"
-"  --verify-all      check every candidate against cuBLAS on every input\n"
-"                    (default: once per (candidate, dtype, transposes))\n"
-"  --time-limit S    after S seconds stop once the input in flight is\n"
-"                    written (exit 2; rerun to resume)\n"
-"  --stats FILE      write the time breakdown (TSV key/value) to FILE\n""  --use-heuristic TREE  instead of a log, evaluate the ranking heuristic TREE\n"
-"                    (a tree TSV, e.g. out/h200/pruned.tsv; the same ranking\n"
-"                    as its emitted _MMRanking*.c): per input a warm-up pass,\n"
-"                    then only its top-k choices + extern_mm are benchmarked\n"
-"                    (selection), then all candidates (full autotune); LOG\n"
-"                    becomes a TSV, one row per input: input m k n dtype\n"
-"                    n_candidates n_selected decision_ns select_s full_s\n"
-"                    chosen chosen_ms oracle oracle_ms regret extern_ms (times\n"
-"                    of a call in ms as medians over the reps, wall times in\n"
-"                    s; regret = chosen_ms / oracle_ms from the full pass;\n"
-"                    --fast-reject and --screen are off: every choice gets\n"
-"                    every rep at full size)\n"
-"  --ranking K       top-k size for --use-heuristic (default 10)\n"
-"  --compile-only A  fill the cubin cache for architecture A (e.g. sm_90) for\n"
-"                    every shrunk config and dtype (or, given SHAPES, for\n"
-"                    those inputs only); needs no GPU; with\n"
-"                    --shard I/N only every N-th request from the I-th on\n"
-"                    (run N processes in parallel)\n"
-"  --cublaslt FILE   also time each cuBLASLt algorithm of FILE (a list such as\n"
-"                    kernels/cublaslt_algos.tsv, stages/FORMATS.md) as a choice\n"
-"                    of its own, right after extern_mm, on the inputs of the\n"
-"                    type classes its dtypes column names; id\n"
-"                    type=cublaslt_algo=A_tile=T_stages=S_splitk=K_reduction=R\n"
-"                    _swizzle=W_custom=C_inner=I_cluster=L (the CUDA 13\n"
-"                    cublasLt.h attribute values; the same id is the same\n"
-"                    kernel on every shape).  An algorithm cuBLASLt rejects\n"
-"                    for an input (cublasLtMatmulAlgoCheck) is inf there\n"
-"                    (one message per algorithm and dtype).  Part of the plan\n"
-"  --no-nvrtc        time only extern_mm and the --cublaslt choices\n"
-"  --lt-discover N   instead of a log: ask cublasLtMatmulAlgoGetHeuristic for\n"
-"                    its top N algorithms for every input of SHAPES (this\n"
-"                    shard) and write LIST, the algorithms sorted by how many\n"
-"                    inputs' top N held them (columns inputs, rank1 = first\n"
-"                    pick, dtypes = type classes seen)\n"
-"  --lt-keep K       with --lt-discover: write only the K most frequent\n"
-"                    algorithms of each type class (f32, tf32, f16, bf16)\n"
-"  --lt-decode ID    print the attributes of a cuBLASLt choice id (TSV with\n"
-"                    the list's first nine columns) and exit\n"
-"  --bad-kernel      compile candidates with a deliberate bug (tests that\n"
-"                    verification rejects a wrong kernel)\n"
-"  --fake-delay-ms D, --fake-fail N   bench-fake only (CPU tests): sleep D ms\n"
-"                    per input; make every Nth candidate fail (inf)\n"
-"  --fake-capability MAJOR  bench-fake only: report compute capability\n"
-"                    MAJOR.0 (default 9: an H100/H200)\n"
-"\n"
+"       " BENCH_PROG " --lt-decode ID";
+
+static const char about[] =
+"Time extern_mm (cuBLAS) and every candidate of the --template back end on\n"
+"each input of SHAPES (sample's TSV) in this shard, and append the rows to\n"
+"LOG.part, renamed to LOG when the shard is complete (spec §1 log format).\n"
+"Resumable: rerun the same command after a crash or kill; at most the input\n"
+"in flight is lost.\n";
+
+static const char notes[] =
 "Progress goes to stderr (done/total, inputs/s, ETA).  Exit status: 0 done,\n"
 "1 error (no GPU, bad input files, a log made with other settings), 2\n"
 "stopped by --time-limit.\n";
 
-static int64_t opt_int(const char *name, const char *v, int64_t lo, int64_t hi)
+/* --shard I/N into the bench_opts at value */
+static void parse_shard(const char *name, const char *v, void *value)
 {
-	int64_t x;
-	if (!v)
-		die("option '%s' needs a value", name);
-	if (parse_i64(v, strlen(v), &x) != 0 || x < lo || x > hi)
-		die("bad value for '%s': '%s'", name, v);
-	return x;
-}
-
-static double opt_f64(const char *name, const char *v)
-{
-	double x;
-	if (!v)
-		die("option '%s' needs a value", name);
-	if (parse_f64(v, strlen(v), &x) != 0 || !(x >= 0) || isinf(x))
-		die("bad value for '%s': '%s'", name, v);
-	return x;
-}
-
-/* The value of option name for a->o, or a->..., from argv[i + 1] (v): sets
- * the field and returns 1 if name takes a value, 0 if it is a flag, -1 if
- * it is not an option of bench's. */
-static int parse_one(bench_args *a, const char *name, const char *v)
-{
-	bench_opts *o = &a->o;
-	if (!strcmp(name, "--device"))
-		o->device = (int)opt_int(name, v, 0, 1023);
-	else if (!strcmp(name, "--shard")) {
-		const char *sl = v ? strchr(v, '/') : NULL;
-		if (!sl)
-			die("bad value for '--shard': expected I/N");
-		char *is = xstrndup(v, (size_t)(sl - v));
-		o->shard = (int)opt_int(name, is, 0, 1 << 20);
-		o->nshards = (int)opt_int(name, sl + 1, 1, 1 << 20);
-		free(is);
-		if (o->shard >= o->nshards)
-			die("bad value for '--shard': '%s' (I must be < N)", v);
-	} else if (!strcmp(name, "--reps"))
-		o->reps = (int)opt_int(name, v, 1, 1000);
-	else if (!strcmp(name, "--fast-reject"))
-		o->fast_reject = opt_f64(name, v);
-	else if (!strcmp(name, "--screen"))
-		o->screen = opt_f64(name, v);
-	else if (!strcmp(name, "--screen-ms"))
-		o->screen_ms = opt_f64(name, v);
-	else if (!strcmp(name, "--screen-audit"))
-		return o->screen_audit = 1, 0;
-	else if (!strcmp(name, "--kernels"))
-		o->kernels = v;
-	else if (!strcmp(name, "--cache"))
-		o->cache = v;
-	else if (!strcmp(name, "--verify-all"))
-		return o->verify_all = 1, 0;
-	else if (!strcmp(name, "--bad-kernel"))
-		return o->bad_kernel = 1, 0;
-	else if (!strcmp(name, "--time-limit"))
-		a->time_limit = opt_f64(name, v);
-	else if (!strcmp(name, "--template")) {
-		if (!v || !(a->be = backend_find(v))) {
-			char names[256];
-			backend_names(names, sizeof names);
-			die("bad value for '--template': expected %s", names);
-		}
-	} else if (!strcmp(name, "--use-heuristic"))
-		a->heur = v;
-	else if (!strcmp(name, "--ranking"))
-		a->ranking = (int)opt_int(name, v, 1, BENCH_MAX_CAND);
-	else if (!strcmp(name, "--stats"))
-		a->stats = v;
-	else if (!strcmp(name, "--compile-only"))
-		o->compile_arch = v;
-	else if (!strcmp(name, "--cublaslt"))
-		a->ltpath = v;
-	else if (!strcmp(name, "--no-nvrtc"))
-		return a->no_nvrtc = 1, 0;
-	else if (!strcmp(name, "--lt-discover"))
-		a->lt_topn = (int)opt_int(name, v, 1, 1024);
-	else if (!strcmp(name, "--lt-keep"))
-		a->lt_keep = (int)opt_int(name, v, 1, LT_MAX_LIST);
-	else if (!strcmp(name, "--lt-decode"))
-		a->ltdecode = v;
-	else if (!strcmp(name, "--fake-delay-ms"))
-		o->fake_delay_ms = opt_f64(name, v);
-	else if (!strcmp(name, "--fake-fail"))
-		o->fake_fail = (int)opt_int(name, v, 0, 1 << 20);
-	else if (!strcmp(name, "--fake-capability"))
-		o->fake_cap = (int)opt_int(name, v, 1, 99);
-	else
-		return -1;
-	return 1;
+	bench_opts *o = value;
+	const char *sl = strchr(v, '/');
+	int64_t i, n;
+	if (!sl || parse_i64(v, (size_t)(sl - v), &i) != 0 || parse_i64(sl + 1, strlen(sl + 1), &n) != 0 ||
+	    i < 0 || n < 1 || n > 1 << 20 || i >= n)
+		die("%s: expected I/N with 0 <= I < N <= %d, got '%s'", name, 1 << 20, v);
+	o->shard = (int)i;
+	o->nshards = (int)n;
 }
 
 void bench_args_parse(bench_args *a, int argc, char **argv)
 {
-	std_options(argc, argv, usage);
 	memset(a, 0, sizeof *a);
-	a->o.nshards = 1;
-	a->o.reps = 3;
-	a->o.fast_reject = 1.5;
-	a->o.screen = 1.3;
-	a->o.screen_ms = 2.0;
-	a->o.kernels = "kernels";
-	a->o.cache = "build/cubin";
-	a->be = &bench_backends[0];
+	bench_opts *o = &a->o;
+	o->nshards = 1;
+	o->reps = 3;
+	o->fast_reject = 1.5;
+	o->screen = 1.3;
+	o->screen_ms = 2.0;
+	o->kernels = "kernels";
+	o->cache = "build/cubin";
 	a->ranking = 10;
 	a->time_limit = -1;
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-		int r = arg[0] == '-' && arg[1] ? parse_one(a, arg, argv[i + 1]) : 0;
-		if (r < 0)
-			die("unknown option '%s' (see --help)", arg);
-		else if (r > 0)
-			i++;
-		else if (arg[0] == '-' && arg[1])
-			; /* a flag */
-		else if (!a->shapes)
-			a->shapes = arg;
-		else if (!a->log)
-			a->log = arg;
-		else
-			die("too many arguments: '%s' (see --help)", arg);
-		if (i >= argc)
-			die("option '%s' needs a value", arg);
+	/* --template: the names of the back-end table */
+	const char *names[16];
+	int nb = 0, tmpl = 0;
+	for (const bench_backend *b = bench_backends; b->name; b++) {
+		if (nb == 15)
+			die("internal: more than 15 back ends in stages/bench/backends.c");
+		names[nb++] = b->name;
 	}
-	const bench_opts *o = &a->o;
+	names[nb] = NULL;
+	const opt table[] = {
+		OPT_INT("--device", "I", &o->device, 0, 1023, 0, "CUDA device ordinal (default 0)"),
+		OPT_CALL("--shard", "I/N", parse_shard, o,
+		         "inputs whose 0-based row index % N == I (default 0/1)"),
+		OPT_INT("--reps", "R", &o->reps, 1, 1000, 0,
+		        "timed repetitions per candidate, one row each (default 3)"),
+		OPT_DOUBLE("--fast-reject", "F", &o->fast_reject, 0, INFINITY, 0,
+		           "adaptive repetitions (ours; default 1.5, 0 = off, every candidate R "
+		           "rows as the reference): a candidate whose first timed repetition "
+		           "exceeds F x the best first repetition of the candidates before it "
+		           "(extern_mm first) is not repeated and has one row; it cannot be "
+		           "near-best (spec §5.2: within 2 %).  Part of the plan: resume with the "
+		           "same F"),
+		OPT_DOUBLE("--screen", "B", &o->screen, 0, INFINITY, 0,
+		           "screening of long inputs (ours; default 1.3, 0 = off, every candidate "
+		           "timed at full size as the reference): on an input whose (warm) cuBLAS "
+		           "reference time is >= --screen-ms, extern_mm and each template "
+		           "candidate are first timed (and, on first use, verified) on a slice of "
+		           "the problem (k, or else m, cut to ~0.5 ms of cuBLAS, >= 2048); a "
+		           "candidate more than B x slower than the best there is not timed at full "
+		           "size and has no row in LOG (cuBLASLt choices are always timed).  Needs "
+		           "--reps >= 2 (off otherwise, with a message).  Part of the plan: resume "
+		           "with the same B"),
+		OPT_DOUBLE("--screen-ms", "T", &o->screen_ms, 0, INFINITY, 0,
+		           "screen inputs whose warm cuBLAS reference time is >= T ms (T > 0; "
+		           "default 2).  The CUDA measurer times a second cuBLAS call when the "
+		           "input's first, cold one reaches min(T, 1 ms) (1 ms without screening: "
+		           "the long-input rule), and the smaller time decides; --stats counts "
+		           "them as warm_reference_calls.  Part of the plan, like B (kept in "
+		           "LOG.part.plan until LOG is complete; a resume with other values is "
+		           "refused)"),
+		OPT_FLAG("--screen-audit", &o->screen_audit,
+		         "screen, but still time every candidate at full size (a complete log, "
+		         "any --reps); --stats counts screened_out and screen_misses (screened "
+		         "out, yet within 2 % of the best at full size); the CUDA measurer names "
+		         "every screened-out candidate on stderr with its slice and full-size "
+		         "ratios to the best, MISS on the misses"),
+		OPT_STRING("--kernels", "DIR", &o->kernels, 0,
+		           "the templates and their config lists (default kernels)"),
+		OPT_ENUM("--template", "T", &tmpl, names, 0,
+		         "the back end (stages/bench/backends.c).  mm (default): kernels/mm.cu, "
+		         "CUDA-core FFMA tiles, configs kernels/configs.tsv, ids "
+		         "type=nvrtc_BLOCK-M=...; mma: kernels/mma.cu, tensor cores (mma.sync, "
+		         "cp.async pipeline), configs kernels/mma_configs.tsv (split-K lines "
+		         "skipped), ids type=nvrtc_mma_BLOCK-M=...; mma+wgmma: mma's list plus "
+		         "kernels/wgmma.cu (Hopper wgmma + TMA, warp-specialised, sm_90a; configs "
+		         "kernels/wgmma_configs.tsv, not shrunk) for fp16/bf16 inputs whose "
+		         "operands TMA can describe (leading dimensions multiples of 8), ids "
+		         "type=nvrtc_wgmma_BLOCK-M=...; not offered on a GPU other than sm_90"),
+		OPT_STRING("--cache", "DIR", &o->cache, 0,
+		           "cubin cache, keyed by (source hash, config, dtype, arch) (default "
+		           "build/cubin)"),
+		OPT_FLAG("--verify-all", &o->verify_all,
+		         "check every candidate against cuBLAS on every input (default: once per "
+		         "(candidate, dtype, transposes))"),
+		OPT_DOUBLE("--time-limit", "S", &a->time_limit, 0, INFINITY, 0,
+		           "after S seconds stop once the input in flight is written (exit 2; "
+		           "rerun to resume)"),
+		OPT_STRING("--stats", "FILE", &a->stats, OPT_OUTPUT,
+		           "write the time breakdown (TSV key/value) to FILE"),
+		OPT_STRING("--use-heuristic", "TREE", &a->heur, OPT_INPUT,
+		           "instead of a log, evaluate the ranking heuristic TREE (a tree TSV, e.g. "
+		           "out/h200/pruned.tsv; the same ranking as its emitted _MMRanking*.c): per "
+		           "input a warm-up pass, then only its top-k choices + extern_mm are "
+		           "benchmarked (selection), then all candidates (full autotune); LOG "
+		           "becomes a TSV, one row per input: input m k n dtype n_candidates "
+		           "n_selected decision_ns select_s full_s chosen chosen_ms oracle oracle_ms "
+		           "regret extern_ms (times of a call in ms as medians over the reps, wall "
+		           "times in s; regret = chosen_ms / oracle_ms from the full pass; "
+		           "--fast-reject and --screen are off: every choice gets every rep at full "
+		           "size)"),
+		OPT_INT("--ranking", "K", &a->ranking, 1, BENCH_MAX_CAND, 0,
+		        "top-k size for --use-heuristic (default 10)"),
+		OPT_STRING("--compile-only", "A", &o->compile_arch, 0,
+		           "fill the cubin cache for architecture A (e.g. sm_90) for every shrunk "
+		           "config and dtype (or, given SHAPES, for those inputs only); needs no "
+		           "GPU; with --shard I/N only every N-th request from the I-th on (run N "
+		           "processes in parallel)"),
+		OPT_STRING("--cublaslt", "FILE", &a->ltpath, OPT_INPUT,
+		           "also time each cuBLASLt algorithm of FILE (a list such as "
+		           "kernels/cublaslt_algos.tsv, stages/FORMATS.md) as a choice of its own, "
+		           "right after extern_mm, on the inputs of the type classes its dtypes "
+		           "column names; id type=cublaslt_algo=A_tile=T_stages=S_splitk=K"
+		           "_reduction=R_swizzle=W_custom=C_inner=I_cluster=L (the CUDA 13 "
+		           "cublasLt.h attribute values; the same id is the same kernel on every "
+		           "shape).  An algorithm cuBLASLt rejects for an input "
+		           "(cublasLtMatmulAlgoCheck) is inf there (one message per algorithm and "
+		           "dtype).  Part of the plan"),
+		OPT_FLAG("--no-nvrtc", &a->no_nvrtc,
+		         "time only extern_mm and the --cublaslt choices (no template candidates)"),
+		OPT_INT("--lt-discover", "N", &a->lt_topn, 1, 1024, 0,
+		        "instead of a log: ask cublasLtMatmulAlgoGetHeuristic for its top N "
+		        "algorithms for every input of SHAPES (this shard) and write LIST, the "
+		        "algorithms sorted by how many inputs' top N held them (columns inputs, "
+		        "rank1 = first pick, dtypes = type classes seen)"),
+		OPT_INT("--lt-keep", "K", &a->lt_keep, 1, LT_MAX_LIST, 0,
+		        "with --lt-discover: write only the K most frequent algorithms of each "
+		        "type class (f32, tf32, f16, bf16)"),
+		OPT_STRING("--lt-decode", "ID", &a->ltdecode, 0,
+		           "print the attributes of a cuBLASLt choice id (TSV with the list's first "
+		           "nine columns) and exit"),
+		OPT_FLAG("--bad-kernel", &o->bad_kernel,
+		         "compile candidates with a deliberate bug (tests that verification "
+		         "rejects a wrong kernel)"),
+		OPT_DOUBLE("--fake-delay-ms", "D", &o->fake_delay_ms, 0, 1e9, 0,
+		           "bench-fake only (CPU tests): sleep D ms per input"),
+		OPT_INT("--fake-fail", "N", &o->fake_fail, 0, 1 << 20, 0,
+		        "bench-fake only: make every Nth candidate fail (inf)"),
+		OPT_INT("--fake-capability", "MAJOR", &o->fake_cap, 1, 99, 0,
+		        "bench-fake only: report compute capability MAJOR.0 (default 9: an "
+		        "H100/H200)"),
+		OPT_POS("SHAPES", &a->shapes, OPT_INPUT, "the inputs, sample's TSV"),
+		OPT_POS("LOG", &a->log, OPT_OUTPUT,
+		        "the AutoHeuristic log (LIST with --lt-discover, a TSV with "
+		        "--use-heuristic)"),
+		OPT_END()
+	};
+	const opt_prog prog = { synopsis, about, table, notes, 0 };
+	opts_parse(&prog, argc, argv);
+	a->be = &bench_backends[tmpl];
 	if ((o->fake_delay_ms > 0 || o->fake_fail || o->fake_cap) && strcmp(measure_kind(), "fake"))
 		die("--fake-* options exist only in bench-fake");
 	if (a->lt_keep && !a->lt_topn)
@@ -269,11 +204,11 @@ void bench_args_screen(bench_args *a)
 		o->screen = 0;
 	}
 	if (o->screen < 0 || (o->screen > 0 && o->screen < 1))
-		die("bad value for '--screen': %g (expected 0 = off, or >= 1)", o->screen);
+		die("--screen: expected 0 (off) or a factor >= 1, got %g", o->screen);
 	if (o->screen_audit && !(o->screen > 0))
 		die("--screen-audit needs --screen B > 0");
 	if (!(o->screen_ms > 0) || !isfinite(o->screen_ms))
-		die("bad value for '--screen-ms': %g (expected a time > 0 ms)", o->screen_ms);
+		die("--screen-ms: expected a time > 0 ms, got %g", o->screen_ms);
 	if (o->reps < 2 && o->screen > 0 && !o->screen_audit) {
 		/* a screened block is recognised by its later repetitions */
 		fprintf(stderr, "bench: --reps %d: no screening (it needs --reps >= 2)\n", o->reps);
