@@ -5,11 +5,15 @@
  * n_labels column) by a leaf with the node's own class distribution, and
  * writes the result renumbered in pre-order.  Unlike the reference, pruned
  * leaves keep their own n_samples (the reference resets id and num_samples
- * to 0, spec §8 item 5). */
+ * to 0, spec §8 item 5).  The pruning is leaves.h's, the one fit evaluates
+ * every model with: on fit's tree it re-derives the selected model's
+ * pruned tree (fit orders every node of the tree it writes). */
 #include <stdlib.h>
 #include <string.h>
 
+#include "leaves.h"
 #include "opts.h"
+#include "rules.h"
 #include "tree.h"
 #include "util.h"
 
@@ -53,9 +57,11 @@ main(int argc, char **argv)
 	tree_read(&t, in);
 	int excl = -1;
 	for (int c = 0; pxe && t.cls && c < t.n_class; c++)
-		if (!strcmp(t.cls[c], "extern_mm"))
+		if (!strcmp(t.cls[c], DEFAULT_CHOICE))
 			excl = c;
-	tree_prune_ex(&p, &t, k, excl);
+	/* the lists are ordered already (fit): RR_FREQ keeps them */
+	leaf_rule rule = {k, excl, RR_FREQ, -1, 0};
+	leaves_prune(&p, &t, &rule, NULL, 0);
 	aout o;
 	FILE *fp = aout_open(&o, out);
 	tree_write(&p, fp);
