@@ -28,6 +28,7 @@
 #include "block.h"
 #include "mmcontext.h"
 #include "progress.h"
+#include "rules.h"
 #include "tree.h"
 #include "util.h"
 
@@ -36,12 +37,11 @@ static const char online_header[] =
 	"input\tm\tk\tn\tdtype\tn_candidates\tn_selected\tdecision_ns\tselect_s\tfull_s"
 	"\tchosen\tchosen_ms\toracle\toracle_ms\tregret\textern_ms";
 
-/* The heuristic's selection for one input (spec §7.3): the first k ranked
- * choices of tree t that are among cand[0..nc), then extern_mm if missing.
- * Writes candidate indices to sel (BENCH_MAX_CAND), the decision's wall
- * time to *decision_ns; returns the count.
- * TODO(top-k): the list with its extern_mm fallback is to have one home in
- * stages/lib (metrics.c; issue #16 item 3). */
+/* The heuristic's selection for one input (spec §7.3): the top-k list of
+ * tree t's ranking for the input (rules.h topk: the first k ranked choices
+ * that are among cand[0..nc), then extern_mm if missing).  Writes candidate
+ * indices to sel (BENCH_MAX_CAND), the decision's wall time to
+ * *decision_ns; returns the count. */
 static int online_select(const tree *t, int k, const bench_input *in,
                          const bench_cand *cand, int nc, int *sel, double *decision_ns)
 {
@@ -53,30 +53,27 @@ static int online_select(const tree *t, int k, const bench_input *in,
 	int leaf = tree_apply(t, x);
 	tree_prob rk[1024];
 	int nr = tree_ranked(t, leaf, rk, 1024);
-	int ns = 0, ext = -1;
-	for (int c = 0; c < nc; c++)
+	/* the ranking as candidate indices (-1: not a candidate of this input);
+	 * every candidate is available */
+	int rank[1024], ext = -1;
+	double prob[1024], avail[BENCH_MAX_CAND];
+	for (int c = 0; c < nc; c++) {
+		avail[c] = 0;
 		if (cand[c].is_extern)
 			ext = c;
-	for (int r = 0; r < nr && ns < k; r++) {
-		const char *id = t->cls[rk[r].cls];
-		for (int c = 0; c < nc; c++) {
-			if (strcmp(cand[c].id, id))
-				continue;
-			int dup = 0;
-			for (int j = 0; j < ns; j++)
-				dup |= sel[j] == c;
-			if (!dup)
-				sel[ns++] = c;
-			break;
-		}
 	}
-	int have_ext = 0;
-	for (int j = 0; j < ns; j++)
-		have_ext |= sel[j] == ext;
-	if (ext >= 0 && !have_ext)
-		sel[ns++] = ext;
+	for (int r = 0; r < nr; r++) {
+		const char *id = t->cls[rk[r].cls];
+		rank[r] = -1;
+		prob[r] = rk[r].p;
+		for (int c = 0; c < nc && rank[r] < 0; c++)
+			if (!strcmp(cand[c].id, id))
+				rank[r] = c;
+	}
+	topk_list tl;
+	topk(&tl, sel, rank, prob, nr, avail, k, ext, -1);
 	*decision_ns = (mono_s() - t0) * 1e9;
-	return ns;
+	return tl.n;
 }
 
 /* Warm-up pass, selection pass (top-k + extern_mm) and full pass over one
@@ -85,7 +82,7 @@ static int online_select(const tree *t, int k, const bench_input *in,
  * times in seconds.  fb must hold reps * BENCH_MAX_CAND doubles. */
 static void online_input(measurer *be, const tree *t, int k, const bench_input *in,
                          const bench_cand *cand, int nc, int reps, double *fb, FILE *out,
-                         double *regret, double *select_s, double *full_s)
+                         double *rg, double *select_s, double *full_s)
 {
 	int sel[BENCH_MAX_CAND];
 	bench_cand sub[BENCH_MAX_CAND];
@@ -117,11 +114,11 @@ static void online_input(measurer *be, const tree *t, int k, const bench_input *
 			ext = c;
 	}
 	double cm = bench_median(fb, nc, chosen, reps);
-	*regret = cm / om;
+	*rg = regret(cm, om);
 	fprintf(out, "%lld\t%lld\t%lld\t%lld\t%s\t%d\t%d\t%.0f\t%.6f\t%.6f\t%s\t%.17g\t%s\t%.17g"
 	        "\t%.17g\t%.17g\n", (long long)in->id, (long long)in->m, (long long)in->k,
 	        (long long)in->n, in->feat.dtype, nc, ns, dns, *select_s, *full_s,
-	        cand[chosen].id, cm, cand[oracle].id, om, *regret,
+	        cand[chosen].id, cm, cand[oracle].id, om, *rg,
 	        ext >= 0 ? bench_median(fb, nc, ext, reps) : NAN);
 }
 

@@ -5,6 +5,7 @@
 
 #include "backend.h"
 #include "plan.h"
+#include "rules.h"
 #include "util.h"
 
 int plan_candidates(const bench_plan *p, const bench_input *in, bench_cand *out)
@@ -12,7 +13,7 @@ int plan_candidates(const bench_plan *p, const bench_input *in, bench_cand *out)
 	int nc = 0;
 	memset(&out[0], 0, sizeof out[0]);
 	out[0].is_extern = 1;
-	strcpy(out[0].id, "extern_mm");
+	strcpy(out[0].id, DEFAULT_CHOICE);
 	nc = 1;
 	/* cuBLASLt algorithms of the input's type class, in list order */
 	unsigned cls = lt_dtype_class(in->dtype, in->tf32);

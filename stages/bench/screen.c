@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "rules.h"
 #include "screen.h"
 
 /* The sliced length of a dimension of length d for an input whose
@@ -50,9 +51,7 @@ int bench_screen_verdicts(const bench_cand *c, int nc, const double *st, double 
 	return out;
 }
 
-/* TODO(near-best): the near-best rule (spec §5.2, "within 2 %") is to have
- * one home in stages/lib (issue #16 item 3); this is its only use in bench. */
 int bench_screen_miss(double t, double best)
 {
-	return t <= 1.02 * best;
+	return near_best(t, best);
 }

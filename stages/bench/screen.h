@@ -45,9 +45,10 @@ int bench_screen_slice(const bench_input *in, double ref_ms, double screen_ms,
 int bench_screen_verdicts(const bench_cand *c, int nc, const double *st, double beta,
                           unsigned char *keep, double *best);
 
-/* --screen-audit: 1 when a candidate screened out is a miss, its full-size
- * first repetition t (ms) within 2 % of the best first repetition best of
- * the input's candidates (t <= 1.02 * best). */
+/* --screen-audit: 1 when a candidate screened out is a miss: its full-size
+ * first repetition t (ms) is near-best (rules.h near_best, spec §5.2:
+ * best / t >= 0.98) against the best first repetition best of the input's
+ * candidates. */
 int bench_screen_miss(double t, double best);
 
 #endif
