@@ -32,6 +32,67 @@ static const char notes[] =
 "1 error (no GPU, bad input files, a log made with other settings), 2\n"
 "stopped by --time-limit.\n";
 
+/* the longer option texts */
+static const char help_fast_reject[] =
+	"adaptive repetitions (ours; default 1.5, 0 = off, every candidate R rows "
+	"as the reference): a candidate whose first timed repetition exceeds F x "
+	"the best first repetition of the candidates before it (extern_mm first) "
+	"is not repeated and has one row; it cannot be near-best (spec §5.2: "
+	"within 2 %).  Part of the plan: resume with the same F";
+
+static const char help_screen[] =
+	"screening of long inputs (ours; default 1.3, 0 = off, every candidate "
+	"timed at full size as the reference): on an input whose (warm) cuBLAS "
+	"reference time is >= --screen-ms, extern_mm and each template candidate "
+	"are first timed (and, on first use, verified) on a slice of the problem "
+	"(k, or else m, cut to ~0.5 ms of cuBLAS, >= 2048); a candidate more than "
+	"B x slower than the best there is not timed at full size and has no row "
+	"in LOG (cuBLASLt choices are always timed).  Needs --reps >= 2 (off "
+	"otherwise, with a message).  Part of the plan: resume with the same B";
+
+static const char help_screen_ms[] =
+	"screen inputs whose warm cuBLAS reference time is >= T ms (T > 0; "
+	"default 2).  The CUDA measurer times a second cuBLAS call when the "
+	"input's first, cold one reaches min(T, 1 ms) (1 ms without screening: "
+	"the long-input rule), and the smaller time decides; --stats counts them "
+	"as warm_reference_calls.  Part of the plan, like B (kept in "
+	"LOG.part.plan until LOG is complete; a resume with other values is "
+	"refused)";
+
+static const char help_template[] =
+	"the back end (stages/bench/backends.c).  mm (default): kernels/mm.cu, "
+	"CUDA-core FFMA tiles, configs kernels/configs.tsv, ids "
+	"type=nvrtc_BLOCK-M=...; mma: kernels/mma.cu, tensor cores (mma.sync, "
+	"cp.async pipeline), configs kernels/mma_configs.tsv (split-K lines "
+	"skipped), ids type=nvrtc_mma_BLOCK-M=...; mma+wgmma: mma's list plus "
+	"kernels/wgmma.cu (Hopper wgmma + TMA, warp-specialised, sm_90a; configs "
+	"kernels/wgmma_configs.tsv, not shrunk) for fp16/bf16 inputs whose "
+	"operands TMA can describe (leading dimensions multiples of 8), ids "
+	"type=nvrtc_wgmma_BLOCK-M=...; not offered on a GPU other than sm_90";
+
+static const char help_heuristic[] =
+	"instead of a log, evaluate the ranking heuristic TREE (a tree TSV, e.g. "
+	"out/h200/pruned.tsv; the same ranking as its emitted _MMRanking*.c): per "
+	"input a warm-up pass, then only its top-k choices + extern_mm are "
+	"benchmarked (selection), then all candidates (full autotune); LOG "
+	"becomes a TSV, one row per input: input m k n dtype n_candidates "
+	"n_selected decision_ns select_s full_s chosen chosen_ms oracle oracle_ms "
+	"regret extern_ms (times of a call in ms as medians over the reps, wall "
+	"times in s; regret = chosen_ms / oracle_ms from the full pass; "
+	"--fast-reject and --screen are off: every choice gets every rep at full "
+	"size)";
+
+static const char help_cublaslt[] =
+	"also time each cuBLASLt algorithm of FILE (a list such as "
+	"kernels/cublaslt_algos.tsv, stages/FORMATS.md) as a choice of its own, "
+	"right after extern_mm, on the inputs of the type classes its dtypes "
+	"column names; id "
+	"type=cublaslt_algo=A_tile=T_stages=S_splitk=K_reduction=R_swizzle=W_custom=C_inner=I_cluster=L "
+	"(the CUDA 13 cublasLt.h attribute values; the same id is the same kernel "
+	"on every shape).  An algorithm cuBLASLt rejects for an input "
+	"(cublasLtMatmulAlgoCheck) is inf there (one message per algorithm and "
+	"dtype).  Part of the plan";
+
 /* --shard I/N into the bench_opts at value */
 static void parse_shard(const char *name, const char *v, void *value)
 {
@@ -74,30 +135,11 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 		OPT_INT("--reps", "R", &o->reps, 1, 1000, 0,
 		        "timed repetitions per candidate, one row each (default 3)"),
 		OPT_DOUBLE("--fast-reject", "F", &o->fast_reject, 0, INFINITY, 0,
-		           "adaptive repetitions (ours; default 1.5, 0 = off, every candidate R "
-		           "rows as the reference): a candidate whose first timed repetition "
-		           "exceeds F x the best first repetition of the candidates before it "
-		           "(extern_mm first) is not repeated and has one row; it cannot be "
-		           "near-best (spec §5.2: within 2 %).  Part of the plan: resume with the "
-		           "same F"),
+		           help_fast_reject),
 		OPT_DOUBLE("--screen", "B", &o->screen, 0, INFINITY, 0,
-		           "screening of long inputs (ours; default 1.3, 0 = off, every candidate "
-		           "timed at full size as the reference): on an input whose (warm) cuBLAS "
-		           "reference time is >= --screen-ms, extern_mm and each template "
-		           "candidate are first timed (and, on first use, verified) on a slice of "
-		           "the problem (k, or else m, cut to ~0.5 ms of cuBLAS, >= 2048); a "
-		           "candidate more than B x slower than the best there is not timed at full "
-		           "size and has no row in LOG (cuBLASLt choices are always timed).  Needs "
-		           "--reps >= 2 (off otherwise, with a message).  Part of the plan: resume "
-		           "with the same B"),
+		           help_screen),
 		OPT_DOUBLE("--screen-ms", "T", &o->screen_ms, 0, INFINITY, 0,
-		           "screen inputs whose warm cuBLAS reference time is >= T ms (T > 0; "
-		           "default 2).  The CUDA measurer times a second cuBLAS call when the "
-		           "input's first, cold one reaches min(T, 1 ms) (1 ms without screening: "
-		           "the long-input rule), and the smaller time decides; --stats counts "
-		           "them as warm_reference_calls.  Part of the plan, like B (kept in "
-		           "LOG.part.plan until LOG is complete; a resume with other values is "
-		           "refused)"),
+		           help_screen_ms),
 		OPT_FLAG("--screen-audit", &o->screen_audit,
 		         "screen, but still time every candidate at full size (a complete log, "
 		         "any --reps); --stats counts screened_out and screen_misses (screened "
@@ -107,15 +149,7 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 		OPT_STRING("--kernels", "DIR", &o->kernels, 0,
 		           "the templates and their config lists (default kernels)"),
 		OPT_ENUM("--template", "T", &tmpl, names, 0,
-		         "the back end (stages/bench/backends.c).  mm (default): kernels/mm.cu, "
-		         "CUDA-core FFMA tiles, configs kernels/configs.tsv, ids "
-		         "type=nvrtc_BLOCK-M=...; mma: kernels/mma.cu, tensor cores (mma.sync, "
-		         "cp.async pipeline), configs kernels/mma_configs.tsv (split-K lines "
-		         "skipped), ids type=nvrtc_mma_BLOCK-M=...; mma+wgmma: mma's list plus "
-		         "kernels/wgmma.cu (Hopper wgmma + TMA, warp-specialised, sm_90a; configs "
-		         "kernels/wgmma_configs.tsv, not shrunk) for fp16/bf16 inputs whose "
-		         "operands TMA can describe (leading dimensions multiples of 8), ids "
-		         "type=nvrtc_wgmma_BLOCK-M=...; not offered on a GPU other than sm_90"),
+		         help_template),
 		OPT_STRING("--cache", "DIR", &o->cache, 0,
 		           "cubin cache, keyed by (source hash, config, dtype, arch) (default "
 		           "build/cubin)"),
@@ -128,16 +162,7 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 		OPT_STRING("--stats", "FILE", &a->stats, OPT_OUTPUT,
 		           "write the time breakdown (TSV key/value) to FILE"),
 		OPT_STRING("--use-heuristic", "TREE", &a->heur, OPT_INPUT,
-		           "instead of a log, evaluate the ranking heuristic TREE (a tree TSV, e.g. "
-		           "out/h200/pruned.tsv; the same ranking as its emitted _MMRanking*.c): per "
-		           "input a warm-up pass, then only its top-k choices + extern_mm are "
-		           "benchmarked (selection), then all candidates (full autotune); LOG "
-		           "becomes a TSV, one row per input: input m k n dtype n_candidates "
-		           "n_selected decision_ns select_s full_s chosen chosen_ms oracle oracle_ms "
-		           "regret extern_ms (times of a call in ms as medians over the reps, wall "
-		           "times in s; regret = chosen_ms / oracle_ms from the full pass; "
-		           "--fast-reject and --screen are off: every choice gets every rep at full "
-		           "size)"),
+		           help_heuristic),
 		OPT_INT("--ranking", "K", &a->ranking, 1, BENCH_MAX_CAND, 0,
 		        "top-k size for --use-heuristic (default 10)"),
 		OPT_STRING("--compile-only", "A", &o->compile_arch, 0,
@@ -146,15 +171,7 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 		           "GPU; with --shard I/N only every N-th request from the I-th on (run N "
 		           "processes in parallel)"),
 		OPT_STRING("--cublaslt", "FILE", &a->ltpath, OPT_INPUT,
-		           "also time each cuBLASLt algorithm of FILE (a list such as "
-		           "kernels/cublaslt_algos.tsv, stages/FORMATS.md) as a choice of its own, "
-		           "right after extern_mm, on the inputs of the type classes its dtypes "
-		           "column names; id type=cublaslt_algo=A_tile=T_stages=S_splitk=K"
-		           "_reduction=R_swizzle=W_custom=C_inner=I_cluster=L (the CUDA 13 "
-		           "cublasLt.h attribute values; the same id is the same kernel on every "
-		           "shape).  An algorithm cuBLASLt rejects for an input "
-		           "(cublasLtMatmulAlgoCheck) is inf there (one message per algorithm and "
-		           "dtype).  Part of the plan"),
+		           help_cublaslt),
 		OPT_FLAG("--no-nvrtc", &a->no_nvrtc,
 		         "time only extern_mm and the --cublaslt choices (no template candidates)"),
 		OPT_INT("--lt-discover", "N", &a->lt_topn, 1, 1024, 0,

@@ -19,8 +19,14 @@
  * statistics of --stats (cuda.h).  extern_mm (cuda_extern.c) and cuBLASLt
  * (cuda_lt.c) implement bench_gpu_ops too; every plan may hold them.
  *
- * Adding a back end (e.g. Triton): its halves in their own files, and one
- * line in the table of backends.c naming them.
+ * Adding a back end (e.g. Triton): its plan half in NAME.c (linked into
+ * both binaries), its GPU half in NAME_gpu.c (stages/collect.mk links
+ * *_gpu.c and cuda*.c into bench only), and one line in the table of
+ * backends.c naming them; `bench --template NAME` (make collect
+ * KERNEL_TEMPLATE=NAME) then selects it, bench-fake times its plan with
+ * made-up times.  Its GPU half may use cuda.h (the measurer's state and
+ * statistics), nvrtc_cache.h (an on-disk cubin cache), cudrv.h (module
+ * loading and launches without libcuda).
  */
 #ifndef MMRANK_BENCH_BACKEND_H
 #define MMRANK_BENCH_BACKEND_H

@@ -27,13 +27,16 @@ typedef struct {
 	int launched;               /* has run at least once in this process */
 } kmod;
 
+/* The templates' sources by mm_config.tmpl: [0] kernels/mm.cu (always: the
+ * auxiliary kernels), [1] mma.cu, [2] wgmma.cu when the variant uses them,
+ * else NULL; and their hashes. */
 typedef struct {
-	char *src;                  /* kernels/mm.cu */
-	uint64_t src_hash;
-	char *src2;                 /* kernels/mma.cu with --template mma, else NULL */
-	uint64_t src2_hash;
-	char *src3;                 /* kernels/wgmma.cu with --template mma+wgmma, else NULL */
-	uint64_t src3_hash;
+	char *src[3];
+	uint64_t hash[3];
+} sources;
+
+typedef struct {
+	sources s;
 	tmap_encode_fn encode;      /* cuTensorMapEncodeTiled (wgmma.cu only) */
 	CUtensorMap *tmA, *tmB;     /* wgmma.cu candidate being measured: the maps of
 	                               every operand copy (nvrtc_run), capacity captm */
@@ -62,6 +65,22 @@ static char *load_source(const bench_opts *o, int tmpl, uint64_t *hash)
  * the template's source (c->tmpl), hash its hash.  Returns a malloc'd image
  * and *len, or NULL with *why (malloc'd) on a compile error.  *compiled is
  * set to 1 when NVRTC ran. */
+static void sources_load(sources *s, const bench_opts *o, int mma, int wgmma)
+{
+	memset(s, 0, sizeof *s);
+	s->src[0] = load_source(o, 0, &s->hash[0]);
+	if (mma)
+		s->src[1] = load_source(o, 1, &s->hash[1]);
+	if (wgmma)
+		s->src[2] = load_source(o, 2, &s->hash[2]);
+}
+
+static void sources_free(sources *s)
+{
+	for (int t = 0; t < 3; t++)
+		free(s->src[t]);
+}
+
 static void *get_cubin(const char *src, uint64_t hash, const char *cache,
                        const mm_config *c, int tr, int tc, int dt, int tf32,
                        const char *arch, int bug, size_t *len, char **why,
@@ -115,10 +134,8 @@ static kmod *get_module(measurer *b, nvrtc_state *st, const mm_config *c, int tr
 		b->s.n_compile_fail++;
 		return k;
 	}
-	const char *src = c->tmpl == 2 ? st->src3 : c->tmpl ? st->src2 : st->src;
-	uint64_t hash = c->tmpl == 2 ? st->src3_hash : c->tmpl ? st->src2_hash : st->src_hash;
 	double t0 = mono_s();
-	void *img = get_cubin(src, hash, b->o.cache, c, tr, tc, dt, tf32,
+	void *img = get_cubin(st->s.src[c->tmpl], st->s.hash[c->tmpl], b->o.cache, c, tr, tc, dt, tf32,
 	                      c->tmpl == 2 ? "sm_90a" : b->arch, b->o.bad_kernel,
 	                      &len, &why, &compiled);
 	double t1 = mono_s();
@@ -218,13 +235,9 @@ cuda_aux nvrtc_aux(measurer *m, int dt)
 static void *nvrtc_open(measurer *m, const bench_opts *o, int variant)
 {
 	nvrtc_state *st = xcalloc(1, sizeof *st);
-	st->src = load_source(o, 0, &st->src_hash);
-	if (variant != NVRTC_MM)
-		st->src2 = load_source(o, 1, &st->src2_hash);
-	if (variant == NVRTC_MMA_WGMMA) {
-		st->src3 = load_source(o, 2, &st->src3_hash);
+	sources_load(&st->s, o, variant != NVRTC_MM, variant == NVRTC_MMA_WGMMA);
+	if (variant == NVRTC_MMA_WGMMA)
 		cudrv_entry("cuTensorMapEncodeTiled", (void **)&st->encode);
-	}
 	(void)m;
 	return st;
 }
@@ -304,9 +317,7 @@ static void nvrtc_close(void *s, measurer *b)
 		free(st->mods[i]);
 	}
 	free(st->mods);
-	free(st->src);
-	free(st->src2);
-	free(st->src3);
+	sources_free(&st->s);
 	free(st->tmA);
 	free(st->tmB);
 	free(st);
@@ -338,12 +349,10 @@ static int nvrtc_precompile(const bench_opts *o, int variant, const void *lists,
 {
 	const nvrtc_lists *l = lists;
 	const int tmpl = variant != NVRTC_MM;
-	uint64_t hash, hash2 = 0, hash3 = 0;
-	char *src = load_source(o, 0, &hash);
-	char *src2 = tmpl ? load_source(o, 1, &hash2) : NULL;
 	/* wgmma.cu builds for sm_90a only (wgmma, setmaxnreg) */
 	int wg = variant == NVRTC_MMA_WGMMA && !strncmp(o->compile_arch, "sm_90", 5);
-	char *src3 = wg ? load_source(o, 2, &hash3) : NULL;
+	sources s;
+	sources_load(&s, o, tmpl, wg);
 	int n = 0, total = 0;
 	/* without SHAPES: every shrink a problem can cause, m', n', k' in
 	 * {16, 32, 64, >=128} */
@@ -354,7 +363,8 @@ static int nvrtc_precompile(const bench_opts *o, int variant, const void *lists,
 	in.features = (char *)"";
 	for (int dt = 0; dt < 3; dt++) {
 		mm_config auxc = { 16, 16, 16, 1, 1, 0, 0 };
-		precompile_one(o, src, hash, &auxc, 2, 16, dt, 0, o->compile_arch, "auxiliary kernels",
+		precompile_one(o, s.src[0], s.hash[0], &auxc, 2, 16, dt, 0, o->compile_arch,
+		               "auxiliary kernels",
 		               &total, &n);
 		/* mma.cu for float32 has a tf32 (mma) and an FFMA variant */
 		for (int tf = 0; tf <= (tmpl && dt == DT_F32); tf++)
@@ -378,20 +388,18 @@ static int nvrtc_precompile(const bench_opts *o, int variant, const void *lists,
 						/* not shrunk: one cubin per (config, dtype), asked once */
 						if (!wg || tf || (!ins && p > 0))
 							continue;
-						precompile_one(o, src3, hash3, g, cand[i].tr, cand[i].tc, dt, 0,
+						precompile_one(o, s.src[2], s.hash[2], g, cand[i].tr, cand[i].tc, dt, 0,
 						               "sm_90a", cand[i].id, &total, &n);
 						continue;
 					}
-					precompile_one(o, g->tmpl ? src2 : src, g->tmpl ? hash2 : hash, g,
+					precompile_one(o, s.src[g->tmpl], s.hash[g->tmpl], g,
 					               cand[i].tr, cand[i].tc, dt, tf, o->compile_arch, cand[i].id,
 					               &total, &n);
 				}
 			}
 	}
 	fprintf(stderr, "bench: %d cubin requests against cache %s, %d compiled now\n", total, o->cache, n);
-	free(src);
-	free(src2);
-	free(src3);
+	sources_free(&s);
 	return n;
 }
 
