@@ -47,7 +47,7 @@ double bench_median(const double *fb, int nc, int c, int reps)
 }
 
 /* full[i] for the nc candidates from their first repetitions t0[]: the
- * running best as the back ends see it (bench_full_reps). */
+ * running best as the measurers see it (bench_full_reps). */
 void block_full_reps(const double *t0, int nc, double alpha, unsigned char *full)
 {
 	double best = INFINITY;

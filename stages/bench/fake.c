@@ -1,18 +1,18 @@
 /* fake.c — the fake measurer (measure.h): a deterministic stand-in for the
  * CUDA measurer, linked into build/bin/bench-fake for CPU tests of logging
  * and resumption (check/test_bench_cpu.sh).  It times the candidates of
- * every back end's plan itself (their GPU halves are not linked).  Reports an H100/H200-like device
- * (232448 B opt-in shared memory, capability 9.0).  The "time" of a
- * candidate is a pure function of (input features, choice id, repetition),
- * log-uniform over 23 decades of ms to exercise number formatting, so two
- * runs give byte-identical logs.  Adaptive repetitions (--fast-reject)
- * follow bench_full_reps exactly as the CUDA measurer does; screening
- * (--screen) follows bench_screen_slice/verdicts with a slice time of the
- * full time times the slice's share of m*k.  --fake-fail N makes every candidate whose
- * hash % N == 0 fail (inf, message on stderr); --fake-delay-ms D sleeps D ms
- * per input (to be killed mid-run).  cuBLASLt choices (--cublaslt) are timed
- * like the others; --lt-discover gets a made-up heuristic answer
- * (measure_lt_heuristic). */
+ * every back end's plan itself (their GPU halves are not linked).  Reports
+ * an H100/H200-like device (232448 B opt-in shared memory, capability 9.0).
+ * The "time" of a candidate is a pure function of (input features, choice
+ * id, repetition), log-uniform over 23 decades of ms to exercise number
+ * formatting, so two runs give byte-identical logs.  Adaptive repetitions
+ * (--fast-reject) follow bench_full_reps exactly as the CUDA measurer does;
+ * screening (--screen) follows bench_screen_slice/verdicts with a slice
+ * time of the full time times the slice's share of m*k.  --fake-fail N
+ * makes every candidate whose hash % N == 0 fail (inf, message on stderr);
+ * --fake-delay-ms D sleeps D ms per input (to be killed mid-run).  cuBLASLt
+ * choices (--cublaslt) are timed like the others; --lt-discover gets a
+ * made-up heuristic answer (measure_lt_heuristic). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -193,7 +193,7 @@ static kmod *get_module(measurer *b, nvrtc_state *st, const mm_config *c, int tr
 }
 
 /* The tensor maps of wgmma.cu config g for every buffer set of input in,
- * into st->tmA/tmB (run_once reads them).  Returns 0, or -1 with a message
+ * into st->tmA/tmB (nvrtc_run reads them).  Returns 0, or -1 with a message
  * (the candidate is then inf for this input). */
 static int wg_prepare(measurer *b, nvrtc_state *st, const bench_input *in, const mm_config *g,
                       const cuda_bufs *bf)
