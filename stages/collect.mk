@@ -64,14 +64,18 @@ CUDA_LIBDIR        ?= $(CUDA)/lib64
 BENCH_LDLIBS        = -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcublasLt -lnvrtc -lcudart
 
 # The bench wing (stages/bench/): the driver, the plan and the back ends'
-# plan halves go into both binaries; the CUDA measurer and the back ends' GPU
-# halves (cuda*.c, *_gpu.c) into bench only, with libmmcuda (the CUDA
+# plan halves (BENCH_COMMON) go into both binaries; the CUDA measurer and the
+# back ends' GPU halves (BENCH_GPU) into bench only, with libmmcuda (the CUDA
 # helpers of stages/cuda/, shared with the kernel harnesses of perf/kernels/);
 # the fake measurer (fake.c) into bench-fake only.  backends.c is compiled
-# with -DBENCH_CUDA for bench (its table then names the GPU halves).
-BENCH_SRC    = $(wildcard stages/bench/*.c)
-BENCH_GPU    = $(filter stages/bench/cuda% %_gpu.c,$(BENCH_SRC))
-BENCH_COMMON = $(filter-out $(BENCH_GPU) stages/bench/fake.c,$(BENCH_SRC))
+# with -DBENCH_CUDA for bench (its table then names the GPU halves).  A new
+# back end adds its plan half to BENCH_COMMON, its GPU half to BENCH_GPU and
+# a line to backends.c (stages/bench/backend.h).
+BENCH_COMMON = $(addprefix stages/bench/,bench.c args.c collect.c online.c discover.c \
+                 inputs.c fields.c configs.c plan.c block.c resume.c screen.c lt.c \
+                 backends.c nvrtc.c)
+BENCH_GPU    = $(addprefix stages/bench/,cuda.c cuda_measure.c cuda_screen.c cuda_time.c \
+                 cuda_extern.c cuda_lt.c nvrtc_gpu.c)
 BENCH_DEPS   = $(BENCH_COMMON) $(wildcard stages/bench/*.h) $(LIBA) $(LIB_HDR)
 CUDA_SRC     = $(wildcard stages/cuda/*.c)
 CUDA_HDR     = $(wildcard stages/cuda/*.h)

@@ -19,12 +19,11 @@
  * statistics of --stats (cuda.h).  extern_mm (cuda_extern.c) and cuBLASLt
  * (cuda_lt.c) implement bench_gpu_ops too; every plan may hold them.
  *
- * Adding a back end (e.g. Triton): its plan half in NAME.c (linked into
- * both binaries), its GPU half in NAME_gpu.c (stages/collect.mk links
- * *_gpu.c and cuda*.c into bench only), and one line in the table of
- * backends.c naming them; `bench --template NAME` (make collect
- * KERNEL_TEMPLATE=NAME) then selects it, bench-fake times its plan with
- * made-up times.  Its GPU half may use cuda.h (the measurer's state and
+ * Adding a back end (e.g. Triton): its plan half in NAME.c (in BENCH_COMMON
+ * of stages/collect.mk: both binaries), its GPU half in NAME_gpu.c (in
+ * BENCH_GPU: bench only), and one line in the table of backends.c naming
+ * them; `bench --template NAME` (make collect KERNEL_TEMPLATE=NAME) then
+ * selects it, bench-fake times its plan with made-up times.  Its GPU half may use cuda.h (the measurer's state and
  * statistics), nvrtc_cache.h (an on-disk cubin cache), cudrv.h (module
  * loading and launches without libcuda).
  */
@@ -43,9 +42,12 @@ typedef struct {
 	 * capability is in the log's metadata. */
 	void (*fit)(void *lists, const bench_device *dev);
 	/* Append the candidates of input in to out[nc..) (BENCH_MAX_CAND in all:
-	 * die beyond), in the back end's order, with unique choice ids that are
-	 * a pure function of (lists, in, smem_limit); smem_limit is the device's
-	 * opt-in shared memory per block in bytes.  Returns the new count. */
+	 * die beyond), in the back end's order, a pure function of (lists, in,
+	 * smem_limit) (resumption recomputes it); smem_limit is the device's
+	 * opt-in shared memory per block in bytes.  An id may occur twice
+	 * (Inductor dedups within a list, not across lists): both are timed and
+	 * logged.  A candidate carries its id and tile config (cfg); what else
+	 * the GPU half needs it derives from (in, cfg).  Returns the new count. */
 	int (*candidates)(const void *lists, const bench_input *in, int64_t smem_limit,
 	                  bench_cand *out, int nc);
 	void (*free)(void *lists);
