@@ -1,7 +1,8 @@
-/* bench_lt_gpu.c — the CUDA half of bench's cuBLASLt choices: descriptors
- * for one problem, rebuilding a listed algorithm from its attributes,
- * running it, and the heuristic query of `bench --lt-discover`.
- * Interface and problem mapping: stages/cuda/bench_lt_gpu.h. */
+/* cuda_lt.c — the CUDA half of bench's cuBLASLt choices: descriptors for
+ * one problem, rebuilding a listed algorithm from its attributes, running
+ * it, the heuristic query of `bench --lt-discover`, and the GPU half of
+ * cuBLASLt candidates (backend.h bench_gpu_ops lt_gpu_ops).  Interface and
+ * problem mapping: cuda_lt.h. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,7 @@
 #include <cuda_runtime_api.h>
 #include <cublasLt.h>
 
-#include "bench_lt_gpu.h"
+#include "cuda.h"
 #include "util.h"
 
 struct lt_gpu {
@@ -89,7 +90,7 @@ void lt_gpu_problem(lt_gpu *g, const bench_input *in)
 	LT_OK(cublasLtMatmulDescCreate(&g->op, g->ct, CUDA_R_32F));
 	LT_OK(cublasLtMatmulDescSetAttribute(g->op, CUBLASLT_MATMUL_DESC_TRANSA, &opa, sizeof opa));
 	LT_OK(cublasLtMatmulDescSetAttribute(g->op, CUBLASLT_MATMUL_DESC_TRANSB, &opb, sizeof opb));
-	/* cuBLASLt A = torch mat2, B = torch mat1 (bench_lt_gpu.h) */
+	/* cuBLASLt A = torch mat2, B = torch mat1 (cuda_lt.h) */
 	if (in->tb)
 		LT_OK(cublasLtMatrixLayoutCreate(&g->la, g->t, k, n, (int64_t)k));
 	else
@@ -258,3 +259,47 @@ int lt_gpu_first(lt_gpu *g, const char *id, unsigned cls)
 	g->seen[g->nseen++] = xstrdup(key);
 	return 1;
 }
+
+/* Per input, each listed algorithm is rebuilt from its attributes and
+ * checked (cublasLtMatmulAlgoCheck; rejected -> inf, one message per
+ * (algorithm, dtype)), with a workspace of the size the check asks for
+ * (one buffer, grown); m->ltp is then the candidate being measured. */
+static int lt_ops_prepare(void *st, measurer *m, const bench_input *in, const bench_cand *cd,
+                          const cuda_bufs *bf, cand_ready *r)
+{
+	(void)st;
+	(void)bf;
+	if (!m->lt)
+		m->lt = lt_gpu_open();
+	lt_gpu_problem(m->lt, in);
+	const char *what;
+	cublasStatus_t s = lt_gpu_prepare(m->lt, &cd->alg, &m->ltp, &what);
+	if (s != CUBLAS_STATUS_SUCCESS) {
+		m->s.n_lt_rejected++;
+		unsigned cls = lt_dtype_class(in->dtype, in->tf32);
+		if (lt_gpu_first(m->lt, cd->id, cls))
+			fprintf(stderr, "bench: input %" PRId64 " (%" PRId64 "x%" PRId64 "x%"
+			        PRId64 " %s ta=%d tb=%d): %s: %s: %s; inf (not repeated for "
+			        "other %s inputs)\n", in->id, in->m, in->k, in->n,
+			        lt_class_name(cls), in->ta, in->tb, cd->id, what,
+			        cublasGetStatusString(s), lt_class_name(cls));
+		return -1;
+	}
+	r->h = &m->ltp;
+	return 0;
+}
+
+static int lt_ops_run(void *st, measurer *m, const bench_input *in, const bench_cand *c,
+                      const cand_ready *r, const cuda_bufs *bf, int i, void *out)
+{
+	(void)st;
+	cublasStatus_t s = lt_gpu_run(m->lt, r->h, bf->A[i], bf->B[i], out);
+	if (s != CUBLAS_STATUS_SUCCESS) {
+		fprintf(stderr, "bench: input %" PRId64 ": %s: cublasLtMatmul: %s\n",
+		        in->id, c->id, cublasGetStatusString(s));
+		return -1;
+	}
+	return 0;
+}
+
+const bench_gpu_ops lt_gpu_ops = { .prepare = lt_ops_prepare, .run = lt_ops_run };

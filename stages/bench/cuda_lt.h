@@ -1,6 +1,6 @@
-/* bench_lt_gpu.h — the CUDA half of bench's cuBLASLt choices
- * (stages/cuda/bench_lt_gpu.c; the GPU-independent half is
- * stages/bench_lt.h).  Used by the CUDA back end (stages/cuda/bench_gpu.c).
+/* cuda_lt.h — the CUDA half of bench's cuBLASLt choices (cuda_lt.c; the
+ * GPU-independent half is lt.h).  Used by the CUDA measurer (cuda.h):
+ * lt_gpu_ops for candidates, measure_lt_heuristic for --lt-discover.
  *
  * Problem mapping (the same as extern_mm's cublasGemmEx call): torch.mm's
  * row-major C[m,n] = op(A)[m,k] op(B)[k,n] is the column-major
@@ -12,13 +12,13 @@
  * CUBLAS_COMPUTE_32F_FAST_TF32 for float32 with tf32.  alpha 1, beta 0,
  * stream 0.
  */
-#ifndef MMRANK_BENCH_LT_GPU_H
-#define MMRANK_BENCH_LT_GPU_H
+#ifndef MMRANK_BENCH_CUDA_LT_H
+#define MMRANK_BENCH_CUDA_LT_H
 
 #include <cublasLt.h>
 
-#include "bench.h"
-#include "bench_lt.h"
+#include "plan.h"
+#include "lt.h"
 
 /* Workspace cap given to cublasLtMatmulAlgoGetHeuristic in discovery, in
  * bytes (32 MiB, PyTorch's cuBLASLt workspace on Hopper). */

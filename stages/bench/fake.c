@@ -1,35 +1,39 @@
-/* bench_fake.c — deterministic stand-in for the CUDA back end of bench
- * (bench.h), linked into build/bin/bench-fake for CPU tests of logging and
- * resumption (check/test_bench_cpu.sh).  Reports an H100/H200-like device
- * (232448 B opt-in shared memory, capability 9.0).  The "time" of a
- * candidate is a pure function of (input features, choice id, repetition),
- * log-uniform over 23 decades of ms to exercise number formatting, so two
- * runs give byte-identical logs.  Adaptive repetitions (--fast-reject)
- * follow bench_full_reps exactly as the CUDA back end does; screening
- * (--screen) follows bench_screen_slice/verdicts with a slice time of the
- * full time times the slice's share of m*k.  --fake-fail N makes every candidate whose
- * hash % N == 0 fail (inf, message on stderr); --fake-delay-ms D sleeps D ms
- * per input (to be killed mid-run).  cuBLASLt choices (--cublaslt) are timed
- * like the others; --lt-discover gets a made-up heuristic answer
- * (backend_lt_heuristic). */
+/* fake.c — the fake measurer (measure.h): a deterministic stand-in for the
+ * CUDA measurer, linked into build/bin/bench-fake for CPU tests of logging
+ * and resumption (check/test_bench_cpu.sh).  It times the candidates of
+ * every back end's plan itself (their GPU halves are not linked).  Reports
+ * an H100/H200-like device (232448 B opt-in shared memory, capability 9.0).
+ * The "time" of a candidate is a pure function of (input features, choice
+ * id, repetition), log-uniform over 23 decades of ms to exercise number
+ * formatting, so two runs give byte-identical logs.  Adaptive repetitions
+ * (--fast-reject) follow bench_full_reps exactly as the CUDA measurer does;
+ * screening (--screen) follows bench_screen_slice/verdicts with a slice
+ * time of the full time times the slice's share of m*k.  --fake-fail N
+ * makes every candidate whose hash % N == 0 fail (inf, message on stderr);
+ * --fake-delay-ms D sleeps D ms per input (to be killed mid-run).  cuBLASLt
+ * choices (--cublaslt) are timed like the others; --lt-discover gets a
+ * made-up heuristic answer (measure_lt_heuristic). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "bench.h"
+#include "block.h"
+#include "measure.h"
+#include "screen.h"
 #include "util.h"
 
-struct bench_backend {
+struct measurer {
 	bench_opts o;
 	int64_t inputs, fails, screened, screened_out, misses;
 };
 
-const char *backend_kind(void) { return "fake"; }
+const char *measure_kind(void) { return "fake"; }
 
-bench_backend *backend_open(const bench_opts *o, bench_device *dev)
+measurer *measure_open(const bench_opts *o, const struct bench_backend *be, bench_device *dev)
 {
-	bench_backend *b = xcalloc(1, sizeof *b);
+	(void)be;
+	measurer *b = xcalloc(1, sizeof *b);
 	b->o = *o;
 	dev->smem_optin = 232448;
 	dev->cap_major = o->fake_cap ? o->fake_cap : 9;
@@ -57,8 +61,8 @@ static double fake_time(const bench_input *in, const bench_cand *c, int r, int f
 	return v;
 }
 
-void backend_measure(bench_backend *b, const bench_input *in,
-                     const bench_cand *c, int nc, int reps, double *fb)
+void measure_input(measurer *b, const bench_input *in, const bench_cand *c, int nc, int reps,
+                   double *fb)
 {
 	if (b->o.fake_delay_ms > 0) {
 		struct timespec ts;
@@ -93,7 +97,7 @@ void backend_measure(bench_backend *b, const bench_input *in,
 				continue;
 			if (!b->o.screen_audit)
 				keep[i] = 0;
-			else if (v0[i] <= 1.02 * fbest)
+			else if (bench_screen_miss(v0[i], fbest))
 				b->misses++;
 		}
 	}
@@ -126,7 +130,7 @@ void backend_measure(bench_backend *b, const bench_input *in,
 	b->inputs++;
 }
 
-int backend_lt_heuristic(bench_backend *b, const bench_input *in, int n, lt_algo *out)
+int measure_lt_heuristic(measurer *b, const bench_input *in, int n, lt_algo *out)
 {
 	/* a made-up heuristic: 0-8 distinct tuples of a pool of 12 per type
 	 * class (float32 a "SIMT" algorithm, the others one shared by fp16,
@@ -154,7 +158,7 @@ int backend_lt_heuristic(bench_backend *b, const bench_input *in, int n, lt_algo
 	return cnt;
 }
 
-void backend_stats(bench_backend *b, FILE *fp)
+void measure_stats(measurer *b, FILE *fp)
 {
 	fprintf(fp, "fake_inputs\t%lld\nfake_failures\t%lld\n",
 	        (long long)b->inputs, (long long)b->fails);
@@ -162,14 +166,14 @@ void backend_stats(bench_backend *b, FILE *fp)
 	        (long long)b->screened, (long long)b->screened_out, (long long)b->misses);
 }
 
-void backend_close(bench_backend *b) { free(b); }
+void measure_close(measurer *b) { free(b); }
 
-int backend_precompile(const bench_opts *o, const mm_config *cfgs, int ncfg,
+int measure_precompile(const bench_opts *o, const struct bench_backend *be, const void *lists,
                        const bench_input *ins, int64_t nins)
 {
 	(void)o;
-	(void)cfgs;
-	(void)ncfg;
+	(void)be;
+	(void)lists;
 	(void)ins;
 	(void)nins;
 	die("--compile-only needs the CUDA build (build/bin/bench)");

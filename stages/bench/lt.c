@@ -1,15 +1,14 @@
-/* bench_lt.c — GPU-independent half of the cuBLASLt choices: choice ids,
- * the algorithm list reader, the discovery tally and its driver loop
- * (interface: stages/bench_lt.h, lt_discover in stages/bench.h).  Linked
- * into build/bin/bench and build/bin/bench-fake; tested on the CPU by
+/* lt.c — GPU-independent half of the cuBLASLt choices: choice ids, the
+ * algorithm list reader and the discovery tally (lt.h; the driver loop of
+ * --lt-discover is discover.c, the CUDA half cuda_lt.c).  Linked into
+ * build/bin/bench and build/bin/bench-fake; tested on the CPU by
  * check/test_bench_lt.sh. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "bench.h"
-#include "bench_lt.h"
+#include "lt.h"
+#include "plan.h"
 #include "util.h"
 
 const char lt_list_header[] =
@@ -400,52 +399,4 @@ void lt_tally_free(lt_tally *t)
 		return;
 	free(t->e);
 	free(t);
-}
-
-/* ---- bench --lt-discover ---- */
-int64_t lt_discover(bench_backend *be, bench_input *const *todo, int64_t ntodo, int topn,
-                    int keep, const char *shapes, const bench_device *dev, const char *out)
-{
-	lt_tally *t = lt_tally_new();
-	lt_algo *buf = xmalloc(sizeof *buf * (size_t)topn);
-	int64_t none = 0, total = 0, per_class[4] = { 0 };
-	for (int64_t i = 0; i < ntodo; i++) {
-		int n = backend_lt_heuristic(be, todo[i], topn, buf);
-		unsigned cls = lt_dtype_class(todo[i]->dtype, todo[i]->tf32);
-		for (int c = 0; c < 4; c++)
-			per_class[c] += cls == 1u << c;
-		if (n == 0)
-			none++;
-		total += n;
-		lt_tally_add(t, buf, n, cls);
-	}
-	char c0[512], c1[256], c2[256], c3[256];
-	time_t now = time(NULL);
-	struct tm tmv;
-	char date[32] = "?";
-	if (gmtime_r(&now, &tmv))
-		strftime(date, sizeof date, "%Y-%m-%d", &tmv);
-	snprintf(c0, sizeof c0, "bench --lt-discover %d %s: cublasLtMatmulAlgoGetHeuristic top-%d "
-	         "per input, %s, %s", topn, shapes, topn, dev->name, date);
-	snprintf(c1, sizeof c1, "%" PRId64 " inputs (f32 %" PRId64 ", tf32 %" PRId64 ", f16 %" PRId64
-	         ", bf16 %" PRId64 "), %" PRId64 " algorithms returned, %" PRId64
-	         " inputs without any; %d distinct", ntodo, per_class[0], per_class[1],
-	         per_class[2], per_class[3], total, none, lt_tally_count(t));
-	snprintf(c2, sizeof c2, "inputs: inputs whose top-%d held the algorithm; rank1: inputs "
-	         "where it was the first pick; dtypes: the type classes it was seen for", topn);
-	if (keep > 0)
-		snprintf(c3, sizeof c3, "kept: the %d most frequent of each type class (--lt-keep %d); "
-		         "sorted by inputs, then rank1; see stages/FORMATS.md", keep, keep);
-	else
-		snprintf(c3, sizeof c3, "all of them, sorted by inputs, then rank1; see stages/FORMATS.md");
-	const char *const comments[] = { c0, c1, c2, c3, NULL };
-	aout ao;
-	FILE *fp = aout_open(&ao, out);
-	int written = lt_tally_write(t, fp, comments, keep);
-	aout_commit(&ao);
-	fprintf(stderr, "bench: --lt-discover: %s\nbench: %d of them written to %s\n", c1,
-	        written, out);
-	free(buf);
-	lt_tally_free(t);
-	return total;
 }

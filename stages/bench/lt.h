@@ -1,4 +1,4 @@
-/* bench_lt.h — cuBLASLt algorithms as bench choices (issue #5, build item 2).
+/* lt.h — cuBLASLt algorithms as bench choices (issue #5, build item 2).
  *
  * cuBLAS's first pick (extern_mm) is not always its fastest.  bench asks
  * cublasLtMatmulAlgoGetHeuristic for its top candidates (`bench
@@ -19,7 +19,7 @@
  * -1 for some algorithms, e.g. "splitk=-1").
  *
  * This half is GPU independent (linked into bench and bench-fake); the
- * CUDA half is stages/cuda/bench_lt_gpu.c.  Format of the list file:
+ * CUDA half is cuda_lt.c (cuda_lt.h).  Format of the list file:
  * stages/FORMATS.md "cuBLASLt algorithm list".
  */
 #ifndef MMRANK_BENCH_LT_H
@@ -62,7 +62,7 @@ typedef struct {
 #define LT_MAX_LIST 64
 
 /* The type class (LT_F32, LT_TF32, LT_F16 or LT_BF16) of an input's dtype
- * (DT_* of bench.h) and tf32 flag (0/1, float32 only). */
+ * (DT_* of plan.h) and tf32 flag (0/1, float32 only). */
 unsigned lt_dtype_class(int dtype, int tf32);
 
 /* "f32", "tf32", "f16" or "bf16" for one class bit; "?" otherwise. */
