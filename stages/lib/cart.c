@@ -245,9 +245,8 @@ partition(fitter *F, int s, int e, int skip)
 	}
 }
 
-void
-cart_fit(tree *t, const cart_data *d, const cart_sorted *s0,
-         const cart_params *p)
+static void
+check_params(const cart_params *p)
 {
 	if (p->criterion != CART_GINI && p->criterion != CART_ENTROPY)
 		die("cart: unknown criterion %d", p->criterion);
@@ -258,10 +257,31 @@ cart_fit(tree *t, const cart_data *d, const cart_sorted *s0,
 	     p->min_samples_leaf != floor(p->min_samples_leaf)))
 		die("cart: min_samples_leaf %.17g is neither a count >= 1 nor a "
 		    "fraction in (0, 1)", p->min_samples_leaf);
-	const cart_sorted *s = s0 ? s0 : cart_presort(d);
+}
+
+static void
+check_sorted(const cart_sorted *s, const cart_data *d)
+{
 	if (s->n_rows != d->n_rows || s->n_feat != d->n_feat)
 		die("cart: presorted data does not match (%d×%d vs %d×%d)",
 		    s->n_rows, s->n_feat, d->n_rows, d->n_feat);
+}
+
+/* The resolved min_samples_leaf row count of p on n rows (>= 1). */
+static int
+resolved_msl(const cart_params *p, int n)
+{
+	int m = cart_min_leaf(p->min_samples_leaf, n);
+	return m < 1 ? 1 : m;
+}
+
+void
+cart_fit(tree *t, const cart_data *d, const cart_sorted *s0,
+         const cart_params *p)
+{
+	check_params(p);
+	const cart_sorted *s = s0 ? s0 : cart_presort(d);
+	check_sorted(s, d);
 
 	fitter F = {0};
 	int n = d->n_rows, nf = d->n_feat, nc = d->n_class;
@@ -270,9 +290,7 @@ cart_fit(tree *t, const cart_data *d, const cart_sorted *s0,
 	F.nf = nf;
 	F.nc = nc;
 	F.crit = p->criterion;
-	F.msl = cart_min_leaf(p->min_samples_leaf, n);
-	if (F.msl < 1)
-		F.msl = 1;
+	F.msl = resolved_msl(p, n);
 	F.v = xmalloc((size_t)n * nf * sizeof *F.v);
 	F.r = xmalloc((size_t)n * nf * sizeof *F.r);
 	memcpy(F.v, s->v, (size_t)n * nf * sizeof *F.v);
@@ -381,4 +399,144 @@ cart_fit(tree *t, const cart_data *d, const cart_sorted *s0,
 	free(F.isdirty);
 	if (!s0)
 		cart_sorted_free((cart_sorted *)s);
+}
+
+/* ---- several models at once ---------------------------------------------- */
+
+/* *out = in cut at depth max_depth: in's nodes of depth <= max_depth, in
+ * pre-order, those at depth max_depth turned into leaves.  Exactly what
+ * cart_fit grows with that max_depth when in was grown deeper with the same
+ * criterion and min_samples_leaf: whether and how a node is split never
+ * depends on max_depth, except that a node at max_depth is not split.
+ * out's parameters are in's; the caller sets max_depth. */
+static void
+cut_tree(tree *out, const tree *in, int max_depth)
+{
+	*out = *in;
+	out->node = xmalloc(((size_t)in->n_node + 1) * sizeof *out->node);
+	out->prob = xmalloc(((size_t)in->n_prob + 1) * sizeof *out->prob);
+	out->n_node = 0;
+	out->n_prob = 0;
+	/* pre-order walk: (in node, depth, out parent, right child?) */
+	frame *st = xmalloc(((size_t)in->n_node + 1) * sizeof *st);
+	int sp = 0;
+	st[sp++] = (frame){0, 0, 0, -1, 0};
+	while (sp > 0) {
+		frame fr = st[--sp];
+		const tree_node *a = &in->node[fr.s];
+		int id = out->n_node++;
+		if (fr.parent >= 0) {
+			if (fr.right)
+				out->node[fr.parent].right = id;
+			else
+				out->node[fr.parent].left = id;
+		}
+		tree_node *b = &out->node[id];
+		*b = *a;
+		b->prob_off = out->n_prob;
+		memcpy(out->prob + out->n_prob, in->prob + a->prob_off,
+		       (size_t)a->prob_len * sizeof *out->prob);
+		out->n_prob += a->prob_len;
+		if (a->feature < 0 || fr.depth >= max_depth) {
+			b->feature = -1;
+			b->threshold = -2.0;
+			b->left = b->right = -1;
+			continue;
+		}
+		st[sp++] = (frame){a->right, 0, fr.depth + 1, id, 1};
+		st[sp++] = (frame){a->left, 0, fr.depth + 1, id, 0};
+	}
+	free(st);
+}
+
+/* One group of models: same criterion and resolved min_samples_leaf. */
+typedef struct {
+	int crit, msl, depth;   /* depth: the deepest member's max_depth */
+	int first;              /* its first model (index into p[]) */
+} group;
+
+typedef struct {
+	tree *t;
+	const cart_data *d;
+	const cart_sorted *s;
+	const cart_params *p;
+	int n;
+	const group *g;
+	const int *gof;         /* [n] group of each model */
+} grid_job;
+
+/* Grow group gi's deepest tree, cut its members from it. */
+static void
+grid_item(void *arg, int gi, int thread)
+{
+	(void)thread;
+	const grid_job *J = arg;
+	const group *g = &J->g[gi];
+	cart_params cp = J->p[g->first];
+	cp.max_depth = g->depth;
+	tree deep = {0};
+	cart_fit(&deep, J->d, J->s, &cp);
+	int used = 0;
+	for (int m = 0; m < J->n; m++) {
+		if (J->gof[m] != gi)
+			continue;
+		if (!used && J->p[m].max_depth == g->depth) {
+			J->t[m] = deep; /* the tree itself, once */
+			used = 1;
+		} else {
+			cut_tree(&J->t[m], &deep, J->p[m].max_depth);
+		}
+		J->t[m].max_depth = J->p[m].max_depth;
+		J->t[m].min_samples_leaf = J->p[m].min_samples_leaf;
+	}
+	if (!used)
+		tree_free(&deep);
+}
+
+/* Larger trees first: smaller min_samples_leaf, then deeper. */
+static int
+cmp_group(const void *a, const void *b)
+{
+	const group *x = a, *y = b;
+	if (x->msl != y->msl)
+		return x->msl < y->msl ? -1 : 1;
+	if (x->depth != y->depth)
+		return x->depth > y->depth ? -1 : 1;
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+void
+cart_fit_grid(tree *t, const cart_data *d, const cart_sorted *s,
+              const cart_params *p, int n, pool *pl)
+{
+	for (int m = 0; m < n; m++)
+		check_params(&p[m]);
+	check_sorted(s, d);
+	group *g = xmalloc(((size_t)n + 1) * sizeof *g);
+	int *gof = xmalloc(((size_t)n + 1) * sizeof *gof);
+	int ng = 0;
+	for (int m = 0; m < n; m++) {
+		int msl = resolved_msl(&p[m], d->n_rows), k = 0;
+		while (k < ng && !(g[k].crit == p[m].criterion && g[k].msl == msl))
+			k++;
+		if (k == ng)
+			g[ng++] = (group){p[m].criterion, msl, p[m].max_depth, m};
+		else if (p[m].max_depth > g[k].depth)
+			g[k].depth = p[m].max_depth;
+	}
+	qsort(g, (size_t)ng, sizeof *g, cmp_group);
+	for (int m = 0; m < n; m++) {
+		int msl = resolved_msl(&p[m], d->n_rows), k = 0;
+		while (!(g[k].crit == p[m].criterion && g[k].msl == msl))
+			k++;
+		gof[m] = k;
+	}
+	grid_job J = {t, d, s, p, n, g, gof};
+	if (pl)
+		pool_map(pl, ng, grid_item, &J);
+	else
+		for (int k = 0; k < ng; k++)
+			grid_item(&J, k, 0);
+	free(gof);
+	free(g);
 }
