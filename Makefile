@@ -24,13 +24,19 @@ SCREEN_MS      ?= 2
 GPUS           ?= 0
 DATASET_MIRROR ?= $(if $(wildcard ../shared/datasets),../shared/datasets,)
 V              ?= 0
+# threads of fit's grid and featurize jobs at once (the output never depends
+# on it): the online CPUs by default
+THREADS        ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+ifeq ($(filter-out 0,$(shell echo '$(THREADS)' | grep -x '[0-9][0-9]*')),)
+$(error THREADS='$(THREADS)': expected an integer >= 1 (threads of fit, featurize jobs at once))
+endif
 
 # ---- toolchain -------------------------------------------------------------
 CC      ?= cc
 CUDA    ?= /usr/local/cuda
 CFLAGS  ?= -O2 -g
 WARN     = -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE
-LDLIBS   = -ljansson -lm
+LDLIBS   = -ljansson -lm -pthread
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 Q       := $(if $(filter 1,$(V)),,@)
 
@@ -90,7 +96,8 @@ help:
 	@echo '  DATASET_MIRROR=$(DATASET_MIRROR) (folder searched before the upstream URL)'
 	@echo '  compare/eval: REFERENCE_DIR=$(REFERENCE_DIR) HOLDOUT=$(HOLDOUT) HELDOUT="logs" LOG=log EVAL_TREE=tree'
 	@echo '  collect: KERNEL_TEMPLATE=mma+wgmma|mma|mm LAUNCHER=local|slurm SHARDS SLURM_OPTS SLURM_GPU_OPT SLURM_RETRIES SLURM_JOBS'
-	@echo '  fit: FIT_EXTRA="more fit options"; check: TESTS="check/test_x.sh ..."'
+	@echo '  fit: FIT_EXTRA="more fit options"; THREADS=$(THREADS) (fit threads and featurize jobs at once; same output)'
+	@echo '  check: TESTS="check/test_x.sh ..."'
 	@echo '  V=1 shows full commands; make -n shows the exact stage commands'
 
 # Dependencies are checked (and, as root, installed) once per build folder.
@@ -273,7 +280,7 @@ $(O)/tree.tsv $(O)/metrics.tsv $(O)/split.tsv &: $(O)/main.feat.tsv $(EXTRA_FEAT
   $(O)/fit.params $(filter-out mm reference search,$(GRID))
 	$(if $(Q),@echo "  FIT     $(O)/tree.tsv")
 	$(Q)$(BIN)/fit $(O)/main.feat.tsv $(FIT_ARGS) --heuristic-name $(HEURISTIC_NAME) \
-	  -o $(O)/tree.tsv --metrics $(O)/metrics.tsv
+	  --threads $(THREADS) -o $(O)/tree.tsv --metrics $(O)/metrics.tsv
 
 $(O)/prune.params: FORCE
 	$(call stamp,--ranking $(RANKING))
@@ -325,7 +332,7 @@ define cmp_fit
 $(CMP)/$(1)/tree.tsv $(CMP)/$(1)/split.tsv &: $(O)/main.feat.tsv $(EXTRA_FEATS) $(BIN)/fit $(CMP)/params
 	@mkdir -p $$(@D)
 	$$(if $$(Q),@echo "  FIT     $$@")
-	$$(Q)$$(BIN)/fit $$(O)/main.feat.tsv $$(DATA_ARGS) --ranking $$(RANKING) --seed $$(SEED) $(2) \
+	$$(Q)$$(BIN)/fit $$(O)/main.feat.tsv $$(DATA_ARGS) --ranking $$(RANKING) --seed $$(SEED) $(2) --threads $$(THREADS) \
 	  --write-split $$(CMP)/$(1)/split.tsv -o $$(CMP)/$(1)/tree.tsv --metrics $$(CMP)/$(1)/metrics.tsv >/dev/null
 endef
 # HOLDOUT of the main inputs held out whole (grouped split): (b) and (d)

@@ -34,6 +34,7 @@
 #include "dot.h"
 #include "featset.h"
 #include "metrics.h"
+#include "pool.h"
 #include "progress.h"
 #include "rerank.h"
 #include "rng.h"
@@ -46,7 +47,7 @@ static const char usage[] =
 "           [--grid mm|reference|search|FILE] [--select top1|regret|hit]\n"
 "           [--leaf-rank freq|greedy] [--leaf-pad N] [--prune-exclude-extern]\n"
 "           [--folds K] [--test-fraction F | --test-fold F/K] [--dump-train FILE]\n"
-"           [--write-split FILE] [--verbose]\n"
+"           [--write-split FILE] [--verbose] [--threads N]\n"
 "           [--save-dot FILE]\n"
 "           -o TREE.tsv --metrics METRICS.tsv\n"
 "\n"
@@ -139,6 +140,8 @@ static const char usage[] =
 "                    param ranking_k = K, confidence_threshold 0)\n"
 "  --metrics FILE    metrics TSV, one row per (model, set) (FORMATS.md)\n"
 "\n"
+"  --threads N       fit the grid's models on N threads (default: the online\n"
+"                    CPUs, at most 256); the output does not depend on N\n"
 "  --verbose         print every model's rows and the per-set tables sorted\n"
 "                    by top_k_correct (the reference's output); default: the\n"
 "                    selected model's rows (all models are in --metrics)\n"
@@ -596,6 +599,45 @@ build_rr(dset *ds, const int extra[2], unsigned mask, int fold, int n_class,
 	return p;
 }
 
+/* Prune, re-rank and evaluate the fitted trees t[0..nmodels) on the pool
+ * (issue #20): item mi writes only p[mi] and acc[mi * nsets + ...], so the
+ * result does not depend on the thread count.  ev[0..nev) are evaluated
+ * into acc[mi * nsets + acc0 + s], set `skip` left out; final: ranking_k is
+ * set before pruning and the accumulators are finished into mx (the final
+ * fits); otherwise (a cross-validation fold) both trees are freed. */
+typedef struct {
+	tree *t, *p;
+	int k, excl, lrank, rdef, lpad, nrr, n_univ, nsets, nev, skip, acc0, final;
+	const rr_input *rr;
+	evset *ev;
+	mx_acc *acc;
+	metrics *mx;
+} model_job;
+
+static void
+model_item(void *arg, int mi, int thread)
+{
+	(void)thread;
+	const model_job *J = arg;
+	tree *t = &J->t[mi], *p = &J->p[mi];
+	if (J->final)
+		t->ranking_k = J->k;
+	tree_prune_ex(p, t, J->k, J->excl);
+	rerank(p, J->rr, J->nrr, J->lrank, J->rdef, 1, J->lpad);
+	for (int s = 0; s < J->nev; s++)
+		if (s != J->skip)
+			evaluate(p, &J->ev[s], 1, J->n_univ,
+			         &J->acc[(size_t)mi * J->nsets + J->acc0 + s]);
+	if (J->final) {
+		for (int s = 0; s < J->nsets; s++)
+			mx_finish(&J->acc[(size_t)mi * J->nsets + s],
+			          &J->mx[(size_t)mi * J->nsets + s]);
+	} else {
+		tree_free(t);
+		tree_free(p);
+	}
+}
+
 enum { SEL_TOP1, SEL_REGRET, SEL_HIT };
 
 /* Model selection on the validation (or cross-validation) metrics m
@@ -679,7 +721,7 @@ main(int argc, char **argv)
 	int folds = 0, selby = SEL_TOP1, verbose = 0, lrank = RR_FREQ, pxe = 0;
 	double test_frac = 0.01;
 	int tfold = 0, tfolds = 0; /* --test-fold F/K */
-	int lpad = 0, tfrac_given = 0;
+	int lpad = 0, tfrac_given = 0, threads = pool_online_cpus();
 	uint64_t seed = 42;
 	dset *ds = NULL;
 	int nds = 1;
@@ -760,6 +802,8 @@ main(int argc, char **argv)
 			test_frac = 1.0 / (double)kf;
 		} else if (!strcmp(a, "--leaf-pad") && more) {
 			lpad = (int)parse_long_opt(a, argv[++i], 0, 100000);
+		} else if (!strcmp(a, "--threads") && more) {
+			threads = (int)parse_long_opt(a, argv[++i], 1, 1000000);
 		} else if (!strcmp(a, "--verbose")) {
 			verbose = 1;
 		} else if (!strcmp(a, "--prune-exclude-extern")) {
@@ -1007,6 +1051,13 @@ main(int argc, char **argv)
 		mx_init(&acc[i], (int)k, def, 0.0);
 	progress prog;
 	int64_t nfit = 0;
+	/* the grid's trees (cart_fit_grid) and their pruned copies, per pass */
+	pool *pl = pool_new(threads);
+	tree *trees = xcalloc((size_t)nmodels, sizeof *trees);
+	tree *pruned = xcalloc((size_t)nmodels, sizeof *pruned);
+	cart_params *cps = xmalloc((size_t)nmodels * sizeof *cps);
+	for (int mi = 0; mi < nmodels; mi++)
+		cps[mi] = (cart_params){models[mi].crit, models[mi].max_depth, models[mi].msl};
 	progress_start(&prog, "fit: grid", "fits", (int64_t)nmodels * (folds + 1));
 	/* cross-validation: every model once per fold, evaluated on the fold */
 	for (int f = 0; f < folds; f++) {
@@ -1020,22 +1071,14 @@ main(int argc, char **argv)
 		cart_data cd = {n, nf, n_class, X, Y, W};
 		t1 = now();
 		cart_sorted *cs = cart_presort(&cd);
-		t_fit += now() - t1;
-		for (int mi = 0; mi < nmodels; mi++) {
-			tree t = {0}, p;
-			cart_params cp = {models[mi].crit, models[mi].max_depth, models[mi].msl};
-			t1 = now();
-			cart_fit(&t, &cd, cs, &cp);
-			tree_prune_ex(&p, &t, (int)k, pxe ? rdef : -1);
-			rerank(&p, rr, nrr, lrank, rdef, 1, lpad);
-			double t2 = now();
-			t_fit += t2 - t1;
-			evaluate(&p, &fe, 1, n_univ, &acc[(size_t)mi * nsets + S_VAL]);
-			t_eval += now() - t2;
-			tree_free(&t);
-			tree_free(&p);
-			progress_update(&prog, ++nfit);
-		}
+		cart_fit_grid(trees, &cd, cs, cps, nmodels, pl);
+		double t2 = now();
+		t_fit += t2 - t1;
+		model_job J = {trees, pruned, (int)k, pxe ? rdef : -1, lrank, rdef, lpad,
+		               nrr, n_univ, nsets, 1, -1, S_VAL, 0, rr, &fe, acc, mx};
+		pool_map(pl, nmodels, model_item, &J);
+		t_eval += now() - t2;
+		progress_update(&prog, nfit += nmodels);
 		cart_sorted_free(cs);
 		free(fe.c);
 	}
@@ -1046,40 +1089,34 @@ main(int argc, char **argv)
 	cart_data cd = {n_train, nf, n_class, X, Y, W};
 	t1 = now();
 	cart_sorted *cs = cart_presort(&cd);
-	t_fit += now() - t1;
+	cart_fit_grid(trees, &cd, cs, cps, nmodels, pl);
+	double t2 = now();
+	t_fit += t2 - t1;
+	model_job J = {trees, pruned, (int)k, pxe ? rdef : -1, lrank, rdef, lpad,
+	               nrr, n_univ, nsets, nsets, cv ? S_VAL : -1, 0, 1, rr, sets, acc, mx};
+	pool_map(pl, nmodels, model_item, &J);
+	t_eval += now() - t2;
+	progress_update(&prog, nfit += nmodels);
 	int best = -1;
+	for (int mi = 0; mi < nmodels; mi++)
+		if (better(&mx[(size_t)mi * nsets + S_VAL],
+		           best < 0 ? NULL : &mx[(size_t)best * nsets + S_VAL], selby))
+			best = mi;
 	tree best_tree = {0}, best_pruned = {0};
 	for (int mi = 0; mi < nmodels; mi++) {
-		tree t = {0}, p;
-		cart_params cp = {models[mi].crit, models[mi].max_depth,
-		                  models[mi].msl};
-		t1 = now();
-		cart_fit(&t, &cd, cs, &cp);
-		t.ranking_k = (int)k;
-		tree_prune_ex(&p, &t, (int)k, pxe ? rdef : -1);
-		rerank(&p, rr, nrr, lrank, rdef, 1, lpad);
-		double t2 = now();
-		t_fit += t2 - t1;
-		for (int s = 0; s < nsets; s++)
-			if (!(cv && s == S_VAL))
-				evaluate(&p, &sets[s], 1, n_univ, &acc[(size_t)mi * nsets + s]);
-		for (int s = 0; s < nsets; s++)
-			mx_finish(&acc[(size_t)mi * nsets + s], &mx[(size_t)mi * nsets + s]);
-		t_eval += now() - t2;
-		progress_update(&prog, ++nfit);
-		if (better(&mx[(size_t)mi * nsets + S_VAL],
-		           best < 0 ? NULL : &mx[(size_t)best * nsets + S_VAL], selby)) {
-			best = mi;
-			tree_free(&best_tree);
-			tree_free(&best_pruned);
-			best_tree = t;
-			best_pruned = p;
+		if (mi == best) {
+			best_tree = trees[mi];
+			best_pruned = pruned[mi];
 		} else {
-			tree_free(&t);
-			tree_free(&p);
+			tree_free(&trees[mi]);
+			tree_free(&pruned[mi]);
 		}
 	}
+	free(trees);
+	free(pruned);
+	free(cps);
 	cart_sorted_free(cs);
+	pool_free(pl);
 	/* the written (unpruned) tree: every node re-ranked, since prune may
 	 * turn any internal node into a leaf (the pruned leaves above already
 	 * are, identically) */
