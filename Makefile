@@ -36,7 +36,7 @@ CC      ?= cc
 CUDA    ?= /usr/local/cuda
 CFLAGS  ?= -O2 -g
 WARN     = -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE
-LDLIBS   = -ljansson -lm -pthread
+LDLIBS   = -ljansson -lzip -lm -pthread
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 Q       := $(if $(filter 1,$(V)),,@)
 
@@ -181,9 +181,10 @@ OFFICIAL_GPUS   := $(shell awk -F'\t' 'NR>1{print $$2}' datasets/MANIFEST.tsv)
 
 ifneq ($(filter $(GPU),$(OFFICIAL_GPUS)),)
 # Official data: the zip holds <gpu>_mm.txt plus the TIMM and HF training
-# sets.  featurize reads them straight out of the zip (unzip -p | featurize
-# -), so the 100 MB of text are never written to disk; `make unpack` puts
-# them under $(O)/raw/ for inspection.
+# sets.  featurize reads them straight out of the zip (featurize --zip:
+# libzip inflates in-process, 3-4x faster than an `unzip -p` pipe, and
+# checks the CRC), so the 100 MB of text are never written to disk; `make
+# unpack` puts them under $(O)/raw/ for inspection.
 ZIP        := $(O)/$(GPU)_mm.zip
 EXTRA_SETS := train_timm train_hf
 LOG_main       := $(GPU)/$(GPU)_mm.txt
@@ -191,11 +192,10 @@ LOG_train_timm := $(GPU)/$(GPU)_timm_train_mm.txt
 LOG_train_hf   := $(GPU)/$(GPU)_hf_train_mm.txt
 LOG_SRC    := $(ZIP)
 # $(call featurize,SET,EXTRA ARGS,OUT)
-# unzip -l first: a missing or damaged zip is named, not read as an empty log.
-featurize = set -o pipefail; unzip -l $(ZIP) '$(LOG_$(1))' >/dev/null 2>&1 || { \
-  echo "make: cannot read '$(LOG_$(1))' from $(ZIP) (missing or damaged zip: remove it and rerun to fetch it again)" >&2; \
-  exit 1; }; unzip -p $(ZIP) '$(LOG_$(1))' | \
-  $(BIN)/featurize $(2) --label '$(notdir $(ZIP)):$(LOG_$(1))' -o $(3) -
+# A missing or damaged zip or member is named by featurize ("cannot read
+# 'MEMBER' from ZIP (missing or damaged zip: ...)"): remove it to refetch.
+featurize = $(BIN)/featurize $(2) --zip $(ZIP) --label '$(notdir $(ZIP)):$(LOG_$(1))' \
+  -o $(3) '$(LOG_$(1))'
 
 $(ZIP): datasets/MANIFEST.tsv
 	$(if $(Q),@echo "  FETCH   $@")
@@ -261,9 +261,15 @@ $(O)/main.feat.tsv: $(LOG_SRC) $(BIN)/featurize
 	$(if $(Q),@echo "  FEAT    $@")
 	$(Q)$(call featurize,main,,$@)
 
-$(foreach x,$(EXTRA_SETS),$(O)/$(x).feat.tsv): $(O)/%.feat.tsv: $(LOG_SRC) $(O)/main.feat.tsv $(BIN)/featurize
-	$(if $(Q),@echo "  FEAT    $@")
-	$(Q)$(call featurize,$*,--categories $(O)/main.feat.tsv,$@)
+# The extra sets need only main's categories: they are featurized at the
+# same time (THREADS at once, stages/par.sh), their messages shown in set
+# order, whichever finishes first.
+ifneq ($(EXTRA_SETS),)
+$(EXTRA_FEATS) &: $(LOG_SRC) $(O)/main.feat.tsv $(BIN)/featurize stages/par.sh
+	$(if $(Q),@printf '  FEAT    %s\n' $(EXTRA_FEATS))
+	$(Q)stages/par.sh $(THREADS) $(foreach x,$(EXTRA_SETS),\
+	  "$(call featurize,$(x),--categories $(O)/main.feat.tsv,$(O)/$(x).feat.tsv)")
+endif
 
 # the profile's learning options (also printed by `make fit-args`, which
 # perf/pipeline/run.sh uses, so its timings are of exactly these options)
