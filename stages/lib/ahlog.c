@@ -1,5 +1,6 @@
 /* ahlog.c — strict AutoHeuristic log reader, see ahlog.h (spec §1). */
 #include "ahlog.h"
+#include "readahead.h"
 #include "util.h"
 
 #include <errno.h>
@@ -171,13 +172,23 @@ void ah_reject_cr(const char *path, long long lineno, const char *line, size_t n
 
 #define AH_BLOCK (1u << 20)   /* bytes read at a time */
 
+/* A zip member as a read-ahead source (readahead.h). */
+static ssize_t zip_source(void *src, char *p, size_t n, const char **err)
+{
+	zip_int64_t got = zip_fread(src, p, n);
+	if (got < 0)
+		*err = zip_file_strerror(src);
+	return got < 0 ? -1 : (ssize_t)got;
+}
+
 /* Read up to n bytes into p; returns how many (0: end of the log). */
 static size_t source_read(ah_reader *r, char *p, size_t n)
 {
-	if (r->zfile) {
-		zip_int64_t got = zip_fread(r->zfile, p, n);
+	if (r->ahead) {
+		const char *err = NULL;
+		ssize_t got = ra_read(r->ahead, p, n, &err);
 		if (got < 0)
-			die("cannot read '%s': %s", r->path, zip_file_strerror(r->zfile));
+			die("cannot read '%s': %s", r->path, err);
 		return (size_t)got;
 	}
 	errno = 0;
@@ -317,6 +328,8 @@ void ah_open_zip(ah_reader *r, const char *zip, const char *member, const char *
 	if (!r->zfile)
 		die("cannot read '%s' from %s (missing or damaged zip: %s)", member, zip,
 		    zip_strerror(za));
+	/* inflate on a second thread, a few blocks ahead of the parse */
+	r->ahead = ra_start(zip_source, r->zfile, 4, AH_BLOCK / 4);
 	read_head(r);
 }
 
@@ -604,6 +617,7 @@ int ah_next(ah_reader *r)
 
 void ah_close(ah_reader *r)
 {
+	ra_stop(r->ahead);
 	if (r->zfile)
 		zip_fclose(r->zfile);
 	if (r->zip)

@@ -18,8 +18,9 @@
  * case: every choice and repetition of an input is one row) is not parsed
  * again, and each distinct choice id is checked and interned once.  The
  * log comes from a file, standard input, or a zip archive's member
- * (libzip: inflated in-process, its CRC checked), so memory is bounded by
- * the longest line, not the file size.
+ * (libzip: inflated in-process on a second thread, a few blocks ahead of
+ * the parse, its CRC checked), so memory is bounded by the longest line,
+ * not the file size.
  */
 #ifndef MMRANK_AHLOG_H
 #define MMRANK_AHLOG_H
@@ -65,6 +66,7 @@ typedef struct {
 	char *path_buf;        /* path when made here ("zip:member") */
 	FILE *fp;              /* the log, or NULL when reading a zip member */
 	void *zip, *zfile;     /* libzip zip_t *, zip_file_t * (a zip member) */
+	struct readahead *ahead; /* the member inflated on a second thread */
 	int64_t lineno;        /* line number of the current row (1-based) */
 	ah_meta meta;
 	char *buf;             /* block buffer; unread bytes buf[pos, end) */
