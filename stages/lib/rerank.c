@@ -64,6 +64,13 @@ greedy(const tree *t, int v, const rr_input *in, const int *ids, int q,
 	const tree_node *d = &t->node[v];
 	const tree_prob *pr = t->prob + d->prob_off;
 	int m = d->prob_len, nd = 0, di = -1;
+	/* log regret of every (input, class), once */
+	double *L = xmalloc(((size_t)q * m + 1) * sizeof *L);
+	for (int a = 0; a < q; a++) {
+		const rr_input *x = &in[ids[a]];
+		for (int j = 0; j < m; j++)
+			L[(size_t)a * m + j] = log_regret(x->time[pr[j].cls], x->time[x->winner]);
+	}
 	for (int j = 0; j < m; j++) {
 		wins[j] = 0;
 		used[j] = 0;
@@ -102,7 +109,7 @@ greedy(const tree *t, int v, const rr_input *in, const int *ids, int q,
 			double g = 0;
 			for (int a = 0; a < q; a++) {
 				const rr_input *x = &in[ids[a]];
-				double l = log_regret(x->time[pr[j].cls], x->time[x->winner]);
+				double l = L[(size_t)a * m + j];
 				if (l < lr[a])
 					g += x->weight * (lr[a] - l);
 			}
@@ -115,14 +122,14 @@ greedy(const tree *t, int v, const rr_input *in, const int *ids, int q,
 		used[pick] = 1;
 		ord[nd++] = pick;
 		for (int a = 0; a < q; a++) {
-			const rr_input *x = &in[ids[a]];
-			double l = log_regret(x->time[pr[pick].cls], x->time[x->winner]);
+			double l = L[(size_t)a * m + pick];
 			if (l < lr[a])
 				lr[a] = l;
 		}
 	}
 	if (di >= 0)
 		ord[nd++] = di;
+	free(L);
 }
 
 static int
