@@ -25,9 +25,16 @@ GPUS           ?= 0
 DATASET_MIRROR ?= $(if $(wildcard ../shared/datasets),../shared/datasets,)
 V              ?= 0
 # threads of fit's grid and featurize jobs at once (the output never depends
-# on it): the online CPUs by default
-THREADS        ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
-ifeq ($(filter-out 0,$(shell echo '$(THREADS)' | grep -x '[0-9][0-9]*')),)
+# on it): the online CPUs by default (asked once, not per use)
+ifeq ($(origin THREADS),undefined)
+THREADS        := $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+endif
+# digits only, one word, not zero
+ifneq ($(words $(THREADS))$(subst 0,,$(subst 1,,$(subst 2,,$(subst 3,,$(subst 4,,$(subst \
+  5,,$(subst 6,,$(subst 7,,$(subst 8,,$(subst 9,,$(THREADS))))))))))),1)
+$(error THREADS='$(THREADS)': expected an integer >= 1 (threads of fit, featurize jobs at once))
+endif
+ifeq ($(subst 0,,$(THREADS)),)
 $(error THREADS='$(THREADS)': expected an integer >= 1 (threads of fit, featurize jobs at once))
 endif
 
