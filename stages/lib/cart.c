@@ -50,29 +50,32 @@ cart_presort(const cart_data *d)
 	uint64_t *key = xmalloc((size_t)n * sizeof *key);
 	uint64_t *key2 = xmalloc((size_t)n * sizeof *key2);
 	int *idx2 = xmalloc((size_t)n * sizeof *idx2);
-	size_t *cnt = xmalloc(65536 * sizeof *cnt);
+	size_t cnt[256];
 	for (int f = 0; f < nf; f++) {
 		int *idx = s->r + (size_t)f * n;
+		uint64_t diff = 0; /* the key bits that vary */
 		for (int i = 0; i < n; i++) {
 			idx[i] = i;
 			key[i] = sort_key(d->x[(size_t)i * nf + f]);
+			diff |= key[i] ^ key[0];
 		}
-		/* LSD radix sort, 16-bit digits; stable, so equal keys keep row
-		 * order.  Passes whose digit is constant are skipped. */
-		for (int sh = 0; sh < 64; sh += 16) {
-			memset(cnt, 0, 65536 * sizeof *cnt);
-			for (int i = 0; i < n; i++)
-				cnt[(key[i] >> sh) & 0xffff]++;
-			if (cnt[(key[0] >> sh) & 0xffff] == (size_t)n)
+		/* LSD radix sort, 8-bit digits; stable, so equal keys keep row
+		 * order.  Digits that are the same in every key are skipped
+		 * (integer features vary in two or three of the eight). */
+		for (int sh = 0; sh < 64; sh += 8) {
+			if (!(diff >> sh & 0xff))
 				continue;
+			memset(cnt, 0, sizeof cnt);
+			for (int i = 0; i < n; i++)
+				cnt[key[i] >> sh & 0xff]++;
 			size_t sum = 0;
-			for (int b = 0; b < 65536; b++) {
+			for (int b = 0; b < 256; b++) {
 				size_t c = cnt[b];
 				cnt[b] = sum;
 				sum += c;
 			}
 			for (int i = 0; i < n; i++) {
-				size_t p = cnt[(key[i] >> sh) & 0xffff]++;
+				size_t p = cnt[key[i] >> sh & 0xff]++;
 				key2[p] = key[i];
 				idx2[p] = idx[i];
 			}
@@ -83,7 +86,6 @@ cart_presort(const cart_data *d)
 		for (int i = 0; i < n; i++)
 			v[i] = d->x[(size_t)idx[i] * nf + f];
 	}
-	free(cnt);
 	free(idx2);
 	free(key2);
 	free(key);
@@ -253,9 +255,12 @@ best_splits(fitter *F, const rowset *rs, int s, int e, double W, member **act, i
 		 * position nothing is added), the others' at their first */
 		act[0]->SL = 0;
 		act[0]->SR = SR0;
-		int started = 1, live = na, nd = 0, nt = 0;
+		int started = 1, live = na, nd = 0;
 		double wl = 0;
-		for (int i = s; i < e - 1; i++) {
+		/* rows before the first position with msl0 rows on the left only
+		 * add up (no window ends there: every member has >= 2 msl rows) */
+		int i = s, first = s + msl0 - 1;
+		for (; i < first; i++) {
 			int row = R[i], c = y[row];
 			double ww = w ? w[row] : 1.0;
 			F->cl[c] += ww;
@@ -265,17 +270,30 @@ best_splits(fitter *F, const rowset *rs, int s, int e, double W, member **act, i
 				F->isdirty[c] = 1;
 				F->dirty[nd++] = c;
 			}
-			if (na > 1 && !F->istouched[c]) {
-				F->istouched[c] = 1;
-				F->touch[nt++] = c;
+		}
+		/* the window of act[live - 1] ends where its right side would
+		 * hold fewer than its min_samples_leaf rows: i >= e - msl */
+		int end = e - act[live - 1]->msl;
+		for (; i < e - 1; i++) {
+			int row = R[i], c = y[row];
+			double ww = w ? w[row] : 1.0;
+			F->cl[c] += ww;
+			F->cntl[c]++;
+			wl += ww;
+			if (!F->isdirty[c]) {
+				F->isdirty[c] = 1;
+				F->dirty[nd++] = c;
 			}
-			int nl = i - s + 1, nr = e - s - nl;
-			while (live > 0 && nr < act[live - 1]->msl)
-				live--; /* windows end, largest msl first */
-			if (live == 0)
-				break;
-			if (nl < msl0 || !(V[i] < V[i + 1]))
+			if (i >= end) {
+				while (live > 0 && i >= e - act[live - 1]->msl)
+					live--; /* windows end, largest msl first */
+				if (live == 0)
+					break;
+				end = e - act[live - 1]->msl;
+			}
+			if (!(V[i] < V[i + 1]))
 				continue;
+			int nl = i - s + 1;
 			/* refresh the terms of the classes touched since the last
 			 * position; the members inside their window add the change */
 			int on = started < live ? started : live;
@@ -295,16 +313,29 @@ best_splits(fitter *F, const rowset *rs, int s, int e, double W, member **act, i
 			}
 			nd = 0;
 			/* windows that start here: every class touched so far, from
-			 * zero and from the node's terms, in first-touch order */
-			for (; started < live && nl >= act[started]->msl; started++) {
-				member *m = act[started];
-				m->SL = 0;
-				m->SR = SR0;
-				for (int q = 0; q < nt; q++) {
-					int k = F->touch[q];
-					m->SL += F->tl[k] - 0.0;
-					m->SR += F->trm[k] - F->t0[k];
+			 * zero and from the node's terms, in first-touch order (the
+			 * rows so far, read again: fewer than the members' msl) */
+			if (started < live && nl >= act[started]->msl) {
+				int nt = 0;
+				for (int r = s; r <= i; r++) {
+					int k = y[R[r]];
+					if (!F->istouched[k]) {
+						F->istouched[k] = 1;
+						F->touch[nt++] = k;
+					}
 				}
+				for (; started < live && nl >= act[started]->msl; started++) {
+					member *m = act[started];
+					m->SL = 0;
+					m->SR = SR0;
+					for (int q = 0; q < nt; q++) {
+						int k = F->touch[q];
+						m->SL += F->tl[k] - 0.0;
+						m->SR += F->trm[k] - F->t0[k];
+					}
+				}
+				for (int q = 0; q < nt; q++)
+					F->istouched[F->touch[q]] = 0;
 			}
 			on = started < live ? started : live;
 			double wr = W - wl, xl = 0, xr = 0;
@@ -333,21 +364,22 @@ best_splits(fitter *F, const rowset *rs, int s, int e, double W, member **act, i
 		}
 		for (int q = 0; q < nd; q++)
 			F->isdirty[F->dirty[q]] = 0;
-		for (int q = 0; q < nt; q++)
-			F->istouched[F->touch[q]] = 0;
 	}
 }
 
 /* Stable partition of every feature's rows [s, e) of rs but skip's: rows
- * with left[row] first. */
+ * with left[row] first.  A feature constant in [s, e) is left as it is:
+ * it is constant in every part of the range, so no split search below
+ * reads it; feature 0 is always partitioned (its lists give each node's
+ * rows). */
 static void
 partition(fitter *F, rowset *rs, int s, int e, int skip)
 {
 	for (int f = 0; f < F->nf; f++) {
-		if (f == skip)
-			continue;
 		double *V = rs->v + (size_t)f * rs->stride;
 		int *R = rs->r + (size_t)f * rs->stride;
+		if (f == skip || (f > 0 && !(V[s] < V[e - 1])))
+			continue;
 		int p = s, q = 0;
 		for (int i = s; i < e; i++) {
 			if (F->left[R[i]]) {

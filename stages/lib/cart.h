@@ -32,8 +32,10 @@
  *   pruning).
  *
  * Speed: each feature is sorted once (LSD radix sort on the IEEE bits,
- * stable, so equal values keep row order); every node keeps per-feature
- * sorted row lists that are stably partitioned on a split.  A split search
+ * 8-bit digits, those equal in every key skipped; stable, so equal values
+ * keep row order); every node keeps per-feature sorted row lists that are
+ * stably partitioned on a split (a feature constant in the node is not:
+ * no search below reads it).  A split search
  * scans each feature's list once, updating class sums in O(1) per row, and
  * evaluates the impurity only where the value changes and both sides are
  * large enough (entropy through running sums of c·log c, refreshed only for
