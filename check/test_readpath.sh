@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_readpath.sh — featurize's fast read path (issue #20): the log out of
-# a zip (libzip, CRC checked), exact feedback parsing and %.17g medians
+# a zip (libzip for the archive, ISA-L inflate, CRC checked), exact feedback parsing and %.17g medians
 # (ahlog.c parse_ms, g17.c) against Python's float() and '%.17g', errors on
 # rows whose features repeat the previous row's (not parsed again), the
 # block reader's '\r'/NUL checks and a line longer than a block, and
@@ -22,6 +22,19 @@ b = bytearray(open(f"{tmp}/s.zip", "rb").read())
 i = b.rfind(b"0.25")
 b[i + 3] = ord("6")
 open(f"{tmp}/crc.zip", "wb").write(bytes(b))
+# deflated (inflated by ISA-L): the CRC in both headers off by one; and
+# the compressed data cut short (sizes kept: the stream ends early)
+d = bytearray(open(f"{tmp}/d.zip", "rb").read())
+for sig, off in ((b"PK\x03\x04", 14), (b"PK\x01\x02", 16)):
+    j = d.find(sig) + off
+    d[j] ^= 1
+open(f"{tmp}/dcrc.zip", "wb").write(bytes(d))
+d = bytearray(open(f"{tmp}/d.zip", "rb").read())
+lh = d.find(b"PK\x03\x04")
+start = lh + 30 + int.from_bytes(d[lh + 26:lh + 28], "little") + int.from_bytes(d[lh + 28:lh + 30], "little")
+csize = int.from_bytes(d[lh + 18:lh + 22], "little")
+d[start + csize // 2:start + csize] = bytes(csize - csize // 2)  # the second half zeroed
+open(f"{tmp}/dcut.zip", "wb").write(bytes(d))
 EOF
 "$BIN/featurize" -o "$TMP/file.tsv" "$F/small.txt" 2>/dev/null
 for z in d s; do
@@ -34,6 +47,10 @@ grep -q "^featurize: $TMP/d.zip:g/small.txt: " "$TMP/d.err" && ok readpath-zip-d
 grep -q "^featurize: x.zip:small: " "$TMP/l.err" && ok readpath-zip-label || fail readpath-zip-label "$(cat "$TMP/l.err")"
 expect_error readpath-zip-crc "crc.zip:g/small.txt.: CRC error" "$TMP/o.tsv" \
 	"$BIN/featurize" --zip "$TMP/crc.zip" -o "$TMP/o.tsv" g/small.txt
+expect_error readpath-zip-deflate-crc "dcrc.zip:g/small.txt.: CRC error" "$TMP/o.tsv" \
+	"$BIN/featurize" --zip "$TMP/dcrc.zip" -o "$TMP/o.tsv" g/small.txt
+expect_error readpath-zip-deflate-damaged "dcut.zip:g/small.txt.: (damaged|CRC error)" "$TMP/o.tsv" \
+	"$BIN/featurize" --zip "$TMP/dcut.zip" -o "$TMP/o.tsv" g/small.txt
 expect_error readpath-zip-no-member "cannot read 'g/none.txt' from $TMP/d.zip \(missing or damaged zip: No such file" \
 	"$TMP/o.tsv" "$BIN/featurize" --zip "$TMP/d.zip" -o "$TMP/o.tsv" g/none.txt
 echo 'not a zip' >"$TMP/bad.zip"

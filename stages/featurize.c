@@ -28,7 +28,7 @@ static const char usage[] =
 "  LOG.txt        AutoHeuristic log: JSON metadata line, CSV header, rows;\n"
 "                 '-' reads standard input (e.g. unzip -p DATA.zip LOG |)\n"
 "  --zip ARCHIVE  LOG.txt is a member of the zip ARCHIVE, inflated in-process\n"
-"                 (libzip, CRC checked): a100_mm.zip a100/a100_mm.txt\n"
+"                 (libzip, ISA-L; CRC checked): a100_mm.zip a100/a100_mm.txt\n"
 "  --label NAME   call the log NAME in messages (e.g. a100_mm.zip:a100_mm.txt)\n"
 "  -o FILE        output feat TSV (stages/FORMATS.md), written atomically\n"
 "  --categories F reuse the one-hot categories of the main dataset's feat\n"

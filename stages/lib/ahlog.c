@@ -2,6 +2,7 @@
 #include "ahlog.h"
 #include "readahead.h"
 #include "util.h"
+#include "zipmember.h"
 
 #include <errno.h>
 #include <float.h>
@@ -9,7 +10,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zip.h>
 
 static char *json_str_dup(json_t *v)
 {
@@ -172,15 +172,6 @@ void ah_reject_cr(const char *path, long long lineno, const char *line, size_t n
 
 #define AH_BLOCK (1u << 20)   /* bytes read at a time */
 
-/* A zip member as a read-ahead source (readahead.h). */
-static ssize_t zip_source(void *src, char *p, size_t n, const char **err)
-{
-	zip_int64_t got = zip_fread(src, p, n);
-	if (got < 0)
-		*err = zip_file_strerror(src);
-	return got < 0 ? -1 : (ssize_t)got;
-}
-
 /* Read up to n bytes into p; returns how many (0: end of the log). */
 static size_t source_read(ah_reader *r, char *p, size_t n)
 {
@@ -315,21 +306,12 @@ void ah_open_zip(ah_reader *r, const char *zip, const char *member, const char *
 		snprintf(r->path_buf, n, "%s:%s", zip, member);
 		r->path = r->path_buf;
 	}
-	int err = 0;
-	zip_t *za = zip_open(zip, ZIP_RDONLY, &err);
-	if (!za) {
-		zip_error_t ze;
-		zip_error_init_with_code(&ze, err);
-		die("cannot read '%s' from %s (missing or damaged zip: %s)", member, zip,
-		    zip_error_strerror(&ze));
-	}
-	r->zip = za;
-	r->zfile = zip_fopen(za, member, 0);
-	if (!r->zfile)
-		die("cannot read '%s' from %s (missing or damaged zip: %s)", member, zip,
-		    zip_strerror(za));
+	char err[256];
+	r->zm = zm_open(zip, member, err, sizeof err);
+	if (!r->zm)
+		die("cannot read '%s' from %s (missing or damaged zip: %s)", member, zip, err);
 	/* inflate on a second thread, a few blocks ahead of the parse */
-	r->ahead = ra_start(zip_source, r->zfile, 4, AH_BLOCK / 4);
+	r->ahead = ra_start(zm_read, r->zm, 4, AH_BLOCK / 4);
 	read_head(r);
 }
 
@@ -618,10 +600,7 @@ int ah_next(ah_reader *r)
 void ah_close(ah_reader *r)
 {
 	ra_stop(r->ahead);
-	if (r->zfile)
-		zip_fclose(r->zfile);
-	if (r->zip)
-		zip_discard(r->zip);
+	zm_close(r->zm);
 	if (r->fp)
 		fclose(r->fp);
 	free(r->buf);

@@ -18,9 +18,9 @@
  * case: every choice and repetition of an input is one row) is not parsed
  * again, and each distinct choice id is checked and interned once.  The
  * log comes from a file, standard input, or a zip archive's member
- * (libzip: inflated in-process on a second thread, a few blocks ahead of
- * the parse, its CRC checked), so memory is bounded by the longest line,
- * not the file size.
+ * (zipmember.h: libzip for the archive, ISA-L inflate, CRC checked; on a
+ * second thread, a few blocks ahead of the parse), so memory is bounded
+ * by the longest line, not the file size.
  */
 #ifndef MMRANK_AHLOG_H
 #define MMRANK_AHLOG_H
@@ -65,7 +65,7 @@ typedef struct {
 	const char *path;      /* the log's name in messages */
 	char *path_buf;        /* path when made here ("zip:member") */
 	FILE *fp;              /* the log, or NULL when reading a zip member */
-	void *zip, *zfile;     /* libzip zip_t *, zip_file_t * (a zip member) */
+	struct zipmember *zm;  /* a zip member (zipmember.h), or NULL */
 	struct readahead *ahead; /* the member inflated on a second thread */
 	int64_t lineno;        /* line number of the current row (1-based) */
 	ah_meta meta;
@@ -104,9 +104,9 @@ void ah_open(ah_reader *r, const char *path);
 /* The same for file ("-": standard input, e.g. `unzip -p` piped in), with
  * messages naming `name` instead (NULL: file), e.g. "a100_mm.zip:a100_mm.txt". */
 void ah_open_named(ah_reader *r, const char *file, const char *name);
-/* The same for member `member` of zip archive `zip` (inflated in-process
- * by libzip, CRC checked at its end); messages name `name` (NULL:
- * "zip:member").  A missing or damaged archive or member dies with
+/* The same for member `member` of zip archive `zip` (zipmember.h:
+ * inflated in-process, CRC checked at its end); messages name `name`
+ * (NULL: "zip:member").  A missing or damaged archive or member dies with
  * "cannot read 'member' from zip (missing or damaged zip: ...)". */
 void ah_open_zip(ah_reader *r, const char *zip, const char *member, const char *name);
 /* Read the next row into r; returns 1 on a row, 0 at end of file.
