@@ -14,8 +14,8 @@
 # `make` gives them (`make fit-args`), THREADS as make's (default: the online
 # CPUs; set THREADS=N to change it).
 # Floors: `unzip -p` of the three logs into `wc -l` (the issue's), and the
-# same read in-process with libzip (perf/pipeline/zipcat.c, what featurize
-# --zip does).
+# same read in-process (perf/pipeline/zipcat.c): through libzip's own
+# decoder (zlib), and as featurize --zip reads them (libzip + ISA-L).
 # PyTorch's trainer: quoted from the issue unless TORCHGEN_AH names a
 # PyTorch checkout's torchgen/_autoheuristic folder (with python3, pandas and
 # scikit-learn), then it is timed interleaved with ours, in a scratch copy
@@ -36,7 +36,8 @@ gpus=("$@"); [ ${#gpus[@]} -gt 0 ] || gpus=(a100 h100)
 TH=${THREADS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 make -s all >/dev/null
 T=$(mktemp -d "${TMPDIR:-/tmp}/mmrank-pipe.XXXXXX"); trap 'rm -rf "$T"' EXIT
-cc -std=c11 -O2 -o "$T/zipcat" perf/pipeline/zipcat.c -lzip
+cc -std=c11 -D_GNU_SOURCE -O2 -iquote stages/lib -o "$T/zipcat" perf/pipeline/zipcat.c \
+	stages/lib/zipmember.c stages/lib/util.c -lzip -lisal
 mkdir -p "$T/r"
 load() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?'; }
 load0=$(load)
@@ -79,6 +80,7 @@ for ((rep = 1; rep <= reps; rep++)); do
 		done
 		O=$T/o/$g
 		measure "floor_unzip_$g" bash -c "for m in ${M[*]}; do unzip -p '$Z' \$m; done | wc -l"
+		measure "floor_zlib_$g" "$T/zipcat" --libzip "$Z" "${M[@]}"
 		measure "floor_lib_$g" "$T/zipcat" "$Z" "${M[@]}"
 		# featurize as make runs it: main, then train_timm and train_hf at once
 		rm -rf "$T/f"; mkdir -p "$T/f/$g"; cp -p "$Z" "$T/f/$g/"
@@ -121,7 +123,7 @@ vs_torch() { # GPU KEY: (N×) against PyTorch's trainer
 	[ -n "$ref" ] && echo "($(ratio "$ref" "$(wall "$2")")×)"
 }
 vs_floor() { # GPU KEY: against the two floors
-	echo "($(times "$(wall "$2")" "$(wall "floor_unzip_$1")")× unzip floor, $(times "$(wall "$2")" "$(wall "floor_lib_$1")")× libzip floor)"
+	echo "($(times "$(wall "$2")" "$(wall "floor_unzip_$1")")× the unzip floor, $(times "$(wall "$2")" "$(wall "floor_lib_$1")")× the ISA-L floor)"
 }
 hdr="| |" sep="|---|"
 for g in "${gpus[@]}"; do hdr+=" $(echo "$g" | tr a-z A-Z) wall / max RSS |"; sep+="---|"; done
@@ -145,7 +147,8 @@ echo "Goals (issue #20): PROFILE=reference <= 0.8 s A100, <= 0.3 s H100; default
 echo
 echo "| stage | $(printf '%s | ' "${gpus[@]}" | tr a-z A-Z)"; echo "$sep"
 row 'floor: `unzip -p` of the three logs into `wc -l`' floor_unzip
-row 'floor: the three logs read in-process by libzip (zipcat)' floor_lib
+row 'floor: the three logs read in-process by libzip, zlib inflate (zipcat --libzip)' floor_zlib
+row 'floor: the same, ISA-L inflate as featurize --zip (zipcat)' floor_lib
 row 'featurize, 3 sets as make runs them (main, then train_timm ∥ train_hf)' feat_stage vs_floor
 row '  featurize main' feat_main
 row '  featurize train_timm' feat_train_timm
