@@ -227,6 +227,23 @@ typedef struct {
 	member **act;   /* [nmem] members searching a split, by msl ascending */
 } fitter;
 
+/* Row `row` joins the left side of the scan: its class's weighted sum
+ * and count, the left weight *wl, the classes touched since the last
+ * evaluation (dirty[0 .. *nd)). */
+static inline void
+add_left(fitter *F, int row, double *wl, int *nd)
+{
+	int c = F->d->y[row];
+	double ww = F->d->w ? F->d->w[row] : 1.0;
+	F->cl[c] += ww;
+	F->cntl[c]++;
+	*wl += ww;
+	if (!F->isdirty[c]) {
+		F->isdirty[c] = 1;
+		F->dirty[(*nd)++] = c;
+	}
+}
+
 /* Best split of rows [s, e) of rs (node weight W) for the members
  * act[0 .. na), ascending min_samples_leaf: sets each one's found, bf
  * (feature), bi (last left position) and bt (threshold). */
@@ -234,7 +251,6 @@ static void
 best_splits(fitter *F, const rowset *rs, int s, int e, double W, member **act, int na)
 {
 	const int *y = F->d->y;
-	const double *w = F->d->w;
 	int nc = F->nc, crit = F->crit, msl0 = act[0]->msl;
 	double tol = 1e-12 * W, SR0 = 0;
 	for (int c = 0; c < nc; c++)
@@ -260,30 +276,13 @@ best_splits(fitter *F, const rowset *rs, int s, int e, double W, member **act, i
 		/* rows before the first position with msl0 rows on the left only
 		 * add up (no window ends there: every member has >= 2 msl rows) */
 		int i = s, first = s + msl0 - 1;
-		for (; i < first; i++) {
-			int row = R[i], c = y[row];
-			double ww = w ? w[row] : 1.0;
-			F->cl[c] += ww;
-			F->cntl[c]++;
-			wl += ww;
-			if (!F->isdirty[c]) {
-				F->isdirty[c] = 1;
-				F->dirty[nd++] = c;
-			}
-		}
+		for (; i < first; i++)
+			add_left(F, R[i], &wl, &nd);
 		/* the window of act[live - 1] ends where its right side would
 		 * hold fewer than its min_samples_leaf rows: i >= e - msl */
 		int end = e - act[live - 1]->msl;
 		for (; i < e - 1; i++) {
-			int row = R[i], c = y[row];
-			double ww = w ? w[row] : 1.0;
-			F->cl[c] += ww;
-			F->cntl[c]++;
-			wl += ww;
-			if (!F->isdirty[c]) {
-				F->isdirty[c] = 1;
-				F->dirty[nd++] = c;
-			}
+			add_left(F, R[i], &wl, &nd);
 			if (i >= end) {
 				while (live > 0 && i >= e - act[live - 1]->msl)
 					live--; /* windows end, largest msl first */

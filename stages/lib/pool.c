@@ -27,7 +27,7 @@ typedef struct {
 	int thread;
 } worker_arg;
 
-static void check(int rc, const char *call)
+void pool_check(int rc, const char *call)
 {
 	if (rc)
 		die("%s: %s", call, strerror(rc));
@@ -41,9 +41,9 @@ static void run_items(pool *p, int thread)
 		int i = p->next++;
 		pool_fn *fn = p->fn;
 		void *arg = p->arg;
-		check(pthread_mutex_unlock(&p->mu), "pthread_mutex_unlock");
+		pool_check(pthread_mutex_unlock(&p->mu), "pthread_mutex_unlock");
 		fn(arg, i, thread);
-		check(pthread_mutex_lock(&p->mu), "pthread_mutex_lock");
+		pool_check(pthread_mutex_lock(&p->mu), "pthread_mutex_lock");
 	}
 }
 
@@ -54,18 +54,18 @@ static void *worker(void *v)
 	int thread = wa->thread;
 	free(wa);
 	long seen = 0;
-	check(pthread_mutex_lock(&p->mu), "pthread_mutex_lock");
+	pool_check(pthread_mutex_lock(&p->mu), "pthread_mutex_lock");
 	for (;;) {
 		while (!p->stop && p->gen == seen)
-			check(pthread_cond_wait(&p->go, &p->mu), "pthread_cond_wait");
+			pool_check(pthread_cond_wait(&p->go, &p->mu), "pthread_cond_wait");
 		if (p->stop)
 			break;
 		seen = p->gen;
 		run_items(p, thread);
 		if (--p->busy == 0)
-			check(pthread_cond_signal(&p->done), "pthread_cond_signal");
+			pool_check(pthread_cond_signal(&p->done), "pthread_cond_signal");
 	}
-	check(pthread_mutex_unlock(&p->mu), "pthread_mutex_unlock");
+	pool_check(pthread_mutex_unlock(&p->mu), "pthread_mutex_unlock");
 	return NULL;
 }
 
@@ -77,15 +77,15 @@ pool *pool_new(int threads)
 		threads = POOL_MAX_THREADS;
 	pool *p = xcalloc(1, sizeof *p);
 	p->threads = threads;
-	check(pthread_mutex_init(&p->mu, NULL), "pthread_mutex_init");
-	check(pthread_cond_init(&p->go, NULL), "pthread_cond_init");
-	check(pthread_cond_init(&p->done, NULL), "pthread_cond_init");
+	pool_check(pthread_mutex_init(&p->mu, NULL), "pthread_mutex_init");
+	pool_check(pthread_cond_init(&p->go, NULL), "pthread_cond_init");
+	pool_check(pthread_cond_init(&p->done, NULL), "pthread_cond_init");
 	p->tid = xcalloc((size_t)threads, sizeof *p->tid);
 	for (int t = 1; t < threads; t++) {
 		worker_arg *wa = xmalloc(sizeof *wa);
 		wa->p = p;
 		wa->thread = t;
-		check(pthread_create(&p->tid[t - 1], NULL, worker, wa), "pthread_create");
+		pool_check(pthread_create(&p->tid[t - 1], NULL, worker, wa), "pthread_create");
 	}
 	return p;
 }
@@ -94,15 +94,15 @@ void pool_free(pool *p)
 {
 	if (!p)
 		return;
-	check(pthread_mutex_lock(&p->mu), "pthread_mutex_lock");
+	pool_check(pthread_mutex_lock(&p->mu), "pthread_mutex_lock");
 	p->stop = 1;
-	check(pthread_cond_broadcast(&p->go), "pthread_cond_broadcast");
-	check(pthread_mutex_unlock(&p->mu), "pthread_mutex_unlock");
+	pool_check(pthread_cond_broadcast(&p->go), "pthread_cond_broadcast");
+	pool_check(pthread_mutex_unlock(&p->mu), "pthread_mutex_unlock");
 	for (int t = 1; t < p->threads; t++)
-		check(pthread_join(p->tid[t - 1], NULL), "pthread_join");
-	check(pthread_cond_destroy(&p->done), "pthread_cond_destroy");
-	check(pthread_cond_destroy(&p->go), "pthread_cond_destroy");
-	check(pthread_mutex_destroy(&p->mu), "pthread_mutex_destroy");
+		pool_check(pthread_join(p->tid[t - 1], NULL), "pthread_join");
+	pool_check(pthread_cond_destroy(&p->done), "pthread_cond_destroy");
+	pool_check(pthread_cond_destroy(&p->go), "pthread_cond_destroy");
+	pool_check(pthread_mutex_destroy(&p->mu), "pthread_mutex_destroy");
 	free(p->tid);
 	free(p);
 }
@@ -121,18 +121,18 @@ void pool_map(pool *p, int n, pool_fn *fn, void *arg)
 			fn(arg, i, 0);
 		return;
 	}
-	check(pthread_mutex_lock(&p->mu), "pthread_mutex_lock");
+	pool_check(pthread_mutex_lock(&p->mu), "pthread_mutex_lock");
 	p->fn = fn;
 	p->arg = arg;
 	p->n = n;
 	p->next = 0;
 	p->busy = p->threads - 1;
 	p->gen++;
-	check(pthread_cond_broadcast(&p->go), "pthread_cond_broadcast");
+	pool_check(pthread_cond_broadcast(&p->go), "pthread_cond_broadcast");
 	run_items(p, 0);
 	while (p->busy > 0)
-		check(pthread_cond_wait(&p->done, &p->mu), "pthread_cond_wait");
-	check(pthread_mutex_unlock(&p->mu), "pthread_mutex_unlock");
+		pool_check(pthread_cond_wait(&p->done, &p->mu), "pthread_cond_wait");
+	pool_check(pthread_mutex_unlock(&p->mu), "pthread_mutex_unlock");
 }
 
 int pool_online_cpus(void)

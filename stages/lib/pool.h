@@ -35,6 +35,10 @@ int pool_threads(const pool *p);
 /* Run fn(arg, i, thread) for every i in [0, n); n <= 0 does nothing. */
 void pool_map(pool *p, int n, pool_fn *fn, void *arg);
 
+/* Die "CALL: reason" if a pthread call returned rc != 0 (the pool's and
+ * readahead.h's threads). */
+void pool_check(int rc, const char *call);
+
 /* The number of online CPUs (sysconf), clamped to [1, POOL_MAX_THREADS]:
  * the default thread count of the stages that take --threads. */
 int pool_online_cpus(void);

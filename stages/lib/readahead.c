@@ -1,5 +1,6 @@
 /* readahead.c — see readahead.h. */
 #include "readahead.h"
+#include "pool.h"
 #include "util.h"
 
 #include <pthread.h>
@@ -25,27 +26,22 @@ struct readahead {
 	const char *err;        /* the source's error, after the filled blocks */
 };
 
-static void check(int rc, const char *call)
-{
-	if (rc)
-		die("%s: %s", call, strerror(rc));
-}
 
 static void *ahead(void *v)
 {
 	readahead *ra = v;
-	check(pthread_mutex_lock(&ra->mu), "pthread_mutex_lock");
+	pool_check(pthread_mutex_lock(&ra->mu), "pthread_mutex_lock");
 	while (!ra->end && !ra->stop) {
 		while (ra->count == ra->nblk && !ra->stop)
-			check(pthread_cond_wait(&ra->cv, &ra->mu), "pthread_cond_wait");
+			pool_check(pthread_cond_wait(&ra->cv, &ra->mu), "pthread_cond_wait");
 		if (ra->stop)
 			break;
 		int slot = (ra->head + ra->count) % ra->nblk;
-		check(pthread_mutex_unlock(&ra->mu), "pthread_mutex_unlock");
+		pool_check(pthread_mutex_unlock(&ra->mu), "pthread_mutex_unlock");
 		/* the slot is this thread's until count counts it */
 		const char *err = NULL;
 		ssize_t got = ra->fn(ra->src, ra->buf[slot], ra->blk, &err);
-		check(pthread_mutex_lock(&ra->mu), "pthread_mutex_lock");
+		pool_check(pthread_mutex_lock(&ra->mu), "pthread_mutex_lock");
 		if (got < 0) {
 			ra->err = err ? err : "read error";
 			ra->end = 1;
@@ -55,13 +51,13 @@ static void *ahead(void *v)
 			ra->len[slot] = (size_t)got;
 			ra->count++;
 		}
-		check(pthread_cond_broadcast(&ra->cv), "pthread_cond_broadcast");
+		pool_check(pthread_cond_broadcast(&ra->cv), "pthread_cond_broadcast");
 	}
 	while (!ra->stop) /* keep the blocks' owner until it is done with them */
-		check(pthread_cond_wait(&ra->cv, &ra->mu), "pthread_cond_wait");
+		pool_check(pthread_cond_wait(&ra->cv, &ra->mu), "pthread_cond_wait");
 	ra->gone = 1;
-	check(pthread_cond_broadcast(&ra->cv), "pthread_cond_broadcast");
-	check(pthread_mutex_unlock(&ra->mu), "pthread_mutex_unlock");
+	pool_check(pthread_cond_broadcast(&ra->cv), "pthread_cond_broadcast");
+	pool_check(pthread_mutex_unlock(&ra->mu), "pthread_mutex_unlock");
 	return NULL;
 }
 
@@ -76,18 +72,18 @@ readahead *ra_start(ra_src_fn *fn, void *src, int nblk, size_t blk)
 	ra->len = xcalloc((size_t)ra->nblk, sizeof *ra->len);
 	for (int i = 0; i < ra->nblk; i++)
 		ra->buf[i] = xmalloc(blk);
-	check(pthread_mutex_init(&ra->mu, NULL), "pthread_mutex_init");
-	check(pthread_cond_init(&ra->cv, NULL), "pthread_cond_init");
-	check(pthread_create(&ra->tid, NULL, ahead, ra), "pthread_create");
-	check(pthread_detach(ra->tid), "pthread_detach");
+	pool_check(pthread_mutex_init(&ra->mu, NULL), "pthread_mutex_init");
+	pool_check(pthread_cond_init(&ra->cv, NULL), "pthread_cond_init");
+	pool_check(pthread_create(&ra->tid, NULL, ahead, ra), "pthread_create");
+	pool_check(pthread_detach(ra->tid), "pthread_detach");
 	return ra;
 }
 
 ssize_t ra_read(readahead *ra, char *p, size_t n, const char **err)
 {
-	check(pthread_mutex_lock(&ra->mu), "pthread_mutex_lock");
+	pool_check(pthread_mutex_lock(&ra->mu), "pthread_mutex_lock");
 	while (ra->count == 0 && !ra->end)
-		check(pthread_cond_wait(&ra->cv, &ra->mu), "pthread_cond_wait");
+		pool_check(pthread_cond_wait(&ra->cv, &ra->mu), "pthread_cond_wait");
 	ssize_t got;
 	if (ra->count == 0) { /* the end, after every filled block */
 		got = ra->err ? -1 : 0;
@@ -99,19 +95,19 @@ ssize_t ra_read(readahead *ra, char *p, size_t n, const char **err)
 		size_t k = ra->len[h] - ra->off;
 		if (k > n)
 			k = n;
-		check(pthread_mutex_unlock(&ra->mu), "pthread_mutex_unlock");
+		pool_check(pthread_mutex_unlock(&ra->mu), "pthread_mutex_unlock");
 		memcpy(p, ra->buf[h] + ra->off, k);
-		check(pthread_mutex_lock(&ra->mu), "pthread_mutex_lock");
+		pool_check(pthread_mutex_lock(&ra->mu), "pthread_mutex_lock");
 		ra->off += k;
 		if (ra->off == ra->len[h]) {
 			ra->off = 0;
 			ra->head = (h + 1) % ra->nblk;
 			ra->count--;
-			check(pthread_cond_broadcast(&ra->cv), "pthread_cond_broadcast");
+			pool_check(pthread_cond_broadcast(&ra->cv), "pthread_cond_broadcast");
 		}
 		got = (ssize_t)k;
 	}
-	check(pthread_mutex_unlock(&ra->mu), "pthread_mutex_unlock");
+	pool_check(pthread_mutex_unlock(&ra->mu), "pthread_mutex_unlock");
 	return got;
 }
 
@@ -119,14 +115,14 @@ void ra_stop(readahead *ra)
 {
 	if (!ra)
 		return;
-	check(pthread_mutex_lock(&ra->mu), "pthread_mutex_lock");
+	pool_check(pthread_mutex_lock(&ra->mu), "pthread_mutex_lock");
 	ra->stop = 1;
-	check(pthread_cond_broadcast(&ra->cv), "pthread_cond_broadcast");
+	pool_check(pthread_cond_broadcast(&ra->cv), "pthread_cond_broadcast");
 	while (!ra->gone)
-		check(pthread_cond_wait(&ra->cv, &ra->mu), "pthread_cond_wait");
-	check(pthread_mutex_unlock(&ra->mu), "pthread_mutex_unlock");
-	check(pthread_cond_destroy(&ra->cv), "pthread_cond_destroy");
-	check(pthread_mutex_destroy(&ra->mu), "pthread_mutex_destroy");
+		pool_check(pthread_cond_wait(&ra->cv, &ra->mu), "pthread_cond_wait");
+	pool_check(pthread_mutex_unlock(&ra->mu), "pthread_mutex_unlock");
+	pool_check(pthread_cond_destroy(&ra->cv), "pthread_cond_destroy");
+	pool_check(pthread_mutex_destroy(&ra->mu), "pthread_mutex_destroy");
 	for (int i = 0; i < ra->nblk; i++)
 		free(ra->buf[i]);
 	free(ra->buf);
