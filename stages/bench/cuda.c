@@ -81,6 +81,12 @@ measurer *measure_open(const bench_opts *o, const bench_backend *be, bench_devic
 	return m;
 }
 
+void measure_describe(measurer *m, FILE *fp)
+{
+	if (m->be->gpu->describe)
+		m->be->gpu->describe(m->be_state, fp);
+}
+
 void measure_stats(measurer *m, FILE *fp)
 {
 	const cuda_stats *b = &m->s;
