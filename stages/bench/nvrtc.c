@@ -150,9 +150,5 @@ static void nvrtc_free(void *lists)
 	free(l);
 }
 
-const bench_plan_ops nvrtc_plan = {
-	.load = nvrtc_load,
-	.fit = nvrtc_fit,
-	.candidates = nvrtc_candidates,
-	.free = nvrtc_free,
-};
+const bench_plan_ops nvrtc_plan = { .load = nvrtc_load, .fit = nvrtc_fit,
+                                    .candidates = nvrtc_candidates, .free = nvrtc_free };

@@ -111,11 +111,6 @@ static void triton_describe(const void *lists, FILE *fp)
 
 static void triton_free(void *lists) { free(lists); }
 
-const bench_plan_ops triton_plan = {
-	.load = triton_load,
-	.candidates = triton_candidates,
-	.free = triton_free,
-	.skip = triton_skip,
-	.describe = triton_describe,
-	.no_screen = 1,
-};
+const bench_plan_ops triton_plan = { .load = triton_load, .candidates = triton_candidates,
+                                     .free = triton_free, .skip = triton_skip,
+                                     .describe = triton_describe, .no_screen = 1 };

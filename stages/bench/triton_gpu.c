@@ -131,11 +131,9 @@ static int triton_prepare(void *s, measurer *m, const bench_input *in, const ben
 {
 	(void)bf;
 	tmod *t = get_mod(s, m, in, c);
-	if (!t->ok)
-		return -1;
 	r->h = t;
 	r->launched = &t->launched;
-	return 0;
+	return t->ok ? 0 : -1; /* not ok: inf, as Inductor's failed candidates */
 }
 
 static int triton_run(void *s, measurer *m, const bench_input *in, const bench_cand *c,
@@ -212,13 +210,7 @@ static void triton_close(void *s, measurer *m)
 	free(st);
 }
 
-const bench_gpu_ops triton_gpu = {
-	.open = triton_open,
-	.prepare = triton_prepare,
-	.run = triton_run,
-	.time = triton_time,
-	.close = triton_close,
-	.describe = triton_describe_gpu,
-	.verify_each = 1,
-	.one_copy = 1,
-};
+const bench_gpu_ops triton_gpu = { .open = triton_open, .prepare = triton_prepare,
+                                   .run = triton_run, .time = triton_time, .close = triton_close,
+                                   .describe = triton_describe_gpu, .verify_each = 1,
+                                   .one_copy = 1 };
