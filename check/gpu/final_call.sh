@@ -119,19 +119,20 @@ ED=$FC/cubin/$(cat "$CARRY/triton_entry.txt")
 stamp "unpacked: $(ls "$FC/cubin" | grep -c '\.cubin$') NVRTC cubins, $(ls "$ED" | grep -c '\.json$') Triton variants ($ED)"
 ldd build/bin/bench 2>/dev/null | grep 'not found'
 declare -A RC
-run_step() {  # run_step NAME SECONDS CMD...: bounded, exit status kept
+run_step() {  # [RUN_OUT=FILE] run_step NAME SECONDS CMD...: bounded, exit status kept
 	local name=$1 secs=$2; shift 2
-	stamp "$name (at most $secs s): $*"
+	stamp "$name (at most $secs s): $*${RUN_OUT:+ > $RUN_OUT}"
 	local t=$(date +%s)
-	timeout --kill-after=10 "$secs" "$@"
+	if [ -n "${RUN_OUT:-}" ]; then timeout --kill-after=10 "$secs" "$@" > "$RUN_OUT" 2>&1
+	else timeout --kill-after=10 "$secs" "$@"; fi
 	RC[$name]=$?
 	stamp "$name: exit ${RC[$name]} after $(($(date +%s) - t)) s"
 }
 
 # ---- a. the bench wing's GPU regression test --------------------------------
-run_step a_test_bench_gpu "${A_S:-170}" env BIN="$PWD/build/bin" BENCH_TEMPLATE=mma+wgmma \
-	CUBIN_CACHE="$PWD/$FC/cubin" BAD_CUBIN_CACHE="$PWD/$FC/badcache" RESULTS="$W/gpu_test" \
-	bash check/gpu/test_bench_gpu.sh > "$W/gpu_test/test_bench_gpu.txt" 2>&1
+RUN_OUT=$W/gpu_test/test_bench_gpu.txt run_step a_test_bench_gpu "${A_S:-170}" env BIN="$PWD/build/bin" \
+	BENCH_TEMPLATE=mma+wgmma CUBIN_CACHE="$PWD/$FC/cubin" BAD_CUBIN_CACHE="$PWD/$FC/badcache" \
+	RESULTS="$W/gpu_test" bash check/gpu/test_bench_gpu.sh
 grep -E '^(FAIL|skip)|adaptive:|kill/resume:|verify run:' "$W/gpu_test/test_bench_gpu.txt"
 GPU_TEST="$(grep -c '^ok ' "$W/gpu_test/test_bench_gpu.txt") ok, $(grep -c '^FAIL ' "$W/gpu_test/test_bench_gpu.txt") failed, $(grep -c '^skip ' "$W/gpu_test/test_bench_gpu.txt") skipped"
 echo "test_bench_gpu: $GPU_TEST"
