@@ -77,9 +77,13 @@ help:
 	@echo '  make check                all tests (ASan+UBSan build, no GPU needed)'
 	@echo '  make collect GPU=h200 GPUS=0,1 SAMPLES=N   collect data on your GPUs (needs CUDA)'
 	@echo '       [SEED=S REPS=3 FAST_REJECT=1.5 SCREEN=1.3 SCREEN_MS=2 COLLECT_TIME_LIMIT=s SAMPLE_MAX_GFLOP=G]  (-j: shards in parallel)'
+	@echo '  make collect GPU=h200 GPUS=0,1 SHAPES=FILE   measure a shape list instead of sampling (datasets/shapes/real.tsv)'
+	@echo '  make collect ... KERNEL_TEMPLATE=triton   Inductor'"'"'s own candidates and ids (cubins compiled first: make triton-cubins)'
+	@echo '  make collect ... BACKEND=inductor         Inductor'"'"'s own collection (python3 + torch on the GPU host)'
 	@echo '  make collect GPU=h200 LAUNCHER=slurm SHARDS=16 SAMPLES=N [SLURM_OPTS="--partition=gpu --time=02:00:00"]'
 	@echo '                            one Slurm job per shard, resubmitted until complete, then merged'
 	@echo '  make cubins               precompile every NVRTC candidate for CUBIN_ARCH (no GPU needed)'
+	@echo '  make triton-cubins GPU=h200 SHAPES=FILE|SAMPLES=N   compile the Triton variants a collection needs (no GPU)'
 	@echo '  make shapes-list          regenerate datasets/shapes/real.tsv (real-model GEMMs) from datasets/shapes/models.tsv'
 	@echo
 	@echo 'Single stages (each redoes only what is stale):'
@@ -104,7 +108,7 @@ help:
 	@echo '  SAMPLES=$(SAMPLES)  REPS=$(REPS)  GPUS=$(GPUS)  OUT=$(OUT)'
 	@echo '  DATASET_MIRROR=$(DATASET_MIRROR) (folder searched before the upstream URL)'
 	@echo '  compare/eval: REFERENCE_DIR=$(REFERENCE_DIR) HOLDOUT=$(HOLDOUT) HELDOUT="logs" LOG=log EVAL_TREE=tree'
-	@echo '  collect: KERNEL_TEMPLATE=mma+wgmma|mma|mm LAUNCHER=local|slurm SHARDS SLURM_OPTS SLURM_GPU_OPT SLURM_RETRIES SLURM_JOBS'
+	@echo '  collect: KERNEL_TEMPLATE=mma+wgmma|mma|mm|triton BACKEND=bench|inductor SHAPES=FILE LAUNCHER=local|slurm SHARDS SLURM_OPTS SLURM_GPU_OPT SLURM_RETRIES SLURM_JOBS'
 	@echo '  fit: FIT_EXTRA="more fit options"; THREADS=$(THREADS) (fit threads and featurize jobs at once; same output)'
 	@echo '  check: TESTS="check/test_x.sh ..."'
 	@echo '  V=1 shows full commands; make -n shows the exact stage commands'
@@ -451,7 +455,7 @@ prune: $(O)/pruned.tsv
 .PHONY: check check-build
 check-build:
 	@stages/deps.sh
-	$(Q)$(MAKE) --no-print-directory BUILD=build/san all units build/san/bin/bench-fake \
+	$(Q)$(MAKE) --no-print-directory BUILD=build/san all units build/san/bin/bench-fake build/san/bin/triton_cands \
 	  $(if $(wildcard $(CUDA)/include/cuda_runtime.h),build/san/bin/bench)
 check: check-build
 	@BIN=build/san/bin DATASET_MIRROR='$(DATASET_MIRROR)' check/run.sh $(TESTS)
