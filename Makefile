@@ -46,8 +46,9 @@ LIB_OBJ  = $(patsubst stages/lib/%.c,$(BUILD)/lib/%.o,$(LIB_SRC))
 LIB_HDR  = $(wildcard stages/lib/*.h)
 LIBA     = $(BUILD)/libmmrank.a
 
-# CPU stages: one C file each in stages/ (bench needs CUDA: stages/collect.mk).
-CPU_STAGES = $(filter-out bench%,$(basename $(notdir $(wildcard stages/*.c))))
+# CPU stages: one C file each in stages/ (bench needs CUDA: stages/collect.mk;
+# nvmmh needs NVIDIA's nvMatmulHeuristics: stages/nvmmh.mk).
+CPU_STAGES = $(filter-out bench% nvmmh,$(basename $(notdir $(wildcard stages/*.c))))
 STAGE_BINS = $(addprefix $(BIN)/,$(CPU_STAGES))
 
 .PHONY: all
@@ -419,7 +420,8 @@ prune: $(O)/pruned.tsv
 check-build:
 	@stages/deps.sh
 	$(Q)$(MAKE) --no-print-directory BUILD=build/san all build/san/bin/bench-fake \
-	  $(if $(wildcard $(CUDA)/include/cuda_runtime.h),build/san/bin/bench)
+	  $(if $(wildcard $(CUDA)/include/cuda_runtime.h),build/san/bin/bench) \
+	  $(if $(shell stages/nvmmh-dir.sh '$(NVMMH_DIR)' 2>/dev/null),build/san/bin/nvmmh)
 check: check-build
 	@BIN=build/san/bin DATASET_MIRROR='$(DATASET_MIRROR)' check/run.sh $(TESTS)
 
