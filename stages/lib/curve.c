@@ -1,0 +1,96 @@
+/* curve.c — hit rate and regret at every list length; see curve.h
+ * (issue #19, spec §5.9, §7.3). */
+#include "curve.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "rerank.h"
+#include "util.h"
+
+void
+cv_init(cv_acc *a, int def)
+{
+	memset(a, 0, sizeof *a);
+	a->def = def;
+}
+
+/* Record regret r (>= 1, +inf = no finite time) at k. */
+static void
+put(cv_acc *a, int k, int hit, double r)
+{
+	a->hit[k] += hit;
+	if (!isfinite(r)) {
+		a->none[k]++;
+		a->lcap[k] += log(RR_REGRET_CAP);
+		return;
+	}
+	double l = log(r);
+	a->lsum[k] += l;
+	a->lcap[k] += r < RR_REGRET_CAP ? l : log(RR_REGRET_CAP);
+	if (r > a->rmax[k])
+		a->rmax[k] = r;
+}
+
+void
+cv_add(cv_acc *a, const double *time, int truth, const int *rank,
+       const double *prob, int n_rank)
+{
+	double tt = time[truth];
+	if (!isfinite(tt) || !(tt > 0))
+		die("curve: input with a non-finite or non-positive winner time %g",
+		    tt);
+	int def = a->def;
+	int def_timed = def >= 0 && !isnan(time[def]);
+	double best = def_timed ? time[def] : INFINITY;
+	int hit = def >= 0 && truth == def, k = 0, first = -1;
+	a->n++;
+	for (int i = 0; i < n_rank && k < CV_KMAX; i++) {
+		int c = rank[i];
+		if (!(prob[i] > 0) || isnan(time[c]))
+			continue;
+		if (first < 0)
+			first = c;
+		hit |= c == truth;
+		if (time[c] < best)
+			best = time[c];
+		put(a, ++k, hit, best / tt);
+	}
+	/* a list shorter than CV_KMAX: the longer lists are the same */
+	for (int j = k + 1; j <= CV_KMAX; j++)
+		put(a, j, hit, best / tt);
+	if (first < 0 && def_timed)
+		first = def;
+	put(a, 0, first >= 0 && first == truth,
+	    first >= 0 ? time[first] / tt : INFINITY);
+}
+
+double
+cv_hit(const cv_acc *a, int k)
+{
+	return a->n ? (double)a->hit[k] / (double)a->n : 0.0;
+}
+
+double
+cv_regret(const cv_acc *a, int k)
+{
+	long m = a->n - a->none[k];
+	return m > 0 ? exp(a->lsum[k] / (double)m) : 0.0;
+}
+
+int
+cv_select_points(int *ks)
+{
+	static const int pts[] = {1, 2, 5, 10};
+	int n = (int)(sizeof pts / sizeof *pts);
+	memcpy(ks, pts, sizeof pts);
+	return n;
+}
+
+double
+cv_lcap(const cv_acc *a, int k)
+{
+	if (k < 0 || k > CV_KMAX)
+		die("curve: list length %d out of 0..%d", k, CV_KMAX);
+	return a->n ? a->lcap[k] / (double)a->n : 0.0;
+}
