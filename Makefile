@@ -68,10 +68,12 @@ help:
 	@echo '  make collect GPU=h200 LAUNCHER=slurm SHARDS=16 SAMPLES=N [SLURM_OPTS="--partition=gpu --time=02:00:00"]'
 	@echo '                            one Slurm job per shard, resubmitted until complete, then merged'
 	@echo '  make cubins               precompile every NVRTC candidate for CUBIN_ARCH (no GPU needed)'
+	@echo '  make shapes-list          regenerate datasets/shapes/real.tsv (real-model GEMMs) from datasets/shapes/models.tsv'
 	@echo
 	@echo 'Single stages (each redoes only what is stale):'
 	@echo '  make fetch | featurize | fit | prune | emit  GPU=...'
 	@echo '  make promote GPU=...      copy the artifacts to gen/ (committed, like torch artifacts/)'
+	@echo '  make install-artifact GPU=...   make Inductor use ours over the shipped one (uninstall-artifact undoes it)'
 	@echo '  make eval GPU=... [LOG=log.txt]      top-k hit rate, regret, speedup over extern_mm'
 	@echo '  make report GPU=...       out/<gpu>/report.html: tree, metrics, regret plots, data summary'
 	@echo '  make evaluate-online GPU=... SAMPLES=N [ONLINE_SEED=S]   bench --use-heuristic on fresh inputs (GPU)'
@@ -110,6 +112,16 @@ $(LIBA): $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(BIN)/%: stages/%.c $(LIBA) $(LIB_HDR)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CCLD    $@")
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -o $@ $< $(LIBA) $(LDLIBS)
+
+# Drivers of library units for the tests (check/unit/*.c -> $(BUILD)/unit/),
+# built by make check.
+UNIT_BINS = $(patsubst check/unit/%.c,$(BUILD)/unit/%,$(wildcard check/unit/*.c))
+.PHONY: units
+units: $(UNIT_BINS)
+$(BUILD)/unit/%: check/unit/%.c $(LIBA) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
 	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -o $@ $< $(LIBA) $(LDLIBS)
@@ -419,7 +431,7 @@ prune: $(O)/pruned.tsv
 .PHONY: check check-build
 check-build:
 	@stages/deps.sh
-	$(Q)$(MAKE) --no-print-directory BUILD=build/san all build/san/bin/bench-fake \
+	$(Q)$(MAKE) --no-print-directory BUILD=build/san all units build/san/bin/bench-fake \
 	  $(if $(wildcard $(CUDA)/include/cuda_runtime.h),build/san/bin/bench) \
 	  $(if $(shell stages/nvmmh-dir.sh '$(NVMMH_DIR)' 2>/dev/null),build/san/bin/nvmmh)
 check: check-build
@@ -429,6 +441,23 @@ clean:
 	rm -rf build
 distclean: clean
 	rm -rf out
+
+# ---- our artifact inside Inductor (issue #18 item 3) --------------------------
+# make install-artifact GPU=h200 copies $(O)/_$(HEURISTIC_NAME).py (or
+# INSTALL_ARTIFACT=file) into the local torch's autoheuristic artifacts folder
+# under a name Inductor's discovery takes before the shipped _MMRanking*.py,
+# then prints the discovery order; uninstall-artifact removes what it made
+# (stages/bench/inductor_install.py --help).  TORCH_ARTIFACTS=dir: another
+# torch's artifacts folder (default: the torch python3 finds).
+INSTALL_ARTIFACT ?= $(O)/_$(HEURISTIC_NAME).py
+TORCH_ARTIFACTS  ?=
+inductor_install  = python3 stages/bench/inductor_install.py $(1) $(if $(TORCH_ARTIFACTS),--artifacts-dir $(TORCH_ARTIFACTS))
+.PHONY: install-artifact uninstall-artifact
+install-artifact: $(INSTALL_ARTIFACT)
+	$(call inductor_install,install) $<
+	$(call inductor_install,order)
+uninstall-artifact:
+	$(call inductor_install,uninstall --all)
 
 # ---- fragments: collection (CUDA), fuzzing, report ---------------------------
 include $(sort $(wildcard stages/*.mk))

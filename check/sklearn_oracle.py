@@ -9,7 +9,7 @@ TREE.tsv must be fit's *unpruned* tree trained on MAIN.feat.tsv alone with
 no hold-out (`fit MAIN.feat.tsv --split none -o TREE.tsv ...`), so that the
 training matrix is exactly spec §5.2's expansion of MAIN:
   for every input with a finite best time b, one row per choice c with a
-  finite time t and b/t >= 0.98: features = the tree's feature columns (by
+  near-best time t (stages/lib/rules.py: b/t >= 0.98): features = the tree's feature columns (by
   name), label = c, sample weight = b/t.
 (Until fit can dump its matrix, e.g. `fit --dump-train FILE`, the oracle
 rebuilds it; with --train FILE it reads such a dump instead: TSV, header =
@@ -33,10 +33,14 @@ input errors.
 """
 import argparse
 import math
+import os
 import sys
 
 import numpy as np
 from sklearn.tree import DecisionTreeClassifier
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "stages", "lib"))
+import rules  # noqa: E402  (near-best: stages/lib/rules.h)
 
 
 def read_tree(path):
@@ -91,7 +95,7 @@ def read_feat(path, feats):
             continue
         x = [float(rows[0][j]) for j in fi]
         for r, t in zip(rows, times):
-            if math.isfinite(t) and best / t >= 0.98:
+            if rules.near_best(t, best):
                 X.append(x)
                 y.append(r[ci])
                 w.append(best / t)

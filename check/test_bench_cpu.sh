@@ -135,8 +135,8 @@ done
 # a screened log is not continued without screening (another plan)
 head -n $((nl - 3)) full.txt > scr.txt.part
 expect_error bench-screen-resume-other-plan 'does not match the plan' scr.txt "$F" $K --screen 0 shapes.tsv scr.txt
-expect_error bench-screen-bad-value "bad value for '--screen'" bad.txt "$F" $K --screen 0.5 shapes.tsv bad.txt
-expect_error bench-screen-ms-zero "bad value for '--screen-ms'" bad.txt "$F" $K --screen-ms 0 shapes.tsv bad.txt
+expect_error bench-screen-bad-value "--screen: expected 0 \\(off\\) or a factor >= 1, got 0.5" bad.txt "$F" $K --screen 0.5 shapes.tsv bad.txt
+expect_error bench-screen-ms-zero "--screen-ms: expected a time > 0 ms, got 0" bad.txt "$F" $K --screen-ms 0 shapes.tsv bad.txt
 # the screening settings of a part live in LOG.part.plan until LOG is
 # complete; a resume with other settings is refused, the part untouched
 "$F" $K --fake-delay-ms 30 --time-limit 0.15 shapes.tsv pl.txt 2>/dev/null
@@ -228,7 +228,7 @@ expect_error bench-done-not-redone 'this shard is complete' /dev/null/x "$F" $K 
 tail -n +3 full.txt | sort > full.rows
 test_cmp bench-shards-partition full.rows shard.rows
 [ "$(head -2 s0.txt)" = "$(head -2 s1.txt)" ] && ok bench-shards-same-metadata || fail bench-shards-same-metadata "differ"
-expect_error bench-bad-shard "bad value for '--shard'" bad.txt "$F" $K --shard 2/2 shapes.tsv bad.txt
+expect_error bench-bad-shard "--shard: expected I/N with 0 <= I < N" bad.txt "$F" $K --shard 2/2 shapes.tsv bad.txt
 
 # --- time limit ------------------------------------------------------------------
 "$F" $K --time-limit 0 shapes.tsv tl.txt 2>tl.err; rc=$?

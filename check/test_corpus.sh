@@ -34,6 +34,12 @@ case_cmd() {
 		CMD=("$BIN/fit" "$f" --split none -o "$OUT" --metrics "$TMP/out/metrics.tsv") ;;
 	*.tree.tsv) [ -x "$BIN/prune" ] || return 1
 		CMD=("$BIN/prune" --ranking 10 -o "$OUT" "$f") ;;
+	*.shapes.tsv) [ -x "$BIN/shapes" ] || return 1
+		CMD=("$BIN/shapes" --from-list -o "$OUT" "$f") ;;
+	*.shapes.log) [ -x "$BIN/shapes" ] || return 1
+		CMD=("$BIN/shapes" --from-log -o "$OUT" "$f") ;;
+	*.models.tsv) [ -x "$BIN/shapes" ] || return 1
+		CMD=("$BIN/shapes" --from-models -o "$OUT" "$f") ;;
 	*.cats.tsv) [ -x "$BIN/featurize" ] || return 1
 		CMD=("$BIN/featurize" --categories "$f" -o "$OUT" "$C/base.log") ;;
 	*.merge) [ -x "$BIN/merge" ] || return 1

@@ -57,44 +57,47 @@
 #      2.08^(1/4) = 1.200925, min .666667; non_default_predictions 3 (B, B, C),
 #      default_better 1; regret {1, 1.25, 1}: n 3, none 1, gmean
 #      1.25^(1/3) = 1.077217, p95 1.25, max 1.25.
-BIN=${BIN:-build/bin}
-name=fit
-D=$(dirname "$0")/fixtures/fit
-T=$(mktemp -d) || exit 1
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL $name: $*"; exit 1; }
-[ -x "$BIN/fit" ] || fail "no $BIN/fit"
+. check/lib.sh
+D=$FIX/fit
+T=$TMP
+if [ ! -x "$BIN/fit" ]; then fail fit "no $BIN/fit"; finish; fi
 
-# fit_nodes FEAT GRID EXPECTED: fit with --split none, compare node records
+# fit_nodes NAME FEAT GRID EXPECTED: fit with --split none, compare node records
 fit_nodes() {
-	"$BIN/fit" "$D/$1" --split none --ranking 1 --grid "$2" -o "$T/tree.tsv" \
-		--metrics "$T/m.tsv" >"$T/out" 2>"$T/err" ||
-		fail "$1 grid $2: exit non-zero: $(grep -v warning "$T/err" | head -1)"
-	grep '^node' "$T/tree.tsv" >"$T/nodes"
-	cmp -s "$T/nodes" "$D/$3" ||
-		fail "$1 grid $2: nodes differ from $3: $(diff "$D/$3" "$T/nodes" | head -3 | tr '\n' ' ')"
+	if "$BIN/fit" "$D/$2" --split none --ranking 1 --grid "$3" -o "$T/tree.tsv" \
+		--metrics "$T/m.tsv" >"$T/out" 2>"$T/err"; then
+		grep '^node' "$T/tree.tsv" >"$T/nodes"
+		test_cmp "$1" "$D/$4" "$T/nodes"
+	else
+		fail "$1" "$2 grid $3: exit non-zero: $(grep -v warning "$T/err" | head -1)"
+		rm -f "$T/tree.tsv"
+	fi
 }
-fit_nodes main.feat.tsv "$D/grid_d2_entropy.tsv" expect_main_d2.nodes
-cmp -s "$T/tree.tsv" "$D/expect_main_d2_entropy.tsv" ||
-	fail "tree TSV differs from expect_main_d2_entropy.tsv"
+fit_nodes fit-d2-entropy main.feat.tsv "$D/grid_d2_entropy.tsv" expect_main_d2.nodes
+[ -e "$T/tree.tsv" ] || : >"$T/tree.tsv"
+test_cmp fit-d2-entropy-tree-tsv "$D/expect_main_d2_entropy.tsv" "$T/tree.tsv"
 printf '2\t1\tgini\n' >"$T/g.tsv"
-fit_nodes main.feat.tsv "$T/g.tsv" expect_main_d2.nodes
-grep -q "^param	criterion	gini$" "$T/tree.tsv" || fail "gini tree lacks param criterion gini"
-fit_nodes main.feat.tsv "$D/grid_msl5.tsv" expect_main_msl5.nodes
+fit_nodes fit-d2-gini main.feat.tsv "$T/g.tsv" expect_main_d2.nodes
+if grep -q "^param	criterion	gini$" "$T/tree.tsv" 2>/dev/null; then ok fit-gini-param
+else fail fit-gini-param "gini tree lacks param criterion gini"; fi
+fit_nodes fit-msl5-count main.feat.tsv "$D/grid_msl5.tsv" expect_main_msl5.nodes
 printf '1\t0.4\tentropy\n' >"$T/g.tsv"
-fit_nodes main.feat.tsv "$T/g.tsv" expect_main_msl5.nodes
-fit_nodes main.feat.tsv "$D/grid_msl03.tsv" expect_main_msl03.nodes
-fit_nodes crit.feat.tsv "$D/grid_d1_entropy.tsv" expect_crit_entropy.nodes
-fit_nodes crit.feat.tsv "$D/grid_d1_gini.tsv" expect_crit_gini.nodes
+fit_nodes fit-msl0.4-fraction main.feat.tsv "$T/g.tsv" expect_main_msl5.nodes
+fit_nodes fit-msl0.3-gini main.feat.tsv "$D/grid_msl03.tsv" expect_main_msl03.nodes
+fit_nodes fit-crit-entropy crit.feat.tsv "$D/grid_d1_entropy.tsv" expect_crit_entropy.nodes
+fit_nodes fit-crit-gini crit.feat.tsv "$D/grid_d1_gini.tsv" expect_crit_gini.nodes
 
 # metrics of the probe set (hand-computed above)
-"$BIN/fit" "$D/main.feat.tsv" --data probe "$D/probe.feat.tsv" --split none \
+if "$BIN/fit" "$D/main.feat.tsv" --data probe "$D/probe.feat.tsv" --split none \
 	--ranking 1 --grid "$D/grid_d2_entropy.tsv" -o "$T/tree.tsv" \
-	--metrics "$T/m.tsv" >"$T/out" 2>"$T/err" || fail "probe run failed: $(head -1 "$T/err")"
-head -1 "$T/m.tsv" | grep -q "^set	criterion	max_depth	min_samples_leaf	selected	total	top_k_correct	top_k_wrong	top_k_unsure	wrong_max_speedup_k	wrong_gmean_speedup_k	correct	wrong	unsure	wrong_max_speedup	wrong_gmean_speedup	max_speedup_over_default	gmean_speedup_over_default	max_speedup_default_over_heuristic	non_default_predictions	default_better" ||
-	fail "metrics header not in FORMATS.md order"
-[ "$(cut -f1 "$T/m.tsv" | tr '\n' ' ')" = "set train val test probe " ] ||
-	fail "metrics sets not train val test probe: $(cut -f1 "$T/m.tsv" | tr '\n' ' ')"
+	--metrics "$T/m.tsv" >"$T/out" 2>"$T/err"; then ok fit-probe-run
+else fail fit-probe-run "$(head -1 "$T/err")"; : >"$T/m.tsv"; : >"$T/out"; fi
+if head -1 "$T/m.tsv" | grep -q "^set	criterion	max_depth	min_samples_leaf	selected	total	top_k_correct	top_k_wrong	top_k_unsure	wrong_max_speedup_k	wrong_gmean_speedup_k	correct	wrong	unsure	wrong_max_speedup	wrong_gmean_speedup	max_speedup_over_default	gmean_speedup_over_default	max_speedup_default_over_heuristic	non_default_predictions	default_better"; then
+	ok fit-metrics-header
+else fail fit-metrics-header "metrics header not in FORMATS.md order"; fi
+sets=$(cut -f1 "$T/m.tsv" | tr '\n' ' ')
+if [ "$sets" = "set train val test probe " ]; then ok fit-metrics-sets
+else fail fit-metrics-sets "metrics sets not train val test probe: $sets"; fi
 want="set=probe selected=1 total=4 top_k_correct=2 top_k_wrong=1 top_k_unsure=1
 wrong_max_speedup_k=1.25 wrong_gmean_speedup_k=1.25 correct=1 wrong=2 unsure=1
 wrong_max_speedup=1.5 wrong_gmean_speedup=1.3693063937629153
@@ -117,64 +120,68 @@ bad=$(awk -F'\t' -v want="$want" '
 		found = 1
 	}
 	END { if (!found) print "no probe row" }' "$T/m.tsv" | head -3 | tr '\n' ' ')
-[ -z "$bad" ] || fail "probe metrics: $bad"
-grep -q '^probe ' "$T/out" || fail "stdout table lacks the probe row"
-grep -q '^fit: time: read [0-9.]* s, fit [0-9.]* s, eval [0-9.]* s$' "$T/err" ||
-	fail "no timing line on stderr"
+if [ -z "$bad" ]; then ok fit-probe-metrics; else fail fit-probe-metrics "$bad"; fi
+if grep -q '^probe ' "$T/out"; then ok fit-probe-stdout; else fail fit-probe-stdout "stdout table lacks the probe row"; fi
+if grep -q '^fit: time: read [0-9.]* s, fit [0-9.]* s, eval [0-9.]* s$' "$T/err"; then ok fit-timing-line
+else fail fit-timing-line "no timing line on stderr"; fi
 
 # §5.3 split sizes, by input: 8 inputs -> test ceil(.08) = 1,
 # val ceil(.19/.99·7) = 2, train 5 (stderr summary, printed before fitting)
 "$BIN/fit" "$D/main.feat.tsv" --split group -o "$T/g.tree" --metrics "$T/g.m" \
 	>/dev/null 2>"$T/err"
-grep -q 'sets: train 5 val 2 test 1$' "$T/err" || fail "group split sizes: $(grep sets: "$T/err")"
+if grep -q 'sets: train 5 val 2 test 1$' "$T/err"; then ok fit-group-split-sizes
+else fail fit-group-split-sizes "$(grep sets: "$T/err")"; fi
 # by rows: 12 rows -> test 1, val ceil(.19/.99·11) = 3, train 8 rows
 "$BIN/fit" "$D/main.feat.tsv" --split rows -o "$T/r.tree" --metrics "$T/r.m" \
 	>/dev/null 2>"$T/err"
-grep -q 'training set 8 rows' "$T/err" || fail "row split: $(grep sets: "$T/err")"
+if grep -q 'training set 8 rows' "$T/err"; then ok fit-row-split-size
+else fail fit-row-split-size "$(grep sets: "$T/err")"; fi
 
 # --test-fold F/K (ours): K = 4 blocks of the 8 inputs' permutation, 2 test
 # inputs each (val ceil(.19/.75·6) = 2, train 4); the 4 test sets are
 # disjoint and cover every input; 0/4 is --test-fraction 0.25's split
 : >"$T/tests"
 for f in 0 1 2 3; do
-	"$BIN/fit" "$D/main.feat.tsv" --split group --select hit --test-fold $f/4 --write-split "$T/f$f.split" \
-		-o "$T/f.tree" --metrics "$T/f.m" >/dev/null 2>"$T/err" || fail "--test-fold $f/4: $(head -1 "$T/err")"
-	grep -q 'sets: train 4 val 2 test 2$' "$T/err" || fail "--test-fold $f/4 sizes: $(grep sets: "$T/err")"
-	awk -F'\t' '$2 == "test" {print $1}' "$T/f$f.split" >>"$T/tests"
+	if "$BIN/fit" "$D/main.feat.tsv" --split group --select hit --test-fold $f/4 --write-split "$T/f$f.split" \
+		-o "$T/f.tree" --metrics "$T/f.m" >/dev/null 2>"$T/err"; then
+		if grep -q 'sets: train 4 val 2 test 2$' "$T/err"; then ok "fit-test-fold-$f/4-sizes"
+		else fail "fit-test-fold-$f/4-sizes" "$(grep sets: "$T/err")"; fi
+		awk -F'\t' '$2 == "test" {print $1}' "$T/f$f.split" >>"$T/tests"
+	else
+		fail "fit-test-fold-$f/4-sizes" "exit non-zero: $(head -1 "$T/err")"
+		: >"$T/f$f.split"
+	fi
 done
-[ "$(sort -n "$T/tests" | tr '\n' ' ')" = "0 1 2 3 4 5 6 7 " ] ||
-	fail "--test-fold folds do not partition the inputs: $(sort -n "$T/tests" | tr '\n' ' ')"
+folds=$(sort -n "$T/tests" | tr '\n' ' ')
+if [ "$folds" = "0 1 2 3 4 5 6 7 " ]; then ok fit-test-fold-partition
+else fail fit-test-fold-partition "--test-fold folds do not partition the inputs: $folds"; fi
 "$BIN/fit" "$D/main.feat.tsv" --split group --select hit --test-fraction 0.25 --write-split "$T/q.split" \
-	-o "$T/f.tree" --metrics "$T/f.m" >/dev/null 2>&1
-cmp -s "$T/q.split" "$T/f0.split" || fail "--test-fold 0/4 differs from --test-fraction 0.25"
+	-o "$T/f.tree" --metrics "$T/f.m" >/dev/null 2>&1 || : >"$T/q.split"
+test_cmp fit-test-fold-0/4-is-test-fraction-0.25 "$T/f0.split" "$T/q.split"
 for bad in 4/4 -1/4 1/1 1/ x/4 1/4x " 1/4" "1/ 4" +1/4 1/101; do
-	"$BIN/fit" "$D/main.feat.tsv" --split group --test-fold "$bad" -o "$T/x.tree" --metrics "$T/x.m" \
-		2>"$T/err" && fail "--test-fold $bad accepted"
-	grep -q -- "--test-fold: expected F/K" "$T/err" || fail "--test-fold $bad: $(head -1 "$T/err")"
+	expect_error "fit-test-fold-refuses-'$bad'" "--test-fold: expected F/K" "$T/x.tree" \
+		"$BIN/fit" "$D/main.feat.tsv" --split group --test-fold "$bad" -o "$T/x.tree" --metrics "$T/x.m"
 done
 # 8 inputs in 100 folds: fold 99 = [ceil(792/100), ceil(800/100)) = [8, 8) is empty
-"$BIN/fit" "$D/main.feat.tsv" --split group --select hit --test-fold 99/100 -o "$T/x.tree" --metrics "$T/x.m" \
-	2>"$T/err" && fail "--test-fold 99/100 (an empty fold) accepted"
-grep -q -- "--test-fold 99/100: the fold holds no input (8 inputs for 100 folds)" "$T/err" ||
-	fail "--test-fold 99/100: $(grep -v warning "$T/err" | head -1)"
-"$BIN/fit" "$D/main.feat.tsv" --test-fold 1/4 -o "$T/x.tree" --metrics "$T/x.m" 2>"$T/err" &&
-	fail "--test-fold with the rows split accepted"
-grep -q -- "--test-fold needs --split group" "$T/err" || fail "--test-fold rows: $(head -1 "$T/err")"
-"$BIN/fit" "$D/main.feat.tsv" --split group --test-fold 1/4 --test-fraction 0.1 -o "$T/x.tree" \
-	--metrics "$T/x.m" 2>"$T/err" && fail "--test-fold with --test-fraction accepted"
-grep -q "give one" "$T/err" || fail "--test-fold + --test-fraction: $(head -1 "$T/err")"
+expect_error fit-test-fold-empty "--test-fold 99/100: the fold holds no input \(8 inputs for 100 folds\)" "$T/x.tree" \
+	"$BIN/fit" "$D/main.feat.tsv" --split group --select hit --test-fold 99/100 -o "$T/x.tree" --metrics "$T/x.m"
+expect_error fit-test-fold-needs-group "--test-fold needs --split group" "$T/x.tree" \
+	"$BIN/fit" "$D/main.feat.tsv" --test-fold 1/4 -o "$T/x.tree" --metrics "$T/x.m"
+expect_error fit-test-fold-and-fraction "give one" "$T/x.tree" \
+	"$BIN/fit" "$D/main.feat.tsv" --split group --test-fold 1/4 --test-fraction 0.1 -o "$T/x.tree" --metrics "$T/x.m"
 
-# errors: non-zero exit, file named, nothing left behind
+# errors: non-zero exit, file named, nothing left behind (neither output)
+no_metrics() { if [ -e "$T/x.m" ]; then fail "$1-no-metrics" "metrics left behind after an error"; else ok "$1-no-metrics"; fi; }
 rm -f "$T/x.tree" "$T/x.m"
-"$BIN/fit" "$T/missing.feat.tsv" -o "$T/x.tree" --metrics "$T/x.m" 2>"$T/err" &&
-	fail "missing input accepted"
-grep -q "missing.feat.tsv" "$T/err" || fail "error does not name the file: $(head -1 "$T/err")"
+expect_error fit-missing-input "missing\.feat\.tsv" "$T/x.tree" \
+	"$BIN/fit" "$T/missing.feat.tsv" -o "$T/x.tree" --metrics "$T/x.m"
+no_metrics fit-missing-input
 printf '1\t1\tcart\n' >"$T/bad.grid"
-"$BIN/fit" "$D/main.feat.tsv" --grid "$T/bad.grid" -o "$T/x.tree" --metrics "$T/x.m" 2>"$T/err" &&
-	fail "bad grid accepted"
-grep -q "bad.grid:1: field 'criterion'" "$T/err" || fail "bad grid message: $(head -1 "$T/err")"
-"$BIN/fit" "$D/main.feat.tsv" --data probe "$D/crit.txt" -o "$T/x.tree" --metrics "$T/x.m" 2>/dev/null &&
-	fail "a log given as feat TSV accepted"
-[ -e "$T/x.tree" ] || [ -e "$T/x.m" ] && fail "output left behind after an error"
-"$BIN/fit" --help | grep -q '^usage: fit' || fail "--help lacks the synopsis"
-echo "ok $name"
+expect_error fit-bad-grid "bad\.grid:1: field 'criterion'" "$T/x.tree" \
+	"$BIN/fit" "$D/main.feat.tsv" --grid "$T/bad.grid" -o "$T/x.tree" --metrics "$T/x.m"
+no_metrics fit-bad-grid
+expect_error fit-log-as-feat "crit\.txt" "$T/x.tree" \
+	"$BIN/fit" "$D/main.feat.tsv" --data probe "$D/crit.txt" -o "$T/x.tree" --metrics "$T/x.m"
+no_metrics fit-log-as-feat
+if "$BIN/fit" --help | grep -q '^usage: fit'; then ok fit-help; else fail fit-help "--help lacks the synopsis"; fi
+finish

@@ -18,42 +18,40 @@
 #   nothing).  k=3: the root's left child counts 2 < 3 -> one leaf, the shape
 #   of pruned_k4.  On the original tree (no extern_mm class) the option
 #   changes nothing: k=2 gives pruned_k2.
-BIN=${BIN:-build/bin}
-name=prune
-D=$(dirname "$0")/fixtures/tree
-T=$(mktemp -d) || exit 1
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL $name: $*"; exit 1; }
-[ -x "$BIN/prune" ] || fail "no $BIN/prune"
+. check/lib.sh
+D=$FIX/tree
+if [ ! -x "$BIN/prune" ]; then fail prune "no $BIN/prune"; finish; fi
 for k in 2 3 4; do
-	"$BIN/prune" --ranking $k -o "$T/p$k.tsv" "$D/tree.tsv" 2>"$T/err" ||
-		fail "k=$k exited non-zero: $(head -1 "$T/err")"
-	cmp -s "$T/p$k.tsv" "$D/pruned_k$k.tsv" ||
-		fail "k=$k output differs from pruned_k$k.tsv: $(diff "$D/pruned_k$k.tsv" "$T/p$k.tsv" | head -3 | tr '\n' ' ')"
+	if "$BIN/prune" --ranking $k -o "$TMP/p$k.tsv" "$D/tree.tsv" 2>"$TMP/err"; then
+		test_cmp prune-k$k "$D/pruned_k$k.tsv" "$TMP/p$k.tsv"
+	else
+		fail prune-k$k "exited non-zero: $(head -1 "$TMP/err")"; : >"$TMP/p$k.tsv"
+	fi
 done
 # --prune-exclude-extern
 ren() { sed -e 's/^class\t0\tc0$/class\t0\textern_mm/' -e 's/^class\t\([1-4]\)\tc/class\t\1\ttype=c/' "$@"; }
-ren "$D/tree.tsv" >"$T/x.tsv"
-grep -q '^class.0.extern_mm$' "$T/x.tsv" || fail "fixture rename failed"
+ren "$D/tree.tsv" >"$TMP/x.tsv"
+if grep -q '^class.0.extern_mm$' "$TMP/x.tsv"; then ok prune-fixture-rename; else fail prune-fixture-rename "sed found no class c0"; fi
 for kk in 2:3 3:4; do
 	k=${kk%:*} shape=${kk#*:}
-	ren "$D/pruned_k$shape.tsv" | sed "s/^param\tranking_k\t.*/param\tranking_k\t$k/" >"$T/want$k.tsv"
-	"$BIN/prune" --ranking $k --prune-exclude-extern -o "$T/x$k.tsv" "$T/x.tsv" 2>"$T/err" ||
-		fail "--prune-exclude-extern k=$k exited non-zero: $(head -1 "$T/err")"
-	cmp -s "$T/x$k.tsv" "$T/want$k.tsv" ||
-		fail "--prune-exclude-extern k=$k: expected the shape of pruned_k$shape: $(diff "$T/want$k.tsv" "$T/x$k.tsv" | head -3 | tr '\n' ' ')"
+	ren "$D/pruned_k$shape.tsv" | sed "s/^param\tranking_k\t.*/param\tranking_k\t$k/" >"$TMP/want$k.tsv"
+	if "$BIN/prune" --ranking $k --prune-exclude-extern -o "$TMP/x$k.tsv" "$TMP/x.tsv" 2>"$TMP/err"; then
+		test_cmp "prune-exclude-extern-k$k-is-shape-k$shape" "$TMP/want$k.tsv" "$TMP/x$k.tsv"
+	else
+		fail "prune-exclude-extern-k$k-is-shape-k$shape" "exited non-zero: $(head -1 "$TMP/err")"
+	fi
 done
-"$BIN/prune" --ranking 2 -o "$T/y2.tsv" "$T/x.tsv" 2>/dev/null &&
-	cmp -s "$T/y2.tsv" <(ren "$D/pruned_k2.tsv") || fail "plain k=2 on the renamed tree is not pruned_k2"
-"$BIN/prune" --ranking 2 --prune-exclude-extern -o "$T/z2.tsv" "$D/tree.tsv" 2>/dev/null &&
-	cmp -s "$T/z2.tsv" "$D/pruned_k2.tsv" || fail "--prune-exclude-extern without an extern_mm class changed the tree"
+ren "$D/pruned_k2.tsv" >"$TMP/want_y2.tsv"
+"$BIN/prune" --ranking 2 -o "$TMP/y2.tsv" "$TMP/x.tsv" 2>/dev/null || : >"$TMP/y2.tsv"
+test_cmp prune-plain-k2-renamed "$TMP/want_y2.tsv" "$TMP/y2.tsv"
+"$BIN/prune" --ranking 2 --prune-exclude-extern -o "$TMP/z2.tsv" "$D/tree.tsv" 2>/dev/null || : >"$TMP/z2.tsv"
+test_cmp prune-exclude-extern-no-extern-class "$D/pruned_k2.tsv" "$TMP/z2.tsv"
 # pruning a pruned tree again with the same k changes nothing
-"$BIN/prune" --ranking 3 -o "$T/pp.tsv" "$T/p3.tsv" 2>/dev/null && cmp -s "$T/pp.tsv" "$T/p3.tsv" ||
-	fail "pruning is not idempotent at k=3"
-# usage errors: exit non-zero, no output left behind
-"$BIN/prune" --ranking 0 -o "$T/bad.tsv" "$D/tree.tsv" 2>/dev/null && fail "--ranking 0 accepted"
-"$BIN/prune" -o "$T/bad.tsv" "$D/tree.tsv" 2>/dev/null && fail "missing --ranking accepted"
-"$BIN/prune" --ranking 3 -o "$T/bad.tsv" "$D/bad_dangling.tsv" 2>/dev/null && fail "bad input accepted"
-[ -e "$T/bad.tsv" ] && fail "output left behind after an error"
-"$BIN/prune" --help | grep -q '^usage: prune' || fail "--help lacks the synopsis"
-echo "ok $name"
+"$BIN/prune" --ranking 3 -o "$TMP/pp.tsv" "$TMP/p3.tsv" 2>/dev/null || : >"$TMP/pp.tsv"
+test_cmp prune-idempotent-k3 "$TMP/p3.tsv" "$TMP/pp.tsv"
+# usage errors: exit non-zero, a message, no output left behind
+expect_error prune-ranking-0 "ranking" "$TMP/bad.tsv" "$BIN/prune" --ranking 0 -o "$TMP/bad.tsv" "$D/tree.tsv"
+expect_error prune-no-ranking "ranking" "$TMP/bad.tsv" "$BIN/prune" -o "$TMP/bad.tsv" "$D/tree.tsv"
+expect_error prune-bad-input "bad_dangling" "$TMP/bad.tsv" "$BIN/prune" --ranking 3 -o "$TMP/bad.tsv" "$D/bad_dangling.tsv"
+if "$BIN/prune" --help | grep -q '^usage: prune'; then ok prune-help; else fail prune-help "--help lacks the synopsis"; fi
+finish

@@ -141,6 +141,6 @@ awk -F'\t' 'NR > 1 && 2 * $3 * $4 * $5 > 50e9 { n++ } END { exit !(n > 0) }' "$T
 	&& ok sample-no-cap-by-default || fail sample-no-cap-by-default "no sample above 50 GFLOP without the cap"
 
 expect_error sample-bad-option "unknown option '--nope'" "$TMP/x.tsv" "$S" --nope "$TMP/x.tsv"
-expect_error sample-bad-samples "bad value for '--samples'" "$TMP/x.tsv" "$S" --samples -3 "$TMP/x.tsv"
+expect_error sample-bad-samples "--samples: expected an integer >= 0, got '-3'" "$TMP/x.tsv" "$S" --samples -3 "$TMP/x.tsv"
 expect_error sample-no-output "missing OUTPUT" "$TMP/x.tsv" "$S" --samples 3
 finish

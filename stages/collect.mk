@@ -37,8 +37,9 @@
 # LAUNCHER (local: the shards run here, one per GPU in GPUS, under make -j;
 # slurm: one Slurm job per shard, see stages/slurm.mk).
 #
-# Binaries: $(BIN)/bench (CUDA back end: needs the CUDA toolkit to build, a
-# GPU to run) and $(BIN)/bench-fake (deterministic CPU back end, for tests).
+# Binaries: $(BIN)/bench (the CUDA measurer: needs the CUDA toolkit to build,
+# a GPU to run) and $(BIN)/bench-fake (the deterministic fake, for tests);
+# sources in stages/bench/ (stages/bench/bench.c lists them).
 # bench reaches the driver API through cudaGetDriverEntryPointByVersion and
 # therefore does not link -lcuda: it starts on a machine without a driver
 # and says so, instead of failing in the dynamic loader.
@@ -62,24 +63,59 @@ CUDA_INC           ?= $(CUDA)/include
 CUDA_LIBDIR        ?= $(CUDA)/lib64
 BENCH_LDLIBS        = -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcublasLt -lnvrtc -lcudart
 
-BENCH_COMMON = stages/bench.c stages/bench_plan.c stages/bench_online.c stages/bench_lt.c
-BENCH_DEPS   = $(BENCH_COMMON) stages/bench.h stages/bench_lt.h $(LIBA) $(LIB_HDR)
+# The bench wing (stages/bench/): the driver, the plan and the back ends'
+# plan halves (BENCH_COMMON) go into both binaries; the CUDA measurer and the
+# back ends' GPU halves (BENCH_GPU) into bench only, with libmmcuda (the CUDA
+# helpers of stages/cuda/, shared with the kernel harnesses of perf/kernels/);
+# the fake measurer (fake.c) into bench-fake only.  backends.c is compiled
+# with -DBENCH_CUDA for bench (its table then names the GPU halves).  A new
+# back end adds its plan half to BENCH_COMMON, its GPU half to BENCH_GPU and
+# a line to backends.c (stages/bench/backend.h).
+BENCH_COMMON = $(addprefix stages/bench/,bench.c args.c collect.c online.c discover.c \
+                 inputs.c fields.c configs.c plan.c block.c resume.c screen.c lt.c \
+                 backends.c nvrtc.c)
+BENCH_GPU    = $(addprefix stages/bench/,cuda.c cuda_measure.c cuda_screen.c cuda_time.c \
+                 cuda_extern.c cuda_lt.c nvrtc_gpu.c)
+BENCH_DEPS   = $(BENCH_COMMON) $(wildcard stages/bench/*.h) $(LIBA) $(LIB_HDR)
+CUDA_SRC     = $(wildcard stages/cuda/*.c)
+CUDA_HDR     = $(wildcard stages/cuda/*.h)
+CUDALIB      = $(BUILD)/libmmcuda.a
 
-BENCH_GPU    = stages/cuda/bench_gpu.c stages/cuda/bench_lt_gpu.c stages/cuda/wgmma_launch.c \
-               stages/cuda/nvrtc_cache.c
+$(BUILD)/cuda/%.o: stages/cuda/%.c $(CUDA_HDR) $(LIB_HDR) | $(BUILD)/.deps-ok
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $@")
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -isystem $(CUDA_INC) -c -o $@ $<
 
-$(BIN)/bench: $(BENCH_DEPS) $(BENCH_GPU) stages/cuda/bench_lt_gpu.h stages/cuda/wgmma_launch.h \
-              stages/cuda/nvrtc_cache.h
+$(CUDALIB): $(patsubst stages/cuda/%.c,$(BUILD)/cuda/%.o,$(CUDA_SRC))
+	$(if $(Q),@echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BIN)/bench: $(BENCH_DEPS) $(BENCH_GPU) $(CUDALIB) $(CUDA_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -Istages/lib -Istages -isystem $(CUDA_INC) -o $@ \
-		$(BENCH_COMMON) $(BENCH_GPU) $(LIBA) $(BENCH_LDLIBS) $(LDLIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) -DBENCH_CUDA -iquote stages/lib -iquote stages/cuda \
+		-isystem $(CUDA_INC) -o $@ $(BENCH_COMMON) $(BENCH_GPU) $(CUDALIB) $(LIBA) \
+		$(BENCH_LDLIBS) $(LDLIBS)
 
-$(BIN)/bench-fake: $(BENCH_DEPS) stages/bench_fake.c
+$(BIN)/bench-fake: $(BENCH_DEPS) stages/bench/fake.c
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -Istages/lib -Istages -DBENCH_PROG='"bench-fake"' -o $@ \
-		$(BENCH_COMMON) stages/bench_fake.c $(LIBA) $(LDLIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -DBENCH_PROG='"bench-fake"' -o $@ \
+		$(BENCH_COMMON) stages/bench/fake.c $(LIBA) $(LDLIBS)
+
+# The kernel harnesses (perf/kernels/build.sh, perf/kernels/README.md): a
+# small harness library of their own plus libmmcuda and libmmrank.
+HARNESS_LIB = perf/kernels/harness.c perf/kernels/harness_gpu.c
+HARNESS_BIN = $(BUILD)/mma/mma_harness $(BUILD)/mma/wgmma_harness
+.PHONY: harnesses
+harnesses: $(HARNESS_BIN)
+$(HARNESS_BIN): $(BUILD)/mma/%: perf/kernels/%.c $(HARNESS_LIB) perf/kernels/harness.h $(CUDALIB) \
+                $(CUDA_HDR) $(LIBA) $(LIB_HDR)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CCLD    $@")
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -iquote stages/cuda -isystem $(CUDA_INC) \
+		-o $@ $< $(HARNESS_LIB) $(CUDALIB) $(LIBA) -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) \
+		-lcublas -lnvrtc -lcudart -lm
 
 # Precompile every candidate cubin (all shrinks, all dtypes) for CUBIN_ARCH
 # into CUBIN_CACHE on a machine without a GPU (then carry the cache).

@@ -27,35 +27,27 @@
 #include "ahlog.h"
 #include "dot.h"
 #include "mmfeatures.h"
+#include "opts.h"
 #include "tree.h"
 #include "util.h"
 
-static const char usage[] =
-"usage: emit --heuristic-name NAME --format py|c|h|dot [-o FILE]\n"
-"            [--templates DIR] [--m4 PROG] TREE.tsv\n"
-"\n"
+static const char synopsis[] =
+"emit --heuristic-name NAME --format py|c|h|dot [-o FILE]\n"
+"            [--templates DIR] [--m4 PROG] TREE.tsv";
+
+static const char about[] =
 "Generate one artifact of the learned mm ranking heuristic from a (pruned)\n"
 "tree TSV (stages/FORMATS.md \"tree TSV\"; its line 1 metadata gives the\n"
-"precondition name, shared memory and device capability).\n"
-"\n"
-"  --heuristic-name NAME  class / C prefix, a C identifier (MMRankingA100)\n"
-"  --format py   _NAME.py: Python class for torch/_inductor/autoheuristic/\n"
-"                artifacts/, layout of spec §6.1 (modern typing)\n"
-"  --format h    _NAME.h: C99 API (ah_mm_context -> ranked choices)\n"
-"  --format c    _NAME.c: the C twin of _NAME.py (§4.1 features computed\n"
-"                in C, §4.4 dummy splits as enum comparisons)\n"
-"  --format dot  NAME.dot: Graphviz tree as in spec §6.2, node ids = tree\n"
-"                node ids\n"
-"  -o FILE       output, written atomically (default: standard output)\n"
-"  --templates DIR  folder of heuristic.{py,h,c}.m4 (default: $MMRANK_TEMPLATES\n"
-"                or ./templates)\n"
-"  --m4 PROG     the m4 program, GNU m4 (default: $M4 or m4 on PATH)\n"
-"\n"
+"precondition name, shared memory and device capability).\n";
+
+static const char notes[] =
 "Exit status: 0 on success; 1 on bad usage, an invalid tree, a name or\n"
 "category the target cannot represent, an m4 failure, or a write error.\n"
 "No partial output is ever left under FILE.\n";
 
-enum fmt { FMT_PY, FMT_H, FMT_C, FMT_DOT };
+enum fmt { FMT_PY, FMT_C, FMT_H, FMT_DOT };
+static const char *const fmt_name[] = {"py", "c", "h", "dot", NULL};
+
 
 /* ---- Python float repr -------------------------------------------------- */
 
@@ -479,51 +471,40 @@ static void run_m4(const char *m4prog, const char *template, int out_fd,
 
 int main(int argc, char **argv)
 {
-	const char *hname = NULL, *fmtname = NULL, *out = NULL, *in = NULL;
+	const char *hname = NULL, *out = NULL, *in = NULL;
 	const char *tdir = getenv("MMRANK_TEMPLATES"), *m4prog = getenv("M4");
-
-	std_options(argc, argv, usage);
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int has = i + 1 < argc;
-		if (!strcmp(a, "--heuristic-name") && has)
-			hname = argv[++i];
-		else if (!strcmp(a, "--format") && has)
-			fmtname = argv[++i];
-		else if (!strcmp(a, "-o") && has)
-			out = argv[++i];
-		else if (!strcmp(a, "--templates") && has)
-			tdir = argv[++i];
-		else if (!strcmp(a, "--m4") && has)
-			m4prog = argv[++i];
-		else if (a[0] == '-' && a[1] != '\0')
-			die("unknown or incomplete option '%s' (see --help)", a);
-		else if (!in)
-			in = a;
-		else
-			die("more than one input tree: '%s' and '%s'", in, a);
-	}
-	if (!hname || !fmtname || !in)
-		die("usage: emit --heuristic-name NAME --format py|c|h|dot [-o FILE] "
-		    "TREE.tsv (see --help)");
+	int fmt = -1;
+	const opt table[] = {
+		OPT_STRING("--heuristic-name", "NAME", &hname, OPT_REQUIRED,
+		           "class / C prefix, a C identifier (MMRankingA100)"),
+		OPT_ENUM("--format", "py|c|h|dot", &fmt, fmt_name, OPT_REQUIRED,
+		         "py: _NAME.py: Python class for "
+		         "torch/_inductor/autoheuristic/artifacts/, layout of spec §6.1 "
+		         "(modern typing)\n"
+		         "h: _NAME.h: C99 API (ah_mm_context -> ranked choices)\n"
+		         "c: _NAME.c: the C twin of _NAME.py (§4.1 features computed in "
+		         "C, §4.4 dummy splits as enum comparisons)\n"
+		         "dot: NAME.dot: Graphviz tree as in spec §6.2, node ids = tree "
+		         "node ids"),
+		OPT_OUT("FILE", &out, 0,
+		        "output, written atomically (default: standard output)"),
+		OPT_STRING("--templates", "DIR", &tdir, 0,
+		           "folder of heuristic.{py,h,c}.m4 (default: $MMRANK_TEMPLATES "
+		           "or ./templates)"),
+		OPT_STRING("--m4", "PROG", &m4prog, 0,
+		           "the m4 program, GNU m4 (default: $M4 or m4 on PATH)"),
+		OPT_POS("TREE.tsv", &in, OPT_REQUIRED | OPT_INPUT,
+		        "the (pruned) tree TSV"),
+		OPT_END()
+	};
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 0}, argc, argv);
 	check_identifier(hname);
-	enum fmt fmt;
-	if (!strcmp(fmtname, "py"))
-		fmt = FMT_PY;
-	else if (!strcmp(fmtname, "h"))
-		fmt = FMT_H;
-	else if (!strcmp(fmtname, "c"))
-		fmt = FMT_C;
-	else if (!strcmp(fmtname, "dot"))
-		fmt = FMT_DOT;
-	else
-		die("--format: expected py, c, h or dot, got '%s'", fmtname);
+	const char *fmtname = fmt_name[fmt];
 	if (!tdir || !*tdir)
 		tdir = "templates";
 	if (!m4prog || !*m4prog)
 		m4prog = "m4";
 
-	check_output_not_input(out, in);
 	tree t;
 	tree_read(&t, in);
 	/* checked before any output is opened */

@@ -4,12 +4,13 @@
  *
  * For every (set, tree, k) eval ranks each input of the set with the tree and
  * feeds the ranking to the metrics.h evaluator (mx_*), which applies spec
- * §5.9: the top-k list is the first k ranked choices with p > 0 that were
- * measured for the input, plus extern_mm if missing.  On top of the
+ * §5.9: the top-k list (rules.h topk) is the first k ranked choices with
+ * p > 0 that were measured for the input, plus extern_mm if missing.  On top of the
  * reference's counts it reports what matters when Inductor autotunes only
  * the listed choices (§7.3):
  *   hit rate      fraction of inputs whose fastest choice is in the list;
- *   regret        (best median time in the list) / (input's best time) >= 1,
+ *   regret        (best median time in the list) / (input's best time) >= 1
+ *                 (rules.h regret),
  *                 geometric mean, p95 (nearest rank) and max over inputs;
  *   speedup       time(extern_mm) / (best median time in the list) >= 1,
  *                 geometric mean and max over inputs where extern_mm has a
@@ -35,31 +36,20 @@
 
 #include "featset.h"
 #include "metrics.h"
+#include "opts.h"
+#include "rules.h"
 #include "tree.h"
 #include "util.h"
 
-static const char usage[] =
-"usage: eval [--ranking K] [--k LIST] [-o EVAL.tsv] [--ranks RANKS.tsv]\n"
-"            (--tree NAME=TREE.tsv ... | TREE.tsv) [NAME=]SET.feat.tsv ...\n"
-"\n"
+static const char synopsis[] =
+"eval [--ranking K] [--k LIST] [-o EVAL.tsv] [--ranks RANKS.tsv]\n"
+"            (--tree NAME=TREE.tsv ... | TREE.tsv) [NAME=]SET.feat.tsv ...";
+
+static const char about[] =
 "Rank every input of each feat TSV with each tree and report top-k hit rate,\n"
-"regret and speedup over extern_mm (spec §5.9 semantics, §7.3 use).\n"
-"\n"
-"  TREE.tsv        a tree TSV (fit, prune or import output); with --tree\n"
-"                  NAME=PATH (repeatable) several trees side by side\n"
-"  SET.feat.tsv    featurize output (stages/FORMATS.md); NAME=PATH names the\n"
-"                  set (default: the file name without .feat.tsv)\n"
-"  --ranking K     top-k sizes are 1, 5 and K (default K = 10)\n"
-"  --k LIST        explicit comma-separated top-k sizes, e.g. 1,3,10\n"
-"  -o EVAL.tsv     TSV, one row per (set, tree, k), written atomically:\n"
-"                  tree set k inputs skipped unsafe no_ranked hit_rate\n"
-"                  speedup_n speedup_gmean speedup_max, then the metrics TSV\n"
-"                  columns of stages/FORMATS.md (total, top_k_correct, ...,\n"
-"                  regret_n regret_none regret_gmean regret_p95 regret_max)\n"
-"  --ranks FILE    TSV, one row per (tree, set, input): leaf node id, the\n"
-"                  winner's choice id and the full ranking as tree class\n"
-"                  indices (comma separated, best first)\n"
-"\n"
+"regret and speedup over extern_mm (spec §5.9 semantics, §7.3 use).\n";
+
+static const char notes[] =
 "Units: hit_rate is a fraction in [0, 1]; regret and speedup are ratios of\n"
 "median times (milliseconds / milliseconds).  A table is printed on stdout.\n"
 "\n"
@@ -111,6 +101,48 @@ cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Top-k sizes: --k's list, else 1, 5 and --ranking; sorted, unique. */
+typedef struct {
+	int k[64];
+	int n;
+} klist;
+
+/* opts.h callback of --k */
+static void
+parse_k(const char *name, const char *arg, void *value)
+{
+	klist *kl = value;
+	kl->n = 0;
+	for (const char *p = arg;;) {
+		const char *c = strchr(p, ',');
+		size_t n = c ? (size_t)(c - p) : strlen(p);
+		int64_t v;
+		if (parse_i64(p, n, &v) != 0 || v < 1 || v > 100000 || kl->n == 64)
+			die("%s: expected comma-separated integers >= 1, got '%s'", name,
+			    arg);
+		kl->k[kl->n++] = (int)v;
+		if (!c)
+			break;
+		p = c + 1;
+	}
+}
+
+static void
+klist_finish(klist *kl, int ranking)
+{
+	if (kl->n == 0) {
+		kl->k[kl->n++] = 1;
+		kl->k[kl->n++] = 5;
+		kl->k[kl->n++] = ranking;
+	}
+	qsort(kl->k, (size_t)kl->n, sizeof *kl->k, cmp_int);
+	int nu = 0;
+	for (int i = 0; i < kl->n; i++)
+		if (nu == 0 || kl->k[nu - 1] != kl->k[i])
+			kl->k[nu++] = kl->k[i];
+	kl->n = nu;
+}
+
 /* Per (tree, set): how each tree feature is read from the set. */
 typedef struct {
 	int col;      /* model column of the set, or -1 */
@@ -140,97 +172,253 @@ map_features(const tree *t, const featset *fs, const char *tname,
 	return m;
 }
 
-/* Results of one (tree, set, k) beyond metrics.h. */
+
+/* One (tree, set) pair: the set's choices, then the tree-only classes, make
+ * the universe of the metrics (mx_case.time). */
 typedef struct {
-	long hits, speedup_n;
-	double log_speedup_sum, speedup_max;
+	const tree *t;
+	const featset *fs;
+	const char *tname, *sname;
+	featmap *fm;
+	int *cmap;     /* [t->n_class] tree class -> universe index */
+	int U;         /* universe size */
+	int def;       /* universe index of DEFAULT_CHOICE, or -1 */
+} pair;
+
+static void
+pair_open(pair *p, const tree *t, const featset *fs, const char *tname,
+          const char *sname)
+{
+	p->t = t;
+	p->fs = fs;
+	p->tname = tname;
+	p->sname = sname;
+	if (t->meta_json && strcmp(t->meta_json, fs->meta.json))
+		warnf("tree '%s' and set '%s' come from logs with different "
+		      "metadata (another GPU or feature set?)", tname, sname);
+	p->fm = map_features(t, fs, tname, sname);
+	p->U = fs->n_choices;
+	p->cmap = xmalloc(((size_t)t->n_class + 1) * sizeof *p->cmap);
+	for (int c = 0; c < t->n_class; c++) {
+		p->cmap[c] = -1;
+		for (int j = 0; j < fs->n_choices; j++)
+			if (!strcmp(t->cls[c], fs->choices[j])) {
+				p->cmap[c] = j;
+				break;
+			}
+		if (p->cmap[c] < 0)
+			p->cmap[c] = p->U++;
+	}
+	p->def = -1;
+	for (int j = 0; j < fs->n_choices && p->def < 0; j++)
+		if (!strcmp(fs->choices[j], DEFAULT_CHOICE))
+			p->def = j;
+	for (int c = 0; c < t->n_class && p->def < 0; c++)
+		if (!strcmp(t->cls[c], DEFAULT_CHOICE))
+			p->def = p->cmap[c];
+}
+
+/* Input i's features in the tree's columns into x[t->n_feat]. */
+static void
+pair_x(const pair *p, int i, double *x)
+{
+	const featset *fs = p->fs;
+	for (int f = 0; f < p->t->n_feat; f++) {
+		const featmap *m = &p->fm[f];
+		if (m->col >= 0)
+			x[f] = fs->x[(size_t)i * fs->n_feat + m->col];
+		else
+			x[f] = !strcmp(fs->cat[(size_t)i * fs->meta.n_cat + m->cat],
+			               m->value);
+	}
+}
+
+/* What one (tree, set) adds to metrics.h, per k. */
+typedef struct {
+	long inputs, skipped, unsafe, no_ranked;
+	long speedup_n[64];
+	double log_speedup_sum[64], speedup_max[64];
 } extra;
+
+/* Rank input i of p and add it to acc[0..kl->n) and *ex; one --ranks row
+ * to rfp (if not NULL).  time, x, rk, rank, prob: scratch of p's sizes. */
+static void
+pair_input(const pair *p, int i, const klist *kl, mx_acc *acc, extra *ex,
+           FILE *rfp, double *time, double *x, tree_prob *rk, int *rank,
+           double *prob)
+{
+	const tree *t = p->t;
+	const featset *fs = p->fs;
+	pair_x(p, i, x);
+	int leaf = tree_apply(t, x);
+	int n = tree_ranked(t, leaf, rk, t->n_class);
+	for (int j = 0; j < n; j++) {
+		rank[j] = p->cmap[rk[j].cls];
+		prob[j] = rk[j].p;
+	}
+	for (int u = 0; u < p->U; u++)
+		time[u] = NAN;
+	for (int r = fs->first[i]; r < fs->first[i + 1]; r++)
+		time[fs->choice[r]] = fs->ms[r];
+	int truth = fs->choice[fs->winner[i]];
+	if (rfp) {
+		fprintf(rfp, "%s\t%s\t%d\t%d\t%s\t", p->tname, p->sname, i, leaf,
+		        fs->choices[truth]);
+		for (int j = 0; j < n; j++)
+			fprintf(rfp, "%s%d", j ? "," : "", rk[j].cls);
+		fputc('\n', rfp);
+	}
+	if (!isfinite(time[truth]) || !(time[truth] > 0)) {
+		ex->skipped++;
+		return;
+	}
+	ex->inputs++;
+	int is_unsafe = t->node[leaf].prob_len == 0;
+	ex->unsafe += is_unsafe;
+	int measured = 0;
+	for (int j = 0; j < n; j++)
+		measured |= !isnan(time[rank[j]]);
+	ex->no_ranked += !measured;
+	mx_case c = {time, truth, rank, prob, n, is_unsafe};
+	for (int q = 0; q < kl->n; q++) {
+		topk_list l;
+		mx_add(&acc[q], &c, &l);
+		if (p->def >= 0 && isfinite(time[p->def]) && isfinite(l.best)) {
+			double sp = time[p->def] / l.best;
+			ex->speedup_n[q]++;
+			ex->log_speedup_sum[q] += log(sp);
+			if (sp > ex->speedup_max[q])
+				ex->speedup_max[q] = sp;
+		}
+	}
+}
+
+/* Evaluate pair p at every k of kl: a table row per k on stdout and in fp
+ * (if not NULL), a --ranks row per input in rfp (if not NULL). */
+static void
+pair_eval(const pair *p, const klist *kl, FILE *fp, FILE *rfp)
+{
+	const tree *t = p->t;
+	mx_acc acc[64];
+	extra ex;
+	memset(&ex, 0, sizeof ex);
+	for (int q = 0; q < kl->n; q++)
+		mx_init(&acc[q], kl->k[q], p->def, t->confidence_threshold);
+	double *time = xmalloc(((size_t)p->U + 1) * sizeof *time);
+	double *x = xmalloc(((size_t)t->n_feat + 1) * sizeof *x);
+	tree_prob *rk = xmalloc(((size_t)t->n_class + 1) * sizeof *rk);
+	int *rank = xmalloc(((size_t)t->n_class + 1) * sizeof *rank);
+	double *prob = xmalloc(((size_t)t->n_class + 1) * sizeof *prob);
+	for (int i = 0; i < p->fs->n_inputs; i++)
+		pair_input(p, i, kl, acc, &ex, rfp, time, x, rk, rank, prob);
+	for (int q = 0; q < kl->n; q++) {
+		metrics m;
+		mx_finish(&acc[q], &m);
+		double hit = ex.inputs ? (double)m.top_k_correct / (double)ex.inputs : 0;
+		double sg = ex.speedup_n[q]
+		    ? exp(ex.log_speedup_sum[q] / (double)ex.speedup_n[q]) : 0;
+		printf("%-12s %-12s %7ld %3d %6.2f%% %8.4f %8.4f %8.3f %8.4f "
+		       "%8.3f %6ld %6ld\n", p->tname, p->sname, ex.inputs, kl->k[q],
+		       100 * hit, m.regret_gmean, m.regret_p95, m.regret_max, sg,
+		       ex.speedup_max[q], ex.no_ranked, ex.unsafe);
+		if (fp) {
+			fprintf(fp, "%s\t%s\t%d\t%ld\t%ld\t%ld\t%ld\t%.17g\t%ld\t"
+			        "%.17g\t%.17g\t", p->tname, p->sname, kl->k[q], ex.inputs,
+			        ex.skipped, ex.unsafe, ex.no_ranked, hit, ex.speedup_n[q],
+			        sg, ex.speedup_max[q]);
+			mx_tsv_row(&m, fp);
+			fputc('\n', fp);
+		}
+	}
+	if (ex.skipped)
+		warnf("set '%s': %ld inputs skipped (every choice failed)", p->sname,
+		      ex.skipped);
+	free(time);
+	free(x);
+	free(rk);
+	free(rank);
+	free(prob);
+}
+
+static void
+pair_close(pair *p)
+{
+	free(p->cmap);
+	free(p->fm);
+}
+
+/* The trees (--tree NAME=PATH, or the first positional) and sets (the other
+ * positionals) by name, checked for repeated names. */
+static void
+name_inputs(const opt_list *tl, const opt_list *pl, named **trees,
+            size_t *ntree, named **sets, size_t *nset)
+{
+	int p0 = 0;
+	*trees = xmalloc(((size_t)tl->n + 2) * sizeof **trees);
+	*sets = xmalloc(((size_t)pl->n + 1) * sizeof **sets);
+	*ntree = *nset = 0;
+	for (int i = 0; i < tl->n; i++)
+		(*trees)[(*ntree)++] = parse_named(tl->v[i], ".tsv");
+	if (*ntree == 0) {
+		if (pl->n < 1)
+			die("no tree given (see --help)");
+		(*trees)[(*ntree)++] = parse_named(pl->v[p0++], ".tsv");
+	}
+	for (int i = p0; i < pl->n; i++)
+		(*sets)[(*nset)++] = parse_named(pl->v[i], ".feat.tsv");
+	if (*nset == 0)
+		die("no data set given (see --help)");
+	for (size_t i = 0; i < *nset; i++)
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp((*sets)[i].name, (*sets)[j].name))
+				die("two sets named '%s' ('%s' and '%s'): name one with "
+				    "NAME=PATH", (*sets)[i].name, (*sets)[j].path,
+				    (*sets)[i].path);
+	for (size_t i = 0; i < *ntree; i++)
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp((*trees)[i].name, (*trees)[j].name))
+				die("two trees named '%s' ('%s' and '%s'): name one with "
+				    "--tree NAME=PATH", (*trees)[i].name, (*trees)[j].path,
+				    (*trees)[i].path);
+}
 
 int
 main(int argc, char **argv)
 {
-	const char *out = NULL, *ranks_out = NULL, *klist = NULL;
-	long ranking = 10;
-	named *trees = NULL, *sets = NULL;
-	size_t ntree = 0, tcap = 0, nset = 0, scap = 0;
-	const char **pos = xmalloc(((size_t)argc + 1) * sizeof *pos);
-	int npos = 0;
-
-	std_options(argc, argv, usage);
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--ranking") && i + 1 < argc) {
-			int64_t v;
-			const char *s = argv[++i];
-			if (parse_i64(s, strlen(s), &v) != 0 || v < 1 || v > 100000)
-				die("--ranking: expected an integer >= 1, got '%s'", s);
-			ranking = (long)v;
-		} else if (!strcmp(argv[i], "--k") && i + 1 < argc) {
-			klist = argv[++i];
-		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-			out = argv[++i];
-		} else if (!strcmp(argv[i], "--ranks") && i + 1 < argc) {
-			ranks_out = argv[++i];
-		} else if (!strcmp(argv[i], "--tree") && i + 1 < argc) {
-			xgrow((void **)&trees, &tcap, ntree + 1, sizeof *trees);
-			trees[ntree++] = parse_named(argv[++i], ".tsv");
-		} else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-			die("unknown or incomplete option '%s' (see --help)", argv[i]);
-		} else {
-			pos[npos++] = argv[i];
-		}
-	}
-	int p0 = 0;
-	if (ntree == 0) {
-		if (npos < 1)
-			die("no tree given (see --help)");
-		xgrow((void **)&trees, &tcap, 1, sizeof *trees);
-		trees[ntree++] = parse_named(pos[p0++], ".tsv");
-	}
-	for (int i = p0; i < npos; i++) {
-		xgrow((void **)&sets, &scap, nset + 1, sizeof *sets);
-		sets[nset++] = parse_named(pos[i], ".feat.tsv");
-	}
-	if (nset == 0)
-		die("no data set given (see --help)");
-	for (size_t i = 0; i < nset; i++)
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(sets[i].name, sets[j].name))
-				die("two sets named '%s' ('%s' and '%s'): name one with "
-				    "NAME=PATH", sets[i].name, sets[j].path, sets[i].path);
-	for (size_t i = 0; i < ntree; i++)
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(trees[i].name, trees[j].name))
-				die("two trees named '%s' ('%s' and '%s'): name one with "
-				    "--tree NAME=PATH", trees[i].name, trees[j].path, trees[i].path);
-
-	/* top-k sizes */
-	int ks[64], nk = 0;
-	if (klist) {
-		const char *p = klist;
-		for (;;) {
-			const char *c = strchr(p, ',');
-			size_t n = c ? (size_t)(c - p) : strlen(p);
-			int64_t v;
-			if (parse_i64(p, n, &v) != 0 || v < 1 || v > 100000 || nk == 64)
-				die("--k: expected comma-separated integers >= 1, got '%s'",
-				    klist);
-			ks[nk++] = (int)v;
-			if (!c)
-				break;
-			p = c + 1;
-		}
-	} else {
-		ks[nk++] = 1;
-		ks[nk++] = 5;
-		ks[nk++] = (int)ranking;
-	}
-	qsort(ks, (size_t)nk, sizeof *ks, cmp_int);
-	int nku = 0;
-	for (int i = 0; i < nk; i++)
-		if (nku == 0 || ks[nku - 1] != ks[i])
-			ks[nku++] = ks[i];
-	nk = nku;
-
+	const char *out = NULL, *ranks_out = NULL;
+	int ranking = 10;
+	klist kl = {{0}, 0};
+	opt_list tlist = {0}, plist = {0};
+	const opt table[] = {
+		OPT_POS_LIST("TREE.tsv", &plist, 0,
+		             "a tree TSV (fit, prune or import output); with --tree "
+		             "NAME=PATH (repeatable) several trees side by side"),
+		OPT_LIST("--tree", "NAME=PATH", 1, &tlist, 0,
+		         "a named tree (repeatable); then every positional is a set"),
+		OPT_POS_LIST("SET.feat.tsv", &plist, 0,
+		             "featurize output (stages/FORMATS.md); NAME=PATH names "
+		             "the set (default: the file name without .feat.tsv)"),
+		OPT_INT("--ranking", "K", &ranking, 1, 100000, 0,
+		        "top-k sizes are 1, 5 and K (default K = 10)"),
+		OPT_CALL("--k", "LIST", parse_k, &kl,
+		         "explicit comma-separated top-k sizes, e.g. 1,3,10"),
+		OPT_OUT("EVAL.tsv", &out, 0,
+		        "TSV, one row per (set, tree, k), written atomically: tree set "
+		        "k inputs skipped unsafe no_ranked hit_rate speedup_n "
+		        "speedup_gmean speedup_max, then the metrics TSV columns of "
+		        "stages/FORMATS.md (total, top_k_correct, ..., regret_n "
+		        "regret_none regret_gmean regret_p95 regret_max)"),
+		OPT_STRING("--ranks", "FILE", &ranks_out, 0,
+		           "TSV, one row per (tree, set, input): leaf node id, the "
+		           "winner's choice id and the full ranking as tree class "
+		           "indices (comma separated, best first)"),
+		OPT_END()
+	};
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 18}, argc, argv);
+	named *trees, *sets;
+	size_t ntree, nset;
+	name_inputs(&tlist, &plist, &trees, &ntree, &sets, &nset);
+	klist_finish(&kl, ranking);
 	for (size_t i = 0; i < ntree + nset; i++) {
 		const char *in = i < ntree ? trees[i].path : sets[i - ntree].path;
 		check_output_not_input(out, in);
@@ -240,7 +428,6 @@ main(int argc, char **argv)
 	tree *tr = xcalloc(ntree, sizeof *tr);
 	for (size_t i = 0; i < ntree; i++)
 		tree_read(&tr[i], trees[i].path);
-
 	aout o, ro;
 	FILE *fp = out ? aout_open(&o, out) : NULL;
 	FILE *rfp = ranks_out ? aout_open(&ro, ranks_out) : NULL;
@@ -253,152 +440,14 @@ main(int argc, char **argv)
 	printf("%-12s %-12s %7s %3s %7s %8s %8s %8s %8s %8s %6s %6s\n", "tree",
 	       "set", "inputs", "k", "hit", "regret", "p95", "max", "speedup",
 	       "sp_max", "noRank", "unsafe");
-
 	for (size_t si = 0; si < nset; si++) {
 		featset fs;
 		featset_read(&fs, sets[si].path);
 		for (size_t ti = 0; ti < ntree; ti++) {
-			const tree *t = &tr[ti];
-			if (t->meta_json && strcmp(t->meta_json, fs.meta.json))
-				warnf("tree '%s' and set '%s' come from logs with different "
-				      "metadata (another GPU or feature set?)", trees[ti].name,
-				      sets[si].name);
-			featmap *fm = map_features(t, &fs, trees[ti].name, sets[si].name);
-			/* universe: the set's choices, then tree-only classes */
-			int U = fs.n_choices;
-			int *cmap = xmalloc(((size_t)t->n_class + 1) * sizeof *cmap);
-			for (int c = 0; c < t->n_class; c++) {
-				cmap[c] = -1;
-				for (int j = 0; j < fs.n_choices; j++)
-					if (!strcmp(t->cls[c], fs.choices[j])) {
-						cmap[c] = j;
-						break;
-					}
-				if (cmap[c] < 0)
-					cmap[c] = U++;
-			}
-			int def = -1;
-			for (int j = 0; j < fs.n_choices && def < 0; j++)
-				if (!strcmp(fs.choices[j], "extern_mm"))
-					def = j;
-			for (int c = 0; c < t->n_class && def < 0; c++)
-				if (!strcmp(t->cls[c], "extern_mm"))
-					def = cmap[c];
-
-			mx_acc *acc = xcalloc((size_t)nk, sizeof *acc);
-			extra *ex = xcalloc((size_t)nk, sizeof *ex);
-			for (int q = 0; q < nk; q++) {
-				mx_init(&acc[q], ks[q], def, t->confidence_threshold);
-				ex[q].speedup_max = 0;
-			}
-			double *time = xmalloc(((size_t)U + 1) * sizeof *time);
-			double *x = xmalloc(((size_t)t->n_feat + 1) * sizeof *x);
-			tree_prob *rk = xmalloc(((size_t)t->n_class + 1) * sizeof *rk);
-			int *rank = xmalloc(((size_t)t->n_class + 1) * sizeof *rank);
-			double *prob = xmalloc(((size_t)t->n_class + 1) * sizeof *prob);
-			long inputs = 0, skipped = 0, unsafe = 0, no_ranked = 0;
-
-			for (int i = 0; i < fs.n_inputs; i++) {
-				for (int f = 0; f < t->n_feat; f++) {
-					if (fm[f].col >= 0)
-						x[f] = fs.x[(size_t)i * fs.n_feat + fm[f].col];
-					else
-						x[f] = !strcmp(fs.cat[(size_t)i * fs.meta.n_cat +
-						                      fm[f].cat], fm[f].value);
-				}
-				int leaf = tree_apply(t, x);
-				int n = tree_ranked(t, leaf, rk, t->n_class);
-				for (int j = 0; j < n; j++) {
-					rank[j] = cmap[rk[j].cls];
-					prob[j] = rk[j].p;
-				}
-				for (int u = 0; u < U; u++)
-					time[u] = NAN;
-				for (int r = fs.first[i]; r < fs.first[i + 1]; r++)
-					time[fs.choice[r]] = fs.ms[r];
-				int truth = fs.choice[fs.winner[i]];
-				if (rfp) {
-					fprintf(rfp, "%s\t%s\t%d\t%d\t%s\t", trees[ti].name,
-					        sets[si].name, i, leaf, fs.choices[truth]);
-					for (int j = 0; j < n; j++)
-						fprintf(rfp, "%s%d", j ? "," : "", rk[j].cls);
-					fputc('\n', rfp);
-				}
-				if (!isfinite(time[truth]) || !(time[truth] > 0)) {
-					skipped++;
-					continue;
-				}
-				inputs++;
-				int is_unsafe = t->node[leaf].prob_len == 0;
-				unsafe += is_unsafe;
-				int measured = 0;
-				for (int j = 0; j < n; j++)
-					measured |= !isnan(time[rank[j]]);
-				no_ranked += !measured;
-				mx_case c = {time, truth, rank, prob, n, is_unsafe};
-				for (int q = 0; q < nk; q++) {
-					mx_add(&acc[q], &c);
-					/* the same list as metrics.h builds */
-					int listed = 0, in = 0, has_def = 0;
-					double best = INFINITY;
-					for (int j = 0; j < n && listed < ks[q]; j++) {
-						if (!(prob[j] > 0) || isnan(time[rank[j]]))
-							continue;
-						listed++;
-						in |= rank[j] == truth;
-						has_def |= rank[j] == def;
-						if (time[rank[j]] < best)
-							best = time[rank[j]];
-					}
-					if (def >= 0 && !has_def) {
-						in |= def == truth;
-						if (!isnan(time[def]) && time[def] < best)
-							best = time[def];
-					}
-					ex[q].hits += in;
-					if (def >= 0 && isfinite(time[def]) && isfinite(best)) {
-						double sp = time[def] / best;
-						ex[q].speedup_n++;
-						ex[q].log_speedup_sum += log(sp);
-						if (sp > ex[q].speedup_max)
-							ex[q].speedup_max = sp;
-					}
-				}
-			}
-			for (int q = 0; q < nk; q++) {
-				metrics m;
-				mx_finish(&acc[q], &m);
-				if (m.top_k_correct != ex[q].hits || m.total != inputs)
-					die("internal error: hit count %ld != metrics' %ld",
-					    ex[q].hits, m.top_k_correct);
-				double hit = inputs ? (double)ex[q].hits / (double)inputs : 0;
-				double sg = ex[q].speedup_n
-				    ? exp(ex[q].log_speedup_sum / (double)ex[q].speedup_n) : 0;
-				printf("%-12s %-12s %7ld %3d %6.2f%% %8.4f %8.4f %8.3f %8.4f "
-				       "%8.3f %6ld %6ld\n", trees[ti].name, sets[si].name,
-				       inputs, ks[q], 100 * hit, m.regret_gmean, m.regret_p95,
-				       m.regret_max, sg, ex[q].speedup_max, no_ranked, unsafe);
-				if (fp) {
-					fprintf(fp, "%s\t%s\t%d\t%ld\t%ld\t%ld\t%ld\t%.17g\t%ld\t"
-					        "%.17g\t%.17g\t", trees[ti].name, sets[si].name,
-					        ks[q], inputs, skipped, unsafe, no_ranked, hit,
-					        ex[q].speedup_n, sg, ex[q].speedup_max);
-					mx_tsv_row(&m, fp);
-					fputc('\n', fp);
-				}
-			}
-			if (skipped)
-				warnf("set '%s': %ld inputs skipped (every choice failed)",
-				      sets[si].name, skipped);
-			free(acc);
-			free(ex);
-			free(time);
-			free(x);
-			free(rk);
-			free(rank);
-			free(prob);
-			free(cmap);
-			free(fm);
+			pair p;
+			pair_open(&p, &tr[ti], &fs, trees[ti].name, sets[si].name);
+			pair_eval(&p, &kl, fp, rfp);
+			pair_close(&p);
 		}
 		featset_free(&fs);
 	}
@@ -415,7 +464,8 @@ main(int argc, char **argv)
 	free(tr);
 	free(trees);
 	free(sets);
-	free(pos);
+	free(plist.v);
+	free(tlist.v);
 	close_stdout();
 	return 0;
 }

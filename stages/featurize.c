@@ -6,30 +6,27 @@
 #include "featset.h"
 #include "mmfeatures.h"
 #include "intern.h"
+#include "opts.h"
 #include "util.h"
 
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-"usage: featurize [--categories MAIN.feat.tsv] [--label NAME] -o OUT.feat.tsv LOG.txt\n"
-"\n"
+static const char synopsis[] =
+"featurize [--categories MAIN.feat.tsv] [--label NAME] -o OUT.feat.tsv LOG.txt";
+
+static const char about[] =
 "Aggregate the measurements of an AutoHeuristic log (spec §1) into one row per\n"
 "(input, choice): the median time in milliseconds (inf if any measurement is\n"
 "inf, spec §1.6), the derived features m*k, m*n, k*n, arith_intensity (spec\n"
 "§4.1), one-hot columns <feature>_<value> for the categorical features (spec\n"
 "§4.3) and the input's winner (smallest median; ties: first seen).  Inputs\n"
-"with fewer than 2 distinct choices are dropped (spec §5.1).\n"
-"\n"
-"  LOG.txt        AutoHeuristic log: JSON metadata line, CSV header, rows;\n"
-"                 '-' reads standard input (e.g. unzip -p DATA.zip LOG |)\n"
-"  --label NAME   call the log NAME in messages (e.g. a100_mm.zip:a100_mm.txt)\n"
-"  -o FILE        output feat TSV (stages/FORMATS.md), written atomically\n"
-"  --categories F reuse the one-hot categories of the main dataset's feat\n"
-"                 TSV F (for extra datasets, spec §4.3); metadata must match\n"
-"\n"
+"with fewer than 2 distinct choices are dropped (spec §5.1).\n";
+
+static const char notes[] =
 "Exit status: 0 on success, 1 on any error (the message names file:line and\n"
 "field; no output is left behind).\n";
 
@@ -51,6 +48,131 @@ static double median(double *v, int n)
 			return INFINITY;
 	qsort(v, (size_t)n, sizeof *v, cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+/* Counting sort: the indices 0 .. n-1 of an array of n elements of size
+ * bytes, grouped by their int key at byte offset off (in [0, nk)), stable
+ * (each group in index order); returns that order, and in *start (nk + 1
+ * entries) where each group begins. */
+#define KEY(i) (*(const int *)((const char *)base + (i) * size + off))
+static int *bucket(const void *base, size_t size, size_t off, size_t n, int nk,
+                   int **start)
+{
+	int *st = xcalloc((size_t)nk + 1, sizeof *st);
+	for (size_t i = 0; i < n; i++)
+		st[KEY(i) + 1]++;
+	for (int k = 0; k < nk; k++)
+		st[k + 1] += st[k];
+	int *order = xmalloc((n + 1) * sizeof *order);
+	int *fill = xmalloc(((size_t)nk + 1) * sizeof *fill);
+	memcpy(fill, st, (size_t)nk * sizeof *fill);
+	for (size_t i = 0; i < n; i++)
+		order[fill[KEY(i)]++] = (int)i;
+	free(fill);
+	*start = st;
+	return order;
+}
+#undef KEY
+
+/* Median time of every pair: measurements grouped by pair (in log order),
+ * (*pstart)[p] .. (*pstart)[p + 1] the pair's measurements (the count is
+ * written). */
+static double *pair_medians(const meas *ms, size_t n_meas, int np, int **pstart)
+{
+	int *order = bucket(ms, sizeof *ms, offsetof(meas, pair), n_meas, np, pstart);
+	double *vals = xmalloc((n_meas + 1) * sizeof *vals);
+	for (size_t i = 0; i < n_meas; i++)
+		vals[i] = ms[order[i]].ms;
+	free(order);
+	double *med = xmalloc(((size_t)np + 1) * sizeof *med);
+	for (int p = 0; p < np; p++)
+		med[p] = median(vals + (*pstart)[p], (*pstart)[p + 1] - (*pstart)[p]);
+	free(vals);
+	return med;
+}
+
+/* Pairs of each input in first-seen order: returns order[], the pairs of
+ * input i at (*istart)[i] .. (*istart)[i+1]. */
+static int *input_pairs(const pair *pr, int np, int ni, int **istart)
+{
+	return bucket(pr, sizeof *pr, offsetof(pair, input), (size_t)np, ni, istart);
+}
+
+/* What the read loop collected, for the output. */
+typedef struct {
+	const ah_meta *m;
+	int im, ik, in;            /* the numerical features m, k, n */
+	const intern *cats;        /* [n_cat] one-hot categories */
+	const intern *values;      /* [n_cat] every value seen */
+	const intern *choices;
+	const int64_t *inum;       /* [ni * n_num] */
+	const int32_t *icat;       /* [ni * n_cat] value ids */
+	const pair *pr;
+	int ni;
+	const int *pstart, *istart, *order;
+	const double *med;
+} collected;
+
+/* The feat TSV (stages/FORMATS.md): header, then every input with >= 2
+ * choices (§5.1), one row per choice; returns how many inputs were kept. */
+static int write_feat(FILE *fp, const collected *c)
+{
+	const ah_meta *m = c->m;
+	const int nn = m->n_num, nc = m->n_cat;
+	fprintf(fp, "%s\ninput", m->json);
+	for (int j = 0; j < nn; j++)
+		fprintf(fp, "\t%s", m->num[j]);
+	for (int d = 0; d < MM_N_DERIVED; d++)
+		fprintf(fp, "\t%s", mm_derived_name[d]);
+	for (int j = 0; j < nc; j++)
+		fprintf(fp, "\t%s", m->cat[j]);
+	for (int j = 0; j < nc; j++)
+		for (int k = 0; k < c->cats[j].n; k++)
+			fprintf(fp, "\t%s_%s", m->cat[j], c->cats[j].str[k]);
+	fputs("\tchoice\tmedian_ms\tcount\twinner\n", fp);
+
+	/* one-hot value per (feature, value id in this log) */
+	int *dummy_of[AH_MAX_FEATURES];
+	for (int j = 0; j < nc; j++) {
+		dummy_of[j] = xmalloc((size_t)c->values[j].n * sizeof(int));
+		for (int v = 0; v < c->values[j].n; v++)
+			dummy_of[j][v] = intern_find(&c->cats[j], c->values[j].str[v],
+			                             c->values[j].len[v]);
+	}
+	int kept = 0;
+	for (int i = 0; i < c->ni; i++) {
+		int a = c->istart[i], b = c->istart[i + 1];
+		if (b - a < 2)
+			continue;
+		int win = c->order[a];
+		for (int q = a + 1; q < b; q++)
+			if (c->med[c->order[q]] < c->med[win])
+				win = c->order[q];
+		const int64_t *x = c->inum + (size_t)i * nn;
+		const int32_t *cv = c->icat + (size_t)i * nc;
+		double der[MM_N_DERIVED];
+		mm_derived(x[c->im], x[c->ik], x[c->in], der);
+		for (int q = a; q < b; q++) {
+			int p = c->order[q];
+			fprintf(fp, "%d", kept);
+			for (int j = 0; j < nn; j++)
+				fprintf(fp, "\t%" PRId64, x[j]);
+			fprintf(fp, "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%.17g",
+				x[c->im] * x[c->ik], x[c->im] * x[c->in], x[c->ik] * x[c->in],
+				der[3]);
+			for (int j = 0; j < nc; j++)
+				fprintf(fp, "\t%s", c->values[j].str[cv[j]]);
+			for (int j = 0; j < nc; j++)
+				for (int k = 0; k < c->cats[j].n; k++)
+					fprintf(fp, "\t%d", dummy_of[j][cv[j]] == k);
+			fprintf(fp, "\t%s\t%.17g\t%d\t%d\n", c->choices->str[c->pr[p].choice],
+				c->med[p], c->pstart[p + 1] - c->pstart[p], p == win);
+		}
+		kept++;
+	}
+	for (int j = 0; j < nc; j++)
+		free(dummy_of[j]);
+	return kept;
 }
 
 /* Load the one-hot category lists of a main feat TSV's header into cats[]
@@ -82,29 +204,21 @@ static void load_categories(const char *path, const ah_meta *m, intern *cats)
 
 int main(int argc, char **argv)
 {
-	std_options(argc, argv, usage);
 	const char *out = NULL, *catfile = NULL, *log = NULL, *label = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-o") && i + 1 < argc)
-			out = argv[++i];
-		else if (!strcmp(argv[i], "--categories") && i + 1 < argc)
-			catfile = argv[++i];
-		else if (!strcmp(argv[i], "--label") && i + 1 < argc)
-			label = argv[++i];
-		else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--categories") ||
-			 !strcmp(argv[i], "--label"))
-			die("option '%s' needs a value (see --help)", argv[i]);
-		else if (argv[i][0] == '-' && argv[i][1])
-			die("unknown option '%s' (see --help)", argv[i]);
-		else if (!log)
-			log = argv[i];
-		else
-			die("more than one log given ('%s', '%s')", log, argv[i]);
-	}
-	if (!out || !log)
-		die("usage: featurize [--categories MAIN.feat.tsv] [--label NAME] -o OUT.feat.tsv LOG.txt");
-	check_output_not_input(out, log);
-	check_output_not_input(out, catfile);
+	const opt table[] = {
+		OPT_POS("LOG.txt", &log, OPT_REQUIRED | OPT_INPUT,
+		        "AutoHeuristic log: JSON metadata line, CSV header, rows; '-' "
+		        "reads standard input (e.g. unzip -p DATA.zip LOG |)"),
+		OPT_STRING("--label", "NAME", &label, 0,
+		           "call the log NAME in messages (e.g. a100_mm.zip:a100_mm.txt)"),
+		OPT_OUT("FILE", &out, OPT_REQUIRED,
+		        "output feat TSV (stages/FORMATS.md), written atomically"),
+		OPT_STRING("--categories", "F", &catfile, OPT_INPUT,
+		           "reuse the one-hot categories of the main dataset's feat TSV "
+		           "F (for extra datasets, spec §4.3); metadata must match"),
+		OPT_END()
+	};
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 17}, argc, argv);
 
 	ah_reader r;
 	ah_open_named(&r, log, label);
@@ -187,33 +301,11 @@ int main(int argc, char **argv)
 	if (n_meas == 0)
 		die("%s: no measurement rows after the header", log);
 
-	/* Group measurements by pair (counting sort), then median per pair. */
 	int np = pairs.n, ni = inputs.n;
-	int *pstart = xcalloc((size_t)np + 1, sizeof *pstart);
-	for (size_t i = 0; i < n_meas; i++)
-		pstart[ms[i].pair + 1]++;
-	for (int p = 0; p < np; p++)
-		pstart[p + 1] += pstart[p];
-	double *vals = xmalloc(n_meas * sizeof *vals);
-	int *fill = xmalloc((size_t)np * sizeof *fill);
-	memcpy(fill, pstart, (size_t)np * sizeof *fill);
-	for (size_t i = 0; i < n_meas; i++)
-		vals[fill[ms[i].pair]++] = ms[i].ms;
-	double *med = xmalloc((size_t)np * sizeof *med);
-	for (int p = 0; p < np; p++)
-		med[p] = median(vals + pstart[p], pstart[p + 1] - pstart[p]);
+	int *pstart;
+	double *med = pair_medians(ms, n_meas, np, &pstart);
 
-	/* Pairs of each input in first-seen order (stable bucket by input). */
-	int *istart = xcalloc((size_t)ni + 1, sizeof *istart);
-	for (int p = 0; p < np; p++)
-		istart[pr[p].input + 1]++;
-	for (int i = 0; i < ni; i++)
-		istart[i + 1] += istart[i];
-	int *order = xmalloc((size_t)np * sizeof *order);
-	int *ifill = xmalloc((size_t)ni * sizeof *ifill);
-	memcpy(ifill, istart, (size_t)ni * sizeof *ifill);
-	for (int p = 0; p < np; p++)
-		order[ifill[pr[p].input]++] = p;
+	int *istart, *order = input_pairs(pr, np, ni, &istart);
 
 	/* Categories of the main dataset: values of the kept inputs, in order of
 	 * first appearance (spec §4.3: taken after §5.1 dropped inputs). */
@@ -227,55 +319,9 @@ int main(int argc, char **argv)
 
 	aout ao;
 	FILE *fp = aout_open(&ao, out);
-	fprintf(fp, "%s\ninput", m->json);
-	for (int j = 0; j < nn; j++)
-		fprintf(fp, "\t%s", m->num[j]);
-	for (int d = 0; d < MM_N_DERIVED; d++)
-		fprintf(fp, "\t%s", mm_derived_name[d]);
-	for (int j = 0; j < nc; j++)
-		fprintf(fp, "\t%s", m->cat[j]);
-	for (int j = 0; j < nc; j++)
-		for (int c = 0; c < cats[j].n; c++)
-			fprintf(fp, "\t%s_%s", m->cat[j], cats[j].str[c]);
-	fputs("\tchoice\tmedian_ms\tcount\twinner\n", fp);
-
-	/* one-hot value per (feature, value id in this log) */
-	int *dummy_of[AH_MAX_FEATURES];
-	for (int j = 0; j < nc; j++) {
-		dummy_of[j] = xmalloc((size_t)values[j].n * sizeof(int));
-		for (int v = 0; v < values[j].n; v++)
-			dummy_of[j][v] = intern_find(&cats[j], values[j].str[v], values[j].len[v]);
-	}
-	int kept = 0;
-	for (int i = 0; i < ni; i++) {
-		int a = istart[i], b = istart[i + 1];
-		if (b - a < 2)
-			continue;
-		int win = order[a];
-		for (int q = a + 1; q < b; q++)
-			if (med[order[q]] < med[win])
-				win = order[q];
-		const int64_t *x = inum + (size_t)i * nn;
-		const int32_t *cv = icat + (size_t)i * nc;
-		double der[MM_N_DERIVED];
-		mm_derived(x[im], x[ik], x[in], der);
-		for (int q = a; q < b; q++) {
-			int p = order[q];
-			fprintf(fp, "%d", kept);
-			for (int j = 0; j < nn; j++)
-				fprintf(fp, "\t%" PRId64, x[j]);
-			fprintf(fp, "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%.17g",
-				x[im] * x[ik], x[im] * x[in], x[ik] * x[in], der[3]);
-			for (int j = 0; j < nc; j++)
-				fprintf(fp, "\t%s", values[j].str[cv[j]]);
-			for (int j = 0; j < nc; j++)
-				for (int c = 0; c < cats[j].n; c++)
-					fprintf(fp, "\t%d", dummy_of[j][cv[j]] == c);
-			fprintf(fp, "\t%s\t%.17g\t%d\t%d\n", choices.str[pr[p].choice], med[p],
-				pstart[p + 1] - pstart[p], p == win);
-		}
-		kept++;
-	}
+	const collected col = {m, im, ik, in, cats, values, &choices, inum, icat, pr,
+	                       ni, pstart, istart, order, med};
+	int kept = write_feat(fp, &col);
 	if (kept == 0)
 		die("%s: no input has 2 or more distinct choices; nothing to learn from", log);
 	aout_commit(&ao);
@@ -283,15 +329,14 @@ int main(int argc, char **argv)
 		log, n_meas, ni, kept, choices.n);
 
 	for (int j = 0; j < nc; j++) {
-		free(dummy_of[j]);
 		intern_free(&cats[j]);
 		intern_free(&values[j]);
 	}
 	intern_free(&inputs);
 	intern_free(&choices);
 	intern_free(&pairs);
-	free(key); free(inum); free(icat); free(pr); free(ms); free(pstart); free(vals);
-	free(fill); free(med); free(istart); free(order); free(ifill);
+	free(key); free(inum); free(icat); free(pr); free(ms); free(pstart);
+	free(med); free(istart); free(order);
 	ah_close(&r);
 	close_stdout();
 	return 0;

@@ -45,26 +45,20 @@
 #include <string.h>
 
 #include "mmfeatures.h"
+#include "opts.h"
 #include "tree.h"
 #include "util.h"
 
-static const char usage[] =
-"usage: import -o TREE.tsv ARTIFACT.py\n"
-"\n"
+static const char synopsis[] =
+"import -o TREE.tsv ARTIFACT.py";
+
+static const char about[] =
 "Parse a PyTorch AutoHeuristic mm ranking artifact (spec §6.1, §6.3: the\n"
 "shipped _MMRankingA100.py / _MMRankingH100.py, or one written by emit)\n"
 "into a tree TSV (stages/FORMATS.md \"tree TSV\"), so that eval can rank\n"
-"inputs with it and emit can regenerate it.\n"
-"\n"
-"  ARTIFACT.py  the generated Python module (LearnedHeuristicDecision)\n"
-"  -o TREE.tsv  output tree TSV, written atomically: metadata JSON rebuilt\n"
-"               from check_precondition/get_name (mm feature lists, spec\n"
-"               §1.1), classes in fill_choices order, nodes in pre-order,\n"
-"               leaf probabilities reconstructed so that they sum to 1,\n"
-"               print as in the file with %.3f and rank in the file's list\n"
-"               order; `return None` -> a leaf without probabilities\n"
-"               (unsafe, §5.7).  Thresholds are exact (the file's literals).\n"
-"\n"
+"inputs with it and emit can regenerate it.\n";
+
+static const char notes[] =
 "Exit status: 0 on success; 1 on bad usage, a construct the generator does\n"
 "not write (the message names ARTIFACT.py:line), or a write error.  No\n"
 "partial output is ever left under TREE.tsv.\n";
@@ -496,62 +490,37 @@ parse_node(builder *b, int *li, int ind, int depth)
 	return id;
 }
 
-/* ---- main ----------------------------------------------------------------- */
-
-int
-main(int argc, char **argv)
+/* The artifact's name (mm only), precondition (shared memory, device
+ * capability) and confidence threshold into t (meta_json rebuilt with
+ * spec §1.1's key order and separators). */
+static void
+read_header(const src *s, tree *t)
 {
-	const char *out = NULL, *in = NULL;
-	std_options(argc, argv, usage);
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-o") && i + 1 < argc)
-			out = argv[++i];
-		else if (argv[i][0] == '-' && argv[i][1] != '\0')
-			die("unknown or incomplete option '%s' (see --help)", argv[i]);
-		else if (!in)
-			in = argv[i];
-		else
-			die("more than one artifact: '%s' and '%s'", in, argv[i]);
-	}
-	if (!out || !in)
-		die("usage: import -o TREE.tsv ARTIFACT.py (see --help)");
-
-	src s;
-	check_output_not_input(out, in);
-	src_read(&s, in);
-	tree t;
-	memset(&t, 0, sizeof t);
-	builder b;
-	memset(&b, 0, sizeof b);
-	b.s = &s;
-	b.t = &t;
-
-	/* name, precondition, threshold */
-	const char *r = def_return(&s, "def get_name(");
-	char *name = py_string(&r, &s, find_once(&s, "def get_name(") + 1);
+	const char *r = def_return(s, "def get_name(");
+	char *name = py_string(&r, s, find_once(s, "def get_name(") + 1);
 	if (*r)
-		die("%s:%ld: trailing text after the name: '%s'", in,
-		    s.l[find_once(&s, "def get_name(") + 1].ln, r);
+		die("%s:%ld: trailing text after the name: '%s'", s->path,
+		    s->l[find_once(s, "def get_name(") + 1].ln, r);
 	if (strcmp(name, "mm"))
 		die("%s:%ld: heuristic name '%s': only 'mm' artifacts can be "
 		    "imported (the context feature lists of spec §1.1 are mm's)",
-		    in, s.l[find_once(&s, "def get_name(") + 1].ln, name);
-	int li = find_once(&s, "and metadata.shared_memory == ");
-	const char *v = s.l[li].text + strlen("and metadata.shared_memory == ");
-	int64_t smem = num_i64(v, v + strlen(v), &s, li, "shared_memory");
-	li = find_once(&s, "and str(metadata.device_capa) == \"(");
-	v = s.l[li].text + strlen("and str(metadata.device_capa) == \"(");
+		    s->path, s->l[find_once(s, "def get_name(") + 1].ln, name);
+	int li = find_once(s, "and metadata.shared_memory == ");
+	const char *v = s->l[li].text + strlen("and metadata.shared_memory == ");
+	int64_t smem = num_i64(v, v + strlen(v), s, li, "shared_memory");
+	li = find_once(s, "and str(metadata.device_capa) == \"(");
+	v = s->l[li].text + strlen("and str(metadata.device_capa) == \"(");
 	const char *comma = strchr(v, ','), *close = strchr(v, ')');
 	if (!comma || !close || comma > close || comma[1] != ' ' ||
 	    strcmp(close, ")\""))
 		die("%s:%ld: expected str(metadata.device_capa) == \"(MAJOR, MINOR)\"",
-		    in, s.l[li].ln);
-	int64_t cmaj = num_i64(v, comma, &s, li, "device_capa major");
-	int64_t cmin = num_i64(comma + 2, close, &s, li, "device_capa minor");
-	r = def_return(&s, "def get_confidence_threshold(");
-	li = find_once(&s, "def get_confidence_threshold(") + 1;
-	t.confidence_threshold = num_f64(r, r + strlen(r), &s, li,
-	                                 "confidence threshold");
+		    s->path, s->l[li].ln);
+	int64_t cmaj = num_i64(v, comma, s, li, "device_capa major");
+	int64_t cmin = num_i64(comma + 2, close, s, li, "device_capa minor");
+	r = def_return(s, "def get_confidence_threshold(");
+	li = find_once(s, "def get_confidence_threshold(") + 1;
+	t->confidence_threshold = num_f64(r, r + strlen(r), s, li,
+	                                  "confidence threshold");
 
 	/* metadata JSON (spec §1.1 key order and separators) */
 	char meta[1024];
@@ -568,29 +537,67 @@ main(int argc, char **argv)
 		ml += snprintf(meta + ml, sizeof meta - (size_t)ml, "%s\"%s\"",
 		               i ? ", " : "", mm_raw_cat_name[i]);
 	snprintf(meta + ml, sizeof meta - (size_t)ml, "]}");
-	t.meta_json = xstrdup(meta);
+	t->meta_json = xstrdup(meta);
 	free(name);
+}
 
-	/* classes */
-	li = find_once(&s, "def fill_choices(");
+/* fill_choices: the classes, which must be in byte order. */
+static void
+read_classes(const src *s, tree *t)
+{
+	int li = find_once(s, "def fill_choices(");
 	size_t ccap = 0;
-	for (int i = li + 1; i < s.n; i++) {
-		const char *p = after(s.l[i].text, "self.choices.append(");
+	for (int i = li + 1; i < s->n; i++) {
+		const char *p = after(s->l[i].text, "self.choices.append(");
 		if (!p)
 			break;
-		char *c = py_string(&p, &s, i);
+		char *c = py_string(&p, s, i);
 		if (strcmp(p, ")"))
-			die("%s:%ld: trailing text after the choice: '%s'", in,
-			    s.l[i].ln, p);
-		if (t.n_class > 0 && strcmp(t.cls[t.n_class - 1], c) >= 0)
+			die("%s:%ld: trailing text after the choice: '%s'", s->path,
+			    s->l[i].ln, p);
+		if (t->n_class > 0 && strcmp(t->cls[t->n_class - 1], c) >= 0)
 			die("%s:%ld: choice '%s' is not after '%s' in byte order (the "
-			    "tree format requires sorted classes)", in, s.l[i].ln, c,
-			    t.cls[t.n_class - 1]);
-		xgrow((void **)&t.cls, &ccap, (size_t)t.n_class + 1, sizeof *t.cls);
-		t.cls[t.n_class++] = c;
+			    "tree format requires sorted classes)", s->path, s->l[i].ln, c,
+			    t->cls[t->n_class - 1]);
+		xgrow((void **)&t->cls, &ccap, (size_t)t->n_class + 1, sizeof *t->cls);
+		t->cls[t->n_class++] = c;
 	}
-	if (t.n_class == 0)
-		die("%s:%ld: fill_choices appends no choice", in, s.l[li].ln);
+	if (t->n_class == 0)
+		die("%s:%ld: fill_choices appends no choice", s->path, s->l[li].ln);
+}
+
+/* ---- main ----------------------------------------------------------------- */
+
+int
+main(int argc, char **argv)
+{
+	const char *out = NULL, *in = NULL;
+	const opt table[] = {
+		OPT_POS("ARTIFACT.py", &in, OPT_REQUIRED | OPT_INPUT,
+		        "the generated Python module (LearnedHeuristicDecision)"),
+		OPT_OUT("TREE.tsv", &out, OPT_REQUIRED,
+		        "output tree TSV, written atomically: metadata JSON rebuilt "
+		        "from check_precondition/get_name (mm feature lists, spec "
+		        "§1.1), classes in fill_choices order, nodes in pre-order, leaf "
+		        "probabilities reconstructed so that they sum to 1, print as in "
+		        "the file with %.3f and rank in the file's list order; `return "
+		        "None` -> a leaf without probabilities (unsafe, §5.7).  "
+		        "Thresholds are exact (the file's literals)."),
+		OPT_END()
+	};
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 15}, argc, argv);
+
+	src s;
+	src_read(&s, in);
+	tree t;
+	memset(&t, 0, sizeof t);
+	builder b;
+	memset(&b, 0, sizeof b);
+	b.s = &s;
+	b.t = &t;
+
+	read_header(&s, &t);
+	read_classes(&s, &t);
 
 	/* features: raw numeric, derived; dummies are added when used */
 	for (int i = 0; i < MM_N_RAW_NUM + MM_N_DERIVED; i++) {
@@ -601,7 +608,7 @@ main(int argc, char **argv)
 	}
 
 	/* the tree */
-	li = find_once(&s, "def get_best_choices(") + 1;
+	int li = find_once(&s, "def get_best_choices(") + 1;
 	int def_ind = s.l[li - 1].indent;
 	if (li >= s.n || s.l[li].indent <= def_ind)
 		die("%s:%ld: get_best_choices has no body", in, s.l[li - 1].ln);

@@ -1,25 +1,24 @@
 /* merge — concatenate AutoHeuristic logs of one device (spec §2). */
 #include "ahlog.h"
+#include "opts.h"
 #include "util.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-"usage: merge OUTPUT INPUT...\n"
-"\n"
+static const char synopsis[] =
+"merge OUTPUT INPUT...";
+
+static const char about[] =
 "Concatenate AutoHeuristic logs (spec §2, merge_data.py): the first two lines\n"
 "(JSON metadata and CSV header) of every INPUT must be byte-identical to the\n"
 "first INPUT's; OUTPUT gets those two lines once, then every INPUT's rows in\n"
 "argument order.  Unlike the reference, an INPUT whose last row lacks a final\n"
 "newline gets one, so it cannot fuse with the next file's first row, and\n"
-"OUTPUT is written atomically: on any error nothing is written.\n"
-"\n"
-"  OUTPUT   merged log (may not be one of the INPUTs)\n"
-"  INPUT    AutoHeuristic logs (rows are copied, not validated; featurize\n"
-"           validates them)\n"
-"\n"
+"OUTPUT is written atomically: on any error nothing is written.\n";
+
+static const char notes[] =
 "Exit status: 0 on success; 1 when an INPUT is unreadable, has fewer than 2\n"
 "lines, has a carriage return (CRLF line ends), or its metadata differs (both\n"
 "versions are shown).\n";
@@ -47,12 +46,17 @@ static char *read_meta(FILE *fp, size_t *len)
 
 int main(int argc, char **argv)
 {
-	std_options(argc, argv, usage);
-	if (argc < 3)
-		die("usage: merge OUTPUT INPUT... (see --help)");
-	const char *out = argv[1];
-	for (int i = 2; i < argc; i++)
-		check_output_not_input(out, argv[i]);
+	const char *out = NULL;
+	opt_list inputs = {0};
+	const opt table[] = {
+		OPT_POS("OUTPUT", &out, OPT_REQUIRED | OPT_OUTPUT,
+		        "merged log (may not be one of the INPUTs)"),
+		OPT_POS_LIST("INPUT", &inputs, OPT_REQUIRED | OPT_INPUT,
+		             "AutoHeuristic logs (rows are copied, not validated; "
+		             "featurize validates them)"),
+		OPT_END()
+	};
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 11}, argc, argv);
 
 	aout ao;
 	FILE *fp = NULL;
@@ -61,23 +65,24 @@ int main(int argc, char **argv)
 	const char *refpath = NULL;
 	long long rows = 0;
 	char *buf = xmalloc(1 << 16);
-	for (int i = 2; i < argc; i++) {
-		FILE *in = fopen(argv[i], "r");
+	for (int i = 0; i < inputs.n; i++) {
+		const char *path = inputs.v[i];
+		FILE *in = fopen(path, "r");
 		if (!in)
-			die("cannot open '%s': %s", argv[i], strerror(errno));
+			die("cannot open '%s': %s", path, strerror(errno));
 		size_t ml;
 		char *meta = read_meta(in, &ml);
 		if (!meta)
 			die("%s: fewer than 2 lines: the metadata and header lines are missing",
-			    argv[i]);
+			    path);
 		/* CRLF: name it, not as "metadata differs" from a LF file */
 		size_t l1 = (size_t)((char *)memchr(meta, '\n', ml) - meta) + 1;
-		ah_reject_cr(argv[i], 1, meta, l1);
-		ah_reject_cr(argv[i], 2, meta + l1, ml - l1);
+		ah_reject_cr(path, 1, meta, l1);
+		ah_reject_cr(path, 2, meta + l1, ml - l1);
 		if (!ref) {
 			ref = meta;
 			reflen = (long)ml;
-			refpath = argv[i];
+			refpath = path;
 			fp = aout_open(&ao, out);
 			fwrite(ref, 1, ml, fp);
 		} else if ((long)ml != reflen || memcmp(meta, ref, ml)) {
@@ -85,7 +90,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "merge: %s: metadata differs from %s; nothing written\n"
 				"expected (%s):\n%.*s"
 				"found (%s):\n%.*s",
-				argv[i], refpath, refpath, (int)reflen, ref, argv[i], (int)ml, meta);
+				path, refpath, refpath, (int)reflen, ref, path, (int)ml, meta);
 			exit(1);
 		} else {
 			free(meta);
@@ -93,19 +98,19 @@ int main(int argc, char **argv)
 		/* Stream the rows: memory stays bounded whatever the file size. */
 		size_t got;
 		char last = '\n';
-		long long line = 3; /* of argv[i], for the CRLF message */
+		long long line = 3; /* of path, for the CRLF message */
 		while ((got = fread(buf, 1, 1 << 16, in)) > 0) {
 			fwrite(buf, 1, got, fp);
 			for (size_t j = 0; j < got; j++) {
 				if (buf[j] == '\r')
-					ah_reject_cr(argv[i], line, buf + j, 1);
+					ah_reject_cr(path, line, buf + j, 1);
 				rows += buf[j] == '\n';
 				line += buf[j] == '\n';
 			}
 			last = buf[got - 1];
 		}
 		if (ferror(in))
-			die("cannot read '%s': %s", argv[i], strerror(errno));
+			die("cannot read '%s': %s", path, strerror(errno));
 		fclose(in);
 		if (last != '\n') {
 			fputc('\n', fp);
@@ -114,8 +119,9 @@ int main(int argc, char **argv)
 	}
 	free(buf);
 	aout_commit(&ao);
-	fprintf(stderr, "merge: wrote %s: %lld rows from %d files\n", out, rows, argc - 2);
+	fprintf(stderr, "merge: wrote %s: %lld rows from %d files\n", out, rows, inputs.n);
 	free(ref);
+	free(inputs.v);
 	close_stdout();
 	return 0;
 }

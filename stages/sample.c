@@ -41,29 +41,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "opts.h"
 #include "rng.h"
 #include "util.h"
 
-static const char usage[] =
-"usage: sample [--seed S] [--samples N] [--gpu-mem-bytes B] [--max-gflop G] OUTPUT\n"
-"       sample [--seed S] --dims-only N OUTPUT\n"
-"\n"
+static const char synopsis[] =
+"sample [--seed S] [--samples N] [--gpu-mem-bytes B] [--max-gflop G] OUTPUT\n"
+"       sample [--seed S] --dims-only N OUTPUT";
+
+static const char about[] =
 "Draw N random mm samples (spec §3.2-3.3) and write 4*N inputs (one per\n"
-"transpose combination) to OUTPUT as TSV (columns: see stages/sample.c).\n"
-"\n"
-"  --seed S           RNG seed (default 0); same seed, same output\n"
-"  --samples N        number of samples (default 1000)\n"
-"  --gpu-mem-bytes B  device memory for the fits-in-memory rejection\n"
-"                     itemsize*(mk+kn+mn) < B/4 (default 150754820096 =\n"
-"                     143771 MiB, an H200 as torch reports it; sample runs\n"
-"                     on the CPU and queries no GPU)\n"
-"  --max-gflop G      also reject samples with 2*m*k*n > G*1e9 FLOP (NOT in the\n"
-"                     reference; for collections on a small device budget;\n"
-"                     default: no limit)\n"
-"  --dims-only N      instead, write N raw draws of the dimension mixture\n"
-"                     (spec §3.3, before any rejection), one per line under\n"
-"                     the header 'dim' (for tests of the distribution)\n"
-"\n"
+"transpose combination) to OUTPUT as TSV (columns: see stages/sample.c).\n";
+
+static const char notes[] =
 "Exit status: 0 on success; 1 on a bad option or a write error (OUTPUT is\n"
 "then left untouched).\n";
 
@@ -90,43 +80,35 @@ static int64_t random_dim(rng *r)
 	return rng_int(r, (INT64_C(1) << i) + 1, (INT64_C(1) << (i + 1)) - 1);
 }
 
-static int64_t parse_opt(const char *name, const char *v, int64_t lo)
-{
-	int64_t x;
-	if (!v)
-		die("option '%s' needs a value", name);
-	if (parse_i64(v, strlen(v), &x) != 0 || x < lo)
-		die("bad value for '%s': '%s'", name, v);
-	return x;
-}
-
 static const char *tf(int b) { return b ? "True" : "False"; }
 
 int main(int argc, char **argv)
 {
 	int64_t seed = 0, samples = 1000, mem = H200_MEM_BYTES, dims_only = -1, max_gflop = -1;
 	const char *outpath = NULL;
-	std_options(argc, argv, usage);
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--seed"))
-			seed = parse_opt(argv[i], argv[i + 1], INT64_MIN), i++;
-		else if (!strcmp(argv[i], "--samples"))
-			samples = parse_opt(argv[i], argv[i + 1], 0), i++;
-		else if (!strcmp(argv[i], "--dims-only"))
-			dims_only = parse_opt(argv[i], argv[i + 1], 0), i++;
-		else if (!strcmp(argv[i], "--max-gflop"))
-			max_gflop = parse_opt(argv[i], argv[i + 1], 1), i++;
-		else if (!strcmp(argv[i], "--gpu-mem-bytes"))
-			mem = parse_opt(argv[i], argv[i + 1], 1), i++;
-		else if (argv[i][0] == '-' && argv[i][1])
-			die("unknown option '%s' (see --help)", argv[i]);
-		else if (outpath)
-			die("more than one OUTPUT: '%s' (see --help)", argv[i]);
-		else
-			outpath = argv[i];
-	}
-	if (!outpath)
-		die("missing OUTPUT (see --help)");
+	const opt table[] = {
+		OPT_I64("--seed", "S", &seed, INT64_MIN, INT64_MAX, 0,
+		        "RNG seed (default 0); same seed, same output"),
+		OPT_I64("--samples", "N", &samples, 0, INT64_MAX, 0,
+		        "number of samples (default 1000)"),
+		OPT_I64("--gpu-mem-bytes", "B", &mem, 1, INT64_MAX, 0,
+		        "device memory for the fits-in-memory rejection "
+		        "itemsize*(mk+kn+mn) < B/4 (default 150754820096 = 143771 MiB, "
+		        "an H200 as torch reports it; sample runs on the CPU and "
+		        "queries no GPU)"),
+		OPT_I64("--max-gflop", "G", &max_gflop, 1, INT64_MAX, 0,
+		        "also reject samples with 2*m*k*n > G*1e9 FLOP (NOT in the "
+		        "reference; for collections on a small device budget; default: "
+		        "no limit)"),
+		OPT_I64("--dims-only", "N", &dims_only, 0, INT64_MAX, 0,
+		        "instead, write N raw draws of the dimension mixture (spec "
+		        "§3.3, before any rejection), one per line under the header "
+		        "'dim' (for tests of the distribution)"),
+		OPT_POS("OUTPUT", &outpath, OPT_REQUIRED | OPT_OUTPUT,
+		        "the inputs TSV, written atomically"),
+		OPT_END()
+	};
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 21}, argc, argv);
 
 	rng r;
 	rng_seed(&r, (uint64_t)seed);

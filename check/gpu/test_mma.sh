@@ -8,7 +8,7 @@
 # and the split-K variant (incl. more slices than k-tiles): output poisoned
 # with NaN before each launch; pass = no non-finite element and relative
 # Frobenius and max-norm errors vs a pedantic-fp32 cuBLAS reference within
-# the dtype tolerance (perf/kernels/mma_harness.c TOL_FRO / TOL_MAX).
+# the dtype tolerance (perf/kernels/harness_gpu.c TOL_FRO / TOL_MAX).
 # Without a GPU: prints "skip mma: no GPU" and exits 0.
 # Environment: CUDA (toolkit, default /usr/local/cuda), MMA_CACHE (cubin
 # cache, default build/mma-cache; missing cubins are compiled by NVRTC).

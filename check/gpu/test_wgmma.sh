@@ -6,7 +6,7 @@
 # 8200}, odd where TMA allows it, k = 1 where allowed), output poisoned with
 # NaN before each launch; pass = no non-finite element and relative
 # Frobenius / max-norm errors vs a pedantic-fp32 cuBLAS reference within the
-# dtype tolerance (perf/kernels/mma_harness.c TOL_FRO / TOL_MAX).
+# dtype tolerance (perf/kernels/harness_gpu.c TOL_FRO / TOL_MAX).
 # Without a GPU: prints "skip wgmma: no GPU" and exits 0.
 # Environment: CUDA (toolkit, default /usr/local/cuda), MMA_CACHE (cubin
 # cache, default build/mma-cache; missing cubins are compiled by NVRTC).

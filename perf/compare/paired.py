@@ -9,7 +9,8 @@ test.feat.tsv) with both trees through build/bin/eval --ranks, then per
 input, with eval's semantics (spec §5.9, §7.3): the ranking restricted to
 the choices measured for the input, its first K, extern_mm appended; hit =
 the input's fastest choice is among them; regret = best median ms among
-them / the input's best median ms.  Checks that the hit rates and regret
+them / the input's best median ms (the list and regret: stages/lib/rules.py,
+the rules of stages/lib/rules.h).  Checks that the hit rates and regret
 geometric means equal eval's (exit 1 if not), then prints the paired
 differences B - A with 95 % bootstrap intervals (--resamples, default
 10 000 resamples of the inputs, seeded by --seed): hit rate (percentage points) and regret geometric mean
@@ -23,6 +24,9 @@ inputs are named F:I, input I (the input column) of the F-th FEAT (0-based).
 Bad arguments: a message and exit 1 (argparse: 2).
 """
 import argparse, collections, csv, math, os, random, subprocess, sys, tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'stages', 'lib'))
+import rules  # noqa: E402  (the top-k list and regret: stages/lib/rules.h)
 
 ap = argparse.ArgumentParser()
 ap.add_argument('feat')
@@ -75,13 +79,11 @@ for f, feat in enumerate(feats):
         i = (f, int(r['input']))
         tt = times[i]
         best = min(tt.values())
-        listed = [c for c in (cls[r['tree']][int(j)] for j in r['ranking'].split(',') if j)
-                  if c in tt][:a.k]
-        if 'extern_mm' in tt and 'extern_mm' not in listed:
-            listed.append('extern_mm')
-        got = min((tt[c] for c in listed), default=math.inf)
+        listed = rules.topk_list([cls[r['tree']][int(j)] for j in r['ranking'].split(',') if j],
+                                 tt, a.k)
+        got = min((tt[c] for c in listed if c in tt), default=math.inf)
         win = min(tt, key=tt.get)
-        res[i][r['tree']] = (win in listed, got / best)
+        res[i][r['tree']] = (win in listed, rules.regret(got, best))
 inputs = sorted(i for i in res if all(n in res[i] for n in names))
 n_in = len(inputs)
 

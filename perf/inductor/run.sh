@@ -1,37 +1,54 @@
 #!/usr/bin/env bash
-# perf/inductor/run.sh — our H100/H200 mm heuristic inside Inductor, side by
-# side with PyTorch's shipped MMRankingH100 and a full autotune (issue "Use
-# the learned heuristic", item 2).  Needs a CUDA GPU and torch (run on the
-# H200 machine); writes JSON lines to OUT (default perf/results/inductor/h200.jsonl)
-# and a table to stdout.
-# usage: perf/inductor/run.sh [OUT]   (ARTIFACT=gen/_MMRankingH100.py by default)
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-out=${1:-perf/results/inductor/h200.jsonl}
-art=${ARTIFACT:-gen/_MMRankingH100.py}
-shipped=$(python3 -c 'import torch._inductor.autoheuristic.artifacts as a, os; print(os.path.join(a.__path__[0], "_MMRankingH100.py"))')
-shapes=(4096,4096,4096,f16 8192,1024,8192,bf16 1152,10112,2048,bf16 12544,840,151,f16
-        64,4096,14336,bf16 2048,512,32000,f16,0,1 16384,1024,1024,f32)
-mkdir -p "$(dirname "$out")"
-: > "$out.part"
-for mode in full shipped ours; do
-	a=$art; [ $mode = shipped ] && a=$shipped
-	PYTHONUNBUFFERED=1 timeout 300 python3 perf/inductor/dropin.py $mode "$a" "${shapes[@]}" \
-		2> >(grep -vE 'Warning|warn' >&2) | tee -a "$out.part"
-done
-mv "$out.part" "$out"
-python3 - "$out" <<'PY'
-import json, sys
-rows = [json.loads(l) for l in open(sys.argv[1])]
-by = {}
-for r in rows:
-    by.setdefault(r["shape"], {})[r["mode"]] = r
-print(f"{'shape':28} | {'candidates full/shipped/ours':28} | {'compile s full/shipped/ours':28} | {'run ms full/shipped/ours':30} | top10+extern only (shipped/ours)")
-for s, d in by.items():
-    g = lambda m, k: d.get(m, {}).get(k)
-    fmt = lambda x: "-" if x is None else (f"{x:.3f}" if isinstance(x, float) else str(x))
-    print(f"{s:28} | {' / '.join(fmt(g(m,'n_benchmarked')) for m in ('full','shipped','ours')):28} | "
-          f"{' / '.join(fmt(g(m,'compile_s')) for m in ('full','shipped','ours')):28} | "
-          f"{' / '.join(fmt(g(m,'run_ms')) for m in ('full','shipped','ours')):30} | "
-          f"{fmt(g('shipped','only_top10_plus_extern_mm'))} / {fmt(g('ours','only_top10_plus_extern_mm'))}")
-PY
+# perf/inductor/run.sh — ONE device call for issue #18: "Inductor picks ours"
+# (item 3) and the "In Inductor" measurement.  Needs a CUDA GPU and torch.
+#   1. make install-artifact's step: ARTIFACT copied into torch's artifacts
+#      folder (stages/bench/inductor_install.py); the discovery order is
+#      printed (ours must come first and be the one used on this GPU)
+#   2. perf/inductor/dropin.py: full autotune vs shipped MMRankingH100 vs ours
+#      (found by Inductor's own discovery, --discover) on perf/inductor/
+#      shapes.tsv, REPS fresh-cache rounds each, time-limited
+#   3. uninstall; the discovery order again (the shipped one must be used)
+#   4. perf/inductor/report.py: the table and summary
+# If torch's folder is not writable, step 1 fails and ours is registered in
+# process instead (dropin.py without --discover; the report says so).
+# usage: perf/inductor/run.sh [ARTIFACT]   (default out/h200/_MMRankingH200.py
+#        if it exists, else gen/_MMRankingH100.py, our H100 tree)
+# Environment: OUT (default out/device), TIME_LIMIT (seconds for dropin.py,
+#   default 450: it starts no new shape after that; a shape takes ~25-60 s,
+#   f32 ones more),
+#   SUBSET (rows of shapes.tsv, e.g. 0-14), REPS (default 3), COLD=1 (every
+#   round with a fresh Triton cache, not only round 0), RESUME (the
+#   inductor.jsonl of an earlier call, carried: its records are kept and
+#   the missing ones measured).
+# Writes under $OUT: inductor.jsonl (one record per shape, mode, round; torch
+#   and Triton versions in each), inductor.md (table + summary), inductor.json,
+#   order_installed.txt, order_after.txt, dropin.err, console.txt.
+# Expected duration: TIME_LIMIT + ~60 s (two discovery listings import torch).
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+OUT=${OUT:-out/device}
+mkdir -p "$OUT"
+exec > >(tee "$OUT/console.txt") 2>&1
+art=${1:-}
+[ -n "$art" ] || { [ -f out/h200/_MMRankingH200.py ] && art=out/h200/_MMRankingH200.py || art=gen/_MMRankingH100.py; }
+[ -f "$art" ] || { echo "no artifact $art"; exit 1; }
+nvidia-smi --query-gpu=index,name,clocks.sm,temperature.gpu --format=csv
+date -u
+INS="python3 stages/bench/inductor_install.py"
+discover=()
+if $INS install "$art" && $INS order | tee "$OUT/order_installed.txt"; then
+	discover=(--discover)
+else
+	echo "install failed: ours is registered in process (no --discover)"
+fi
+[ -n "${RESUME:-}" ] && [ -f "$RESUME" ] && cp "$RESUME" "$OUT/inductor.jsonl"
+timeout $((${TIME_LIMIT:-450} + 120)) python3 perf/inductor/dropin.py --ours "$art" "${discover[@]}" \
+	--reps "${REPS:-3}" ${COLD:+--cold} ${SUBSET:+--subset "$SUBSET"} \
+	--time-limit "${TIME_LIMIT:-450}" "$OUT/inductor.jsonl" 2> >(tee "$OUT/dropin.err" >&2)
+echo "dropin exit $?"
+if [ ${#discover[@]} -gt 0 ]; then
+	$INS uninstall --all
+	$INS order | tee "$OUT/order_after.txt"
+fi
+python3 perf/inductor/report.py "$OUT/inductor.jsonl" --json "$OUT/inductor.json" | tee "$OUT/inductor.md"
+date -u

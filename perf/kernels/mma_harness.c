@@ -32,28 +32,14 @@
  * makes that candidate fail (test) or inf (bench).
  */
 #include <errno.h>
-#include <inttypes.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
-#include <cuda.h>
-#include <cuda_runtime_api.h>
-#include <cublas_v2.h>
-#include <nvrtc.h>
-#include "../../stages/cuda/nvrtc_cache.h"
-#include "util.h" /* stages/lib: die, xmalloc, read_file, fnv1a64, mono_s, mkdir_p, cmp_double */
+#include "harness.h"
+#include "util.h" /* stages/lib: die, xmalloc, read_file, fnv1a64, mono_s */
 
-#define INF_MS HUGE_VAL
-#define SMEM_OPTIN 232448
 #define H200_MEM_BYTES (143771.0 * 1048576.0)
 
 /* ---- small utilities ----------------------------------------------------- */
@@ -76,73 +62,6 @@ static long long rng_int(uint64_t *s, long long a, long long b)
 static double rng_unit(uint64_t *s)
 {
 	return (double)(rng_next(s) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-/* ---- configurations, dtypes, keys ---------------------------------------- */
-
-enum { D_F32 = 0, D_F16 = 1, D_BF16 = 2, D_TF32 = 3, ND = 4 };
-static const char *const DNAME[ND] = {"fp32", "fp16", "bf16", "tf32"};
-
-static int d_es(int d) { return (d == D_F16 || d == D_BF16) ? 2 : 4; }
-static int d_DT(int d) { return d == D_TF32 ? 0 : d; }
-
-typedef struct {
-	int bm, bn, bk, st, nw;
-} cfg_t;
-
-typedef struct {
-	char list[16];
-	cfg_t c;
-} cfg_row;
-
-typedef struct {
-	cfg_t c;
-	int d, splitk;
-} vkey;
-
-/* kernels/mma.cu's MMA_SMEM_BYTES (bytes) */
-static long smem_bytes(const cfg_t *c, int d)
-{
-	long es = d_es(d), pk = 16 / es;
-	long a1 = (long)c->bm * (c->bk + pk), a2 = (long)c->bk * (c->bm + 8);
-	long b1 = (long)c->bn * (c->bk + pk), b2 = (long)c->bk * (c->bn + 8);
-	return (long)c->st * ((a1 > a2 ? a1 : a2) + (b1 > b2 ? b1 : b2)) * es;
-}
-
-/* Configurations of file (header "list\tBLOCK_M...", '#' comments; rows
- * "list BM BN BK stages warps").  Returns a malloc'd array of *n rows;
- * dies on a missing file or a bad row. */
-static cfg_row *read_configs_file(const char *path, int *n)
-{
-	size_t len;
-	char *txt = read_file(path, &len);
-	cfg_row *rows = NULL;
-	int cap = 0, cnt = 0, header = 0;
-	for (char *line = strtok(txt, "\n"); line; line = strtok(NULL, "\n")) {
-		if (line[0] == '#')
-			continue;
-		if (!header) {
-			header = 1;
-			if (strncmp(line, "list\t", 5) != 0)
-				die("%s: bad header", path);
-			continue;
-		}
-		cfg_row r;
-		memset(&r, 0, sizeof r);
-		if (sscanf(line, "%15s %d %d %d %d %d", r.list, &r.c.bm, &r.c.bn, &r.c.bk,
-		           &r.c.st, &r.c.nw) != 6)
-			die("%s: bad line '%s'", path, line);
-		if (r.c.bm < 16 || r.c.bn < 16 || r.c.bk < 16 || r.c.st < 1 || r.c.nw < 1)
-			die("%s: bad config '%s'", path, line);
-		if (cnt == cap)
-			rows = xrealloc(rows, sizeof *rows * (size_t)(cap = cap ? 2 * cap : 64));
-		rows[cnt++] = r;
-	}
-	free(txt);
-	if (cnt == 0)
-		die("%s: no configurations", path);
-	*n = cnt;
-	return rows;
 }
 
 /* kernels/mma.cu's configurations: DIR/mma_configs.tsv (see read_configs_file) */
@@ -189,104 +108,8 @@ static void choice_id(char *buf, size_t n, const cfg_t *c, int S)
 		snprintf(buf + w, n - (size_t)w, "_splitk=%d", S);
 }
 
-static int key_eq(const vkey *a, const vkey *b)
-{
-	return a->c.bm == b->c.bm && a->c.bn == b->c.bn && a->c.bk == b->c.bk &&
-	       a->c.st == b->c.st && a->c.nw == b->c.nw && a->d == b->d && a->splitk == b->splitk;
-}
-
-typedef struct {
-	vkey *v;
-	size_t n, cap;
-} keyset;
-
-static void keyset_add(keyset *s, const vkey *k)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (key_eq(&s->v[i], k))
-			return;
-	if (s->n == s->cap)
-		s->v = xrealloc(s->v, sizeof *s->v * (s->cap = s->cap ? 2 * s->cap : 256));
-	s->v[s->n++] = *k;
-}
-
-/* ---- NVRTC and the cubin cache ------------------------------------------ */
-
-static void key_opts(const vkey *k, char opt[10][64], int *no)
-{
-	int n = 0;
-	snprintf(opt[n++], 64, "--gpu-architecture=sm_90");
-	snprintf(opt[n++], 64, "-DBM=%d", k->c.bm);
-	snprintf(opt[n++], 64, "-DBN=%d", k->c.bn);
-	snprintf(opt[n++], 64, "-DBK=%d", k->c.bk);
-	snprintf(opt[n++], 64, "-DSTAGES=%d", k->c.st);
-	snprintf(opt[n++], 64, "-DNW=%d", k->c.nw);
-	snprintf(opt[n++], 64, "-DDT=%d", d_DT(k->d));
-	snprintf(opt[n++], 64, "-DTF32=%d", k->d == D_TF32);
-	snprintf(opt[n++], 64, "-DSPLITK=%d", k->splitk);
-	*no = n;
-}
-
-/* Cache file of a cubin: DIR/<FNV-1a of the source hash and the options>.cubin */
-static void cubin_path_opts(char *buf, size_t n, const char *cache, uint64_t srch,
-                            const char *const *opts, int no)
-{
-	uint64_t h = srch;
-	for (int i = 0; i < no; i++)
-		h = fnv1a64(h, opts[i], strlen(opts[i]) + 1);
-	snprintf(buf, n, "%s/%016" PRIx64 ".cubin", cache, h);
-}
-
-/* Cubin of source src (hash srch, program name name) compiled by NVRTC with
- * options opts[0..no): from the cache DIR when there, else compiled and stored
- * (temp file + rename, safe for parallel precompile jobs).  Returns a malloc'd
- * image (*len bytes; *compiled = 1 when NVRTC ran), or NULL on a compile
- * error (log on stderr).  Other NVRTC or file errors are fatal. */
-static char *nvrtc_cubin(const char *src, uint64_t srch, const char *cache, const char *name,
-                         const char *const *opts, int no, size_t *len, int *compiled)
-{
-	char path[4096], *why;
-	cubin_path_opts(path, sizeof path, cache, srch, opts, no);
-	char *img = nvrtc_cubin_cached(path, cache, src, name, opts, no, len, &why, compiled);
-	if (!img) {
-		fprintf(stderr, "mma_harness: %s (%s", why, name);
-		for (int i = 0; i < no; i++)
-			fprintf(stderr, " %s", opts[i]);
-		fprintf(stderr, ")\n");
-		free(why);
-	}
-	return img;
-}
-
-static void cubin_path(char *buf, size_t n, const char *cache, uint64_t srch, const vkey *k)
-{
-	char opt[10][64];
-	const char *opts[10];
-	int no;
-	key_opts(k, opt, &no);
-	for (int i = 0; i < no; i++)
-		opts[i] = opt[i];
-	cubin_path_opts(buf, n, cache, srch, opts, no);
-}
-
-/* Cubin for mma.cu key k (see nvrtc_cubin) */
-static char *get_cubin(const char *src, uint64_t srch, const char *cache, const vkey *k,
-                       size_t *len, int *compiled)
-{
-	char opt[10][64];
-	const char *opts[10];
-	int no;
-	key_opts(k, opt, &no);
-	for (int i = 0; i < no; i++)
-		opts[i] = opt[i];
-	return nvrtc_cubin(src, srch, cache, "mma.cu", opts, no, len, compiled);
-}
 
 /* ---- test and bench plans (shared by precompile) -------------------------- */
-
-typedef struct {
-	int m, n, k;
-} shape3;
 
 /* edge shapes: m, n, k in {1, 15, 17, 127, 129, odd}, k = 1, plus aligned
  * shapes (16-byte cp.async path) and long k (pipeline wrap-around) */
@@ -301,11 +124,6 @@ static const int TEST_SPLIT[][4] = {
 	{17, 129, 1000, 3}, {128, 136, 1031, 4}, {15, 17, 127, 4}, {64, 64, 4096, 8},
 };
 #define N_TEST_SPLIT ((int)(sizeof TEST_SPLIT / sizeof TEST_SPLIT[0]))
-
-typedef struct {
-	int d, m, n, k, ta, tb;
-	char group[16];
-} input_t;
 
 /* spec §3.3 get_random_dim */
 static long long random_dim(uint64_t *s)
@@ -462,12 +280,6 @@ static int choices_for(const input_t *x, const cfg_row *rows, int nrows, int sms
 	return n;
 }
 
-static vkey util_key(int d)
-{
-	vkey k = {{64, 64, 32, 3, 4}, d, 0};
-	return k;
-}
-
 static void plan_test(keyset *ks, const cfg_row *rows, int nrows, int quick)
 {
 	for (int d = 0; d < ND; d++) {
@@ -508,194 +320,6 @@ static void plan_bench(keyset *ks, const cfg_row *rows, int nrows, const input_t
 	free(ch);
 }
 
-/* ---- GPU context ----------------------------------------------------------- */
-
-typedef CUresult (*fn_load_t)(CUmodule *, const void *);
-typedef CUresult (*fn_getfn_t)(CUfunction *, CUmodule, const char *);
-typedef CUresult (*fn_getglobal_t)(CUdeviceptr *, size_t *, CUmodule, const char *);
-typedef CUresult (*fn_unload_t)(CUmodule);
-typedef CUresult (*fn_setattr_t)(CUfunction, CUfunction_attribute, int);
-typedef CUresult (*fn_launch_t)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
-                                unsigned, unsigned, CUstream, void **, void **);
-typedef CUresult (*fn_errstr_t)(CUresult, const char **);
-
-typedef struct {
-	vkey k;
-	CUmodule mod;
-	CUfunction mma, red, fill, cmp;
-	int smem, ok;
-} kmod;
-
-typedef struct {
-	fn_load_t load;
-	fn_getfn_t getfn;
-	fn_getglobal_t getglobal;
-	fn_unload_t unload;
-	fn_setattr_t setattr;
-	fn_launch_t launch;
-	fn_errstr_t errstr;
-	cublasHandle_t blas;
-	cudaEvent_t e0, e1;
-	const char *src, *cache;
-	uint64_t srch;
-	kmod *mods;
-	size_t nmods, capmods;
-	int sms;
-	size_t l2;
-	double *d_out;          /* 5 doubles on the device */
-	double t_compile;
-	int n_compile;
-} gpu_t;
-
-#define CUDA_OK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) \
-	die("%s failed: %s (%s:%d)", #call, cudaGetErrorString(e_), __FILE__, __LINE__); } while (0)
-#define BLAS_OK(call) do { cublasStatus_t s_ = (call); if (s_ != CUBLAS_STATUS_SUCCESS) \
-	die("%s failed: %s (%s:%d)", #call, cublasGetStatusString(s_), __FILE__, __LINE__); } while (0)
-
-static const char *drv_err(const gpu_t *g, CUresult r)
-{
-	const char *s = NULL;
-	if (g->errstr && g->errstr(r, &s) == CUDA_SUCCESS && s)
-		return s;
-	return "unknown driver error";
-}
-
-#define DRV_OK(g, call) do { CUresult r_ = (call); if (r_ != CUDA_SUCCESS) \
-	die("%s failed: %s (%s:%d)", #call, drv_err(g, r_), __FILE__, __LINE__); } while (0)
-
-static void get_entry(const char *sym, void **fp)
-{
-	enum cudaDriverEntryPointQueryResult q;
-	cudaError_t e = cudaGetDriverEntryPointByVersion(sym, fp, 12000, cudaEnableDefault, &q);
-	if (e != cudaSuccess || q != cudaDriverEntryPointSuccess || !*fp)
-		die("cannot resolve driver function %s: %s", sym, cudaGetErrorString(e));
-}
-
-/* 0 when there is no usable GPU */
-static int gpu_open(gpu_t *g, const char *src, uint64_t srch, const char *cache)
-{
-	int count = 0;
-	if (cudaGetDeviceCount(&count) != cudaSuccess || count < 1)
-		return 0;
-	memset(g, 0, sizeof *g);
-	g->src = src;
-	g->srch = srch;
-	g->cache = cache;
-	CUDA_OK(cudaSetDevice(0));
-	CUDA_OK(cudaFree(0));
-	struct cudaDeviceProp p;
-	CUDA_OK(cudaGetDeviceProperties(&p, 0));
-	if (p.major != 9)
-		die("this harness compiles for sm_90; device is sm_%d%d (%s)", p.major, p.minor, p.name);
-	g->sms = p.multiProcessorCount;
-	g->l2 = (size_t)p.l2CacheSize;
-	if ((long)p.sharedMemPerBlockOptin < SMEM_OPTIN)
-		die("device opt-in shared memory %zu < %d", p.sharedMemPerBlockOptin, SMEM_OPTIN);
-	printf("# device: %s, %d SMs, L2 %zu B, smem opt-in %zu B\n", p.name, g->sms, g->l2,
-	       p.sharedMemPerBlockOptin);
-	get_entry("cuModuleLoadData", (void **)&g->load);
-	get_entry("cuModuleGetFunction", (void **)&g->getfn);
-	get_entry("cuModuleGetGlobal", (void **)&g->getglobal);
-	get_entry("cuModuleUnload", (void **)&g->unload);
-	get_entry("cuFuncSetAttribute", (void **)&g->setattr);
-	get_entry("cuLaunchKernel", (void **)&g->launch);
-	get_entry("cuGetErrorString", (void **)&g->errstr);
-	BLAS_OK(cublasCreate(&g->blas));
-	BLAS_OK(cublasSetStream(g->blas, 0));
-	CUDA_OK(cudaEventCreate(&g->e0));
-	CUDA_OK(cudaEventCreate(&g->e1));
-	CUDA_OK(cudaMalloc((void **)&g->d_out, 5 * sizeof(double)));
-	return 1;
-}
-
-static void gpu_close(gpu_t *g)
-{
-	for (size_t i = 0; i < g->nmods; i++)
-		if (g->mods[i].ok)
-			DRV_OK(g, g->unload(g->mods[i].mod));
-	free(g->mods);
-	CUDA_OK(cudaFree(g->d_out));
-	CUDA_OK(cudaEventDestroy(g->e0));
-	CUDA_OK(cudaEventDestroy(g->e1));
-	BLAS_OK(cublasDestroy(g->blas));
-}
-
-/* The template's __device__ int NAME (its shared-memory formula, bytes)
- * must equal the host's value expect: dies naming both otherwise. */
-static void check_module_smem(gpu_t *g, CUmodule mod, const char *name, int expect)
-{
-	CUdeviceptr gp;
-	size_t gs;
-	int dev_smem = -1;
-	DRV_OK(g, g->getglobal(&gp, &gs, mod, name));
-	if (gs != sizeof(int))
-		die("%s: size %zu", name, gs);
-	CUDA_OK(cudaMemcpy(&dev_smem, (const void *)(uintptr_t)gp, sizeof dev_smem, cudaMemcpyDeviceToHost));
-	if (dev_smem != expect)
-		die("shared-memory formula mismatch: host %d, module %d (%s)", expect, dev_smem, name);
-}
-
-/* loaded module for k (compiled if needed); NULL if it does not compile */
-static kmod *get_mod(gpu_t *g, const vkey *k)
-{
-	for (size_t i = 0; i < g->nmods; i++)
-		if (key_eq(&g->mods[i].k, k))
-			return g->mods[i].ok ? &g->mods[i] : NULL;
-	if (g->nmods == g->capmods)
-		g->mods = xrealloc(g->mods, sizeof *g->mods * (g->capmods = g->capmods ? 2 * g->capmods : 64));
-	kmod *m = &g->mods[g->nmods++];
-	memset(m, 0, sizeof *m);
-	m->k = *k;
-	size_t len;
-	int compiled;
-	double t0 = mono_s();
-	char *img = get_cubin(g->src, g->srch, g->cache, k, &len, &compiled);
-	if (compiled) {
-		g->t_compile += mono_s() - t0;
-		g->n_compile++;
-	}
-	if (!img)
-		return NULL;
-	DRV_OK(g, g->load(&m->mod, img));
-	free(img);
-	DRV_OK(g, g->getfn(&m->mma, m->mod, "mma_kernel"));
-	DRV_OK(g, g->getfn(&m->fill, m->mod, "fill_kernel"));
-	DRV_OK(g, g->getfn(&m->cmp, m->mod, "cmp_kernel"));
-	if (k->splitk)
-		DRV_OK(g, g->getfn(&m->red, m->mod, "mma_splitk_reduce"));
-	m->smem = (int)smem_bytes(&k->c, k->d);
-	check_module_smem(g, m->mod, "mma_smem_bytes", m->smem);
-	DRV_OK(g, g->setattr(m->mma, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, m->smem));
-	m->ok = 1;
-	return m;
-}
-
-/* views: A storage (M,K) row-major (ta=0) or (K,M) row-major seen transposed */
-typedef struct {
-	int d, M, N, K, ta, tb;
-	long long sam, sak, sbk, sbn;
-} view_t;
-
-static view_t make_view(int d, int M, int N, int K, int ta, int tb)
-{
-	view_t v = {d, M, N, K, ta, tb, ta ? 1 : K, ta ? M : 1, tb ? 1 : N, tb ? K : 1};
-	return v;
-}
-
-/* torch.mm through cublasGemmEx (row-major mapped to column-major, as
- * stages/cuda/bench_gpu.c).  ref: fp32 output, pedantic fp32 compute. */
-static cublasStatus_t blas_mm(gpu_t *g, const view_t *v, const void *A, const void *B, void *C, int ref)
-{
-	cudaDataType t = v->d == D_F16 ? CUDA_R_16F : v->d == D_BF16 ? CUDA_R_16BF : CUDA_R_32F;
-	cudaDataType ct = ref ? CUDA_R_32F : t;
-	cublasComputeType_t comp = ref ? CUBLAS_COMPUTE_32F_PEDANTIC
-	                           : v->d == D_TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
-	const float one = 1.0f, zero = 0.0f;
-	return cublasGemmEx(g->blas, v->tb ? CUBLAS_OP_T : CUBLAS_OP_N, v->ta ? CUBLAS_OP_T : CUBLAS_OP_N,
-	                    v->N, v->M, v->K, &one, B, t, v->tb ? v->K : v->N, A, t,
-	                    v->ta ? v->M : v->K, &zero, C, ct, v->N, comp, CUBLAS_GEMM_DEFAULT);
-}
-
 /* launch mma_kernel (+ reduce when S > 0); returns the driver result */
 static CUresult launch_mma(gpu_t *g, const kmod *m, const view_t *v, const void *A, const void *B,
                            void *C, void *W, int S)
@@ -706,51 +330,14 @@ static CUresult launch_mma(gpu_t *g, const kmod *m, const view_t *v, const void 
 	void *args[] = {(void *)&A, (void *)&B, &out, &M, &N, &K, &sam, &sak, &sbk, &sbn};
 	unsigned gx = (unsigned)((N + m->k.c.bn - 1) / m->k.c.bn);
 	unsigned gy = (unsigned)((M + m->k.c.bm - 1) / m->k.c.bm);
-	CUresult r = g->launch(m->mma, gx, gy, S > 0 ? (unsigned)S : 1u, (unsigned)(m->k.c.nw * 32), 1, 1,
+	CUresult r = g->drv.launch(m->mma, gx, gy, S > 0 ? (unsigned)S : 1u, (unsigned)(m->k.c.nw * 32), 1, 1,
 	                       (unsigned)m->smem, NULL, args, NULL);
 	if (r != CUDA_SUCCESS || S <= 0)
 		return r;
 	long long MN = (long long)M * N;
 	void *rargs[] = {&out, &C, &MN, &S};
 	long long nb = (MN + 255) / 256;
-	return g->launch(m->red, (unsigned)(nb < 4096 ? nb : 4096), 1, 1, 256, 1, 1, 0, NULL, rargs, NULL);
-}
-
-static void fill(gpu_t *g, int d, void *x, long long n, uint64_t seed)
-{
-	vkey u = util_key(d);
-	kmod *m = get_mod(g, &u);
-	if (!m)
-		die("utility module for %s does not compile", DNAME[d]);
-	unsigned long long s = seed;
-	void *args[] = {&x, &n, &s};
-	DRV_OK(g, g->launch(m->fill, 1024, 1, 1, 256, 1, 1, 0, NULL, args, NULL));
-	CUDA_OK(cudaGetLastError());
-}
-
-/* compare c (elem type of d) against float ref r; out: d2, r2, bad, maxd, maxr */
-static void compare(gpu_t *g, int d, const void *c, const float *r, long long n, double out[5])
-{
-	vkey u = util_key(d);
-	kmod *m = get_mod(g, &u);
-	if (!m)
-		die("utility module for %s does not compile", DNAME[d]);
-	CUDA_OK(cudaMemset(g->d_out, 0, 5 * sizeof(double)));
-	void *args[] = {(void *)&c, (void *)&r, &n, &g->d_out};
-	long long nb = (n + 255) / 256;
-	DRV_OK(g, g->launch(m->cmp, (unsigned)(nb < 1024 ? nb : 1024), 1, 1, 256, 1, 1, 0, NULL, args, NULL));
-	CUDA_OK(cudaMemcpy(out, g->d_out, 5 * sizeof(double), cudaMemcpyDeviceToHost));
-}
-
-/* tolerances: relative Frobenius error and max|c-r| / max|r| */
-static const double TOL_FRO[ND] = {1e-5, 1e-3, 8e-3, 2e-3};
-static const double TOL_MAX[ND] = {1e-5, 2e-3, 8e-3, 5e-3};
-
-static int verdict(int d, const double o[5], double *fro, double *mx)
-{
-	*fro = o[1] > 0 ? sqrt(o[0] / o[1]) : (o[0] > 0 ? INFINITY : 0.0);
-	*mx = o[4] > 0 ? o[3] / o[4] : (o[3] > 0 ? INFINITY : 0.0);
-	return o[2] == 0 && *fro <= TOL_FRO[d] && *mx <= TOL_MAX[d];
+	return g->drv.launch(m->red, (unsigned)(nb < 4096 ? nb : 4096), 1, 1, 256, 1, 1, 0, NULL, rargs, NULL);
 }
 
 /* ---- test ------------------------------------------------------------------- */
@@ -821,7 +408,7 @@ static int run_test(gpu_t *g, const cfg_row *rows, int nrows, int quick)
 						if (r != CUDA_SUCCESS) {
 							fails++;
 							printf("FAIL %s %s ta=%d tb=%d m=%d n=%d k=%d: launch: %s\n",
-							       DNAME[d], id, v.ta, v.tb, M, N, K, drv_err(g, r));
+							       DNAME[d], id, v.ta, v.tb, M, N, K, cudrv_err(&g->drv, r));
 							continue;
 						}
 						CUDA_OK(cudaGetLastError());
@@ -854,59 +441,6 @@ static int run_test(gpu_t *g, const cfg_row *rows, int nrows, int quick)
 
 /* ---- bench ------------------------------------------------------------------- */
 
-typedef struct {
-	view_t v;
-	int R;                  /* rotation copies */
-	void **A, **B;
-	void *C, *W;
-	size_t wbytes;
-	int rot;
-} bufs_t;
-
-static void bufs_alloc(gpu_t *g, bufs_t *b, const input_t *x, size_t wbytes, uint64_t seed)
-{
-	memset(b, 0, sizeof *b);
-	b->v = make_view(x->d, x->m, x->n, x->k, x->ta, x->tb);
-	size_t es = (size_t)d_es(x->d);
-	size_t ab = es * (size_t)x->m * x->k, bb = es * (size_t)x->k * x->n;
-	size_t want = 2 * g->l2 / (ab + bb) + 1;
-	if (want > 32)
-		want = 32;
-	while (want > 1 && want * (ab + bb) > ((size_t)2 << 30))
-		want--;
-	b->R = (int)want;
-	b->A = xmalloc(sizeof(void *) * want);
-	b->B = xmalloc(sizeof(void *) * want);
-	for (int i = 0; i < b->R; i++) {
-		CUDA_OK(cudaMalloc(&b->A[i], ab));
-		CUDA_OK(cudaMalloc(&b->B[i], bb));
-		if (i == 0) {
-			fill(g, x->d, b->A[0], (long long)x->m * x->k, seed);
-			fill(g, x->d, b->B[0], (long long)x->k * x->n, seed + 1);
-		} else {
-			CUDA_OK(cudaMemcpy(b->A[i], b->A[0], ab, cudaMemcpyDeviceToDevice));
-			CUDA_OK(cudaMemcpy(b->B[i], b->B[0], bb, cudaMemcpyDeviceToDevice));
-		}
-	}
-	CUDA_OK(cudaMalloc(&b->C, es * (size_t)x->m * x->n));
-	b->wbytes = wbytes;
-	if (wbytes)
-		CUDA_OK(cudaMalloc(&b->W, wbytes));
-}
-
-static void bufs_free(bufs_t *b)
-{
-	for (int i = 0; i < b->R; i++) {
-		CUDA_OK(cudaFree(b->A[i]));
-		CUDA_OK(cudaFree(b->B[i]));
-	}
-	free(b->A);
-	free(b->B);
-	CUDA_OK(cudaFree(b->C));
-	if (b->W)
-		CUDA_OK(cudaFree(b->W));
-}
-
 /* one call of choice ch on rotation copy b->rot++; 0 on success */
 static int do_call(gpu_t *g, const choice_t *ch, kmod *m, bufs_t *b)
 {
@@ -915,54 +449,10 @@ static int do_call(gpu_t *g, const choice_t *ch, kmod *m, bufs_t *b)
 		return blas_mm(g, &b->v, b->A[i], b->B[i], b->C, 0) != CUBLAS_STATUS_SUCCESS;
 	CUresult r = launch_mma(g, m, &b->v, b->A[i], b->B[i], b->C, b->W, ch->S);
 	if (r != CUDA_SUCCESS) {
-		fprintf(stderr, "mma_harness: launch %s: %s\n", ch->id, drv_err(g, r));
+		fprintf(stderr, "mma_harness: launch %s: %s\n", ch->id, cudrv_err(&g->drv, r));
 		return 1;
 	}
 	return 0;
-}
-
-/* Median time (ms) of one call of call(ctx) (0 = success): one warm-up
- * call, one timed call, then 5 repetitions (3 when a call exceeds 5 ms) of
- * nit calls (one repetition >= 0.25 ms, nit <= 100), CUDA events on the
- * default stream.  A candidate whose timed call exceeds 2x best is not
- * repeated (it cannot be the best): that time is returned.  INF_MS when a
- * call fails. */
-static double time_calls(gpu_t *g, int (*call)(void *), void *ctx, double best)
-{
-	if (call(ctx))
-		return INF_MS;
-	CUDA_OK(cudaDeviceSynchronize());
-	CUDA_OK(cudaGetLastError());
-	float el;
-	CUDA_OK(cudaEventRecord(g->e0, 0));
-	if (call(ctx))
-		return INF_MS;
-	CUDA_OK(cudaEventRecord(g->e1, 0));
-	CUDA_OK(cudaEventSynchronize(g->e1));
-	CUDA_OK(cudaEventElapsedTime(&el, g->e0, g->e1));
-	double t1 = el;
-	if (best < INF_MS && t1 > 2.0 * best)
-		return t1;
-	int nit = (int)ceil(0.25 / (t1 > 1e-4 ? t1 : 1e-4));
-	if (nit > 100)
-		nit = 100;
-	if (nit < 1)
-		nit = 1;
-	int reps = t1 > 5.0 ? 3 : 5;
-	double ts[5];
-	for (int r = 0; r < reps; r++) {
-		CUDA_OK(cudaEventRecord(g->e0, 0));
-		for (int i = 0; i < nit; i++)
-			if (call(ctx))
-				return INF_MS;
-		CUDA_OK(cudaEventRecord(g->e1, 0));
-		CUDA_OK(cudaEventSynchronize(g->e1));
-		CUDA_OK(cudaEventElapsedTime(&el, g->e0, g->e1));
-		ts[r] = (double)el / nit;
-	}
-	CUDA_OK(cudaGetLastError());
-	qsort(ts, (size_t)reps, sizeof ts[0], cmp_double);
-	return ts[reps / 2];
 }
 
 typedef struct {
@@ -1034,7 +524,7 @@ static void bench_input(gpu_t *g, const input_t *x, const cfg_row *rows, int nro
 		CUresult r = m ? launch_mma(g, m, &b.v, b.A[0], b.B[0], b.C, b.W, ch[res->best_nv].S)
 		               : CUDA_ERROR_INVALID_VALUE;
 		if (r != CUDA_SUCCESS)
-			die("verification launch failed: %s", drv_err(g, r));
+			die("verification launch failed: %s", cudrv_err(&g->drv, r));
 		CUDA_OK(cudaDeviceSynchronize());
 		double o[5];
 		compare(g, x->d, b.C, R, (long long)x->m * x->n, o);
@@ -1042,11 +532,6 @@ static void bench_input(gpu_t *g, const input_t *x, const cfg_row *rows, int nro
 		CUDA_OK(cudaFree(R));
 	}
 	bufs_free(&b);
-}
-
-static double tflops(const input_t *x, double ms)
-{
-	return 2.0 * x->m * (double)x->n * x->k / (ms * 1e9);
 }
 
 static int run_bench(gpu_t *g, const cfg_row *rows, int nrows, const char *only, const input_t *in,
@@ -1160,76 +645,8 @@ static int run_bench(gpu_t *g, const cfg_row *rows, int nrows, const char *only,
 	return nverify_fail ? 1 : 0;
 }
 
-/* ---- precompile ------------------------------------------------------------- */
-
-/* Runs one(ctx, i) for i in [0, n) in jobs forked processes (job j takes
- * i = j, j + jobs, ...); one returns 0 on success.  Returns 0 when every
- * call succeeded, else 1.  fork/waitpid failures are fatal. */
-static int run_jobs(size_t n, int jobs, int (*one)(void *, size_t), void *ctx)
-{
-	pid_t *pids = xmalloc(sizeof(pid_t) * (size_t)jobs);
-	for (int j = 0; j < jobs; j++) {
-		pid_t p = fork();
-		if (p < 0)
-			die("fork: %s", strerror(errno));
-		if (p == 0) {
-			int bad = 0;
-			for (size_t i = (size_t)j; i < n; i += (size_t)jobs)
-				bad += one(ctx, i) != 0;
-			_exit(bad ? 1 : 0);
-		}
-		pids[j] = p;
-	}
-	int rc = 0;
-	for (int j = 0; j < jobs; j++) {
-		int st;
-		if (waitpid(pids[j], &st, 0) < 0)
-			die("waitpid: %s", strerror(errno));
-		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-			rc = 1;
-	}
-	free(pids);
-	return rc;
-}
-
-typedef struct {
-	const char *src, *cache;
-	uint64_t srch;
-	const keyset *ks;
-} pre_ctx;
-
-static int pre_one(void *p, size_t i)
-{
-	pre_ctx *c = p;
-	size_t len;
-	int compiled;
-	char *img = get_cubin(c->src, c->srch, c->cache, &c->ks->v[i], &len, &compiled);
-	free(img);
-	return img == NULL;
-}
-
-/* Compiles (NVRTC, jobs processes) every mma.cu cubin of ks missing from
- * the cache.  Returns 0 when all compiled, 1 otherwise. */
-static int precompile(const char *src, uint64_t srch, const char *cache, const keyset *ks, int jobs)
-{
-	int todo = 0;
-	char path[4096];
-	for (size_t i = 0; i < ks->n; i++) {
-		cubin_path(path, sizeof path, cache, srch, &ks->v[i]);
-		todo += access(path, R_OK) != 0;
-	}
-	printf("precompile: %zu cubins needed, %d missing, %d jobs\n", ks->n, todo, jobs);
-	fflush(stdout);
-	mkdir_p(cache);
-	pre_ctx c = {src, cache, srch, ks};
-	int rc = run_jobs(ks->n, jobs, pre_one, &c);
-	printf("precompile: %s\n", rc ? "some kernels failed to compile" : "ok");
-	return rc;
-}
-
 /* ---- main --------------------------------------------------------------------- */
 
-#ifndef MMA_HARNESS_LIB /* perf/kernels/wgmma_harness.c includes this file without main */
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -1320,4 +737,3 @@ int main(int argc, char **argv)
 	free(rows);
 	return rc;
 }
-#endif

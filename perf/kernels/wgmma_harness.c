@@ -1,9 +1,9 @@
 /* perf/kernels/wgmma_harness.c — host harness for the Hopper template
  * kernels/wgmma.cu (wgmma + TMA, warp-specialised): NVRTC precompile into
  * the cubin cache, correctness test against cuBLAS, benchmark against
- * cuBLAS.  Shares the utilities of perf/kernels/mma_harness.c (included
- * below without its main: NVRTC cache, GPU context, cuBLAS reference,
- * fill/compare kernels of kernels/mma.cu's utility module, timing).
+ * cuBLAS.  Shares the harness library with perf/kernels/mma_harness.c
+ * (harness.h: NVRTC cache, GPU context, cuBLAS reference, fill/compare
+ * kernels of kernels/mma.cu's utility module, timing).
  *
  * Usage:
  *   wgmma_harness precompile [opts]  compile every cubin test and bench need
@@ -28,12 +28,15 @@
  * operands break TMA's rules (leading dimension in bytes not a multiple of
  * 16, base not 16-byte aligned): skipped and counted, never launched.
  */
-#define MMA_HARNESS_LIB
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#include "mma_harness.c"
-#include "../../stages/cuda/wgmma_launch.h"
-#pragma GCC diagnostic pop
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "util.h" /* stages/lib: die, xmalloc, read_file, fnv1a64, mono_s, mkdir_p */
+#include "wgmma_launch.h"
 
 /* ---- wgmma.cu cubins ----------------------------------------------------- */
 
@@ -44,17 +47,7 @@ typedef struct {
 
 static void wkey_opts(const wkey *k, char opt[8][64], const char *ptrs[8], int *no)
 {
-	int n = 0;
-	snprintf(opt[n++], 64, "--gpu-architecture=sm_90a");
-	snprintf(opt[n++], 64, "-DBM=%d", k->c.bm);
-	snprintf(opt[n++], 64, "-DBN=%d", k->c.bn);
-	snprintf(opt[n++], 64, "-DBK=%d", k->c.bk);
-	snprintf(opt[n++], 64, "-DSTAGES=%d", k->c.st);
-	snprintf(opt[n++], 64, "-DNW=%d", k->c.nw);
-	snprintf(opt[n++], 64, "-DDT=%d", k->d);
-	for (int i = 0; i < n; i++)
-		ptrs[i] = opt[i];
-	*no = n;
+	*no = cfg_opts(opt, ptrs, "sm_90a", &k->c, k->d);
 }
 
 /* kernels/wgmma.cu's WGMMA_SMEM_BYTES (bytes) */
@@ -112,39 +105,29 @@ typedef struct {
 	const char *src, *cache;
 	uint64_t srch;
 	wmod *mods;
-	int nmods, capmods;
+	size_t nmods, capmods;
 } wctx;
 
 /* loaded module of k (compiled when missing from the cache); NULL when it
  * does not compile */
 static wmod *wg_mod(wctx *w, const wkey *k)
 {
-	for (int i = 0; i < w->nmods; i++)
-		if (memcmp(&w->mods[i].k, k, sizeof *k) == 0)
-			return w->mods[i].ok ? &w->mods[i] : NULL;
-	if (w->nmods == w->capmods)
-		w->mods = xrealloc(w->mods, sizeof *w->mods * (size_t)(w->capmods = w->capmods ? 2 * w->capmods : 16));
-	wmod *m = &w->mods[w->nmods++];
-	memset(m, 0, sizeof *m);
-	m->k = *k;
+	int fresh;
+	wmod *m = mod_slot((void **)&w->mods, &w->nmods, &w->capmods, sizeof *m, k, sizeof *k, &fresh);
+	if (!fresh)
+		return m->ok ? m : NULL;
 	size_t len;
 	int compiled;
 	double t0 = mono_s();
 	char *img = wg_cubin(w->src, w->srch, w->cache, k, &len, &compiled);
-	if (compiled) {
-		w->g->t_compile += mono_s() - t0;
-		w->g->n_compile++;
-	}
-	if (!img)
-		return NULL;
 	gpu_t *g = w->g;
-	DRV_OK(g, g->load(&m->mod, img));
-	free(img);
+	if (gpu_load(g, img, compiled, t0, &m->mod) != 0)
+		return NULL;
 	m->smem = (int)wg_smem_bytes(&k->c);
 	check_module_smem(g, m->mod, "wgmma_smem_bytes", m->smem);
 	for (int i = 0; i < 4; i++) {
-		DRV_OK(g, g->getfn(&m->fn[i], m->mod, wgmma_kernel_name(i >> 1, i & 1)));
-		DRV_OK(g, g->setattr(m->fn[i], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, m->smem));
+		DRV_OK(&g->drv, g->drv.getfn(&m->fn[i], m->mod, wgmma_kernel_name(i >> 1, i & 1)));
+		DRV_OK(&g->drv, g->drv.setattr(m->fn[i], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, m->smem));
 	}
 	m->ok = 1;
 	return m;
@@ -174,7 +157,7 @@ static CUresult wg_launch(const wctx *w, const wmod *m, const view_t *v, const C
 	int M = v->M, N = v->N, K = v->K;
 	void *args[] = {(void *)tA, (void *)tB, &C, &M, &N, &K};
 	long long tiles = (long long)((M + m->k.c.bm - 1) / m->k.c.bm) * ((N + m->k.c.bn - 1) / m->k.c.bn);
-	return w->g->launch(m->fn[v->ta * 2 + v->tb], (unsigned)tiles, 1, 1, (unsigned)(m->k.c.nw * 32), 1, 1,
+	return w->g->drv.launch(m->fn[v->ta * 2 + v->tb], (unsigned)tiles, 1, 1, (unsigned)(m->k.c.nw * 32), 1, 1,
 	                    (unsigned)m->smem, NULL, args, NULL);
 }
 
@@ -243,7 +226,7 @@ static int wg_test(wctx *w, const cfg_row *rows, int nrows, int quick)
 					if (r != CUDA_SUCCESS) {
 						unavail++;
 						printf("unavailable %s %s ta=%d tb=%d m=%d n=%d k=%d: tensor map: %s\n",
-						       DNAME[d], id, ta, tb, M, N, K, drv_err(g, r));
+						       DNAME[d], id, ta, tb, M, N, K, cudrv_err(&g->drv, r));
 						continue;
 					}
 					CUDA_OK(cudaMemset(C, 0xFF, 2 * (size_t)M * N)); /* NaN poison */
@@ -251,7 +234,7 @@ static int wg_test(wctx *w, const cfg_row *rows, int nrows, int quick)
 					if (r != CUDA_SUCCESS) {
 						fails++;
 						printf("FAIL %s %s ta=%d tb=%d m=%d n=%d k=%d: launch: %s\n", DNAME[d], id,
-						       ta, tb, M, N, K, drv_err(g, r));
+						       ta, tb, M, N, K, cudrv_err(&g->drv, r));
 						continue;
 					}
 					CUDA_OK(cudaGetLastError());
@@ -305,7 +288,7 @@ static int wg_call(void *p)
 	int i = c->b->rot++ % c->b->R;
 	CUresult r = wg_launch(c->w, c->m, &c->b->v, &c->tA[i], &c->tB[i], c->b->C);
 	if (r != CUDA_SUCCESS) {
-		fprintf(stderr, "wgmma_harness: launch: %s\n", drv_err(c->w->g, r));
+		fprintf(stderr, "wgmma_harness: launch: %s\n", cudrv_err(&c->w->g->drv, r));
 		return 1;
 	}
 	return 0;
@@ -364,7 +347,7 @@ static void wg_bench_input(wctx *w, const input_t *x, const cfg_row *rows, int n
 		CUDA_OK(cudaMemset(b.C, 0xFF, 2 * (size_t)x->m * x->n));
 		CUresult r = wg_launch(w, m, &b.v, &tA[0], &tB[0], b.C);
 		if (r != CUDA_SUCCESS)
-			die("verification launch failed: %s", drv_err(g, r));
+			die("verification launch failed: %s", cudrv_err(&g->drv, r));
 		CUDA_OK(cudaDeviceSynchronize());
 		double o[5], fro, mx;
 		compare(g, x->d, b.C, R, (long long)x->m * x->n, o);
@@ -512,11 +495,11 @@ int main(int argc, char **argv)
 			w.src = wsrc;
 			w.srch = wsrch;
 			w.cache = cache;
-			get_entry("cuTensorMapEncodeTiled", (void **)&w.encode);
+			cudrv_entry("cuTensorMapEncodeTiled", (void **)&w.encode);
 			rc = mode[0] == 't' ? wg_test(&w, rows, nrows, quick) : wg_bench(&w, rows, nrows);
-			for (int i = 0; i < w.nmods; i++)
+			for (size_t i = 0; i < w.nmods; i++)
 				if (w.mods[i].ok)
-					DRV_OK(&g, g.unload(w.mods[i].mod));
+					DRV_OK(&g.drv, g.drv.unload(w.mods[i].mod));
 			free(w.mods);
 			gpu_close(&g);
 		}

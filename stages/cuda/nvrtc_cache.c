@@ -64,3 +64,17 @@ char *nvrtc_cubin_cached(const char *path, const char *cache, const char *src, c
 	free(tmp);
 	return img;
 }
+
+int nvrtc_config_opts(char (*opt)[64], const char **opts, const char *arch, int bm, int bn,
+                      int bk, int stages, int warps, int dt)
+{
+	const char *const fmt[7] = { "--gpu-architecture=%s", "-DBM=%d", "-DBN=%d", "-DBK=%d",
+	                             "-DSTAGES=%d", "-DNW=%d", "-DDT=%d" };
+	const int v[7] = { 0, bm, bn, bk, stages, warps, dt };
+	snprintf(opt[0], 64, fmt[0], arch);
+	for (int i = 1; i < 7; i++)
+		snprintf(opt[i], 64, fmt[i], v[i]);
+	for (int i = 0; i < 7; i++)
+		opts[i] = opt[i];
+	return 7;
+}

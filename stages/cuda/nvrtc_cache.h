@@ -1,6 +1,6 @@
-/* nvrtc_cache.h — NVRTC compilation through an on-disk cubin cache, shared
- * by bench (stages/cuda/bench_gpu.c) and the kernel harnesses
- * (perf/kernels/). */
+/* nvrtc_cache.h — NVRTC compilation through an on-disk cubin cache (part of
+ * libmmcuda, stages/cuda/: shared by bench's NVRTC back end,
+ * stages/bench/nvrtc_gpu.c, and the kernel harnesses of perf/kernels/). */
 #ifndef MMRANK_NVRTC_CACHE_H
 #define MMRANK_NVRTC_CACHE_H
 
@@ -17,5 +17,12 @@
 char *nvrtc_cubin_cached(const char *path, const char *cache, const char *src, const char *name,
                          const char *const *opts, int no, size_t *len, char **why,
                          int *compiled);
+
+/* The NVRTC options of one template config, the defines every template of
+ * kernels/ takes, in this order: --gpu-architecture=arch, -DBM=bm, -DBN=bn,
+ * -DBK=bk, -DSTAGES=stages, -DNW=warps, -DDT=dt; written into opt[0..7)
+ * (64 bytes each) with opts[i] = opt[i].  Returns 7, the count. */
+int nvrtc_config_opts(char (*opt)[64], const char **opts, const char *arch, int bm, int bn,
+                      int bk, int stages, int warps, int dt);
 
 #endif

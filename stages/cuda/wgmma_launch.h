@@ -1,6 +1,6 @@
 /* wgmma_launch.h — host side of kernels/wgmma.cu's launch contract (its
- * header comment), shared by bench (stages/cuda/bench_gpu.c) and the kernel
- * harness (perf/kernels/wgmma_harness.c). */
+ * header comment; part of libmmcuda, stages/cuda/: shared by bench's NVRTC
+ * back end, stages/bench/nvrtc_gpu.c, and perf/kernels/wgmma_harness.c). */
 #ifndef MMRANK_WGMMA_LAUNCH_H
 #define MMRANK_WGMMA_LAUNCH_H
 

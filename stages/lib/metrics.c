@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "metrics.h"
+#include "rules.h"
 #include "util.h"
 
 const char mx_tsv_header[] =
@@ -54,7 +55,7 @@ has_time(const mx_case *c, int ch)
 }
 
 void
-mx_add(mx_acc *a, const mx_case *c)
+mx_add(mx_acc *a, const mx_case *c, topk_list *list)
 {
 	metrics *m = &a->m;
 	double tt = c->time[c->truth];
@@ -63,40 +64,22 @@ mx_add(mx_acc *a, const mx_case *c)
 		    tt);
 	m->total++;
 
-	/* top-k list: first k ranked with p > 0 and a time, then the default */
-	int in_list = 0, n_list = 0, listed_def = 0;
-	double best_listed = INFINITY;
-	int any_time = 0;
-	for (int i = 0; i < c->n_rank && n_list < a->k; i++) {
-		int ch = c->rank[i];
-		if (!(c->prob[i] > 0) || !has_time(c, ch))
-			continue;
-		n_list++;
-		in_list |= ch == c->truth;
-		listed_def |= ch == a->def;
-		any_time = 1;
-		if (c->time[ch] < best_listed)
-			best_listed = c->time[ch];
-	}
-	if (a->def >= 0 && !listed_def) {
-		in_list |= a->def == c->truth;
-		if (has_time(c, a->def)) {
-			any_time = 1;
-			if (c->time[a->def] < best_listed)
-				best_listed = c->time[a->def];
-		}
-	}
-	if (in_list) {
+	/* the top-k list with its fallback and its regret (rules.h) */
+	topk_list l;
+	topk(&l, NULL, c->rank, c->prob, c->n_rank, c->time, a->k, a->def, c->truth);
+	if (list)
+		*list = l;
+	if (l.has_truth) {
 		m->top_k_correct++;
-	} else if (any_time) {
+	} else if (l.timed) {
 		m->top_k_wrong++;
 		push(&a->wrong_sp_k, &a->n_wrong_sp_k, &a->c_wrong_sp_k,
-		     best_listed / tt);
+		     regret(l.best, tt));
 	} else {
 		m->top_k_unsure++;
 	}
-	if (isfinite(best_listed))
-		push(&a->regret, &a->n_regret, &a->c_regret, best_listed / tt);
+	if (isfinite(l.best))
+		push(&a->regret, &a->n_regret, &a->c_regret, regret(l.best, tt));
 	else
 		m->regret_none++;
 
@@ -126,6 +109,50 @@ mx_add(mx_acc *a, const mx_case *c)
 				m->default_better++;
 		}
 	}
+}
+
+static void
+append(double **v, size_t *n, size_t *cap, const double *x, size_t nx)
+{
+	xgrow((void **)v, cap, *n + nx, sizeof **v);
+	if (nx)
+		memcpy(*v + *n, x, nx * sizeof *x);
+	*n += nx;
+}
+
+void
+mx_merge(mx_acc *a, mx_acc *b)
+{
+	if (a->k != b->k || a->def != b->def || a->threshold != b->threshold)
+		die("metrics: merging accumulators of different settings");
+	metrics *m = &a->m;
+	const metrics *x = &b->m;
+	m->total += x->total;
+	m->correct += x->correct;
+	m->wrong += x->wrong;
+	m->unsure += x->unsure;
+	m->top_k_correct += x->top_k_correct;
+	m->top_k_wrong += x->top_k_wrong;
+	m->top_k_unsure += x->top_k_unsure;
+	m->non_default_predictions += x->non_default_predictions;
+	m->default_better += x->default_better;
+	m->regret_none += x->regret_none;
+	append(&a->wrong_sp, &a->n_wrong_sp, &a->c_wrong_sp, b->wrong_sp, b->n_wrong_sp);
+	append(&a->wrong_sp_k, &a->n_wrong_sp_k, &a->c_wrong_sp_k, b->wrong_sp_k,
+	       b->n_wrong_sp_k);
+	append(&a->sp_def, &a->n_sp_def, &a->c_sp_def, b->sp_def, b->n_sp_def);
+	append(&a->regret, &a->n_regret, &a->c_regret, b->regret, b->n_regret);
+	mx_free(b);
+}
+
+void
+mx_free(mx_acc *a)
+{
+	free(a->wrong_sp);
+	free(a->wrong_sp_k);
+	free(a->sp_def);
+	free(a->regret);
+	memset(a, 0, sizeof *a);
 }
 
 static double
@@ -188,9 +215,5 @@ mx_finish(mx_acc *a, metrics *out)
 		m->regret_p95 = 0.0;
 	}
 	*out = *m;
-	free(a->wrong_sp);
-	free(a->wrong_sp_k);
-	free(a->sp_def);
-	free(a->regret);
-	memset(a, 0, sizeof *a);
+	mx_free(a);
 }

@@ -18,11 +18,11 @@
  *   unsafe    1 if the ranking function declined (unsafe leaf, §5.7).
  *
  * Per case (spec §5.9):
- * - top-k list = the first k entries of rank with prob > 0 and a time
- *   (not NAN), then the default choice appended if missing (k+1 at most).
- *   top_k_correct if truth is in it; otherwise, if any listed choice has a
- *   time, top_k_wrong and min(listed times) / time[truth] is recorded; else
- *   top_k_unsure.
+ * - top-k list: rules.h topk() over rank/prob with the case's times, k and
+ *   the default choice (first k ranked with p > 0 and a time, the default
+ *   appended).  top_k_correct if truth is in it; otherwise, if any listed
+ *   choice has a time, top_k_wrong and min(listed times) / time[truth] is
+ *   recorded; else top_k_unsure.
  * - top-1: unsure if unsafe, or rank is empty, or rank[0] has no time, or
  *   (prob[0] != 1.0 and prob[0] <= threshold); unsure appends 1.0 to the
  *   speedups over default.  Otherwise correct if rank[0] == truth, else
@@ -30,9 +30,9 @@
  *   a default exists (def >= 0): non_default_predictions counts rank[0] !=
  *   def; if time[def] is finite, time[def] / time[rank[0]] is appended to
  *   the speedups over default, and default_better counts ratios < 1.
- * - regret (extra, not in the reference) = (best finite time among the
- *   top-k list) / time[truth] >= 1: the slowdown against the oracle if
- *   autotuning only the listed choices.  Cases whose list has no finite time
+ * - regret (extra, not in the reference; rules.h regret()) = (best finite
+ *   time among the top-k list) / time[truth] >= 1: the slowdown against
+ *   the oracle if autotuning only the listed choices.  Cases whose list has no finite time
  *   are counted in regret_none and left out of the regret statistics.
  *
  * Aggregates of empty lists are 0 (as the reference).  gmean = exp(mean
@@ -42,6 +42,8 @@
 #define MMRANK_METRICS_H
 #include <stddef.h>
 #include <stdio.h>
+
+#include "rules.h"
 
 typedef struct {
 	const double *time; /* [n_choice] ms; NAN = not available, inf = failed */
@@ -80,8 +82,16 @@ typedef struct {
 /* Start an accumulator: k >= 1 choices per list, default choice def (or -1),
  * top-1 confidence threshold. */
 void mx_init(mx_acc *a, int k, int def, double threshold);
-/* Add one input (see the rules above).  time[truth] must be finite. */
-void mx_add(mx_acc *a, const mx_case *c);
+/* Add one input (see the rules above).  time[truth] must be finite.  If
+ * list is not NULL it receives the case's top-k list summary. */
+void mx_add(mx_acc *a, const mx_case *c, topk_list *list);
+/* Add b's cases to a, as if each had been added to a after a's own (the
+ * same k, default and threshold, else dies), and release b: accumulators
+ * of independent jobs combine in a fixed order into what one sequence of
+ * mx_add calls gives. */
+void mx_merge(mx_acc *a, mx_acc *b);
+/* Release an accumulator's lists without finishing it. */
+void mx_free(mx_acc *a);
 /* Compute the aggregates into *out (a may be reused after mx_init again)
  * and release the lists. */
 void mx_finish(mx_acc *a, metrics *out);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules.h"
 #include "util.h"
 
 /* Per node: the inputs that reach it, as a CSR list. */
@@ -49,21 +50,34 @@ route(routes *r, const tree *t, const rr_input *in, int n)
 static double
 log_regret(double tm, double best)
 {
-	double r = tm / best;
+	double r = regret(tm, best);
 	if (!(r < RR_REGRET_CAP))
 		r = RR_REGRET_CAP;
 	return log(r < 1.0 ? 1.0 : r);
 }
 
-/* Greedy order of node v's classes (rerank.h RR_GREEDY) into ord[m]
- * (positions into the node's sparse list). */
+/* Scratch of an order function: room for every class and input. */
+typedef struct {
+	double *lr;     /* [inputs] */
+	double *wins;   /* [classes] */
+	char *used;     /* [classes] */
+} scratch;
+
+/* An order: the m classes pr[0..m) of a node reached by the q training
+ * inputs in[ids[0..q)] (q >= 1) into ord[0..m) (positions into pr), def
+ * (a class, or -1) last if listed.  A new mode (issue #19: expected regret
+ * over the node's inputs) is one more such function in `orders`. */
+typedef void order_fn(const tree_prob *pr, int m, const rr_input *in,
+                      const int *ids, int q, int def, int *ord, scratch *s);
+
+/* RR_GREEDY (rerank.h). */
 static void
-greedy(const tree *t, int v, const rr_input *in, const int *ids, int q,
-       int def, int *ord, double *lr, double *wins, char *used)
+greedy(const tree_prob *pr, int m, const rr_input *in, const int *ids, int q,
+       int def, int *ord, scratch *s)
 {
-	const tree_node *d = &t->node[v];
-	const tree_prob *pr = t->prob + d->prob_off;
-	int m = d->prob_len, nd = 0, di = -1;
+	double *lr = s->lr, *wins = s->wins;
+	char *used = s->used;
+	int nd = 0, di = -1;
 	for (int j = 0; j < m; j++) {
 		wins[j] = 0;
 		used[j] = 0;
@@ -154,7 +168,11 @@ void
 rerank(tree *t, const rr_input *in, int n, int mode, int def, int leaves_only,
        int pad)
 {
-	if (mode == RR_FREQ || t->n_node == 0)
+	static order_fn *const orders[] = {[RR_FREQ] = NULL, [RR_GREEDY] = greedy};
+	if (mode < 0 || mode >= (int)(sizeof orders / sizeof *orders))
+		die("rerank: mode %d unknown", mode);
+	order_fn *order = orders[mode];
+	if (!order || t->n_node == 0)
 		return;
 	if (def >= t->n_class)
 		die("rerank: default class %d out of range (%d classes)", def,
@@ -168,9 +186,9 @@ rerank(tree *t, const rr_input *in, int n, int mode, int def, int leaves_only,
 	route(&r, t, in, n);
 	int nc = t->n_class;
 	int *ord = xmalloc(((size_t)nc + 1) * sizeof *ord);
-	double *wins = xmalloc(((size_t)nc + 1) * sizeof *wins);
-	char *used = xmalloc((size_t)nc + 1);
-	double *lr = xmalloc(((size_t)n + 1) * sizeof *lr);
+	scratch sc = {xmalloc(((size_t)n + 1) * sizeof *sc.lr),
+	              xmalloc(((size_t)nc + 1) * sizeof *sc.wins),
+	              xmalloc((size_t)nc + 1)};
 	tree_prob *tmp = xmalloc(((size_t)nc + 1) * sizeof *tmp);
 	tree_prob *lst = xmalloc(((size_t)nc + 1) * sizeof *lst);
 	char *mark = xcalloc((size_t)nc + 1, 1);
@@ -204,7 +222,7 @@ rerank(tree *t, const rr_input *in, int n, int mode, int def, int leaves_only,
 			continue;
 		}
 		if (q > 0) {
-			greedy(t, v, in, r.idx + r.off[v], q, def, ord, lr, wins, used);
+			order(pr, m, in, r.idx + r.off[v], q, def, ord, &sc);
 			for (int j = 0; j < m; j++)
 				if (pr[ord[j]].cls != def)
 					lst[nl++] = pr[ord[j]];
@@ -258,9 +276,9 @@ rerank(tree *t, const rr_input *in, int n, int mode, int def, int leaves_only,
 	free(mark);
 	free(lst);
 	free(tmp);
-	free(lr);
-	free(used);
-	free(wins);
+	free(sc.lr);
+	free(sc.used);
+	free(sc.wins);
 	free(ord);
 	free(r.idx);
 	free(r.off);

@@ -1,5 +1,5 @@
 /* tree.h — the decision tree shared by fit, prune, emit and eval
- * (spec §5.5 node semantics, §5.6 pruning; file format: stages/FORMATS.md,
+ * (spec §5.5 node semantics; pruning: leaves.h; file format: stages/FORMATS.md,
  * "tree TSV").
  *
  * Node 0 is the root; nodes are numbered in depth-first pre-order (left
@@ -64,18 +64,6 @@ void tree_free(tree *t);
 
 /* Index of the leaf reached by feature vector x[t->n_feat]. */
 int tree_apply(const tree *t, const double *x);
-
-/* Ranking pruning, spec §5.6: from the root, an internal node whose left or
- * right child has n_labels < k becomes a leaf keeping its own distribution
- * (and, unlike the reference, its own n_samples).  Result renumbered in
- * pre-order into *out (a fresh tree; in is unchanged). */
-void tree_prune(tree *out, const tree *in, int k);
-/* The same, except that class excl (>= 0; -1: none, = tree_prune) does not
- * count among a child's labels: every surviving leaf then has >= k distinct
- * labels other than excl (ours, issue #3: excl = extern_mm, which Inductor
- * appends to the top-k list anyway, spec §7.3, so it should not fill one of
- * the k slots).  Dies if excl >= n_class. */
-void tree_prune_ex(tree *out, const tree *in, int k, int excl);
 
 /* Depth (root = 0 tests... the number of tests on the longest path) and
  * number of leaves. */

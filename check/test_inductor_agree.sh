@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# check/test_inductor_agree.sh — check/gpu/inductor_agree.py (the agreement
+# report of issue #17) on two hand-made logs, check/fixtures/inductor/
+# agree_{a,x}.log, whose figures were computed by hand:
+#   input F1 (64x4096x4096): A extern 1.0, c1 2, c2 3, c3 4, c5 inf;
+#     X extern 1.1, c1 2, c2 3.3, c3 3.6, c5 5.0.  Ids equal; X's winner
+#     extern_mm is A's best; rho over {extern,c1,c2,c3} = 1; ratios 1.1, 1.0,
+#     1.1, 0.9; c5 is inf in A only (1 inf mismatch).
+#   input F2 (2048x512x32000): A extern 2, c1 1.0, c2 1.01, c3 inf; X extern 2,
+#     c1 1.05, c2 1.0, c3 inf.  Ids equal; X's winner c2 = 1.01 in A <= 1.02 x
+#     A's best 1.0: within; ranks A (3,1,2), X (3,2,1): rho = 1 - 6*2/(3*8) =
+#     0.5; ratios 1.0, 1.05, 1/1.01.
+#   input F3 (8x768x50257 f32): A extern 1.0, c1 median(1.4, 1.6) = 1.5, c2 2.0;
+#     X extern 1.5, c1 1.2, c4 0.9.  Ids differ; X's winner c4 is not in A:
+#     not within; 2 common choices: no rho; ratios 1.5, 0.8.
+#   input F4 is in A only.
+# So: common 3, ids equal 2/3, within 2 % 2/3, rho median (1 + 0.5)/2 = 0.75,
+# ratios sorted 0.8 0.9 0.990 1.0 1.0 1.05 1.1 1.1 1.5: median 1.0, p10 =
+# 0.8 + 0.8 * 0.1 = 0.88, p90 = 1.1 + 0.2 * 0.4 = 1.18; extern ratios 1.1, 1.0,
+# 1.5: median 1.1, largest move 1.5x at F3; throughput 4 in 120 s = 120/h,
+# 3 in 36 s = 300/h.
+cd "$(dirname "$0")/.." || exit 1
+. check/lib.sh
+AG="python3 $ROOT/check/gpu/inductor_agree.py"
+F=$FIX/inductor
+$AG "$F/agree_a.log" "$F/agree_x.log" --a-stats "$F/agree_a.stats.tsv" --x-stats "$F/agree_x.stats.tsv" \
+	--name-x B --json "$TMP/s.json" --per-input "$TMP/p.tsv" >"$TMP/out.txt" 2>"$TMP/err.txt"
+rc=$?
+[ $rc -eq 0 ] && ok runs || fail runs "rc=$rc $(head -c 300 "$TMP/err.txt")"
+# key=expected pairs checked against the JSON summary (to 1e-9)
+check_json() {
+	python3 - "$TMP/s.json" "$@" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+bad = []
+for kv in sys.argv[2:]:
+    k, v = kv.split("=", 1)
+    cur = s
+    for part in k.split("."):
+        cur = cur[part]
+    if isinstance(cur, str) or v in ("True", "False"):
+        if str(cur) != v:
+            bad.append(f"{k}={cur} (want {v})")
+    elif abs(cur - float(v)) > 1e-9:
+        bad.append(f"{k}={cur} (want {v})")
+print("; ".join(bad))
+sys.exit(1 if bad else 0)
+PY
+}
+for kv in common=3 ids_equal=0.6666666666666666 winner_within_2pct=0.6666666666666666 \
+	spearman_inputs=2 spearman_median=0.75 spearman_min=0.5 ratio_pairs=9 ratio_median=1.0 \
+	ratio_p10=0.88 ratio_p90=1.18 inf_mismatches=1 extern_median=1.1 extern_min=1.0 extern_max=1.5 \
+	extern_largest_move=1.5 throughput_a.inputs_per_hour=120 throughput_x.inputs_per_hour=300 \
+	"extern_largest_move_input=8,768,50257,torch.float32,torch.float32,768,1,1,768,True,False,True"; do
+	if msg=$(check_json "$kv"); then ok "figure-${kv%%=*}"; else fail "figure-${kv%%=*}" "$msg"; fi
+done
+# the per-input table: F2's X winner c2 is 1.01 x A's best
+if grep -q $'^2048,512,32000,[^\t]*\t4\t4\tTrue\tc1\t1\tc2\t1.01\tTrue\t0.5\t1$' "$TMP/p.tsv"; then
+	ok per-input-row; else fail per-input-row "$(sed -n 3p "$TMP/p.tsv")"; fi
+grep -q 'candidate id sets equal     66.7 %' "$TMP/out.txt" && grep -q 'throughput B .*300 inputs/hour' "$TMP/out.txt" \
+	&& ok summary-text || fail summary-text "$(head -3 "$TMP/out.txt")"
+# a log against itself agrees perfectly
+$AG "$F/agree_a.log" "$F/agree_a.log" --json "$TMP/self.json" >/dev/null 2>&1
+if python3 -c "import json,sys; s=json.load(open('$TMP/self.json')); sys.exit(not (s['ids_equal']==1 and s['winner_within_2pct']==1 and s['spearman_median']==1 and s['ratio_p10']==1 and s['ratio_p90']==1 and s['inf_mismatches']==0))"; then
+	ok self-agreement; else fail self-agreement "$(cat "$TMP/self.json" | tr '\n' ' ' | head -c 300)"; fi
+# errors name file:line
+{ head -3 "$F/agree_a.log"; echo '1,2,3,torch.float16,torch.float16,2,1,3,1,True,True,not_float_32,c1,abc'; } >"$TMP/bad.log"
+expect_error bad-feedback "bad.log:4: field 'feedback': not a number" "$TMP/none" $AG "$TMP/bad.log" "$F/agree_x.log"
+{ head -1 "$F/agree_a.log"; echo 'm,k,n,choice,feedback'; } >"$TMP/hdr.log"
+expect_error headers-differ 'the CSV headers differ' "$TMP/none" $AG "$F/agree_a.log" "$TMP/hdr.log"
+# shard logs as a comma list read as merged: the same figures
+{ head -2 "$F/agree_a.log"; sed -n '3,9p' "$F/agree_a.log"; } >"$TMP/a0.log"
+{ head -2 "$F/agree_a.log"; sed -n '10,$p' "$F/agree_a.log"; } >"$TMP/a1.log"
+$AG "$TMP/a0.log,$TMP/a1.log" "$F/agree_x.log" --name-x B --json "$TMP/s2.json" >/dev/null 2>&1
+if python3 -c "import json,sys; a=json.load(open('$TMP/s.json')); b=json.load(open('$TMP/s2.json')); a.pop('throughput_a'); a.pop('throughput_x'); b.pop('throughput_a'); b.pop('throughput_x'); sys.exit(a != b)"; then
+	ok shard-list-as-merged; else fail shard-list-as-merged "figures differ"; fi
+{ echo '{"shared_memory": 166912}'; sed -n '2,$p' "$TMP/a1.log"; } >"$TMP/a2.log"
+expect_error shard-metadata-differ 'a2.log:1-2: metadata or header differ' "$TMP/none" $AG "$TMP/a0.log,$TMP/a2.log" "$F/agree_x.log"
+# check/gpu/inductor_agree.sh end to end on the CPU (--fake, 2 "GPUs"): run A
+# stops by its time limit, run B measures exactly A's inputs per shard
+# (--max-inputs), the fake fast back end all; identical fakes agree fully
+OUT=$TMP/dev GPUS=2 A_S=1 B_S=30 COLLECT_EXTRA="--fake --fake-delay-ms 100" \
+	FAST_CMD="python3 $ROOT/stages/bench/inductor_collect.py --fake --shard {i}/{n} --stats {stats} {shapes} {log}" \
+	bash "$ROOT/check/gpu/inductor_agree.sh" >"$TMP/dev.txt" 2>&1
+na=$(($(cat "$TMP"/dev/A/data_*.part.done | grep -c '^[0-9]')))
+nb=$(($(cat "$TMP"/dev/B/data_*.part.done | grep -c '^[0-9]')))
+if [ "$na" -ge 2 ] && [ "$na" -lt 48 ] && [ "$na" -eq "$nb" ] \
+	&& grep -q "^B vs A: inputs A $na, B $na, common $na$" "$TMP/dev/summary.txt" \
+	&& grep -q "^fast vs A: inputs A $na, fast 48, common $na$" "$TMP/dev/summary.txt" \
+	&& [ "$(grep -c 'winner within 2 % of A.s    100.0 %' "$TMP/dev/summary.txt")" -eq 2 ] \
+	&& grep -q '^torch	fake$' "$TMP/dev/summary.txt"; then
+	ok agree-script-dry-run
+else fail agree-script-dry-run "A $na B $nb: $(tail -5 "$TMP/dev.txt" | tr '\n' '|')"; fi
+finish

@@ -1,0 +1,21 @@
+/* example_rank.c — rank the kernel choices of one mm with a generated C
+ * heuristic.  From the repository root:
+ *   mkdir -p build && gcc -std=c99 -O2 -Wall -Igen docs/example_rank.c gen/_MMRankingH100.c -o build/rank && build/rank
+ * Prints the top 10 (weight, choice id) of a 4096^3 fp16 row-major product;
+ * like Inductor, a caller appends extern_mm when it is not among them. */
+#include <stdio.h>
+#include "_MMRankingH100.h"
+
+int main(void)
+{
+	ah_mm_context ctx = { .m = 4096, .k = 4096, .n = 4096,
+		.mat1_stride_0 = 4096, .mat1_stride_1 = 1,
+		.mat2_stride_0 = 4096, .mat2_stride_1 = 1,
+		.mat1_dtype = AH_MM_DTYPE_FLOAT16, .mat2_dtype = AH_MM_DTYPE_FLOAT16,
+		.mat1_iscontig = 1, .mat2_iscontig = 1, .allow_tf32 = 0 };
+	ah_mm_ranked top[10];
+	int n = MMRankingH100_rank(&ctx, top, 10);  /* whole list's length; -1: unsafe leaf */
+	for (int i = 0; i < n && i < 10; i++)
+		printf("%.3f %s\n", top[i].prob, MMRankingH100_choices[top[i].choice]);
+	return n < 0;
+}

@@ -1,0 +1,234 @@
+/* args.c — bench's command line: the --help text, the options and their
+ * checks (args.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "opts.h"
+#include "util.h"
+
+/* the program name in the help text: bench, or bench-fake (collect.mk) */
+#ifndef BENCH_PROG
+#define BENCH_PROG "bench"
+#endif
+
+static const char synopsis[] =
+BENCH_PROG " [options] SHAPES LOG\n"
+"       " BENCH_PROG " --compile-only ARCH [--kernels DIR] [--cache DIR] [SHAPES]\n"
+"       " BENCH_PROG " --lt-discover N [--lt-keep K] SHAPES LIST\n"
+"       " BENCH_PROG " --lt-decode ID";
+
+static const char about[] =
+"Time extern_mm (cuBLAS) and every candidate of the --template back end on\n"
+"each input of SHAPES (sample's TSV) in this shard, and append the rows to\n"
+"LOG.part, renamed to LOG when the shard is complete (spec §1 log format).\n"
+"Resumable: rerun the same command after a crash or kill; at most the input\n"
+"in flight is lost.\n";
+
+static const char notes[] =
+"Progress goes to stderr (done/total, inputs/s, ETA).  Exit status: 0 done,\n"
+"1 error (no GPU, bad input files, a log made with other settings), 2\n"
+"stopped by --time-limit.\n";
+
+/* the longer option texts */
+static const char help_fast_reject[] =
+	"adaptive repetitions (ours; default 1.5, 0 = off, every candidate R rows "
+	"as the reference): a candidate whose first timed repetition exceeds F x "
+	"the best first repetition of the candidates before it (extern_mm first) "
+	"is not repeated and has one row; it cannot be near-best (spec §5.2: "
+	"within 2 %).  Part of the plan: resume with the same F";
+
+static const char help_screen[] =
+	"screening of long inputs (ours; default 1.3, 0 = off, every candidate "
+	"timed at full size as the reference): on an input whose (warm) cuBLAS "
+	"reference time is >= --screen-ms, extern_mm and each template candidate "
+	"are first timed (and, on first use, verified) on a slice of the problem "
+	"(k, or else m, cut to ~0.5 ms of cuBLAS, >= 2048); a candidate more than "
+	"B x slower than the best there is not timed at full size and has no row "
+	"in LOG (cuBLASLt choices are always timed).  Needs --reps >= 2 (off "
+	"otherwise, with a message).  Part of the plan: resume with the same B";
+
+static const char help_screen_ms[] =
+	"screen inputs whose warm cuBLAS reference time is >= T ms (T > 0; "
+	"default 2).  The CUDA measurer times a second cuBLAS call when the "
+	"input's first, cold one reaches min(T, 1 ms) (1 ms without screening: "
+	"the long-input rule), and the smaller time decides; --stats counts them "
+	"as warm_reference_calls.  Part of the plan, like B (kept in "
+	"LOG.part.plan until LOG is complete; a resume with other values is "
+	"refused)";
+
+static const char help_template[] =
+	"the back end (stages/bench/backends.c).  mm (default): kernels/mm.cu, "
+	"CUDA-core FFMA tiles, configs kernels/configs.tsv, ids "
+	"type=nvrtc_BLOCK-M=...; mma: kernels/mma.cu, tensor cores (mma.sync, "
+	"cp.async pipeline), configs kernels/mma_configs.tsv (split-K lines "
+	"skipped), ids type=nvrtc_mma_BLOCK-M=...; mma+wgmma: mma's list plus "
+	"kernels/wgmma.cu (Hopper wgmma + TMA, warp-specialised, sm_90a; configs "
+	"kernels/wgmma_configs.tsv, not shrunk) for fp16/bf16 inputs whose "
+	"operands TMA can describe (leading dimensions multiples of 8), ids "
+	"type=nvrtc_wgmma_BLOCK-M=...; not offered on a GPU other than sm_90";
+
+static const char help_heuristic[] =
+	"instead of a log, evaluate the ranking heuristic TREE (a tree TSV, e.g. "
+	"out/h200/pruned.tsv; the same ranking as its emitted _MMRanking*.c): per "
+	"input a warm-up pass, then only its top-k choices + extern_mm are "
+	"benchmarked (selection), then all candidates (full autotune); LOG "
+	"becomes a TSV, one row per input: input m k n dtype n_candidates "
+	"n_selected decision_ns select_s full_s chosen chosen_ms oracle oracle_ms "
+	"regret extern_ms (times of a call in ms as medians over the reps, wall "
+	"times in s; regret = chosen_ms / oracle_ms from the full pass; "
+	"--fast-reject and --screen are off: every choice gets every rep at full "
+	"size)";
+
+static const char help_cublaslt[] =
+	"also time each cuBLASLt algorithm of FILE (a list such as "
+	"kernels/cublaslt_algos.tsv, stages/FORMATS.md) as a choice of its own, "
+	"right after extern_mm, on the inputs of the type classes its dtypes "
+	"column names; id "
+	"type=cublaslt_algo=A_tile=T_stages=S_splitk=K_reduction=R_swizzle=W_custom=C_inner=I_cluster=L "
+	"(the CUDA 13 cublasLt.h attribute values; the same id is the same kernel "
+	"on every shape).  An algorithm cuBLASLt rejects for an input "
+	"(cublasLtMatmulAlgoCheck) is inf there (one message per algorithm and "
+	"dtype).  Part of the plan";
+
+/* --shard I/N into the bench_opts at value */
+static void parse_shard(const char *name, const char *v, void *value)
+{
+	bench_opts *o = value;
+	const char *sl = strchr(v, '/');
+	int64_t i, n;
+	if (!sl || parse_i64(v, (size_t)(sl - v), &i) != 0 || parse_i64(sl + 1, strlen(sl + 1), &n) != 0 ||
+	    i < 0 || n < 1 || n > 1 << 20 || i >= n)
+		die("%s: expected I/N with 0 <= I < N <= %d, got '%s'", name, 1 << 20, v);
+	o->shard = (int)i;
+	o->nshards = (int)n;
+}
+
+void bench_args_parse(bench_args *a, int argc, char **argv)
+{
+	memset(a, 0, sizeof *a);
+	bench_opts *o = &a->o;
+	o->nshards = 1;
+	o->reps = 3;
+	o->fast_reject = 1.5;
+	o->screen = 1.3;
+	o->screen_ms = 2.0;
+	o->kernels = "kernels";
+	o->cache = "build/cubin";
+	a->ranking = 10;
+	a->time_limit = -1;
+	/* --template: the names of the back-end table */
+	const char *names[16];
+	int nb = 0, tmpl = 0;
+	for (const bench_backend *b = bench_backends; b->name; b++) {
+		if (nb == 15)
+			die("internal: more than 15 back ends in stages/bench/backends.c");
+		names[nb++] = b->name;
+	}
+	names[nb] = NULL;
+	const opt table[] = {
+		OPT_INT("--device", "I", &o->device, 0, 1023, 0, "CUDA device ordinal (default 0)"),
+		OPT_CALL("--shard", "I/N", parse_shard, o,
+		         "inputs whose 0-based row index % N == I (default 0/1)"),
+		OPT_INT("--reps", "R", &o->reps, 1, 1000, 0,
+		        "timed repetitions per candidate, one row each (default 3)"),
+		OPT_DOUBLE("--fast-reject", "F", &o->fast_reject, 0, INFINITY, 0,
+		           help_fast_reject),
+		OPT_DOUBLE("--screen", "B", &o->screen, 0, INFINITY, 0,
+		           help_screen),
+		OPT_DOUBLE("--screen-ms", "T", &o->screen_ms, 0, INFINITY, 0,
+		           help_screen_ms),
+		OPT_FLAG("--screen-audit", &o->screen_audit,
+		         "screen, but still time every candidate at full size (a complete log, "
+		         "any --reps); --stats counts screened_out and screen_misses (screened "
+		         "out, yet within 2 % of the best at full size); the CUDA measurer names "
+		         "every screened-out candidate on stderr with its slice and full-size "
+		         "ratios to the best, MISS on the misses"),
+		OPT_STRING("--kernels", "DIR", &o->kernels, 0,
+		           "the templates and their config lists (default kernels)"),
+		OPT_ENUM("--template", "T", &tmpl, names, 0,
+		         help_template),
+		OPT_STRING("--cache", "DIR", &o->cache, 0,
+		           "cubin cache, keyed by (source hash, config, dtype, arch) (default "
+		           "build/cubin)"),
+		OPT_FLAG("--verify-all", &o->verify_all,
+		         "check every candidate against cuBLAS on every input (default: once per "
+		         "(candidate, dtype, transposes))"),
+		OPT_DOUBLE("--time-limit", "S", &a->time_limit, 0, INFINITY, 0,
+		           "after S seconds stop once the input in flight is written (exit 2; "
+		           "rerun to resume)"),
+		OPT_STRING("--stats", "FILE", &a->stats, OPT_OUTPUT,
+		           "write the time breakdown (TSV key/value) to FILE"),
+		OPT_STRING("--use-heuristic", "TREE", &a->heur, OPT_INPUT,
+		           help_heuristic),
+		OPT_INT("--ranking", "K", &a->ranking, 1, BENCH_MAX_CAND, 0,
+		        "top-k size for --use-heuristic (default 10)"),
+		OPT_STRING("--compile-only", "A", &o->compile_arch, 0,
+		           "fill the cubin cache for architecture A (e.g. sm_90) for every shrunk "
+		           "config and dtype (or, given SHAPES, for those inputs only); needs no "
+		           "GPU; with --shard I/N only every N-th request from the I-th on (run N "
+		           "processes in parallel)"),
+		OPT_STRING("--cublaslt", "FILE", &a->ltpath, OPT_INPUT,
+		           help_cublaslt),
+		OPT_FLAG("--no-nvrtc", &a->no_nvrtc,
+		         "time only extern_mm and the --cublaslt choices (no template candidates)"),
+		OPT_INT("--lt-discover", "N", &a->lt_topn, 1, 1024, 0,
+		        "instead of a log: ask cublasLtMatmulAlgoGetHeuristic for its top N "
+		        "algorithms for every input of SHAPES (this shard) and write LIST, the "
+		        "algorithms sorted by how many inputs' top N held them (columns inputs, "
+		        "rank1 = first pick, dtypes = type classes seen)"),
+		OPT_INT("--lt-keep", "K", &a->lt_keep, 1, LT_MAX_LIST, 0,
+		        "with --lt-discover: write only the K most frequent algorithms of each "
+		        "type class (f32, tf32, f16, bf16)"),
+		OPT_STRING("--lt-decode", "ID", &a->ltdecode, 0,
+		           "print the attributes of a cuBLASLt choice id (TSV with the list's first "
+		           "nine columns) and exit"),
+		OPT_FLAG("--bad-kernel", &o->bad_kernel,
+		         "compile candidates with a deliberate bug (tests that verification "
+		         "rejects a wrong kernel)"),
+		OPT_DOUBLE("--fake-delay-ms", "D", &o->fake_delay_ms, 0, 1e9, 0,
+		           "bench-fake only (CPU tests): sleep D ms per input"),
+		OPT_INT("--fake-fail", "N", &o->fake_fail, 0, 1 << 20, 0,
+		        "bench-fake only: make every Nth candidate fail (inf)"),
+		OPT_INT("--fake-capability", "MAJOR", &o->fake_cap, 1, 99, 0,
+		        "bench-fake only: report compute capability MAJOR.0 (default 9: an "
+		        "H100/H200)"),
+		OPT_POS("SHAPES", &a->shapes, OPT_INPUT, "the inputs, sample's TSV"),
+		OPT_POS("LOG", &a->log, OPT_OUTPUT,
+		        "the AutoHeuristic log (LIST with --lt-discover, a TSV with "
+		        "--use-heuristic)"),
+		OPT_END()
+	};
+	const opt_prog prog = { synopsis, about, table, notes, 0 };
+	opts_parse(&prog, argc, argv);
+	a->be = &bench_backends[tmpl];
+	if ((o->fake_delay_ms > 0 || o->fake_fail || o->fake_cap) && strcmp(measure_kind(), "fake"))
+		die("--fake-* options exist only in bench-fake");
+	if (a->lt_keep && !a->lt_topn)
+		die("--lt-keep needs --lt-discover");
+	if ((a->no_nvrtc || a->lt_topn) && (o->compile_arch || a->heur))
+		die("--no-nvrtc and --lt-discover do not go with --compile-only or --use-heuristic");
+}
+
+void bench_args_screen(bench_args *a)
+{
+	bench_opts *o = &a->o;
+	if (a->heur) {
+		/* selection vs full autotune: every rep of every choice */
+		o->fast_reject = 0;
+		o->screen = 0;
+	}
+	if (o->screen < 0 || (o->screen > 0 && o->screen < 1))
+		die("--screen: expected 0 (off) or a factor >= 1, got %g", o->screen);
+	if (o->screen_audit && !(o->screen > 0))
+		die("--screen-audit needs --screen B > 0");
+	if (!(o->screen_ms > 0) || !isfinite(o->screen_ms))
+		die("--screen-ms: expected a time > 0 ms, got %g", o->screen_ms);
+	if (o->reps < 2 && o->screen > 0 && !o->screen_audit) {
+		/* a screened block is recognised by its later repetitions */
+		fprintf(stderr, "bench: --reps %d: no screening (it needs --reps >= 2)\n", o->reps);
+		o->screen = 0;
+	}
+}

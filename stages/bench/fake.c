@@ -1,0 +1,180 @@
+/* fake.c — the fake measurer (measure.h): a deterministic stand-in for the
+ * CUDA measurer, linked into build/bin/bench-fake for CPU tests of logging
+ * and resumption (check/test_bench_cpu.sh).  It times the candidates of
+ * every back end's plan itself (their GPU halves are not linked).  Reports
+ * an H100/H200-like device (232448 B opt-in shared memory, capability 9.0).
+ * The "time" of a candidate is a pure function of (input features, choice
+ * id, repetition), log-uniform over 23 decades of ms to exercise number
+ * formatting, so two runs give byte-identical logs.  Adaptive repetitions
+ * (--fast-reject) follow bench_full_reps exactly as the CUDA measurer does;
+ * screening (--screen) follows bench_screen_slice/verdicts with a slice
+ * time of the full time times the slice's share of m*k.  --fake-fail N
+ * makes every candidate whose hash % N == 0 fail (inf, message on stderr);
+ * --fake-delay-ms D sleeps D ms per input (to be killed mid-run).  cuBLASLt
+ * choices (--cublaslt) are timed like the others; --lt-discover gets a
+ * made-up heuristic answer (measure_lt_heuristic). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "block.h"
+#include "measure.h"
+#include "screen.h"
+#include "util.h"
+
+struct measurer {
+	bench_opts o;
+	int64_t inputs, fails, screened, screened_out, misses;
+};
+
+const char *measure_kind(void) { return "fake"; }
+
+measurer *measure_open(const bench_opts *o, const struct bench_backend *be, bench_device *dev)
+{
+	(void)be;
+	measurer *b = xcalloc(1, sizeof *b);
+	b->o = *o;
+	dev->smem_optin = 232448;
+	dev->cap_major = o->fake_cap ? o->fake_cap : 9;
+	dev->cap_minor = 0;
+	dev->l2_bytes = 60 << 20;
+	dev->total_mem = 143771LL << 20;
+	snprintf(dev->name, sizeof dev->name, "fake device %d", o->device);
+	return b;
+}
+
+/* The made-up time (ms) of candidate c on input in, repetition r: +inf
+ * when --fake-fail picks it, else log-uniform over [1e-6, 1e17) ms (both of
+ * Python's repr notations, fixed and exponent, in the log test). */
+static double fake_time(const bench_input *in, const bench_cand *c, int r, int fake_fail)
+{
+	uint64_t h = fnv1a64(fnv1a64(FNV1A64_INIT, in->features, strlen(in->features)), c->id,
+	                     strlen(c->id));
+	if (fake_fail > 0 && !c->is_extern && h % (uint64_t)fake_fail == 0)
+		return INFINITY;
+	uint64_t hr = (h ^ (uint64_t)(r + 1)) * 0x9E3779B97F4A7C15ULL;
+	double u = (double)(hr >> 11) / 9007199254740992.0;
+	double v = pow(10.0, -6.0 + 23.0 * u);
+	if (hr % 7 == 0)
+		v = round(v * 1000.0) / 1000.0 + 1.0; /* short decimals */
+	return v;
+}
+
+void measure_input(measurer *b, const bench_input *in, const bench_cand *c, int nc, int reps,
+                   double *fb)
+{
+	if (b->o.fake_delay_ms > 0) {
+		struct timespec ts;
+		ts.tv_sec = (time_t)(b->o.fake_delay_ms / 1000);
+		ts.tv_nsec = (long)(fmod(b->o.fake_delay_ms, 1000) * 1e6);
+		while (nanosleep(&ts, &ts) != 0)
+			;
+	}
+	/* the first repetition of every candidate (a pure function), then
+	 * screening (bench_screen_slice/keep; the slice keeps the ratios) */
+	double v0[BENCH_MAX_CAND];
+	unsigned char keep[BENCH_MAX_CAND];
+	for (int i = 0; i < nc; i++) {
+		v0[i] = fake_time(in, &c[i], 0, b->o.fake_fail);
+		keep[i] = 1;
+	}
+	bench_input sl;
+	if (b->o.screen > 0 && nc > 0 && isfinite(v0[0]) &&
+	    bench_screen_slice(in, v0[0], b->o.screen_ms, &sl)) {
+		double f = (double)(sl.m * sl.k) / (double)(in->m * in->k), st[BENCH_MAX_CAND],
+		       sbest, fbest = INFINITY;
+		unsigned char kept[BENCH_MAX_CAND];
+		for (int i = 0; i < nc; i++) {
+			st[i] = v0[i] * f;
+			if (v0[i] < fbest)
+				fbest = v0[i];
+		}
+		b->screened++;
+		b->screened_out += bench_screen_verdicts(c, nc, st, b->o.screen, kept, &sbest);
+		for (int i = 0; i < nc; i++) {
+			if (kept[i])
+				continue;
+			if (!b->o.screen_audit)
+				keep[i] = 0;
+			else if (bench_screen_miss(v0[i], fbest))
+				b->misses++;
+		}
+	}
+	double best = INFINITY;
+	for (int i = 0; i < nc; i++) {
+		if (!keep[i]) {
+			for (int r = 0; r < reps; r++)
+				fb[(size_t)r * nc + i] = NAN;
+			continue;
+		}
+		if (isinf(v0[i])) {
+			fprintf(stderr, "bench: input %lld: %s: fake failure\n",
+			        (long long)in->id, c[i].id);
+			b->fails++;
+		}
+		for (int r = 0; r < reps; r++) {
+			double v = fake_time(in, &c[i], r, b->o.fake_fail);
+			fb[(size_t)r * nc + i] = v;
+			if (r == 0) {
+				if (v < best)
+					best = v;
+				if (!bench_full_reps(v, best, b->o.fast_reject)) {
+					for (int q = 1; q < reps; q++)
+						fb[(size_t)q * nc + i] = NAN;
+					break;
+				}
+			}
+		}
+	}
+	b->inputs++;
+}
+
+int measure_lt_heuristic(measurer *b, const bench_input *in, int n, lt_algo *out)
+{
+	/* a made-up heuristic: 0-8 distinct tuples of a pool of 12 per type
+	 * class (float32 a "SIMT" algorithm, the others one shared by fp16,
+	 * bf16 and, shifted, tf32), chosen by a hash of the features */
+	(void)b;
+	uint64_t h = fnv1a64(FNV1A64_INIT, in->features, strlen(in->features));
+	unsigned cls = lt_dtype_class(in->dtype, in->tf32);
+	if (h % 10 == 0)
+		return 0;
+	int cnt = 1 + (int)(h / 10 % 8), start = (int)((h >> 8) % 12);
+	if (cnt > n)
+		cnt = n;
+	for (int j = 0; j < cnt; j++) {
+		int idx = (start + 5 * j + (cls == LT_TF32 ? 4 : 0)) % 12;
+		lt_algo *a = &out[j];
+		memset(a, 0, sizeof *a);
+		a->algo = cls == LT_F32 ? 21 : 66;
+		a->tile = (uint32_t)(15 + idx);
+		a->stages = (uint32_t)(8 + idx % 3);
+		a->splitk = idx % 4 == 3 ? 2 : idx % 5 == 1 ? -1 : 1; /* -1 as on the H200 */
+		a->reduction = a->splitk > 1 ? 1 : 0;
+		a->swizzle = (uint32_t)(idx % 2);
+		a->cluster = (uint32_t)(idx % 3);
+	}
+	return cnt;
+}
+
+void measure_stats(measurer *b, FILE *fp)
+{
+	fprintf(fp, "fake_inputs\t%lld\nfake_failures\t%lld\n",
+	        (long long)b->inputs, (long long)b->fails);
+	fprintf(fp, "screened_inputs\t%lld\nscreened_out\t%lld\nscreen_misses\t%lld\n",
+	        (long long)b->screened, (long long)b->screened_out, (long long)b->misses);
+}
+
+void measure_close(measurer *b) { free(b); }
+
+int measure_precompile(const bench_opts *o, const struct bench_backend *be, const void *lists,
+                       const bench_input *ins, int64_t nins)
+{
+	(void)o;
+	(void)be;
+	(void)lists;
+	(void)ins;
+	(void)nins;
+	die("--compile-only needs the CUDA build (build/bin/bench)");
+}

@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""inductor_install — make Inductor use our _MMRanking<GPU>.py (issue #18
+item 3) without editing any of torch's shipped files.
+
+usage: inductor_install.py install ARTIFACT.py [--artifacts-dir DIR]
+       inductor_install.py uninstall (--name NAME | --all) [--artifacts-dir DIR]
+       inductor_install.py order [--artifacts-dir DIR] [--shared-memory B]
+                                 [--capability MAJOR.MINOR]
+
+How torch 2.11 picks a learned heuristic (torch/_inductor/autoheuristic/
+learned_heuristic_controller.py): on first use (:77-92) it walks the
+package torch._inductor.autoheuristic.artifacts with pkgutil.walk_packages
+(:21), imports every module whose basename starts with '_' (:26),
+instantiates every LearnedHeuristic subclass found in it (:32-39) and
+appends it to the list of its get_name() (:87-91); get_decisions_ranked
+then takes the FIRST heuristic of the list whose check_precondition passes
+(:110-111) and keeps its ranking's ids that are candidates of the call, at
+most top_k (:115-118).
+pkgutil lists a folder sorted by file name (pkgutil._iter_file_finder_modules:
+filenames.sort()), so on an H200, where the shipped _MMRankingH100.py's
+precondition (shared memory 232448, capability (9, 0)) holds as well, the
+module that sorts first wins.  install therefore copies ARTIFACT.py, byte
+for byte, into that folder as _0mmrank_<NAME>.py (NAME = the artifact's
+class, e.g. MMRankingH200): '_0' sorts before every shipped '_<Letter>...'
+module.  Nothing shipped is touched; uninstall removes exactly the files
+install made (and their __pycache__ entries).  Inductor consults it when
+TORCHINDUCTOR_AUTOHEURISTIC_USE includes mm (spec §7.1) in a process started
+after the install.
+
+  ARTIFACT.py      an emitted heuristic module (make emit: _MMRanking<GPU>.py)
+  --artifacts-dir  torch's artifacts folder (default: the one of the torch on
+                   sys.path, found without importing torch)
+  order            list the mm heuristics in Inductor's discovery order and
+                   say which one it uses for a device with the given shared
+                   memory per block (default 232448) and capability (default
+                   9.0, an H100/H200); imports torch (or the stand-in on
+                   PYTHONPATH) as Inductor does
+Exit status: 0 done; 1 error (no torch, folder not writable, not an artifact).
+"""
+import argparse
+import ast
+import glob
+import importlib.util
+import os
+import sys
+
+PREFIX = "_0mmrank_"
+
+
+def die(msg):
+    sys.exit(f"inductor_install: {msg}")
+
+
+def artifacts_dir(given):
+    if given:
+        d = given
+    else:
+        spec = importlib.util.find_spec("torch")
+        if spec is None or not spec.origin:
+            die("no torch on sys.path (install torch, or give --artifacts-dir)")
+        d = os.path.join(os.path.dirname(spec.origin), "_inductor", "autoheuristic", "artifacts")
+    if not os.path.isfile(os.path.join(d, "__init__.py")):
+        die(f"{d}: not torch's autoheuristic artifacts package (no __init__.py)")
+    return d
+
+
+def heuristic_class(path):
+    """The artifact's LearnedHeuristicDecision subclass name (parsed, not run)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            src = fh.read()
+        tree = ast.parse(src, path)
+    except (OSError, UnicodeDecodeError, SyntaxError) as e:
+        die(f"{path}: not a readable Python module: {e}")
+    names = [n.name for n in tree.body if isinstance(n, ast.ClassDef)
+             and any(getattr(b, "id", None) == "LearnedHeuristicDecision" for b in n.bases)]
+    if len(names) != 1:
+        die(f"{path}: expected one LearnedHeuristicDecision subclass, found {len(names)} "
+            "(not an emitted heuristic)")
+    if "return 'mm'" not in src and 'return "mm"' not in src:
+        die(f"{path}: class {names[0]} is not an mm heuristic (get_name() != 'mm')")
+    return names[0]
+
+
+def install(art, d):
+    name = heuristic_class(art)
+    if not os.access(d, os.W_OK):
+        die(f"cannot write to {d} (a system-wide torch?): run as its owner, or use a "
+            "virtual environment's torch; nothing installed")
+    dst = os.path.join(d, PREFIX + name + ".py")
+    with open(art, "rb") as fh:
+        data = fh.read()
+    tmp = dst + ".tmp"
+    with open(tmp, "wb") as fh:
+        fh.write(data)
+    os.replace(tmp, dst)
+    _remove_pyc(d, PREFIX + name)
+    print(f"installed {art} as {dst} (class {name}); Inductor takes it first when "
+          "TORCHINDUCTOR_AUTOHEURISTIC_USE includes mm")
+
+
+def _remove_pyc(d, module):
+    for f in glob.glob(os.path.join(d, "__pycache__", module + ".*.pyc")):
+        os.remove(f)
+
+
+def uninstall(d, name, all_):
+    pat = PREFIX + ("*" if all_ else name) + ".py"
+    files = sorted(glob.glob(os.path.join(d, pat)))
+    if not files:
+        print(f"nothing to uninstall: no {pat} in {d}")
+        return
+    for f in files:
+        if not os.access(d, os.W_OK):
+            die(f"cannot write to {d}: nothing removed")
+        os.remove(f)
+        _remove_pyc(d, os.path.basename(f)[:-3])
+        print(f"removed {f}")
+
+
+def order(d, smem, capa):
+    """Inductor's own discovery (its function when importable), then the
+    precondition loop of get_decisions_ranked."""
+    from torch._inductor.autoheuristic import learnedheuristic_interface as lhi
+    from torch._inductor.autoheuristic.autoheuristic_utils import AHContext, AHMetadata
+    pkg = "torch._inductor.autoheuristic.artifacts"
+    loaded = importlib.import_module(pkg)
+    if os.path.realpath(loaded.__path__[0]) != os.path.realpath(d):
+        die(f"the torch imported here has its artifacts in {loaded.__path__[0]}, not {d}")
+    try:
+        from torch._inductor.autoheuristic.learned_heuristic_controller import (
+            find_and_instantiate_subclasses)
+        how = "torch's find_and_instantiate_subclasses"
+    except ImportError:
+        find_and_instantiate_subclasses = _find_and_instantiate
+        how = "pkgutil.walk_packages as learned_heuristic_controller.py:15-43"
+    found = [h for h in find_and_instantiate_subclasses(pkg, lhi.LearnedHeuristic)
+             if h.get_name() == "mm"]
+    md = AHMetadata(smem, capa, [], "mm")
+    used = None
+    print(f"mm heuristics in discovery order ({how}), precondition for shared memory "
+          f"{smem}, capability {capa}:")
+    for h in found:
+        ok = bool(h.check_precondition(md, AHContext()))
+        used = used or (h if ok else None)
+        print(f"  {type(h).__name__:24} {type(h).__module__:60} {'passes' if ok else 'fails'}")
+    if used is None:
+        print("Inductor uses: none (no mm heuristic for this device)")
+    else:
+        print(f"Inductor uses: {type(used).__name__} from {type(used).__module__}")
+
+
+def _find_and_instantiate(package_name, base_class):
+    """The algorithm of torch's find_and_instantiate_subclasses, for a torch
+    stand-in that lacks learned_heuristic_controller (tests)."""
+    import inspect
+    import pkgutil
+    out = []
+    package = importlib.import_module(package_name)
+    for _, module_name, _ in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+        if not module_name.split(".")[-1].startswith("_"):
+            continue
+        module = importlib.import_module(module_name)
+        for _, obj in inspect.getmembers(module):
+            if inspect.isclass(obj) and issubclass(obj, base_class) and obj != base_class:
+                out.append(obj())
+    return out
+
+
+def main(argv):
+    p = argparse.ArgumentParser(prog="inductor_install.py", description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog=__doc__.split("\n\n", 2)[2])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    pi = sub.add_parser("install")
+    pi.add_argument("artifact", metavar="ARTIFACT.py")
+    pu = sub.add_parser("uninstall")
+    g = pu.add_mutually_exclusive_group(required=True)
+    g.add_argument("--name", help="the artifact's class, e.g. MMRankingH200")
+    g.add_argument("--all", action="store_true", help="every artifact install made")
+    po = sub.add_parser("order")
+    po.add_argument("--shared-memory", type=int, default=232448, metavar="B")
+    po.add_argument("--capability", default="9.0", metavar="MAJOR.MINOR")
+    for q in (pi, pu, po):
+        q.add_argument("--artifacts-dir", metavar="DIR")
+    a = p.parse_args(argv)
+    d = artifacts_dir(a.artifacts_dir)
+    if a.cmd == "install":
+        install(a.artifact, d)
+    elif a.cmd == "uninstall":
+        uninstall(d, a.name, a.all)
+    else:
+        try:
+            capa = tuple(int(x) for x in a.capability.split("."))
+        except ValueError:
+            die(f"--capability {a.capability}: expected MAJOR.MINOR")
+        order(d, a.shared_memory, capa)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

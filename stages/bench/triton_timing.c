@@ -1,0 +1,133 @@
+/* triton_timing.c — see triton_timing.h. */
+#include "triton_timing.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int cu_fail(CUresult r, const char *what, char *why, size_t whylen)
+{
+	const char *name = NULL;
+	if (cuGetErrorName(r, &name) != CUDA_SUCCESS || !name)
+		name = "?";
+	snprintf(why, whylen, "%s: %s", what, name);
+	return -1;
+}
+
+#define CU(call, what)                                                  \
+	do {                                                            \
+		CUresult r_ = (call);                                   \
+		if (r_ != CUDA_SUCCESS)                                 \
+			return cu_fail(r_, what, why, whylen);          \
+	} while (0)
+
+int tt_init(tt_bench *b, CUstream s, CUdevice dev, int max_iters, char *why, size_t whylen)
+{
+	memset(b, 0, sizeof *b);
+	b->s = s;
+	int l2;
+	CU(cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, dev), "cuDeviceGetAttribute(L2_CACHE_SIZE)");
+	/* torch: torch.empty(L2_cache_size // 4, dtype=torch.int) */
+	b->flush_words = (size_t)l2 / 4;
+	if (b->flush_words == 0)
+		b->flush_words = 1;
+	CU(cuMemAlloc(&b->flush, b->flush_words * 4), "cuMemAlloc(L2 flush buffer)");
+	b->max_iters = max_iters < 5 ? 5 : max_iters;
+	b->ev = calloc((size_t)b->max_iters * 2, sizeof *b->ev);
+	if (!b->ev) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	for (int i = 0; i < 2 * b->max_iters; i++)
+		CU(cuEventCreate(&b->ev[i], CU_EVENT_DEFAULT), "cuEventCreate");
+	return 0;
+}
+
+int tt_free(tt_bench *b)
+{
+	int rc = 0;
+	if (b->ev)
+		for (int i = 0; i < 2 * b->max_iters; i++)
+			if (b->ev[i] && cuEventDestroy(b->ev[i]) != CUDA_SUCCESS)
+				rc = -1;
+	free(b->ev);
+	if (b->flush && cuMemFree(b->flush) != CUDA_SUCCESS)
+		rc = -1;
+	memset(b, 0, sizeof *b);
+	return rc;
+}
+
+static void spin_us(double us)
+{
+	if (us <= 0)
+		return;
+	struct timespec t0, t;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((t.tv_sec - t0.tv_sec) * 1e6 + (t.tv_nsec - t0.tv_nsec) / 1e3 < us);
+}
+
+/* n timed launches, each after a flush; the minimum into *ms */
+static int timed(tt_bench *b, const tt_params *p, tt_call call, void *ctx, int n, double *ms,
+                 char *why, size_t whylen)
+{
+	for (int i = 0; i < n; i++) {
+		CU(cuMemsetD32Async(b->flush, 0, b->flush_words, b->s), "cuMemsetD32Async(L2 flush)");
+		CU(cuEventRecord(b->ev[2 * i], b->s), "cuEventRecord");
+		spin_us(p->host_delay_us);
+		if (call(ctx, b->s) != 0) {
+			snprintf(why, whylen, "the call failed while timed");
+			return -1;
+		}
+		CU(cuEventRecord(b->ev[2 * i + 1], b->s), "cuEventRecord");
+	}
+	CU(cuStreamSynchronize(b->s), "cuStreamSynchronize (timed launches)");
+	double best = INFINITY;
+	for (int i = 0; i < n; i++) {
+		float t;
+		CU(cuEventElapsedTime(&t, b->ev[2 * i], b->ev[2 * i + 1]), "cuEventElapsedTime");
+		if (t < best)
+			best = t;
+	}
+	*ms = best;
+	return 0;
+}
+
+int tt_time(tt_bench *b, const tt_params *p, tt_call call, void *ctx, double *ms,
+            char *why, size_t whylen)
+{
+	CU(cuStreamSynchronize(b->s), "cuStreamSynchronize (before)");
+	CU(cuCtxSynchronize(), "cuCtxSynchronize (before)");
+	if (call(ctx, b->s) != 0) {
+		snprintf(why, whylen, "the warm-up call failed");
+		return -1;
+	}
+	CU(cuStreamSynchronize(b->s), "cuStreamSynchronize (warm-up call)");
+	CU(cuMemsetD32Async(b->flush, 0, b->flush_words, b->s), "cuMemsetD32Async(L2 flush)");
+	int ne = p->estimation_iters < b->max_iters ? p->estimation_iters : b->max_iters;
+	if (ne < 1)
+		ne = 1;
+	double est;
+	if (timed(b, p, call, ctx, ne, &est, why, whylen))
+		return -1;
+	int iters = p->benchmark_iters;
+	if (est > 0) {
+		double q = floor(p->max_benchmark_ms / est);
+		if (q < iters)
+			iters = (int)q;
+		if (iters < 1)
+			iters = 1;
+	}
+	if (iters > b->max_iters)
+		iters = b->max_iters;
+	for (int i = 0; i < p->memory_warmup_iters; i++)
+		CU(cuMemsetD32Async(b->flush, 0, b->flush_words, b->s), "cuMemsetD32Async(memory warm-up)");
+	double best;
+	if (timed(b, p, call, ctx, iters, &best, why, whylen))
+		return -1;
+	*ms = est < best ? est : best;
+	return 0;
+}

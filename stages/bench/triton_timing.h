@@ -1,0 +1,69 @@
+/* triton_timing.h — time one GPU callable as Inductor's autotuner does
+ * (torch 2.11 runtime/benchmarking.py, InductorBenchmarker.benchmark_gpu,
+ * the default benchmarker since use_experimental_benchmarker = True,
+ * config.py:462; kernels/INDUCTOR_MM.md "How Inductor times a choice"):
+ *
+ *   synchronize; one call (warm-up, catches failures); synchronize;
+ *   a buffer of the device's L2 size, zeroed;
+ *   estimation_iters (5) x { zero the buffer; event; call; event };
+ *   estimate = the minimum of those;
+ *   benchmark_iters = max(min(100, floor(25 ms / estimate)), 1);
+ *   memory_warmup_iters (100) x { zero the buffer };
+ *   benchmark_iters x { zero the buffer; event; call; event };
+ *   result = min(estimate, the minimum of the benchmark pairs), in ms.
+ *
+ * The statistic is the minimum over single launches, each after an L2
+ * flush (the zeroing writes L2-size bytes), measured by one event pair per
+ * launch.  The same routine times the Triton candidates and extern_mm
+ * (cuBLAS) so that both see the same flushes and statistic.  Driver API
+ * only: the callable gets the stream; a nonzero return is a failure.
+ *
+ * host_delay_us (default 0) spins the CPU that long between the start event
+ * and the call: Inductor's calls are Python (the Triton launcher, or
+ * torch.mm(out=)) and their host latency lands inside the event pair when
+ * it exceeds the time the GPU spends on the flush; a C caller's does not.
+ * It exists to measure that effect in the agreement study, not to hide it.
+ */
+#ifndef MMRANK_TRITON_TIMING_H
+#define MMRANK_TRITON_TIMING_H
+
+#include <stddef.h>
+
+#include <cuda.h>
+
+typedef int (*tt_call)(void *ctx, CUstream s);
+
+typedef struct {
+	int estimation_iters;      /* 5 */
+	int memory_warmup_iters;   /* 100 */
+	int benchmark_iters;       /* 100 */
+	double max_benchmark_ms;   /* 25 */
+	double host_delay_us;      /* 0 */
+} tt_params;
+
+#define TT_PARAMS_INDUCTOR {5, 100, 100, 25.0, 0.0}
+
+typedef struct {
+	CUstream s;
+	CUdeviceptr flush;         /* L2-size buffer */
+	size_t flush_words;        /* 32-bit words */
+	CUevent *ev;               /* 2 * max_iters events */
+	int max_iters;
+} tt_bench;
+
+/* Set up on the current context: the flush buffer (the device's
+ * CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE bytes, as torch's
+ * props.L2_cache_size), and events for up to max_iters pairs.  Returns 0 or
+ * -1 with why[]. */
+int tt_init(tt_bench *b, CUstream s, CUdevice dev, int max_iters, char *why, size_t whylen);
+/* Returns 0, or -1 if a driver call failed. */
+int tt_free(tt_bench *b);
+
+/* Time call(ctx, s) with p (TT_PARAMS_INDUCTOR for Inductor's).  Returns 0
+ * with *ms, or -1 with why[] when the call fails (its warm-up call or any
+ * timed one) or a CUDA call fails; after a failed kernel the context may be
+ * unusable (the caller checks, as for any CUDA fault). */
+int tt_time(tt_bench *b, const tt_params *p, tt_call call, void *ctx, double *ms,
+            char *why, size_t whylen);
+
+#endif

@@ -1,0 +1,307 @@
+/* gridcv.c — fit's grid search with cross-validation; see gridcv.h
+ * (spec §5.4, §5.9). */
+#include "gridcv.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "progress.h"
+#include "util.h"
+
+/* ---- evaluation sets ------------------------------------------------- */
+
+static void
+add(evset *e, const dset *ds, int i)
+{
+	e->c[e->n++] = (ecase){ds, i};
+}
+
+evset *
+gridcv_sets(const training *tr, int split_none, int cv, int *nsets)
+{
+	const dset *ds = tr->ds, *m = &ds[0];
+	int ns = 3 + (tr->nds - 1);
+	evset *sets = xcalloc((size_t)ns, sizeof *sets);
+	sets[S_TRAIN].name = "train";
+	sets[S_VAL].name = cv ? "cv" : "val";
+	sets[S_TEST].name = "test";
+	for (int s = 0; s < 3; s++)
+		sets[s].c = xmalloc(((size_t)m->fs.n_inputs + 1) * sizeof(ecase));
+	for (int r = 0; r < m->n_rows; r++) {
+		int i = m->inp[r], s = split_none ? -1 : m->set[r];
+		if (m->row[r] != m->win[i])
+			continue; /* ranking mode: winner == actual_winner rows */
+		if (s < 0) {
+			for (s = 0; s < 3; s++)
+				add(&sets[s], m, i);
+		} else if (cv && s != S_TEST) {
+			add(&sets[S_TRAIN], m, i);
+			add(&sets[S_VAL], m, i);
+		} else {
+			add(&sets[s], m, i);
+		}
+	}
+	for (int d = 1; d < tr->nds; d++) {
+		evset *e = &sets[2 + d];
+		e->name = ds[d].name;
+		e->c = xmalloc(((size_t)ds[d].fs.n_inputs + 1) * sizeof(ecase));
+		if (ds[d].fold)
+			sets[S_VAL].c = xrealloc(sets[S_VAL].c, ((size_t)sets[S_VAL].n +
+			                         ds[d].fs.n_inputs + 1) * sizeof(ecase));
+		for (int i = 0; i < ds[d].fs.n_inputs; i++) {
+			if (ds[d].win[i] < 0)
+				continue;
+			add(e, &ds[d], i);
+			if (ds[d].fold && ds[d].fold[i] >= 0)
+				add(&sets[S_VAL], &ds[d], i);
+		}
+	}
+	*nsets = ns;
+	return sets;
+}
+
+void
+gridcv_sets_free(evset *sets, int nsets)
+{
+	for (int s = 0; s < nsets; s++)
+		free(sets[s].c);
+	free(sets);
+}
+
+/* Evaluate tree t (pruned) on set e into acc (§5.9): every input's times
+ * in the universe (NAN: not measured), its truth, t's ranked list of the
+ * leaf it reaches. */
+static void
+evaluate(const tree *t, const evset *e, int n_univ, mx_acc *acc)
+{
+	double *time = xmalloc((size_t)n_univ * sizeof *time);
+	for (int u = 0; u < n_univ; u++)
+		time[u] = NAN;
+	/* ranked list of every leaf, computed once */
+	int *roff = xcalloc((size_t)t->n_node + 1, sizeof *roff);
+	int *rank = xmalloc(((size_t)t->n_prob + 1) * sizeof *rank);
+	double *prob = xmalloc(((size_t)t->n_prob + 1) * sizeof *prob);
+	tree_prob *tmp = xmalloc(((size_t)t->n_class + 1) * sizeof *tmp);
+	int off = 0;
+	for (int i = 0; i < t->n_node; i++) {
+		roff[i] = off;
+		if (t->node[i].feature >= 0)
+			continue;
+		int nr = tree_ranked(t, i, tmp, t->n_class);
+		for (int j = 0; j < nr; j++) {
+			rank[off + j] = tmp[j].cls; /* class index == universe index */
+			prob[off + j] = tmp[j].p;
+		}
+		off += nr;
+	}
+	roff[t->n_node] = off;
+	for (int c = 0; c < e->n; c++) {
+		const dset *ds = e->c[c].ds;
+		const featset *fs = &ds->fs;
+		int i = e->c[c].i;
+		for (int j = fs->first[i]; j < ds->hi[i]; j++)
+			time[ds->gch[fs->choice[j]]] = fs->ms[j];
+		int leaf = tree_apply(t, fs->x + (size_t)i * fs->n_feat);
+		mx_case mc = {time, ds->gch[fs->choice[ds->win[i]]], rank + roff[leaf],
+		              prob + roff[leaf], t->node[leaf].prob_len, 0};
+		mx_add(acc, &mc, NULL);
+		for (int j = fs->first[i]; j < ds->hi[i]; j++)
+			time[ds->gch[fs->choice[j]]] = NAN;
+	}
+	free(tmp);
+	free(prob);
+	free(rank);
+	free(roff);
+	free(time);
+}
+
+/* ---- passes and jobs ------------------------------------------------- */
+
+void
+gridcv_pass_open(gridcv_pass *p, const gridcv *g, int fold)
+{
+	const training *tr = g->tr;
+	double t0 = mono_s();
+	memset(p, 0, sizeof *p);
+	p->g = g;
+	p->fold = fold;
+	p->X = xmalloc((tr->n_max + 1) * (size_t)tr->nf * sizeof *p->X);
+	p->Y = xmalloc((tr->n_max + 1) * sizeof *p->Y);
+	p->W = xmalloc((tr->n_max + 1) * sizeof *p->W);
+	int n = training_rows(tr, fold, p->X, p->Y, p->W);
+	p->cd = (cart_data){n, tr->nf, tr->n_class, p->X, p->Y, p->W};
+	p->cs = cart_presort(&p->cd);
+	if (g->rule.mode != RR_FREQ) {
+		p->rr = xmalloc((tr->n_inputs_max + 1) * sizeof *p->rr);
+		p->nrr = training_inputs(tr, fold, p->rr);
+	}
+	if (fold >= 0) {
+		const evset *cv = &g->sets[S_VAL];
+		p->fe = (evset){"cv", xmalloc(((size_t)cv->n + 1) * sizeof(ecase)), 0};
+		for (int c = 0; c < cv->n; c++)
+			if (cv->c[c].ds->fold[cv->c[c].i] == fold)
+				p->fe.c[p->fe.n++] = cv->c[c];
+	}
+	size_t na = (size_t)g->nmodels * (size_t)g->nsets;
+	p->full = xcalloc((size_t)g->nmodels, sizeof *p->full);
+	p->pruned = xcalloc((size_t)g->nmodels, sizeof *p->pruned);
+	p->acc = xmalloc((na + 1) * sizeof *p->acc);
+	for (size_t i = 0; i < na; i++)
+		mx_init(&p->acc[i], g->rule.k, tr->def, 0.0);
+	p->t_fit = xcalloc((size_t)g->nmodels, sizeof *p->t_fit);
+	p->t_eval = xcalloc((size_t)g->nmodels, sizeof *p->t_eval);
+	p->t_open = mono_s() - t0;
+}
+
+static void
+fit_one(gridcv_pass *p, int mi)
+{
+	const model *m = &p->g->models[mi];
+	cart_params cp = {m->crit, m->max_depth, m->msl};
+	double t0 = mono_s();
+	cart_fit(&p->full[mi], &p->cd, p->cs, &cp);
+	p->full[mi].ranking_k = p->g->rule.k;
+	p->t_fit[mi] += mono_s() - t0;
+}
+
+void
+gridcv_pass_fit(gridcv_pass *p)
+{
+	for (int mi = 0; mi < p->g->nmodels; mi++)
+		fit_one(p, mi);
+}
+
+void
+gridcv_model(void *pass, int mi, int thread)
+{
+	gridcv_pass *p = pass;
+	const gridcv *g = p->g;
+	(void)thread;
+	if (p->full[mi].n_node == 0) /* not fitted by gridcv_pass_fit */
+		fit_one(p, mi);
+	double t0 = mono_s();
+	leaves_prune(&p->pruned[mi], &p->full[mi], &g->rule, p->rr, p->nrr);
+	double t1 = mono_s();
+	mx_acc *acc = p->acc + (size_t)mi * (size_t)g->nsets;
+	int n_univ = g->tr->n_univ;
+	if (p->fold >= 0) {
+		evaluate(&p->pruned[mi], &p->fe, n_univ, &acc[S_VAL]);
+		tree_free(&p->full[mi]);
+		tree_free(&p->pruned[mi]);
+	} else {
+		for (int s = 0; s < g->nsets; s++)
+			if (!(g->folds && s == S_VAL))
+				evaluate(&p->pruned[mi], &g->sets[s], n_univ, &acc[s]);
+	}
+	p->t_fit[mi] += t1 - t0;
+	p->t_eval[mi] += mono_s() - t1;
+}
+
+void
+gridcv_pass_close(gridcv_pass *p, gridcv_result *r)
+{
+	const gridcv *g = p->g;
+	r->t_fit += p->t_open;
+	for (int mi = 0; mi < g->nmodels; mi++) {
+		for (int s = 0; s < g->nsets; s++) {
+			size_t i = (size_t)mi * (size_t)g->nsets + (size_t)s;
+			mx_merge(&r->acc[i], &p->acc[i]);
+		}
+		r->t_fit += p->t_fit[mi];
+		r->t_eval += p->t_eval[mi];
+		if (p->fold < 0) {
+			r->full[mi] = p->full[mi];
+			r->pruned[mi] = p->pruned[mi];
+		} else {
+			tree_free(&p->full[mi]);
+			tree_free(&p->pruned[mi]);
+		}
+	}
+	cart_sorted_free(p->cs);
+	free(p->X);
+	free(p->Y);
+	free(p->W);
+	free(p->rr);
+	free(p->fe.c);
+	free(p->full);
+	free(p->pruned);
+	free(p->acc);
+	free(p->t_fit);
+	free(p->t_eval);
+	memset(p, 0, sizeof *p);
+}
+
+/* ---- results --------------------------------------------------------- */
+
+void
+gridcv_result_init(gridcv_result *r, const gridcv *g)
+{
+	size_t na = (size_t)g->nmodels * (size_t)g->nsets;
+	memset(r, 0, sizeof *r);
+	r->acc = xmalloc((na + 1) * sizeof *r->acc);
+	r->mx = xcalloc(na + 1, sizeof *r->mx);
+	for (size_t i = 0; i < na; i++)
+		mx_init(&r->acc[i], g->rule.k, g->tr->def, 0.0);
+	r->full = xcalloc((size_t)g->nmodels, sizeof *r->full);
+	r->pruned = xcalloc((size_t)g->nmodels, sizeof *r->pruned);
+}
+
+void
+gridcv_finish(gridcv_result *r, const gridcv *g)
+{
+	double t0 = mono_s();
+	size_t na = (size_t)g->nmodels * (size_t)g->nsets;
+	for (size_t i = 0; i < na; i++)
+		mx_finish(&r->acc[i], &r->mx[i]);
+	free(r->acc);
+	r->acc = NULL;
+	r->t_eval += mono_s() - t0;
+}
+
+void
+gridcv_run(const gridcv *g, gridcv_result *r)
+{
+	progress prog;
+	int64_t done = 0;
+	gridcv_result_init(r, g);
+	progress_start(&prog, "fit: grid", "fits", (int64_t)g->nmodels * (g->folds + 1));
+	for (int f = 0; f <= g->folds; f++) {
+		gridcv_pass p;
+		gridcv_pass_open(&p, g, f < g->folds ? f : -1);
+		for (int mi = 0; mi < g->nmodels; mi++) {
+			gridcv_model(&p, mi, 0);
+			progress_update(&prog, ++done);
+		}
+		gridcv_pass_close(&p, r);
+	}
+	progress_end(&prog, done);
+	gridcv_finish(r, g);
+}
+
+void
+gridcv_rank_written(const gridcv *g, tree *t)
+{
+	const training *tr = g->tr;
+	rr_input *rr = NULL;
+	int n = 0;
+	if (g->rule.mode != RR_FREQ) {
+		rr = xmalloc((tr->n_inputs_max + 1) * sizeof *rr);
+		n = training_inputs(tr, -1, rr);
+	}
+	leaves_rank_all(t, &g->rule, rr, n);
+	free(rr);
+}
+
+void
+gridcv_result_free(gridcv_result *r, const gridcv *g)
+{
+	for (int mi = 0; r->full && mi < g->nmodels; mi++) {
+		tree_free(&r->full[mi]);
+		tree_free(&r->pruned[mi]);
+	}
+	free(r->full);
+	free(r->pruned);
+	free(r->mx);
+	memset(r, 0, sizeof *r);
+}
