@@ -86,8 +86,8 @@ help:
 	@echo
 	@echo 'Variables (current value):'
 	@echo '  GPU=$(GPU)  RANKING=$(RANKING) (top-k)  SEED=$(SEED)  SPLIT=$(SPLIT) (rows|group)'
-	@echo '  GRID=$(GRID) (mm|reference|search|FILE)  SELECT=$(SELECT) (top1|regret|hit)  FOLDS=$(FOLDS)'
-	@echo '  LEAF_RANK=$(LEAF_RANK) (freq|greedy: leaf list order)  LEAF_PAD=$(LEAF_PAD) (ancestors'"'"' classes appended; fit --help)'
+	@echo '  GRID=$(GRID) (mm|reference|search|FILE)  SELECT=$(SELECT) (top1|regret|hit|curve)  FOLDS=$(FOLDS)'
+	@echo '  LEAF_RANK=$(LEAF_RANK) (freq|greedy|prefix: leaf list order)  LEAF_PAD=$(LEAF_PAD) (ancestors'"'"' classes appended; fit --help)'
 	@echo '  PROFILE=$(PROFILE) (ours|reference: sets SPLIT GRID SELECT LEAF_RANK LEAF_PAD FOLDS)  HEURISTIC_NAME=$(HEURISTIC_NAME)'
 	@echo '  SAMPLES=$(SAMPLES)  REPS=$(REPS)  GPUS=$(GPUS)  OUT=$(OUT)'
 	@echo '  DATASET_MIRROR=$(DATASET_MIRROR) (folder searched before the upstream URL)'
@@ -173,8 +173,8 @@ SPLIT           ?= group
 GRID            ?= search
 SELECT          ?= hit
 LEAF_RANK       ?= greedy
-# leaf lists padded with up to k ancestors' classes (fit --leaf-pad; greedy only)
-LEAF_PAD        ?= $(if $(filter greedy,$(LEAF_RANK)),$(RANKING),0)
+# leaf lists padded with up to k ancestors' classes (fit --leaf-pad; not with freq)
+LEAF_PAD        ?= $(if $(filter-out freq,$(LEAF_RANK)),$(RANKING),0)
 # cross-validation needs whole inputs per fold: only with the grouped split
 FOLDS           ?= $(if $(filter group,$(SPLIT)),5,0)
 endif

@@ -65,6 +65,20 @@ cv_add(cv_acc *a, const double *time, int truth, const int *rank,
 	    first >= 0 ? time[first] / tt : INFINITY);
 }
 
+void
+cv_merge(cv_acc *a, const cv_acc *b)
+{
+	a->n += b->n;
+	for (int k = 0; k <= CV_KMAX; k++) {
+		a->hit[k] += b->hit[k];
+		a->none[k] += b->none[k];
+		a->lsum[k] += b->lsum[k];
+		a->lcap[k] += b->lcap[k];
+		if (b->rmax[k] > a->rmax[k])
+			a->rmax[k] = b->rmax[k];
+	}
+}
+
 double
 cv_hit(const cv_acc *a, int k)
 {

@@ -45,6 +45,10 @@ void cv_init(cv_acc *a, int def);
 /* Add one input (see above); time[truth] must be finite and > 0. */
 void cv_add(cv_acc *a, const double *time, int truth, const int *rank,
             const double *prob, int n_rank);
+/* Add b's inputs to a (same def): merging accumulators in a fixed order
+ * gives what adding their inputs in that order gives (fit's passes and
+ * jobs, gridcv.h). */
+void cv_merge(cv_acc *a, const cv_acc *b);
 /* Hit rate at k (0..CV_KMAX), a fraction; 0 without inputs. */
 double cv_hit(const cv_acc *a, int k);
 /* Geometric mean regret at k over the inputs not in none[k]; 0 if none. */

@@ -8,17 +8,10 @@
 
 #include "util.h"
 
-const lo_rule lo_rules[] = {
-	/* name              lambda def_first rest            mu   margin */
-	{"prefix",            1.0,   1,       LO_REST_HIT,    0.0, 0.05},
-	{"prefix-m0",         1.0,   1,       LO_REST_HIT,    0.0, 0},
-	{"prefix-m10",        1.0,   1,       LO_REST_HIT,    0.0, 0.10},
-	{"prefix-regret",     1.0,   1,       LO_REST_REGRET, 0.0, 0.05},
-	{"prefix-regret-m0",  1.0,   1,       LO_REST_REGRET, 0.0, 0},
-	{"prefix-regret-mu1", 1.0,   1,       LO_REST_REGRET, 1.0, 0},
-	{"prefix-half",       0.5,   1,       LO_REST_HIT,    0.0, 0},
-	{"prefix-nodef",      1.0,   0,       LO_REST_HIT,    0.0, 0},
-};
+#define LO_RULE(name, lambda, def_first, rest, mu, margin) \
+	{name, lambda, def_first, rest, mu, margin},
+const lo_rule lo_rules[] = {LO_RULES(LO_RULE)};
+#undef LO_RULE
 const int n_lo_rules = (int)(sizeof lo_rules / sizeof *lo_rules);
 
 void

@@ -62,7 +62,20 @@ typedef struct {
 	                      other than def must beat def alone */
 } lo_rule;
 
-/* The named rules, in RR_PREFIX + index order; n_lo_rules of them. */
+/* The named rules, one table (fit --leaf-rank NAME; rerank.h RR_PREFIX + i
+ * is rule i): name, lambda, def_first, rest, mu, margin.  `prefix` is
+ * the one chosen by the out-of-fold comparison, the others are its
+ * candidates (perf/results/compare/README.txt). */
+#define LO_RULES(X) \
+	X("prefix",            1.0, 1, LO_REST_HIT,    0.0, 0.05) \
+	X("prefix-m0",         1.0, 1, LO_REST_HIT,    0.0, 0)    \
+	X("prefix-m10",        1.0, 1, LO_REST_HIT,    0.0, 0.10) \
+	X("prefix-regret",     1.0, 1, LO_REST_REGRET, 0.0, 0.05) \
+	X("prefix-regret-m0",  1.0, 1, LO_REST_REGRET, 0.0, 0)    \
+	X("prefix-regret-mu1", 1.0, 1, LO_REST_REGRET, 1.0, 0)    \
+	X("prefix-half",       0.5, 1, LO_REST_HIT,    0.0, 0)    \
+	X("prefix-nodef",      1.0, 0, LO_REST_HIT,    0.0, 0)
+
 extern const lo_rule lo_rules[];
 extern const int n_lo_rules;
 
