@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rerank.h"
+#include "rules.h"
 #include "util.h"
 
 void
@@ -40,29 +41,14 @@ cv_add(cv_acc *a, const double *time, int truth, const int *rank,
 	if (!isfinite(tt) || !(tt > 0))
 		die("curve: input with a non-finite or non-positive winner time %g",
 		    tt);
-	int def = a->def;
-	int def_timed = def >= 0 && !isnan(time[def]);
-	double best = def_timed ? time[def] : INFINITY;
-	int hit = def >= 0 && truth == def, k = 0, first = -1;
 	a->n++;
-	for (int i = 0; i < n_rank && k < CV_KMAX; i++) {
-		int c = rank[i];
-		if (!(prob[i] > 0) || isnan(time[c]))
-			continue;
-		if (first < 0)
-			first = c;
-		hit |= c == truth;
-		if (time[c] < best)
-			best = time[c];
-		put(a, ++k, hit, best / tt);
+	for (int k = 1; k <= CV_KMAX; k++) {
+		topk_list l;
+		topk(&l, NULL, rank, prob, n_rank, time, k, a->def, truth);
+		put(a, k, l.has_truth, regret(l.best, tt));
 	}
-	/* a list shorter than CV_KMAX: the longer lists are the same */
-	for (int j = k + 1; j <= CV_KMAX; j++)
-		put(a, j, hit, best / tt);
-	if (first < 0 && def_timed)
-		first = def;
-	put(a, 0, first >= 0 && first == truth,
-	    first >= 0 ? time[first] / tt : INFINITY);
+	int f = first_entry(rank, prob, n_rank, time, a->def);
+	put(a, 0, f >= 0 && f == truth, f >= 0 ? regret(time[f], tt) : INFINITY);
 }
 
 void

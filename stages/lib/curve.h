@@ -9,15 +9,15 @@
  * entries with prob > 0 and a time (not NAN), in order: what Inductor keeps
  * of the list for the shape (§7.3 step 4).
  *
- *   k >= 1 ("top-k + extern_mm", §5.9, §7.3 step 5): the first k entries of
- *          the filtered list, and def.  hit iff truth is among them;
- *          regret = their best time / time[truth] (def's time counts when
- *          measured).  The same list as metrics.h's top-k list.
- *   k = 0  ("first entry alone"): the first entry of the filtered list, or
- *          def when it is empty (the C API's rank() appends def to every
- *          list, templates/heuristic.h.m4): what a runtime without
- *          autotuning launches (<name>_pick()).  hit iff it is truth;
- *          regret = its time / time[truth]; no fallback when it failed.
+ *   k >= 1 ("top-k + extern_mm", §5.9, §7.3 step 5): rules.h's top-k list
+ *          (the first k entries of the filtered list, and def); hit iff
+ *          truth is among them; regret = their best time / time[truth].
+ *   k = 0  ("first entry alone"): rules.h's first_entry (the first entry of
+ *          the filtered list, or def when it is empty: the C API's rank()
+ *          appends def to every list, templates/heuristic.h.m4): what a
+ *          runtime without autotuning launches (<name>_pick()).  hit iff
+ *          it is truth; regret = its time / time[truth]; no fallback when
+ *          it failed.
  *
  * A list without a finite time (a failed first entry; for k >= 1, every
  * listed choice failed) is counted in none[k] and left out of the regret
