@@ -355,12 +355,16 @@ $(CMP)/%/pruned.tsv: $(CMP)/%/tree.tsv $(BIN)/prune
 $(CMP)/%/test.feat.tsv: $(CMP)/%/split.tsv $(O)/main.feat.tsv stages/subset.sh
 	$(Q)stages/subset.sh $< test $(O)/main.feat.tsv $@
 
-COMPARE = stages/compare.sh --bin $(BIN) --ranking $(RANKING) --reference $(REFERENCE_ART)
+# NVIDIA's nvMatmulHeuristics as a peer (issue #19, stages/nvmmh.mk), where
+# it is installed; looked up only when compare runs
+NVMMH_ARG = $(if $(shell stages/nvmmh-dir.sh '$(NVMMH_DIR)' 2>/dev/null),--nvmmh $(BIN)/nvmmh)
+COMPARE = stages/compare.sh --bin $(BIN) --ranking $(RANKING) --reference $(REFERENCE_ART) $(NVMMH_ARG)
 $(O)/compare.txt: $(CMP)/rows/pruned.tsv $(CMP)/rows/test.feat.tsv $(CMP)/group/pruned.tsv \
   $(CMP)/group/test.feat.tsv $(CMP)/refgroup/pruned.tsv $(O)/pruned.tsv $(EXTRA_FEATS) $(foreach h,$(HELDOUT),$(call log_feat,$(h))) \
   $(BIN)/import $(BIN)/eval stages/compare.sh $(CMP)/show.params $(wildcard $(REFERENCE_ART))
 	$(if $(Q),@echo "  COMPARE $@")
-	$(Q){ echo "== (a) reference split: rows, 1 % test; ours trained like the reference (one model, §5.10)" && \
+	$(Q)$(if $(NVMMH_ARG),$(MAKE) --no-print-directory -s $(BIN)/nvmmh &&) \
+	  { echo "== (a) reference split: rows, 1 % test; ours trained like the reference (one model, §5.10)" && \
 	  $(COMPARE) --ours $(CMP)/rows/pruned.tsv -o $(CMP)/rows.tsv test=$(CMP)/rows/test.feat.tsv && echo && \
 	  echo "== (b) grouped split: $(HOLDOUT) of the main inputs held out whole from our training" && \
 	  echo "   heldout: those inputs (ours never saw them, shipped did)$(if $(EXTRA_SETS),; $(EXTRA_SETS): training data of both trees)$(if $(HELDOUT),; $(foreach h,$(HELDOUT),$(basename $(notdir $(h)))): HELDOUT logs (not in our training))" && \
