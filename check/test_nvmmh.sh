@@ -49,6 +49,12 @@ if [ "$(rk order 0 | head -2)" = "${T}_numstages=3_numwarps=4
 ${T}_numstages=4_numwarps=8" ] && [ "$(rk measured 0 | head -2)" = "${T}_numstages=4_numwarps=8
 ${T}_numstages=3_numwarps=4" ]; then ok nvmmh-tie-break
 else fail nvmmh-tie-break "order: $(rk order 0 | head -2 | tr '\n' ' '); measured: $(rk measured 0 | head -2 | tr '\n' ' ')"; fi
+# spread: one choice per tied group first (128x32x128 s3 w4, 64x32x64,
+# 16x16x16), then the second of the tie (s4 w8), the rejected one last
+"$N" --tie spread -o "$TMP/spread.tsv" "$TMP/small.feat.tsv" 2>/dev/null
+if [ "$(rk spread 0 | sed 's/type=triton_BLOCK-M=//; s/_BLOCK-K=/x/; s/_BLOCK-N=/x/; s/_numstages=/ s/; s/_numwarps=/ w/' | tr '\n' ,)" = \
+	"128x32x128 s3 w4,64x32x64 s3 w4,16x16x16 s1 w2,128x32x128 s4 w8,256x128x256 s8 w8," ]; then ok nvmmh-tie-spread
+else fail nvmmh-tie-spread "$(rk spread 0 | tr '\n' ' ')"; fi
 if [ "$(rk order 0 | tail -1)" = type=triton_BLOCK-M=256_BLOCK-K=128_BLOCK-N=256_numstages=8_numwarps=8 ] &&
 	grep -q '1 rejected' "$TMP/order.err"; then ok nvmmh-rejected-last
 else fail nvmmh-rejected-last "last: $(rk order 0 | tail -1); $(cat "$TMP/order.err")"; fi

@@ -37,7 +37,7 @@
 
 static const char usage[] =
 "usage: nvmmh [--gpu a100|h100|h200] [--metric relative|runtime]\n"
-"             [--tie order|measured] -o RANKS.tsv SET.feat.tsv\n"
+"             [--tie order|spread|measured] -o RANKS.tsv SET.feat.tsv\n"
 "\n"
 "Rank every input's Triton choices (type=triton_BLOCK-M=..._numwarps=...)\n"
 "by nvMatmulHeuristics' runtime estimate for the Triton target, fastest\n"
@@ -58,10 +58,12 @@ static const char usage[] =
 "  --tie T        the estimate ignores num_stages and num_warps, so choices\n"
 "                 that differ only there tie (relative difference < 1e-9):\n"
 "                 order (default) keeps the feat TSV's order of the input's\n"
-"                 rows, i.e. Inductor's candidate order in the log; measured\n"
-"                 takes the smaller median time first, an oracle tie-break\n"
-"                 (not a heuristic: it bounds what the ignored parameters\n"
-"                 cost)\n"
+"                 rows, i.e. Inductor's candidate order in the log; spread\n"
+"                 lists one choice of every tied group (in that order)\n"
+"                 before the second of any, so that a short list holds\n"
+"                 several tiles; measured takes the smaller median time\n"
+"                 first, an oracle tie-break (not a heuristic: it bounds\n"
+"                 what the ignored parameters cost)\n"
 "\n"
 "stderr: inputs, Triton choices scored, rejected configurations and tie\n"
 "groups.  Needs libnvMatmulHeuristics.so.0 (make NVMMH_DIR=..., see\n"
@@ -70,7 +72,7 @@ static const char usage[] =
 "library error, or a write error.  No partial output is left under\n"
 "RANKS.tsv.\n";
 
-enum { TIE_ORDER, TIE_MEASURED };
+enum { TIE_ORDER, TIE_SPREAD, TIE_MEASURED };
 
 /* The library's state: handle, descriptor, backend, loaded discovery sets
  * (precision x layout). */
@@ -204,6 +206,7 @@ typedef struct {
 	const char *id;
 	double score, ms;
 	int pos;      /* row position within the input (Inductor's order) */
+	int round;    /* --tie spread: its place within its tied group */
 } cand;
 
 /* Scores first (a rejected configuration, score 0, last), ties (relative
@@ -222,6 +225,20 @@ static int
 cmp_order(const void *a, const void *b)
 {
 	const cand *x = a, *y = b;
+	int c = cmp_score(x, y);
+	return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* --tie spread (after cmp_order): rejected configurations last, then the
+ * place within the tied group, then as cmp_order. */
+static int
+cmp_spread(const void *a, const void *b)
+{
+	const cand *x = a, *y = b;
+	if ((x->score == 0) != (y->score == 0))
+		return x->score == 0 ? 1 : -1;
+	if (x->round != y->round)
+		return x->round < y->round ? -1 : 1;
 	int c = cmp_score(x, y);
 	return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
 }
@@ -299,15 +316,20 @@ rank_input(lib *l, const featset *fs, int i, const int *col, const int *cat,
 		const char *id = fs->choices[fs->choice[r]];
 		if (!parse_triton(id, v))
 			continue;
-		cs[nc] = (cand){id, score(l, p, &pb, v), fs->ms[r], r - fs->first[i]};
+		cs[nc] = (cand){id, score(l, p, &pb, v), fs->ms[r], r - fs->first[i], 0};
 		t->rejected += cs[nc].score == 0;
 		nc++;
 	}
 	qsort(cs, (size_t)nc, sizeof *cs, tie == TIE_MEASURED ? cmp_measured : cmp_order);
 	for (int j = 0; j < nc; j++) {
-		ids[j] = cs[j].id;
-		t->ties += j > 0 && cs[j].score > 0 && cmp_score(&cs[j - 1], &cs[j]) == 0;
+		int tied = j > 0 && cs[j].score > 0 && cmp_score(&cs[j - 1], &cs[j]) == 0;
+		cs[j].round = tied ? cs[j - 1].round + 1 : 0;
+		t->ties += tied;
 	}
+	if (tie == TIE_SPREAD)
+		qsort(cs, (size_t)nc, sizeof *cs, cmp_spread);
+	for (int j = 0; j < nc; j++)
+		ids[j] = cs[j].id;
 	t->scored += nc;
 	return nc;
 }
@@ -333,9 +355,10 @@ main(int argc, char **argv)
 			relative = !strcmp(v, "relative");
 		} else if (!strcmp(a, "--tie") && more) {
 			const char *v = argv[++i];
-			if (strcmp(v, "order") && strcmp(v, "measured"))
-				die("--tie: expected order or measured, got '%s'", v);
-			tie = !strcmp(v, "measured") ? TIE_MEASURED : TIE_ORDER;
+			if (strcmp(v, "order") && strcmp(v, "spread") && strcmp(v, "measured"))
+				die("--tie: expected order, spread or measured, got '%s'", v);
+			tie = !strcmp(v, "measured") ? TIE_MEASURED : !strcmp(v, "spread")
+			      ? TIE_SPREAD : TIE_ORDER;
 		} else if (a[0] == '-' && a[1] != '\0')
 			die("unknown or incomplete option '%s' (see --help)", a);
 		else if (!in)
@@ -390,7 +413,8 @@ main(int argc, char **argv)
 	        "Triton choices scored (%s, %s), %ld rejected, %ld tied with the "
 	        "previous one (broken by %s)%s\n", in, t.inputs, t.unranked, t.scored,
 	        gpu, relative ? "relative" : "runtime", t.rejected, t.ties,
-	        tie == TIE_MEASURED ? "measured time" : "row order",
+	        tie == TIE_MEASURED ? "measured time" : tie == TIE_SPREAD ?
+	        "row order, spread" : "row order",
 	        l.partial ? "; some discovery sets not entirely loaded" : "");
 	lib_close(&l);
 	free(ids);
