@@ -30,41 +30,22 @@
 #include <string.h>
 
 #include "featset.h"
+#include "opts.h"
 #include "ranks.h"
 #include "util.h"
 
 #include "nvMatmulHeuristics.h"
 
-static const char usage[] =
-"usage: nvmmh [--gpu a100|h100|h200] [--metric relative|runtime]\n"
-"             [--tie order|spread|measured] -o RANKS.tsv SET.feat.tsv\n"
-"\n"
+static const char synopsis[] =
+"nvmmh [--gpu a100|h100|h200] [--metric relative|runtime]\n"
+"             [--tie order|spread|measured] -o RANKS.tsv SET.feat.tsv";
+
+static const char about[] =
 "Rank every input's Triton choices (type=triton_BLOCK-M=..._numwarps=...)\n"
 "by nvMatmulHeuristics' runtime estimate for the Triton target, fastest\n"
-"first (issue #19; the analytic peer of the trees in eval and compare).\n"
-"\n"
-"  SET.feat.tsv   featurize output (stages/FORMATS.md \"feat TSV\"; times in\n"
-"                 ms are read only for --tie measured)\n"
-"  -o RANKS.tsv   ranks TSV (stages/FORMATS.md \"ranks TSV\"), written\n"
-"                 atomically: one row per input, its Triton choice ids\n"
-"                 best first; eval --ranked NAME:SET=RANKS.tsv scores it\n"
-"  --gpu G        the predefined hardware descriptor: a100 (A100 SXM 80GB),\n"
-"                 h100 (H100 SXM), h200 (H200 SXM); default from the\n"
-"                 metadata's device capability: (8, 0) a100, (9, 0) h100\n"
-"  --metric M     relative (default): the silicon metric\n"
-"                 RUNTIME_RELATIVE_FAST_S, which the library's header\n"
-"                 recommends for ordering kernels; runtime:\n"
-"                 nvMatmulHeuristicsEstimateRuntime (seconds)\n"
-"  --tie T        the estimate ignores num_stages and num_warps, so choices\n"
-"                 that differ only there tie (relative difference < 1e-9):\n"
-"                 order (default) keeps the feat TSV's order of the input's\n"
-"                 rows, i.e. Inductor's candidate order in the log; spread\n"
-"                 lists one choice of every tied group (in that order)\n"
-"                 before the second of any, so that a short list holds\n"
-"                 several tiles; measured takes the smaller median time\n"
-"                 first, an oracle tie-break (not a heuristic: it bounds\n"
-"                 what the ignored parameters cost)\n"
-"\n"
+"first (issue #19; the analytic peer of the trees in eval and compare).\n";
+
+static const char notes[] =
 "stderr: inputs, Triton choices scored, rejected configurations and tie\n"
 "groups.  Needs libnvMatmulHeuristics.so.0 (make NVMMH_DIR=..., see\n"
 "stages/nvmmh.mk); runs without a GPU.\n"
@@ -72,7 +53,16 @@ static const char usage[] =
 "library error, or a write error.  No partial output is left under\n"
 "RANKS.tsv.\n";
 
-enum { TIE_ORDER, TIE_SPREAD, TIE_MEASURED };
+static const char h_tie[] =
+"the estimate ignores num_stages and num_warps, so choices that differ "
+"only there tie (relative difference < 1e-9): order (default) keeps the "
+"feat TSV's order of the input's rows, i.e. Inductor's candidate order in "
+"the log; spread lists one choice of every tied group (in that order) "
+"before the second of any, so that a short list holds several tiles; "
+"measured takes the smaller median time first, an oracle tie-break (not a "
+"heuristic: it bounds what the ignored parameters cost)";
+
+enum { TIE_ORDER, TIE_SPREAD, TIE_MEASURED }; /* --tie, in ties[] order */
 
 /* The library's state: handle, descriptor, backend, loaded discovery sets
  * (precision x layout). */
@@ -337,38 +327,34 @@ rank_input(lib *l, const featset *fs, int i, const int *col, const int *cat,
 int
 main(int argc, char **argv)
 {
-	const char *out = NULL, *in = NULL, *gpu = NULL;
-	int tie = TIE_ORDER, relative = 1;
-
-	std_options(argc, argv, usage);
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int more = i + 1 < argc;
-		if (!strcmp(a, "-o") && more)
-			out = argv[++i];
-		else if (!strcmp(a, "--gpu") && more)
-			gpu = argv[++i];
-		else if (!strcmp(a, "--metric") && more) {
-			const char *v = argv[++i];
-			if (strcmp(v, "runtime") && strcmp(v, "relative"))
-				die("--metric: expected runtime or relative, got '%s'", v);
-			relative = !strcmp(v, "relative");
-		} else if (!strcmp(a, "--tie") && more) {
-			const char *v = argv[++i];
-			if (strcmp(v, "order") && strcmp(v, "spread") && strcmp(v, "measured"))
-				die("--tie: expected order, spread or measured, got '%s'", v);
-			tie = !strcmp(v, "measured") ? TIE_MEASURED : !strcmp(v, "spread")
-			      ? TIE_SPREAD : TIE_ORDER;
-		} else if (a[0] == '-' && a[1] != '\0')
-			die("unknown or incomplete option '%s' (see --help)", a);
-		else if (!in)
-			in = a;
-		else
-			die("more than one feat TSV: '%s' and '%s'", in, a);
-	}
-	if (!in || !out)
-		die("usage: nvmmh [options] -o RANKS.tsv SET.feat.tsv (see --help)");
-	check_output_not_input(out, in);
+	static const char *const gpus[] = {"a100", "h100", "h200", NULL};
+	static const char *const metrics[] = {"relative", "runtime", NULL};
+	static const char *const ties[] = {"order", "spread", "measured", NULL};
+	const char *out = NULL, *in = NULL;
+	int gi = -1, metric = 0, tie = TIE_ORDER;
+	const opt table[] = {
+		OPT_POS("SET.feat.tsv", &in, OPT_REQUIRED | OPT_INPUT,
+		        "featurize output (stages/FORMATS.md \"feat TSV\"; times in "
+		        "ms are read only for --tie measured)"),
+		OPT_OUT("RANKS.tsv", &out, OPT_REQUIRED,
+		        "ranks TSV (stages/FORMATS.md \"ranks TSV\"), written "
+		        "atomically: one row per input, its Triton choice ids best "
+		        "first; eval --ranked NAME:SET=RANKS.tsv scores it"),
+		OPT_ENUM("--gpu", "G", &gi, gpus, 0,
+		         "the predefined hardware descriptor: a100 (A100 SXM 80GB), "
+		         "h100 (H100 SXM), h200 (H200 SXM); default from the "
+		         "metadata's device capability: (8, 0) a100, (9, 0) h100"),
+		OPT_ENUM("--metric", "M", &metric, metrics, 0,
+		         "relative (default): the silicon metric "
+		         "RUNTIME_RELATIVE_FAST_S, which the library's header "
+		         "recommends for ordering kernels; runtime: "
+		         "nvMatmulHeuristicsEstimateRuntime (seconds)"),
+		OPT_ENUM("--tie", "T", &tie, ties, 0, h_tie),
+		OPT_END()
+	};
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 18}, argc, argv);
+	int relative = metric == 0;
+	const char *gpu = gi >= 0 ? gpus[gi] : NULL;
 	featset fs;
 	featset_read(&fs, in);
 	nvmmhNvidiaGpu_t g;
@@ -381,11 +367,9 @@ main(int argc, char **argv)
 		g = NVMMH_NVGPU_H100_SXM;
 	else if (!strcmp(gpu, "h200"))
 		g = NVMMH_NVGPU_H200_SXM;
-	else if (!*gpu)
+	else
 		die("%s: device capability (%d, %d): give --gpu a100|h100|h200", in,
 		    fs.meta.cap_major, fs.meta.cap_minor);
-	else
-		die("--gpu: expected a100, h100 or h200, got '%s'", gpu);
 	int col[5] = {column(&fs, "m", in), column(&fs, "k", in), column(&fs, "n", in),
 	              column(&fs, "mat1_stride_1", in), column(&fs, "mat2_stride_1", in)};
 	int cat[2] = {category(&fs, "mat1_dtype", in), category(&fs, "using_tf32", in)};
