@@ -108,19 +108,24 @@ const char *MMR_NAME[[]]_get_choice(int idx);
  * MMR_NAME[[]]_DEFAULT_CHOICE; where the leaf does not list it, it is
  * appended last with weight 0.0, as Inductor appends extern_mm to the
  * Python's list (§7.3 step 5), so a caller without Inductor always has the
- * default to fall back to.  Otherwise the order is the Python's: the first
- * entry is the best choice to run alone, each next one the best addition to
- * a short autotuning list (issue #19).  Returns n, the length of the whole
- * list (<= MMR_NAME[[]]_MAX_RANKED); when n > cap only the first cap entries
- * (the top cap choices, as get_top_k_choices truncates, §7.3) are written:
+ * default to fall back to.  Otherwise the order is the Python's: for a tree
+ * fitted with --leaf-rank prefix (issue #19) the first entry is the choice
+ * with the smallest regret when run alone and each next one the best
+ * addition to a short autotuning list; with --leaf-rank greedy (make's
+ * default) the list is ordered for Inductor's top-k, extern_mm last, and
+ * its first entry is not meant to run alone.  Returns n, the length of the
+ * whole list (<= MMR_NAME[[]]_MAX_RANKED); when n > cap only the first cap
+ * entries (the top cap choices, as get_top_k_choices truncates, §7.3) are
+ * written:
  * a caller that truncates should add the default itself, as Inductor does.
  * Returns -1 when the leaf is unsafe (the Python returns None).
  * out may be NULL when cap is 0.  Allocates nothing, thread-safe. */
 int MMR_NAME[[]]_rank(const ah_mm_context *ctx, ah_mm_ranked *out, int cap);
 
 /* The choice to launch for ctx without autotuning: the first entry of
- * rank()'s list, or MMR_NAME[[]]_DEFAULT_CHOICE for an unsafe leaf.
- * Always a valid index.  Allocates nothing, thread-safe. */
+ * rank()'s list (see there: a good pick alone for --leaf-rank prefix
+ * trees), or MMR_NAME[[]]_DEFAULT_CHOICE for an unsafe leaf.  Always a
+ * valid index.  Allocates nothing, thread-safe. */
 int MMR_NAME[[]]_pick(const ah_mm_context *ctx);
 
 #ifdef __cplusplus
