@@ -34,9 +34,6 @@ ok nvmmh-build
 	"$N" --help | grep -q -- '--tie' && ok nvmmh-help || fail nvmmh-help "--help lacks usage, --tie or exit status"
 
 "$BIN/featurize" -o "$TMP/small.feat.tsv" "$F/small.txt" 2>/dev/null || { fail nvmmh-featurize "featurize failed"; finish; }
-# the library leaks its handle on purpose (stages/nvmmh.c lib_close): LSan
-# is told to ignore allocations made inside it, not ours
-export LSAN_OPTIONS="suppressions=$ROOT/check/nvmmh.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 for tie in order measured; do
 	if "$N" --tie $tie -o "$TMP/$tie.tsv" "$TMP/small.feat.tsv" 2>"$TMP/$tie.err"; then
 		test_cmp nvmmh-pinned-$tie "$F/expect_$tie.tsv" "$TMP/$tie.tsv"
