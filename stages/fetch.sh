@@ -13,13 +13,25 @@ set -euo pipefail
 [ "${1:-}" = --help ] && { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0; }
 [ $# -eq 2 ] || { echo "usage: stages/fetch.sh FILE DEST" >&2; exit 2; }
 file=$1 dest=$2
-manifest=${MANIFEST:-$(dirname "$0")/../datasets/MANIFEST.tsv}
-line=$(awk -F'\t' -v f="$file" 'NR > 1 && $1 == f' "$manifest")
-[ -n "$line" ] || { echo "fetch: '$file' is not listed in $manifest" >&2; exit 1; }
-sha=$(cut -f3 <<<"$line") url=$(cut -f4 <<<"$line")
-mkdir -p "$(dirname "$dest")"
-part=$(mktemp "$dest.part.XXXXXX")
+# (shell builtins where they do: make heuristic runs this first, and every
+# process started here is time on its critical path)
+here=${0%/*}; [ "$here" != "$0" ] || here=.
+manifest=${MANIFEST:-$here/../datasets/MANIFEST.tsv}
+sha='' url=''
+{
+	read -r _ || true # header
+	while IFS=$'\t' read -r f _ s u _; do
+		if [ "$f" = "$file" ]; then sha=$s url=$u; break; fi
+	done
+} <"$manifest"
+[ -n "$sha" ] || { echo "fetch: '$file' is not listed in $manifest" >&2; exit 1; }
+dir=${dest%/*}; [ "$dir" != "$dest" ] || dir=.
+[ -d "$dir" ] || mkdir -p "$dir"
+# a unique temporary file (exclusive create), mode 0644
+umask 022
+part=$dest.part.$$.$RANDOM
 trap 'rm -f "$part"' EXIT
+(set -C; : >"$part") || { echo "fetch: cannot create '$part'" >&2; exit 1; }
 say="fetch: $file from $url"
 if [ -n "${DATASET_MIRROR:-}" ] && [ ! -f "$DATASET_MIRROR/$file" ]; then
 	say="fetch: mirror $DATASET_MIRROR has no $file; downloading $url"
@@ -39,11 +51,11 @@ else
 	echo "fetch: $file: no mirror (DATASET_MIRROR=${DATASET_MIRROR:-unset}) and neither curl nor wget" >&2
 	exit 1
 fi
-got=$(sha256sum "$part" | cut -d' ' -f1)
+got=$(sha256sum "$part")
+got=${got%% *}
 if [ "$got" != "$sha" ]; then
 	echo "fetch: $file: sha256 mismatch: expected $sha, got $got; file removed" >&2
 	exit 1
 fi
-chmod 0644 "$part"
 mv "$part" "$dest"
 trap - EXIT
