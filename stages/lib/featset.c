@@ -193,6 +193,8 @@ void featset_read(featset *fs, const char *path)
 	char *firsttext = NULL;
 	size_t firstcap = 0, firstlen = 0;
 	long long first_line = 0;
+	char *prefix = NULL;
+	size_t prefixcap = 0, prefixlen = 0;
 	while ((len = getline(&line, &cap, fp)) >= 0) {
 		lineno++;
 		if (len == 0 || line[len - 1] != '\n')
@@ -200,13 +202,22 @@ void featset_read(featset *fs, const char *path)
 		line[--len] = '\0';
 		if (memchr(line, '\r', (size_t)len))
 			die("%s:%lld: carriage return in line", path, lineno);
-		int n = split_tabs(line, f, FEATSET_MAXCOL);
+		/* A later row of the current input that starts with exactly its first
+		 * row's text (input number and features, `prefix`) needs only its last
+		 * four fields split and parsed; any other row takes the full path,
+		 * which checks and names what differs. */
+		int fast = cur >= 0 && prefixlen && (size_t)len >= prefixlen &&
+		           !memcmp(line, prefix, prefixlen);
+		int n = fast ? ncol - 4 + split_tabs(line + prefixlen, f + ncol - 4, 4)
+		             : split_tabs(line, f, FEATSET_MAXCOL);
 		if (n != ncol)
 			die("%s:%lld: row has %d fields, the header has %d", path, lineno, n, ncol);
-		int64_t in;
-		if (parse_i64(f[0], strlen(f[0]), &in) || in < 0)
+		int64_t in = cur;
+		if (!fast && (parse_i64(f[0], strlen(f[0]), &in) || in < 0))
 			die("%s:%lld: column 'input': bad input number '%s'", path, lineno, f[0]);
-		if (in != cur) {
+		if (fast) {
+			/* features equal the first row's: checked by the prefix */
+		} else if (in != cur) {
 			if (in != cur + 1)
 				die("%s:%lld: column 'input': %lld follows %d (inputs must be numbered "
 				    "0, 1, 2, ... with their rows contiguous)", path, lineno,
@@ -248,6 +259,16 @@ void featset_read(featset *fs, const char *path)
 				firsttext = xrealloc(firsttext, firstcap);
 			}
 			firstlen = join_fields(firsttext, f, 1, ncol - 4);
+			size_t l0 = strlen(f[0]);
+			if (l0 + 1 + firstlen > prefixcap) {
+				prefixcap = 2 * (l0 + 1 + firstlen);
+				prefix = xrealloc(prefix, prefixcap);
+			}
+			memcpy(prefix, f[0], l0);
+			prefix[l0] = '\t';
+			memcpy(prefix + l0 + 1, firsttext, firstlen); /* its '\0' becomes the '\t' */
+			prefix[l0 + firstlen] = '\t';
+			prefixlen = l0 + 1 + firstlen;
 		} else if (join_fields(NULL, f, 1, ncol - 4) != firstlen ||
 		           !same_fields(firsttext, f, 1, ncol - 4)) {
 			die("%s:%lld: the features differ from the first row of input %d (%s:%lld): "
@@ -292,6 +313,7 @@ void featset_read(featset *fs, const char *path)
 	free(line);
 	free(f);
 	free(firsttext);
+	free(prefix);
 
 	/* Hand the interned strings over: choices[] and cat[] point into them. */
 	fs->n_choices = choices.n;
