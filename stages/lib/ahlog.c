@@ -1,5 +1,8 @@
 /* ahlog.c — strict AutoHeuristic log reader, see ahlog.h (spec §1). */
 #include "ahlog.h"
+#include "ahmeta.h"
+#include "emittable.h"
+#include "sniff.h"
 #include "util.h"
 
 #include <errno.h>
@@ -182,6 +185,8 @@ static ssize_t read_line(ah_reader *r)
 		r->line[--n] = '\0';
 	else
 		r->missing_newline = 1;
+	if (r->lineno == 1)
+		sniff_or_die(r->path, r->line, (size_t)n);
 	ah_reject_cr(r->path, (long long)r->lineno, r->line, (size_t)n);
 	if (strlen(r->line) != (size_t)n)
 		die("%s:%lld: NUL byte in line", r->path, (long long)r->lineno);
@@ -211,10 +216,12 @@ void ah_open_named(ah_reader *r, const char *file, const char *name)
 		    r->line);
 	snprintf(where, sizeof where, "%s:1", path);
 	ah_meta_parse(&r->meta, r->line, where);
+	ah_meta_require_mm(&r->meta, where);
 	if (read_line(r) < 0)
 		die("%s:2: header line missing after the metadata", path);
 	snprintf(where, sizeof where, "%s:2", path);
 	ah_meta_header(&r->meta, r->line, where);
+	ah_header_require_mm(&r->meta, where);
 }
 
 /* White space or a control character: would break the feat TSV (tabs) or
@@ -260,7 +267,8 @@ int ah_next(ah_reader *r)
 	/* Blank lines are skipped, as pandas does (the official A100 log has
 	 * one); they are counted in r->blank_lines so callers can report them. */
 	while ((len = read_line(r)) == 0)
-		r->blank_lines++;
+		if (r->blank_lines++ < AH_BLANK_SHOWN)
+			r->blank_at[r->blank_lines - 1] = r->lineno;
 	if (len < 0)
 		return 0;
 	if (r->line[0] == '{')
@@ -270,9 +278,15 @@ int ah_next(ah_reader *r)
 	int want = m->n_feat + 2, n = 0;
 	char *p = r->line;
 	while (p) {
-		if (n == want)
-			die("%s:%lld: row has more than %d fields (long row)", r->path,
-			    (long long)r->lineno, want);
+		if (n == want) {
+			long long got = n + 1;
+			for (const char *c = p; (c = strchr(c, ',')); c++)
+				got++;
+			die("%s:%lld: row has %lld fields, the header has %d (long row%s)",
+			    r->path, (long long)r->lineno, got, want,
+			    got == 2LL * want - 1 ? ": two rows fused, e.g. a file without "
+			    "its final newline concatenated with the next? use merge" : "");
+		}
 		r->field[n++] = p;
 		p = strchr(p, ',');
 		if (p)
@@ -312,9 +326,10 @@ int ah_next(ah_reader *r)
 	r->choice = r->field[n - 2];
 	if (!*r->choice)
 		die("%s:%lld: field 'choice': empty", r->path, (long long)r->lineno);
-	if (has_space_or_ctrl(r->choice))
-		die("%s:%lld: field 'choice': '%s' contains white space or a "
-		    "control character", r->path, (long long)r->lineno, r->choice);
+	const char *bad = emittable_problem(r->choice);
+	if (bad)
+		die("%s:%lld: field 'choice': '%s' %s", r->path, (long long)r->lineno,
+		    r->choice, bad);
 	const char *fb = r->field[n - 1];
 	double v;
 	if (parse_f64(fb, strlen(fb), &v))
@@ -327,6 +342,21 @@ int ah_next(ah_reader *r)
 		    (long long)r->lineno, fb);
 	r->feedback = v;
 	return 1;
+}
+
+void ah_warn_blank_lines(const ah_reader *r)
+{
+	if (!r->blank_lines)
+		return;
+	char at[160];
+	size_t o = 0;
+	int shown = r->blank_lines < AH_BLANK_SHOWN ? (int)r->blank_lines : AH_BLANK_SHOWN;
+	for (int i = 0; i < shown; i++)
+		o += (size_t)snprintf(at + o, sizeof at - o, "%s%lld", i ? ", " : "",
+		                      (long long)r->blank_at[i]);
+	warnf("%s: %lld blank line%s skipped (line%s %s%s)", r->path,
+	      (long long)r->blank_lines, r->blank_lines > 1 ? "s" : "",
+	      r->blank_lines > 1 ? "s" : "", at, r->blank_lines > shown ? ", ..." : "");
 }
 
 void ah_close(ah_reader *r)
