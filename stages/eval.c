@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ahmeta.h"
 #include "featset.h"
 #include "metrics.h"
 #include "opts.h"
@@ -42,7 +43,7 @@
 #include "util.h"
 
 static const char synopsis[] =
-"eval [--ranking K] [--k LIST] [-o EVAL.tsv] [--ranks RANKS.tsv]\n"
+"eval [--ranking K] [--k LIST] [-o EVAL.tsv] [--ranks RANKS.tsv] [--cross-device]\n"
 "            (--tree NAME=TREE.tsv ... | TREE.tsv) [NAME=]SET.feat.tsv ...";
 
 static const char about[] =
@@ -50,12 +51,43 @@ static const char about[] =
 "regret and speedup over extern_mm (spec §5.9 semantics, §7.3 use).\n";
 
 static const char notes[] =
-"Units: hit_rate is a fraction in [0, 1]; regret and speedup are ratios of\n"
-"median times (milliseconds / milliseconds).  A table is printed on stdout.\n"
+"The table on stdout, one row per (tree, set, k), after a legend:\n"
+"  tree, set  the names given (NAME=PATH, or the file name)\n"
+"  inputs     inputs scored (those whose best time is finite)\n"
+"  k          list size: the tree's first k ranked choices that were measured\n"
+"             for the input, extern_mm appended if missing (spec §5.9, §7.3)\n"
+"  hit        share of inputs whose fastest choice is in the list (a fraction\n"
+"             in [0, 1], printed in %)\n"
+"  regret     geometric mean over inputs of (best median ms in the list) /\n"
+"             (the input's best median ms): 1 = nothing lost\n"
+"  p95, max   the regret's 95th percentile (nearest rank) and maximum\n"
+"  speedup    geometric mean of extern_mm's median ms / the best listed median\n"
+"             ms, over inputs where extern_mm has a finite time\n"
+"  sp_max     the speedup's maximum\n"
+"  noRank     inputs none of whose measured choices the tree ranks: their list\n"
+"             is extern_mm alone (e.g. a tree of other candidates)\n"
+"  unsafe     inputs that reach a leaf without probabilities (spec §5.7)\n"
+"After each (tree, set): the overlap of choice ids, how many of the set's\n"
+"choice ids the tree ranks (extern_mm, in every list, not counted).  A tree\n"
+"that ranks none of a set's choice ids is refused (every list would be\n"
+"extern_mm alone, the same at every k).\n"
+"Units: regret and speedup are ratios of median times (ms / ms).\n"
+"\n"
+"A tree and a set must come from one device (metadata shared_memory and\n"
+"device_capa; H100 and H200 share theirs): another device is refused unless\n"
+"--cross-device, and then said on stdout and stderr.\n"
 "\n"
 "Exit status: 0 on success; 1 on bad usage, unreadable or invalid input\n"
-"(messages name file:line), a tree feature the set cannot provide, or a\n"
-"write error.  No partial output is left under EVAL.tsv or RANKS.tsv.\n";
+"(messages name file:line), a tree feature the set cannot provide, a tree\n"
+"of another device (without --cross-device) or ranking none of a set's\n"
+"choices, or a write error.  No partial output is left under EVAL.tsv or\n"
+"RANKS.tsv.\n";
+
+/* The legend above the table (one line per column, as in --help). */
+static const char legend[] =
+"# inputs: inputs scored (best time finite); k: list = the tree's first k measured choices + extern_mm\n"
+"# hit: share of inputs whose fastest choice is in the list; regret: geometric mean of best listed ms / best ms (1 = nothing lost), p95 and max of it\n"
+"# speedup: geometric mean of extern_mm ms / best listed ms, sp_max its maximum; noRank: inputs with no measured choice the tree ranks (list = extern_mm alone); unsafe: inputs reaching a leaf without probabilities (spec §5.7)\n";
 
 typedef struct {
 	const char *name;
@@ -183,20 +215,68 @@ typedef struct {
 	int *cmap;     /* [t->n_class] tree class -> universe index */
 	int U;         /* universe size */
 	int def;       /* universe index of DEFAULT_CHOICE, or -1 */
+	int ranked;    /* the set's choice ids (DEFAULT_CHOICE aside) the tree ranks */
 } pair;
 
+/* The tree's metadata against the set's (ahmeta.h ah_meta_check): another
+ * device is refused unless cross, then said on stdout and stderr. */
 static void
-pair_open(pair *p, const tree *t, const featset *fs, const char *tname,
-          const char *sname)
+pair_device(const pair *p, const char *tpath, const char *spath, int cross)
+{
+	char where[4200], tn[4400], sn[4400], dt[256], ds[256];
+	snprintf(where, sizeof where, "%s:1", tpath);
+	ah_meta tm;
+	ah_meta_parse(&tm, p->t->meta_json, where);
+	snprintf(tn, sizeof tn, "tree '%s' (%s)", p->tname, tpath);
+	snprintf(sn, sizeof sn, "set '%s' (%s)", p->sname, spath);
+	if (ah_meta_check(&tm, tn, &p->fs->meta, sn, cross, "--cross-device")) {
+		printf("# cross-device (--cross-device): tree '%s' of %s evaluated on "
+		       "set '%s' of %s\n", p->tname, ah_device_str(&tm, dt, sizeof dt),
+		       p->sname, ah_device_str(&p->fs->meta, ds, sizeof ds));
+		warnf("cross-device evaluation: tree '%s' (%s) on set '%s' (%s)",
+		      p->tname, dt, p->sname, ds);
+	}
+	ah_meta_free(&tm);
+}
+
+/* How many of the set's choice ids the tree ranks (DEFAULT_CHOICE, always
+ * listed, aside): dies if none, else returns the count. */
+static int
+pair_vocabulary(const pair *p)
+{
+	int ranked = 0, set_ids = 0, tree_ids = 0;
+	const char *tree_eg = NULL, *set_eg = NULL;
+	for (int j = 0; j < p->fs->n_choices; j++)
+		if (strcmp(p->fs->choices[j], DEFAULT_CHOICE)) {
+			set_ids++;
+			set_eg = set_eg ? set_eg : p->fs->choices[j];
+		}
+	for (int c = 0; c < p->t->n_class; c++) {
+		if (!strcmp(p->t->cls[c], DEFAULT_CHOICE))
+			continue;
+		tree_ids++;
+		tree_eg = tree_eg ? tree_eg : p->t->cls[c];
+		ranked += p->cmap[c] < p->fs->n_choices;
+	}
+	if (ranked == 0 && set_ids > 0)
+		die("tree '%s' ranks none of the %d choice ids of set '%s' (%s aside): "
+		    "its %d classes are e.g. '%s', the set's e.g. '%s'; every list would "
+		    "be %s alone, the same at every k: evaluate the tree on data of its "
+		    "own candidates", p->tname, set_ids, p->sname, DEFAULT_CHOICE, tree_ids,
+		    tree_eg ? tree_eg : "(none)", set_eg, DEFAULT_CHOICE);
+	return ranked;
+}
+
+static void
+pair_open(pair *p, const tree *t, const featset *fs, const named *tn,
+          const named *sn, int cross)
 {
 	p->t = t;
 	p->fs = fs;
-	p->tname = tname;
-	p->sname = sname;
-	if (t->meta_json && strcmp(t->meta_json, fs->meta.json))
-		warnf("tree '%s' and set '%s' come from logs with different "
-		      "metadata (another GPU or feature set?)", tname, sname);
-	p->fm = map_features(t, fs, tname, sname);
+	p->tname = tn->name;
+	p->sname = sn->name;
+	pair_device(p, tn->path, sn->path, cross);
+	p->fm = map_features(t, fs, p->tname, p->sname);
 	p->U = fs->n_choices;
 	p->cmap = xmalloc(((size_t)t->n_class + 1) * sizeof *p->cmap);
 	for (int c = 0; c < t->n_class; c++) {
@@ -209,6 +289,7 @@ pair_open(pair *p, const tree *t, const featset *fs, const char *tname,
 		if (p->cmap[c] < 0)
 			p->cmap[c] = p->U++;
 	}
+	p->ranked = pair_vocabulary(p);
 	p->def = -1;
 	for (int j = 0; j < fs->n_choices && p->def < 0; j++)
 		if (!strcmp(fs->choices[j], DEFAULT_CHOICE))
@@ -330,6 +411,9 @@ pair_eval(const pair *p, const klist *kl, FILE *fp, FILE *rfp)
 			fputc('\n', fp);
 		}
 	}
+	int set_ids = p->fs->n_choices - (p->def >= 0 && p->def < p->fs->n_choices);
+	printf("# choices: tree '%s' ranks %d of the %d choice ids of set '%s' (%s "
+	       "aside)\n", p->tname, p->ranked, set_ids, p->sname, DEFAULT_CHOICE);
 	if (ex.skipped)
 		warnf("set '%s': %ld inputs skipped (every choice failed)", p->sname,
 		      ex.skipped);
@@ -386,7 +470,7 @@ int
 main(int argc, char **argv)
 {
 	const char *out = NULL, *ranks_out = NULL;
-	int ranking = 10;
+	int ranking = 10, cross = 0;
 	klist kl = {{0}, 0};
 	opt_list tlist = {0}, plist = {0};
 	const opt table[] = {
@@ -408,6 +492,10 @@ main(int argc, char **argv)
 		        "speedup_gmean speedup_max, then the metrics TSV columns of "
 		        "stages/FORMATS.md (total, top_k_correct, ..., regret_n "
 		        "regret_none regret_gmean regret_p95 regret_max)"),
+		OPT_FLAG("--cross-device", &cross,
+		         "evaluate trees on sets of another device (metadata "
+		         "shared_memory, device_capa) on purpose; said on stdout and "
+		         "stderr (without it: refused)"),
 		OPT_STRING("--ranks", "FILE", &ranks_out, 0,
 		           "TSV, one row per (tree, set, input): leaf node id, the "
 		           "winner's choice id and the full ranking as tree class "
@@ -437,6 +525,7 @@ main(int argc, char **argv)
 		        mx_tsv_header);
 	if (rfp)
 		fprintf(rfp, "tree\tset\tinput\tleaf\twinner\tranking\n");
+	fputs(legend, stdout);
 	printf("%-12s %-12s %7s %3s %7s %8s %8s %8s %8s %8s %6s %6s\n", "tree",
 	       "set", "inputs", "k", "hit", "regret", "p95", "max", "speedup",
 	       "sp_max", "noRank", "unsafe");
@@ -445,7 +534,7 @@ main(int argc, char **argv)
 		featset_read(&fs, sets[si].path);
 		for (size_t ti = 0; ti < ntree; ti++) {
 			pair p;
-			pair_open(&p, &tr[ti], &fs, trees[ti].name, sets[si].name);
+			pair_open(&p, &tr[ti], &fs, &trees[ti], &sets[si], cross);
 			pair_eval(&p, &kl, fp, rfp);
 			pair_close(&p);
 		}
