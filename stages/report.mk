@@ -14,4 +14,4 @@ $(O)/report.html: $(O)/pruned.tsv $(O)/metrics.tsv $(O)/main.feat.tsv $(EXTRA_FE
 
 .PHONY: report
 report: $(O)/report.html
-	@echo "report: $<"
+	$(call up_to_date,$^)
