@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.." || exit 1
 . check/lib.sh
 IC="python3 $ROOT/stages/bench/inductor_collect.py --fake"
 cd "$TMP" || exit 1
-"$BIN/sample" --seed 3 --samples 3 s.tsv 2>/dev/null   # 12 inputs
+"$BIN/sample" --seed 3 --samples 3 -o s.tsv 2>/dev/null   # 12 inputs
 
 # --help states inputs, outputs and units
 h=$($IC --help)
@@ -70,7 +70,7 @@ expect_error refuse-complete "full.txt' exists: this shard is complete" nothing.
 rm -f r.txt*
 $IC --fake-die 3:inductor s.tsv r.txt 2>/dev/null
 expect_error refuse-other-reps 'r.txt.part.done:1: made with .*reps=1.*reps=2' nothing.txt $IC --reps 2 s.tsv r.txt
-"$BIN/sample" --seed 4 --samples 3 s2.tsv 2>/dev/null
+"$BIN/sample" --seed 4 --samples 3 -o s2.tsv 2>/dev/null
 expect_error refuse-other-shapes 'r.txt.part.done:1: made with .*shapes_sha256' nothing.txt $IC s2.tsv r.txt
 expect_error refuse-other-shard 'not this shard.s first ones' nothing.txt $IC --shard 1/2 s.tsv r.txt
 
