@@ -43,7 +43,7 @@ case_cmd() {
 	*.cats.tsv) [ -x "$BIN/featurize" ] || return 1
 		CMD=("$BIN/featurize" --categories "$f" -o "$OUT" "$C/base.log") ;;
 	*.merge) [ -x "$BIN/merge" ] || return 1
-		CMD=("$BIN/merge" "$OUT" "$C/base.log" "$f") ;;
+		CMD=("$BIN/merge" -o "$OUT" "$C/base.log" "$f") ;;
 	*.log) [ -x "$BIN/featurize" ] || return 1
 		CMD=("$BIN/featurize" -o "$OUT" "$f") ;;
 	*) return 2 ;;
@@ -136,7 +136,7 @@ else
 	while [ $((rows * 2)) -le "$ROWS" ]; do cat "$TMP/block" "$TMP/block" > "$TMP/block2"; mv "$TMP/block2" "$TMP/block"; rows=$((rows * 2)); done
 	cat "$TMP/block" >> "$big"; rm -f "$TMP/block"
 	rss() { awk -F': ' '/Maximum resident set size/ {print $2}' "$1"; }  # KiB
-	/usr/bin/time -v "$BIN/merge" "$TMP/merged.txt" "$big" "$big" 2>"$TMP/merge.time" >/dev/null
+	/usr/bin/time -v "$BIN/merge" -o "$TMP/merged.txt" "$big" "$big" 2>"$TMP/merge.time" >/dev/null
 	rc=$?; kb=$(rss "$TMP/merge.time")
 	lines=$(wc -l < "$TMP/merged.txt" 2>/dev/null)
 	if [ $rc -ne 0 ]; then fail corpus-big-merge "exit status $rc: $(head -c 300 "$TMP/merge.time")"

@@ -35,7 +35,7 @@ if [ "$(wc -l <full.txt.inputs.tsv)" -eq 14 ] && head -1 full.txt.inputs.tsv | g
 
 # sharded like bench: shard i has rows i, i+N, ...; merge gives the same rows
 $IC --shard 0/2 s.tsv d0.txt 2>/dev/null && $IC --shard 1/2 s.tsv d1.txt 2>/dev/null
-"$BIN/merge" m.txt d0.txt d1.txt 2>/dev/null
+"$BIN/merge" -o m.txt d0.txt d1.txt 2>/dev/null
 ids0=$(awk -F'\t' 'NR>2{printf "%s ", $1}' d0.txt.inputs.tsv)
 if [ "$ids0" = "0 2 4 6 8 10 " ] && [ "$(sort m.txt | md5sum)" = "$(sort full.txt | md5sum)" ]; then
 	ok shards-merge; else fail shards-merge "shard 0 inputs: $ids0"; fi

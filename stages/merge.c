@@ -10,7 +10,7 @@
 #include <string.h>
 
 static const char synopsis[] =
-"merge OUTPUT INPUT...";
+"merge -o OUTPUT INPUT...";
 
 static const char about[] =
 "Concatenate AutoHeuristic mm logs (spec §2, merge_data.py): every INPUT must\n"
@@ -84,8 +84,10 @@ int main(int argc, char **argv)
 	const char *out = NULL;
 	opt_list inputs = {0};
 	const opt table[] = {
-		OPT_POS("OUTPUT", &out, OPT_REQUIRED | OPT_OUTPUT,
-		        "merged log (may not be one of the INPUTs)"),
+		OPT_OUT("OUTPUT", &out, 0,
+		        "merged log (may not be one of the INPUTs); without -o the "
+		        "first positional is OUTPUT (merge_data.py's order, the old "
+		        "form: said on stderr)"),
 		OPT_POS_LIST("INPUT", &inputs, OPT_REQUIRED | OPT_INPUT,
 		             "AutoHeuristic mm logs (the metadata and header are "
 		             "checked; rows are copied, not validated: featurize "
@@ -93,6 +95,18 @@ int main(int argc, char **argv)
 		OPT_END()
 	};
 	opts_parse(&(opt_prog){synopsis, about, table, notes, 11}, argc, argv);
+	const char **in0 = inputs.v;
+	if (!out) {
+		if (inputs.n < 2)
+			die("missing -o OUTPUT; usage: %s (see --help)", synopsis);
+		out = inputs.v[0];
+		inputs.v++;
+		inputs.n--;
+		warnf("OUTPUT as the first positional is the old form: use -o %s (every "
+		      "stage takes -o OUT)", out);
+		for (int i = 0; i < inputs.n; i++)
+			check_output_not_input(out, inputs.v[i]);
+	}
 
 	aout ao;
 	FILE *fp = NULL;
@@ -159,7 +173,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "merge: wrote %s: %lld rows from %d files\n", out, rows,
 		        inputs.n);
 	ah_meta_free(&ref);
-	free(inputs.v);
+	free(in0);
 	close_stdout();
 	return 0;
 }
