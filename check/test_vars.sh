@@ -57,7 +57,9 @@ bad_value vars-screen   "SCREEN=0.5: expected 0 \(off\) or a factor >= 1" heuris
 bad_value vars-screen-ms "SCREEN_MS=0: expected a time > 0" heuristic SCREEN_MS=0
 bad_value vars-time-limit "COLLECT_TIME_LIMIT='0': expected seconds > 0" heuristic COLLECT_TIME_LIMIT=0
 bad_value vars-cc       "CC='no-such-cc': no such command" heuristic CC=no-such-cc
-bad_value vars-mirror   "DATASET_MIRROR='$TMP/nowhere': no such folder" heuristic DATASET_MIRROR="$TMP/nowhere"
+"${MK[@]}" fetch GPU=h100 DATASET_MIRROR="$TMP/nowhere" >/dev/null 2>"$TMP/m.err" && fail vars-mirror "exit 0" ||
+	{ grep -q "DATASET_MIRROR='$TMP/nowhere': no such folder" "$TMP/m.err" && [ ! -e "$TMP/out/h100" ] &&
+		ok vars-mirror || fail vars-mirror "$(head -c 300 "$TMP/m.err")"; }
 # every bad setting is reported at once, then nothing runs
 bad_value vars-all-at-once "SELECT='foo'.*" fit SELECT=foo SPLIT=grup
 grep -q "SPLIT='grup'" "$TMP/m.err" && grep -q "SELECT='foo'" "$TMP/m.err" && grep -q "nothing was run" "$TMP/m.err" &&

@@ -9,7 +9,8 @@
 # top1, regret or hit (fit --select)") and the word "bad" on stdout; prints
 # nothing when all are fine.  GOALS (MAKECMDGOALS) decide the checks that
 # concern some targets only: a GPU with data (training goals), LOG (eval),
-# HELDOUT (compare), CUBLASLT (collect).
+# HELDOUT (compare), CUBLASLT (collect), DATASET_MIRROR (fetching an
+# official dataset).
 # The ranges are those of the stage options the variables feed (fit, prune,
 # eval, sample, bench); check/test_vars.sh checks that they agree.
 set -u
@@ -114,9 +115,6 @@ fi
 if has BUILD && ! [[ ${v[BUILD]} =~ ^[^[:space:]:]+$ ]]; then
 	err "BUILD='${v[BUILD]}': a folder name without spaces or ':' expected (build or build/san)"
 fi
-if has DATASET_MIRROR && [ -n "${v[DATASET_MIRROR]}" ] && [ ! -d "${v[DATASET_MIRROR]}" ]; then
-	err "DATASET_MIRROR='${v[DATASET_MIRROR]}': no such folder (empty: download from the manifest's URL)"
-fi
 
 # ---- files a goal reads --------------------------------------------------------
 if goal eval && has LOG && [ -n "${v[LOG]}" ] && [ ! -f "${v[LOG]}" ]; then
@@ -164,6 +162,13 @@ if has GPU && [ $data_goal = 1 ] && ! goal collect &&
 		for k in "${known[@]}"; do [ "$k" = "$lc" ] && hint=" (did you mean $lc? GPU names are lower case)"; done
 		err "no data for GPU '${v[GPU]}'$hint: known GPUs: ${known[*]} (official: datasets/MANIFEST.tsv; committed: datasets/MANIFEST.<gpu>.tsv; collected: ${v[OUT]:-out}/<gpu>/merged.txt); to collect one: make collect GPU=${v[GPU]} GPUS=0 SAMPLES=N"
 	fi
+fi
+
+# the mirror, where an official dataset is fetched (a typo would silently
+# download instead)
+if [ $data_goal = 1 ] && has GPU && official "${v[GPU]}" && has DATASET_MIRROR &&
+	[ -n "${v[DATASET_MIRROR]}" ] && [ ! -d "${v[DATASET_MIRROR]}" ]; then
+	err "DATASET_MIRROR='${v[DATASET_MIRROR]}': no such folder (empty: download from the manifest's URL)"
 fi
 
 [ $bad = 0 ] || echo bad
