@@ -50,23 +50,28 @@ static const char about[] =
 "Rank every input of each feat TSV with each tree and report top-k hit rate,\n"
 "regret and speedup over extern_mm (spec §5.9 semantics, §7.3 use).\n";
 
-static const char notes[] =
-"The table on stdout, one row per (tree, set, k), after a legend:\n"
-"  tree, set  the names given (NAME=PATH, or the file name)\n"
-"  inputs     inputs scored (those whose best time is finite)\n"
-"  k          list size: the tree's first k ranked choices that were measured\n"
-"             for the input, extern_mm appended if missing (spec §5.9, §7.3)\n"
-"  hit        share of inputs whose fastest choice is in the list (a fraction\n"
-"             in [0, 1], printed in %)\n"
-"  regret     geometric mean over inputs of (best median ms in the list) /\n"
-"             (the input's best median ms): 1 = nothing lost\n"
-"  p95, max   the regret's 95th percentile (nearest rank) and maximum\n"
-"  speedup    geometric mean of extern_mm's median ms / the best listed median\n"
-"             ms, over inputs where extern_mm has a finite time\n"
-"  sp_max     the speedup's maximum\n"
-"  noRank     inputs none of whose measured choices the tree ranks: their list\n"
-"             is extern_mm alone (e.g. a tree of other candidates)\n"
-"  unsafe     inputs that reach a leaf without probabilities (spec §5.7)\n"
+/* The table's columns: --help and the legend above the table print this. */
+static const struct {
+	const char *col, *meaning;
+} columns[] = {
+	{"tree, set", "the names given (NAME=PATH, or the file name)"},
+	{"inputs", "inputs scored (those whose best time is finite)"},
+	{"k", "list size: the tree's first k ranked choices that were measured for "
+	      "the input, extern_mm appended if missing (spec §5.9, §7.3)"},
+	{"hit", "share of inputs whose fastest choice is in the list (a fraction, "
+	        "printed in %)"},
+	{"regret", "geometric mean over inputs of (best median ms in the list) / "
+	           "(the input's best median ms): 1 = nothing lost"},
+	{"p95, max", "the regret's 95th percentile (nearest rank) and maximum"},
+	{"speedup", "geometric mean of extern_mm's median ms / the best listed "
+	            "median ms, over inputs where extern_mm has a finite time"},
+	{"sp_max", "the speedup's maximum"},
+	{"noRank", "inputs none of whose measured choices the tree ranks: their "
+	           "list is extern_mm alone (e.g. a tree of other candidates)"},
+	{"unsafe", "inputs that reach a leaf without probabilities (spec §5.7)"},
+};
+
+static const char notes_tail[] =
 "After each (tree, set): the overlap of choice ids, how many of the set's\n"
 "choice ids the tree ranks (extern_mm, in every list, not counted).  A tree\n"
 "that ranks none of a set's choice ids is refused (every list would be\n"
@@ -83,11 +88,44 @@ static const char notes[] =
 "choices, or a write error.  No partial output is left under EVAL.tsv or\n"
 "RANKS.tsv.\n";
 
-/* The legend above the table (one line per column, as in --help). */
-static const char legend[] =
-"# inputs: inputs scored (best time finite); k: list = the tree's first k measured choices + extern_mm\n"
-"# hit: share of inputs whose fastest choice is in the list; regret: geometric mean of best listed ms / best ms (1 = nothing lost), p95 and max of it\n"
-"# speedup: geometric mean of extern_mm ms / best listed ms, sp_max its maximum; noRank: inputs with no measured choice the tree ranks (list = extern_mm alone); unsafe: inputs reaching a leaf without probabilities (spec §5.7)\n";
+/* --help's notes: the columns (each "  NAME  meaning", the meaning wrapped
+ * at 78 columns from column 13), then notes_tail.  Returns a malloc'd
+ * string. */
+static char *
+help_notes(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	if (!fp)
+		die("cannot open a memory stream");
+	fputs("The table on stdout, one row per (tree, set, k), after a legend:\n", fp);
+	for (size_t i = 0; i < sizeof columns / sizeof *columns; i++) {
+		int col = fprintf(fp, "  %-10s", columns[i].col);
+		for (const char *w = columns[i].meaning; *w;) {
+			int wl = (int)strcspn(w, " ");
+			if (col + 1 + wl > 78) {
+				fprintf(fp, "\n%12s", "");
+				col = 12;
+			}
+			col += fprintf(fp, " %.*s", wl, w);
+			w += wl + (w[wl] == ' ');
+		}
+		fputc('\n', fp);
+	}
+	fputs(notes_tail, fp);
+	if (ferror(fp) || fclose(fp))
+		die("cannot build the help text");
+	return buf;
+}
+
+/* The legend above the table: one "# NAME: meaning" line per column. */
+static void
+print_legend(void)
+{
+	for (size_t i = 1; i < sizeof columns / sizeof *columns; i++)
+		printf("# %s: %s\n", columns[i].col, columns[i].meaning);
+}
 
 typedef struct {
 	const char *name;
@@ -502,7 +540,9 @@ main(int argc, char **argv)
 		           "indices (comma separated, best first)"),
 		OPT_END()
 	};
+	char *notes = help_notes();
 	opts_parse(&(opt_prog){synopsis, about, table, notes, 18}, argc, argv);
+	free(notes);
 	named *trees, *sets;
 	size_t ntree, nset;
 	name_inputs(&tlist, &plist, &trees, &ntree, &sets, &nset);
@@ -525,7 +565,7 @@ main(int argc, char **argv)
 		        mx_tsv_header);
 	if (rfp)
 		fprintf(rfp, "tree\tset\tinput\tleaf\twinner\tranking\n");
-	fputs(legend, stdout);
+	print_legend();
 	printf("%-12s %-12s %7s %3s %7s %8s %8s %8s %8s %8s %6s %6s\n", "tree",
 	       "set", "inputs", "k", "hit", "regret", "p95", "max", "speedup",
 	       "sp_max", "noRank", "unsafe");
