@@ -2,7 +2,7 @@
 # bench --template mma (the tensor-core template kernels/mma.cu) and
 # --template mma+wgmma (plus kernels/wgmma.cu) on the fake back end:
 # candidate ids, shared-memory pruning per dtype, which inputs get wgmma
-# candidates, resumption.
+# candidates (compact operands only), resumption.
 . check/lib.sh
 [ -x "$BIN/bench-fake" ] || { skip bench-template "$BIN/bench-fake not built"; finish; }
 cd "$TMP"
@@ -38,6 +38,7 @@ W=(--kernels "$ROOT/kernels" --template mma+wgmma)
 	printf '4\t4\t64\t64\t64\ttorch.float32\t0\t0\t0\t64\t1\t64\t1\tTrue\tTrue\tFalse\n'
 	printf '5\t5\t8\t16\t7\ttorch.float16\t0\t0\t1\t16\t1\t1\t16\tTrue\tFalse\tnot_float_32\n'
 	printf '6\t6\t8\t16\t7\ttorch.float16\t0\t0\t0\t16\t1\t7\t1\tTrue\tTrue\tnot_float_32\n'
+	printf '7\t7\t64\t64\t64\ttorch.float16\t0\t0\t0\t72\t1\t64\t1\tFalse\tTrue\tnot_float_32\n'
 } > wg.tsv
 "$BIN/bench-fake" "${W[@]}" wg.tsv wg.txt 2>wg.err || { fail bench-wgmma-run "$(tail -2 wg.err)"; finish; }
 # per input: the number of distinct wgmma ids (8 configs in kernels/wgmma_configs.tsv)
@@ -46,8 +47,9 @@ got=$(awk -F, 'NR > 2 { f = $1","$2","$3","$4","$6","$7","$8","$9; if (!(f in se
 	END { for (i = 1; i <= n; i++) printf "%d ", c[order[i]] + 0 }' wg.txt)
 nwg=$(grep -c '^base' "$ROOT/kernels/wgmma_configs.tsv")
 # 0: fp16 aligned; 1: k=63 row-major A; 2: ta with m=63; 3: ta=0, m=63 (fine);
-# 4: fp32; 5: tb with k=16, n=7 (fine); 6: tb=0 with n=7
-want="$nwg 0 0 $nwg 0 $nwg 0 "
+# 4: fp32; 5: tb with k=16, n=7 (fine); 6: tb=0 with n=7; 7: mat1 padded
+# (leading dimension 72: TMA could, but the tensor maps take compact extents)
+want="$nwg 0 0 $nwg 0 $nwg 0 0 "
 [ "$got" = "$want" ] && ok bench-wgmma-eligibility || fail bench-wgmma-eligibility "got '$got', want '$want'"
 "$BIN/bench-fake" "${W[@]}" shapes.tsv wgs.txt 2>/dev/null
 "$BIN/bench-fake" "${W[@]}" --fake-delay-ms 20 shapes.tsv wr.txt 2>/dev/null &
@@ -58,5 +60,5 @@ cmp -s wr.txt wgs.txt && grep -q nvrtc_wgmma wgs.txt && ok bench-wgmma-resume ||
 "$BIN/bench-fake" "${W[@]}" --fake-capability 8 wg.tsv wg80.txt 2>wg80.err
 ! grep -q nvrtc_wgmma wg80.txt && grep -q 'nvrtc_mma' wg80.txt && grep -q 'wgmma.cu needs sm_90' wg80.err \
 	&& ok bench-wgmma-sm90-only || fail bench-wgmma-sm90-only "$(grep -c nvrtc_wgmma wg80.txt) wgmma rows; $(head -2 wg80.err)"
-expect_error bench-template-bad 'expected mm, mma or mma\+wgmma' x.txt "$BIN/bench-fake" --kernels "$ROOT/kernels" --template wgmma shapes.tsv x.txt
+expect_error bench-template-bad 'expected mm, mma, mma\+wgmma or triton' x.txt "$BIN/bench-fake" --kernels "$ROOT/kernels" --template wgmma shapes.tsv x.txt
 finish

@@ -35,7 +35,7 @@ if command -v curl >/dev/null; then
 	else ok fetch-mirror-miss; fi
 else skip fetch-mirror-miss "curl is absent"; fi
 
-# SIGKILL while copying leaves DEST.part.PID.XXXXXX (no trap runs); the next
+# SIGKILL while copying leaves DEST.part.PID.N (no trap runs); the next
 # fetch removes parts whose writer is gone, and only those: a live writer's
 # part and a file of another name are left (the latter named).
 if command -v curl >/dev/null && command -v setsid >/dev/null; then
@@ -49,8 +49,8 @@ if command -v curl >/dev/null && command -v setsid >/dev/null; then
 	for _ in $(seq 50); do compgen -G "$D.part.*" >/dev/null && [ -s "$(echo "$D".part.*)" ] && break; sleep 0.1; done
 	kill -KILL -- -"$killer" 2>/dev/null; wait "$killer" 2>/dev/null
 	left=$(echo "$D".part.*)
-	if [ ! -s "$left" ] || [[ ! $left =~ \.part\.$killer\.[A-Za-z0-9]{6}$ ]]; then
-		fail fetch-sigkill-leaves-part "expected $D.part.$killer.XXXXXX with data, found '$left'"
+	if [ ! -s "$left" ] || [[ ! $left =~ \.part\.$killer\.[0-9A-Za-z]+$ ]]; then
+		fail fetch-sigkill-leaves-part "expected $D.part.$killer.N with data, found '$left'"
 	else
 		ok fetch-sigkill-leaves-part
 		sleep 300 & live=$!

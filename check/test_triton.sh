@@ -10,7 +10,8 @@
 # cubins with triton 3.6.0, read back by the C reader, keyed by kernel
 # source, cached, atomic, failures recorded); the specialisation check
 # against the static oracle on a few cases; and that the CUDA launcher and
-# the GPU harness compile and link (-lcuda).
+# the GPU harness compile and link (the launcher's driver calls through
+# stages/cuda/cudrv.h; the harness's own setup -lcuda).
 . check/lib.sh
 CC=${CC:-cc}
 CUDA=${CUDA:-/usr/local/cuda}
@@ -207,9 +208,9 @@ fi
 
 # ---- the launcher and the GPU harness compile and link --------------------------------
 if [ -f "$CUDA/include/cuda.h" ] && [ -f "$CUDA/include/cublas_v2.h" ]; then
-	if $CC $FLAGS $INC -I"$CUDA/include" -o "$TMP/triton_gpu_test" stages/bench/triton_gpu_test.c \
-		stages/bench/triton_launch.c stages/bench/triton_timing.c stages/bench/triton_meta.c "$LIBA" \
-		-L"$CUDA/lib64" -L"$CUDA/lib64/stubs" -lcublas -lcuda -ljansson -lm 2> "$TMP/ld.err"; then
+	if $CC $FLAGS $INC -iquote stages/cuda -I"$CUDA/include" -o "$TMP/triton_gpu_test" stages/bench/triton_gpu_test.c \
+		stages/bench/triton_launch.c stages/bench/triton_timing.c stages/bench/triton_meta.c stages/cuda/cudrv.c "$LIBA" \
+		-L"$CUDA/lib64" -L"$CUDA/lib64/stubs" -lcublas -lcudart -lcuda -ljansson -lm 2> "$TMP/ld.err"; then
 		ok triton-launch-links
 	else fail triton-launch-links "$(head -c 400 "$TMP/ld.err")"; fi
 else

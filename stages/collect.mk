@@ -5,9 +5,12 @@
 # GPUS, SAMPLES, SEED, REPS, FAST_REJECT, SCREEN, SCREEN_MS.
 #
 #   make collect GPU=h200 GPUS=0,1 SAMPLES=N SEED=S [REPS=3] [FAST_REJECT=1.5] [SCREEN=1.3]
-#                [SCREEN_MS=2] [-j]
+#                [SCREEN_MS=2] [SHAPES=FILE] [KERNEL_TEMPLATE=triton] [BACKEND=inductor] [-j]
 #
-# runs sample (4*N inputs), then one bench shard per GPU in GPUS (shard i of
+# runs sample (4*N inputs; or, with SHAPES=FILE, takes the shape list FILE:
+# stages/FORMATS.md "shape list", e.g. datasets/shapes/real.tsv, explicit
+# and padded strides measured and logged as given), then one bench shard
+# per GPU in GPUS (shard i of
 # len(GPUS), device = the i-th id) in parallel under make -j, then merges
 # the shards into $(COLLECT_MERGED) (default out/$(GPU)/merged.txt, the
 # MAIN_LOG the training rules read for a non-official GPU) with
@@ -21,8 +24,27 @@
 # binaries are order-only prerequisites, so rebuilding them (e.g. after a
 # comment edit) does not re-run a collection.
 #
-# Variables: KERNEL_TEMPLATE (mm, mma or mma+wgmma, bench --template; default
-# mma+wgmma: kernels/wgmma.cu needs an sm_90 GPU, elsewhere it is not offered),
+# KERNEL_TEMPLATE=triton (Inductor's own candidates and ids, bench --template
+# triton): before the shards, the variants the shapes need are listed
+# (build/bin/triton_cands --variants) and the missing ones compiled with
+# stages/bench/triton_aot.py in parallel (TRITON_JOBS, default all CPUs; no
+# GPU needed) into $(CUBIN_CACHE)/triton-<hash>-<triton version>-sm<arch>/,
+# a make step (the stamp triton_cubins.stamp, triton_aot.py's summary); bench
+# then only loads.  `make triton-cubins` does that step alone (on a CPU
+# machine: carry $(CUBIN_CACHE) to the GPU host), for SHAPES=FILE or for the
+# collection SAMPLES/SEED would draw.  TRITON_CUBINS=DIR names the folder
+# instead (then no python3/triton is asked for it: a carried cache).
+# Each finished shard has data_<dev>.txt.versions.tsv (bench: the back end,
+# its tables' torch version, its cubins' Triton version, the device); the
+# merge writes their distinct lines to $(COLLECT_MERGED).versions.tsv, the
+# torch and triton columns of datasets/MANIFEST.<gpu>.tsv.
+# BACKEND=inductor: Inductor's own collection (stages/bench/inductor.mk,
+# stages/bench/inductor_collect.py) measures each shard instead of bench,
+# sharded, resumed and merged the same way.
+#
+# Variables: KERNEL_TEMPLATE (mm, mma, mma+wgmma or triton, bench --template;
+# default mma+wgmma: kernels/wgmma.cu needs an sm_90 GPU, elsewhere it is not
+# offered),
 # COLLECT_DIR (default out/$(GPU)/collect), GPU_MEM_BYTES (for
 # sample's memory rejection; default 150754820096 = 143771 MiB, an H200),
 # SAMPLE_MAX_GFLOP (sample --max-gflop: reject problems above G GFLOP; not
@@ -44,7 +66,14 @@
 # therefore does not link -lcuda: it starts on a machine without a driver
 # and says so, instead of failing in the dynamic loader.
 
+# BACKEND, PYTHON, INDUCTOR_*: Inductor's own collection (read before the
+# shard rules below expand collect_bench)
+include stages/bench/inductor.mk
+
 COLLECT_DIR        ?= $(O)/collect
+# SHAPES=FILE: measure that shape list instead of sampling (validated and
+# written once per input by `shapes --from-list`)
+SHAPES             ?=
 COLLECT_MERGED     ?= $(O)/merged.txt
 GPU_MEM_BYTES      ?= 150754820096
 COLLECT_TIME_LIMIT ?=
@@ -58,6 +87,9 @@ CUBLASLT           ?=
 KERNEL_TEMPLATE    ?= mma+wgmma
 LAUNCHER           ?= local
 CUBIN_ARCH         ?= sm_90
+TRITON_ARCH        ?= $(subst sm_,,$(CUBIN_ARCH))
+TRITON_JOBS        ?= $(shell nproc 2>/dev/null || echo 1)
+TRITON_CUBINS      ?=
 CUDA               ?= /usr/local/cuda
 CUDA_INC           ?= $(CUDA)/include
 CUDA_LIBDIR        ?= $(CUDA)/lib64
@@ -73,9 +105,10 @@ BENCH_LDLIBS        = -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcubl
 # a line to backends.c (stages/bench/backend.h).
 BENCH_COMMON = $(addprefix stages/bench/,bench.c args.c collect.c online.c discover.c \
                  inputs.c fields.c configs.c plan.c block.c resume.c screen.c lt.c \
-                 backends.c nvrtc.c)
+                 backends.c nvrtc.c triton.c)
 BENCH_GPU    = $(addprefix stages/bench/,cuda.c cuda_measure.c cuda_screen.c cuda_time.c \
-                 cuda_extern.c cuda_lt.c nvrtc_gpu.c)
+                 cuda_extern.c cuda_lt.c nvrtc_gpu.c triton_gpu.c triton_launch.c \
+                 triton_timing.c triton_meta.c)
 BENCH_DEPS   = $(BENCH_COMMON) $(wildcard stages/bench/*.h) $(LIBA) $(LIB_HDR)
 CUDA_SRC     = $(wildcard stages/cuda/*.c)
 CUDA_HDR     = $(wildcard stages/cuda/*.h)
@@ -96,6 +129,13 @@ $(BIN)/bench: $(BENCH_DEPS) $(BENCH_GPU) $(CUDALIB) $(CUDA_HDR)
 	$(Q)$(CC) $(WARN) $(CFLAGS) -DBENCH_CUDA -iquote stages/lib -iquote stages/cuda \
 		-isystem $(CUDA_INC) -o $@ $(BENCH_COMMON) $(BENCH_GPU) $(CUDALIB) $(LIBA) \
 		$(BENCH_LDLIBS) $(LDLIBS)
+
+# Inductor's candidates of a shape list, or the compile variants they need
+# (stages/bench/triton_cands.c: a CPU tool of its own)
+$(BIN)/triton_cands: stages/bench/triton_cands.c $(LIBA) $(LIB_HDR)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CCLD    $@")
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -o $@ $< $(LIBA) $(LDLIBS)
 
 $(BIN)/bench-fake: $(BENCH_DEPS) stages/bench/fake.c
 	@mkdir -p $(@D)
@@ -125,6 +165,14 @@ cubins: $(BIN)/bench
 
 # Bench settings that become parameter stamps: checked here, before a stamp
 # change removes any finished shard (bench would refuse them only after).
+ifeq ($(filter mm mma mma+wgmma triton,$(KERNEL_TEMPLATE)),)
+$(error KERNEL_TEMPLATE=$(KERNEL_TEMPLATE): expected mm, mma, mma+wgmma or triton)
+endif
+ifneq ($(SHAPES),)
+ifeq ($(wildcard $(SHAPES)),)
+$(error SHAPES=$(SHAPES): no such file (a shape list, stages/FORMATS.md "shape list"))
+endif
+endif
 collect_num = $(shell [[ '$(1)' =~ ^[0-9]+(\.[0-9]+)?$$ ]] && echo y)
 ifneq ($(call collect_num,$(FAST_REJECT)),y)
 $(error FAST_REJECT=$(FAST_REJECT): expected a number >= 0 (0 = off))
@@ -135,6 +183,16 @@ endif
 ifneq ($(and $(call collect_num,$(SCREEN_MS)),$(shell awk 'BEGIN { exit !($(SCREEN_MS) > 0) }' && echo y)),y)
 $(error SCREEN_MS=$(SCREEN_MS): expected a time > 0 in milliseconds, e.g. 2)
 endif
+
+# The merged log's versions: the distinct key/value lines of the shards'
+# sidecars (bench's LOG.versions.tsv; inductor_collect's LOG.inputs.tsv,
+# whose first line names torch, triton, device), in shard order.
+# $(call collect_versions,SHARD LOGS)
+collect_versions = { echo 'key	value'; for f in $(1); do \
+	if [ -f $$f.versions.tsv ]; then tail -n +2 $$f.versions.tsv; \
+	elif [ -f $$f.inputs.tsv ]; then echo 'backend	inductor'; sed -n '1s/^\# inductor_collect //p' $$f.inputs.tsv | \
+	  tr ' ' '\n' | grep -E '^(torch|triton|device)=' | sed 's/=/	/'; fi; done | awk '!seen[$$0]++'; } \
+	> $(COLLECT_MERGED).versions.tsv
 
 # ---- collection ---------------------------------------------------------
 collect_comma := ,
@@ -150,34 +208,70 @@ collect: $(COLLECT_MERGED)
 # Parameter stamps: rewritten only when the values change.
 $(COLLECT_DIR)/sample.params: collect-force
 	@mkdir -p $(@D)
-	@echo "seed=$(SEED) samples=$(SAMPLES) gpu_mem_bytes=$(GPU_MEM_BYTES) max_gflop=$(SAMPLE_MAX_GFLOP)" > $@.new; \
+	@echo "$(if $(SHAPES),shapes=$(abspath $(SHAPES)),seed=$(SEED) samples=$(SAMPLES) gpu_mem_bytes=$(GPU_MEM_BYTES) max_gflop=$(SAMPLE_MAX_GFLOP))" > $@.new; \
 	if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
 $(COLLECT_DIR)/bench.params: collect-force
 	@mkdir -p $(@D)
-	@echo "reps=$(REPS) fast_reject=$(FAST_REJECT) screen=$(SCREEN)/$(SCREEN_MS) gpus=$(GPUS) template=$(KERNEL_TEMPLATE) cublaslt=$(CUBLASLT)" > $@.new; \
+	@echo "backend=$(BACKEND) $(if $(filter inductor,$(BACKEND)),inductor_reps=$(INDUCTOR_REPS) extra=$(INDUCTOR_EXTRA),reps=$(REPS) fast_reject=$(FAST_REJECT) screen=$(SCREEN)/$(SCREEN_MS) template=$(KERNEL_TEMPLATE) cublaslt=$(CUBLASLT)) gpus=$(GPUS)" > $@.new; \
 	if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
+# sample.params also names SHAPES: switching between a list and sampling
+# remakes shapes.tsv
+ifeq ($(SHAPES),)
 $(COLLECT_DIR)/shapes.tsv: $(COLLECT_DIR)/sample.params | $(BIN)/sample
 	$(BIN)/sample --seed $(SEED) --samples $(SAMPLES) --gpu-mem-bytes $(GPU_MEM_BYTES) \
 		$(if $(SAMPLE_MAX_GFLOP),--max-gflop $(SAMPLE_MAX_GFLOP)) $@
+else
+$(COLLECT_DIR)/shapes.tsv: $(COLLECT_DIR)/sample.params $(SHAPES) | $(BIN)/shapes
+	$(BIN)/shapes --from-list $(SHAPES) -o $@
+endif
+
+# ---- KERNEL_TEMPLATE=triton: the cubins, compiled before the shards ------
+# The entry folder for this kernel source, Triton version and arch
+# (triton_aot.py --entry-dir; asked only when the triton template is used).
+TRITON_ENTRY = $(or $(TRITON_CUBINS),$(shell $(PYTHON) stages/bench/triton_aot.py --cache $(CUBIN_CACHE) \
+		--arch $(TRITON_ARCH) --entry-dir 2>/dev/null),$(error KERNEL_TEMPLATE=triton: \
+		'$(PYTHON) stages/bench/triton_aot.py --entry-dir' failed: install triton (pip install \
+		triton==3.6.0), or name a carried cubin folder with TRITON_CUBINS=DIR))
+TRITON_SRC := kernels/triton_mm.py kernels/inductor_mm_configs.tsv kernels/inductor_mm_params.tsv
+$(COLLECT_DIR)/triton_variants.tsv: $(COLLECT_DIR)/shapes.tsv $(TRITON_SRC) | $(BIN)/triton_cands
+	$(BIN)/triton_cands --variants $< $@
+# the stamp holds triton_aot.py's summary (variants, compiled, cached, failed)
+$(COLLECT_DIR)/triton_cubins.stamp: $(COLLECT_DIR)/triton_variants.tsv stages/bench/triton_aot.py
+	$(if $(TRITON_CUBINS),@echo "TRITON_CUBINS=$(TRITON_CUBINS): compiling nothing" > $@,$(PYTHON) \
+		stages/bench/triton_aot.py --cache $(CUBIN_CACHE) --arch $(TRITON_ARCH) --jobs $(TRITON_JOBS) \
+		$< > $@.part && mv $@.part $@ && cat $@)
+.PHONY: triton-cubins
+triton-cubins: $(COLLECT_DIR)/triton_cubins.stamp
 
 # What a shard's output depends on besides shapes.tsv and its parameter
 # stamp, and the command that measures it -- the same for every LAUNCHER:
 # $(call collect_bench,DEVICE,I/N,STATS,LOG).
+ifeq ($(BACKEND),inductor)
+COLLECT_KERNELS := $(INDUCTOR_COLLECT_SRC)
+COLLECT_PROG    :=
+else ifeq ($(KERNEL_TEMPLATE),triton)
+COLLECT_KERNELS := $(TRITON_SRC) $(COLLECT_DIR)/triton_cubins.stamp
+COLLECT_PROG    := $(BIN)/$(BENCH)
+else
 COLLECT_KERNELS := kernels/mm.cu kernels/configs.tsv kernels/mma.cu kernels/mma_configs.tsv \
                    kernels/wgmma.cu kernels/wgmma_configs.tsv
-collect_bench = $(BIN)/$(BENCH) --device $(1) --shard $(2) --reps $(REPS) \
+COLLECT_PROG    := $(BIN)/$(BENCH)
+endif
+collect_bench = $(if $(filter inductor,$(BACKEND)),$(call inductor_collect_bench,$(1),$(2),$(3),$(4)),\
+		$(BIN)/$(BENCH) --device $(1) --shard $(2) --reps $(REPS) \
 		--fast-reject $(FAST_REJECT) --screen $(SCREEN) --screen-ms $(SCREEN_MS) \
 		--kernels kernels --template $(KERNEL_TEMPLATE) --cache $(CUBIN_CACHE) \
+		$(if $(filter triton,$(KERNEL_TEMPLATE)),--triton-cubins $(TRITON_ENTRY)) \
 		$(if $(COLLECT_TIME_LIMIT),--time-limit $(COLLECT_TIME_LIMIT)) \
 		$(if $(CUBLASLT),--cublaslt $(CUBLASLT)) \
-		--stats $(3) $(BENCH_EXTRA) $(COLLECT_DIR)/shapes.tsv $(4)
+		--stats $(3) $(BENCH_EXTRA) $(COLLECT_DIR)/shapes.tsv $(4))
 
 ifeq ($(LAUNCHER),local)
 # One shard per GPU: $(1) device id, $(2) shard index.
 define collect_shard
-$(COLLECT_DIR)/data_$(1).txt: $(COLLECT_DIR)/shapes.tsv $(COLLECT_DIR)/bench.params $(COLLECT_KERNELS) | $(BIN)/$(BENCH)
+$(COLLECT_DIR)/data_$(1).txt: $(COLLECT_DIR)/shapes.tsv $(COLLECT_DIR)/bench.params $(COLLECT_KERNELS) | $(COLLECT_PROG)
 	rm -f $$@
 	$(call collect_bench,$(1),$(2)/$(COLLECT_N),$(COLLECT_DIR)/stats_$(1).tsv,$$@)
 endef
@@ -189,6 +283,7 @@ ifneq ($(filter collect,$(MAKECMDGOALS)),)
 $(COLLECT_MERGED): $(COLLECT_DATA) | $(BIN)/merge
 	@mkdir -p $(@D)
 	$(BIN)/merge $@ $(COLLECT_DATA)
+	$(call collect_versions,$(COLLECT_DATA))
 endif
 else ifeq ($(wildcard stages/$(LAUNCHER).mk),)
 $(error LAUNCHER=$(LAUNCHER): expected local or slurm)

@@ -4,7 +4,8 @@
 # usage: stages/deps.sh [--check]
 #        stages/deps.sh --lock-holder FILE | --wait-locks SECONDS FILE...
 # Needs: a C compiler (gcc or cc), GNU make, m4, jansson headers and library
-# (libjansson-dev), unzip, sha256sum (coreutils), python3 (tests only).
+# (libjansson-dev), libzip and ISA-L (libzip-dev, libisal-dev: featurize
+# reads the dataset zips), unzip, sha256sum (coreutils), python3 (tests).
 # As root (and without --check) missing Debian packages are installed with
 # apt-get; otherwise the exact install command is printed and the exit
 # status is 1.  The CUDA toolkit (nvcc, cuBLAS, NVRTC) is optional: it is
@@ -15,7 +16,7 @@
 # "PID (COMMAND)" of the process holding FILE's lock (/proc/locks), if any;
 # --wait-locks is that wait, for FILEs.
 set -uo pipefail
-[ "${1:-}" = --help ] && { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0; }
+[ "${1:-}" = --help ] && { sed -n '2,/^set /{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0; }
 
 # "PID (COMMAND)" of a process other than this one holding a lock on FILE
 lock_holder() {
@@ -58,8 +59,12 @@ command -v sha256sum >/dev/null || missing+=(coreutils)
 command -v python3 >/dev/null || missing+=(python3)
 printf '#include <jansson.h>\nint main(void){return json_object()==0;}\n' |
 	${CC:-cc} -x c - -o /dev/null -ljansson 2>/dev/null || missing+=(libjansson-dev)
+printf '#include <zip.h>\nint main(void){return zip_libzip_version()==0;}\n' |
+	${CC:-cc} -x c - -o /dev/null -lzip 2>/dev/null || missing+=(libzip-dev)
+printf '#include <isa-l/igzip_lib.h>\nint main(void){struct inflate_state s; isal_inflate_init(&s); return 0;}\n' |
+	${CC:-cc} -x c - -o /dev/null -lisal 2>/dev/null || missing+=(libisal-dev)
 if [ ${#missing[@]} -eq 0 ]; then
-	echo "deps: all present (cc, make, m4, unzip, sha256sum, python3, jansson)"
+	echo "deps: all present (cc, make, m4, unzip, sha256sum, python3, jansson, libzip, isa-l)"
 	exit 0
 fi
 cmd="apt-get update && apt-get install -y ${missing[*]}"

@@ -6,6 +6,7 @@
 #include "ahmeta.h"
 #include "featset.h"
 #include "mmfeatures.h"
+#include "g17.h"
 #include "intern.h"
 #include "opts.h"
 #include "util.h"
@@ -18,7 +19,7 @@
 
 static const char synopsis[] =
 "featurize [--categories MAIN.feat.tsv [--cross-device]] [--label NAME]\n"
-"          -o OUT.feat.tsv LOG.txt";
+"                 [--zip ARCHIVE] -o OUT.feat.tsv LOG.txt";
 
 static const char about[] =
 "Aggregate the measurements of an AutoHeuristic log (spec §1) into one row per\n"
@@ -41,6 +42,35 @@ typedef struct {
 	double ms;
 } meas;
 
+/* One output line, grown as needed: featurize formats an input's columns
+ * once and each of its rows after them. */
+typedef struct {
+	char *s;
+	size_t n, cap;
+} line_buf;
+
+static void lb_put(line_buf *b, const char *p, size_t n)
+{
+	if (b->n + n >= b->cap)
+		xgrow((void **)&b->s, &b->cap, b->n + n + 1, 1);
+	memcpy(b->s + b->n, p, n);
+	b->n += n;
+}
+
+/* Append v in decimal. */
+static void lb_i64(line_buf *b, int64_t v)
+{
+	char t[24];
+	int n = 0;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	do
+		t[sizeof t - 1 - n++] = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		t[sizeof t - 1 - n++] = '-';
+	lb_put(b, t + sizeof t - n, (size_t)n);
+}
+
 /* Median of v[0..n) (numpy semantics: mean of the two middle values for
  * even n); +inf if any value is inf.  Sorts v in place. */
 static double median(double *v, int n)
@@ -48,7 +78,16 @@ static double median(double *v, int n)
 	for (int i = 0; i < n; i++)
 		if (isinf(v[i]))
 			return INFINITY;
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	if (n <= 16) /* an input's repetitions: a few values */
+		for (int i = 1; i < n; i++) {
+			double x = v[i];
+			int j = i;
+			for (; j > 0 && v[j - 1] > x; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+	else
+		qsort(v, (size_t)n, sizeof *v, cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
@@ -142,6 +181,7 @@ static int write_feat(FILE *fp, const collected *c)
 			                             c->values[j].len[v]);
 	}
 	int kept = 0;
+	line_buf head = {0}, rows = {0}; /* an input's columns; rows to write */
 	for (int i = 0; i < c->ni; i++) {
 		int a = c->istart[i], b = c->istart[i + 1];
 		if (b - a < 2)
@@ -154,24 +194,46 @@ static int write_feat(FILE *fp, const collected *c)
 		const int32_t *cv = c->icat + (size_t)i * nc;
 		double der[MM_N_DERIVED];
 		mm_derived(x[c->im], x[c->ik], x[c->in], der);
+		/* the input's columns, the same in each of its rows: once */
+		char num[G17_BUF];
+		head.n = 0;
+		lb_i64(&head, kept);
+		int64_t prods[3] = {x[c->im] * x[c->ik], x[c->im] * x[c->in],
+		                    x[c->ik] * x[c->in]};
+		for (int j = 0; j < nn + 3; j++) {
+			lb_put(&head, "\t", 1);
+			lb_i64(&head, j < nn ? x[j] : prods[j - nn]);
+		}
+		lb_put(&head, "\t", 1);
+		lb_put(&head, num, (size_t)g17(num, der[3]));
+		for (int j = 0; j < nc; j++) {
+			lb_put(&head, "\t", 1);
+			lb_put(&head, c->values[j].str[cv[j]], c->values[j].len[cv[j]]);
+		}
+		for (int j = 0; j < nc; j++)
+			for (int k = 0; k < c->cats[j].n; k++)
+				lb_put(&head, dummy_of[j][cv[j]] == k ? "\t1" : "\t0", 2);
 		for (int q = a; q < b; q++) {
-			int p = c->order[q];
-			fprintf(fp, "%d", kept);
-			for (int j = 0; j < nn; j++)
-				fprintf(fp, "\t%" PRId64, x[j]);
-			fprintf(fp, "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%.17g",
-				x[c->im] * x[c->ik], x[c->im] * x[c->in], x[c->ik] * x[c->in],
-				der[3]);
-			for (int j = 0; j < nc; j++)
-				fprintf(fp, "\t%s", c->values[j].str[cv[j]]);
-			for (int j = 0; j < nc; j++)
-				for (int k = 0; k < c->cats[j].n; k++)
-					fprintf(fp, "\t%d", dummy_of[j][cv[j]] == k);
-			fprintf(fp, "\t%s\t%.17g\t%d\t%d\n", c->choices->str[c->pr[p].choice],
-				c->med[p], c->pstart[p + 1] - c->pstart[p], p == win);
+			int p = c->order[q], ch = c->pr[p].choice;
+			lb_put(&rows, head.s, head.n);
+			lb_put(&rows, "\t", 1);
+			lb_put(&rows, c->choices->str[ch], c->choices->len[ch]);
+			lb_put(&rows, "\t", 1);
+			lb_put(&rows, num, (size_t)g17(num, c->med[p]));
+			lb_put(&rows, "\t", 1);
+			lb_i64(&rows, c->pstart[p + 1] - c->pstart[p]);
+			lb_put(&rows, p == win ? "\t1\n" : "\t0\n", 3);
+		}
+		if (rows.n >= 1 << 16) {
+			fwrite(rows.s, 1, rows.n, fp);
+			rows.n = 0;
 		}
 		kept++;
 	}
+	if (rows.n)
+		fwrite(rows.s, 1, rows.n, fp);
+	free(rows.s);
+	free(head.s);
 	for (int j = 0; j < nc; j++)
 		free(dummy_of[j]);
 	return kept;
@@ -203,12 +265,15 @@ static void load_categories(const char *path, const ah_meta *m, const char *log,
 
 int main(int argc, char **argv)
 {
-	const char *out = NULL, *catfile = NULL, *log = NULL, *label = NULL;
+	const char *out = NULL, *catfile = NULL, *log = NULL, *label = NULL, *zip = NULL;
 	int cross = 0;
 	const opt table[] = {
 		OPT_POS("LOG.txt", &log, OPT_REQUIRED | OPT_INPUT,
 		        "AutoHeuristic log: JSON metadata line, CSV header, rows; '-' "
 		        "reads standard input (e.g. unzip -p DATA.zip LOG |)"),
+		OPT_STRING("--zip", "ARCHIVE", &zip, OPT_INPUT,
+		           "LOG.txt is a member of the zip ARCHIVE, inflated in-process "
+		           "(libzip, ISA-L; CRC checked): a100_mm.zip a100/a100_mm.txt"),
 		OPT_STRING("--label", "NAME", &label, 0,
 		           "call the log NAME in messages (e.g. a100_mm.zip:a100_mm.txt)"),
 		OPT_OUT("FILE", &out, OPT_REQUIRED,
@@ -226,7 +291,10 @@ int main(int argc, char **argv)
 	opts_parse(&(opt_prog){synopsis, about, table, notes, 17}, argc, argv);
 
 	ah_reader r;
-	ah_open_named(&r, log, label);
+	if (zip)
+		ah_open_zip(&r, zip, log, label);
+	else
+		ah_open_named(&r, log, label);
 	log = r.path; /* the name messages use */
 	const ah_meta *m = &r.meta;
 	const int nn = m->n_num, nc = m->n_cat;
@@ -239,14 +307,13 @@ int main(int argc, char **argv)
 	if (im < 0 || ik < 0 || in < 0) /* ah_open_named checked mm's features */
 		die("%s:1: metadata has no numerical features m, k, n", log);
 
-	intern cats[AH_MAX_FEATURES], values[AH_MAX_FEATURES], inputs, choices, pairs;
+	intern cats[AH_MAX_FEATURES], values[AH_MAX_FEATURES], inputs;
+	const intern *choices = &r.choices; /* the reader's, first seen first */
 	for (int j = 0; j < nc; j++) {
 		intern_init(&cats[j]);   /* one-hot categories (main's, or first seen) */
 		intern_init(&values[j]); /* every value seen in this log */
 	}
 	intern_init(&inputs);
-	intern_init(&choices);
-	intern_init(&pairs);
 	if (catfile)
 		load_categories(catfile, m, log, cross, cats);
 
@@ -259,45 +326,82 @@ int main(int argc, char **argv)
 	meas *ms = NULL;
 	size_t n_meas = 0;
 
+	/* Pairs (input, choice), numbered in order of first appearance.  Rows
+	 * come in runs of one input (its choices and repetitions): per choice
+	 * id, lp holds the pair of its last row and that row's input, so a row
+	 * finds its pair without a search; a choice new in the run is a new
+	 * pair if the input is new (fresh), else it is looked up in the
+	 * input's list of pairs (pnext[] chained from pfirst[input]). */
+	typedef struct {
+		int input, pair;
+	} last_pair;
+	last_pair *lp = NULL;
+	int *pfirst = NULL, *pnext = NULL;
+	size_t lp_cap = 0, pf_cap = 0, pn_cap = 0;
+	int n_lp = 0, id = -1, fresh = 0, np = 0;
 	while (ah_next(&r)) {
-		/* m*k, m*n, k*n are written as exact 64-bit integers (spec §4.1);
-		 * m*k*n itself may exceed 2^53 (arith_intensity is exact, see
-		 * mm_derived).  A pairwise product beyond 2^63 is no real matrix. */
-		int64_t prod;
-		if (__builtin_mul_overflow(r.num[im], r.num[ik], &prod) ||
-		    __builtin_mul_overflow(r.num[im], r.num[in], &prod) ||
-		    __builtin_mul_overflow(r.num[ik], r.num[in], &prod))
-			die("%s:%lld: fields 'm', 'k', 'n': %" PRId64 " x %" PRId64 " x %" PRId64
-			    ": m*k, m*n or k*n overflows a 64-bit integer", log,
-			    (long long)r.lineno, r.num[im], r.num[ik], r.num[in]);
-		memcpy(key, r.num, (size_t)nn * sizeof(int64_t));
-		int32_t cid[AH_MAX_FEATURES];
-		for (int j = 0; j < nc; j++) {
-			cid[j] = intern_id(&values[j], r.cat[j], strlen(r.cat[j]), NULL);
+		if (!r.same_features) { /* else: the previous row's input */
+			/* m*k, m*n, k*n are written as exact 64-bit integers (spec
+			 * §4.1); m*k*n itself may exceed 2^53 (arith_intensity is
+			 * exact, see mm_derived).  A pairwise product beyond 2^63 is
+			 * no real matrix. */
+			int64_t prod;
+			if (__builtin_mul_overflow(r.num[im], r.num[ik], &prod) ||
+			    __builtin_mul_overflow(r.num[im], r.num[in], &prod) ||
+			    __builtin_mul_overflow(r.num[ik], r.num[in], &prod))
+				die("%s:%lld: fields 'm', 'k', 'n': %" PRId64 " x %" PRId64 " x %" PRId64
+				    ": m*k, m*n or k*n overflows a 64-bit integer", log,
+				    (long long)r.lineno, r.num[im], r.num[ik], r.num[in]);
+			memcpy(key, r.num, (size_t)nn * sizeof(int64_t));
+			int32_t cid[AH_MAX_FEATURES];
+			for (int j = 0; j < nc; j++)
+				cid[j] = intern_id(&values[j], r.cat[j], strlen(r.cat[j]), NULL);
+			memcpy(key + (size_t)nn * sizeof(int64_t), cid, (size_t)nc * sizeof(int32_t));
+			int added;
+			int was = id;
+			id = intern_id(&inputs, (const char *)key, keylen, &added);
+			if (id != was)
+				fresh = added;
+			if (added) {
+				xgrow((void **)&pfirst, &pf_cap, (size_t)inputs.n, sizeof *pfirst);
+				pfirst[id] = -1;
+				xgrow((void **)&inum, &inum_cap, (size_t)inputs.n * nn, sizeof *inum);
+				xgrow((void **)&icat, &icat_cap, (size_t)inputs.n * nc, sizeof *icat);
+				memcpy(inum + (size_t)id * nn, r.num, (size_t)nn * sizeof(int64_t));
+				if (nc > 0) /* icat stays NULL for a log without categoricals */
+					memcpy(icat + (size_t)id * nc, cid, (size_t)nc * sizeof(int32_t));
+			}
 		}
-		memcpy(key + (size_t)nn * sizeof(int64_t), cid, (size_t)nc * sizeof(int32_t));
-		int added;
-		int id = intern_id(&inputs, (const char *)key, keylen, &added);
-		if (added) {
-			xgrow((void **)&inum, &inum_cap, (size_t)inputs.n * nn, sizeof *inum);
-			xgrow((void **)&icat, &icat_cap, (size_t)inputs.n * nc, sizeof *icat);
-			memcpy(inum + (size_t)id * nn, r.num, (size_t)nn * sizeof(int64_t));
-			if (nc > 0) /* icat stays NULL for a log without categoricals */
-				memcpy(icat + (size_t)id * nc, cid, (size_t)nc * sizeof(int32_t));
+		int ch = r.choice_id;
+		if (ch >= n_lp) {
+			xgrow((void **)&lp, &lp_cap, (size_t)r.choices.n, sizeof *lp);
+			for (; n_lp < r.choices.n; n_lp++)
+				lp[n_lp].input = -1;
 		}
-		int ch = intern_id(&choices, r.choice, strlen(r.choice), NULL);
-		int32_t pk[2] = {id, ch};
-		int p = intern_id(&pairs, (const char *)pk, sizeof pk, &added);
-		if (added) {
-			xgrow((void **)&pr, &pair_cap, (size_t)pairs.n, sizeof *pr);
-			pr[p].input = id;
-			pr[p].choice = ch;
+		if (lp[ch].input != id) {
+			int p = -1;
+			if (!fresh) /* an input seen before: has it this choice? */
+				for (p = pfirst[id]; p >= 0 && pr[p].choice != ch; p = pnext[p])
+					;
+			if (p < 0) {
+				p = np++;
+				xgrow((void **)&pr, &pair_cap, (size_t)np, sizeof *pr);
+				xgrow((void **)&pnext, &pn_cap, (size_t)np, sizeof *pnext);
+				pr[p].input = id;
+				pr[p].choice = ch;
+				pnext[p] = pfirst[id];
+				pfirst[id] = p;
+			}
+			lp[ch] = (last_pair){id, p};
 		}
 		xgrow((void **)&ms, &meas_cap, n_meas + 1, sizeof *ms);
-		ms[n_meas].pair = p;
+		ms[n_meas].pair = lp[ch].pair;
 		ms[n_meas].ms = r.feedback;
 		n_meas++;
 	}
+	free(lp);
+	free(pfirst);
+	free(pnext);
 	if (r.missing_newline)
 		warnf("%s:%lld: the last row has no final newline (a truncated log?); "
 		      "it was read as complete", log, (long long)r.lineno);
@@ -305,7 +409,7 @@ int main(int argc, char **argv)
 	if (n_meas == 0)
 		die("%s: no measurement rows after the header", log);
 
-	int np = pairs.n, ni = inputs.n;
+	int ni = inputs.n;
 	int *pstart;
 	double *med = pair_medians(ms, n_meas, np, &pstart);
 
@@ -323,22 +427,20 @@ int main(int argc, char **argv)
 
 	aout ao;
 	FILE *fp = aout_open(&ao, out);
-	const collected col = {m, im, ik, in, cats, values, &choices, inum, icat, pr,
+	const collected col = {m, im, ik, in, cats, values, choices, inum, icat, pr,
 	                       ni, pstart, istart, order, med};
 	int kept = write_feat(fp, &col);
 	if (kept == 0)
 		die("%s: no input has 2 or more distinct choices; nothing to learn from", log);
 	aout_commit(&ao);
 	fprintf(stderr, "featurize: %s: %zu measurements, %d inputs (%d kept), %d choices\n",
-		log, n_meas, ni, kept, choices.n);
+		log, n_meas, ni, kept, choices->n);
 
 	for (int j = 0; j < nc; j++) {
 		intern_free(&cats[j]);
 		intern_free(&values[j]);
 	}
 	intern_free(&inputs);
-	intern_free(&choices);
-	intern_free(&pairs);
 	free(key); free(inum); free(icat); free(pr); free(ms); free(pstart);
 	free(med); free(istart); free(order);
 	ah_close(&r);

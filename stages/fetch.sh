@@ -4,7 +4,7 @@
 # usage: stages/fetch.sh FILE DEST
 #   FILE  a file name from the manifest's first column (e.g. a100_mm.zip)
 #   DEST  where to put it (written atomically: a unique temporary file
-#         DEST.part.PID.XXXXXX in DEST's folder, then renamed, so concurrent
+#         DEST.part.PID.N in DEST's folder, then renamed, so concurrent
 #         fetches do not collide; a part whose writer PID is gone, left by a
 #         fetch killed with SIGKILL, is removed on start)
 # Looks in $DATASET_MIRROR (a folder) first, then downloads the manifest's
@@ -12,21 +12,30 @@
 # sha256 (sha256sum) must match the manifest's: on a mismatch the file is
 # removed and the exit status is 1.
 set -euo pipefail
-[ "${1:-}" = --help ] && { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0; }
+[ "${1:-}" = --help ] && { sed -n '2,/^set /{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0; }
 [ $# -eq 2 ] || { echo "usage: stages/fetch.sh FILE DEST" >&2; exit 2; }
 file=$1 dest=$2
-manifest=${MANIFEST:-$(dirname "$0")/../datasets/MANIFEST.tsv}
-line=$(awk -F'\t' -v f="$file" 'NR > 1 && $1 == f' "$manifest")
-[ -n "$line" ] || { echo "fetch: '$file' is not listed in $manifest" >&2; exit 1; }
-sha=$(cut -f3 <<<"$line") url=$(cut -f4 <<<"$line")
-mkdir -p "$(dirname "$dest")"
+# (shell builtins where they do: make heuristic runs this first, and every
+# process started here is time on its critical path)
+here=${0%/*}; [ "$here" != "$0" ] || here=.
+manifest=${MANIFEST:-$here/../datasets/MANIFEST.tsv}
+sha='' url=''
+{
+	read -r _ || true # header
+	while IFS=$'\t' read -r f _ s u _; do
+		if [ "$f" = "$file" ]; then sha=$s url=$u; break; fi
+	done
+} <"$manifest"
+[ -n "$sha" ] || { echo "fetch: '$file' is not listed in $manifest" >&2; exit 1; }
+dir=${dest%/*}; [ "$dir" != "$dest" ] || dir=.
+[ -d "$dir" ] || mkdir -p "$dir"
 alive() { if [ -d /proc/self ]; then [ -d "/proc/$1" ]; else kill -0 "$1" 2>/dev/null; fi; }
-# Stale parts of our own: DEST.part.PID.XXXXXX whose PID no longer runs (a
-# fetch killed with SIGKILL cannot remove its part).  Anything else is left.
+# Stale parts of our own: DEST.part.PID.N whose PID no longer runs (a fetch
+# killed with SIGKILL cannot remove its part).  Anything else is left.
 for old in "$dest".part.*; do
 	[ -f "$old" ] || continue
 	pid=${old#"$dest".part.}
-	if [[ $pid =~ ^([0-9]+)\.[A-Za-z0-9]{6}$ ]]; then
+	if [[ $pid =~ ^([0-9]+)\.[0-9A-Za-z]+$ ]]; then
 		pid=${BASH_REMATCH[1]}
 		if ! alive "$pid"; then
 			echo "fetch: removing $old (left by a fetch that was killed: process $pid is gone)" >&2
@@ -36,8 +45,11 @@ for old in "$dest".part.*; do
 		echo "fetch: note: $old is not a part of this fetch.sh (no writer id): remove it by hand if no fetch is running" >&2
 	fi
 done
-part=$(mktemp "$dest.part.$$.XXXXXX")
+# a unique temporary file (exclusive create), mode 0644
+umask 022
+part=$dest.part.$$.$RANDOM
 trap 'rm -f "$part"' EXIT
+(set -C; : >"$part") || { echo "fetch: cannot create '$part'" >&2; exit 1; }
 say="fetch: $file from $url"
 if [ -n "${DATASET_MIRROR:-}" ] && [ ! -f "$DATASET_MIRROR/$file" ]; then
 	say="fetch: mirror $DATASET_MIRROR has no $file; downloading $url"
@@ -57,11 +69,11 @@ else
 	echo "fetch: $file: no mirror (DATASET_MIRROR=${DATASET_MIRROR:-unset}) and neither curl nor wget" >&2
 	exit 1
 fi
-got=$(sha256sum "$part" | cut -d' ' -f1)
+got=$(sha256sum "$part")
+got=${got%% *}
 if [ "$got" != "$sha" ]; then
 	echo "fetch: $file: sha256 mismatch: expected $sha, got $got; file removed" >&2
 	exit 1
 fi
-chmod 0644 "$part"
 mv "$part" "$dest"
 trap - EXIT

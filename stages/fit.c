@@ -31,6 +31,7 @@
 #include "dot.h"
 #include "gridcv.h"
 #include "opts.h"
+#include "pool.h"
 #include "rules.h"
 #include "select.h"
 #include "split.h"
@@ -44,7 +45,7 @@ static const char synopsis[] =
 "           [--grid mm|reference|search|FILE] [--select top1|regret|hit]\n"
 "           [--leaf-rank freq|greedy] [--leaf-pad N] [--prune-exclude-extern]\n"
 "           [--folds K] [--test-fraction F | --test-fold F/K] [--dump-train FILE]\n"
-"           [--write-split FILE] [--verbose]\n"
+"           [--write-split FILE] [--verbose] [--threads N]\n"
 "           [--save-dot FILE]\n"
 "           -o TREE.tsv --metrics METRICS.tsv";
 
@@ -120,7 +121,7 @@ static const char h_folds[] =
 typedef struct {
 	const char *main_path, *out, *mout, *dot, *hname, *grid, *dump, *splitout;
 	opt_list data;      /* NAME PATH pairs */
-	int k, nrows, folds, select, lrank, lpad, pxe, verbose;
+	int k, nrows, folds, select, lrank, lpad, pxe, verbose, threads;
 	int64_t seed;
 	split_params sp;
 } fit_opts;
@@ -185,6 +186,7 @@ fit_cli(fit_opts *o, int argc, char **argv)
 	o->k = 10;
 	o->nrows = -1;
 	o->seed = 42;
+	o->threads = pool_online_cpus();
 	o->sp = (split_params){SPLIT_ROWS, 42, NAN, 0, 0};
 	const opt table[] = {
 		OPT_POS("MAIN.feat.tsv", &o->main_path, OPT_REQUIRED | OPT_INPUT,
@@ -231,6 +233,9 @@ fit_cli(fit_opts *o, int argc, char **argv)
 		        "ranking_k = K, confidence_threshold 0)"),
 		OPT_STRING("--metrics", "FILE", &o->mout, OPT_REQUIRED | OPT_OUTPUT,
 		           "metrics TSV, one row per (model, set) (FORMATS.md)"),
+		OPT_INT("--threads", "N", &o->threads, 1, 1000000, 0,
+		        "fit the grid's models on N threads (default: the online "
+		        "CPUs, at most 256); the output does not depend on N"),
 		OPT_FLAG("--verbose", &o->verbose,
 		         "print every model's rows and the per-set tables sorted by "
 		         "top_k_correct (the reference's output); default: the "
@@ -493,7 +498,9 @@ main(int argc, char **argv)
 	gridcv g = {&tr, models, nmodels, o.folds, sets, nsets,
 	            {o.k, o.pxe ? rdef : -1, o.lrank, rdef, o.lpad}};
 	gridcv_result r;
-	gridcv_run(&g, &r);
+	pool *pl = pool_new(o.threads);
+	gridcv_run(&g, &r, pl);
+	pool_free(pl);
 	int best = select_model(r.mx + S_VAL, nmodels, (size_t)nsets, o.select);
 	if (best >= 0)
 		gridcv_rank_written(&g, &r.full[best]);

@@ -16,13 +16,13 @@ B=build/fuzz
 mkdir -p "$B/obj" "$B/bin"
 FLAGS=(-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer
        -fsanitize=address,undefined -fno-sanitize-recover=all -iquote stages/lib)
-LIBS=(util opts leaves rerank rules ahlog ahlog_write ahmeta emittable sniff intern mmfeatures featset tree)
+LIBS=(util opts pool ahlog ahlog_write ahmeta emittable sniff readahead zipmember intern g17 mmfeatures featset tree leaves rerank rules)
 objs=()
 for l in "${LIBS[@]}"; do
 	"$CC" "${FLAGS[@]}" -c -o "$B/obj/$l.o" "stages/lib/$l.c"
 	objs+=("$B/obj/$l.o")
 done
-"$CC" "${FLAGS[@]}" -o "$B/bin/featurize" stages/featurize.c "${objs[@]}" -ljansson -lm
-"$CC" "${FLAGS[@]}" -o "$B/bin/prune" stages/prune.c "${objs[@]}" -ljansson -lm
-"$CC" "${FLAGS[@]}" -o "$B/bin/featset_driver" check/fuzz/featset_driver.c "${objs[@]}" -ljansson -lm
+"$CC" "${FLAGS[@]}" -o "$B/bin/featurize" stages/featurize.c "${objs[@]}" -ljansson -lzip -lisal -lm -pthread
+"$CC" "${FLAGS[@]}" -o "$B/bin/prune" stages/prune.c "${objs[@]}" -ljansson -lzip -lisal -lm -pthread
+"$CC" "${FLAGS[@]}" -o "$B/bin/featset_driver" check/fuzz/featset_driver.c "${objs[@]}" -ljansson -lzip -lisal -lm -pthread
 echo "build.sh: built $B/bin/{featurize,prune,featset_driver} with $CC"

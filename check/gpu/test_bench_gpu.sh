@@ -17,7 +17,9 @@
 #     rule (check/adaptive_reps.py), both kinds of candidates occur, and a
 #     killed run resumes to a log that obeys it too.
 # Environment: BIN (default build/bin), DEVICE (default 0), RESULTS (a
-# folder for the logs, default: the scratch folder).
+# folder for the logs, default: the scratch folder), CUBIN_CACHE (default
+# build/cubin), BAD_CUBIN_CACHE (the --bad-kernel cubins, default a fresh
+# folder: compiled here; a carried one saves that, check/gpu/final_call.sh).
 . check/lib.sh
 B=$BIN/bench
 DEV=${DEVICE:-0}
@@ -94,7 +96,7 @@ fi
 head -n 1 "$TMP/shapes.tsv" > "$TMP/few.tsv"
 awk -F'\t' 'NR > 1 && ($3 == 17 || $3 == 128) && $8 == 1' "$TMP/shapes.tsv" >> "$TMP/few.tsv"
 rm -f "$TMP/bad.txt"
-"$B" $K0 --bad-kernel --cache "$TMP/badcache" --reps 1 "$TMP/few.tsv" "$TMP/bad.txt" 2> "$RES/gpu_bad_kernel.err"
+"$B" $K0 --bad-kernel --cache "${BAD_CUBIN_CACHE:-$TMP/badcache}" --reps 1 "$TMP/few.tsv" "$TMP/bad.txt" 2> "$RES/gpu_bad_kernel.err"
 nb=$(grep -c 'type=nvrtc.*,inf$' "$TMP/bad.txt"); nt=$(grep -c 'type=nvrtc' "$TMP/bad.txt")
 ne=$(grep -c ',extern_mm,inf$' "$TMP/bad.txt")
 [ "$nt" -gt 0 ] && [ "$nb" = "$nt" ] && [ "$ne" = 0 ] && grep -q 'wrong result' "$RES/gpu_bad_kernel.err" \

@@ -42,9 +42,9 @@ if [ "${1:-}" = --build ]; then
 	W="-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O2 -g -iquote stages/lib -iquote stages/bench"
 	cc $W -o "$T/triton_cands" stages/bench/triton_cands.c build/libmmrank.a -ljansson -lm &&
 	cc $W -o "$T/triton_metacheck" stages/bench/triton_metacheck.c stages/bench/triton_meta.c build/libmmrank.a -ljansson -lm &&
-	cc $W -I"$CUDA/include" -o "$T/triton_gpu_test" stages/bench/triton_gpu_test.c stages/bench/triton_launch.c \
-		stages/bench/triton_timing.c stages/bench/triton_meta.c build/libmmrank.a \
-		-L"$CUDA/lib64" -L"$CUDA/lib64/stubs" -Wl,-rpath,"$CUDA/lib64" -lcublas -lcuda -ljansson -lm &&
+	cc $W -iquote stages/cuda -I"$CUDA/include" -o "$T/triton_gpu_test" stages/bench/triton_gpu_test.c stages/bench/triton_launch.c \
+		stages/bench/triton_timing.c stages/bench/triton_meta.c stages/cuda/cudrv.c build/libmmrank.a \
+		-L"$CUDA/lib64" -L"$CUDA/lib64/stubs" -Wl,-rpath,"$CUDA/lib64" -lcublas -lcudart -lcuda -ljansson -lm &&
 	build/bin/sample --seed 2026 --samples 125 "$T/sample500.tsv" &&
 	"$T/triton_cands" "$T/sample500.tsv" "$T/sample500.cands.tsv" &&
 	"$T/triton_cands" --summary "$T/sample500.tsv" "$T/sample500.summary.tsv" &&

@@ -70,13 +70,13 @@ main(int argc, char **argv)
 	gridcv g = {&tr, models, nmodels, folds, sets, nsets, {k, -1, RR_GREEDY, rdef, 2}};
 
 	gridcv_result a, b;
-	gridcv_run(&g, &a);
+	gridcv_run(&g, &a, NULL);
 	/* every pass open, every job in reverse, fitted first for half */
 	gridcv_pass *p = xcalloc((size_t)folds + 1, sizeof *p);
 	for (int f = folds; f >= 0; f--) {
 		gridcv_pass_open(&p[f], &g, f < folds ? f : -1);
 		if (f % 2)
-			gridcv_pass_fit(&p[f]);
+			gridcv_pass_fit(&p[f], NULL);
 	}
 	for (int f = folds; f >= 0; f--)
 		for (int mi = nmodels - 1; mi >= 0; mi--)

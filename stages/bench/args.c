@@ -15,17 +15,25 @@
 #endif
 
 static const char synopsis[] =
-BENCH_PROG " [options] SHAPES LOG\n"
+BENCH_PROG " [options] -o LOG SHAPES   (or: " BENCH_PROG " [options] SHAPES LOG)\n"
 "       " BENCH_PROG " --compile-only ARCH [--kernels DIR] [--cache DIR] [SHAPES]\n"
 "       " BENCH_PROG " --lt-discover N [--lt-keep K] SHAPES LIST\n"
 "       " BENCH_PROG " --lt-decode ID";
 
 static const char about[] =
 "Time extern_mm (cuBLAS) and every candidate of the --template back end on\n"
-"each input of SHAPES (sample's TSV) in this shard, and append the rows to\n"
-"LOG.part, renamed to LOG when the shard is complete (spec §1 log format).\n"
-"Resumable: rerun the same command after a crash or kill; at most the input\n"
-"in flight is lost.\n";
+"each input of SHAPES in this shard, and append the rows to LOG.part,\n"
+"renamed to LOG when the shard is complete (spec §1 log format; feedback in\n"
+"ms per call; one row per (input, candidate, repetition)).  SHAPES is a shape\n"
+"list (stages/FORMATS.md \"shape list\": a header naming its columns m k n\n"
+"dtype, tf32 or using_tf32, the four strides and/or a layout; sample's\n"
+"shapes.tsv is one); explicit strides are measured as given (padded leading\n"
+"dimensions: operands allocated by their spans, cuBLAS and the kernels given\n"
+"the strides) and logged as given.  A bad line is refused naming\n"
+"file:line: field.  When the shard completes, LOG.versions.tsv records what\n"
+"measured it (back end, its tables' torch version and its cubins' Triton\n"
+"version, device).  Resumable: rerun the same command after a crash or kill;\n"
+"at most the input in flight is lost.\n";
 
 static const char notes[] =
 "Progress goes to stderr (done/total, inputs/s, ETA).  Exit status: 0 done,\n"
@@ -66,9 +74,28 @@ static const char help_template[] =
 	"cp.async pipeline), configs kernels/mma_configs.tsv (split-K lines "
 	"skipped), ids type=nvrtc_mma_BLOCK-M=...; mma+wgmma: mma's list plus "
 	"kernels/wgmma.cu (Hopper wgmma + TMA, warp-specialised, sm_90a; configs "
-	"kernels/wgmma_configs.tsv, not shrunk) for fp16/bf16 inputs whose "
-	"operands TMA can describe (leading dimensions multiples of 8), ids "
-	"type=nvrtc_wgmma_BLOCK-M=...; not offered on a GPU other than sm_90";
+	"kernels/wgmma_configs.tsv, not shrunk) for fp16/bf16 inputs with compact "
+	"operands that TMA can describe (leading dimensions multiples of 8), ids "
+	"type=nvrtc_wgmma_BLOCK-M=...; not offered on a GPU other than sm_90.  "
+	"triton: exactly the candidates Inductor (torch 2.11: "
+	"kernels/inductor_mm_configs.tsv, inductor_mm_params.tsv) offers while "
+	"collecting AutoHeuristic data, in its order and under its ids "
+	"(type=triton_BLOCK-M=..., kernels/INDUCTOR_MM.md): extern_mm, then the mm "
+	"and mm-ah configs shrunk and deduplicated per list (an id of both lists "
+	"is timed and logged twice, as Inductor does); each config runs "
+	"kernels/triton_mm.py compiled ahead of time for the input's variant "
+	"(stages/bench/triton_aot.py; bench only loads: a variant missing from "
+	"--triton-cubins is fatal, a compile error or a config over the device's "
+	"shared memory is inf, as Inductor's \"out of resource\"); every "
+	"candidate is verified against cuBLAS on every input and every choice, "
+	"extern_mm included, is timed as Inductor times it (a repetition = "
+	"stages/bench/triton_timing.h: minimum over single launches after an L2 "
+	"flush each).  Screening is off (the kernels are specialised to the "
+	"input's K: a slice would run another kernel); --fast-reject stays (it "
+	"only decides repetitions from full-size times).  No rows for inputs "
+	"Inductor autotunes nothing on (m = 1 or n = 1) and, refused whole with a "
+	"message, for inputs with decompose_k candidates (k >= 32 max(m, n)), "
+	"which this back end does not time";
 
 static const char help_heuristic[] =
 	"instead of a log, evaluate the ranking heuristic TREE (a tree TSV, e.g. "
@@ -195,14 +222,25 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 		OPT_INT("--fake-capability", "MAJOR", &o->fake_cap, 1, 99, 0,
 		        "bench-fake only: report compute capability MAJOR.0 (default 9: an "
 		        "H100/H200)"),
-		OPT_POS("SHAPES", &a->shapes, OPT_INPUT, "the inputs, sample's TSV"),
-		OPT_POS("LOG", &a->log, OPT_OUTPUT,
+		OPT_STRING("--triton-cubins", "DIR", &o->triton_cubins, 0,
+		           "--template triton: the cubin folder of kernels/triton_mm.py for this "
+		           "Triton version and the device's arch (python3 "
+		           "stages/bench/triton_aot.py --entry-dir; make triton-cubins fills it)"),
+		OPT_OUT("LOG", &a->out, 0,
 		        "the AutoHeuristic log (LIST with --lt-discover, a TSV with "
 		        "--use-heuristic)"),
+		OPT_POS("SHAPES", &a->shapes, OPT_INPUT, "the inputs, a shape list"),
+		OPT_POS("LOG", &a->log, OPT_OUTPUT,
+		        "the output as a second positional (the older form; -o LOG is the "
+		        "stages' convention)"),
 		OPT_END()
 	};
 	const opt_prog prog = { synopsis, about, table, notes, 0 };
 	opts_parse(&prog, argc, argv);
+	if (a->out && a->log)
+		die("the output given twice: -o %s and %s (say one)", a->out, a->log);
+	if (a->out)
+		a->log = a->out;
 	a->be = &bench_backends[tmpl];
 	if ((o->fake_delay_ms > 0 || o->fake_fail || o->fake_cap) && strcmp(measure_kind(), "fake"))
 		die("--fake-* options exist only in bench-fake");
@@ -226,6 +264,12 @@ void bench_args_screen(bench_args *a)
 		die("--screen-audit needs --screen B > 0");
 	if (!(o->screen_ms > 0) || !isfinite(o->screen_ms))
 		die("--screen-ms: expected a time > 0 ms, got %g", o->screen_ms);
+	if (a->be->plan->no_screen && (o->screen > 0 || o->screen_audit)) {
+		if (o->screen_audit)
+			die("--screen-audit: --template %s has no screening (its kernels are "
+			    "specialised to the input's K: a slice would run another kernel)", a->be->name);
+		o->screen = 0;
+	}
 	if (o->reps < 2 && o->screen > 0 && !o->screen_audit) {
 		/* a screened block is recognised by its later repetitions */
 		fprintf(stderr, "bench: --reps %d: no screening (it needs --reps >= 2)\n", o->reps);

@@ -14,7 +14,9 @@
 typedef struct {
 	bench_opts o;              /* what the measurer sees */
 	const bench_backend *be;   /* --template (default mm) */
-	const char *shapes, *log;  /* SHAPES, LOG (or LIST, TSV) */
+	const char *shapes, *log;  /* SHAPES, LOG (or LIST, TSV): -o LOG or the second
+	                              positional */
+	const char *out;           /* -o LOG as given */
 	const char *stats;         /* --stats FILE */
 	const char *heur;          /* --use-heuristic TREE */
 	int ranking;               /* --ranking K */

@@ -1,7 +1,8 @@
 /* backend.h — the bench back-end interface: a family of candidates.
  *
- * A back end is what `bench --template NAME` selects (today mm, mma and
- * mma+wgmma, all three the NVRTC back end, nvrtc.c + nvrtc_gpu.c): the
+ * A back end is what `bench --template NAME` selects (mm, mma and
+ * mma+wgmma, the NVRTC back end, nvrtc.c + nvrtc_gpu.c; triton, Inductor's
+ * own candidates, triton.c + triton_gpu.c): the
  * candidates an input gets after extern_mm and the --cublaslt choices, and
  * how one of them is made ready and run on the GPU.  It has two halves:
  *   - the plan half (bench_plan_ops, GPU independent, in both binaries):
@@ -19,16 +20,19 @@
  * statistics of --stats (cuda.h).  extern_mm (cuda_extern.c) and cuBLASLt
  * (cuda_lt.c) implement bench_gpu_ops too; every plan may hold them.
  *
- * Adding a back end (e.g. Triton): its plan half in NAME.c (in BENCH_COMMON
- * of stages/collect.mk: both binaries), its GPU half in NAME_gpu.c (in
+ * Adding a back end: its plan half in NAME.c (in BENCH_COMMON of
+ * stages/collect.mk: both binaries), its GPU half in NAME_gpu.c (in
  * BENCH_GPU: bench only), and one line in the table of backends.c naming
  * them; `bench --template NAME` (make collect KERNEL_TEMPLATE=NAME) then
- * selects it, bench-fake times its plan with made-up times.  Its GPU half may use cuda.h (the measurer's state and
- * statistics), nvrtc_cache.h (an on-disk cubin cache), cudrv.h (module
- * loading and launches without libcuda).
+ * selects it, bench-fake times its plan with made-up times.  Its GPU half
+ * may use cuda.h (the measurer's state and statistics), nvrtc_cache.h (an
+ * on-disk cubin cache), cudrv.h (module loading and launches without
+ * libcuda).
  */
 #ifndef MMRANK_BENCH_BACKEND_H
 #define MMRANK_BENCH_BACKEND_H
+
+#include <stdio.h>
 
 #include "measure.h"
 #include "plan.h"
@@ -51,6 +55,20 @@ typedef struct {
 	int (*candidates)(const void *lists, const bench_input *in, int64_t smem_limit,
 	                  bench_cand *out, int nc);
 	void (*free)(void *lists);
+	/* Optional (NULL: every input is measured): 1 when the back end measures
+	 * nothing on input in — it then has no candidates at all, extern_mm
+	 * included, and no rows in the log (Inductor autotunes no mm at m = 1;
+	 * an input the back end cannot time completely is refused whole, never
+	 * logged with part of its candidates) — with the reason in why[0..len);
+	 * else 0.  A pure function of (lists, in), like candidates(). */
+	int (*skip)(const void *lists, const bench_input *in, char *why, size_t len);
+	/* Optional: "key\tvalue\n" lines that identify the lists (e.g. "torch\t2.11.0")
+	 * for --stats and LOG.versions.tsv. */
+	void (*describe)(const void *lists, FILE *fp);
+	/* 1: screening (screen.h) cannot be exact for these candidates (kernels
+	 * specialised to the input's K: a slice would run another kernel);
+	 * bench turns it off, saying so. */
+	int no_screen;
 } bench_plan_ops;
 
 /* A candidate made ready by prepare(), for run() and the measurer. */
@@ -79,10 +97,13 @@ typedef struct {
 	 * or m, same strides).  Returns 0, or -1 with a message on stderr. */
 	int (*run)(void *st, measurer *m, const bench_input *in, const bench_cand *c,
 	           const cand_ready *r, const cuda_bufs *bf, int i, void *out);
-	/* Optional (NULL: the measurer's): one timed repetition of n_iter calls
-	 * of every candidate of this run, extern_mm's and cuBLASLt's included
-	 * (so that all choices are timed alike), through cuda_run (cuda.h).
-	 * Returns ms per call (> 0), or -1 after a failure, with a message. */
+	/* Optional (NULL: the measurer's): one timed repetition of every
+	 * candidate of this run, extern_mm's and cuBLASLt's included (so that
+	 * all choices are timed alike), through cuda_run (cuda.h): n_iter calls,
+	 * or the back end's own method, which then includes whatever warm-up it
+	 * needs (the measurer makes no warm-up call of its own for a back end
+	 * with time()).  Returns ms per call (> 0), or -1 after a failure, with
+	 * a message. */
 	double (*time)(void *st, measurer *m, const bench_input *in, const bench_cand *c,
 	               const cand_ready *r, cuda_bufs *bf, int n_iter);
 	/* Optional: --compile-only (measure_precompile): fill the cubin cache
@@ -91,6 +112,16 @@ typedef struct {
 	                  const bench_input *ins, int64_t nins);
 	/* Release everything open() and prepare() made; dies on a failing call. */
 	void (*close)(void *st, measurer *m);
+	/* Optional: "key\tvalue\n" lines that identify what open() loaded (e.g.
+	 * the compiler version of its cubins), as the plan half's describe(). */
+	void (*describe)(void *st, FILE *fp);
+	/* 1: verify every candidate on every input (its kernels are specialised
+	 * to the input: the same id is another kernel on another shape), as
+	 * --verify-all; 0: first use per (choice, dtype, tf32, transposes). */
+	int verify_each;
+	/* 1: time() keeps the operands out of L2 itself (a flush before each
+	 * call): the input gets one operand copy instead of copies >= 2x L2. */
+	int one_copy;
 } bench_gpu_ops;
 
 /* One line of the table: a --template value and the halves it selects. */

@@ -8,6 +8,7 @@
 
 #include "backend.h"
 #include "nvrtc.h"
+#include "triton.h"
 
 #ifdef BENCH_CUDA
 #define GPU_HALF(ops) (&(ops))
@@ -19,6 +20,7 @@ const bench_backend bench_backends[] = {
 	{ "mm", &nvrtc_plan, GPU_HALF(nvrtc_gpu), NVRTC_MM },
 	{ "mma", &nvrtc_plan, GPU_HALF(nvrtc_gpu), NVRTC_MMA },
 	{ "mma+wgmma", &nvrtc_plan, GPU_HALF(nvrtc_gpu), NVRTC_MMA_WGMMA },
+	{ "triton", &triton_plan, GPU_HALF(triton_gpu), 0 },
 	{ NULL, NULL, NULL, 0 },
 };
 

@@ -1,12 +1,15 @@
 /* bench — measure every mm candidate on a GPU and write an AutoHeuristic
  * log (spec §1, §3.4, §3.5; design.md "Resumable", "Parallel").
  *
- * Input:  SHAPES (sample's TSV), the --template back end's kernels and
- *         config lists under --kernels (default kernels/).
- * Output: LOG, an AutoHeuristic log byte-compatible with Inductor's
+ * Input:  SHAPES (a shape list, stages/lib/shapes.h; sample's shapes.tsv is
+ *         one), the --template back end's kernels and config lists under
+ *         --kernels (default kernels/), for --template triton its cubins
+ *         (--triton-cubins).
+ * Output: LOG (-o LOG, or the second positional), an AutoHeuristic log
+ *         byte-compatible with Inductor's
  *         (metadata JSON from the device, header, one row per (input,
  *         candidate, repetition), feedback in ms as Python str(float)),
- *         built in LOG.part and resumable (collect.c).
+ *         built in LOG.part and resumable (collect.c); LOG.versions.tsv.
  * Exit:   0 shard complete; 1 error (message on stderr; no GPU, bad files,
  *         sticky CUDA error); 2 stopped by --time-limit (resumable).
  *
@@ -14,11 +17,12 @@
  *   bench.c     this driver: the modes          args.{c,h}  the command line
  *   collect.c   the log of a shard              online.c    --use-heuristic
  *   discover.c  --lt-discover                   plan.{c,h}  the candidates of an input
- *   inputs.c    shapes.tsv                      configs.{c,h} Triton-style config lists
+ *   inputs.c    the shape list                  configs.{c,h} Triton-style config lists
  *   block.{c,h} log rows, adaptive repetitions  resume.c    resumption scan
  *   screen.{c,h} screening rules and verdicts   lt.{c,h}    cuBLASLt ids and lists
  *   backend.h   the back-end interface          backends.c  the table of back ends
  *   nvrtc.{c,h} NVRTC back end, plan half       measure.h   the measurer interface
+ *   triton.{c,h} Triton back end, plan half     triton_gpu.c its GPU half
  *   fake.c      the fake measurer (bench-fake)  cuda*.{c,h} the CUDA measurer and GPU halves
  * build/bin/bench links the CUDA measurer (and libmmcuda, stages/cuda/),
  * build/bin/bench-fake the fake, so resumption is testable without a GPU.
@@ -64,7 +68,7 @@ static int compile_only(const bench_args *a, const void *lists)
 static int run_shard(bench_args *a, void *lists, const lt_entry *lt, int nlt)
 {
 	if (!a->shapes || !a->log)
-		die("usage: bench [options] SHAPES LOG (see --help)");
+		die("usage: bench [options] -o LOG SHAPES, or bench [options] SHAPES LOG (see --help)");
 	int64_t nin;
 	bench_input *inputs = shapes_read(a->shapes, &nin);
 	bench_input **todo = xmalloc(sizeof *todo * (size_t)(nin + 1));

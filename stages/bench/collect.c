@@ -4,7 +4,8 @@
  * each block fsync'd (ahlog.h appender); when every input of the shard is
  * in it, LOG.part is renamed to LOG.  A restart resumes LOG.part: complete
  * inputs are skipped (resume_scan), a partially written trailing input is
- * truncated. */
+ * truncated.  Inputs the back end skips (plan_skip) have no rows.  When
+ * the shard completes, LOG.versions.tsv says what measured it. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -25,24 +26,29 @@
  * for a part without one (an older bench's) this run's settings are
  * assumed, with a message, and written.
  * Returns the sidecar's path (malloc'd). */
-static char *plan_check(const char *part, const bench_opts *o, int resumed)
+static char *plan_check(const char *part, const bench_opts *o, const char *ident, int resumed)
 {
-	char want[128];
-	snprintf(want, sizeof want, "screen=%.17g screen_ms=%.17g audit=%d\n",
-	         o->screen, o->screen > 0 ? o->screen_ms : 0.0, o->screen_audit);
+	char *want = xmalloc(128 + strlen(ident));
+	sprintf(want, "screen=%.17g screen_ms=%.17g audit=%d\n%s",
+	        o->screen, o->screen > 0 ? o->screen_ms : 0.0, o->screen_audit, ident);
 	char *path = xmalloc(strlen(part) + 8);
 	sprintf(path, "%s.plan", part);
 	if (resumed && access(path, F_OK) == 0) {
 		size_t len;
 		char *have = read_file(path, &len);
 		if (strcmp(have, want) != 0) {
-			size_t hl = strlen(have), wl = strlen(want);
-			die("%s was made with %.*s, this run has %.*s: resume with the same "
-			    "--screen/--screen-ms/--screen-audit (make: SCREEN, SCREEN_MS), or "
-			    "remove %s to start over", part, (int)(hl ? hl - 1 : 0), have,
-			    (int)(wl - 1), want, part);
+			/* one line: newlines of the identity lines as '; ' */
+			for (char *q = have; *q; q++)
+				*q = *q == '\n' ? (q[1] ? ';' : '\0') : *q == '\t' ? '=' : *q;
+			for (char *q = want; *q; q++)
+				*q = *q == '\n' ? (q[1] ? ';' : '\0') : *q == '\t' ? '=' : *q;
+			die("%s was made with %s, this run has %s: resume with the same "
+			    "--screen/--screen-ms/--screen-audit (make: SCREEN, SCREEN_MS) and the "
+			    "same back end (tables, cubins), or remove %s to start over", part, have,
+			    want, part);
 		}
 		free(have);
+		free(want);
 		return path;
 	}
 	if (resumed)
@@ -52,7 +58,43 @@ static char *plan_check(const char *part, const bench_opts *o, int resumed)
 	FILE *fp = aout_open(&ao, path);
 	fputs(want, fp);
 	aout_commit(&ao);
+	free(want);
 	return path;
+}
+
+/* What identifies the back end's candidates beyond the plan's ids: its
+ * plan half's and GPU half's describe() lines ("key\tvalue\n"; e.g. the
+ * torch version of the tables, the Triton version of the cubins), "" for
+ * none.  malloc'd. */
+static char *backend_identity(const bench_plan *p, measurer *m)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	if (!fp)
+		die("open_memstream: out of memory");
+	if (p->lists && p->be->plan->describe)
+		p->be->plan->describe(p->lists, fp);
+	measure_describe(m, fp);
+	if (fclose(fp) != 0)
+		die("open_memstream: out of memory");
+	return buf;
+}
+
+/* LOG.versions.tsv, written (atomically) when the shard completes: what
+ * measured the log (key/value: backend, the identity lines, measurer,
+ * device) for the dataset manifest (datasets/README.md). */
+static void versions_write(const char *log, const bench_backend *be, const char *ident,
+                           const bench_device *dev)
+{
+	char *path = xmalloc(strlen(log) + 16);
+	sprintf(path, "%s.versions.tsv", log);
+	aout ao;
+	FILE *fp = aout_open(&ao, path);
+	fprintf(fp, "key\tvalue\nbackend\t%s\n%smeasurer\t%s\ndevice\t%s\n", be->name, ident,
+	        measure_kind(), dev->name);
+	aout_commit(&ao);
+	free(path);
 }
 
 /* Open (or resume) part for plan p: the appender at the end of the
@@ -60,14 +102,14 @@ static char *plan_check(const char *part, const bench_opts *o, int resumed)
  * inputs already done. */
 static int64_t collect_open(const bench_args *a, const bench_device *dev, const char *part,
                             bench_input *const *todo, int64_t ntodo, const bench_plan *p,
-                            ah_appender *ap, char **planf)
+                            const char *ident, ah_appender *ap, char **planf)
 {
 	const bench_opts *o = &a->o;
 	char *meta = ah_mm_meta_json(dev->smem_optin, dev->cap_major, dev->cap_minor);
 	char *body;
 	size_t body_len, keep;
 	ah_append_open(ap, part, meta, ah_mm_header(), &body, &body_len);
-	*planf = plan_check(part, o, body_len > 0);
+	*planf = plan_check(part, o, ident, body_len > 0);
 	int64_t done = resume_scan(part, body, body_len, todo, ntodo, p, o->reps, o->fast_reject,
 	                           o->screen_audit ? 0 : o->screen, &keep);
 	if (keep < body_len) {
@@ -89,7 +131,7 @@ static int64_t collect_open(const bench_args *a, const bench_device *dev, const 
  * the rows written. */
 static int64_t collect_loop(const bench_args *a, measurer *m, bench_input *const *todo,
                             int64_t done, int64_t ntodo, const bench_plan *p, ah_appender *ap,
-                            int64_t *rows, int *stopped)
+                            int64_t *rows, int64_t *skipped, int *stopped)
 {
 	const bench_opts *o = &a->o;
 	bench_cand cand[BENCH_MAX_CAND];
@@ -101,6 +143,7 @@ static int64_t collect_loop(const bench_args *a, measurer *m, bench_input *const
 	progress_start(&prog, what, "inputs", ntodo);
 	progress_update(&prog, done);
 	*rows = 0;
+	*skipped = 0;
 	*stopped = 0;
 	for (; done < ntodo; done++) {
 		if (a->time_limit >= 0 && mono_s() - t0 >= a->time_limit) {
@@ -109,6 +152,18 @@ static int64_t collect_loop(const bench_args *a, measurer *m, bench_input *const
 		}
 		const bench_input *in = todo[done];
 		int nc = plan_candidates(p, in, cand);
+		if (nc == 0) {
+			/* the back end measures nothing here: no rows (resume_scan
+			 * recomputes the same empty plan) */
+			char why[512];
+			plan_skip(p, in, why, sizeof why);
+			fprintf(stderr, "bench: input %" PRId64 " (%s:%" PRId64 ", %" PRId64 "x%" PRId64
+			        "x%" PRId64 " %s): %s; no rows\n", in->id, a->shapes, in->line, in->m,
+			        in->k, in->n, dtype_torch(in->dtype), why);
+			++*skipped;
+			progress_update(&prog, done + 1);
+			continue;
+		}
 		measure_input(m, in, cand, nc, o->reps, fb);
 		size_t bl;
 		char *blk = format_block(in, cand, nc, o->reps, o->fast_reject, fb, &bl);
@@ -133,12 +188,16 @@ int bench_collect(const bench_args *a, measurer *m, const bench_device *dev,
 	char *part = xmalloc(strlen(log) + 8), *planf;
 	sprintf(part, "%s.part", log);
 	ah_appender ap;
-	int64_t resumed = collect_open(a, dev, part, todo, ntodo, p, &ap, &planf), rows;
+	char *ident = backend_identity(p, m);
+	int64_t resumed = collect_open(a, dev, part, todo, ntodo, p, ident, &ap, &planf), rows,
+	        skipped;
 	int stopped;
 	double t0 = mono_s();
-	int64_t done = collect_loop(a, m, todo, resumed, ntodo, p, &ap, &rows, &stopped);
+	int64_t done = collect_loop(a, m, todo, resumed, ntodo, p, &ap, &rows, &skipped, &stopped);
 	double wall = mono_s() - t0;
 	ah_append_close(&ap);
+	if (!stopped)
+		versions_write(log, a->be, ident, dev);
 	if (!stopped && rename(part, log) != 0)
 		die("cannot rename '%s' to '%s': %s", part, log, strerror(errno));
 	if (!stopped && unlink(planf) != 0 && errno != ENOENT)
@@ -149,14 +208,19 @@ int bench_collect(const bench_args *a, measurer *m, const bench_device *dev,
 		fprintf(sf, "key\tvalue\n");
 		fprintf(sf, "device\t%s\nshard\t%d/%d\ninputs_total\t%" PRId64
 		        "\ninputs_resumed\t%" PRId64 "\ninputs_measured\t%" PRId64
-		        "\nrows_written\t%" PRId64 "\nwall_s\t%.3f\n", dev->name,
-		        o->shard, o->nshards, ntodo, resumed, done - resumed, rows, wall);
+		        "\ninputs_skipped\t%" PRId64 "\nrows_written\t%" PRId64 "\nwall_s\t%.3f\n"
+		        "inputs_per_hour\t%.1f\nbackend\t%s\n%s", dev->name, o->shard, o->nshards,
+		        ntodo, resumed, done - resumed - skipped, skipped, rows, wall,
+		        wall > 0 ? 3600 * (double)(done - resumed - skipped) / wall : 0.0, a->be->name,
+		        ident);
 		measure_stats(m, sf);
 		aout_commit(&so);
 	}
 	fprintf(stderr, "bench: %" PRId64 "/%" PRId64 " inputs in %s (%" PRId64
-	        " measured in %.1f s)%s\n", done, ntodo, stopped ? part : log,
-	        done - resumed, wall, stopped ? ": stopped by --time-limit, rerun to resume" : "");
+	        " measured in %.1f s, %" PRId64 " skipped)%s\n", done, ntodo, stopped ? part : log,
+	        done - resumed - skipped, wall, skipped,
+	        stopped ? ": stopped by --time-limit, rerun to resume" : "");
+	free(ident);
 	free(planf);
 	free(part);
 	return stopped ? 2 : 0;

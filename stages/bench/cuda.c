@@ -31,6 +31,7 @@
 
 #include "cuda.h"
 #include "nvrtc.h"
+#include "triton.h"
 #include "util.h"
 
 const char *measure_kind(void) { return "cuda"; }
@@ -79,6 +80,12 @@ measurer *measure_open(const bench_opts *o, const bench_backend *be, bench_devic
 	m->nv = nvrtc_gpu.open(m, o, own ? be->variant : NVRTC_MM);
 	m->be_state = own ? m->nv : be->gpu->open ? be->gpu->open(m, o, be->variant) : NULL;
 	return m;
+}
+
+void measure_describe(measurer *m, FILE *fp)
+{
+	if (m->be->gpu->describe)
+		m->be->gpu->describe(m->be_state, fp);
 }
 
 void measure_stats(measurer *m, FILE *fp)
@@ -145,6 +152,8 @@ int measure_precompile(const bench_opts *o, const bench_backend *be, const void 
                        const bench_input *ins, int64_t nins)
 {
 	if (!be->gpu->precompile)
-		die("--compile-only: back end '%s' compiles nothing ahead of time", be->name);
+		die("--compile-only: back end '%s' compiles nothing here%s", be->name,
+		    be->plan == &triton_plan ? " (its cubins: make triton-cubins SHAPES=FILE, or "
+		    "triton_cands --variants + stages/bench/triton_aot.py)" : "");
 	return be->gpu->precompile(o, be->variant, lists, ins, nins);
 }

@@ -2,7 +2,9 @@
  * cublasGemmEx with torch.mm's semantics (stages/cuda/cublas_mm.h),
  * fp16/bf16/fp32 data, CUBLAS_COMPUTE_32F (fp32 with tf32:
  * CUBLAS_COMPUTE_32F_FAST_TF32, as torch with allow_tf32).  Leading
- * dimensions come from the input's strides, not from m, n, k: a screening
+ * dimensions are the input's (bench_input lda, ldb: the non-unit stride,
+ * at least the extent, so a padded one is passed as it is and a size-1
+ * dimension's free stride never reaches cuBLAS), not m, n, k: a screening
  * slice (screen.h) keeps the full operands'. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -21,9 +23,7 @@ static int extern_run(void *st, measurer *m, const bench_input *in, const bench_
 	cublasComputeType_t ct = (in->dtype == DT_F32 && in->tf32) ? CUBLAS_COMPUTE_32F_FAST_TF32
 	                                                           : CUBLAS_COMPUTE_32F;
 	cublasStatus_t s = cublas_mm(m->blas, in->ta, in->tb, (int)in->m, (int)in->n, (int)in->k,
-	                             bf->A[i], (int)(in->ta ? in->feat.s1_1 : in->feat.s1_0),
-	                             bf->B[i], (int)(in->tb ? in->feat.s2_1 : in->feat.s2_0), t, out,
-	                             t, ct);
+	                             bf->A[i], (int)in->lda, bf->B[i], (int)in->ldb, t, out, t, ct);
 	if (s != CUBLAS_STATUS_SUCCESS) {
 		fprintf(stderr, "bench: input %" PRId64 ": extern_mm: cublasGemmEx: %s\n", in->id,
 		        cublasGetStatusString(s));

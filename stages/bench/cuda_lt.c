@@ -17,7 +17,7 @@ struct lt_gpu {
 	cublasLtHandle_t h;
 	/* current problem */
 	int have;
-	int64_t m, k, n;
+	int64_t m, k, n, lda, ldb;
 	int dtype, tf32, ta, tb;
 	cublasComputeType_t ct;
 	cudaDataType_t t;
@@ -72,12 +72,15 @@ void lt_gpu_close(lt_gpu *g)
 void lt_gpu_problem(lt_gpu *g, const bench_input *in)
 {
 	if (g->have && g->m == in->m && g->k == in->k && g->n == in->n && g->dtype == in->dtype &&
-	    g->tf32 == in->tf32 && g->ta == in->ta && g->tb == in->tb)
+	    g->tf32 == in->tf32 && g->ta == in->ta && g->tb == in->tb && g->lda == in->lda &&
+	    g->ldb == in->ldb)
 		return;
 	drop_problem(g);
 	g->m = in->m;
 	g->k = in->k;
 	g->n = in->n;
+	g->lda = in->lda;
+	g->ldb = in->ldb;
 	g->dtype = in->dtype;
 	g->tf32 = in->tf32;
 	g->ta = in->ta;
@@ -90,15 +93,16 @@ void lt_gpu_problem(lt_gpu *g, const bench_input *in)
 	LT_OK(cublasLtMatmulDescCreate(&g->op, g->ct, CUDA_R_32F));
 	LT_OK(cublasLtMatmulDescSetAttribute(g->op, CUBLASLT_MATMUL_DESC_TRANSA, &opa, sizeof opa));
 	LT_OK(cublasLtMatmulDescSetAttribute(g->op, CUBLASLT_MATMUL_DESC_TRANSB, &opb, sizeof opb));
-	/* cuBLASLt A = torch mat2, B = torch mat1 (cuda_lt.h) */
+	/* cuBLASLt A = torch mat2, B = torch mat1 (cuda_lt.h); the leading
+	 * dimensions are the input's (padded ones as they are) */
 	if (in->tb)
-		LT_OK(cublasLtMatrixLayoutCreate(&g->la, g->t, k, n, (int64_t)k));
+		LT_OK(cublasLtMatrixLayoutCreate(&g->la, g->t, k, n, in->ldb));
 	else
-		LT_OK(cublasLtMatrixLayoutCreate(&g->la, g->t, n, k, (int64_t)n));
+		LT_OK(cublasLtMatrixLayoutCreate(&g->la, g->t, n, k, in->ldb));
 	if (in->ta)
-		LT_OK(cublasLtMatrixLayoutCreate(&g->lb, g->t, m, k, (int64_t)m));
+		LT_OK(cublasLtMatrixLayoutCreate(&g->lb, g->t, m, k, in->lda));
 	else
-		LT_OK(cublasLtMatrixLayoutCreate(&g->lb, g->t, k, m, (int64_t)k));
+		LT_OK(cublasLtMatrixLayoutCreate(&g->lb, g->t, k, m, in->lda));
 	LT_OK(cublasLtMatrixLayoutCreate(&g->lc, g->t, n, m, (int64_t)n));
 	g->have = 1;
 }

@@ -40,7 +40,7 @@ lt_gpu *lt_gpu_open(void);
 void lt_gpu_close(lt_gpu *g);
 
 /* Make in the current problem: (re)creates the matmul and layout
- * descriptors unless in has the same m, k, n, dtype, tf32, ta, tb as the
+ * descriptors unless in has the same m, k, n, dtype, tf32, ta, tb, lda, ldb as the
  * current one.  Dies if a descriptor call fails (invalid sizes). */
 void lt_gpu_problem(lt_gpu *g, const bench_input *in);
 

@@ -54,19 +54,22 @@ static int try_malloc(void **p, size_t n)
 	return -1;
 }
 
-/* The operands of x->in: copies enough for >= 2x L2 when A+B fit in it,
- * filled with random values.  Returns 0, or -1 when out of device memory
- * (said on stderr; the buffers are then to be freed). */
+/* The operands of x->in, each allocated by its strided span (padded
+ * leading dimensions included) and filled with random values over the
+ * whole span: copies enough for >= 2x L2 when A+B fit in it (one when the
+ * back end flushes L2 itself, backend.h one_copy).  Returns 0, or -1 when
+ * out of device memory (said on stderr; the buffers are then to be
+ * freed). */
 static int bufs_setup(measurer *m, input_run *x)
 {
 	const bench_input *in = x->in;
 	const size_t sz = (size_t)dtype_size(in->dtype);
-	const size_t mk = (size_t)(in->m * in->k), kn = (size_t)(in->k * in->n),
+	const size_t mk = (size_t)in->span1, kn = (size_t)in->span2,
 	             mn = (size_t)(in->m * in->n);
 	const size_t ab = (mk + kn) * sz;
 	cuda_bufs *bf = &x->bf;
 	bf->nbuf = 1;
-	if (ab < (size_t)m->dev.l2_bytes) {
+	if (ab < (size_t)m->dev.l2_bytes && !m->be->gpu->one_copy) {
 		size_t want = (2 * (size_t)m->dev.l2_bytes + ab - 1) / ab;
 		bf->nbuf = (int)(want > 64 ? 64 : want < 2 ? 2 : want);
 	}
@@ -179,7 +182,8 @@ static void full_size(measurer *m, input_run *x, int ci)
 	 * a loaded kernel for >= 1 ms gains nothing from another call */
 	double tt = mono_s();
 	float ms = warm_ms;
-	int warm_done = warm_ms >= 0 || (x->long_input && (!r.launched || *r.launched));
+	int warm_done = warm_ms >= 0 || (x->long_input && (!r.launched || *r.launched)) ||
+	                m->be->gpu->time; /* a back end's time() warms up itself */
 	double t = 0;
 	if (!warm_done) {
 		t = cuda_time_rep(m, in, cd, &r, &x->bf, 1);

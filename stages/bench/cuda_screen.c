@@ -49,6 +49,20 @@ int cuda_screen_pass(measurer *b, const cuda_aux *aux, const bench_input *in,
 		st[ci] = INFINITY;
 		if (cd->lt)
 			continue;
+		/* a repeated id (one config of both lists): the first copy's slice
+		 * result, so both copies get one verdict (bench_screen_verdicts) */
+		int first = -1;
+		for (int j = 1; j < ci && first < 0; j++)
+			if (!strcmp(c[j].id, cd->id))
+				first = j;
+		if (first >= 0) {
+			st[ci] = st[first];
+			if (verdict[first] == SCR_FAILED) {
+				verdict[ci] = SCR_FAILED;
+				cuda_mark_failed(fb, nc, ci, reps, b->o.fast_reject);
+			}
+			continue;
+		}
 		cand_ready r;
 		float warm_ms;
 		/* prepared for the full input: wgmma.cu's tensor maps describe

@@ -166,6 +166,12 @@ void measure_stats(measurer *b, FILE *fp)
 	        (long long)b->screened, (long long)b->screened_out, (long long)b->misses);
 }
 
+void measure_describe(measurer *b, FILE *fp)
+{
+	(void)b;
+	(void)fp;
+}
+
 void measure_close(measurer *b) { free(b); }
 
 int measure_precompile(const bench_opts *o, const struct bench_backend *be, const void *lists,

@@ -27,6 +27,8 @@ typedef struct {
 	int fake_fail;             /* bench-fake only: fail every Nth candidate */
 	int fake_cap;              /* bench-fake only: capability major (0: 9) */
 	const char *compile_arch;  /* --compile-only ARCH */
+	const char *triton_cubins; /* --triton-cubins DIR: the Triton back end's cubin
+	                              folder (triton_aot.py --entry-dir) */
 	double fast_reject;        /* --fast-reject F (adaptive repetitions, see
 	                              bench_full_reps); 0: every candidate all reps */
 	double screen;             /* --screen B (screening of long inputs, see
@@ -64,6 +66,10 @@ measurer *measure_open(const bench_opts *o, const struct bench_backend *be, benc
  * afterwards (sticky CUDA error). */
 void measure_input(measurer *m, const bench_input *in, const bench_cand *c, int nc, int reps,
                    double *fb);
+
+/* The GPU half's describe() lines ("key\tvalue\n": what its open() loaded,
+ * e.g. the Triton version of the cubins; backend.h), none in the fake. */
+void measure_describe(measurer *m, FILE *fp);
 
 /* Print the time breakdown (compile, load, setup, verification, timing)
  * as "key\tvalue" lines. */

@@ -44,7 +44,8 @@ int64_t kernel_smem(const mm_config *c, int dt)
 
 int wgmma_eligible(const bench_input *in)
 {
-	if (in->dtype != DT_F16 && in->dtype != DT_BF16)
+	/* the tensor maps describe compact operands (wgmma_launch.h) */
+	if ((in->dtype != DT_F16 && in->dtype != DT_BF16) || !in->compact)
 		return 0;
 	int64_t lda = in->ta ? in->m : in->k, ldb = in->tb ? in->k : in->n;
 	return lda % 8 == 0 && ldb % 8 == 0;
@@ -149,4 +150,5 @@ static void nvrtc_free(void *lists)
 	free(l);
 }
 
-const bench_plan_ops nvrtc_plan = { nvrtc_load, nvrtc_fit, nvrtc_candidates, nvrtc_free };
+const bench_plan_ops nvrtc_plan = { .load = nvrtc_load, .fit = nvrtc_fit,
+                                    .candidates = nvrtc_candidates, .free = nvrtc_free };

@@ -40,7 +40,9 @@ int thread_grid(int bm, int bn, int nt, int *tr, int *tc);
 int64_t kernel_smem(const mm_config *c, int dt);
 
 /* 1 when kernels/wgmma.cu can run input in (its launch contract): fp16 or
- * bf16, and TMA can describe both operands, i.e. the leading dimension of
+ * bf16, compact operands (the transposes' strides: its tensor maps take
+ * the extents as the leading dimensions; a padded input gets no wgmma
+ * candidates), and TMA can describe both operands, i.e. the leading dimension of
  * each stored operand (K for row-major A (ta 0) and B^T (tb 1), M for A^T,
  * N for B) is a multiple of 8 elements (16 bytes).  Buffers from cudaMalloc
  * are 256-byte aligned, so the bases always qualify. */

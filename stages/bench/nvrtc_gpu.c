@@ -375,6 +375,7 @@ static int nvrtc_precompile(const bench_opts *o, int variant, const void *lists,
 					in = ins[p];
 				} else {
 					in.dtype = dt;
+					in.compact = 1;
 					in.m = dims[p / 16];
 					in.n = dims[p / 4 % 4];
 					in.k = dims[p % 4];

@@ -1,6 +1,6 @@
 /* plan.c — the candidates of one input (plan.h; spec §3.5): extern_mm,
  * the --cublaslt choices of the input's type class, then the --template
- * back end's.  GPU independent. */
+ * back end's; none for an input the back end skips.  GPU independent. */
 #include <string.h>
 
 #include "backend.h"
@@ -8,8 +8,18 @@
 #include "rules.h"
 #include "util.h"
 
+int plan_skip(const bench_plan *p, const bench_input *in, char *why, size_t len)
+{
+	if (len)
+		why[0] = '\0';
+	return p->lists && p->be->plan->skip && p->be->plan->skip(p->lists, in, why, len);
+}
+
 int plan_candidates(const bench_plan *p, const bench_input *in, bench_cand *out)
 {
+	char why[8];
+	if (plan_skip(p, in, why, sizeof why))
+		return 0;
 	int nc = 0;
 	memset(&out[0], 0, sizeof out[0]);
 	out[0].is_extern = 1;

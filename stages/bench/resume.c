@@ -8,7 +8,11 @@
 #include "util.h"
 
 /* Position of the choice of log line l (features fl bytes) among
- * cand[from..nc), or -1. */
+ * cand[from..nc), the earliest that matches, or -1.  An id may occur twice
+ * in a plan (backend.h); the earliest is right: before the screening gaps
+ * (below) only cand[from] is asked, and in a gap the copies of an id share
+ * one screening verdict (bench_screen_verdicts), so a copy has a row only
+ * if every earlier one has. */
 static int row_choice(const char *l, size_t ll, const bench_input *in, size_t fl,
                       const bench_cand *cand, int from, int nc)
 {

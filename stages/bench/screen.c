@@ -2,6 +2,7 @@
  * audit's miss rule (screen.h). */
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "rules.h"
 #include "screen.h"
@@ -45,6 +46,12 @@ int bench_screen_verdicts(const bench_cand *c, int nc, const double *st, double 
 	for (int i = 0; i < nc; i++) {
 		keep[i] = (unsigned char)(i == 0 || c[i].lt || !(beta > 0) ||
 		                          (st[i] > 0 && isfinite(st[i]) && st[i] <= beta * b));
+		/* a repeated id: the first copy's verdict */
+		for (int j = 0; j < i; j++)
+			if (!strcmp(c[j].id, c[i].id)) {
+				keep[i] = keep[j];
+				break;
+			}
 		out += !keep[i];
 	}
 	*best = b;

@@ -41,7 +41,10 @@ int bench_screen_slice(const bench_input *in, double ref_ms, double screen_ms,
  * slower than the best on the slice is not near-best at full size (spec
  * §5.2: within 2 %) unless the slice misjudges it by that factor, which
  * bench --screen-audit measures (check/gpu/screen_collect.sh).  beta <= 0
- * keeps all.  Returns the number of candidates left out. */
+ * keeps all.  A candidate whose id an earlier one has (a config of both
+ * lists, both offered) takes the earlier one's verdict: the copies of an
+ * id have rows together or not at all, so resumption (resume.c) can tell
+ * which copy a row is.  Returns the number of candidates left out. */
 int bench_screen_verdicts(const bench_cand *c, int nc, const double *st, double beta,
                           unsigned char *keep, double *best);
 

@@ -240,7 +240,7 @@ typedef struct {
 static loaded *cache;
 static size_t ncache, capcache;
 
-static loaded *get_kernel(const char *dir, const char *variant, CUdevice dev)
+static loaded *get_kernel(const cudrv *d, const char *dir, const char *variant, CUdevice dev)
 {
 	for (size_t i = 0; i < ncache; i++)
 		if (!strcmp(cache[i].variant, variant))
@@ -249,7 +249,7 @@ static loaded *get_kernel(const char *dir, const char *variant, CUdevice dev)
 	loaded *l = &cache[ncache++];
 	memset(l, 0, sizeof *l);
 	snprintf(l->variant, sizeof l->variant, "%s", variant);
-	l->rc = tl_load(&l->k, dir, variant, dev, l->why, sizeof l->why);
+	l->rc = tl_load(&l->k, d, dir, variant, dev, l->why, sizeof l->why);
 	return l;
 }
 
@@ -343,6 +343,8 @@ int main(int argc, char **argv)
 	CUcontext ctx;
 	CUstream s;
 	DIE_CU(cuInit(0));
+	cudrv drv;   /* the launcher's and the timer's driver calls (stages/cuda/cudrv.h) */
+	cudrv_open(&drv);
 	DIE_CU(cuDeviceGet(&dev, devno));
 	DIE_CU(cuDevicePrimaryCtxRetain(&ctx, dev));
 	DIE_CU(cuCtxSetCurrent(ctx));
@@ -352,11 +354,11 @@ int main(int argc, char **argv)
 	DIE_CB(cublasSetStream(h, (cudaStream_t)s));
 	char name[256];
 	DIE_CU(cuDeviceGetName(name, sizeof name, dev));
-	int smem = tl_device_smem(dev);
+	int smem = tl_device_smem(&drv, dev);
 	fprintf(stderr, "triton_gpu_test: %s, opt-in shared memory %d bytes\n", name, smem);
 	tt_bench tb;
 	char why[1024];
-	if (tt_init(&tb, s, dev, 128, why, sizeof why))
+	if (tt_init(&tb, &drv, s, dev, 128, why, sizeof why))
 		die("%s", why);
 	tt_params tp = TT_PARAMS_INDUCTOR;
 	tp.host_delay_us = host_delay;
@@ -426,7 +428,7 @@ int main(int argc, char **argv)
 			}
 			if (x->dup_of >= 0 && !do_time)
 				continue;   /* the same kernel as an earlier candidate */
-			loaded *l = get_kernel(dir, x->variant, dev);
+			loaded *l = get_kernel(&drv, dir, x->variant, dev);
 			if (l->rc == 1) {
 				status = "missing";
 				n_missing++;
@@ -496,7 +498,7 @@ int main(int argc, char **argv)
 				         ".%" PRId64 ".%" PRId64 "-%dx%dx%d-s%dw%d", in->m, in->k, in->n, dn[dt],
 				         atf ? "-tf32" : "", in->s1[0], in->s1[1], in->s2[0], in->s2[1], x->bm, x->bn,
 				         x->bk, x->stages, x->warps);
-				loaded *rl = get_kernel(refdir, rn, dev);
+				loaded *rl = get_kernel(&drv, refdir, rn, dev);
 				if (rl->rc == 0) {
 					tcall rc = {&rl->k, A, B, C, {0}, ""};
 					ic_args(in, rc.arg);

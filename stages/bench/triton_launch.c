@@ -6,14 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cu_fail(CUresult r, const char *what, char *why, size_t whylen)
+static int cu_fail(const cudrv *d, CUresult r, const char *what, char *why, size_t whylen)
 {
-	const char *name = NULL, *str = NULL;
-	if (cuGetErrorName(r, &name) != CUDA_SUCCESS)
-		name = "?";
-	if (cuGetErrorString(r, &str) != CUDA_SUCCESS)
-		str = "";
-	snprintf(why, whylen, "%s: %s (%s)", what, name ? name : "?", str ? str : "");
+	snprintf(why, whylen, "%s: %s (%s)", what, cudrv_name(d, r), cudrv_err(d, r));
 	return -1;
 }
 
@@ -21,15 +16,15 @@ static int cu_fail(CUresult r, const char *what, char *why, size_t whylen)
 	do {                                                                \
 		CUresult r_ = (call);                                       \
 		if (r_ != CUDA_SUCCESS) {                                   \
-			cu_fail(r_, what, why, whylen);                     \
+			cu_fail(d, r_, what, why, whylen);                  \
 			goto fail;                                          \
 		}                                                           \
 	} while (0)
 
-int tl_device_smem(CUdevice dev)
+int tl_device_smem(const cudrv *d, CUdevice dev)
 {
 	int v;
-	if (cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev) != CUDA_SUCCESS)
+	if (d->devattr(&v, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev) != CUDA_SUCCESS)
 		return -1;
 	return v;
 }
@@ -37,11 +32,12 @@ int tl_device_smem(CUdevice dev)
 int tl_unload(tl_kernel *k)
 {
 	int rc = 0;
-	if (k->loaded && k->mod && cuModuleUnload(k->mod) != CUDA_SUCCESS)
+	const cudrv *d = k->d;
+	if (k->loaded && k->mod && d->unload(k->mod) != CUDA_SUCCESS)
 		rc = -1;
-	if (k->gscratch && cuMemFree(k->gscratch) != CUDA_SUCCESS)
+	if (k->gscratch && d->memfree(k->gscratch) != CUDA_SUCCESS)
 		rc = -1;
-	if (k->pscratch && cuMemFree(k->pscratch) != CUDA_SUCCESS)
+	if (k->pscratch && d->memfree(k->pscratch) != CUDA_SUCCESS)
 		rc = -1;
 	k->loaded = 0;
 	k->mod = NULL;
@@ -51,10 +47,11 @@ int tl_unload(tl_kernel *k)
 	return rc;
 }
 
-int tl_load(tl_kernel *k, const char *dir, const char *variant, CUdevice dev,
+int tl_load(tl_kernel *k, const cudrv *d, const char *dir, const char *variant, CUdevice dev,
             char *why, size_t whylen)
 {
 	memset(k, 0, sizeof *k);
+	k->d = d;
 	int rc = tl_meta_read(dir, variant, &k->meta, why, whylen);
 	if (rc != 0)
 		return rc;
@@ -64,7 +61,7 @@ int tl_load(tl_kernel *k, const char *dir, const char *variant, CUdevice dev,
 	}
 	/* Triton's CompiledKernel._init_handles: shared memory above the
 	 * device's limit is OutOfResources before anything is loaded */
-	int optin = tl_device_smem(dev);
+	int optin = tl_device_smem(d, dev);
 	if (optin < 0) {
 		snprintf(why, whylen, "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN) failed");
 		return -1;
@@ -78,16 +75,16 @@ int tl_load(tl_kernel *k, const char *dir, const char *variant, CUdevice dev,
 	void *img = tl_cubin_read(dir, &k->meta, &len, why, whylen);
 	if (!img)
 		return -1;
-	CUresult r = cuModuleLoadData(&k->mod, img);
+	CUresult r = d->load(&k->mod, img);
 	free(img);
 	if (r != CUDA_SUCCESS) {
 		k->mod = NULL;
-		return cu_fail(r, "cuModuleLoadData", why, whylen);
+		return cu_fail(d, r, "cuModuleLoadData", why, whylen);
 	}
 	k->loaded = 1;
-	CU(cuModuleGetFunction(&k->fn, k->mod, k->meta.name), "cuModuleGetFunction");
+	CU(d->getfn(&k->fn, k->mod, k->meta.name), "cuModuleGetFunction");
 	int maxthr;
-	CU(cuFuncGetAttribute(&maxthr, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, k->fn),
+	CU(d->funcattr(&maxthr, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, k->fn),
 	   "cuFuncGetAttribute(MAX_THREADS_PER_BLOCK)");
 	if (k->meta.threads > maxthr) {
 		snprintf(why, whylen, "out of resource: threads, Required: %d, Hardware limit: %d. "
@@ -96,10 +93,10 @@ int tl_load(tl_kernel *k, const char *dir, const char *variant, CUdevice dev,
 	}
 	if (k->meta.shared > 49152 && optin > 49152) {
 		int stat;
-		CU(cuFuncSetCacheConfig(k->fn, CU_FUNC_CACHE_PREFER_SHARED), "cuFuncSetCacheConfig");
-		CU(cuFuncGetAttribute(&stat, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, k->fn),
+		CU(d->cacheconfig(k->fn, CU_FUNC_CACHE_PREFER_SHARED), "cuFuncSetCacheConfig");
+		CU(d->funcattr(&stat, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, k->fn),
 		   "cuFuncGetAttribute(SHARED_SIZE_BYTES)");
-		CU(cuFuncSetAttribute(k->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, optin - stat),
+		CU(d->setattr(k->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, optin - stat),
 		   "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
 	}
 	return 0;
@@ -108,18 +105,18 @@ fail:
 	return -1;
 }
 
-static int scratch(CUdeviceptr *p, size_t *cap, int64_t size, int64_t align, uint64_t grid,
-                   char *why, size_t whylen)
+static int scratch(const cudrv *d, CUdeviceptr *p, size_t *cap, int64_t size, int64_t align,
+                   uint64_t grid, char *why, size_t whylen)
 {
 	if (size <= 0)
 		return 0;
 	size_t need = (size_t)(grid * (uint64_t)size) + (size_t)align;
 	if (need > *cap) {
 		if (*p)
-			CU(cuMemFree(*p), "cuMemFree(scratch)");
+			CU(d->memfree(*p), "cuMemFree(scratch)");
 		*p = 0;
 		*cap = 0;
-		CU(cuMemAlloc(p, need), "cuMemAlloc(scratch)");
+		CU(d->memalloc(p, need), "cuMemAlloc(scratch)");
 		*cap = need;
 	}
 	return 0;
@@ -168,8 +165,11 @@ int tl_launch(tl_kernel *k, CUstream s, CUdeviceptr A, CUdeviceptr B, CUdevicept
 			}
 		}
 	}
-	if (scratch(&k->gscratch, &k->gscratch_cap, m->gscratch_size, m->gscratch_align, gx, why, whylen) ||
-	    scratch(&k->pscratch, &k->pscratch_cap, m->pscratch_size, m->pscratch_align, gx, why, whylen))
+	const cudrv *d = k->d;
+	if (scratch(d, &k->gscratch, &k->gscratch_cap, m->gscratch_size, m->gscratch_align, gx, why,
+	            whylen) ||
+	    scratch(d, &k->pscratch, &k->pscratch_cap, m->pscratch_size, m->pscratch_align, gx, why,
+	            whylen))
 		return -1;
 	CUdeviceptr gs = k->gscratch, ps = k->pscratch;
 	if (gs && m->gscratch_align > 1)
@@ -178,12 +178,12 @@ int tl_launch(tl_kernel *k, CUstream s, CUdeviceptr A, CUdeviceptr B, CUdevicept
 		ps = (ps + (CUdeviceptr)m->pscratch_align - 1) / (CUdeviceptr)m->pscratch_align * (CUdeviceptr)m->pscratch_align;
 	params[m->nparams] = &gs;
 	params[m->nparams + 1] = &ps;
-	CUresult r = cuLaunchKernel(k->fn, (unsigned)gx, 1, 1, (unsigned)m->threads, 1, 1,
-	                            (unsigned)m->shared, s, params, NULL);
+	CUresult r = d->launch(k->fn, (unsigned)gx, 1, 1, (unsigned)m->threads, 1, 1,
+	                       (unsigned)m->shared, s, params, NULL);
 	if (r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES) {
 		/* too many registers or too much shared memory for the block:
 		 * Inductor's OutOfResources, the candidate is inf */
-		cu_fail(r, "out of resource: cuLaunchKernel", why, whylen);
+		cu_fail(d, r, "out of resource: cuLaunchKernel", why, whylen);
 		return -1;
 	}
 	CU(r, "cuLaunchKernel");

@@ -13,7 +13,9 @@
  *   lists (pointers, then the run-time sizes and strides, i32 or i64) and
  *   Triton 3.x's two trailing scratch pointers (allocated when the kernel
  *   asks for scratch: grid * size bytes; else NULL).
- * Every driver call's status is checked.  A failure that concerns one
+ * Every driver call's status is checked; the calls go through
+ * stages/cuda/cudrv.h (cudaGetDriverEntryPointByVersion), so bench starts
+ * on a machine without a driver and says so.  A failure that concerns one
  * candidate (load, attribute, out of resources, launch) is returned with a
  * message, so the caller times it as inf; the context may be unusable after
  * a launch failure (tl_launch says so), as after any CUDA fault.
@@ -24,9 +26,11 @@
 
 #include <cuda.h>
 
+#include "cudrv.h"
 #include "triton_meta.h"
 
 typedef struct {
+	const cudrv *d;            /* the driver's functions (tl_load's) */
 	tl_meta meta;
 	int loaded;
 	CUmodule mod;
@@ -36,15 +40,17 @@ typedef struct {
 } tl_kernel;
 
 /* The device's opt-in shared memory per block (bytes), or -1 on error. */
-int tl_device_smem(CUdevice dev);
+int tl_device_smem(const cudrv *d, CUdevice dev);
 
-/* Read DIR/VARIANT.{json,cubin} and load it into the current context.
+/* Read DIR/VARIANT.{json,cubin} and load it into the current context
+ * through d (stages/cuda/cudrv.h: the driver without linking libcuda; k
+ * keeps d for tl_launch and tl_unload).
  * Returns 0 when launchable; 1 when the entry is missing (not compiled);
  * -1 when the candidate cannot run (compile failure recorded by triton_aot,
  * out of resources, a CUDA error while loading, a malformed entry): why[]
  * says which, starting with "compile error: ", "out of resource: " or the
  * CUDA call that failed.  k is then unloaded (tl_unload is still safe). */
-int tl_load(tl_kernel *k, const char *dir, const char *variant, CUdevice dev,
+int tl_load(tl_kernel *k, const cudrv *d, const char *dir, const char *variant, CUdevice dev,
             char *why, size_t whylen);
 
 /* Launch on stream s: C[m, n] = A @ B with the run-time integers arg[] in

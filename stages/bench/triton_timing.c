@@ -7,12 +7,9 @@
 #include <string.h>
 #include <time.h>
 
-static int cu_fail(CUresult r, const char *what, char *why, size_t whylen)
+static int cu_fail(const cudrv *d, CUresult r, const char *what, char *why, size_t whylen)
 {
-	const char *name = NULL;
-	if (cuGetErrorName(r, &name) != CUDA_SUCCESS || !name)
-		name = "?";
-	snprintf(why, whylen, "%s: %s", what, name);
+	snprintf(why, whylen, "%s: %s", what, cudrv_name(d, r));
 	return -1;
 }
 
@@ -20,20 +17,22 @@ static int cu_fail(CUresult r, const char *what, char *why, size_t whylen)
 	do {                                                            \
 		CUresult r_ = (call);                                   \
 		if (r_ != CUDA_SUCCESS)                                 \
-			return cu_fail(r_, what, why, whylen);          \
+			return cu_fail(b->d, r_, what, why, whylen);    \
 	} while (0)
 
-int tt_init(tt_bench *b, CUstream s, CUdevice dev, int max_iters, char *why, size_t whylen)
+int tt_init(tt_bench *b, const cudrv *d, CUstream s, CUdevice dev, int max_iters, char *why,
+            size_t whylen)
 {
 	memset(b, 0, sizeof *b);
+	b->d = d;
 	b->s = s;
 	int l2;
-	CU(cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, dev), "cuDeviceGetAttribute(L2_CACHE_SIZE)");
+	CU(d->devattr(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, dev), "cuDeviceGetAttribute(L2_CACHE_SIZE)");
 	/* torch: torch.empty(L2_cache_size // 4, dtype=torch.int) */
 	b->flush_words = (size_t)l2 / 4;
 	if (b->flush_words == 0)
 		b->flush_words = 1;
-	CU(cuMemAlloc(&b->flush, b->flush_words * 4), "cuMemAlloc(L2 flush buffer)");
+	CU(d->memalloc(&b->flush, b->flush_words * 4), "cuMemAlloc(L2 flush buffer)");
 	b->max_iters = max_iters < 5 ? 5 : max_iters;
 	b->ev = calloc((size_t)b->max_iters * 2, sizeof *b->ev);
 	if (!b->ev) {
@@ -41,7 +40,7 @@ int tt_init(tt_bench *b, CUstream s, CUdevice dev, int max_iters, char *why, siz
 		return -1;
 	}
 	for (int i = 0; i < 2 * b->max_iters; i++)
-		CU(cuEventCreate(&b->ev[i], CU_EVENT_DEFAULT), "cuEventCreate");
+		CU(d->evcreate(&b->ev[i], CU_EVENT_DEFAULT), "cuEventCreate");
 	return 0;
 }
 
@@ -50,10 +49,10 @@ int tt_free(tt_bench *b)
 	int rc = 0;
 	if (b->ev)
 		for (int i = 0; i < 2 * b->max_iters; i++)
-			if (b->ev[i] && cuEventDestroy(b->ev[i]) != CUDA_SUCCESS)
+			if (b->ev[i] && b->d->evdestroy(b->ev[i]) != CUDA_SUCCESS)
 				rc = -1;
 	free(b->ev);
-	if (b->flush && cuMemFree(b->flush) != CUDA_SUCCESS)
+	if (b->flush && b->d->memfree(b->flush) != CUDA_SUCCESS)
 		rc = -1;
 	memset(b, 0, sizeof *b);
 	return rc;
@@ -75,20 +74,20 @@ static int timed(tt_bench *b, const tt_params *p, tt_call call, void *ctx, int n
                  char *why, size_t whylen)
 {
 	for (int i = 0; i < n; i++) {
-		CU(cuMemsetD32Async(b->flush, 0, b->flush_words, b->s), "cuMemsetD32Async(L2 flush)");
-		CU(cuEventRecord(b->ev[2 * i], b->s), "cuEventRecord");
+		CU(b->d->memsetd32async(b->flush, 0, b->flush_words, b->s), "cuMemsetD32Async(L2 flush)");
+		CU(b->d->evrecord(b->ev[2 * i], b->s), "cuEventRecord");
 		spin_us(p->host_delay_us);
 		if (call(ctx, b->s) != 0) {
 			snprintf(why, whylen, "the call failed while timed");
 			return -1;
 		}
-		CU(cuEventRecord(b->ev[2 * i + 1], b->s), "cuEventRecord");
+		CU(b->d->evrecord(b->ev[2 * i + 1], b->s), "cuEventRecord");
 	}
-	CU(cuStreamSynchronize(b->s), "cuStreamSynchronize (timed launches)");
+	CU(b->d->streamsync(b->s), "cuStreamSynchronize (timed launches)");
 	double best = INFINITY;
 	for (int i = 0; i < n; i++) {
 		float t;
-		CU(cuEventElapsedTime(&t, b->ev[2 * i], b->ev[2 * i + 1]), "cuEventElapsedTime");
+		CU(b->d->evelapsed(&t, b->ev[2 * i], b->ev[2 * i + 1]), "cuEventElapsedTime");
 		if (t < best)
 			best = t;
 	}
@@ -99,14 +98,14 @@ static int timed(tt_bench *b, const tt_params *p, tt_call call, void *ctx, int n
 int tt_time(tt_bench *b, const tt_params *p, tt_call call, void *ctx, double *ms,
             char *why, size_t whylen)
 {
-	CU(cuStreamSynchronize(b->s), "cuStreamSynchronize (before)");
-	CU(cuCtxSynchronize(), "cuCtxSynchronize (before)");
+	CU(b->d->streamsync(b->s), "cuStreamSynchronize (before)");
+	CU(b->d->ctxsync(), "cuCtxSynchronize (before)");
 	if (call(ctx, b->s) != 0) {
 		snprintf(why, whylen, "the warm-up call failed");
 		return -1;
 	}
-	CU(cuStreamSynchronize(b->s), "cuStreamSynchronize (warm-up call)");
-	CU(cuMemsetD32Async(b->flush, 0, b->flush_words, b->s), "cuMemsetD32Async(L2 flush)");
+	CU(b->d->streamsync(b->s), "cuStreamSynchronize (warm-up call)");
+	CU(b->d->memsetd32async(b->flush, 0, b->flush_words, b->s), "cuMemsetD32Async(L2 flush)");
 	int ne = p->estimation_iters < b->max_iters ? p->estimation_iters : b->max_iters;
 	if (ne < 1)
 		ne = 1;
@@ -124,7 +123,7 @@ int tt_time(tt_bench *b, const tt_params *p, tt_call call, void *ctx, double *ms
 	if (iters > b->max_iters)
 		iters = b->max_iters;
 	for (int i = 0; i < p->memory_warmup_iters; i++)
-		CU(cuMemsetD32Async(b->flush, 0, b->flush_words, b->s), "cuMemsetD32Async(memory warm-up)");
+		CU(b->d->memsetd32async(b->flush, 0, b->flush_words, b->s), "cuMemsetD32Async(memory warm-up)");
 	double best;
 	if (timed(b, p, call, ctx, iters, &best, why, whylen))
 		return -1;

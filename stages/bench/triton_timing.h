@@ -31,6 +31,8 @@
 
 #include <cuda.h>
 
+#include "cudrv.h"
+
 typedef int (*tt_call)(void *ctx, CUstream s);
 
 typedef struct {
@@ -44,6 +46,7 @@ typedef struct {
 #define TT_PARAMS_INDUCTOR {5, 100, 100, 25.0, 0.0}
 
 typedef struct {
+	const cudrv *d;            /* the driver's functions (stages/cuda/cudrv.h) */
 	CUstream s;
 	CUdeviceptr flush;         /* L2-size buffer */
 	size_t flush_words;        /* 32-bit words */
@@ -51,11 +54,12 @@ typedef struct {
 	int max_iters;
 } tt_bench;
 
-/* Set up on the current context: the flush buffer (the device's
- * CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE bytes, as torch's
- * props.L2_cache_size), and events for up to max_iters pairs.  Returns 0 or
- * -1 with why[]. */
-int tt_init(tt_bench *b, CUstream s, CUdevice dev, int max_iters, char *why, size_t whylen);
+/* Set up on the current context, calling the driver through d (kept in
+ * b): the flush buffer (the device's CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE
+ * bytes, as torch's props.L2_cache_size), and events for up to max_iters
+ * pairs.  Returns 0 or -1 with why[]. */
+int tt_init(tt_bench *b, const cudrv *d, CUstream s, CUdevice dev, int max_iters, char *why,
+            size_t whylen);
 /* Returns 0, or -1 if a driver call failed. */
 int tt_free(tt_bench *b);
 

@@ -26,6 +26,22 @@ typedef struct {
 	CUresult (*launch)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
 	                   unsigned, unsigned, CUstream, void **, void **); /* cuLaunchKernel */
 	CUresult (*errstr)(CUresult, const char **);                      /* cuGetErrorString */
+	CUresult (*errname)(CUresult, const char **);                     /* cuGetErrorName */
+	/* the Triton launcher and timer (stages/bench/triton_launch.h,
+	 * triton_timing.h) */
+	CUresult (*devget)(CUdevice *, int);                              /* cuDeviceGet */
+	CUresult (*devattr)(int *, CUdevice_attribute, CUdevice);         /* cuDeviceGetAttribute */
+	CUresult (*funcattr)(int *, CUfunction_attribute, CUfunction);    /* cuFuncGetAttribute */
+	CUresult (*cacheconfig)(CUfunction, CUfunc_cache);                /* cuFuncSetCacheConfig */
+	CUresult (*memalloc)(CUdeviceptr *, size_t);                      /* cuMemAlloc */
+	CUresult (*memfree)(CUdeviceptr);                                 /* cuMemFree */
+	CUresult (*memsetd32async)(CUdeviceptr, unsigned, size_t, CUstream); /* cuMemsetD32Async */
+	CUresult (*evcreate)(CUevent *, unsigned);                        /* cuEventCreate */
+	CUresult (*evdestroy)(CUevent);                                   /* cuEventDestroy */
+	CUresult (*evrecord)(CUevent, CUstream);                          /* cuEventRecord */
+	CUresult (*evelapsed)(float *, CUevent, CUevent);                 /* cuEventElapsedTime */
+	CUresult (*streamsync)(CUstream);                                 /* cuStreamSynchronize */
+	CUresult (*ctxsync)(void);                                        /* cuCtxSynchronize */
 } cudrv;
 
 /* *fp = the driver's function sym (e.g. "cuLaunchKernel").  Dies naming sym
@@ -35,8 +51,10 @@ void cudrv_entry(const char *sym, void **fp);
 /* Resolve every function of d (cudrv_entry; dies on a failure). */
 void cudrv_open(cudrv *d);
 
-/* The driver's text for r, or "unknown driver error". */
+/* The driver's text for r, or "unknown driver error"; its name
+ * ("CUDA_ERROR_OUT_OF_MEMORY"), or "CUDA_ERROR_UNKNOWN?". */
 const char *cudrv_err(const cudrv *d, CUresult r);
+const char *cudrv_name(const cudrv *d, CUresult r);
 
 /* Die naming the call, its error text, file and line unless it succeeds. */
 #define CUDA_OK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) \

@@ -2,10 +2,13 @@
 #include "ahlog.h"
 #include "ahmeta.h"
 #include "emittable.h"
+#include "readahead.h"
 #include "sniff.h"
 #include "util.h"
+#include "zipmember.h"
 
 #include <errno.h>
+#include <float.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -168,44 +171,101 @@ void ah_reject_cr(const char *path, long long lineno, const char *line, size_t n
 		    "convert with dos2unix)", path, lineno);
 }
 
-/* Read one line into r->line without its '\n'.  Returns length, or -1 at
- * EOF.  Rejects '\r' (CRLF) and NUL bytes. */
+/* ---- the byte source: a FILE or a zip member --------------------------- */
+
+#define AH_BLOCK (1u << 20)   /* bytes read at a time */
+
+/* Read up to n bytes into p; returns how many (0: end of the log). */
+static size_t source_read(ah_reader *r, char *p, size_t n)
+{
+	if (r->ahead) {
+		const char *err = NULL;
+		ssize_t got = ra_read(r->ahead, p, n, &err);
+		if (got < 0)
+			die("cannot read '%s': %s", r->path, err);
+		return (size_t)got;
+	}
+	errno = 0;
+	size_t got = fread(p, 1, n, r->fp);
+	if (got < n && ferror(r->fp))
+		die("cannot read '%s': %s", r->path, strerror(errno));
+	return got;
+}
+
+/* Make room and read more bytes after buf[pos, end) (moved to the front);
+ * the buffer doubles when one line fills it.  Sets eof at the end. */
+static void refill(ah_reader *r)
+{
+	size_t keep = r->end - r->pos;
+	if (r->pos > 0) {
+		memmove(r->buf, r->buf + r->pos, keep);
+		r->clean -= r->clean < r->pos ? r->clean : r->pos;
+		r->pos = 0;
+		r->end = keep;
+	}
+	if (r->cap - r->end < AH_BLOCK / 2) {
+		size_t cap = r->cap;
+		xgrow((void **)&r->buf, &cap, r->end + AH_BLOCK + 1, 1);
+		r->cap = cap;
+	}
+	/* one byte stays free for the NUL after a last line without '\n' */
+	size_t got = source_read(r, r->buf + r->end, r->cap - 1 - r->end);
+	if (got == 0)
+		r->eof = 1;
+	/* bytes before clean hold no '\r' and no NUL: lines there need no
+	 * check of their own (two fast scans per block, not per line) */
+	if (r->clean == r->end) {
+		char *b = r->buf + r->end, *cr = memchr(b, '\r', got), *nul = memchr(b, '\0', got);
+		char *bad = !cr ? nul : !nul ? cr : cr < nul ? cr : nul;
+		r->clean = bad ? (size_t)(bad - r->buf) : r->end + got;
+	}
+	r->end += got;
+}
+
+/* The next line, without its '\n', NUL-terminated in r->buf: r->line.
+ * Returns its length, or -1 at EOF.  Rejects '\r' (CRLF) and NUL bytes. */
 static ssize_t read_line(ah_reader *r)
 {
-	errno = 0;
-	ssize_t n = getline(&r->line, &r->cap, r->fp);
-	if (n < 0) {
-		if (ferror(r->fp))
-			die("cannot read '%s': %s", r->path, strerror(errno));
-		return -1;
+	size_t n;
+	for (;;) {
+		char *s = r->buf + r->pos;
+		char *nl = memchr(s, '\n', r->end - r->pos);
+		if (nl) {
+			n = (size_t)(nl - s);
+			r->missing_newline = 0;
+			r->pos += n + 1;
+			break;
+		}
+		if (r->eof) {
+			n = r->end - r->pos;
+			if (n == 0)
+				return -1;
+			r->missing_newline = 1;
+			r->pos = r->end;
+			break;
+		}
+		refill(r);
 	}
+	r->line = r->buf + r->pos - n - !r->missing_newline;
+	r->line[n] = '\0';
 	r->lineno++;
-	r->missing_newline = 0;
-	if (n > 0 && r->line[n - 1] == '\n')
-		r->line[--n] = '\0';
-	else
-		r->missing_newline = 1;
 	if (r->lineno == 1)
-		sniff_or_die(r->path, r->line, (size_t)n);
-	ah_reject_cr(r->path, (long long)r->lineno, r->line, (size_t)n);
-	if (strlen(r->line) != (size_t)n)
-		die("%s:%lld: NUL byte in line", r->path, (long long)r->lineno);
-	return n;
+		sniff_or_die(r->path, r->line, n);
+	if ((size_t)(r->line - r->buf) + n > r->clean) {
+		ah_reject_cr(r->path, (long long)r->lineno, r->line, n);
+		if (memchr(r->line, '\0', n))
+			die("%s:%lld: NUL byte in line", r->path, (long long)r->lineno);
+	}
+	return (ssize_t)n;
 }
 
-void ah_open(ah_reader *r, const char *path)
+/* Lines 1-2: the metadata and the header (r->path and the source set). */
+static void read_head(ah_reader *r)
 {
-	ah_open_named(r, path, NULL);
-}
-
-void ah_open_named(ah_reader *r, const char *file, const char *name)
-{
-	memset(r, 0, sizeof *r);
-	const char *path = name ? name : !strcmp(file, "-") ? "standard input" : file;
-	r->path = path;
-	r->fp = !strcmp(file, "-") ? stdin : fopen(file, "r");
-	if (!r->fp)
-		die("cannot open '%s': %s", file, strerror(errno));
+	const char *path = r->path;
+	intern_init(&r->choices);
+	r->cap = AH_BLOCK + 1;
+	r->buf = xmalloc(r->cap);
 	char where[4096];
 	if (read_line(r) < 0)
 		die("%s: empty file: expected the metadata JSON line (spec §1.1)", path);
@@ -222,7 +282,47 @@ void ah_open_named(ah_reader *r, const char *file, const char *name)
 	snprintf(where, sizeof where, "%s:2", path);
 	ah_meta_header(&r->meta, r->line, where);
 	ah_header_require_mm(&r->meta, where);
+	for (int i = 0; i < r->meta.n_feat; i++)
+		if (r->meta.feat_kind[i] < 0)
+			r->catcol[-1 - r->meta.feat_kind[i]] = i;
 }
+
+void ah_open(ah_reader *r, const char *path)
+{
+	ah_open_named(r, path, NULL);
+}
+
+void ah_open_named(ah_reader *r, const char *file, const char *name)
+{
+	memset(r, 0, sizeof *r);
+	r->path = name ? name : !strcmp(file, "-") ? "standard input" : file;
+	r->fp = !strcmp(file, "-") ? stdin : fopen(file, "r");
+	if (!r->fp)
+		die("cannot open '%s': %s", file, strerror(errno));
+	read_head(r);
+}
+
+void ah_open_zip(ah_reader *r, const char *zip, const char *member, const char *name)
+{
+	memset(r, 0, sizeof *r);
+	if (name) {
+		r->path = name;
+	} else {
+		size_t n = strlen(zip) + strlen(member) + 2;
+		r->path_buf = xmalloc(n);
+		snprintf(r->path_buf, n, "%s:%s", zip, member);
+		r->path = r->path_buf;
+	}
+	char err[256];
+	r->zm = zm_open(zip, member, err, sizeof err);
+	if (!r->zm)
+		die("cannot read '%s' from %s (missing or damaged zip: %s)", member, zip, err);
+	/* inflate on a second thread, a few blocks ahead of the parse */
+	r->ahead = ra_start(zm_read, r->zm, 4, AH_BLOCK / 4);
+	read_head(r);
+}
+
+/* ---- rows ---------------------------------------------------------------- */
 
 /* White space or a control character: would break the feat TSV (tabs) or
  * the emitted code, and is never in a str() of a logged value. */
@@ -260,41 +360,11 @@ static const char *cat_check(const ah_meta *m, int j, const char *v)
 	return NULL;
 }
 
-int ah_next(ah_reader *r)
+/* Parse and check the feature fields field[0 .. n_feat) of the current row
+ * into r->num and r->cat. */
+static void parse_features(ah_reader *r)
 {
-	ah_meta *m = &r->meta;
-	ssize_t len;
-	/* Blank lines are skipped, as pandas does (the official A100 log has
-	 * one); they are counted in r->blank_lines so callers can report them. */
-	while ((len = read_line(r)) == 0)
-		if (r->blank_lines++ < AH_BLANK_SHOWN)
-			r->blank_at[r->blank_lines - 1] = r->lineno;
-	if (len < 0)
-		return 0;
-	if (r->line[0] == '{')
-		die("%s:%lld: a second metadata block starts here (two collections written "
-		    "into one log?); split the file and use merge", r->path,
-		    (long long)r->lineno);
-	int want = m->n_feat + 2, n = 0;
-	char *p = r->line;
-	while (p) {
-		if (n == want) {
-			long long got = n + 1;
-			for (const char *c = p; (c = strchr(c, ',')); c++)
-				got++;
-			die("%s:%lld: row has %lld fields, the header has %d (long row%s)",
-			    r->path, (long long)r->lineno, got, want,
-			    got == 2LL * want - 1 ? ": two rows fused, e.g. a file without "
-			    "its final newline concatenated with the next? use merge" : "");
-		}
-		r->field[n++] = p;
-		p = strchr(p, ',');
-		if (p)
-			*p++ = '\0';
-	}
-	if (n != want)
-		die("%s:%lld: row has %d fields, the header has %d (short row)", r->path,
-		    (long long)r->lineno, n, want);
+	const ah_meta *m = &r->meta;
 	for (int i = 0; i < m->n_feat; i++) {
 		const char *f = r->field[i];
 		int kind = m->feat_kind[i];
@@ -323,23 +393,221 @@ int ah_next(ah_reader *r)
 			r->cat[-1 - kind] = f;
 		}
 	}
-	r->choice = r->field[n - 2];
-	if (!*r->choice)
-		die("%s:%lld: field 'choice': empty", r->path, (long long)r->lineno);
-	const char *bad = emittable_problem(r->choice);
-	if (bad)
-		die("%s:%lld: field 'choice': '%s' %s", r->path, (long long)r->lineno,
-		    r->choice, bad);
-	const char *fb = r->field[n - 1];
+}
+
+/* Powers of ten exact in a double (<= 10^22) and in a long double with a
+ * 64-bit or wider significand (<= 10^27: 5^27 < 2^64). */
+static const double pow10_d[] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
+	1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+#if LDBL_MANT_DIG >= 64
+static const long double pow10_ld[] = {
+	1e0L, 1e1L, 1e2L, 1e3L, 1e4L, 1e5L, 1e6L, 1e7L, 1e8L, 1e9L, 1e10L, 1e11L,
+	1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L, 1e20L, 1e21L,
+	1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L};
+#endif
+
+/* Append the decimal digits at p (up to e) to *m: returns the first
+ * non-digit.  Eight at a time where the bytes are little-endian words. */
+static const char *digits(const char *p, const char *e, uint64_t *m)
+{
+	uint64_t v = *m;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	while (e - p >= 8) {
+		uint64_t x;
+		memcpy(&x, p, 8);
+		/* all eight bytes in '0'..'9'? (0x30..0x39: high nibble 3, and
+		 * adding 6 does not carry out of the low nibble) */
+		if (((x & UINT64_C(0xF0F0F0F0F0F0F0F0)) |
+		     (((x + UINT64_C(0x0606060606060606)) & UINT64_C(0xF0F0F0F0F0F0F0F0)) >> 4)) !=
+		    UINT64_C(0x3333333333333333))
+			break;
+		x -= UINT64_C(0x3030303030303030);
+		x = x * 10 + (x >> 8); /* pairs of digits */
+		x = (((x & UINT64_C(0x000000FF000000FF)) * (100 + (UINT64_C(1000000) << 32))) +
+		     (((x >> 16) & UINT64_C(0x000000FF000000FF)) * (1 + (UINT64_C(10000) << 32)))) >> 32;
+		v = v * 100000000 + x;
+		p += 8;
+	}
+#endif
+	for (; p < e && (unsigned)(*p - '0') <= 9; p++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	*m = v;
+	return p;
+}
+
+/* s[0..len) as a double, exactly the value parse_f64 (strtod) gives, and
+ * its result: 0 ok, -1 not a number.  Fast for the feedback the logs hold,
+ * plain decimals "digits[.digits]" of at most 19 significant digits
+ * (Python's repr of a time has 17): the value is m / 10^f with integers m
+ * < 2^64 and f <= 27.  With m <= 2^53 and f <= 22 both are exact doubles
+ * and one IEEE division rounds correctly (Clinger's fast path).  Otherwise
+ * a long double division (>= 64-bit significand) gives q = the value
+ * rounded to 64 bits; rounding q to 53 bits is then the correctly rounded
+ * value unless q lies exactly halfway between two doubles (the only case
+ * where rounding twice can differ from rounding once), which goes to
+ * strtod, as does everything else (exponents, "inf", signs, > 19 digits). */
+static int parse_ms(const char *s, size_t len, double *out)
+{
+	const char *p = s, *e = s + len, *d0;
+	uint64_t m = 0; /* wraps beyond 19 digits: then unused */
+	while (p < e && *p == '0')
+		p++; /* leading zeros */
+	int any = p > s;
+	d0 = p;
+	p = digits(p, e, &m);
+	long nd = p - d0, frac = 0;
+	any |= nd > 0;
+	if (p < e && *p == '.') {
+		const char *f0 = ++p;
+		if (m == 0)
+			while (p < e && *p == '0')
+				p++; /* zeros before the first significant digit */
+		d0 = p;
+		p = digits(p, e, &m);
+		nd += p - d0;
+		frac = p - f0;
+		any |= frac > 0;
+	}
+	if (p != e || !any || nd > 19 || frac > 27)
+		return parse_f64(s, len, out);
+	if (m <= (UINT64_C(1) << 53) && frac <= 22) {
+		*out = (double)m / pow10_d[frac];
+		return 0;
+	}
+#if LDBL_MANT_DIG >= 64
+	long double q = (long double)m / pow10_ld[frac];
+	double v = (double)q;
+	if ((long double)v != q) {
+		double o = nextafter(v, q > (long double)v ? INFINITY : -INFINITY);
+		if (q == ((long double)v + (long double)o) / 2)
+			return parse_f64(s, len, out); /* a tie: strtod decides */
+	}
+	*out = v;
+	return 0;
+#else
+	return parse_f64(s, len, out);
+#endif
+}
+
+/* The choice id of the current row's choice (checked the first time it
+ * is seen): the successor of the previous row's choice if it matches,
+ * else the hash table. */
+static int choice_id(ah_reader *r, int prev)
+{
+	const char *c = r->choice;
+	size_t len = r->choice_len;
+	if (prev >= 0) {
+		int g = r->succ[prev];
+		if (g >= 0 && r->choices.len[g] == len && !memcmp(r->choices.str[g], c, len))
+			return g;
+	}
+	int id = intern_find(&r->choices, c, len);
+	if (id < 0) {
+		if (!*c)
+			die("%s:%lld: field 'choice': empty", r->path, (long long)r->lineno);
+		const char *bad = emittable_problem(c);
+		if (bad)
+			die("%s:%lld: field 'choice': '%s' %s", r->path, (long long)r->lineno,
+			    c, bad);
+		id = intern_id(&r->choices, c, len, NULL);
+		xgrow((void **)&r->succ, &r->succ_cap, (size_t)r->choices.n, sizeof *r->succ);
+		r->succ[id] = -1;
+	}
+	if (prev >= 0)
+		r->succ[prev] = id;
+	return id;
+}
+
+int ah_next(ah_reader *r)
+{
+	ah_meta *m = &r->meta;
+	ssize_t len;
+	/* Blank lines are skipped, as pandas does (the official A100 log has
+	 * one); they are counted in r->blank_lines so callers can report them. */
+	while ((len = read_line(r)) == 0)
+		if (r->blank_lines++ < AH_BLANK_SHOWN)
+			r->blank_at[r->blank_lines - 1] = r->lineno;
+	if (len < 0)
+		return 0;
+	char *line = r->line, *end = line + len;
+	int nf = m->n_feat, want = nf + 2, n;
+	char *p; /* the rest of the line after the feature fields */
+	int prev_choice = r->prev_len ? r->choice_id : -1;
+	if (r->prev_len && (size_t)len > r->prev_len &&
+	    !memcmp(line, r->prev, r->prev_len)) {
+		/* the previous row's features, already checked: only cut them */
+		for (int j = 0; j < m->n_cat; j++) {
+			int i = r->catcol[j];
+			r->cat[j] = line + r->foff[i];
+			line[r->foff[i + 1] - 1] = '\0';
+		}
+		r->same_features = 1;
+		p = line + r->prev_len;
+		n = nf;
+	} else {
+		if (line[0] == '{')
+			die("%s:%lld: a second metadata block starts here (two collections "
+			    "written into one log?); split the file and use merge", r->path,
+			    (long long)r->lineno);
+		p = line;
+		for (n = 0; n < nf && p; n++) {
+			r->field[n] = p;
+			r->foff[n] = (size_t)(p - line);
+			p = memchr(p, ',', (size_t)(end - p));
+			if (p)
+				*p++ = '\0';
+		}
+		r->same_features = 0;
+		if (!p) {
+			/* the line ended inside the features */
+			die("%s:%lld: row has %d fields, the header has %d (short row)", r->path,
+			    (long long)r->lineno, n, want);
+		}
+		r->foff[nf] = (size_t)(p - line);
+	}
+	/* choice, feedback */
+	r->field[n++] = p;
+	char *q = memchr(p, ',', (size_t)(end - p));
+	if (!q)
+		die("%s:%lld: row has %d fields, the header has %d (short row)", r->path,
+		    (long long)r->lineno, n, want);
+	*q++ = '\0';
+	r->field[n++] = q;
+	if (memchr(q, ',', (size_t)(end - q))) {
+		long long got = n;
+		for (const char *c = q; (c = memchr(c, ',', (size_t)(end - c))); c++)
+			got++;
+		die("%s:%lld: row has %lld fields, the header has %d (long row%s)", r->path,
+		    (long long)r->lineno, got, want, got == 2LL * want - 1 ? ": two rows "
+		    "fused, e.g. a file without its final newline concatenated with the "
+		    "next? use merge" : "");
+	}
+	if (!r->same_features) {
+		parse_features(r);
+		/* remember the features' text (commas restored) for the next row */
+		size_t pl = r->foff[nf];
+		size_t cap = r->prev_cap;
+		xgrow((void **)&r->prev, &cap, pl, 1);
+		r->prev_cap = cap;
+		memcpy(r->prev, line, pl);
+		for (int i = 1; i <= nf; i++)
+			r->prev[r->foff[i] - 1] = ',';
+		r->prev_len = pl;
+	}
+	r->choice = p;
+	r->choice_len = (size_t)(q - 1 - p);
+	r->choice_id = choice_id(r, prev_choice);
 	double v;
-	if (parse_f64(fb, strlen(fb), &v))
+	size_t fl = (size_t)(end - q);
+	if (parse_ms(q, fl, &v))
 		die("%s:%lld: field 'feedback': cannot parse '%s' as a number", r->path,
-		    (long long)r->lineno, fb);
+		    (long long)r->lineno, q);
 	if (isnan(v))
 		die("%s:%lld: field 'feedback': NaN", r->path, (long long)r->lineno);
 	if (v <= 0)
 		die("%s:%lld: field 'feedback': %s ms is not a positive time", r->path,
-		    (long long)r->lineno, fb);
+		    (long long)r->lineno, q);
 	r->feedback = v;
 	return 1;
 }
@@ -361,9 +629,15 @@ void ah_warn_blank_lines(const ah_reader *r)
 
 void ah_close(ah_reader *r)
 {
+	ra_stop(r->ahead);
+	zm_close(r->zm);
 	if (r->fp)
 		fclose(r->fp);
-	free(r->line);
+	free(r->buf);
+	free(r->succ);
+	free(r->prev);
+	free(r->path_buf);
+	intern_free(&r->choices);
 	ah_meta_free(&r->meta);
 	memset(r, 0, sizeof *r);
 }

@@ -13,14 +13,24 @@
  * and a second metadata block appended mid-file.  Blank lines are skipped
  * and counted, as pandas skips them.
  *
- * Streaming: rows are read one at a time from a buffered FILE, so memory is
- * bounded by the longest line, not the file size.
+ * Streaming (issue #20): the log is read in blocks into one fixed buffer
+ * (it grows only for a line longer than the buffer), lines are tokenised
+ * in place, and nothing is allocated per row or field.  A row whose
+ * feature fields are byte for byte those of the previous row (the common
+ * case: every choice and repetition of an input is one row) is not parsed
+ * again, and each distinct choice id is checked and interned once.  The
+ * log comes from a file, standard input, or a zip archive's member
+ * (zipmember.h: libzip for the archive, ISA-L inflate, CRC checked; on a
+ * second thread, a few blocks ahead of the parse), so memory is bounded
+ * by the longest line, not the file size.
  */
 #ifndef MMRANK_AHLOG_H
 #define MMRANK_AHLOG_H
 
 #include <stdint.h>
 #include <stdio.h>
+
+#include "intern.h"
 
 #define AH_MAX_FEATURES 64
 #define AH_BLANK_SHOWN 5   /* blank lines whose numbers a warning names */
@@ -55,18 +65,39 @@ void ah_meta_free(ah_meta *m);
 int ah_meta_onehot(const ah_meta *m, const char *col, const char **value);
 
 typedef struct {
-	const char *path;
-	FILE *fp;
+	const char *path;      /* the log's name in messages */
+	char *path_buf;        /* path when made here ("zip:member") */
+	FILE *fp;              /* the log, or NULL when reading a zip member */
+	struct zipmember *zm;  /* a zip member (zipmember.h), or NULL */
+	struct readahead *ahead; /* the member inflated on a second thread */
 	int64_t lineno;        /* line number of the current row (1-based) */
 	ah_meta meta;
-	char *line;            /* current line buffer (getline) */
-	size_t cap;
-	/* the current row, pointers into line (NUL-terminated): */
+	char *buf;             /* block buffer; unread bytes buf[pos, end) */
+	size_t cap, pos, end;
+	size_t clean;          /* buf[0, clean) holds no '\r' or NUL (checked) */
+	int eof;               /* the source has no more bytes */
+	char *line;            /* current line (NUL-terminated, in buf) */
+	/* the current row, pointers into line (NUL-terminated); on a row with
+	 * same_features only cat[] is set anew, the feature field[]s not: */
 	char *field[AH_MAX_FEATURES + 2];
 	int64_t num[AH_MAX_FEATURES];   /* numeric features, metadata order */
 	const char *cat[AH_MAX_FEATURES]; /* categorical values, metadata order */
 	const char *choice;
+	size_t choice_len;
 	double feedback;       /* milliseconds; +inf for a failed choice */
+	/* 1: the row's feature fields are byte for byte the previous row's,
+	 * so num[] and the cat[] strings are unchanged (featurize does not
+	 * look the input up again) */
+	int same_features;
+	int choice_id;         /* index of choice in choices (first seen first) */
+	intern choices;        /* every distinct choice of the log, checked */
+	int *succ;             /* [choices.n] the choice that followed it last:
+	                          tried before the hash table */
+	size_t succ_cap;
+	char *prev;            /* previous row's feature fields with their commas */
+	size_t prev_len, prev_cap;
+	size_t foff[AH_MAX_FEATURES + 1]; /* offsets of those fields in a line */
+	int catcol[AH_MAX_FEATURES];   /* header column of each categorical */
 	int missing_newline;   /* last line had no final '\n' */
 	int64_t blank_lines;   /* empty lines skipped so far (pandas skips them) */
 	int64_t blank_at[AH_BLANK_SHOWN]; /* the first ones' line numbers */
@@ -80,6 +111,11 @@ void ah_open(ah_reader *r, const char *path);
 /* The same for file ("-": standard input, e.g. `unzip -p` piped in), with
  * messages naming `name` instead (NULL: file), e.g. "a100_mm.zip:a100_mm.txt". */
 void ah_open_named(ah_reader *r, const char *file, const char *name);
+/* The same for member `member` of zip archive `zip` (zipmember.h:
+ * inflated in-process, CRC checked at its end); messages name `name`
+ * (NULL: "zip:member").  A missing or damaged archive or member dies with
+ * "cannot read 'member' from zip (missing or damaged zip: ...)". */
+void ah_open_zip(ah_reader *r, const char *zip, const char *member, const char *name);
 /* Read the next row into r; returns 1 on a row, 0 at end of file.
  * Dies with "path:line: field 'name': ..." on a malformed row. */
 int ah_next(ah_reader *r);

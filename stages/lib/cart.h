@@ -32,8 +32,10 @@
  *   pruning).
  *
  * Speed: each feature is sorted once (LSD radix sort on the IEEE bits,
- * stable, so equal values keep row order); every node keeps per-feature
- * sorted row lists that are stably partitioned on a split.  A split search
+ * 8-bit digits, those equal in every key skipped; stable, so equal values
+ * keep row order); every node keeps per-feature sorted row lists that are
+ * stably partitioned on a split (a feature constant in the node is not:
+ * no search below reads it).  A split search
  * scans each feature's list once, updating class sums in O(1) per row, and
  * evaluates the impurity only where the value changes and both sides are
  * large enough (entropy through running sums of c·log c, refreshed only for
@@ -42,6 +44,7 @@
  */
 #ifndef MMRANK_CART_H
 #define MMRANK_CART_H
+#include "pool.h"
 #include "tree.h"
 
 enum { CART_GINI = 0, CART_ENTROPY = 1 };
@@ -84,5 +87,17 @@ int cart_min_leaf(double min_samples_leaf, int n_rows);
  * (or freshly freed) on entry.  Dies on invalid parameters. */
 void cart_fit(tree *t, const cart_data *d, const cart_sorted *s,
               const cart_params *p);
+
+/* Fit the n models p[0..n) on d into t[0..n) (each zeroed on entry), byte
+ * for byte the trees of n cart_fit(&t[m], d, s, &p[m]) calls, sharing the
+ * work: models that differ only in max_depth (same criterion, same
+ * min_samples_leaf row count) are grown once, to the deepest of them, and
+ * the others are cut from that tree (whether and how a node is split never
+ * depends on max_depth, except that a node at max_depth is not split).
+ * The groups run on pl's threads (NULL: the caller's only), larger trees
+ * first; the result does not depend on the thread count.  s =
+ * cart_presort(d) (required).  Dies on invalid parameters before any fit. */
+void cart_fit_grid(tree *t, const cart_data *d, const cart_sorted *s,
+                   const cart_params *p, int n, pool *pl);
 
 #endif

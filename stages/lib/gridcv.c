@@ -166,10 +166,20 @@ fit_one(gridcv_pass *p, int mi)
 }
 
 void
-gridcv_pass_fit(gridcv_pass *p)
+gridcv_pass_fit(gridcv_pass *p, pool *pl)
 {
-	for (int mi = 0; mi < p->g->nmodels; mi++)
-		fit_one(p, mi);
+	const gridcv *g = p->g;
+	double t0 = mono_s();
+	cart_params *cp = xmalloc(((size_t)g->nmodels + 1) * sizeof *cp);
+	for (int mi = 0; mi < g->nmodels; mi++) {
+		const model *m = &g->models[mi];
+		cp[mi] = (cart_params){m->crit, m->max_depth, m->msl};
+	}
+	cart_fit_grid(p->full, &p->cd, p->cs, cp, g->nmodels, pl);
+	for (int mi = 0; mi < g->nmodels; mi++)
+		p->full[mi].ranking_k = g->rule.k;
+	free(cp);
+	p->t_grid += mono_s() - t0;
 }
 
 void
@@ -202,7 +212,7 @@ void
 gridcv_pass_close(gridcv_pass *p, gridcv_result *r)
 {
 	const gridcv *g = p->g;
-	r->t_fit += p->t_open;
+	r->t_fit += p->t_open + p->t_grid;
 	for (int mi = 0; mi < g->nmodels; mi++) {
 		for (int s = 0; s < g->nsets; s++) {
 			size_t i = (size_t)mi * (size_t)g->nsets + (size_t)s;
@@ -259,22 +269,67 @@ gridcv_finish(gridcv_result *r, const gridcv *g)
 	r->t_eval += mono_s() - t0;
 }
 
+/* Items of gridcv_run's batch of passes p[0..n): open and fit pass i
+ * (fold f0 + i; the last pass is the final one, -1), or run job i (pass
+ * i / nmodels, model i % nmodels). */
+typedef struct {
+	const gridcv *g;
+	gridcv_pass *p;
+	int f0, n;
+	pool *inner;   /* the pool of a lone pass's fit, else NULL */
+} batch;
+
+static void
+open_item(void *arg, int i, int thread)
+{
+	const batch *b = arg;
+	int f = b->f0 + i;
+	(void)thread;
+	gridcv_pass_open(&b->p[i], b->g, f < b->g->folds ? f : -1);
+	gridcv_pass_fit(&b->p[i], b->inner);
+}
+
+static void
+job_item(void *arg, int i, int thread)
+{
+	const batch *b = arg;
+	gridcv_model(&b->p[i / b->g->nmodels], i % b->g->nmodels, thread);
+}
+
+/* pool_map, or the items in order without a pool. */
+static void
+map(pool *pl, int n, pool_fn *fn, void *arg)
+{
+	if (pl)
+		pool_map(pl, n, fn, arg);
+	else
+		for (int i = 0; i < n; i++)
+			fn(arg, i, 0);
+}
+
 void
-gridcv_run(const gridcv *g, gridcv_result *r)
+gridcv_run(const gridcv *g, gridcv_result *r, pool *pl)
 {
 	progress prog;
 	int64_t done = 0;
+	int np = g->folds + 1, nt = pl ? pool_threads(pl) : 1;
 	gridcv_result_init(r, g);
-	progress_start(&prog, "fit: grid", "fits", (int64_t)g->nmodels * (g->folds + 1));
-	for (int f = 0; f <= g->folds; f++) {
-		gridcv_pass p;
-		gridcv_pass_open(&p, g, f < g->folds ? f : -1);
-		for (int mi = 0; mi < g->nmodels; mi++) {
-			gridcv_model(&p, mi, 0);
-			progress_update(&prog, ++done);
-		}
-		gridcv_pass_close(&p, r);
+	progress_start(&prog, "fit: grid", "fits", (int64_t)g->nmodels * np);
+	gridcv_pass *p = xcalloc((size_t)(nt < np ? nt : np), sizeof *p);
+	for (int f0 = 0; f0 < np; f0 += nt) {
+		int n = np - f0 < nt ? np - f0 : nt;
+		batch b = {g, p, f0, n, n == 1 ? pl : NULL};
+		if (n == 1)
+			open_item(&b, 0, 0);
+		else
+			map(pl, n, open_item, &b);
+		map(pl, n * g->nmodels, job_item, &b);
+		done += (int64_t)n * g->nmodels;
+		progress_update(&prog, done);
+		for (int i = 0; i < n; i++)
+			gridcv_pass_close(&p[i], r);
 	}
+	free(p);
 	progress_end(&prog, done);
 	gridcv_finish(r, g);
 }

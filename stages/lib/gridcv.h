@@ -73,7 +73,7 @@ typedef struct {
 	tree *full, *pruned; /* [nmodels] fitted trees, leaves_prune'd */
 	mx_acc *acc;         /* [nmodels * nsets] */
 	double *t_fit, *t_eval; /* [nmodels] seconds */
-	double t_open;
+	double t_open, t_grid;  /* seconds: gridcv_pass_open, gridcv_pass_fit */
 } gridcv_pass;
 
 /* The results: per (model, set) metrics, the final pass's trees. */
@@ -85,8 +85,11 @@ typedef struct {
 } gridcv_result;
 
 void gridcv_pass_open(gridcv_pass *p, const gridcv *g, int fold);
-/* Fit every model of the pass (p->full[m]; ranking_k = k). */
-void gridcv_pass_fit(gridcv_pass *p);
+/* Fit every model of the pass (p->full[m]; ranking_k = k) with
+ * cart_fit_grid (cart.h: models that differ only in max_depth grown once,
+ * each tree byte for byte its cart_fit), its groups on pl's threads (NULL:
+ * the caller's only). */
+void gridcv_pass_fit(gridcv_pass *p, pool *pl);
 /* Job: prune, order and evaluate model `model` of pass `pass` (a
  * gridcv_pass *); a pool.h pool_fn (thread: unused). */
 void gridcv_model(void *pass, int model, int thread);
@@ -96,9 +99,12 @@ void gridcv_pass_close(gridcv_pass *p, gridcv_result *r);
 void gridcv_result_init(gridcv_result *r, const gridcv *g);
 /* Finish the metrics of r (r->mx). */
 void gridcv_finish(gridcv_result *r, const gridcv *g);
-/* Every pass and job in order, with a progress report ("fit: grid"), and
- * gridcv_finish. */
-void gridcv_run(const gridcv *g, gridcv_result *r);
+/* Every pass and job, with a progress report ("fit: grid"), and
+ * gridcv_finish, on pl's threads (NULL: the caller's only): as many passes
+ * open at once as pl has threads, opened and fitted one per item (a lone
+ * pass fits its groups on pl), then one item per (pass, model) job, then
+ * the passes closed in pass order; the result does not depend on pl. */
+void gridcv_run(const gridcv *g, gridcv_result *r, pool *pl);
 /* Order every node of t (the written tree) as the final pass's leaves. */
 void gridcv_rank_written(const gridcv *g, tree *t);
 void gridcv_result_free(gridcv_result *r, const gridcv *g);

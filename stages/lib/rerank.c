@@ -78,6 +78,16 @@ greedy(const tree_prob *pr, int m, const rr_input *in, const int *ids, int q,
 	double *lr = s->lr, *wins = s->wins;
 	char *used = s->used;
 	int nd = 0, di = -1;
+	/* log regret of every (class, input), once (L[j * q + a]), and the
+	 * inputs' weights in a row: the loops below read them in order */
+	double *L = xmalloc(((size_t)q * m + 1) * sizeof *L);
+	double *wt = xmalloc(((size_t)q + 1) * sizeof *wt);
+	for (int a = 0; a < q; a++) {
+		const rr_input *x = &in[ids[a]];
+		wt[a] = x->weight;
+		for (int j = 0; j < m; j++)
+			L[(size_t)j * q + a] = log_regret(x->time[pr[j].cls], x->time[x->winner]);
+	}
 	for (int j = 0; j < m; j++) {
 		wins[j] = 0;
 		used[j] = 0;
@@ -107,18 +117,25 @@ greedy(const tree_prob *pr, int m, const rr_input *in, const int *ids, int q,
 			}
 		if (cand < 0)
 			break;
-		/* ties on wins: the largest regret decrease, then p, then index */
-		int pick = -1;
+		/* ties on wins: the largest regret decrease, then p, then index
+		 * (a class without a tie is taken as it is) */
+		int pick = -1, nties = 0;
 		double bg = -1;
+		for (int j = 0; j < m && nties < 2; j++)
+			nties += !used[j] && wins[j] >= bw - 1e-9;
 		for (int j = 0; j < m; j++) {
 			if (used[j] || wins[j] < bw - 1e-9)
 				continue;
+			if (nties == 1) {
+				pick = j;
+				break;
+			}
 			double g = 0;
+			const double *Lj = L + (size_t)j * q;
 			for (int a = 0; a < q; a++) {
-				const rr_input *x = &in[ids[a]];
-				double l = log_regret(x->time[pr[j].cls], x->time[x->winner]);
+				double l = Lj[a];
 				if (l < lr[a])
-					g += x->weight * (lr[a] - l);
+					g += wt[a] * (lr[a] - l);
 			}
 			if (pick < 0 || g > bg + 1e-9 ||
 			    (g >= bg - 1e-9 && pr[j].p > pr[pick].p)) {
@@ -128,15 +145,15 @@ greedy(const tree_prob *pr, int m, const rr_input *in, const int *ids, int q,
 		}
 		used[pick] = 1;
 		ord[nd++] = pick;
-		for (int a = 0; a < q; a++) {
-			const rr_input *x = &in[ids[a]];
-			double l = log_regret(x->time[pr[pick].cls], x->time[x->winner]);
-			if (l < lr[a])
-				lr[a] = l;
-		}
+		const double *Lp = L + (size_t)pick * q;
+		for (int a = 0; a < q; a++)
+			if (Lp[a] < lr[a])
+				lr[a] = Lp[a];
 	}
 	if (di >= 0)
 		ord[nd++] = di;
+	free(wt);
+	free(L);
 }
 
 static int

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# bench --template triton (Inductor's own candidates, stages/bench/triton.c)
+# and the collection paths around it, without a GPU (bench-fake):
+#   * per input the candidates equal triton_cands' list for it (Inductor's
+#     order and ids, both copies of an id of the mm and mm-ah lists), padded
+#     strides logged as given; no rows for m = 1 (Inductor autotunes
+#     nothing) and for decompose_k inputs (refused whole, with a message
+#     naming file:line);
+#   * a run killed in the middle, or its log cut at any line or inside one,
+#     resumes to the byte-identical log (duplicate ids included);
+#   * screening is off for it (the plan sidecar says screen=0 and the
+#     tables' torch version), --screen-audit is refused; LOG.versions.tsv;
+#   * bad lines of the shape list are refused with file:line: field, and
+#     -o LOG equals the positional form;
+#   * make collect SHAPES=<padded list> KERNEL_TEMPLATE=triton reaches
+#     merged.txt with the exact strides (+ merged.txt.versions.tsv); make -n
+#     lists the variants and compiles them (triton_aot.py) before the shard;
+#   * make collect BACKEND=inductor (inductor_collect.py --fake) shards,
+#     merges and records the versions like bench.
+. check/lib.sh
+F=$BIN/bench-fake TC=$BIN/triton_cands
+for b in "$F" "$TC"; do [ -x "$b" ] || { skip bench-triton "$b not built"; finish; }; done
+K=(--kernels "$ROOT/kernels" --template triton)
+cd "$TMP"
+# 0 nothing shrinks; 1 decode-like nt (ids of both lists repeat); 2 tn tf32;
+# 3 m = 1; 4 decompose_k (k >= 32 max(m, n)); 5 padded mat1 (lm_head-like);
+# 6 padded mat2; 7 odd fp32; 8 a size-1 dimension with stride 1
+cat > s.tsv <<'EOF'
+input	m	k	n	dtype	tf32	mat1_stride_0	mat1_stride_1	mat2_stride_0	mat2_stride_1
+0	1024	1024	1024	torch.float16	0	1024	1	1024	1
+1	8	4096	4096	torch.float16	0	4096	1	1	4096
+2	1000	1000	1000	torch.float32	1	1	1000	1000	1
+3	1	4096	4096	torch.float16	0	4096	1	4096	1
+4	32	4096	32	torch.bfloat16	0	4096	1	32	1
+5	4096	50272	768	torch.float16	0	50304	1	768	1
+6	16	1000	4320	torch.float16	0	1000	1	4352	1
+7	37	77	264	torch.float32	0	77	1	264	1
+8	8320	1	1664	torch.float32	1	1	1	1	1
+EOF
+"$TC" --configs "$ROOT/kernels/inductor_mm_configs.tsv" --params "$ROOT/kernels/inductor_mm_params.tsv" s.tsv c.tsv || { fail bench-triton-cands "triton_cands failed"; finish; }
+"$F" "${K[@]}" --reps 1 --fast-reject 0 s.tsv one.txt 2>one.err || { fail bench-triton-run "$(tail -2 one.err)"; finish; }
+ok bench-triton-run
+# expected: triton_cands' ids of the inputs it gives no decompose_k and some candidates
+awk -F'\t' 'NR > 1 { id[NR] = $1; c[NR] = $12; if ($13 == "decompose_k" || $12 == "-") bad[$1] = 1 }
+	END { for (i = 2; i <= NR; i++) if (!(id[i] in bad)) print id[i] "," c[i] }' c.tsv > want.ids
+# actual: the log's rows in order, each input named by its features
+awk -F'\t' 'NR > 1 { print $2","$3","$4","$5","$5","$7","$8","$9","$10 }' s.tsv > feats
+awk -F, 'NR == FNR { f[$0] = FNR - 1; next } FNR > 2 { k = $1; for (i = 2; i <= 9; i++) k = k "," (i == 5 ? $4 : $i)
+	if (!(k in f)) { print "unknown " k; next } print f[k] "," $13 }' feats one.txt > got.ids
+test_cmp bench-triton-candidates-equal-triton-cands want.ids got.ids
+nd=$(awk -F'\t' 'NR > 1 && $22 >= 0' c.tsv | wc -l)
+nr=$(grep -c . got.ids)
+[ "$nd" -gt 0 ] && [ "$nr" = "$(grep -c . want.ids)" ] && ok bench-triton-duplicates-logged-twice ||
+	fail bench-triton-duplicates-logged-twice "$nd duplicates, $nr rows"
+# the padded strides as given, in the features
+grep -q '^4096,50272,768,torch.float16,torch.float16,50304,1,768,1,False,True,not_float_32,type=triton_' one.txt &&
+	grep -q '^8320,1,1664,torch.float32,torch.float32,1,1,1,1,True,True,True,extern_mm,' one.txt &&
+	ok bench-triton-strides-as-given || fail bench-triton-strides-as-given "$(cut -d, -f1-12 one.txt | sort -u | head -4 | tr '\n' '|')"
+grep -q '^bench: input 3 (s.tsv:5, 1x4096x4096 torch.float16): Inductor autotunes no mm at m = 1' one.err &&
+	grep -q '^bench: input 4 (s.tsv:6, 32x4096x32 torch.bfloat16): k >= 32 x max(m, n): Inductor also offers 5 decompose_k candidates, which this back end does not time' one.err &&
+	! grep -q '^1,4096,4096,\|^32,4096,32,' one.txt && ok bench-triton-skipped-inputs ||
+	fail bench-triton-skipped-inputs "$(grep 'no rows' one.err | tr '\n' '|')"
+
+# ---- resumption, with adaptive repetitions (the default) ---------------------------
+"$F" "${K[@]}" --stats st.tsv s.tsv full.txt 2>/dev/null
+grep -q '^inputs_measured	7$' st.tsv && grep -q '^inputs_skipped	2$' st.tsv && grep -q '^torch	2.11.0+cu130$' st.tsv &&
+	ok bench-triton-stats || fail bench-triton-stats "$(grep -E 'inputs_|torch' st.tsv | tr '\n' ' ')"
+"$F" "${K[@]}" --fake-delay-ms 60 s.tsv k.txt 2>/dev/null &
+pid=$!; sleep 0.3; kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+if [ -e k.txt.part ] && [ ! -e k.txt ]; then
+	"$F" "${K[@]}" s.tsv k.txt 2>/dev/null
+	test_cmp bench-triton-resume-after-kill full.txt k.txt
+else fail bench-triton-resume-after-kill "no part file after the kill"; fi
+okc=1; nl=$(wc -l < full.txt)
+for ((l = 2; l < nl; l++)); do
+	head -n $l full.txt > cut.txt.part
+	[ $((l % 3)) = 0 ] && printf '1024,1024,1024,torch.float16,torch.fl' >> cut.txt.part # a torn line
+	if ! "$F" "${K[@]}" s.tsv cut.txt 2>cut.err || ! cmp -s full.txt cut.txt; then
+		okc=0; fail bench-triton-resume-cut-line-$l "$(tail -1 cut.err)"; break
+	fi
+	rm -f cut.txt cut.txt.part cut.txt.part.plan
+done
+[ $okc = 1 ] && ok bench-triton-resume-every-cut
+# screening is off (its kernels are specialised to K): the sidecar says so
+"$F" "${K[@]}" --time-limit 0 s.tsv tl.txt 2>/dev/null
+printf 'screen=0 screen_ms=0 audit=0\ntorch\t2.11.0+cu130\n' > plan.want
+test_cmp bench-triton-no-screening plan.want tl.txt.part.plan
+expect_error bench-triton-no-screen-audit '--screen-audit: --template triton has no screening' x.txt \
+	"$F" "${K[@]}" --screen-audit s.tsv x.txt
+printf 'key\tvalue\nbackend\ttriton\ntorch\t2.11.0+cu130\nmeasurer\tfake\ndevice\tfake device 0\n' > v.want
+test_cmp bench-triton-versions-sidecar v.want full.txt.versions.tsv
+# a part made with other tables is refused (the sidecar's identity)
+head -n 40 full.txt > o.txt.part
+printf 'screen=0 screen_ms=0 audit=0\ntorch\t2.10.0\n' > o.txt.part.plan
+expect_error bench-triton-resume-other-tables 'o.txt.part was made with screen=0 screen_ms=0 audit=0;torch=2.10.0, this run has' \
+	o.txt "$F" "${K[@]}" s.tsv o.txt
+
+# ---- the shape list: errors, -o -------------------------------------------------
+sed '4s/\t1\t1000\t1000\t1$/\t0\t1000\t1000\t1/' s.tsv > bad.tsv
+expect_error bench-triton-bad-stride "bad.tsv:4: field 'mat1_stride_0': 0 for a dimension of size 1000" bad.txt \
+	"$F" "${K[@]}" bad.tsv bad.txt
+[ ! -e bad.txt.part ] && ok bench-triton-bad-no-part || fail bench-triton-bad-no-part "bad.txt.part left"
+sed '2s/torch.float16/torch.int8/' s.tsv > bad2.tsv
+expect_error bench-triton-bad-dtype "bad2.tsv:2: field 'dtype'" bad2.txt "$F" "${K[@]}" bad2.tsv bad2.txt
+"$F" "${K[@]}" -o dash_o.txt s.tsv 2>/dev/null
+test_cmp bench-dash-o full.txt dash_o.txt
+expect_error bench-output-twice 'the output given twice' y.txt "$F" "${K[@]}" -o y.txt s.tsv y2.txt
+
+# ---- make collect ------------------------------------------------------------------
+BUILD=${BIN%/bin}
+MK=(make --no-print-directory -C "$ROOT" BUILD="$BUILD" OUT="$TMP/out" GPU=zz201 BENCH=bench-fake GPUS=0,1)
+P=$ROOT/check/fixtures/shapes/padded.expect.tsv
+"${MK[@]}" collect SHAPES="$P" KERNEL_TEMPLATE=triton TRITON_CUBINS="$TMP/carried/triton-0000000000000000-3.6.0-sm90" \
+	> mk.log 2>&1
+M=$TMP/out/zz201/merged.txt
+grep -q '^4096,50272,768,torch.float16,torch.float16,50304,1,768,1,False,True,not_float_32,type=triton_BLOCK-M=128_' "$M" &&
+	grep -q '^1024,64,512,torch.float16,torch.float16,1,66560,131584,1,False,False,not_float_32,extern_mm,' "$M" &&
+	ok bench-triton-collect-padded || fail bench-triton-collect-padded "$(tail -3 mk.log | tr '\n' '|')"
+printf 'key\tvalue\nbackend\ttriton\ntorch\t2.11.0+cu130\nmeasurer\tfake\ndevice\tfake device 0\ndevice\tfake device 1\n' > mv.want
+test_cmp bench-triton-collect-versions mv.want "$M.versions.tsv"
+if python3 -c 'import triton' 2>/dev/null; then
+	"${MK[@]}" -n collect SAMPLES=2 KERNEL_TEMPLATE=triton > n.log 2>&1
+	C=$TMP/out/zz201/collect
+	v=$(grep -n "bin/triton_cands --variants $C/shapes.tsv $C/triton_variants.tsv" n.log | cut -d: -f1)
+	a=$(grep -n "stages/bench/triton_aot.py --cache [^ ]*/cubin --arch 90 --jobs [0-9]* $C/triton_variants.tsv" n.log | cut -d: -f1)
+	b=$(grep -n "bin/bench-fake .*--template triton .*--triton-cubins [^ ]*/cubin/triton-[0-9a-f]*-[0-9.]*-sm90 " n.log | head -1 | cut -d: -f1)
+	[ -n "$v" ] && [ -n "$a" ] && [ -n "$b" ] && [ "$v" -lt "$a" ] && [ "$a" -lt "$b" ] && ok bench-triton-collect-compiles-first ||
+		fail bench-triton-collect-compiles-first "lines variants=$v aot=$a bench=$b: $(grep -E 'triton' n.log | head -3 | tr '\n' '|')"
+	"${MK[@]}" -n triton-cubins SHAPES="$P" > t.log 2>&1
+	grep -q "shapes --from-list $P" t.log && grep -q 'triton_aot.py' t.log && ! grep -q 'bench-fake' t.log &&
+		ok bench-triton-cubins-target || fail bench-triton-cubins-target "$(tail -3 t.log | tr '\n' '|')"
+else
+	skip bench-triton-collect-compiles-first "python3 cannot import triton"
+fi
+# BACKEND=inductor: inductor_collect.py shards the same way, merged, versions kept
+"${MK[@]}" collect SAMPLES=2 BACKEND=inductor INDUCTOR_EXTRA=--fake OUT="$TMP/ind" > ind.log 2>&1
+I=$TMP/ind/zz201
+r0=$(($(wc -l < "$I/collect/data_0.txt") + $(wc -l < "$I/collect/data_1.txt") - 4))
+[ "$(($(wc -l < "$I/merged.txt") - 2))" = "$r0" ] && [ "$r0" -gt 0 ] &&
+	grep -q "inductor_collect.py --device 1 --shard 1/2 " ind.log && ok bench-inductor-collect ||
+	fail bench-inductor-collect "$(tail -3 ind.log | tr '\n' '|')"
+printf 'key\tvalue\nbackend\tinductor\ntorch\tfake\ntriton\tfake\ndevice\tFAKE\n' > iv.want
+test_cmp bench-inductor-collect-versions iv.want "$I/merged.txt.versions.tsv"
+finish
