@@ -59,8 +59,9 @@ LIB_OBJ  = $(patsubst stages/lib/%.c,$(BUILD)/lib/%.o,$(LIB_SRC))
 LIB_HDR  = $(wildcard stages/lib/*.h)
 LIBA     = $(BUILD)/libmmrank.a
 
-# CPU stages: one C file each in stages/ (bench needs CUDA: stages/collect.mk).
-CPU_STAGES = $(filter-out bench%,$(basename $(notdir $(wildcard stages/*.c))))
+# CPU stages: one C file each in stages/ (bench needs CUDA: stages/collect.mk;
+# nvmmh needs NVIDIA's nvMatmulHeuristics: stages/nvmmh.mk).
+CPU_STAGES = $(filter-out bench% nvmmh,$(basename $(notdir $(wildcard stages/*.c))))
 STAGE_BINS = $(addprefix $(BIN)/,$(CPU_STAGES))
 
 .PHONY: all
@@ -104,8 +105,8 @@ Single stages (each redoes only what is stale, then says "<target> GPU=...: up t
 Variables (current value; every one is checked before anything runs):
   GPU=$(GPU) (a100, h100: official data; h200: committed; else your collection)  OUT=$(OUT) (output folder)
   RANKING=$(RANKING) (top-k)  SEED=$(SEED)  SPLIT=$(SPLIT) (rows|group)  HEURISTIC_NAME=$(HEURISTIC_NAME)
-  GRID=$(GRID) (mm|reference|search|FILE)  SELECT=$(SELECT) (top1|regret|hit)  FOLDS=$(FOLDS)
-  LEAF_RANK=$(LEAF_RANK) (freq|greedy: leaf list order)  LEAF_PAD=$(LEAF_PAD) (ancestors' classes appended; fit --help)
+  GRID=$(GRID) (mm|reference|search|FILE)  SELECT=$(SELECT) (top1|regret|hit|curve)  FOLDS=$(FOLDS)
+  LEAF_RANK=$(LEAF_RANK) (freq|greedy|prefix: leaf list order)  LEAF_PAD=$(LEAF_PAD) (ancestors' classes appended; fit --help)
   PROFILE=$(PROFILE) (ours|reference: sets SPLIT GRID SELECT LEAF_RANK LEAF_PAD FOLDS)
   SAMPLES=$(SAMPLES)  REPS=$(REPS)  GPUS=$(GPUS)  FAST_REJECT=$(FAST_REJECT)  SCREEN=$(SCREEN)  SCREEN_MS=$(SCREEN_MS)
   DATASET_MIRROR=$(DATASET_MIRROR) (folder searched before the upstream URL)
@@ -203,8 +204,8 @@ SPLIT           ?= group
 GRID            ?= search
 SELECT          ?= hit
 LEAF_RANK       ?= greedy
-# leaf lists padded with up to k ancestors' classes (fit --leaf-pad; greedy only)
-LEAF_PAD        ?= $(if $(filter greedy,$(LEAF_RANK)),$(RANKING),0)
+# leaf lists padded with up to k ancestors' classes (fit --leaf-pad; not with freq)
+LEAF_PAD        ?= $(if $(filter-out freq,$(LEAF_RANK)),$(RANKING),0)
 # cross-validation needs whole inputs per fold: only with the grouped split
 FOLDS           ?= $(if $(filter group,$(SPLIT)),5,0)
 endif
@@ -396,12 +397,16 @@ $(CMP)/%/pruned.tsv: $(CMP)/%/tree.tsv $(BIN)/prune
 $(CMP)/%/test.feat.tsv: $(CMP)/%/split.tsv $(O)/main.feat.tsv stages/subset.sh
 	$(Q)stages/subset.sh $< test $(O)/main.feat.tsv $@
 
-COMPARE = stages/compare.sh --bin $(BIN) --ranking $(RANKING) --reference $(REFERENCE_ART)
+# NVIDIA's nvMatmulHeuristics as a peer (issue #19, stages/nvmmh.mk), where
+# it is installed; looked up only when compare runs
+NVMMH_ARG = $(if $(shell stages/nvmmh-dir.sh '$(NVMMH_DIR)' 2>/dev/null),--nvmmh $(BIN)/nvmmh)
+COMPARE = stages/compare.sh --bin $(BIN) --ranking $(RANKING) --reference $(REFERENCE_ART) $(NVMMH_ARG)
 $(O)/compare.txt: $(CMP)/rows/pruned.tsv $(CMP)/rows/test.feat.tsv $(CMP)/group/pruned.tsv \
   $(CMP)/group/test.feat.tsv $(CMP)/refgroup/pruned.tsv $(O)/pruned.tsv $(EXTRA_FEATS) $(foreach h,$(HELDOUT),$(call log_feat,$(h))) \
   $(BIN)/import $(BIN)/eval stages/compare.sh $(CMP)/show.params $(wildcard $(REFERENCE_ART))
 	$(if $(Q),@echo "  COMPARE $@")
-	$(Q){ echo "== (a) reference split: rows, 1 % test; ours trained like the reference (one model, §5.10)" && \
+	$(Q)$(if $(NVMMH_ARG),$(MAKE) --no-print-directory -s $(BIN)/nvmmh &&) \
+	  { echo "== (a) reference split: rows, 1 % test; ours trained like the reference (one model, §5.10)" && \
 	  $(COMPARE) --ours $(CMP)/rows/pruned.tsv -o $(CMP)/rows.tsv test=$(CMP)/rows/test.feat.tsv && echo && \
 	  echo "== (b) grouped split: $(HOLDOUT) of the main inputs held out whole from our training" && \
 	  echo "   heldout: those inputs (ours never saw them, shipped did)$(if $(EXTRA_SETS),; $(EXTRA_SETS): training data of both trees)$(if $(HELDOUT),; $(foreach h,$(HELDOUT),$(basename $(notdir $(h)))): HELDOUT logs (not in our training))" && \
@@ -483,7 +488,8 @@ prune: $(O)/pruned.tsv
 check-build:
 	@stages/deps.sh
 	$(Q)$(MAKE) --no-print-directory BUILD=build/san all units build/san/bin/bench-fake build/san/bin/triton_cands \
-	  $(if $(wildcard $(CUDA)/include/cuda_runtime.h),build/san/bin/bench)
+	  $(if $(wildcard $(CUDA)/include/cuda_runtime.h),build/san/bin/bench) \
+	  $(if $(shell stages/nvmmh-dir.sh '$(NVMMH_DIR)' 2>/dev/null),build/san/bin/nvmmh)
 check: check-build
 	@BIN=build/san/bin DATASET_MIRROR='$(DATASET_MIRROR)' check/run.sh $(TESTS)
 

@@ -22,7 +22,7 @@ fi
 ok compare-make
 
 # (d): a heading, a table header naming the three trees, then 3 sets x 3 k
-sed -n '/^== (d) /,$p' "$O/compare.txt" >"$TMP/d.txt"
+sed -n '/^== (d) /,$p' "$O/compare.txt" | sed '/^   curve:/,$d' >"$TMP/d.txt"
 if [ -s "$TMP/d.txt" ] && grep -q '^set .*shipped/ref/ours' "$TMP/d.txt"; then ok compare-d-section
 else fail compare-d-section "no (d) table in compare.txt: $(grep '^==' "$O/compare.txt" | tr '\n' '|')"; fi
 awk '$3 ~ /^[0-9]+$/ && $4 == "|" {print $1, $3}' "$TMP/d.txt" >"$TMP/d.rows"
@@ -36,7 +36,14 @@ bad=$(awk '$3 ~ /^[0-9]+$/ && $4 == "|" && (NF != 20 || $6 !~ /^[0-9.]+$/ || $7 
 trees=$(awk -F'\t' 'NR > 1 && !s[$1]++ {printf "%s ", $1}' "$C/fair.tsv")
 want="ref ours "
 [ -r "${REFERENCE_DIR:-../shared/reference}/_MMRankingH100.py" ] && want="shipped ref ours "
-[ "$trees" = "$want" ] && ok compare-d-trees || fail compare-d-trees "fair.tsv trees '$trees', want '$want'"
+nv=; stages/nvmmh-dir.sh >/dev/null 2>&1 && nv="nvmmh "
+[ "$trees" = "$want$nv" ] && ok compare-d-trees || fail compare-d-trees "fair.tsv trees '$trees', want '$want$nv'"
+# (d)'s curve (issue #19): after the table, one row per (set, tree): the
+# inputs, then hit % and regret for the first entry alone and k = 1, 2, 5, 10
+sed -n '/^== (d) /,$p' "$O/compare.txt" | sed -n '/^   curve:/,$p' >"$TMP/dc.txt"
+got=$(awk '$4 == "|" && NF == 18 && $5 ~ /^[0-9.]+$/ && $6 ~ /^1\.[0-9]+$/ {print $1, $2}' "$TMP/dc.txt" | tr '\n' ,)
+rows=; for s in heldout train_timm train_hf; do for t in $want$nv; do rows+="$s $t,"; done; done
+[ "$got" = "$rows" ] && ok compare-d-curve || fail compare-d-curve "rows '$got', want '$rows'"
 
 # the reference learner: make fit-args PROFILE=reference, the rows split
 # replaced by (b)'s grouped split; trained here by hand, it must be (d)'s tree

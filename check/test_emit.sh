@@ -16,7 +16,9 @@
 # bf16, tf32 True/False).
 #
 # Also: generated .c compiles as C99 -pedantic and .py byte-compiles; the C and
-# Python twins give identical rankings (and identical arith_intensity, %.17g)
+# Python twins give identical rankings apart from the C twin's documented
+# append of extern_mm (issue #19: rank_py.py --append does the same to the
+# Python's lists), and identical arith_intensity (%.17g),
 # for every context of synthetic sets (incl. m*k*n > 2^53) and, when the
 # dataset is available, of a real feat TSV; thresholds print as Python's repr;
 # PyTorch's shipped artifacts (../shared/reference, read-only) re-emit to
@@ -58,11 +60,36 @@ same_rankings() {
 	local ai=
 	grep -q "$1_arith_intensity(" "$2/_$1.c" && ai=--ai
 	"$2/rank_c" "$4" >"$2/c.out" 2>"$2/c.err" || { echo "rank_c failed: $(head -2 "$2/c.err")"; return 1; }
-	python3 "$E/rank_py.py" "$3" "$1" "$4" $ai >"$2/py.out" 2>"$2/py.err" ||
+	python3 "$E/rank_py.py" "$3" "$1" "$4" $ai --append extern_mm >"$2/py.out" 2>"$2/py.err" ||
 		{ echo "rank_py failed: $(tail -2 "$2/py.err")"; return 1; }
 	[ -s "$2/c.out" ] || { echo "no contexts"; return 1; }
 	cmp -s "$2/c.out" "$2/py.out" ||
 		{ echo "C and Python differ: $(diff "$2/py.out" "$2/c.out" | head -3 | tr '\n' '|')"; return 1; }
+}
+
+# default_everywhere NAME DIR TREE CONTEXTS — the C twin's guarantee (issue
+# #19): NAME_DEFAULT_CHOICE names extern_mm; every leaf table of the .c
+# (one per safe leaf of TREE: all of them, not only those the contexts
+# reach) holds it; every list rank() returns for CONTEXTS holds it; pick()
+# is the first entry of rank() (the default for an unsafe leaf).
+default_everywhere() {
+	local d leaves tables
+	d=$(sed -n "s/^#define $1_DEFAULT_CHOICE \([0-9]*\)$/\1/p" "$2/_$1.h")
+	[ -n "$d" ] || { echo "no $1_DEFAULT_CHOICE in _$1.h"; return 1; }
+	awk -v d="$d" '/_choices\[.*\] = \{$/ { on = 1; next } on && /^};/ { on = 0 }
+		on { if (n++ == d) got = $0 } END { exit got != "\t\"extern_mm\"," }' "$2/_$1.c" ||
+		{ echo "choice $d of _$1.c is not extern_mm"; return 1; }
+	leaves=$(awk -F'\t' '$1 == "node" && $3 == -1 && $10 != ""' "$3" | wc -l)
+	tables=$(awk -v d=", $d}" '/_leaf_[0-9]+\[\] = \{$/ { getline; n++; if (index($0, d)) ok++ }
+		END { print n + 0, ok + 0 }' "$2/_$1.c")
+	[ "$tables" = "$leaves $leaves" ] ||
+		{ echo "leaf tables (count, with choice $d): $tables; safe leaves of the tree: $leaves"; return 1; }
+	"$2/rank_c" "$4" >"$2/r.out" && "$2/rank_c" "$4" --pick >"$2/p.out" ||
+		{ echo "rank_c failed"; return 1; }
+	awk -F'\t' -v d="$d" '$NF != "None" && ("," $NF) !~ ("," d ":") { bad++ } END { exit bad > 0 }' "$2/r.out" ||
+		{ echo "a list without choice $d: $(awk -F'\t' -v d="$d" '$NF != "None" && ("," $NF) !~ ("," d ":")' "$2/r.out" | head -1)"; return 1; }
+	awk -F'\t' -v d="$d" '{ sub(/:.*/, "", $NF); if ($NF == "None") $NF = d; print $1 "\t" $NF }' "$2/r.out" |
+		cmp -s - "$2/p.out" || { echo "pick() is not rank()'s first entry"; return 1; }
 }
 
 # ---- usage ------------------------------------------------------------------
@@ -92,7 +119,12 @@ if build_driver MMRankingTest "$D"; then
 	"$D/rank_c" "$FE/contexts.tsv" >"$TMP/hand.c" 2>&1
 	# rank_c prints the arith_intensity column for this tree: drop it
 	cut -f1,3 "$TMP/hand.c" >"$TMP/hand.c2"
-	test_cmp emit-rank-hand-c "$FE/expected_rank.txt" "$TMP/hand.c2"
+	# the same lists, extern_mm (choice 0) appended where the leaf lacks it
+	test_cmp emit-rank-hand-c "$FE/expected_rank_c.txt" "$TMP/hand.c2"
+	"$D/rank_c" "$FE/contexts.tsv" --pick >"$TMP/hand.pick" 2>&1
+	test_cmp emit-pick-hand-c <(cut -d: -f1 "$FE/expected_rank.txt") "$TMP/hand.pick"
+	if why=$(default_everywhere MMRankingTest "$D" "$FE/tree.tsv" "$FE/contexts.tsv"); then
+		ok emit-c-default-fixture; else fail emit-c-default-fixture "$why"; fi
 	python3 "$E/rank_py.py" "$D/_MMRankingTest.py" MMRankingTest "$FE/contexts.tsv" >"$TMP/hand.py" 2>&1
 	test_cmp emit-rank-hand-py "$FE/expected_rank.txt" "$TMP/hand.py"
 else
@@ -148,6 +180,8 @@ for t in "$ROOT"/out/*/pruned.tsv; do
 		why=$(same_rankings MMRankingP "$P" "$P/_MMRankingP.py" "$TMP/ctx.tsv"); then
 		ok emit-c-vs-py-pruned-$g
 	else fail emit-c-vs-py-pruned-$g "${why:-emit or compile failed: $(cat "$P"/err.* "$P"/cc.err 2>/dev/null | head -2)}"; fi
+	if [ -x "$P/rank_c" ] && why=$(default_everywhere MMRankingP "$P" "$t" "$TMP/ctx.tsv"); then
+		ok emit-c-default-pruned-$g; else fail emit-c-default-pruned-$g "${why:-no driver}"; fi
 done
 
 # ---- PyTorch's shipped artifacts ----------------------------------------------
@@ -170,6 +204,8 @@ if [ -f "$REF/_MMRankingA100.py" ] && [ -f "$REF/_MMRankingH100.py" ]; then
 				ok emit-reference-c-vs-shipped-$g-$set
 			else fail emit-reference-c-vs-shipped-$g-$set "$why"; fi
 		done
+		if why=$(default_everywhere MMRanking$g "$R" "$R/tree.tsv" "$TMP/ctx.tsv"); then
+			ok emit-c-default-reference-$g; else fail emit-c-default-reference-$g "$why"; fi
 		if [ -n "$FEAT" ] && [ -s "$FEAT" ]; then
 			if why=$(same_rankings MMRanking$g "$R" "$REF/_MMRanking$g.py" "$FEAT"); then
 				ok emit-reference-c-vs-shipped-$g-feat
@@ -243,6 +279,25 @@ expect_error emit-err-c-feature "no C counterpart" "$TMP/x.c" \
 if emit --heuristic-name X --format py -o "$TMP/layout.py" "$TMP/layout.tsv" 2>/dev/null &&
 	grep -q "if str(context.get_value('layout')) != 'x':" "$TMP/layout.py"; then ok emit-py-any-category
 else fail emit-py-any-category "no dummy split on 'layout' in the Python"; fi
+# a tree without an extern_mm class: the C table adds it as the last choice,
+# every C list ends with it, the Python is untouched (still the same lists)
+sed "s/^class\t0\textern_mm$/class\t0\tother_mm/" "$FE/tree.tsv" >"$TMP/noext.tsv"
+N=$TMP/noext
+if emit_all MMRankingN "$TMP/noext.tsv" "$N" && build_driver MMRankingN "$N" &&
+	grep -q '^#define MMRankingN_N_CHOICES 6$' "$N/_MMRankingN.h" &&
+	why=$(default_everywhere MMRankingN "$N" "$TMP/noext.tsv" "$FE/contexts.tsv") &&
+	why=$(same_rankings MMRankingN "$N" "$N/_MMRankingN.py" "$FE/contexts.tsv"); then
+	ok emit-c-default-added
+else fail emit-c-default-added "${why:-emit, compile or N_CHOICES 6 failed}"; fi
+# the check itself: a leaf table without the default is caught
+if [ -f "$D/_MMRankingTest.c" ]; then
+	M=$TMP/mut && mkdir -p "$M" && cp "$D"/_MMRankingTest.[ch] "$M"/ &&
+		sed -i 's/^\t{0.400, 4}, {0.300, 1}, {0.300, 3}, {0.000, 0}$/\t{0.400, 4}, {0.300, 1}, {0.300, 3}, {0.000, 1}/' "$M/_MMRankingTest.c" &&
+		build_driver MMRankingTest "$M"
+	if ! default_everywhere MMRankingTest "$M" "$FE/tree.tsv" "$FE/contexts.tsv" >/dev/null; then
+		ok emit-c-default-check-catches
+	else fail emit-c-default-check-catches "a table without the default passed"; fi
+fi
 # a class name that cannot be quoted safely
 sed "s/^class\t0\textern_mm$/class\t0\textern'mm/" "$FE/tree.tsv" >"$TMP/quote.tsv"
 expect_error emit-err-quote "class 0 'extern'mm' cannot be emitted: contains a quote" "$TMP/x.py" \

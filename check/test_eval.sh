@@ -15,6 +15,7 @@
 #   k=2,3: input 0 list [a,b(,c),ext] -> hit, regret 1, speedup 1/.4=2.5:
 #        hits 2/3, regret gmean 2^(1/3), speedup gmean 2.5^(1/3), max 2.5
 #   input 2 is unsafe and has no ranked measured choice.
+# The curve and --ranked: by hand below.
 . check/lib.sh
 F=$FIX/eval
 
@@ -81,8 +82,56 @@ else fail eval-klist "exit non-zero: $(head -1 "$TMP/err")"; fi
 # a tree that ranks none of a set's choice ids (another candidate family):
 # every list would be extern_mm alone, the same at every k -- refused
 sed 's/^class\t\([0-9]*\)\ttype=/class\t\1\tother=/' "$F/small.tree.tsv" >"$TMP/other.tsv"
-expect_error eval-vocabulary-none "tree 'other' ranks none of the 3 choice ids of set 'small' \(extern_mm aside\): its 4 classes are e.g. 'other=a', the set's e.g. 'type=.'; every list would be extern_mm alone" \
+expect_error eval-vocabulary-none "tree 'other' ranks none of the 3 choice ids of set 'small' \(extern_mm aside\): it lists e.g. 'other=a', the set has e.g. 'type=.'; every list would be extern_mm alone" \
 	"$TMP/bad.tsv" "$BIN/eval" -o "$TMP/bad.tsv" "$TMP/other.tsv" "$TMP/small.feat.tsv"
+
+# the curve (--curve, issue #19; stages/lib/curve.h), by hand:
+#   first entry alone (the first ranked measured choice; extern_mm if none):
+#     input 0 a (.5/.4 = 1.25), input 1 a (.6/.3 = 2), input 2 (unsafe, no
+#     list) extern_mm (2/1 = 2): no hit, regret gmean 5^(1/3), max 2
+#   k = 1: as eval-k1 (hits 1/3, 2.5^(1/3)); k = 2..10: as eval-k2 (2/3,
+#     2^(1/3))
+# --ranked r:S (a ranks TSV, stages/FORMATS.md) ranks input 0 c, extern_mm;
+# input 1 d (never measured), c; input 2 nothing:
+#   first: c (.8/.4 = 2), c (.9/.3 = 3), extern_mm (2): 12^(1/3), no hit
+#   k >= 1: [c ext] 2, [c ext] 1 (hit), [ext] 2: 1/3, 4^(1/3)
+printf 'input\tm\tk\tn\tranking\n0\t10\t64\t64\ttype=c,extern_mm\n1\t20\t64\t64\ttype=d,type=c\n2\t200\t64\t64\t\n' >"$TMP/r.ranks.tsv"
+if "$BIN/eval" --curve "$TMP/c.tsv" --tree t="$F/small.tree.tsv" --ranked r:S="$TMP/r.ranks.tsv" \
+	S="$TMP/small.feat.tsv" >"$TMP/cout" 2>"$TMP/err"; then
+	curve_row() { # NAME TREE K HIT REGRET [MAX]
+		awk -F'\t' -v t="$2" -v k="$3" -v h="$4" -v g="$5" -v m="${6:-}" '
+			$1 == t && $3 == k { f = 1; d1 = $5 - h; d2 = $6 - g; d3 = m == "" ? 0 : $7 - m
+				if (d1 * d1 + d2 * d2 + d3 * d3 > 1e-18 || $4 != 3) { print $0; bad = 1 } }
+			END { exit !f || bad }' "$TMP/c.tsv" >"$TMP/why" && ok "$1" || fail "$1" "$(cat "$TMP/why")"
+	}
+	curve_row eval-curve-first t first 0 1.7099759466766968 2
+	curve_row eval-curve-k1 t 1 0.33333333333333331 1.3572088082974532 2
+	curve_row eval-curve-k2 t 2 0.66666666666666663 1.2599210498948732
+	curve_row eval-curve-k10 t 10 0.66666666666666663 1.2599210498948732
+	curve_row eval-ranked-first r first 0 2.2894284851066637 3
+	curve_row eval-ranked-k1 r 1 0.33333333333333331 1.5874010519681994
+	curve_row eval-ranked-k10 r 10 0.33333333333333331 1.5874010519681994
+	[ "$(wc -l <"$TMP/c.tsv")" = 23 ] && head -1 "$TMP/c.tsv" | grep -qx \
+		'tree	set	k	inputs	hit_rate	regret_gmean	regret_max	regret_none' &&
+		grep -Eq '^r +S +3 +0\.00% +2\.289428' "$TMP/cout" && ok eval-curve-file ||
+		fail eval-curve-file "$(head -2 "$TMP/c.tsv" | tr '\n' '|') $(grep '^r ' "$TMP/cout")"
+else
+	fail eval-curve "exit non-zero: $(head -1 "$TMP/err")"
+fi
+# a ranks TSV of another set: refused, naming file:line: field
+sed '3s/^1\t20\t/1\t21\t/' "$TMP/r.ranks.tsv" >"$TMP/r2.ranks.tsv"
+expect_error eval-ranked-other-set "r2.ranks.tsv:3: field 'm': 21, input 1 of set 'S' has 20" "$TMP/bad.tsv" \
+	"$BIN/eval" -o "$TMP/bad.tsv" --tree t="$F/small.tree.tsv" --ranked r:S="$TMP/r2.ranks.tsv" S="$TMP/small.feat.tsv"
+head -3 "$TMP/r.ranks.tsv" >"$TMP/r3.ranks.tsv"
+expect_error eval-ranked-count "r3.ranks.tsv: 2 inputs, set 'S' has 3" "$TMP/bad.tsv" \
+	"$BIN/eval" -o "$TMP/bad.tsv" --tree t="$F/small.tree.tsv" --ranked r:S="$TMP/r3.ranks.tsv" S="$TMP/small.feat.tsv"
+sed '2s/^0/5/' "$TMP/r.ranks.tsv" >"$TMP/r4.ranks.tsv"
+expect_error eval-ranked-order "r4.ranks.tsv:2: field 'input': expected 0" "$TMP/bad.tsv" \
+	"$BIN/eval" -o "$TMP/bad.tsv" --tree t="$F/small.tree.tsv" --ranked r:S="$TMP/r4.ranks.tsv" S="$TMP/small.feat.tsv"
+expect_error eval-ranked-noset "no set named 'X'" "$TMP/bad.tsv" \
+	"$BIN/eval" -o "$TMP/bad.tsv" --tree t="$F/small.tree.tsv" --ranked r:X="$TMP/r.ranks.tsv" S="$TMP/small.feat.tsv"
+expect_error eval-ranked-syntax "expected NAME:SET=FILE" "$TMP/bad.tsv" \
+	"$BIN/eval" -o "$TMP/bad.tsv" --tree t="$F/small.tree.tsv" --ranked r="$TMP/r.ranks.tsv" S="$TMP/small.feat.tsv"
 
 # errors: no partial output
 sed 's/^feature\t1\tarith_intensity$/feature\t1\tbogus/' "$F/small.tree.tsv" >"$TMP/bogus.tsv"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # test_rerank.sh — fit --leaf-rank greedy and --leaf-pad (stages/lib/rerank.h,
-# issue #3): a hand-worked leaf and its ranked list, end to end through prune
-# and emit; a hand-worked depth-1 tree and its padded leaves.
+# issue #3), --leaf-rank prefix (leaforder.h, issue #19): hand-worked leaves
+# and their ranked lists, end to end through prune and emit; a hand-worked
+# depth-1 tree and its padded leaves.
 #
 # check/fixtures/rerank/leaf.txt: 5 inputs m = 1..5 (nothing else varies),
 # classes (strcmp order) 0 E = extern_mm, 1 A = BLOCK-M=16, 2 B = 32,
@@ -131,6 +132,49 @@ expect_error rerank-leaf-pad-needs-greedy "--leaf-pad needs --leaf-rank greedy" 
 expect_error rerank-leaf-pad-bad "--leaf-pad" "$TMP/x.tsv" \
 	"$BIN/fit" "$TMP/leaf.feat.tsv" --split none --leaf-rank greedy --leaf-pad -1 -o "$TMP/x.tsv" --metrics "$TMP/xm.tsv"
 
-expect_error rerank-bad-mode "--leaf-rank: expected freq or greedy, got 'best'" "$TMP/x.tsv" \
+# --leaf-rank prefix (issue #19, stages/lib/leaforder.h): the first entry
+# by its regret alone, extern_mm competing, a margin of 0.05 mean ln regret
+# per input against extern_mm; then greedy's rule; extern_mm first or last.
+# prefix.txt: 5 inputs m = 1..5, classes 0 E = extern_mm, 1 A = BLOCK-M=16,
+# 2 B = BLOCK-M=32; median ms (I5 was not offered A: no row):
+#        E     A     B     winner   near-best labels
+#   I1  1.0   1.02  3.0     E       E, A (1/1.02 = .9804)
+#   I2  1.0   1.02  3.0     E       E, A
+#   I3  1.05  1.0   1.5     A       A
+#   I4  1.1   3.0   1.0     B       B
+#   I5  2.0    -    1.0     B       B
+# Entry 0, each class against E alone (ln regret, times relative to the
+# best): E: 0.  A, over the inputs it was measured for (I5 skipped, as
+# Inductor skips a choice it does not offer): I1, I2 -ln 1.02, I3 +ln 1.05,
+# I4 ln 1.1 - ln 3, less 4 x 0.05: -1.1941.  B: -2 ln 3 + (ln 1.05 -
+# ln 1.5) + ln 1.1 + ln 2 - 5 x 0.05 = -2.0154.  So E first (the greedy
+# order puts it last: B A E); then by wins: B (I4, I5), A (I3) -> E B A:
+# rank weights 3/6 2/6 1/6.
+"$BIN/featurize" -o "$TMP/leaf.feat.tsv" "$D/prefix.txt" 2>/dev/null || fail rerank-prefix-featurize "featurize failed"
+leaf_list rerank-prefix '[(0.500, 0), (0.333, 2), (0.167, 1)]' --leaf-rank prefix
+leaf_list rerank-prefix-greedy '[(0.500, 2), (0.333, 1), (0.167, 0)]' --leaf-rank greedy
+# margin.txt: A beats E alone in-sample by little:
+#        E     A     B     winner   near-best labels
+#   J1  1.0   1.01  3.0     E       E, A (1/1.01)
+#   J2  1.04  1.0   3.0     A       A
+#   J3  1.04  1.0   3.0     A       A
+#   J4  3.0   3.0   1.0     B       B
+# A against E: -ln 1.01 + 2 ln 1.04 + 0 = +0.0685 > 0, so prefix-m0 (no
+# margin) lists A first, then B (wins J4), E last: A B E; prefix needs
+# 4 x 0.05 = 0.2 more: E first, then A (wins J2, J3), B: E A B.
+"$BIN/featurize" -o "$TMP/leaf.feat.tsv" "$D/margin.txt" 2>/dev/null || fail rerank-margin-featurize "featurize failed"
+leaf_list rerank-prefix-margin '[(0.500, 0), (0.333, 1), (0.167, 2)]' --leaf-rank prefix
+leaf_list rerank-prefix-m0 '[(0.500, 1), (0.333, 2), (0.167, 0)]' --leaf-rank prefix-m0
+# ... and the C artifact of the extern_mm-first list: pick() is extern_mm
+"$BIN/fit" "$TMP/leaf.feat.tsv" --split none --grid "$D/grid_root.tsv" --leaf-rank prefix \
+	-o "$TMP/t.tsv" --metrics "$TMP/m.tsv" >/dev/null 2>&1 &&
+	"$BIN/prune" --ranking 3 -o "$TMP/p.tsv" "$TMP/t.tsv" 2>/dev/null &&
+	"$BIN/emit" --heuristic-name T --format c -o "$TMP/_T.c" "$TMP/p.tsv" &&
+	"$BIN/emit" --heuristic-name T --format h -o "$TMP/_T.h" "$TMP/p.tsv" &&
+	printf '#include "_T.h"\n#include <stdio.h>\nint main(void) { ah_mm_context c = {1, 16, 16, 16, 1, 16, 1,\n AH_MM_DTYPE_FLOAT16, AH_MM_DTYPE_FLOAT16, 1, 1, 0};\n printf("%%s\\n", T_choices[T_pick(&c)]); return 0; }\n' >"$TMP/pick.c" &&
+	${CC:-cc} -std=c99 -I"$TMP" "$TMP/pick.c" "$TMP/_T.c" -o "$TMP/pick" 2>"$TMP/cc.err" &&
+	[ "$("$TMP/pick")" = extern_mm ] && ok rerank-prefix-pick || fail rerank-prefix-pick "$(head -2 "$TMP/cc.err")"
+
+expect_error rerank-bad-mode "--leaf-rank: expected freq, greedy, prefix, .*got 'best'" "$TMP/x.tsv" \
 	"$BIN/fit" "$TMP/leaf.feat.tsv" --split none --leaf-rank best -o "$TMP/x.tsv" --metrics "$TMP/xm.tsv"
 finish

@@ -30,13 +30,13 @@ bad_value() {
 	elif ! cmp -s "$TMP/before" "$TMP/after"; then fail "$name" "out/ changed: $(diff "$TMP/before" "$TMP/after" | head -4 | tr '\n' '|')"
 	else ok "$name"; fi
 }
-bad_value vars-select   "SELECT='foo': expected top1, regret or hit \(fit --select\)" fit SELECT=foo
+bad_value vars-select   "SELECT='foo': expected top1, regret, hit or curve \(fit --select\)" fit SELECT=foo
 bad_value vars-split    "SPLIT='grup': expected rows, group or none \(fit --split\)" heuristic SPLIT=grup
 bad_value vars-ranking  "RANKING='abc': expected an integer in \[1, 100000\]" heuristic RANKING=abc
 bad_value vars-ranking0 "RANKING='0': expected an integer in \[1, 100000\]" prune RANKING=0
-bad_value vars-leaf-rank "LEAF_RANK='x': expected freq or greedy \(fit --leaf-rank\)" fit LEAF_RANK=x
+bad_value vars-leaf-rank "LEAF_RANK='x': expected freq, greedy, prefix, .* or prefix-nodef \(fit --leaf-rank\)" fit LEAF_RANK=x
 bad_value vars-leaf-pad "LEAF_PAD='-1': expected an integer in \[0, 100000\]" fit LEAF_PAD=-1
-bad_value vars-leaf-pad-freq "LEAF_PAD=10 needs LEAF_RANK=greedy" fit LEAF_RANK=freq LEAF_PAD=10
+bad_value vars-leaf-pad-freq "LEAF_PAD=10 needs LEAF_RANK=greedy or prefix" fit LEAF_RANK=freq LEAF_PAD=10
 bad_value vars-folds    "FOLDS='1': expected 0 \(off\) or an integer in \[2, 100\]" fit FOLDS=1
 bad_value vars-folds-rows "FOLDS=5 needs SPLIT=group" fit SPLIT=rows FOLDS=5
 bad_value vars-seed     "SEED='-3': expected an integer in \[0, 9223372036854775807\]" fit SEED=-3
@@ -76,10 +76,10 @@ bad_value vars-gpu-unknown "no data for GPU 'nosuch': known GPUs: a100 h100 h200
 
 # vars.sh's ranges and word lists are the stages' (their option tables)
 opt_range() { # STAGE OPTION: the [lo, hi] or word list the stage's parser states
-	"$BIN/$1" "$2" x 2>&1 | sed -n "s/.*$2: expected \(an integer in \[[0-9, ]*\]\|[a-z0-9 ,]*\), got 'x'.*/\1/p"
+	"$BIN/$1" "$2" x 2>&1 | sed -n "s/.*$2: expected \(an integer in \[[0-9, ]*\]\|[a-z0-9 ,-]*\), got 'x'.*/\1/p"
 }
 var_range() { # NAME VALUE: what vars.sh states for NAME
-	"$ROOT/stages/vars.sh" "$1=$2" 2>&1 >/dev/null | sed -n "s/^make: $1='$2': expected \(an integer in \[[0-9, ]*\]\|[a-z0-9 ,]*\) (.*/\1/p"
+	"$ROOT/stages/vars.sh" "$1=$2" 2>&1 >/dev/null | sed -n "s/^make: $1='$2': expected \(an integer in \[[0-9, ]*\]\|[a-z0-9 ,-]*\) (.*/\1/p"
 }
 agree() { # NAME STAGE OPTION [WANT]: the stage's statement, or WANT when vars.sh is tighter on purpose
 	local got want=${4:-$(opt_range "$2" "$3")}

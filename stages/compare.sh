@@ -4,7 +4,7 @@
 # shipped artifacts, §7.3 how Inductor uses the top-k list).
 #
 # usage: stages/compare.sh [--bin DIR] [--ranking K] [--reference ART.py]
-#                          [--ref-learner REF.tsv]
+#                          [--ref-learner REF.tsv] [--nvmmh PROG]
 #                          --ours TREE.tsv -o COMPARE.tsv NAME=SET.feat.tsv...
 #
 # Imports ART.py (PyTorch's _MMRanking<GPU>.py) with `import`, evaluates it
@@ -18,11 +18,18 @@
 # ours: the reference learner trained by us on ours' training data), and the
 # diff column becomes ours - ref.
 # If ART.py is absent, prints "skip shipped: no ART.py" and evaluates ours
-# alone.  Times are medians in ms; every ratio is unitless.
+# alone.  Then the curve (issue #19, eval --curve) of every tree per set:
+# hit rate and regret of the first entry alone (the first listed choice
+# measured for the input, no extern_mm added: what the C API's pick()
+# launches) and of the top-k + extern_mm lists for k = 1, 2, 5, 10.
+# --nvmmh PROG (stages/nvmmh.mk's stage, where NVIDIA's nvMatmulHeuristics
+# is installed) adds its per-input rankings (tree = nvmmh, curve only; sets
+# must be given as NAME=PATH); a PROG that is not there prints "skip nvmmh:
+# why".  Times are medians in ms; every ratio is unitless.
 # Exit status: 0 on success, 1 on bad usage or a failing stage; COMPARE.tsv
 # is written atomically (eval's -o).
 set -euo pipefail
-bin=build/bin ranking=10 ref= reflearn= ours= out=
+bin=build/bin ranking=10 ref= reflearn= ours= out= nvmmh=
 sets=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -31,6 +38,7 @@ while [ $# -gt 0 ]; do
 	--reference) ref=$2; shift 2 ;;
 	--ref-learner) reflearn=$2; shift 2 ;;
 	--ours) ours=$2; shift 2 ;;
+	--nvmmh) nvmmh=$2; shift 2 ;;
 	-o) out=$2; shift 2 ;;
 	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "compare.sh: unknown option '$1' (see --help)" >&2; exit 1 ;;
@@ -50,7 +58,17 @@ else
 fi
 [ -z "$reflearn" ] || trees+=(--tree "ref=$reflearn")
 trees+=(--tree "ours=$ours")
-"$bin/eval" --ranking "$ranking" -o "$out" "${trees[@]}" "${sets[@]}" >"$tmp/table"
+if [ -n "$nvmmh" ] && [ -x "$nvmmh" ]; then
+	for s in "${sets[@]}"; do
+		case $s in *=*) ;; *) echo "compare.sh: --nvmmh needs NAME=PATH sets, got '$s'" >&2; exit 1 ;; esac
+		"$nvmmh" -o "$tmp/nvmmh.${s%%=*}.tsv" "${s#*=}" 2>"$tmp/nvmmh.err" ||
+			{ cat "$tmp/nvmmh.err" >&2; exit 1; }
+		trees+=(--ranked "nvmmh:${s%%=*}=$tmp/nvmmh.${s%%=*}.tsv")
+	done
+elif [ -n "$nvmmh" ]; then
+	echo "skip nvmmh: no $nvmmh (NVIDIA's nvMatmulHeuristics not installed: stages/nvmmh-dir.sh)"
+fi
+"$bin/eval" --ranking "$ranking" -o "$out" --curve "$tmp/curve.tsv" "${trees[@]}" "${sets[@]}" >"$tmp/table"
 awk -F'\t' '
 NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 {
@@ -96,3 +114,22 @@ END {
 			    "-", rm["ours",k], "-", sp["ours",k]
 	}
 }' "$out"
+awk -F'\t' '
+NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+$3 == "first" || $3 == 1 || $3 == 2 || $3 == 5 || $3 == 10 {
+	key = $2 "\t" $1
+	if (!(key in seen)) { seen[key] = 1; order[++n] = key }
+	v[key, $3] = sprintf("%6.2f %8.4f", 100 * $(c["hit_rate"]), $(c["regret_gmean"]))
+	inp[key] = $(c["inputs"])
+}
+END {
+	print ""
+	print "   curve: first = the first listed choice alone (no extern_mm added); k = top-k + extern_mm; hit% regret gm"
+	printf "%-14s %-8s %6s | %-15s | %-15s | %-15s | %-15s | %-15s\n", "set", "tree", "inputs",
+	    "first", "k=1", "k=2", "k=5", "k=10"
+	for (i = 1; i <= n; i++) {
+		split(order[i], p, "\t")
+		printf "%-14s %-8s %6d | %s | %s | %s | %s | %s\n", p[1], p[2], inp[order[i]],
+		    v[order[i], "first"], v[order[i], 1], v[order[i], 2], v[order[i], 5], v[order[i], 10]
+	}
+}' "$tmp/curve.tsv"

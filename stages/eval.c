@@ -20,6 +20,16 @@
  *   unsafe        inputs that reach a leaf without probabilities
  *                 (`return None`, §5.7).
  *
+ * The curve (--curve, curve.h; issue #19): hit rate and regret of the
+ * first entry alone (what a runtime without autotuning launches: the first
+ * listed choice measured for the input, extern_mm if none is) and of the
+ * top-k + extern_mm lists for k = 1..10, per (tree, set).
+ *
+ * Per-input rankings (--ranked NAME:SET=FILE, a ranks TSV: nvmmh's, NVIDIA's
+ * analytic nvMatmulHeuristics) are scored on set SET like a tree's lists
+ * (every listed id with prob 1, in order), under the name NAME; the file
+ * must hold exactly SET's inputs (m, k, n checked row by row).
+ *
  * Mapping a tree onto a set: tree features by name onto the set's model
  * columns; a one-hot feature "<cat>_<value>" the set has no column for is
  * computed from the raw categorical column (1 iff the input's value is
@@ -30,20 +40,24 @@
  * measured has no time (it is skipped in the list, §5.9).  Inputs whose
  * every choice failed (best time inf) are skipped and counted.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ahmeta.h"
+#include "curve.h"
 #include "featset.h"
 #include "metrics.h"
 #include "opts.h"
+#include "ranks.h"
 #include "rules.h"
 #include "tree.h"
 #include "util.h"
 
 static const char synopsis[] =
-"eval [--ranking K] [--k LIST] [-o EVAL.tsv] [--ranks RANKS.tsv] [--cross-device]\n"
+"eval [--ranking K] [--k LIST] [-o EVAL.tsv] [--ranks RANKS.tsv]\n"
+"            [--curve CURVE.tsv] [--ranked NAME:SET=FILE]... [--cross-device]\n"
 "            (--tree NAME=TREE.tsv ... | TREE.tsv) [NAME=]SET.feat.tsv ...";
 
 static const char about[] =
@@ -54,7 +68,8 @@ static const char about[] =
 static const struct {
 	const char *col, *meaning;
 } columns[] = {
-	{"tree, set", "the names given (NAME=PATH, or the file name)"},
+	{"tree, set", "the names given (NAME=PATH, or the file name; a --ranked "
+	              "ranking by its NAME)"},
 	{"inputs", "inputs scored (those whose best time is finite)"},
 	{"k", "list size: the tree's first k ranked choices that were measured for "
 	      "the input, extern_mm appended if missing (spec §5.9, §7.3)"},
@@ -75,7 +90,8 @@ static const char notes_tail[] =
 "After each (tree, set): the overlap of choice ids, how many of the set's\n"
 "choice ids the tree ranks (extern_mm, in every list, not counted).  A tree\n"
 "that ranks none of a set's choice ids is refused (every list would be\n"
-"extern_mm alone, the same at every k).\n"
+"extern_mm alone, the same at every k).  With --curve, the curve follows\n"
+"the table: hit % and regret per k.\n"
 "Units: regret and speedup are ratios of median times (ms / ms).\n"
 "\n"
 "A tree and a set must come from one device (metadata shared_memory and\n"
@@ -244,17 +260,78 @@ map_features(const tree *t, const featset *fs, const char *tname,
 
 
 /* One (tree, set) pair: the set's choices, then the tree-only classes, make
- * the universe of the metrics (mx_case.time). */
+ * the universe of the metrics (mx_case.time).  A ranks TSV (--ranked) takes
+ * the tree's place: t = NULL, rk its rows, its ids in the universe. */
 typedef struct {
 	const tree *t;
+	const ranks *rk;
 	const featset *fs;
 	const char *tname, *sname;
 	featmap *fm;
-	int *cmap;     /* [t->n_class] tree class -> universe index */
+	int *cmap;     /* [t->n_class] tree class -> universe index; with rk:
+	                  [rk->n_id] id -> universe index */
 	int U;         /* universe size */
 	int def;       /* universe index of DEFAULT_CHOICE, or -1 */
-	int ranked;    /* the set's choice ids (DEFAULT_CHOICE aside) the tree ranks */
+	int max_rank;  /* the longest ranking */
+	int ranked;    /* the set's choice ids (DEFAULT_CHOICE aside) ranked */
 } pair;
+
+/* Universe index of choice id among the set's choices, or a new one. */
+static int
+universe_index(const featset *fs, const char *id, int *U)
+{
+	for (int j = 0; j < fs->n_choices; j++)
+		if (!strcmp(id, fs->choices[j]))
+			return j;
+	return (*U)++;
+}
+
+/* DEFAULT_CHOICE's universe index: a set choice, else a tree class. */
+static int
+default_index(const pair *p)
+{
+	for (int j = 0; j < p->fs->n_choices; j++)
+		if (!strcmp(p->fs->choices[j], DEFAULT_CHOICE))
+			return j;
+	for (int c = 0; p->t && c < p->t->n_class; c++)
+		if (!strcmp(p->t->cls[c], DEFAULT_CHOICE))
+			return p->cmap[c];
+	return -1;
+}
+
+/* How many of the set's choice ids p ranks (DEFAULT_CHOICE, always listed,
+ * aside; p->cmap set): dies if none, else returns the count. */
+static int
+pair_vocabulary(const pair *p)
+{
+	const featset *fs = p->fs;
+	int n_entries = p->t ? p->t->n_class : p->rk->n_id, ranked = 0, set_ids = 0;
+	char *seen = xcalloc((size_t)fs->n_choices + 1, 1);
+	const char *listed_eg = NULL, *set_eg = NULL;
+	for (int e = 0; e < n_entries; e++) {
+		const char *id = p->t ? p->t->cls[e] : p->rk->id[e];
+		if (strcmp(id, DEFAULT_CHOICE)) {
+			listed_eg = listed_eg ? listed_eg : id;
+			if (p->cmap[e] < fs->n_choices)
+				seen[p->cmap[e]] = 1;
+		}
+	}
+	for (int j = 0; j < fs->n_choices; j++)
+		if (strcmp(fs->choices[j], DEFAULT_CHOICE)) {
+			set_ids++;
+			set_eg = set_eg ? set_eg : fs->choices[j];
+			ranked += seen[j];
+		}
+	free(seen);
+	if (ranked == 0 && set_ids > 0)
+		die("%s '%s' ranks none of the %d choice ids of set '%s' (%s aside): it "
+		    "lists e.g. '%s', the set has e.g. '%s'; every list would be %s "
+		    "alone, the same at every k: evaluate it on data of its own "
+		    "candidates", p->t ? "tree" : "ranking", p->tname, set_ids, p->sname,
+		    DEFAULT_CHOICE, listed_eg ? listed_eg : "(none)", set_eg,
+		    DEFAULT_CHOICE);
+	return ranked;
+}
 
 /* The tree's metadata against the set's (ahmeta.h ah_meta_check): another
  * device is refused unless cross, then said on stdout and stderr. */
@@ -277,32 +354,41 @@ pair_device(const pair *p, const char *tpath, const char *spath, int cross)
 	ah_meta_free(&tm);
 }
 
-/* How many of the set's choice ids the tree ranks (DEFAULT_CHOICE, always
- * listed, aside): dies if none, else returns the count. */
-static int
-pair_vocabulary(const pair *p)
+/* A --ranked pair: rk (from path) scored on fs; dies naming path:line if
+ * rk does not hold exactly fs's inputs. */
+static void
+pair_open_ranks(pair *p, const ranks *rk, const char *path, const featset *fs,
+                const char *tname, const char *sname)
 {
-	int ranked = 0, set_ids = 0, tree_ids = 0;
-	const char *tree_eg = NULL, *set_eg = NULL;
-	for (int j = 0; j < p->fs->n_choices; j++)
-		if (strcmp(p->fs->choices[j], DEFAULT_CHOICE)) {
-			set_ids++;
-			set_eg = set_eg ? set_eg : p->fs->choices[j];
-		}
-	for (int c = 0; c < p->t->n_class; c++) {
-		if (!strcmp(p->t->cls[c], DEFAULT_CHOICE))
-			continue;
-		tree_ids++;
-		tree_eg = tree_eg ? tree_eg : p->t->cls[c];
-		ranked += p->cmap[c] < p->fs->n_choices;
+	memset(p, 0, sizeof *p);
+	p->rk = rk;
+	p->fs = fs;
+	p->tname = tname;
+	p->sname = sname;
+	if (rk->n_inputs != fs->n_inputs)
+		die("%s: %d inputs, set '%s' has %d (nvmmh on another set?)", path,
+		    rk->n_inputs, sname, fs->n_inputs);
+	static const char *const dim[] = {"m", "k", "n"};
+	for (int c = 0; c < 3; c++) {
+		int col = featset_feature(fs, dim[c]);
+		if (col < 0)
+			die("set '%s' has no column '%s'", sname, dim[c]);
+		for (int i = 0; i < fs->n_inputs; i++)
+			if (rk->mkn[3 * i + c] != (int64_t)fs->x[(size_t)i * fs->n_feat + col])
+				die("%s:%d: field '%s': %" PRId64 ", input %d of set '%s' has "
+				    "%.17g (nvmmh on another set?)", path, i + 2, dim[c],
+				    rk->mkn[3 * i + c], i, sname,
+				    fs->x[(size_t)i * fs->n_feat + col]);
 	}
-	if (ranked == 0 && set_ids > 0)
-		die("tree '%s' ranks none of the %d choice ids of set '%s' (%s aside): "
-		    "its %d classes are e.g. '%s', the set's e.g. '%s'; every list would "
-		    "be %s alone, the same at every k: evaluate the tree on data of its "
-		    "own candidates", p->tname, set_ids, p->sname, DEFAULT_CHOICE, tree_ids,
-		    tree_eg ? tree_eg : "(none)", set_eg, DEFAULT_CHOICE);
-	return ranked;
+	p->U = fs->n_choices;
+	p->cmap = xmalloc(((size_t)rk->n_id + 1) * sizeof *p->cmap);
+	for (int j = 0; j < rk->n_id; j++)
+		p->cmap[j] = universe_index(fs, rk->id[j], &p->U);
+	for (int i = 0; i < rk->n_inputs; i++)
+		if (rk->off[i + 1] - rk->off[i] > p->max_rank)
+			p->max_rank = rk->off[i + 1] - rk->off[i];
+	p->ranked = pair_vocabulary(p);
+	p->def = default_index(p);
 }
 
 static void
@@ -314,27 +400,15 @@ pair_open(pair *p, const tree *t, const featset *fs, const named *tn,
 	p->tname = tn->name;
 	p->sname = sn->name;
 	pair_device(p, tn->path, sn->path, cross);
+	p->rk = NULL;
 	p->fm = map_features(t, fs, p->tname, p->sname);
 	p->U = fs->n_choices;
 	p->cmap = xmalloc(((size_t)t->n_class + 1) * sizeof *p->cmap);
-	for (int c = 0; c < t->n_class; c++) {
-		p->cmap[c] = -1;
-		for (int j = 0; j < fs->n_choices; j++)
-			if (!strcmp(t->cls[c], fs->choices[j])) {
-				p->cmap[c] = j;
-				break;
-			}
-		if (p->cmap[c] < 0)
-			p->cmap[c] = p->U++;
-	}
+	for (int c = 0; c < t->n_class; c++)
+		p->cmap[c] = universe_index(fs, t->cls[c], &p->U);
 	p->ranked = pair_vocabulary(p);
-	p->def = -1;
-	for (int j = 0; j < fs->n_choices && p->def < 0; j++)
-		if (!strcmp(fs->choices[j], DEFAULT_CHOICE))
-			p->def = j;
-	for (int c = 0; c < t->n_class && p->def < 0; c++)
-		if (!strcmp(t->cls[c], DEFAULT_CHOICE))
-			p->def = p->cmap[c];
+	p->max_rank = t->n_class;
+	p->def = default_index(p);
 }
 
 /* Input i's features in the tree's columns into x[t->n_feat]. */
@@ -352,35 +426,55 @@ pair_x(const pair *p, int i, double *x)
 	}
 }
 
-/* What one (tree, set) adds to metrics.h, per k. */
+/* What one (tree, set) adds to metrics.h, per k, and its curve. */
 typedef struct {
 	long inputs, skipped, unsafe, no_ranked;
 	long speedup_n[64];
 	double log_speedup_sum[64], speedup_max[64];
+	cv_acc curve;
 } extra;
 
+/* Input i's ranking by p into rank[], prob[] (universe indices), its leaf
+ * (-1 for a ranks TSV) into *leaf; returns the length.  rk: scratch. */
+static int
+pair_rank(const pair *p, int i, double *x, tree_prob *rk, int *rank,
+          double *prob, int *leaf)
+{
+	if (p->rk) {
+		int o = p->rk->off[i], n = p->rk->off[i + 1] - o;
+		for (int j = 0; j < n; j++) {
+			rank[j] = p->cmap[o + j];
+			prob[j] = 1.0;
+		}
+		*leaf = -1;
+		return n;
+	}
+	pair_x(p, i, x);
+	*leaf = tree_apply(p->t, x);
+	int n = tree_ranked(p->t, *leaf, rk, p->t->n_class);
+	for (int j = 0; j < n; j++) {
+		rank[j] = p->cmap[rk[j].cls];
+		prob[j] = rk[j].p;
+	}
+	return n;
+}
+
 /* Rank input i of p and add it to acc[0..kl->n) and *ex; one --ranks row
- * to rfp (if not NULL).  time, x, rk, rank, prob: scratch of p's sizes. */
+ * to rfp (if not NULL; trees only).  time, x, rk, rank, prob: scratch of
+ * p's sizes. */
 static void
 pair_input(const pair *p, int i, const klist *kl, mx_acc *acc, extra *ex,
            FILE *rfp, double *time, double *x, tree_prob *rk, int *rank,
            double *prob)
 {
-	const tree *t = p->t;
 	const featset *fs = p->fs;
-	pair_x(p, i, x);
-	int leaf = tree_apply(t, x);
-	int n = tree_ranked(t, leaf, rk, t->n_class);
-	for (int j = 0; j < n; j++) {
-		rank[j] = p->cmap[rk[j].cls];
-		prob[j] = rk[j].p;
-	}
+	int leaf, n = pair_rank(p, i, x, rk, rank, prob, &leaf);
 	for (int u = 0; u < p->U; u++)
 		time[u] = NAN;
 	for (int r = fs->first[i]; r < fs->first[i + 1]; r++)
 		time[fs->choice[r]] = fs->ms[r];
 	int truth = fs->choice[fs->winner[i]];
-	if (rfp) {
+	if (rfp && p->t) {
 		fprintf(rfp, "%s\t%s\t%d\t%d\t%s\t", p->tname, p->sname, i, leaf,
 		        fs->choices[truth]);
 		for (int j = 0; j < n; j++)
@@ -392,13 +486,14 @@ pair_input(const pair *p, int i, const klist *kl, mx_acc *acc, extra *ex,
 		return;
 	}
 	ex->inputs++;
-	int is_unsafe = t->node[leaf].prob_len == 0;
+	int is_unsafe = p->t && p->t->node[leaf].prob_len == 0;
 	ex->unsafe += is_unsafe;
 	int measured = 0;
 	for (int j = 0; j < n; j++)
 		measured |= !isnan(time[rank[j]]);
 	ex->no_ranked += !measured;
 	mx_case c = {time, truth, rank, prob, n, is_unsafe};
+	cv_add(&ex->curve, time, truth, rank, prob, n);
 	for (int q = 0; q < kl->n; q++) {
 		topk_list l;
 		mx_add(&acc[q], &c, &l);
@@ -412,22 +507,72 @@ pair_input(const pair *p, int i, const klist *kl, mx_acc *acc, extra *ex,
 	}
 }
 
-/* Evaluate pair p at every k of kl: a table row per k on stdout and in fp
- * (if not NULL), a --ranks row per input in rfp (if not NULL). */
+/* The curve of (tree, set) pairs, collected for the printed table. */
+typedef struct {
+	const char *tname, *sname;
+	cv_acc c;
+} curve_row;
+
+/* --curve TSV header, and the rows of one pair (k = first, 1..CV_KMAX). */
+static const char curve_header[] =
+    "tree\tset\tk\tinputs\thit_rate\tregret_gmean\tregret_max\tregret_none";
+
 static void
-pair_eval(const pair *p, const klist *kl, FILE *fp, FILE *rfp)
+curve_tsv(FILE *fp, const char *tname, const char *sname, const cv_acc *c)
+{
+	for (int k = 0; k <= CV_KMAX; k++) {
+		fprintf(fp, "%s\t%s\t", tname, sname);
+		if (k == 0)
+			fputs("first", fp);
+		else
+			fprintf(fp, "%d", k);
+		fprintf(fp, "\t%ld\t%.17g\t%.17g\t%.17g\t%ld\n", c->n, cv_hit(c, k),
+		        cv_regret(c, k), c->rmax[k], c->none[k]);
+	}
+}
+
+/* The printed curve table: per pair, hit % and regret at first, 1, 2, 5, 10. */
+static void
+curve_print(const curve_row *cr, size_t n)
+{
+	static const int ks[] = {0, 1, 2, 5, 10};
+	printf("\ncurve: first = the first listed choice alone (no extern_mm); k = "
+	       "top-k + extern_mm; hit %% and regret geomean\n%-12s %-12s %7s",
+	       "tree", "set", "inputs");
+	for (size_t q = 0; q < sizeof ks / sizeof *ks; q++) {
+		char h[16];
+		snprintf(h, sizeof h, ks[q] ? "k=%d" : "first", ks[q]);
+		printf("   %-18s", h);
+	}
+	putchar('\n');
+	for (size_t i = 0; i < n; i++) {
+		printf("%-12s %-12s %7ld", cr[i].tname, cr[i].sname, cr[i].c.n);
+		for (size_t q = 0; q < sizeof ks / sizeof *ks; q++)
+			printf("   %6.2f%% %10.6f", 100 * cv_hit(&cr[i].c, ks[q]),
+			       cv_regret(&cr[i].c, ks[q]));
+		putchar('\n');
+	}
+}
+
+/* Evaluate pair p at every k of kl: a table row per k on stdout and in fp
+ * (if not NULL), a --ranks row per input in rfp (if not NULL), the curve
+ * into *curve. */
+static void
+pair_eval(const pair *p, const klist *kl, FILE *fp, FILE *rfp, cv_acc *curve)
 {
 	const tree *t = p->t;
 	mx_acc acc[64];
 	extra ex;
 	memset(&ex, 0, sizeof ex);
+	cv_init(&ex.curve, p->def);
 	for (int q = 0; q < kl->n; q++)
-		mx_init(&acc[q], kl->k[q], p->def, t->confidence_threshold);
+		mx_init(&acc[q], kl->k[q], p->def, t ? t->confidence_threshold : 0.0);
+	size_t nr = (size_t)p->max_rank + 1;
 	double *time = xmalloc(((size_t)p->U + 1) * sizeof *time);
-	double *x = xmalloc(((size_t)t->n_feat + 1) * sizeof *x);
-	tree_prob *rk = xmalloc(((size_t)t->n_class + 1) * sizeof *rk);
-	int *rank = xmalloc(((size_t)t->n_class + 1) * sizeof *rank);
-	double *prob = xmalloc(((size_t)t->n_class + 1) * sizeof *prob);
+	double *x = xmalloc(((size_t)(t ? t->n_feat : 0) + 1) * sizeof *x);
+	tree_prob *rk = xmalloc(nr * sizeof *rk);
+	int *rank = xmalloc(nr * sizeof *rank);
+	double *prob = xmalloc(nr * sizeof *prob);
 	for (int i = 0; i < p->fs->n_inputs; i++)
 		pair_input(p, i, kl, acc, &ex, rfp, time, x, rk, rank, prob);
 	for (int q = 0; q < kl->n; q++) {
@@ -450,16 +595,51 @@ pair_eval(const pair *p, const klist *kl, FILE *fp, FILE *rfp)
 		}
 	}
 	int set_ids = p->fs->n_choices - (p->def >= 0 && p->def < p->fs->n_choices);
-	printf("# choices: tree '%s' ranks %d of the %d choice ids of set '%s' (%s "
-	       "aside)\n", p->tname, p->ranked, set_ids, p->sname, DEFAULT_CHOICE);
+	printf("# choices: %s '%s' ranks %d of the %d choice ids of set '%s' (%s "
+	       "aside)\n", t ? "tree" : "ranking", p->tname, p->ranked, set_ids,
+	       p->sname, DEFAULT_CHOICE);
 	if (ex.skipped)
 		warnf("set '%s': %ld inputs skipped (every choice failed)", p->sname,
 		      ex.skipped);
+	*curve = ex.curve;
 	free(time);
 	free(x);
 	free(rk);
 	free(rank);
 	free(prob);
+}
+
+/* --ranked NAME:SET=FILE, split (NAME and SET owned). */
+typedef struct {
+	char *name, *set;
+	const char *path;
+} ranked;
+
+static ranked *
+parse_ranked(const opt_list *l, const named *trees, size_t ntree,
+             const named *sets, size_t nset)
+{
+	ranked *r = xcalloc((size_t)l->n + 1, sizeof *r);
+	for (int i = 0; i < l->n; i++) {
+		const char *a = l->v[i], *c = strchr(a, ':'), *e = c ? strchr(c, '=') : NULL;
+		if (!c || c == a || !e || e == c + 1 || !e[1])
+			die("--ranked: expected NAME:SET=FILE, got '%s'", a);
+		r[i].name = xstrndup(a, (size_t)(c - a));
+		r[i].set = xstrndup(c + 1, (size_t)(e - c - 1));
+		r[i].path = e + 1;
+		size_t s = 0;
+		while (s < nset && strcmp(sets[s].name, r[i].set))
+			s++;
+		if (s == nset)
+			die("--ranked '%s': no set named '%s'", a, r[i].set);
+		for (size_t t = 0; t < ntree; t++)
+			if (!strcmp(trees[t].name, r[i].name))
+				die("--ranked '%s': '%s' is also a tree's name", a, r[i].name);
+		for (int j = 0; j < i; j++)
+			if (!strcmp(r[j].name, r[i].name) && !strcmp(r[j].set, r[i].set))
+				die("--ranked '%s': %s:%s given twice", a, r[i].name, r[i].set);
+	}
+	return r;
 }
 
 static void
@@ -507,10 +687,10 @@ name_inputs(const opt_list *tl, const opt_list *pl, named **trees,
 int
 main(int argc, char **argv)
 {
-	const char *out = NULL, *ranks_out = NULL;
+	const char *out = NULL, *ranks_out = NULL, *curve_out = NULL;
 	int ranking = 10, cross = 0;
 	klist kl = {{0}, 0};
-	opt_list tlist = {0}, plist = {0};
+	opt_list tlist = {0}, plist = {0}, rlist = {0};
 	const opt table[] = {
 		OPT_POS_LIST("TREE.tsv", &plist, 0,
 		             "a tree TSV (fit, prune or import output); with --tree "
@@ -530,14 +710,28 @@ main(int argc, char **argv)
 		        "speedup_gmean speedup_max, then the metrics TSV columns of "
 		        "stages/FORMATS.md (total, top_k_correct, ..., regret_n "
 		        "regret_none regret_gmean regret_p95 regret_max)"),
+		OPT_STRING("--ranks", "FILE", &ranks_out, 0,
+		           "TSV, one row per (tree, set, input): leaf node id, the "
+		           "winner's choice id and the full ranking as tree class "
+		           "indices (comma separated, best first); trees only"),
+		OPT_STRING("--curve", "FILE", &curve_out, OPT_OUTPUT,
+		           "(issue #19) the curve as TSV (stages/FORMATS.md \"curve "
+		           "TSV\"), written atomically: per (tree, set) one row for the "
+		           "first entry alone (k = first: the first listed choice that "
+		           "was measured for the input, extern_mm if none, without "
+		           "the appended extern_mm) and one per k = 1..10 (top-k + "
+		           "extern_mm): tree set k inputs hit_rate regret_gmean "
+		           "regret_max regret_none; also printed"),
 		OPT_FLAG("--cross-device", &cross,
 		         "evaluate trees on sets of another device (metadata "
 		         "shared_memory, device_capa) on purpose; said on stdout and "
 		         "stderr (without it: refused)"),
-		OPT_STRING("--ranks", "FILE", &ranks_out, 0,
-		           "TSV, one row per (tree, set, input): leaf node id, the "
-		           "winner's choice id and the full ranking as tree class "
-		           "indices (comma separated, best first)"),
+		OPT_LIST("--ranked", "NAME:SET=FILE", 1, &rlist, 0,
+		         "(issue #19) per-input rankings of set SET in a ranks TSV "
+		         "(nvmmh's: NVIDIA's analytic nvMatmulHeuristics; "
+		         "stages/FORMATS.md), scored like a tree named NAME on that "
+		         "set only; the file must hold exactly SET's inputs (m, k, n "
+		         "are checked: file:line: field).  Repeatable"),
 		OPT_END()
 	};
 	char *notes = help_notes();
@@ -547,18 +741,26 @@ main(int argc, char **argv)
 	size_t ntree, nset;
 	name_inputs(&tlist, &plist, &trees, &ntree, &sets, &nset);
 	klist_finish(&kl, ranking);
-	for (size_t i = 0; i < ntree + nset; i++) {
-		const char *in = i < ntree ? trees[i].path : sets[i - ntree].path;
+	ranked *rd = parse_ranked(&rlist, trees, ntree, sets, nset);
+	for (size_t i = 0; i < ntree + nset + (size_t)rlist.n; i++) {
+		const char *in = i < ntree ? trees[i].path : i < ntree + nset ?
+		                 sets[i - ntree].path : rd[i - ntree - nset].path;
 		check_output_not_input(out, in);
 		check_output_not_input(ranks_out, in);
+		check_output_not_input(curve_out, in);
 	}
 
 	tree *tr = xcalloc(ntree, sizeof *tr);
 	for (size_t i = 0; i < ntree; i++)
 		tree_read(&tr[i], trees[i].path);
-	aout o, ro;
+	aout o, ro, co;
 	FILE *fp = out ? aout_open(&o, out) : NULL;
 	FILE *rfp = ranks_out ? aout_open(&ro, ranks_out) : NULL;
+	FILE *cfp = curve_out ? aout_open(&co, curve_out) : NULL;
+	curve_row *cr = xcalloc(nset * ntree + (size_t)rlist.n + 1, sizeof *cr);
+	size_t ncr = 0;
+	if (cfp)
+		fprintf(cfp, "%s\n", curve_header);
 	if (fp)
 		fprintf(fp, "tree\tset\tk\tinputs\tskipped\tunsafe\tno_ranked\t"
 		        "hit_rate\tspeedup_n\tspeedup_gmean\tspeedup_max\t%s\n",
@@ -572,14 +774,34 @@ main(int argc, char **argv)
 	for (size_t si = 0; si < nset; si++) {
 		featset fs;
 		featset_read(&fs, sets[si].path);
-		for (size_t ti = 0; ti < ntree; ti++) {
+		for (size_t ti = 0; ti < ntree + (size_t)rlist.n; ti++) {
 			pair p;
-			pair_open(&p, &tr[ti], &fs, &trees[ti], &sets[si], cross);
-			pair_eval(&p, &kl, fp, rfp);
+			ranks rk;
+			const ranked *r = ti < ntree ? NULL : &rd[ti - ntree];
+			if (r && strcmp(r->set, sets[si].name))
+				continue;
+			if (r) {
+				ranks_read(&rk, r->path);
+				pair_open_ranks(&p, &rk, r->path, &fs, r->name, sets[si].name);
+			} else {
+				pair_open(&p, &tr[ti], &fs, &trees[ti], &sets[si], cross);
+			}
+			curve_row *c = &cr[ncr++];
+			c->tname = p.tname;
+			c->sname = sets[si].name;
+			pair_eval(&p, &kl, fp, rfp, &c->c);
+			if (cfp)
+				curve_tsv(cfp, c->tname, c->sname, &c->c);
 			pair_close(&p);
+			if (r)
+				ranks_free(&rk);
 		}
 		featset_free(&fs);
 	}
+	if (curve_out)
+		curve_print(cr, ncr);
+	if (cfp)
+		aout_commit(&co);
 	if (rfp)
 		aout_commit(&ro);
 	if (fp)
@@ -593,8 +815,15 @@ main(int argc, char **argv)
 	free(tr);
 	free(trees);
 	free(sets);
+	for (int i = 0; i < rlist.n; i++) {
+		free(rd[i].name);
+		free(rd[i].set);
+	}
+	free(rd);
+	free(cr);
 	free(plist.v);
 	free(tlist.v);
+	free(rlist.v);
 	close_stdout();
 	return 0;
 }

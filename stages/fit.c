@@ -42,8 +42,8 @@
 static const char synopsis[] =
 "fit MAIN.feat.tsv [--data NAME PATH]... [--heuristic-name NAME]\n"
 "           [--ranking K] [--nrows N] [--seed S] [--split rows|group|none]\n"
-"           [--grid mm|reference|search|FILE] [--select top1|regret|hit]\n"
-"           [--leaf-rank freq|greedy] [--leaf-pad N] [--prune-exclude-extern]\n"
+"           [--grid mm|reference|search|FILE] [--select top1|regret|hit|curve]\n"
+"           [--leaf-rank freq|greedy|prefix...] [--leaf-pad N] [--prune-exclude-extern]\n"
 "           [--folds K] [--test-fraction F | --test-fold F/K] [--dump-train FILE]\n"
 "           [--write-split FILE] [--verbose] [--threads N]\n"
 "           [--save-dot FILE]\n"
@@ -83,7 +83,12 @@ static const char h_select[] =
 "smallest top-k regret geometric mean on val (best median time in the "
 "top-k list / oracle time), ties by more top_k_correct, then the earlier "
 "model; hit (ours): most top_k_correct (top-k hit rate), ties by the "
-"smaller regret geometric mean, then the earlier model";
+"smaller regret geometric mean, then the earlier model; curve (ours, issue "
+"#19): the whole curve, k = 1, 2, 5, 10 (top-k + extern_mm): the smallest "
+"mean over those k of (the model's mean ln regret at k) / (the grid's "
+"smallest at k), each input's regret capped at 4 (a list without a finite "
+"time costs 4), so every k weighs alike however small its regrets; ties "
+"by more top_k_correct, then the earlier model (stages/lib/select.h)";
 static const char h_leaf_rank[] =
 "order of every node's class list (the leaf lists that emit writes, §6.1; "
 "stages/lib/rerank.h): freq (default, the reference): weighted frequency "
@@ -91,14 +96,23 @@ static const char h_leaf_rank[] =
 "always appended, §7.3), the others by how many training inputs reaching "
 "the node they win (main inputs count 1, train_timm/train_hf inputs 3), "
 "ties by the largest drop of the inputs' summed log regret (best listed "
-"median ms / best ms), greedily.  Same classes as freq; the written "
-"probabilities become rank weights (j-th of m: (m-j) / (m(m+1)/2)).  Used "
-"in cross-validation too.";
+"median ms / best ms), greedily; prefix (ours, issue #19; "
+"stages/lib/leaforder.h): right at every length: the first entry is the "
+"class with the smallest regret when run alone over the node's training "
+"inputs, extern_mm competing (a choice not measured for an input is "
+"skipped for it, as Inductor skips choices it does not offer; another "
+"class must beat extern_mm alone by 0.05 mean ln regret per input), the "
+"others as greedy's, extern_mm first (if it won entry 0) or last; "
+"prefix-m0, prefix-m10, prefix-regret, prefix-regret-m0, "
+"prefix-regret-mu1, prefix-half, prefix-nodef: the candidates prefix was "
+"chosen from out of fold (leaforder.h).  Same classes as freq; the "
+"written probabilities become rank weights (j-th of m: (m-j) / "
+"(m(m+1)/2)).  Used in cross-validation too.";
 static const char h_leaf_pad[] =
-"(ours, with --leaf-rank greedy; default 0 = off) after a node's own "
+"(ours, with --leaf-rank greedy or prefix; default 0 = off) after a node's own "
 "classes, list up to N more: those of its parent, then grandparent, ... "
 "(each in its weighted frequency order, §5.2 labels), skipping listed ones "
-"and extern_mm (still last).  An input whose own candidate set barely "
+"and extern_mm (still last, unless it is first).  An input whose own candidate set barely "
 "meets its leaf's near-best labels (Inductor offers shape-dependent "
 "configs) then finds more of its candidates in the list (make: LEAF_PAD = "
 "k).  n_labels stays the node's own count (pruning, §5.6, unchanged); the "
@@ -162,7 +176,7 @@ check_options(fit_opts *o)
 	if (o->folds && o->sp.mode != SPLIT_GROUP)
 		die("--folds needs --split group (folds are sets of whole inputs)");
 	if (o->lpad > 0 && o->lrank == RR_FREQ)
-		die("--leaf-pad needs --leaf-rank greedy (the reference's lists are not padded)");
+		die("--leaf-pad needs --leaf-rank greedy or prefix (the reference's lists are not padded)");
 	if (o->sp.tfolds && !isnan(o->sp.test_frac))
 		die("--test-fold and --test-fraction both set the test share: give one");
 	if (o->sp.tfolds && o->sp.mode != SPLIT_GROUP)
@@ -178,8 +192,7 @@ static void
 fit_cli(fit_opts *o, int argc, char **argv)
 {
 	static const char *const splits[] = {"rows", "group", "none", NULL};
-	static const char *const sels[] = {"top1", "regret", "hit", NULL};
-	static const char *const ranks[] = {"freq", "greedy", NULL};
+	static const char *const sels[] = {"top1", "regret", "hit", "curve", NULL};
 	memset(o, 0, sizeof *o);
 	o->hname = "learned_heuristic";
 	o->grid = "mm";
@@ -216,7 +229,7 @@ fit_cli(fit_opts *o, int argc, char **argv)
 		OPT_CALL("--test-fold", "F/K", parse_test_fold, &o->sp, h_test_fold),
 		OPT_STRING("--grid", "G", &o->grid, 0, h_grid),
 		OPT_ENUM("--select", "RULE", &o->select, sels, 0, h_select),
-		OPT_ENUM("--leaf-rank", "R", &o->lrank, ranks, 0, h_leaf_rank),
+		OPT_ENUM("--leaf-rank", "R", &o->lrank, rr_mode_names, 0, h_leaf_rank),
 		OPT_INT("--leaf-pad", "N", &o->lpad, 0, 100000, 0, h_leaf_pad),
 		OPT_FLAG("--prune-exclude-extern", &o->pxe, h_pxe),
 		OPT_INT("--folds", "K", &o->folds, 0, 100, 0, h_folds),
@@ -440,6 +453,14 @@ write_outputs(const fit_opts *o, const gridcv *g, gridcv_result *r, int best)
 	        grid_crit_name(m->crit), m->max_depth, m->msl, t->n_node,
 	        tree_leaves(t), tree_depth(t), o->k, p->n_node, tree_leaves(p),
 	        tree_depth(p), g->sets[S_VAL].name, v->correct, v->total);
+	const cv_acc *c = &r->cacc[(size_t)best * g->nsets + S_VAL];
+	fprintf(stderr, "fit: %s curve (hit rate, regret gmean): first entry alone "
+	        "%.4f %.6f", g->sets[S_VAL].name, cv_hit(c, 0), cv_regret(c, 0));
+	for (int q = 1; q <= CV_KMAX; q++)
+		if (q <= 2 || q == 5 || q == 10)
+			fprintf(stderr, ", top-%d+extern_mm %.4f %.6f", q, cv_hit(c, q),
+			        cv_regret(c, q));
+	fputc('\n', stderr);
 }
 
 /* ---- main ------------------------------------------------------------- */
@@ -501,7 +522,9 @@ main(int argc, char **argv)
 	pool *pl = pool_new(o.threads);
 	gridcv_run(&g, &r, pl);
 	pool_free(pl);
-	int best = select_model(r.mx + S_VAL, nmodels, (size_t)nsets, o.select);
+	int best = o.select == SEL_CURVE
+	    ? select_curve(r.cacc + S_VAL, r.mx + S_VAL, nmodels, (size_t)nsets)
+	    : select_model(r.mx + S_VAL, nmodels, (size_t)nsets, o.select);
 	if (best >= 0)
 		gridcv_rank_written(&g, &r.full[best]);
 	write_outputs(&o, &g, &r, best);

@@ -13,8 +13,9 @@
 # Output:  REPORT.html  inline SVGs only (no scripts, no external files):
 #          the tree (graphviz; leaves list their top-N choices, default 5),
 #          metrics tables, regret CDFs for top-1 and top-K (gnuplot; K
-#          defaults to the tree's ranking_k), eval table, data summary and
-#          winner histogram (gnuplot).  Written to REPORT.html.tmp.PID and
+#          defaults to the tree's ranking_k), eval table, the curve (eval
+#          --curve: the first entry alone, top-1..10 + extern_mm), data
+#          summary and winner histogram (gnuplot).  Written to REPORT.html.tmp.PID and
 #          renamed into place only on success.
 # Needs:   graphviz (dot), gnuplot (gnuplot-nox), awk, sort.  --deps checks
 #          them; run as root (without --check) it installs the missing ones
@@ -97,7 +98,7 @@ mkdir -p "$(dirname "$out")"
 # ---- ranks and per-input regret --------------------------------------------
 ks="1,$ranking"; [ "$ranking" = 1 ] && ks=1
 "$evalbin" --k "$(echo "1,5,$ranking" | tr , '\n' | sort -nu | paste -sd,)" \
-	--ranks "$W/ranks.tsv" -o "$W/eval.tsv" "$tree" "${feats[@]}" >"$W/eval.out" 2>"$W/eval.err" ||
+	--ranks "$W/ranks.tsv" -o "$W/eval.tsv" --curve "$W/curve.tsv" "$tree" "${feats[@]}" >"$W/eval.out" 2>"$W/eval.err" ||
 	die "$evalbin failed on $tree: $(tail -3 "$W/eval.err")"
 awk -v ks="$ks" -f "$helpers/regret.awk" "$tree" "${feats[@]}" "$W/ranks.tsv" >"$W/regret.tsv"
 sets=()
@@ -125,6 +126,7 @@ gnuplot -e "dat='$W/winners.dat'; nsets=${#sets[@]}; out='$W/winners.svg'" "$hel
 awk -f "$helpers/legend.awk" "$here/FORMATS.md" >"$W/legend.tsv"
 awk -v mode=metrics -v legend="$W/legend.tsv" -f "$helpers/metrics.awk" "$metrics" >"$W/metrics.html"
 awk -v mode=eval -f "$helpers/metrics.awk" "$W/eval.tsv" >"$W/eval.html"
+awk -v mode=curve -f "$helpers/metrics.awk" "$W/curve.tsv" >"$W/curve.html"
 
 # inline an SVG: drop the XML prolog/doctype/comments before <svg, prefix
 # every id and its references so that several SVGs can share one page
@@ -197,6 +199,14 @@ input, extern_mm appended): hit rate = share of inputs whose fastest choice is i
 = best listed time ÷ best time (gmean, p95, max; ≥ 1); speedup = extern_mm's time ÷ best listed time
 (gmean, max); no ranked = inputs none of whose measured choices the tree ranks (their list is
 extern_mm alone); unsafe = inputs reaching a leaf without probabilities (spec §5.7).</p>
+
+<h2 id="curve">Every list length</h2>
+<p>The first entry alone is what a program that runs one choice without autotuning gets (the C
+API's <code>_pick()</code>: the first listed choice offered for the shape, no extern_mm added);
+top-k + extern_mm is what Inductor autotunes (spec §7.3). Hit rate: the share of inputs whose
+fastest choice is in the list; regret: best listed time ÷ best time (geometric mean; inputs whose
+list has no finite time are counted apart).</p>
+$(cat "$W/curve.html")
 
 <h2 id="data">Data</h2>
 $(cat "$W/summary.html" | awk '/id="winners"/ { exit } { print }')

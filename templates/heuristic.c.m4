@@ -6,11 +6,14 @@ m4_dnl   MMR_USED     quoted list ",feature,feature," of the context values
 m4_dnl                the tree tests (raw names, derived names, categorical
 m4_dnl                originals)
 m4_dnl   MMR_CHOICES  MMR_CHOICE(id) per class, in class order
-m4_dnl   MMR_LEAVES   MMR_LEAF(node id, "{p, idx}, ..." pairs) per safe leaf
+m4_dnl   MMR_LEAVES   MMR_LEAF(node id, "{p, idx}, ..." pairs) per safe leaf,
+m4_dnl                the default's {0.000, MMR_DEFAULT} appended by emit where
+m4_dnl                the leaf lacks it (heuristic.h.m4 rank())
 m4_dnl   MMR_TREE     pre-order: MMR_IF_NUM(indent, feature, int threshold,
 m4_dnl                float threshold), MMR_IF_CAT(indent, feature, value),
 m4_dnl                MMR_ELSE(indent), MMR_END(indent),
-m4_dnl                MMR_RETURN(indent, node id, length), MMR_RETURN_NONE(indent)
+m4_dnl                MMR_RETURN(indent, node id, length with the appended
+m4_dnl                default), MMR_RETURN_NONE(indent)
 m4_dnl The int threshold is floor(threshold) as a decimal int64 (Python
 m4_dnl compares int <= float exactly; so does `x <= floor(t)` on integers),
 m4_dnl or `always`/`never` when floor(t) is outside int64.
@@ -102,7 +105,8 @@ const char *MMR_NAME[[]]_get_choice(int idx)
 }
 
 /* Leaf rankings, (weight, choice index) sorted as in the Python (the
- * weights: see ah_mm_ranked in the header). */
+ * weights: see ah_mm_ranked in the header), then the default choice with
+ * weight 0.0 where the leaf lacks it (rank() in the header). */
 MMR_LEAVES
 /* Copy min(n, cap) entries of a leaf to out; return n. */
 static int MMR_NAME[[]]_copy(const ah_mm_ranked *leaf, int n, ah_mm_ranked *out, int cap)
@@ -206,3 +210,10 @@ MMR_USES([[using_tf32]], [[	/* using_tf32 as Inductor logs it: 0 'not_float_32' 
 	(void)out;
 	(void)cap;
 MMR_TREE[[]]}
+
+int MMR_NAME[[]]_pick(const ah_mm_context *ctx)
+{
+	ah_mm_ranked first;
+	return MMR_NAME[[]]_rank(ctx, &first, 1) > 0 ? first.choice
+	                                              : MMR_NAME[[]]_DEFAULT_CHOICE;
+}

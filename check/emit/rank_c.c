@@ -5,9 +5,10 @@
  * Build (one translation unit, so the generated static helpers are visible):
  *   cc -std=c99 -D_POSIX_C_SOURCE=200809L -I DIR -DHEUR=NAME \
  *      -DHEUR_C='"DIR/_NAME.c"' [-DWITH_AI] rank_c.c -o rank_c
- * usage: rank_c CONTEXTS.tsv [--bench SECONDS]
+ * usage: rank_c CONTEXTS.tsv [--bench SECONDS | --pick]
  * Output per context: "<n>\t[<arith_intensity %.17g>\t]<ranking>", ranking
  * "idx:p,..." (p %.3f), "None" (unsafe leaf) or "-" (empty).
+ * --pick: instead "<n>\t<NAME_pick() index>" per context.
  * --bench: instead print nanoseconds per NAME_rank() call over the contexts
  * (each call ranks into a buffer of NAME_MAX_RANKED entries). */
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #define RANK CAT(HEUR, _rank)
 #define MAXR CAT(HEUR, _MAX_RANKED)
 #define AI CAT(HEUR, _arith_intensity)
+#define PICK CAT(HEUR, _pick)
 
 static const char *const names[12] = {
 	"m", "k", "n", "mat1_stride_0", "mat1_stride_1", "mat2_stride_0",
@@ -69,12 +71,15 @@ int main(int argc, char **argv)
 	int col[12], incol = -1, nf, lineno = 0;
 	ah_mm_context *ctx = malloc(ncap * sizeof *ctx);
 	double bench = -1;
+	int pick = 0;
 	FILE *fp;
 
 	if (argc == 4 && !strcmp(argv[2], "--bench"))
 		bench = atof(argv[3]);
+	else if (argc == 3 && !strcmp(argv[2], "--pick"))
+		pick = 1;
 	else if (argc != 2)
-		die("usage: rank_c CONTEXTS.tsv [--bench SECONDS]", "");
+		die("usage: rank_c CONTEXTS.tsv [--bench SECONDS | --pick]", "");
 	fp = fopen(argv[1], "r");
 	if (!fp || !line || !ctx)
 		die("cannot open ", argv[1]);
@@ -154,6 +159,10 @@ int main(int argc, char **argv)
 		for (i = 0; i < n; i++) {
 			int r = RANK(&ctx[i], out, MAXR), j;
 			printf("%lu\t", (unsigned long)i);
+			if (pick) {
+				printf("%d\n", PICK(&ctx[i]));
+				continue;
+			}
 #ifdef WITH_AI
 			printf("%.17g\t", AI(ctx[i].m, ctx[i].k, ctx[i].n));
 #endif

@@ -2,7 +2,8 @@
 """rank_py.py — rank every context of a TSV with a generated Python heuristic
 (spec §6.1), importing it against the torch stand-in in check/emit/stub.
 
-usage: rank_py.py MODULE.py CLASS CONTEXTS.tsv [--ai] [--bench SECONDS]
+usage: rank_py.py MODULE.py CLASS CONTEXTS.tsv [--ai] [--append NAME]
+                  [--bench SECONDS]
 
 CONTEXTS.tsv: a feat TSV (line 1 metadata JSON, line 2 header; one context
 per distinct `input`, its first row) or a plain TSV with a header.  Columns
@@ -10,6 +11,10 @@ used by name: m k n mat1_stride_0 mat1_stride_1 mat2_stride_0 mat2_stride_1
 mat1_dtype mat2_dtype mat1_iscontig mat2_iscontig using_tf32.
 Output, one line per context: "<n>\t[<arith_intensity %.17g>\t]<ranking>"
 with ranking "idx:p,idx:p,..." (p %.3f, leaf order), "None" or "-" (empty).
+--append NAME: append (0.0, index of choice NAME) to every list without it
+(Inductor's always-included choice, spec §7.3 step 5; the C twin's rank()
+does the same, issue #19); NAME's index is len(choices) when it is no
+choice (the C table then adds it last).
 --bench: instead print microseconds per get_best_choices() call.
 """
 import importlib.util
@@ -64,6 +69,11 @@ def main():
     ai = "--ai" in args
     if ai:
         args.remove("--ai")
+    append = None
+    if "--append" in args:
+        i = args.index("--append")
+        append = args[i + 1]
+        del args[i:i + 2]
     bench = None
     if "--bench" in args:
         i = args.index("--bench")
@@ -88,8 +98,13 @@ def main():
         print(f"{dt / calls * 1e6:.3f}")
         return
     w = sys.stdout.write
+    d = None
+    if append is not None:
+        d = h.choices.index(append) if append in h.choices else len(h.choices)
     for i, c in enumerate(ctxs):
         r = h.get_best_choices(c)
+        if r is not None and d is not None and all(idx != d for _, idx in r):
+            r = r + [(0.0, d)]
         s = "None" if r is None else (",".join(f"{idx}:{p:.3f}" for p, idx in r) or "-")
         if ai:
             w(f"{i}\t{c.get_value('arith_intensity'):.17g}\t{s}\n")

@@ -23,7 +23,11 @@
 #
 # Writes OUT/GPU/fold<F>/{ours,ref}.{tree,pruned,split}.tsv and
 # test.feat.tsv (OUT default out/oof; never out/, which make heuristic owns)
-# and prints the tables.  make's variables in the environment apply to ours
+# and prints the tables, then the curve (issue #19: hit rate and regret of
+# the first entry alone and of the top-k + extern_mm lists, k = 1, 2, 3, 5,
+# 10, eval --curve per fold pooled by perf/compare/curve.py) of shipped, ref,
+# ours and, where installed, nvMatmulHeuristics (stage nvmmh; else "skip
+# nvmmh: why").  make's variables in the environment apply to ours
 # (e.g. LEAF_PAD=0, PROFILE, SEED); MAKEOUT (default out) is make's OUT,
 # where the feat TSVs are made, and BUILD (default build) make's build
 # folder.  Needs python3.  Exit status: 0 on success, 1 on bad usage or a
@@ -85,3 +89,27 @@ fi
 echo "== ref (the reference learner) vs ours, neither saw the input"
 python3 perf/compare/paired.py --bin "$bin" --k "$ranking" "$(join "${F[@]}")" ref="$(join "${TR[@]}")" \
 	ours="$(join "${TO[@]}")" | sed "s#$D/##g"
+# the curve (issue #19): every fold's test set scored at every list length
+# by the trees that never saw it (shipped: trained on it), and by NVIDIA's
+# analytic nvMatmulHeuristics where it is installed (stage nvmmh: no
+# training; its Triton choices by the runtime estimate, extern_mm appended)
+echo "== the curve: first = the first listed choice alone (the C API's pick, no extern_mm added), k = top-k + extern_mm;"
+echo "   hit rate and regret geomean over the $k folds' test inputs (perf/compare/curve.py)"
+nvok=
+if "${mk[@]}" -s "$bin/nvmmh" >/dev/null 2>"$D/nvmmh.err"; then nvok=1
+else echo "skip nvmmh: $(tail -1 "$D/nvmmh.err")"; fi
+C=()
+for ((f = 0; f < k; f++)); do
+	d=$D/fold$f
+	t=(--tree ref="$d/ref.pruned.tsv" --tree ours="$d/ours.pruned.tsv")
+	[ -r "$art" ] && t=(--tree shipped="$D/shipped.tsv" "${t[@]}")
+	if [ -n "$nvok" ]; then
+		"$bin/nvmmh" -o "$d/nvmmh.ranks.tsv" "$d/test.feat.tsv" 2>"$d/nvmmh.err" ||
+			{ cat "$d/nvmmh.err" >&2; exit 1; }
+		t+=(--ranked "nvmmh:test=$d/nvmmh.ranks.tsv")
+	fi
+	"$bin/eval" --curve "$d/curve.tsv" "${t[@]}" "test=$d/test.feat.tsv" >/dev/null ||
+		{ echo "oof.sh: eval --curve failed on fold $f" >&2; exit 1; }
+	C+=("$d/curve.tsv")
+done
+python3 perf/compare/curve.py --k first,1,2,3,5,10 "${C[@]}"

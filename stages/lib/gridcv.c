@@ -69,11 +69,11 @@ gridcv_sets_free(evset *sets, int nsets)
 	free(sets);
 }
 
-/* Evaluate tree t (pruned) on set e into acc (§5.9): every input's times
- * in the universe (NAN: not measured), its truth, t's ranked list of the
- * leaf it reaches. */
+/* Evaluate tree t (pruned) on set e into acc (§5.9) and cacc (curve.h):
+ * every input's times in the universe (NAN: not measured), its truth, t's
+ * ranked list of the leaf it reaches. */
 static void
-evaluate(const tree *t, const evset *e, int n_univ, mx_acc *acc)
+evaluate(const tree *t, const evset *e, int n_univ, mx_acc *acc, cv_acc *cacc)
 {
 	double *time = xmalloc((size_t)n_univ * sizeof *time);
 	for (int u = 0; u < n_univ; u++)
@@ -106,6 +106,7 @@ evaluate(const tree *t, const evset *e, int n_univ, mx_acc *acc)
 		mx_case mc = {time, ds->gch[fs->choice[ds->win[i]]], rank + roff[leaf],
 		              prob + roff[leaf], t->node[leaf].prob_len, 0};
 		mx_add(acc, &mc, NULL);
+		cv_add(cacc, time, mc.truth, mc.rank, mc.prob, mc.n_rank);
 		for (int j = fs->first[i]; j < ds->hi[i]; j++)
 			time[ds->gch[fs->choice[j]]] = NAN;
 	}
@@ -147,8 +148,11 @@ gridcv_pass_open(gridcv_pass *p, const gridcv *g, int fold)
 	p->full = xcalloc((size_t)g->nmodels, sizeof *p->full);
 	p->pruned = xcalloc((size_t)g->nmodels, sizeof *p->pruned);
 	p->acc = xmalloc((na + 1) * sizeof *p->acc);
-	for (size_t i = 0; i < na; i++)
+	p->cacc = xmalloc((na + 1) * sizeof *p->cacc);
+	for (size_t i = 0; i < na; i++) {
 		mx_init(&p->acc[i], g->rule.k, tr->def, 0.0);
+		cv_init(&p->cacc[i], tr->def);
+	}
 	p->t_fit = xcalloc((size_t)g->nmodels, sizeof *p->t_fit);
 	p->t_eval = xcalloc((size_t)g->nmodels, sizeof *p->t_eval);
 	p->t_open = mono_s() - t0;
@@ -194,15 +198,17 @@ gridcv_model(void *pass, int mi, int thread)
 	leaves_prune(&p->pruned[mi], &p->full[mi], &g->rule, p->rr, p->nrr);
 	double t1 = mono_s();
 	mx_acc *acc = p->acc + (size_t)mi * (size_t)g->nsets;
+	cv_acc *cacc = p->cacc + (size_t)mi * (size_t)g->nsets;
 	int n_univ = g->tr->n_univ;
 	if (p->fold >= 0) {
-		evaluate(&p->pruned[mi], &p->fe, n_univ, &acc[S_VAL]);
+		evaluate(&p->pruned[mi], &p->fe, n_univ, &acc[S_VAL], &cacc[S_VAL]);
 		tree_free(&p->full[mi]);
 		tree_free(&p->pruned[mi]);
 	} else {
 		for (int s = 0; s < g->nsets; s++)
 			if (!(g->folds && s == S_VAL))
-				evaluate(&p->pruned[mi], &g->sets[s], n_univ, &acc[s]);
+				evaluate(&p->pruned[mi], &g->sets[s], n_univ, &acc[s],
+				         &cacc[s]);
 	}
 	p->t_fit[mi] += t1 - t0;
 	p->t_eval[mi] += mono_s() - t1;
@@ -217,6 +223,7 @@ gridcv_pass_close(gridcv_pass *p, gridcv_result *r)
 		for (int s = 0; s < g->nsets; s++) {
 			size_t i = (size_t)mi * (size_t)g->nsets + (size_t)s;
 			mx_merge(&r->acc[i], &p->acc[i]);
+			cv_merge(&r->cacc[i], &p->cacc[i]);
 		}
 		r->t_fit += p->t_fit[mi];
 		r->t_eval += p->t_eval[mi];
@@ -237,6 +244,7 @@ gridcv_pass_close(gridcv_pass *p, gridcv_result *r)
 	free(p->full);
 	free(p->pruned);
 	free(p->acc);
+	free(p->cacc);
 	free(p->t_fit);
 	free(p->t_eval);
 	memset(p, 0, sizeof *p);
@@ -251,8 +259,11 @@ gridcv_result_init(gridcv_result *r, const gridcv *g)
 	memset(r, 0, sizeof *r);
 	r->acc = xmalloc((na + 1) * sizeof *r->acc);
 	r->mx = xcalloc(na + 1, sizeof *r->mx);
-	for (size_t i = 0; i < na; i++)
+	r->cacc = xmalloc((na + 1) * sizeof *r->cacc);
+	for (size_t i = 0; i < na; i++) {
 		mx_init(&r->acc[i], g->rule.k, g->tr->def, 0.0);
+		cv_init(&r->cacc[i], g->tr->def);
+	}
 	r->full = xcalloc((size_t)g->nmodels, sizeof *r->full);
 	r->pruned = xcalloc((size_t)g->nmodels, sizeof *r->pruned);
 }
@@ -358,5 +369,6 @@ gridcv_result_free(gridcv_result *r, const gridcv *g)
 	free(r->full);
 	free(r->pruned);
 	free(r->mx);
+	free(r->cacc);
 	memset(r, 0, sizeof *r);
 }

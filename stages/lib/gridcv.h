@@ -28,6 +28,7 @@
 #ifndef MMRANK_GRIDCV_H
 #define MMRANK_GRIDCV_H
 #include "cart.h"
+#include "curve.h"
 #include "grid.h"
 #include "leaves.h"
 #include "metrics.h"
@@ -72,6 +73,7 @@ typedef struct {
 	evset fe;            /* a CV pass: fold's cases of the cv set */
 	tree *full, *pruned; /* [nmodels] fitted trees, leaves_prune'd */
 	mx_acc *acc;         /* [nmodels * nsets] */
+	cv_acc *cacc;        /* [nmodels * nsets] the curves (curve.h) */
 	double *t_fit, *t_eval; /* [nmodels] seconds */
 	double t_open, t_grid;  /* seconds: gridcv_pass_open, gridcv_pass_fit */
 } gridcv_pass;
@@ -80,6 +82,8 @@ typedef struct {
 typedef struct {
 	mx_acc *acc;         /* [nmodels * nsets], until gridcv_finish */
 	metrics *mx;         /* [nmodels * nsets] */
+	cv_acc *cacc;        /* [nmodels * nsets] the curves (curve.h), merged
+	                        like acc */
 	tree *full, *pruned; /* [nmodels] */
 	double t_fit, t_eval; /* seconds */
 } gridcv_result;

@@ -29,8 +29,8 @@
  * leaf_pad (tree.h) records by how much, so that tree_read can still check
  * every list against its labels.
  *
- * Issue #19 (leaves ordered by expected regret over their training
- * inputs) is a new rerank.h mode: it sees, per node, the inputs that
+ * Issue #19's orders (leaves right at every list length, leaforder.h)
+ * are rerank.h's RR_PREFIX modes: they see, per node, the inputs that
  * reach it with every class's time (rr_input.time).
  */
 #ifndef MMRANK_LEAVES_H
@@ -42,7 +42,8 @@ typedef struct {
 	int k;      /* §5.6 pruning k = --ranking, >= 1 */
 	int excl;   /* class not counted among a child's labels (fit/prune
 	               --prune-exclude-extern: extern_mm), -1: none */
-	int mode;   /* leaf order, rerank.h: RR_FREQ (keep) or RR_GREEDY */
+	int mode;   /* leaf order, rerank.h: RR_FREQ (keep), RR_GREEDY or
+	               RR_PREFIX + i (leaforder.h) */
 	int def;    /* the always-included class (extern_mm), -1: none */
 	int pad;    /* fit --leaf-pad: ancestors' classes appended, 0: off */
 } leaf_rule;

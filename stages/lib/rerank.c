@@ -6,8 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "leaforder.h"
 #include "rules.h"
 #include "util.h"
+
+#define LO_NAME(name, ...) name,
+const char *const rr_mode_names[] = {"freq", "greedy", LO_RULES(LO_NAME) NULL};
+#undef LO_NAME
 
 /* Per node: the inputs that reach it, as a CSR list. */
 typedef struct {
@@ -61,14 +66,23 @@ typedef struct {
 	double *lr;     /* [inputs] */
 	double *wins;   /* [classes] */
 	char *used;     /* [classes] */
+	const lo_rule *rule; /* RR_PREFIX modes */
+	lo_scratch lo;
 } scratch;
 
 /* An order: the m classes pr[0..m) of a node reached by the q training
  * inputs in[ids[0..q)] (q >= 1) into ord[0..m) (positions into pr), def
- * (a class, or -1) last if listed.  A new mode (issue #19: expected regret
- * over the node's inputs) is one more such function in `orders`. */
+ * (a class, or -1) last if listed, or first (prefix, leaforder.h). */
 typedef void order_fn(const tree_prob *pr, int m, const rr_input *in,
                       const int *ids, int q, int def, int *ord, scratch *s);
+
+/* RR_PREFIX + i (leaforder.h). */
+static void
+prefix(const tree_prob *pr, int m, const rr_input *in, const int *ids, int q,
+       int def, int *ord, scratch *s)
+{
+	lo_order(pr, m, in, ids, q, def, s->rule, ord, &s->lo);
+}
 
 /* RR_GREEDY (rerank.h). */
 static void
@@ -186,9 +200,9 @@ rerank(tree *t, const rr_input *in, int n, int mode, int def, int leaves_only,
        int pad)
 {
 	static order_fn *const orders[] = {[RR_FREQ] = NULL, [RR_GREEDY] = greedy};
-	if (mode < 0 || mode >= (int)(sizeof orders / sizeof *orders))
+	if (mode < 0 || mode >= RR_PREFIX + n_lo_rules)
 		die("rerank: mode %d unknown", mode);
-	order_fn *order = orders[mode];
+	order_fn *order = mode >= RR_PREFIX ? prefix : orders[mode];
 	if (!order || t->n_node == 0)
 		return;
 	if (def >= t->n_class)
@@ -205,7 +219,8 @@ rerank(tree *t, const rr_input *in, int n, int mode, int def, int leaves_only,
 	int *ord = xmalloc(((size_t)nc + 1) * sizeof *ord);
 	scratch sc = {xmalloc(((size_t)n + 1) * sizeof *sc.lr),
 	              xmalloc(((size_t)nc + 1) * sizeof *sc.wins),
-	              xmalloc((size_t)nc + 1)};
+	              xmalloc((size_t)nc + 1),
+	              mode >= RR_PREFIX ? &lo_rules[mode - RR_PREFIX] : NULL, {0}};
 	tree_prob *tmp = xmalloc(((size_t)nc + 1) * sizeof *tmp);
 	tree_prob *lst = xmalloc(((size_t)nc + 1) * sizeof *lst);
 	char *mark = xcalloc((size_t)nc + 1, 1);
@@ -238,10 +253,12 @@ rerank(tree *t, const rr_input *in, int n, int mode, int def, int leaves_only,
 			np += (size_t)m;
 			continue;
 		}
+		int def_first = 0; /* the order put def first: it stays there */
 		if (q > 0) {
 			order(pr, m, in, r.idx + r.off[v], q, def, ord, &sc);
+			def_first = m > 1 && def >= 0 && pr[ord[0]].cls == def;
 			for (int j = 0; j < m; j++)
-				if (pr[ord[j]].cls != def)
+				if (pr[ord[j]].cls != def || def_first)
 					lst[nl++] = pr[ord[j]];
 		} else {
 			freq_order(pr, m, tmp); /* no inputs: reference order */
@@ -267,7 +284,7 @@ rerank(tree *t, const rr_input *in, int n, int mode, int def, int leaves_only,
 			for (int j = 0; j < nl; j++)
 				mark[lst[j].cls] = 0;
 		}
-		for (int j = 0; j < m; j++)
+		for (int j = 0; j < m && !def_first; j++)
 			if (pr[j].cls == def)
 				lst[nl++] = pr[j];
 		/* rank weights (nl - j) / (nl (nl + 1) / 2), stored in ascending
@@ -293,6 +310,7 @@ rerank(tree *t, const rr_input *in, int n, int mode, int def, int leaves_only,
 	free(mark);
 	free(lst);
 	free(tmp);
+	lo_scratch_free(&sc.lo);
 	free(sc.lr);
 	free(sc.used);
 	free(sc.wins);

@@ -41,7 +41,14 @@
 #define MMRANK_RERANK_H
 #include "tree.h"
 
-enum { RR_FREQ = 0, RR_GREEDY = 1 };
+/* RR_PREFIX + i: the order lo_rules[i] of leaforder.h (issue #19: the
+ * first entry by its regret alone, extern_mm competing, the rest for the
+ * top-k; extern_mm first or last). */
+enum { RR_FREQ = 0, RR_GREEDY = 1, RR_PREFIX = 2 };
+
+/* Every mode's name, in mode order, NULL-terminated (fit --leaf-rank):
+ * freq, greedy, then leaforder.h's rules. */
+extern const char *const rr_mode_names[];
 
 #define RR_REGRET_CAP 4.0
 
@@ -60,7 +67,8 @@ typedef struct {
  * if not a class).  in[0..n) are the training inputs; a node's inputs are
  * those whose features route through it.  n_labels stays as it is.  With
  * pad > 0 each re-ordered node then lists, after its own classes and
- * before def, up to pad classes it does not list: its parent's, then its
+ * before def (when def is last: the RR_PREFIX modes may put it first, and
+ * it stays there), up to pad classes it does not list: its parent's, then its
  * grandparent's, ... each ancestor's in its original order (p descending,
  * then class), def excluded (fit --leaf-pad; with pad = 0 the class sets
  * stay as they are).  The original lists are read, so the result does

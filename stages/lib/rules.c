@@ -44,6 +44,16 @@ topk(topk_list *out, int *list, const int *rank, const double *prob,
 	}
 }
 
+int
+first_entry(const int *rank, const double *prob, int n_rank,
+            const double *time, int def)
+{
+	for (int i = 0; i < n_rank; i++)
+		if (prob[i] > 0 && rank[i] >= 0 && !isnan(time[rank[i]]))
+			return rank[i];
+	return def >= 0 && !isnan(time[def]) ? def : -1;
+}
+
 double
 regret(double listed_best, double best)
 {

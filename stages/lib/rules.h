@@ -19,6 +19,13 @@
  * entries at most.  def is listed even when it has no time (it then adds
  * no time: an input whose truth is def always has def's time).
  *
+ * the first entry alone (ours, issue #19; C only): what a runtime without
+ * autotuning launches (the C API's <name>_pick()): the first entry of the
+ * ranking with prob > 0 and rank >= 0 whose choice is available (time not
+ * NAN), else def when it is available (rank() appends def to every list),
+ * else none.  No fallback when it failed (+inf): its regret is then
+ * infinite.
+ *
  * regret (ours, issue #3): (the smallest time among the listed choices) /
  * (the input's best time) >= 1: the slowdown against the oracle when
  * autotuning only the list.  Times in milliseconds (any one unit).
@@ -46,6 +53,10 @@ typedef struct {
  * default; truth < 0 = none.  k >= 1. */
 void topk(topk_list *out, int *list, const int *rank, const double *prob,
           int n_rank, const double *time, int k, int def, int truth);
+
+/* The first entry alone (see above): a choice index, or -1. */
+int first_entry(const int *rank, const double *prob, int n_rank,
+                const double *time, int def);
 
 /* listed_best / best: the regret of a list whose smallest time is
  * listed_best, for an input whose best time is best (> 0). */

@@ -1,0 +1,67 @@
+/* curve.h — hit rate and regret of a ranking at every list length
+ * (issue #19; spec §5.9 top-k list, §7.3 how Inductor uses it).
+ *
+ * Choices are integers of a caller-defined universe, as in metrics.h; per
+ * input: time[c] in ms (NAN = not measured for the input, +inf = failed),
+ * the actual winner truth (finite time), the ranking rank[0..n) with
+ * probabilities prob[] (tree_ranked() order), and def, the always-included
+ * choice (extern_mm; -1: none).  The *filtered* list is the ranking's
+ * entries with prob > 0 and a time (not NAN), in order: what Inductor keeps
+ * of the list for the shape (§7.3 step 4).
+ *
+ *   k >= 1 ("top-k + extern_mm", §5.9, §7.3 step 5): rules.h's top-k list
+ *          (the first k entries of the filtered list, and def); hit iff
+ *          truth is among them; regret = their best time / time[truth].
+ *   k = 0  ("first entry alone"): rules.h's first_entry (the first entry of
+ *          the filtered list, or def when it is empty: the C API's rank()
+ *          appends def to every list, templates/heuristic.h.m4): what a
+ *          runtime without autotuning launches (<name>_pick()).  hit iff
+ *          it is truth; regret = its time / time[truth]; no fallback when
+ *          it failed.
+ *
+ * A list without a finite time (a failed first entry; for k >= 1, every
+ * listed choice failed) is counted in none[k] and left out of the regret
+ * statistics, like metrics.h's regret_none; for model selection
+ * (cv_lcap) it costs RR_REGRET_CAP (rerank.h) instead.
+ */
+#ifndef MMRANK_CURVE_H
+#define MMRANK_CURVE_H
+
+#define CV_KMAX 10
+
+typedef struct {
+	int def;               /* always-included choice, -1: none */
+	long n;                /* inputs added */
+	long hit[CV_KMAX + 1]; /* [0] first entry alone, [k] top-k + def */
+	long none[CV_KMAX + 1];
+	double lsum[CV_KMAX + 1];  /* sum of ln regret over the others */
+	double lcap[CV_KMAX + 1];  /* sum of ln regret, none = ln RR_REGRET_CAP,
+	                              each regret capped there */
+	double rmax[CV_KMAX + 1];
+} cv_acc;
+
+/* Start an accumulator for the always-included choice def (or -1). */
+void cv_init(cv_acc *a, int def);
+/* Add one input (see above); time[truth] must be finite and > 0. */
+void cv_add(cv_acc *a, const double *time, int truth, const int *rank,
+            const double *prob, int n_rank);
+/* Add b's inputs to a (same def): merging accumulators in a fixed order
+ * gives what adding their inputs in that order gives (fit's passes and
+ * jobs, gridcv.h). */
+void cv_merge(cv_acc *a, const cv_acc *b);
+/* Hit rate at k (0..CV_KMAX), a fraction; 0 without inputs. */
+double cv_hit(const cv_acc *a, int k);
+/* Geometric mean regret at k over the inputs not in none[k]; 0 if none. */
+double cv_regret(const cv_acc *a, int k);
+
+/* Mean ln regret at k over every input, a list without a finite time
+ * costing ln RR_REGRET_CAP and each regret capped there: what fit --select
+ * curve compares (0 without inputs). */
+double cv_lcap(const cv_acc *a, int k);
+
+/* The list lengths fit --select curve weighs: k = 1, 2, 5, 10 (top-k +
+ * extern_mm).  Writes them to ks (room for CV_KMAX + 1) and returns the
+ * count. */
+int cv_select_points(int *ks);
+
+#endif

@@ -1,0 +1,98 @@
+/* leaforder.h — leaf list orders that are good at every list length
+ * (issue #19; spec §5.9 top-k list, §6.1 leaf lists, §7.3 how Inductor uses
+ * them).  rerank() (rerank.h) calls lo_order() for the RR_PREFIX modes.
+ *
+ * A leaf's list is used two ways.  Inductor filters it to the choices it
+ * offers for the shape, keeps the first k and appends extern_mm (§7.3), then
+ * autotunes those; a C runtime launches the first choice alone
+ * (<name>_pick(), templates/heuristic.h.m4).  Over the training inputs that
+ * reach the node (weights w, rr_input), with lr(t) = ln(t / best) capped at
+ * ln RR_REGRET_CAP (a failed, +inf, choice costs the cap):
+ *
+ *   alone      the first-entry regret: sum_i w_i lr_i(the first listed
+ *              choice that was measured for i).  A choice not measured for
+ *              input i (NaN: Inductor did not offer it for that shape) is
+ *              skipped, as Inductor's filter skips it, and the next listed
+ *              one decides; an input none of whose listed choices was
+ *              measured gets extern_mm, which rank() appends to every list.
+ *   prefix_j   sum_i w_i lr_i(the best of the first j listed choices
+ *              measured for i, and extern_mm): the top-j regret with
+ *              Inductor's append.
+ *
+ * lo_order() builds the list greedily:
+ *   entry 0    the class c, extern_mm (def) included when the node lists it
+ *              and def_first is set, with the largest
+ *                lambda (alone(def only) - alone(c)) + (1 - lambda)
+ *                (prefix_0 - prefix_1(c)) - margin W_c
+ *              (W_c: the weight of the inputs c was measured for; def's
+ *              value is 0, so another class goes first only if it beats
+ *              extern_mm alone by more than `margin` mean ln regret per
+ *              input: a choice that wins in-sample by little is often far
+ *              slower on shapes the leaf's inputs did not cover, which
+ *              extern_mm never is); ties: more wins, the larger original p,
+ *              the lower position;
+ *   entry j>0  by `rest`, among the classes left but def:
+ *     LO_REST_HIT     the most (weighted) inputs won (a class wins an input
+ *                     whose fastest choice it is), ties by the largest drop
+ *                     of prefix (rerank.h RR_GREEDY's rule);
+ *     LO_REST_REGRET  the largest drop of prefix plus mu x the drop of the
+ *                     first-entry regret of the inputs whose first entry is
+ *                     still undecided, ties by more wins;
+ *              then the larger p, then the lower position;
+ *   def        first if entry 0 chose it, else last (Inductor appends it
+ *              anyway: listed before k it takes one of the k slots).
+ * The rules of lo_rules[] were compared out of fold (perf/compare/oof.sh;
+ * figures in perf/results/compare/README.txt); `prefix` is the one chosen.
+ *
+ * Cost per node: O(m^2 q) for m classes and q inputs.
+ */
+#ifndef MMRANK_LEAFORDER_H
+#define MMRANK_LEAFORDER_H
+#include "rerank.h"
+
+enum { LO_REST_HIT = 0, LO_REST_REGRET = 1 };
+
+typedef struct {
+	const char *name;  /* fit --leaf-rank NAME */
+	double lambda;     /* weight of alone at entry 0, in [0, 1] */
+	int def_first;     /* 1: extern_mm may be entry 0; 0: it goes last */
+	int rest;          /* LO_REST_* */
+	double mu;         /* LO_REST_REGRET: weight of undecided first entries */
+	double margin;     /* entry 0: mean ln regret per input by which a class
+	                      other than def must beat def alone */
+} lo_rule;
+
+/* The named rules, one table (fit --leaf-rank NAME; rerank.h RR_PREFIX + i
+ * is rule i): name, lambda, def_first, rest, mu, margin.  `prefix` is
+ * the one chosen by the out-of-fold comparison, the others are its
+ * candidates (perf/results/compare/README.txt). */
+#define LO_RULES(X) \
+	X("prefix",            1.0, 1, LO_REST_HIT,    0.0, 0.05) \
+	X("prefix-m0",         1.0, 1, LO_REST_HIT,    0.0, 0)    \
+	X("prefix-m10",        1.0, 1, LO_REST_HIT,    0.0, 0.10) \
+	X("prefix-regret",     1.0, 1, LO_REST_REGRET, 0.0, 0.05) \
+	X("prefix-regret-m0",  1.0, 1, LO_REST_REGRET, 0.0, 0)    \
+	X("prefix-regret-mu1", 1.0, 1, LO_REST_REGRET, 1.0, 0)    \
+	X("prefix-half",       0.5, 1, LO_REST_HIT,    0.0, 0)    \
+	X("prefix-nodef",      1.0, 0, LO_REST_HIT,    0.0, 0)
+
+extern const lo_rule lo_rules[];
+extern const int n_lo_rules;
+
+/* Scratch of lo_order(), grown on demand. */
+typedef struct {
+	double *cur, *fst, *wins;
+	char *det, *used;
+	size_t q_cap, c_cap;
+} lo_scratch;
+
+void lo_scratch_free(lo_scratch *s);
+
+/* Order the m classes pr[0..m) of a node for the inputs in[ids[0..q)] (q >=
+ * 1) by rule r; def is the always-appended class (-1: none).  Writes the
+ * positions into pr as ord[0..m): a permutation of 0..m-1 with def (if
+ * among pr) at 0 or last. */
+void lo_order(const tree_prob *pr, int m, const rr_input *in, const int *ids,
+              int q, int def, const lo_rule *r, int *ord, lo_scratch *s);
+
+#endif
