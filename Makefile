@@ -67,52 +67,65 @@ STAGE_BINS = $(addprefix $(BIN)/,$(CPU_STAGES))
 .PHONY: all
 all: $(STAGE_BINS)
 
+# `make help`: one printf of one text (exported to its recipe only), so that
+# `make help | head` ends quietly instead of "Broken pipe".
+define MMRANK_HELP
+mmrank — learn and emit PyTorch AutoHeuristic mm ranking heuristics
+
+Main targets:
+  make deps                 check (as root: install) gcc, make, m4, jansson, unzip, python3
+  make heuristic GPU=a100   official A100 data -> out/a100/_MMRankingA100.{py,c,h}, .dot, metrics.tsv
+  make heuristic GPU=h100   the same for H100 (GPU=h200: the committed H200 collection)
+  make check                all tests (ASan+UBSan build, no GPU needed)
+  make collect GPU=h200 GPUS=0,1 SAMPLES=N   collect data on your GPUs (needs CUDA)
+       [SEED=S REPS=3 FAST_REJECT=1.5 SCREEN=1.3 SCREEN_MS=2 COLLECT_TIME_LIMIT=s SAMPLE_MAX_GFLOP=G]  (-j: shards in parallel)
+  make collect GPU=h200 GPUS=0,1 SHAPES=FILE   measure a shape list instead of sampling (datasets/shapes/real.tsv)
+  make collect ... KERNEL_TEMPLATE=triton   Inductor's own candidates and ids (cubins compiled first: make triton-cubins)
+  make collect ... BACKEND=inductor         Inductor's own collection (python3 + torch on the GPU host)
+  make collect GPU=h200 LAUNCHER=slurm SHARDS=16 SAMPLES=N [SLURM_OPTS="--partition=gpu --time=02:00:00"]
+                            one Slurm job per shard, resubmitted until complete, then merged
+  make cubins               precompile every NVRTC candidate for CUBIN_ARCH (no GPU needed)
+  make triton-cubins GPU=h200 SHAPES=FILE|SAMPLES=N   compile the Triton variants a collection needs (no GPU)
+  make shapes-list          regenerate datasets/shapes/real.tsv (real-model GEMMs) from datasets/shapes/models.tsv
+
+Single stages (each redoes only what is stale, then says "<target> GPU=...: up to date: <files>"):
+  make fetch | featurize | fit | prune | emit  GPU=...
+  make promote GPU=...      copy the artifacts to gen/ (committed, like torch artifacts/)
+  make install-artifact GPU=...   make Inductor use ours over the shipped one (uninstall-artifact undoes it)
+  make eval GPU=... [LOG=log.txt] [CROSS_DEVICE=1]   top-k hit rate, regret, speedup over extern_mm
+  make report GPU=...       out/<gpu>/report.html: tree, metrics, regret plots, data summary
+  make evaluate-online GPU=... SAMPLES=N [ONLINE_SEED=S]   bench --use-heuristic on fresh inputs (GPU)
+  make unpack GPU=...       extract the official logs to out/<gpu>/raw/ (featurize reads the zip)
+  make fuzz [FUZZ_SECONDS=60]   AFL++ harnesses of the log, feat TSV and tree readers
+  make compare GPU=... [HELDOUT=logs]  PyTorch shipped artifact (and the reference learner) vs ours
+  make fit-args [PROFILE=...]  print the fit options the profile uses
+  make all                  build the stage programs into build/bin/
+  make clean | distclean    remove build/ | build/ and out/
+
+Variables (current value; every one is checked before anything runs):
+  GPU=$(GPU) (a100, h100: official data; h200: committed; else your collection)  OUT=$(OUT) (output folder)
+  RANKING=$(RANKING) (top-k)  SEED=$(SEED)  SPLIT=$(SPLIT) (rows|group)  HEURISTIC_NAME=$(HEURISTIC_NAME)
+  GRID=$(GRID) (mm|reference|search|FILE)  SELECT=$(SELECT) (top1|regret|hit|curve)  FOLDS=$(FOLDS)
+  LEAF_RANK=$(LEAF_RANK) (freq|greedy|prefix: leaf list order)  LEAF_PAD=$(LEAF_PAD) (ancestors' classes appended; fit --help)
+  PROFILE=$(PROFILE) (ours|reference: sets SPLIT GRID SELECT LEAF_RANK LEAF_PAD FOLDS)
+  SAMPLES=$(SAMPLES)  REPS=$(REPS)  GPUS=$(GPUS)  FAST_REJECT=$(FAST_REJECT)  SCREEN=$(SCREEN)  SCREEN_MS=$(SCREEN_MS)
+  DATASET_MIRROR=$(DATASET_MIRROR) (folder searched before the upstream URL)
+  compare/eval: REFERENCE_DIR=$(REFERENCE_DIR) HOLDOUT=$(HOLDOUT) HELDOUT="logs" LOG=log EVAL_TREE=tree
+       CROSS_DEVICE=$(CROSS_DEVICE) (1: evaluate a LOG of another device on purpose, said in the output)
+  collect: KERNEL_TEMPLATE=$(KERNEL_TEMPLATE) (mma+wgmma|mma|mm|triton)  BACKEND=$(BACKEND) (bench|inductor)  SHAPES=$(SHAPES) (a shape list)
+       CUBLASLT=$(CUBLASLT) (a cuBLASLt algorithm list, e.g. kernels/cublaslt_algos.tsv)
+       COLLECT_TIME_LIMIT=$(COLLECT_TIME_LIMIT) (s)  SAMPLE_MAX_GFLOP=$(SAMPLE_MAX_GFLOP)  ONLINE_SEED=$(ONLINE_SEED)
+       LAUNCHER=$(LAUNCHER) (local|slurm)  SHARDS SLURM_OPTS SLURM_GPU_OPT SLURM_RETRIES SLURM_JOBS
+  build: CC=$(CC) (C11 compiler)  CUDA=$(CUDA) (toolkit, for bench)  BUILD=$(BUILD) (build|build/san)  V=$(V) (1 shows full commands)
+  fit: FIT_EXTRA="more fit options"; THREADS=$(THREADS) (fit threads and featurize jobs at once; same output)
+  check: TESTS="check/test_x.sh ..."; fuzz: FUZZ_SECONDS=$(FUZZ_SECONDS)
+  make -n shows the exact stage commands
+endef
+
 .PHONY: help
+help: export HELP_TEXT = $(MMRANK_HELP)
 help:
-	@echo 'mmrank — learn and emit PyTorch AutoHeuristic mm ranking heuristics'
-	@echo
-	@echo 'Main targets:'
-	@echo '  make deps                 check (as root: install) gcc, make, m4, jansson, unzip, python3'
-	@echo '  make heuristic GPU=a100   official A100 data -> out/a100/_MMRankingA100.{py,c,h}, .dot, metrics.tsv'
-	@echo '  make heuristic GPU=h100   the same for H100'
-	@echo '  make check                all tests (ASan+UBSan build, no GPU needed)'
-	@echo '  make collect GPU=h200 GPUS=0,1 SAMPLES=N   collect data on your GPUs (needs CUDA)'
-	@echo '       [SEED=S REPS=3 FAST_REJECT=1.5 SCREEN=1.3 SCREEN_MS=2 COLLECT_TIME_LIMIT=s SAMPLE_MAX_GFLOP=G]  (-j: shards in parallel)'
-	@echo '  make collect GPU=h200 GPUS=0,1 SHAPES=FILE   measure a shape list instead of sampling (datasets/shapes/real.tsv)'
-	@echo '  make collect ... KERNEL_TEMPLATE=triton   Inductor'"'"'s own candidates and ids (cubins compiled first: make triton-cubins)'
-	@echo '  make collect ... BACKEND=inductor         Inductor'"'"'s own collection (python3 + torch on the GPU host)'
-	@echo '  make collect GPU=h200 LAUNCHER=slurm SHARDS=16 SAMPLES=N [SLURM_OPTS="--partition=gpu --time=02:00:00"]'
-	@echo '                            one Slurm job per shard, resubmitted until complete, then merged'
-	@echo '  make cubins               precompile every NVRTC candidate for CUBIN_ARCH (no GPU needed)'
-	@echo '  make triton-cubins GPU=h200 SHAPES=FILE|SAMPLES=N   compile the Triton variants a collection needs (no GPU)'
-	@echo '  make shapes-list          regenerate datasets/shapes/real.tsv (real-model GEMMs) from datasets/shapes/models.tsv'
-	@echo
-	@echo 'Single stages (each redoes only what is stale):'
-	@echo '  make fetch | featurize | fit | prune | emit  GPU=...'
-	@echo '  make promote GPU=...      copy the artifacts to gen/ (committed, like torch artifacts/)'
-	@echo '  make install-artifact GPU=...   make Inductor use ours over the shipped one (uninstall-artifact undoes it)'
-	@echo '  make eval GPU=... [LOG=log.txt]      top-k hit rate, regret, speedup over extern_mm'
-	@echo '  make report GPU=...       out/<gpu>/report.html: tree, metrics, regret plots, data summary'
-	@echo '  make evaluate-online GPU=... SAMPLES=N [ONLINE_SEED=S]   bench --use-heuristic on fresh inputs (GPU)'
-	@echo '  make unpack GPU=...       extract the official logs to out/<gpu>/raw/ (featurize reads the zip)'
-	@echo '  make fuzz [FUZZ_SECONDS=60]   AFL++ harnesses of the log, feat TSV and tree readers'
-	@echo '  make compare GPU=... [HELDOUT=logs]  PyTorch shipped artifact (and the reference learner) vs ours'
-	@echo '  make fit-args [PROFILE=...]  print the fit options the profile uses'
-	@echo '  make all                  build the stage programs into build/bin/'
-	@echo '  make clean | distclean    remove build/ | build/ and out/'
-	@echo
-	@echo 'Variables (current value):'
-	@echo '  GPU=$(GPU)  RANKING=$(RANKING) (top-k)  SEED=$(SEED)  SPLIT=$(SPLIT) (rows|group)'
-	@echo '  GRID=$(GRID) (mm|reference|search|FILE)  SELECT=$(SELECT) (top1|regret|hit|curve)  FOLDS=$(FOLDS)'
-	@echo '  LEAF_RANK=$(LEAF_RANK) (freq|greedy|prefix: leaf list order)  LEAF_PAD=$(LEAF_PAD) (ancestors'"'"' classes appended; fit --help)'
-	@echo '  PROFILE=$(PROFILE) (ours|reference: sets SPLIT GRID SELECT LEAF_RANK LEAF_PAD FOLDS)  HEURISTIC_NAME=$(HEURISTIC_NAME)'
-	@echo '  SAMPLES=$(SAMPLES)  REPS=$(REPS)  GPUS=$(GPUS)  OUT=$(OUT)'
-	@echo '  DATASET_MIRROR=$(DATASET_MIRROR) (folder searched before the upstream URL)'
-	@echo '  compare/eval: REFERENCE_DIR=$(REFERENCE_DIR) HOLDOUT=$(HOLDOUT) HELDOUT="logs" LOG=log EVAL_TREE=tree'
-	@echo '  collect: KERNEL_TEMPLATE=mma+wgmma|mma|mm|triton BACKEND=bench|inductor SHAPES=FILE LAUNCHER=local|slurm SHARDS SLURM_OPTS SLURM_GPU_OPT SLURM_RETRIES SLURM_JOBS'
-	@echo '  fit: FIT_EXTRA="more fit options"; THREADS=$(THREADS) (fit threads and featurize jobs at once; same output)'
-	@echo '  check: TESTS="check/test_x.sh ..."'
-	@echo '  V=1 shows full commands; make -n shows the exact stage commands'
+	@trap '' PIPE; printf '%s\n' "$$HELP_TEXT" 2>/dev/null || true
 
 # Dependencies are checked (and, as root, installed) once per build folder.
 $(BUILD)/.deps-ok: stages/deps.sh
@@ -337,6 +350,10 @@ REFERENCE_ART  = $(REFERENCE_DIR)/_MMRanking$(GPU_UC).py
 HOLDOUT       ?= 0.2
 HELDOUT       ?=
 LOG           ?=
+# 1: evaluate a LOG of another device (metadata shared_memory, device_capa)
+# on purpose: featurize and eval --cross-device, said in eval's output
+CROSS_DEVICE  ?= 0
+CROSS_FLAG     = $(if $(filter 1,$(CROSS_DEVICE)),--cross-device)
 CMP           := $(O)/compare
 DATA_ARGS      = $(foreach s,$(EXTRA_SETS),--data $(s) $(O)/$(s).feat.tsv)
 EXTRA_SET_ARGS = $(foreach s,$(EXTRA_SETS),$(s)=$(O)/$(s).feat.tsv)
@@ -345,7 +362,7 @@ EXTRA_SET_ARGS = $(foreach s,$(EXTRA_SETS),$(s)=$(O)/$(s).feat.tsv)
 define extra_log_rule
 $(O)/logs/$(basename $(notdir $(1))).feat.tsv: $(1) $(O)/main.feat.tsv $(BIN)/featurize
 	@mkdir -p $$(@D)
-	$(Q)$(BIN)/featurize --categories $(O)/main.feat.tsv -o $$@ $(1)
+	$(Q)$(BIN)/featurize --categories $(O)/main.feat.tsv $$(CROSS_FLAG) -o $$@ $(1)
 endef
 $(foreach h,$(sort $(HELDOUT) $(LOG)),$(eval $(call extra_log_rule,$(h))))
 log_feat = $(O)/logs/$(basename $(notdir $(1))).feat.tsv
@@ -419,7 +436,7 @@ $(error LOG=$(LOG) would be a second set named '$(basename $(notdir $(LOG)))' (e
 endif
 endif
 eval: $(EVAL_TREE) $(O)/main.feat.tsv $(EXTRA_FEATS) $(if $(LOG),$(call log_feat,$(LOG))) $(BIN)/eval
-	$(Q)$(BIN)/eval --ranking $(RANKING) -o $(O)/eval.tsv $(EVAL_TREE) main=$(O)/main.feat.tsv \
+	$(Q)$(BIN)/eval --ranking $(RANKING) $(CROSS_FLAG) -o $(O)/eval.tsv $(EVAL_TREE) main=$(O)/main.feat.tsv \
 	  $(EXTRA_SET_ARGS) $(if $(LOG),$(basename $(notdir $(LOG)))=$(call log_feat,$(LOG)))
 
 # ---- user-facing targets -------------------------------------------------------
@@ -437,22 +454,32 @@ extra-sets:
 deps:
 	@stages/deps.sh
 
+# Every user-facing target ends with the same line, whether it redid
+# anything or not (the stage lines above it, "  FIT ...", say what was redone).
+up_to_date = @echo "$@ GPU=$(GPU): up to date: $(1)"
+
 # The main job: everything from the dataset to the artifacts.
 heuristic: $(ARTIFACTS) $(O)/metrics.tsv
-	@echo "heuristic $(HEURISTIC_NAME): $(ARTIFACTS) $(O)/metrics.tsv"
+	$(call up_to_date,$^)
 
 emit: $(ARTIFACTS)
+	$(call up_to_date,$^)
 
 # Ship: copy the artifacts to gen/ (committed, like torch's artifacts/).
 promote: $(ARTIFACTS) $(O)/metrics.tsv
 	@mkdir -p gen
 	cp $(ARTIFACTS) gen/
 	cp $(O)/metrics.tsv gen/$(HEURISTIC_NAME).metrics.tsv
+	$(call up_to_date,$(addprefix gen/,$(notdir $(ARTIFACTS))) gen/$(HEURISTIC_NAME).metrics.tsv)
 
 fetch: $(LOG_SRC)
+	$(call up_to_date,$^)
 featurize: $(O)/main.feat.tsv $(EXTRA_FEATS)
-fit: $(O)/tree.tsv
+	$(call up_to_date,$^)
+fit: $(O)/tree.tsv $(O)/metrics.tsv $(O)/split.tsv
+	$(call up_to_date,$^)
 prune: $(O)/pruned.tsv
+	$(call up_to_date,$^)
 
 # ---- tests -------------------------------------------------------------------
 # `make check`: build every stage with ASan+UBSan (build/san) and run
@@ -490,3 +517,19 @@ uninstall-artifact:
 
 # ---- fragments: collection (CUDA), fuzzing, report ---------------------------
 include $(sort $(wildcard stages/*.mk))
+
+# ---- the settings, checked before anything runs (stages/vars.sh) -------------
+# Last, when every default is set: a bad value stops make here, at parse
+# time, so no parameter stamp is rewritten and no good output is deleted.
+# (PROFILE, GRID, the spelling of GPU and OUT, LAUNCHER, the Slurm settings and
+# FAST_REJECT, SCREEN, SCREEN_MS are checked where they are defined.)
+VARS_CHECKED := GPU OUT RANKING SEED SPLIT SELECT LEAF_RANK LEAF_PAD FOLDS HOLDOUT \
+  HEURISTIC_NAME CROSS_DEVICE V SAMPLES REPS GPUS ONLINE_SEED GPU_MEM_BYTES SAMPLE_MAX_GFLOP \
+  COLLECT_TIME_LIMIT FUZZ_SECONDS CUBLASLT CC BUILD \
+  DATASET_MIRROR LOG HELDOUT
+vars_sq = '$(subst ','\'',$(1))'
+VARS_BAD := $(shell stages/vars.sh --goals $(call vars_sq,$(MAKECMDGOALS)) \
+  $(foreach n,$(VARS_CHECKED),$(call vars_sq,$(n)=$($(n)))))
+ifneq ($(VARS_BAD),)
+$(error bad settings (above); nothing was run)
+endif

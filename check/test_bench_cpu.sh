@@ -13,7 +13,7 @@
 . check/lib.sh
 F=$BIN/bench-fake
 if [ ! -x "$F" ]; then skip bench-fake "$F not built (make $F)"; finish; fi
-"$BIN/sample" --seed 3 --samples 6 "$TMP/shapes.tsv" || { fail bench-shapes "sample failed"; finish; }
+"$BIN/sample" --seed 3 --samples 6 -o "$TMP/shapes.tsv" || { fail bench-shapes "sample failed"; finish; }
 # add small/odd shapes so shrinking (spec §3.5) and dedup are exercised
 printf '%s\n' \
  "24	6	1	1	1	torch.float16	0	0	0	1	1	1	1	True	True	not_float_32" \

@@ -17,7 +17,7 @@ F=$BIN/bench-fake
 LIST=$ROOT/kernels/cublaslt_algos.tsv
 if [ ! -x "$F" ]; then skip bench-lt "$F not built (make $F)"; finish; fi
 [ -f "$LIST" ] || { fail bench-lt-list "$LIST missing"; finish; }
-"$BIN/sample" --seed 3 --samples 10 "$TMP/shapes.tsv" || { fail bench-lt-shapes "sample failed"; finish; }
+"$BIN/sample" --seed 3 --samples 10 -o "$TMP/shapes.tsv" || { fail bench-lt-shapes "sample failed"; finish; }
 K="--kernels $ROOT/kernels"
 cd "$TMP"
 

@@ -7,7 +7,7 @@
 . check/lib.sh
 [ -x "$BIN/bench-fake" ] || { skip bench-online "$BIN/bench-fake not built"; finish; }
 cd "$TMP"
-"$BIN/sample" --seed 7 --samples 60 --max-gflop 50 shapes.tsv 2>/dev/null
+"$BIN/sample" --seed 7 --samples 60 --max-gflop 50 -o shapes.tsv 2>/dev/null
 # every rep of every choice (no adaptive repetitions, no screening), as the
 # online full pass measures them
 "$BIN/bench-fake" --kernels "$ROOT/kernels" --fast-reject 0 --screen 0 shapes.tsv full.txt 2>/dev/null

@@ -7,7 +7,7 @@
 [ -x "$BIN/bench-fake" ] || { skip bench-template "$BIN/bench-fake not built"; finish; }
 cd "$TMP"
 K=(--kernels "$ROOT/kernels" --template mma)
-"$BIN/sample" --seed 3 --samples 40 --max-gflop 50 shapes.tsv 2>/dev/null
+"$BIN/sample" --seed 3 --samples 40 --max-gflop 50 -o shapes.tsv 2>/dev/null
 "$BIN/bench-fake" "${K[@]}" shapes.tsv mma.txt 2>/dev/null || { fail bench-template-run "exit $?"; finish; }
 ids=$(tail -n +3 mma.txt | cut -d, -f13 | sort -u)
 bad=$(grep -v -e '^extern_mm$' -e '^type=nvrtc_mma_BLOCK-M=[0-9]*_BLOCK-K=[0-9]*_BLOCK-N=[0-9]*_numstages=[0-9]_numwarps=[0-9]*$' <<<"$ids" | head -3)

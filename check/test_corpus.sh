@@ -43,7 +43,7 @@ case_cmd() {
 	*.cats.tsv) [ -x "$BIN/featurize" ] || return 1
 		CMD=("$BIN/featurize" --categories "$f" -o "$OUT" "$C/base.log") ;;
 	*.merge) [ -x "$BIN/merge" ] || return 1
-		CMD=("$BIN/merge" "$OUT" "$C/base.log" "$f") ;;
+		CMD=("$BIN/merge" -o "$OUT" "$C/base.log" "$f") ;;
 	*.log) [ -x "$BIN/featurize" ] || return 1
 		CMD=("$BIN/featurize" -o "$OUT" "$f") ;;
 	*) return 2 ;;
@@ -121,22 +121,22 @@ if [ ! -x /usr/bin/time ]; then
 	skip corpus-big-log "/usr/bin/time is absent (apt-get install time)"
 elif [ ! -x "$BIN/featurize" ] || [ ! -x "$BIN/merge" ]; then
 	skip corpus-big-log "no featurize/merge in $BIN"
-elif [ "$(df -Pk "$TMP" | awk 'NR == 2 {print $4}')" -lt $((ROWS / 1024 * 40)) ]; then
-	skip corpus-big-log "less than $((ROWS / 1024 * 40 / 1024)) MiB free in $TMP"
+elif [ "$(df -Pk "$TMP" | awk 'NR == 2 {print $4}')" -lt $((ROWS / 1024 * 200)) ]; then
+	skip corpus-big-log "less than $((ROWS / 1024 * 200 / 1024)) MiB free in $TMP"
 else
 	big=$TMP/big.txt
 	# 1000 inputs x 10 choices per block of 10^4 rows, doubled up to ROWS
 	{
-		echo '{"shared_memory": 232448, "device_capa": [9, 0], "name": "mm", "numerical_features": ["m", "k", "n"], "categorical_features": []}'
-		echo 'm,k,n,choice,feedback'
+		head -2 "$C/base.log"   # mm's metadata and header (only mm logs are read)
 	} > "$big"
 	awk 'BEGIN {for (m = 1; m <= 1000; m++) for (c = 0; c < 10; c++)
-		printf "%d,8,16,c%d,0.%d\n", m, c, (m * 7 + c) % 9 + 1}' > "$TMP/block"
+		printf "%d,8,16,torch.float32,torch.float32,8,1,16,1,True,True,False,c%d,0.%d\n",
+		    m, c, (m * 7 + c) % 9 + 1}' > "$TMP/block"
 	rows=10000
 	while [ $((rows * 2)) -le "$ROWS" ]; do cat "$TMP/block" "$TMP/block" > "$TMP/block2"; mv "$TMP/block2" "$TMP/block"; rows=$((rows * 2)); done
 	cat "$TMP/block" >> "$big"; rm -f "$TMP/block"
 	rss() { awk -F': ' '/Maximum resident set size/ {print $2}' "$1"; }  # KiB
-	/usr/bin/time -v "$BIN/merge" "$TMP/merged.txt" "$big" "$big" 2>"$TMP/merge.time" >/dev/null
+	/usr/bin/time -v "$BIN/merge" -o "$TMP/merged.txt" "$big" "$big" 2>"$TMP/merge.time" >/dev/null
 	rc=$?; kb=$(rss "$TMP/merge.time")
 	lines=$(wc -l < "$TMP/merged.txt" 2>/dev/null)
 	if [ $rc -ne 0 ]; then fail corpus-big-merge "exit status $rc: $(head -c 300 "$TMP/merge.time")"

@@ -300,7 +300,23 @@ if [ -f "$D/_MMRankingTest.c" ]; then
 fi
 # a class name that cannot be quoted safely
 sed "s/^class\t0\textern_mm$/class\t0\textern'mm/" "$FE/tree.tsv" >"$TMP/quote.tsv"
-expect_error emit-err-quote "cannot be emitted" "$TMP/x.py" \
+expect_error emit-err-quote "class 0 'extern'mm' cannot be emitted: contains a quote" "$TMP/x.py" \
 	"$BIN/emit" --templates "$TPL" --heuristic-name X --format py -o "$TMP/x.py" "$TMP/quote.tsv"
+# ... nor a C trigraph (-std=c99 would turn "??=" into "#" inside the literal)
+sed "s/^class\t0\textern_mm$/class\t0\textern??=mm/" "$FE/tree.tsv" >"$TMP/tri.tsv"
+expect_error emit-err-trigraph "class 0 'extern\\?\\?=mm' cannot be emitted: contains '\\?\\?', a C trigraph" "$TMP/x.c" \
+	"$BIN/emit" --templates "$TPL" --heuristic-name X --format c -o "$TMP/x.c" "$TMP/tri.tsv"
+# m4 words in a choice id are data, never expanded: the templates quote every
+# data argument ([[...]]), so 'dnl', 'm4_dnl' and 'MMR_NAME' reach every
+# artifact verbatim (emittable.h refuses what could not)
+c2='type=triton_BLOCK-M=16=m4_dnl' c3='type=triton_BLOCK-M=32=MMR_NAME=dnl'   # class order kept
+awk -F'\t' -v OFS='\t' -v c2="$c2" -v c3="$c3" '$1 == "class" && $2 == 2 {$3 = c2} $1 == "class" && $2 == 3 {$3 = c3} {print}' \
+	"$FE/tree.tsv" >"$TMP/m4words.tsv"
+m4ok=1
+for fmt in py c; do
+	"$BIN/emit" --templates "$TPL" --heuristic-name X --format $fmt -o "$TMP/m4w.$fmt" "$TMP/m4words.tsv" 2>"$TMP/m4w.err" || m4ok=0
+	grep -qE "[\"']$c2[\"']" "$TMP/m4w.$fmt" && grep -qE "[\"']$c3[\"']" "$TMP/m4w.$fmt" || m4ok=0
+done
+[ $m4ok = 1 ] && ok emit-m4-words-verbatim || fail emit-m4-words-verbatim "'$c2' or '$c3' not emitted verbatim: $(head -c 200 "$TMP/m4w.err")"
 
 finish

@@ -53,6 +53,20 @@ if "$BIN/eval" --k 1,2,3 -o "$TMP/e.tsv" --ranks "$TMP/r.tsv" "$F/small.tree.tsv
 	tail -n +2 "$TMP/r.tsv" >"$TMP/got"
 	test_cmp eval-ranks "$TMP/want" "$TMP/got"
 	grep -Eq '^small.tree +S +3 +1 +33\.33%' "$TMP/out" && ok eval-table || fail eval-table "$(head -2 "$TMP/out" | tr '\n' '|')"
+	# the overlap of choice ids: type=a, b, c of the set are tree classes
+	# (type=d is the tree's only), extern_mm aside
+	grep -qx "# choices: tree 'small.tree' ranks 3 of the 3 choice ids of set 'S' (extern_mm aside)" "$TMP/out" &&
+		ok eval-vocabulary-overlap || fail eval-vocabulary-overlap "$(grep '^# choices' "$TMP/out")"
+	# every column is explained: in the legend above the table and in --help
+	cols=$(grep -m1 '^tree ' "$TMP/out")
+	"$BIN/eval" --help >"$TMP/help"
+	why=
+	for c in $cols; do
+		case $c in tree|set) continue ;; esac
+		grep '^# ' "$TMP/out" | grep -q "\b$c\b" || why+=" legend:$c"
+		grep -Eq "^  ([a-z0-9_]+, )*$c(,| )" "$TMP/help" || why+=" help:$c"
+	done
+	[ -z "$why" ] && ok eval-columns-explained || fail eval-columns-explained "not explained:$why"
 else
 	fail eval-run "exit non-zero: $(head -1 "$TMP/err")"
 fi
@@ -64,6 +78,12 @@ if "$BIN/eval" --ranking 7 -o "$TMP/e2.tsv" --tree one="$F/small.tree.tsv" --tre
 	[ "$got" = "one/small/1 one/small/5 one/small/7 two/small/1 two/small/5 two/small/7 " ] &&
 		ok eval-klist || fail eval-klist "rows: $got"
 else fail eval-klist "exit non-zero: $(head -1 "$TMP/err")"; fi
+
+# a tree that ranks none of a set's choice ids (another candidate family):
+# every list would be extern_mm alone, the same at every k -- refused
+sed 's/^class\t\([0-9]*\)\ttype=/class\t\1\tother=/' "$F/small.tree.tsv" >"$TMP/other.tsv"
+expect_error eval-vocabulary-none "tree 'other' ranks none of the 3 choice ids of set 'small' \(extern_mm aside\): it lists e.g. 'other=a', the set has e.g. 'type=.'; every list would be extern_mm alone" \
+	"$TMP/bad.tsv" "$BIN/eval" -o "$TMP/bad.tsv" "$TMP/other.tsv" "$TMP/small.feat.tsv"
 
 # the curve (--curve, issue #19; stages/lib/curve.h), by hand:
 #   first entry alone (the first ranked measured choice; extern_mm if none):

@@ -50,7 +50,7 @@ bad() { # NAME PATTERN ROW...
 }
 R='4,8,16,torch.float16,torch.float16,8,1,16,1,True,True,not_float_32'
 bad short-row 'bad.txt:3: row has 13 fields' "4,8,16,torch.float16,torch.float16,8,1,16,1,True,True,not_float_32,0.1"
-bad long-row 'bad.txt:3: row has more than 14' "$R,a,0.1,9"
+bad long-row 'bad.txt:3: row has 15 fields, the header has 14 \(long row\)' "$R,a,0.1,9"
 bad non-numeric 'bad.txt:4:.*field .k.*cannot parse .x8.' "$R,a,0.1" "4,x8,16,torch.float16,torch.float16,8,1,16,1,True,True,not_float_32,a,0.1"
 bad nan 'bad.txt:3: field .feedback.: NaN' "$R,a,nan"
 bad negative 'bad.txt:3: field .feedback.: -1 ms' "$R,a,-1"

@@ -35,4 +35,41 @@ if command -v curl >/dev/null; then
 	else ok fetch-mirror-miss; fi
 else skip fetch-mirror-miss "curl is absent"; fi
 
+# SIGKILL while copying leaves DEST.part.PID.N (no trap runs); the next
+# fetch removes parts whose writer is gone, and only those: a live writer's
+# part and a file of another name are left (the latter named).
+if command -v curl >/dev/null && command -v setsid >/dev/null; then
+	rm -f "$D"
+	printf 'file\tgpu\tsha256\turl\nx.zip\txx\t%s\tfile://%s\n' \
+		"$(sha256sum "$M/x.zip" | cut -d' ' -f1)" "$M/x.zip" >"$TMP/MANIFEST2.tsv"
+	mkdir -p "$TMP/home" && echo 'limit-rate = 500k' >"$TMP/home/.curlrc"   # a slow download
+	HOME=$TMP/home CURL_HOME=$TMP/home MANIFEST=$TMP/MANIFEST2.tsv DATASET_MIRROR= \
+		setsid "$ROOT/stages/fetch.sh" x.zip "$D" 2>/dev/null &
+	killer=$!
+	for _ in $(seq 50); do compgen -G "$D.part.*" >/dev/null && [ -s "$(echo "$D".part.*)" ] && break; sleep 0.1; done
+	kill -KILL -- -"$killer" 2>/dev/null; wait "$killer" 2>/dev/null
+	left=$(echo "$D".part.*)
+	if [ ! -s "$left" ] || [[ ! $left =~ \.part\.$killer\.[0-9A-Za-z]+$ ]]; then
+		fail fetch-sigkill-leaves-part "expected $D.part.$killer.N with data, found '$left'"
+	else
+		ok fetch-sigkill-leaves-part
+		sleep 300 & live=$!
+		: >"$D.part.$live.abcdef"        # a live writer's part: kept
+		: >"$D.part.Xy12zZ"              # the old naming: not ours to judge
+		MANIFEST=$TMP/MANIFEST.tsv DATASET_MIRROR=$M "$ROOT/stages/fetch.sh" x.zip "$D" 2>"$TMP/f.err"
+		rc=$?
+		if [ $rc -ne 0 ]; then fail fetch-removes-stale-parts "exit status $rc: $(head -c 300 "$TMP/f.err")"
+		elif [ -e "$left" ]; then fail fetch-removes-stale-parts "$left is still there"
+		elif ! grep -q "fetch: removing $left (left by a fetch that was killed: process $killer is gone)" "$TMP/f.err"; then
+			fail fetch-removes-stale-parts "not said: $(head -c 300 "$TMP/f.err")"
+		elif [ ! -e "$D.part.$live.abcdef" ] || [ ! -e "$D.part.Xy12zZ" ]; then
+			fail fetch-removes-stale-parts "a part that is not stale was removed"
+		elif ! grep -q "note: $D.part.Xy12zZ is not a part of this fetch.sh" "$TMP/f.err"; then
+			fail fetch-removes-stale-parts "the foreign part is not named: $(head -c 300 "$TMP/f.err")"
+		elif ! cmp -s "$M/x.zip" "$D"; then fail fetch-removes-stale-parts "DEST differs"
+		else ok fetch-removes-stale-parts; fi
+		kill "$live" 2>/dev/null; wait "$live" 2>/dev/null
+		rm -f "$D".part.*
+	fi
+else skip fetch-sigkill "curl or setsid is absent"; fi
 finish

@@ -19,4 +19,13 @@ h=$(make -s help)
 for t in 'make heuristic GPU=a100' 'make check' 'make collect' 'RANKING=' 'DATASET_MIRROR='; do
 	grep -qF "$t" <<<"$h" && ok "make-help: $t" || fail "make-help" "missing '$t'"
 done
+# perf/compare/paired.py --help describes its arguments and how to make the
+# shipped tree TSV it needs (import)
+if p=$(python3 perf/compare/paired.py --help 2>&1); then
+	miss=
+	for w in 'FEAT\[,FEAT...\] +feat TSV' 'NAME=TREE\[,TREE...\] +the two trees' 'build/bin/import -o' '--k K +top-k' '--bin BIN +folder' '--resamples RESAMPLES'; do
+		grep -Eq -- "$w" <<<"$p" || miss+=" '$w'"
+	done
+	[ -z "$miss" ] && ok paired-help || fail paired-help "not in --help:$miss"
+else fail paired-help "exit non-zero: $(head -c 200 <<<"$p")"; fi
 finish

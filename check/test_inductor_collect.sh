@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.." || exit 1
 . check/lib.sh
 IC="python3 $ROOT/stages/bench/inductor_collect.py --fake"
 cd "$TMP" || exit 1
-"$BIN/sample" --seed 3 --samples 3 s.tsv 2>/dev/null   # 12 inputs
+"$BIN/sample" --seed 3 --samples 3 -o s.tsv 2>/dev/null   # 12 inputs
 
 # --help states inputs, outputs and units
 h=$($IC --help)
@@ -35,7 +35,7 @@ if [ "$(wc -l <full.txt.inputs.tsv)" -eq 14 ] && head -1 full.txt.inputs.tsv | g
 
 # sharded like bench: shard i has rows i, i+N, ...; merge gives the same rows
 $IC --shard 0/2 s.tsv d0.txt 2>/dev/null && $IC --shard 1/2 s.tsv d1.txt 2>/dev/null
-"$BIN/merge" m.txt d0.txt d1.txt 2>/dev/null
+"$BIN/merge" -o m.txt d0.txt d1.txt 2>/dev/null
 ids0=$(awk -F'\t' 'NR>2{printf "%s ", $1}' d0.txt.inputs.tsv)
 if [ "$ids0" = "0 2 4 6 8 10 " ] && [ "$(sort m.txt | md5sum)" = "$(sort full.txt | md5sum)" ]; then
 	ok shards-merge; else fail shards-merge "shard 0 inputs: $ids0"; fi
@@ -70,7 +70,7 @@ expect_error refuse-complete "full.txt' exists: this shard is complete" nothing.
 rm -f r.txt*
 $IC --fake-die 3:inductor s.tsv r.txt 2>/dev/null
 expect_error refuse-other-reps 'r.txt.part.done:1: made with .*reps=1.*reps=2' nothing.txt $IC --reps 2 s.tsv r.txt
-"$BIN/sample" --seed 4 --samples 3 s2.tsv 2>/dev/null
+"$BIN/sample" --seed 4 --samples 3 -o s2.tsv 2>/dev/null
 expect_error refuse-other-shapes 'r.txt.part.done:1: made with .*shapes_sha256' nothing.txt $IC s2.tsv r.txt
 expect_error refuse-other-shard 'not this shard.s first ones' nothing.txt $IC --shard 1/2 s.tsv r.txt
 

@@ -46,8 +46,8 @@ same emit tree.tsv "$BIN/emit" --heuristic-name H --format py --templates "$ROOT
 same eval-tree tree.tsv "$BIN/eval" -o ./tree.tsv tree.tsv main.feat.tsv
 same eval-set main.feat.tsv "$BIN/eval" -o x.tsv --ranks main.feat.tsv tree.tsv m=./main.feat.tsv
 same import tiny.py "$BIN/import" -o ./tiny.py tiny.py
-same merge log.txt "$BIN/merge" ./log.txt "$FIX/featurize/small.txt" log.txt
-same merge-symlink log.txt "$BIN/merge" link.txt "$FIX/featurize/small.txt" log.txt
+same merge log.txt "$BIN/merge" -o ./log.txt "$FIX/featurize/small.txt" log.txt
+same merge-symlink log.txt "$BIN/merge" -o link.txt "$FIX/featurize/small.txt" log.txt
 # no false alarm: a distinct output next to the input is fine
 if "$BIN/featurize" -o log.feat.tsv ./log.txt 2>"$TMP/stderr" && [ -s log.feat.tsv ]; then
 	ok featurize-distinct-output

@@ -30,7 +30,7 @@ stage_cmd() {
 	[ -x "$BIN/$1" ] || return 1
 	case $1 in
 	featurize) CMD=("$BIN/featurize" -o "$d/main.feat.tsv" "$IN/h100_mm.txt"); OUTS=(main.feat.tsv) ;;
-	merge) CMD=("$BIN/merge" "$d/merged.txt" "$IN/h100_timm_train_mm.txt" "$IN/h100_timm_train_mm.txt" "$IN/h100_mm.txt")
+	merge) CMD=("$BIN/merge" -o "$d/merged.txt" "$IN/h100_timm_train_mm.txt" "$IN/h100_timm_train_mm.txt" "$IN/h100_mm.txt")
 		OUTS=(merged.txt) ;;
 	fit) [ -s "$IN/timm.feat.tsv" ] || return 1
 		CMD=("$BIN/fit" "$IN/main.feat.tsv" --data train_timm "$IN/timm.feat.tsv" --grid mm

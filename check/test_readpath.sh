@@ -130,7 +130,8 @@ rep() { # NAME PATTERN ROW... (after two good rows of R)
 }
 rep feedback "rep.txt:5: field 'feedback': cannot parse 'x' as a number" "$R,a,x"
 rep negative "rep.txt:6: field 'feedback': -0.5 ms is not a positive time" "$R,a,0.3" "$R,a,-0.5"
-rep long "rep.txt:5: row has more than 14 fields" "$R,a,0.1,7"
+rep long "rep.txt:5: row has 15 fields, the header has 14 \(long row\)" "$R,a,0.1,7"
+rep fused "rep.txt:5: row has 27 fields, the header has 14 \(long row: two rows fused" "$R,a,0.1$R,b,0.2"
 rep short "rep.txt:5: row has 13 fields, the header has 14" "$R,a"
 rep empty-choice "rep.txt:5: field 'choice': empty" "$R,,0.1"
 rep space-choice "rep.txt:5: field 'choice': 'a b' contains white space" "$R,a b,0.1"

@@ -61,6 +61,58 @@ grep -q "<code>extern_mm</code></td><td>$wins (" "$P" && ok "report-extern-wins 
 sel_test=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i } $1 == "test" && $5 == 1 { print $h["top_k_correct"] }' "$O/metrics.tsv")
 grep -q "<tr><th>top_k_correct</th>" "$P" && [ -n "$sel_test" ] && ok report-metrics-table || fail report-metrics-table "no top_k_correct row or test set"
 
+# every metric is explained (its one home: stages/FORMATS.md's metrics TSV
+# table, read by stages/report/legend.awk), on the page next to its numbers
+awk -f stages/report/legend.awk stages/FORMATS.md | cut -f1 | sort >"$TMP/legend"
+head -1 "$O/metrics.tsv" | tr '\t' '\n' | sort >"$TMP/columns"
+missing=$(comm -13 "$TMP/legend" "$TMP/columns" | tr '\n' ' ')
+[ -z "$missing" ] && ok report-legend-every-column || fail report-legend-every-column "no meaning for: $missing"
+why=
+for c in $(head -1 "$O/metrics.tsv" | cut -f6-); do
+	grep -q "<tr><th>$c</th>.*<td class=\"what\">[^<]" "$P" || why+=" $c"
+done
+grep -q '<tr><th>top_k_unsure</th>.*<td class="what">inputs whose list holds no measured choice' "$P" &&
+	grep -q '<tr><th>wrong_max_speedup</th>.*<td class="what">.*inf when a wrong top-1 choice failed' "$P" || why+=" (top_k_unsure or wrong_max_speedup's text)"
+[ -z "$why" ] && ok report-metric-meanings || fail report-metric-meanings "not explained on the page:$why"
+
+# the figures' geometry, from their SVG: the regret axes never go below
+# regret 1 (x: slowdown >= 0.01 %, each tick with its regret >= 1; y: a
+# fraction, no tick above 1), the keys lie outside the plot areas (below
+# the regret panels, right of the winner bars), and no winner label runs
+# past the figure's right edge
+python3 - "$P" >"$TMP/geom" 2>&1 <<'PYEOF'
+import re, sys, math
+page = open(sys.argv[1]).read()
+def fig(name):
+    m = re.search(r'<figure id="fig-%s">(.*?)</figure>' % name, page, re.S)
+    svg = m.group(1)
+    w = float(re.search(r'viewBox="0 0 ([0-9.]+) ', svg).group(1))
+    texts = [(float(x), float(y), rot, anchor, float(size), t.strip()) for x, y, rot, size, anchor, t in re.findall(
+        r'<g transform="translate\(([0-9.]+),([0-9.]+)\)( rotate\([-0-9]+\))?"[^>]*font-size="([0-9.]+)"\s*text-anchor="(\w+)">\s*<text>([^<]*)</text>', svg)]
+    return w, texts
+bad = []
+w, T = fig('regret')
+ylab = [t for t in T if t[3] == 'end' and re.fullmatch(r' ?-?[0-9.]+', t[5])]
+xnum = [t for t in T if t[3] == 'middle' and re.fullmatch(r'[0-9.]+', t[5])]
+xreg = [t for t in T if t[3] == 'middle' and t[5].startswith('x')]
+keys = [t for t in T if t[5] in ('main', 'train_timm', 'train_hf')]
+if not ylab or max(float(t[5]) for t in ylab) > 1: bad.append('a y tick above 1: %s' % sorted(float(t[5]) for t in ylab)[-3:])
+if not xnum or min(float(t[5]) for t in xnum) < 0.01: bad.append('an x tick below 0.01 %')
+if not xreg or min(float(t[5][1:]) for t in xreg) < 1: bad.append('no regret tick, or one below 1')
+bottom = max(t[1] for t in xreg + xnum) if xnum else 0
+if not keys or min(t[1] for t in keys) <= bottom: bad.append('a key entry at y %.0f inside the plot (x ticks end at %.0f)' % (min(t[1] for t in keys) if keys else -1, bottom))
+w, T = fig('winners')
+rot = [t for t in T if t[2]]
+keys = [t for t in T if t[5] in ('main', 'train_timm', 'train_hf')]
+for x, y, r, a, size, label in rot:   # rotated by 35 degrees, anchored at its start
+    end = x + len(label) * 0.62 * size * math.cos(math.radians(35))
+    if end > w: bad.append("winner label '%s' ends at %.0f > %.0f" % (label, end, w))
+right = max(t[0] for t in rot) if rot else 0
+if not keys or min(t[0] for t in keys) <= right: bad.append('the winners key is not right of the bars')
+print('; '.join(bad) if bad else 'ok %d regret keys, %d winner labels' % (3, len(rot)))
+PYEOF
+grep -q '^ok' "$TMP/geom" && ok "report-figure-geometry ($(cat "$TMP/geom"))" || fail report-figure-geometry "$(head -c 400 "$TMP/geom")"
+
 # per-input regret (stages/report/regret.awk) against eval's aggregates
 sets=("$O/main.feat.tsv" "$O/train_timm.feat.tsv" "$O/train_hf.feat.tsv")
 "$BIN/eval" --k 1,10 --ranks "$TMP/ranks.tsv" -o "$TMP/eval.tsv" "$O/pruned.tsv" "${sets[@]}" >/dev/null 2>"$TMP/eval.err" ||

@@ -9,7 +9,7 @@ S=$BIN/sample
 if [ ! -x "$S" ]; then fail sample-built "$S missing"; finish; fi
 
 # --- the dimension mixture (spec §3.3), before rejection -----------------
-"$S" --seed 7 --dims-only 100000 "$TMP/dims.tsv" || fail sample-dims "exit $?"
+"$S" --seed 7 --dims-only 100000 -o "$TMP/dims.tsv" || fail sample-dims "exit $?"
 awk -v out="$TMP/dims.res" '
 function ispow2(v) { while (v > 1 && v % 2 == 0) v /= 2; return v == 1 }
 function check(name, cnt, p,   sd) {
@@ -56,7 +56,7 @@ cat "$TMP/dims.res"; grep -q '^FAIL' "$TMP/dims.res" && _failed=1
 
 # --- samples: constraints, expansion, dtype proportions ------------------
 MEM=$((8 * 1024 * 1024 * 1024))   # 8 GiB: makes the memory rejection bite
-"$S" --seed 11 --samples 100000 --gpu-mem-bytes $MEM "$TMP/shapes.tsv" || fail sample-run "exit $?"
+"$S" --seed 11 --samples 100000 --gpu-mem-bytes $MEM -o "$TMP/shapes.tsv" || fail sample-run "exit $?"
 awk -F'\t' -v mem=$MEM -v out="$TMP/s.res" '
 function check(name, cnt, n, p,   sd) {
 	sd = sqrt(n * p * (1 - p))
@@ -119,28 +119,33 @@ cat "$TMP/s.res"; grep -q '^FAIL' "$TMP/s.res" && _failed=1
 # 4*4*(mk+kn+mn) >= 8 GiB, and with the default (H200) some would
 awk -F'\t' 'NR > 1 && $6 == "torch.float32" && 16 * ($3*$4 + $4*$5 + $3*$5) >= 2^33 { n++ } END { exit n > 0 }' \
 	"$TMP/shapes.tsv" && ok sample-memory-rejection-small-gpu || fail sample-memory-rejection-small-gpu "big samples kept"
-"$S" --seed 11 --samples 3000 "$TMP/big.tsv"
+"$S" --seed 11 --samples 3000 -o "$TMP/big.tsv"
 awk -F'\t' 'NR > 1 && $6 == "torch.float32" && 16 * ($3*$4 + $4*$5 + $3*$5) >= 2^33 { n++ } END { exit !(n > 0) }' \
 	"$TMP/big.tsv" && ok sample-memory-default-h200 || fail sample-memory-default-h200 "no sample above 8 GiB with the H200 default"
 
 # --- determinism ----------------------------------------------------------
-"$S" --seed 5 --samples 500 "$TMP/a.tsv" && "$S" --seed 5 --samples 500 "$TMP/b.tsv"
+"$S" --seed 5 --samples 500 -o "$TMP/a.tsv" && "$S" --seed 5 --samples 500 -o "$TMP/b.tsv"
 test_cmp sample-deterministic "$TMP/a.tsv" "$TMP/b.tsv"
-"$S" --seed 6 --samples 500 "$TMP/c.tsv"
+"$S" --seed 6 --samples 500 -o "$TMP/c.tsv"
 cmp -s "$TMP/a.tsv" "$TMP/c.tsv" && fail sample-seed-matters "seeds 5 and 6 agree" || ok sample-seed-matters
 # a longer run with the same seed starts with the shorter one (resumable collections can grow)
-"$S" --seed 5 --samples 800 "$TMP/d.tsv"
+"$S" --seed 5 --samples 800 -o "$TMP/d.tsv"
 head -n $((1 + 4 * 500)) "$TMP/d.tsv" > "$TMP/d500.tsv"
 test_cmp sample-prefix-stable "$TMP/a.tsv" "$TMP/d500.tsv"
 
 # --max-gflop (a budget option, off by default): every sample within the cap
-"$S" --seed 2 --samples 2000 --max-gflop 50 "$TMP/cap.tsv"
+"$S" --seed 2 --samples 2000 --max-gflop 50 -o "$TMP/cap.tsv"
 awk -F'\t' 'NR > 1 && 2 * $3 * $4 * $5 > 50e9 { n++ } END { exit n > 0 }' "$TMP/cap.tsv" \
 	&& [ "$(wc -l < "$TMP/cap.tsv")" = 8001 ] && ok sample-max-gflop || fail sample-max-gflop "cap violated"
 awk -F'\t' 'NR > 1 && 2 * $3 * $4 * $5 > 50e9 { n++ } END { exit !(n > 0) }' "$TMP/a.tsv" \
 	&& ok sample-no-cap-by-default || fail sample-no-cap-by-default "no sample above 50 GFLOP without the cap"
 
-expect_error sample-bad-option "unknown option '--nope'" "$TMP/x.tsv" "$S" --nope "$TMP/x.tsv"
-expect_error sample-bad-samples "--samples: expected an integer >= 0, got '-3'" "$TMP/x.tsv" "$S" --samples -3 "$TMP/x.tsv"
-expect_error sample-no-output "missing OUTPUT" "$TMP/x.tsv" "$S" --samples 3
+expect_error sample-bad-option "unknown option '--nope'" "$TMP/x.tsv" "$S" --nope -o "$TMP/x.tsv"
+expect_error sample-bad-samples "--samples: expected an integer >= 0, got '-3'" "$TMP/x.tsv" "$S" --samples -3 -o "$TMP/x.tsv"
+expect_error sample-no-output "missing -o OUTPUT" "$TMP/x.tsv" "$S" --samples 3
+# one CLI convention (-o OUT); the old positional OUTPUT still works, said on stderr
+"$S" --seed 5 --samples 500 "$TMP/old.tsv" 2>"$TMP/old.err" && cmp -s "$TMP/a.tsv" "$TMP/old.tsv" &&
+	grep -q "a positional OUTPUT is the old form: use -o $TMP/old.tsv" "$TMP/old.err" &&
+	ok sample-old-positional-output || fail sample-old-positional-output "$(head -c 200 "$TMP/old.err")"
+expect_error sample-two-outputs "two outputs, -o '$TMP/x.tsv' and '$TMP/y.tsv'" "$TMP/x.tsv" "$S" -o "$TMP/x.tsv" "$TMP/y.tsv"
 finish

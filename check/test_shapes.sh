@@ -62,7 +62,7 @@ grep -qF "rev.tsv: 6 rows, 0 new distinct inputs" "$TMP/dup.err" && ok shapes-de
 # sample's shapes.tsv is one instance: same sizes, strides and dtypes, layout
 # = its transposes, source = its file name
 if [ -x "$BIN/sample" ]; then
-	"$BIN/sample" --seed 5 --samples 25 "$TMP/sample.tsv"
+	"$BIN/sample" --seed 5 --samples 25 -o "$TMP/sample.tsv"
 	"$S" --from-list "$TMP/sample.tsv" -o "$TMP/sample.list" 2>/dev/null
 	want=$(awk -F'\t' -v OFS='\t' 'NR > 1 {print $3, $4, $5, $6, $7, ($8 ? "t" : "n") ($9 ? "t" : "n"), $10, $11, $12, $13, "sample"}' "$TMP/sample.tsv")
 	got=$(tail -n +2 "$TMP/sample.list")

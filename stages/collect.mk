@@ -221,7 +221,7 @@ $(COLLECT_DIR)/bench.params: collect-force
 ifeq ($(SHAPES),)
 $(COLLECT_DIR)/shapes.tsv: $(COLLECT_DIR)/sample.params | $(BIN)/sample
 	$(BIN)/sample --seed $(SEED) --samples $(SAMPLES) --gpu-mem-bytes $(GPU_MEM_BYTES) \
-		$(if $(SAMPLE_MAX_GFLOP),--max-gflop $(SAMPLE_MAX_GFLOP)) $@
+		$(if $(SAMPLE_MAX_GFLOP),--max-gflop $(SAMPLE_MAX_GFLOP)) -o $@
 else
 $(COLLECT_DIR)/shapes.tsv: $(COLLECT_DIR)/sample.params $(SHAPES) | $(BIN)/shapes
 	$(BIN)/shapes --from-list $(SHAPES) -o $@
@@ -282,7 +282,7 @@ $(foreach p,$(COLLECT_PAIRS),$(eval $(call collect_shard,$(word 1,$(subst :, ,$(
 ifneq ($(filter collect,$(MAKECMDGOALS)),)
 $(COLLECT_MERGED): $(COLLECT_DATA) | $(BIN)/merge
 	@mkdir -p $(@D)
-	$(BIN)/merge $@ $(COLLECT_DATA)
+	$(BIN)/merge -o $@ $(COLLECT_DATA)
 	$(call collect_versions,$(COLLECT_DATA))
 endif
 else ifeq ($(wildcard stages/$(LAUNCHER).mk),)
@@ -308,7 +308,7 @@ $(ONLINE_DIR)/sample.params: collect-force
 $(ONLINE_DIR)/shapes.tsv: $(ONLINE_DIR)/sample.params | $(BIN)/sample
 	@mkdir -p $(@D)
 	$(BIN)/sample --seed $(ONLINE_SEED) --samples $(SAMPLES) --gpu-mem-bytes $(GPU_MEM_BYTES) \
-	  $(if $(SAMPLE_MAX_GFLOP),--max-gflop $(SAMPLE_MAX_GFLOP)) $@
+	  $(if $(SAMPLE_MAX_GFLOP),--max-gflop $(SAMPLE_MAX_GFLOP)) -o $@
 $(ONLINE_DIR)/online.params: collect-force
 	@mkdir -p $(@D)
 	@echo "reps=$(REPS) ranking=$(RANKING) gpus=$(GPUS)" > $@.new; \

@@ -26,6 +26,7 @@
 
 #include "ahlog.h"
 #include "dot.h"
+#include "emittable.h"
 #include "mmfeatures.h"
 #include "opts.h"
 #include "tree.h"
@@ -119,21 +120,14 @@ static void py_float_repr(double x, char buf[32])
 /* ---- validation ---------------------------------------------------------- */
 
 /* Text that goes into m4 quotes, a Python '...' literal, a C "..." literal
- * or a C comment: printable ASCII without ' " \ [ ] $ and without "*" "/"
- * ('$' would be an argument reference inside m4 macro definitions).
- * Dies naming what (e.g. "class 3") and the value. */
+ * or a C comment (emittable.h, the one rule, which the log and feat TSV
+ * readers apply to choice ids too).  Dies naming what (e.g. "class 3") and
+ * the value. */
 static void check_text(const char *what, const char *s)
 {
-	if (!*s)
-		die("%s is empty", what);
-	for (const char *p = s; *p; p++) {
-		unsigned char c = (unsigned char)*p;
-		if (c < 0x20 || c > 0x7e || strchr("'\"\\[]$", c) ||
-		    (c == '*' && p[1] == '/'))
-			die("%s '%s': character '%c' cannot be emitted (printable "
-			    "ASCII without quotes, backslash, brackets, '$' or '*/')",
-			    what, s, c >= 0x20 && c <= 0x7e ? c : '?');
-	}
+	const char *bad = emittable_problem(s);
+	if (bad)
+		die("%s '%s' cannot be emitted: %s", what, s, bad);
 }
 
 static void check_identifier(const char *s)
@@ -528,10 +522,7 @@ int main(int argc, char **argv)
 	const char *base = strrchr(in, '/') ? strrchr(in, '/') + 1 : in;
 	char source[256];
 	snprintf(source, sizeof source, "%s", base);
-	for (char *p = source; *p; p++)
-		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e ||
-		    strchr("'\"\\[]$", *p) || (*p == '*' && p[1] == '/'))
-			*p = '_';
+	emittable_fix(source);
 
 	char template[4096];
 	if (fmt != FMT_DOT) {

@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ahmeta.h"
 #include "curve.h"
 #include "featset.h"
 #include "metrics.h"
@@ -56,21 +57,91 @@
 
 static const char synopsis[] =
 "eval [--ranking K] [--k LIST] [-o EVAL.tsv] [--ranks RANKS.tsv]\n"
-"            [--curve CURVE.tsv] [--ranked NAME:SET=FILE]...\n"
+"            [--curve CURVE.tsv] [--ranked NAME:SET=FILE]... [--cross-device]\n"
 "            (--tree NAME=TREE.tsv ... | TREE.tsv) [NAME=]SET.feat.tsv ...";
 
 static const char about[] =
 "Rank every input of each feat TSV with each tree and report top-k hit rate,\n"
 "regret and speedup over extern_mm (spec §5.9 semantics, §7.3 use).\n";
 
-static const char notes[] =
-"Units: hit_rate is a fraction in [0, 1]; regret and speedup are ratios of\n"
-"median times (milliseconds / milliseconds).  A table is printed on stdout\n"
-"(and, with --curve, the curve: hit % and regret per k).\n"
+/* The table's columns: --help and the legend above the table print this. */
+static const struct {
+	const char *col, *meaning;
+} columns[] = {
+	{"tree, set", "the names given (NAME=PATH, or the file name; a --ranked "
+	              "ranking by its NAME)"},
+	{"inputs", "inputs scored (those whose best time is finite)"},
+	{"k", "list size: the tree's first k ranked choices that were measured for "
+	      "the input, extern_mm appended if missing (spec §5.9, §7.3)"},
+	{"hit", "share of inputs whose fastest choice is in the list (a fraction, "
+	        "printed in %)"},
+	{"regret", "geometric mean over inputs of (best median ms in the list) / "
+	           "(the input's best median ms): 1 = nothing lost"},
+	{"p95, max", "the regret's 95th percentile (nearest rank) and maximum"},
+	{"speedup", "geometric mean of extern_mm's median ms / the best listed "
+	            "median ms, over inputs where extern_mm has a finite time"},
+	{"sp_max", "the speedup's maximum"},
+	{"noRank", "inputs none of whose measured choices the tree ranks: their "
+	           "list is extern_mm alone (e.g. a tree of other candidates)"},
+	{"unsafe", "inputs that reach a leaf without probabilities (spec §5.7)"},
+};
+
+static const char notes_tail[] =
+"After each (tree, set): the overlap of choice ids, how many of the set's\n"
+"choice ids the tree ranks (extern_mm, in every list, not counted).  A tree\n"
+"that ranks none of a set's choice ids is refused (every list would be\n"
+"extern_mm alone, the same at every k).  With --curve, the curve follows\n"
+"the table: hit % and regret per k.\n"
+"Units: regret and speedup are ratios of median times (ms / ms).\n"
+"\n"
+"A tree and a set must come from one device (metadata shared_memory and\n"
+"device_capa; H100 and H200 share theirs): another device is refused unless\n"
+"--cross-device, and then said on stdout and stderr.\n"
 "\n"
 "Exit status: 0 on success; 1 on bad usage, unreadable or invalid input\n"
-"(messages name file:line), a tree feature the set cannot provide, or a\n"
-"write error.  No partial output is left under EVAL.tsv or RANKS.tsv.\n";
+"(messages name file:line), a tree feature the set cannot provide, a tree\n"
+"of another device (without --cross-device) or ranking none of a set's\n"
+"choices, or a write error.  No partial output is left under EVAL.tsv or\n"
+"RANKS.tsv.\n";
+
+/* --help's notes: the columns (each "  NAME  meaning", the meaning wrapped
+ * at 78 columns from column 13), then notes_tail.  Returns a malloc'd
+ * string. */
+static char *
+help_notes(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	if (!fp)
+		die("cannot open a memory stream");
+	fputs("The table on stdout, one row per (tree, set, k), after a legend:\n", fp);
+	for (size_t i = 0; i < sizeof columns / sizeof *columns; i++) {
+		int col = fprintf(fp, "  %-10s", columns[i].col);
+		for (const char *w = columns[i].meaning; *w;) {
+			int wl = (int)strcspn(w, " ");
+			if (col + 1 + wl > 78) {
+				fprintf(fp, "\n%12s", "");
+				col = 12;
+			}
+			col += fprintf(fp, " %.*s", wl, w);
+			w += wl + (w[wl] == ' ');
+		}
+		fputc('\n', fp);
+	}
+	fputs(notes_tail, fp);
+	if (ferror(fp) || fclose(fp))
+		die("cannot build the help text");
+	return buf;
+}
+
+/* The legend above the table: one "# NAME: meaning" line per column. */
+static void
+print_legend(void)
+{
+	for (size_t i = 1; i < sizeof columns / sizeof *columns; i++)
+		printf("# %s: %s\n", columns[i].col, columns[i].meaning);
+}
 
 typedef struct {
 	const char *name;
@@ -202,6 +273,7 @@ typedef struct {
 	int U;         /* universe size */
 	int def;       /* universe index of DEFAULT_CHOICE, or -1 */
 	int max_rank;  /* the longest ranking */
+	int ranked;    /* the set's choice ids (DEFAULT_CHOICE aside) ranked */
 } pair;
 
 /* Universe index of choice id among the set's choices, or a new one. */
@@ -225,6 +297,61 @@ default_index(const pair *p)
 		if (!strcmp(p->t->cls[c], DEFAULT_CHOICE))
 			return p->cmap[c];
 	return -1;
+}
+
+/* How many of the set's choice ids p ranks (DEFAULT_CHOICE, always listed,
+ * aside; p->cmap set): dies if none, else returns the count. */
+static int
+pair_vocabulary(const pair *p)
+{
+	const featset *fs = p->fs;
+	int n_entries = p->t ? p->t->n_class : p->rk->n_id, ranked = 0, set_ids = 0;
+	char *seen = xcalloc((size_t)fs->n_choices + 1, 1);
+	const char *listed_eg = NULL, *set_eg = NULL;
+	for (int e = 0; e < n_entries; e++) {
+		const char *id = p->t ? p->t->cls[e] : p->rk->id[e];
+		if (strcmp(id, DEFAULT_CHOICE)) {
+			listed_eg = listed_eg ? listed_eg : id;
+			if (p->cmap[e] < fs->n_choices)
+				seen[p->cmap[e]] = 1;
+		}
+	}
+	for (int j = 0; j < fs->n_choices; j++)
+		if (strcmp(fs->choices[j], DEFAULT_CHOICE)) {
+			set_ids++;
+			set_eg = set_eg ? set_eg : fs->choices[j];
+			ranked += seen[j];
+		}
+	free(seen);
+	if (ranked == 0 && set_ids > 0)
+		die("%s '%s' ranks none of the %d choice ids of set '%s' (%s aside): it "
+		    "lists e.g. '%s', the set has e.g. '%s'; every list would be %s "
+		    "alone, the same at every k: evaluate it on data of its own "
+		    "candidates", p->t ? "tree" : "ranking", p->tname, set_ids, p->sname,
+		    DEFAULT_CHOICE, listed_eg ? listed_eg : "(none)", set_eg,
+		    DEFAULT_CHOICE);
+	return ranked;
+}
+
+/* The tree's metadata against the set's (ahmeta.h ah_meta_check): another
+ * device is refused unless cross, then said on stdout and stderr. */
+static void
+pair_device(const pair *p, const char *tpath, const char *spath, int cross)
+{
+	char where[4200], tn[4400], sn[4400], dt[256], ds[256];
+	snprintf(where, sizeof where, "%s:1", tpath);
+	ah_meta tm;
+	ah_meta_parse(&tm, p->t->meta_json, where);
+	snprintf(tn, sizeof tn, "tree '%s' (%s)", p->tname, tpath);
+	snprintf(sn, sizeof sn, "set '%s' (%s)", p->sname, spath);
+	if (ah_meta_check(&tm, tn, &p->fs->meta, sn, cross, "--cross-device")) {
+		printf("# cross-device (--cross-device): tree '%s' of %s evaluated on "
+		       "set '%s' of %s\n", p->tname, ah_device_str(&tm, dt, sizeof dt),
+		       p->sname, ah_device_str(&p->fs->meta, ds, sizeof ds));
+		warnf("cross-device evaluation: tree '%s' (%s) on set '%s' (%s)",
+		      p->tname, dt, p->sname, ds);
+	}
+	ah_meta_free(&tm);
 }
 
 /* A --ranked pair: rk (from path) scored on fs; dies naming path:line if
@@ -260,26 +387,26 @@ pair_open_ranks(pair *p, const ranks *rk, const char *path, const featset *fs,
 	for (int i = 0; i < rk->n_inputs; i++)
 		if (rk->off[i + 1] - rk->off[i] > p->max_rank)
 			p->max_rank = rk->off[i + 1] - rk->off[i];
+	p->ranked = pair_vocabulary(p);
 	p->def = default_index(p);
 }
 
 static void
-pair_open(pair *p, const tree *t, const featset *fs, const char *tname,
-          const char *sname)
+pair_open(pair *p, const tree *t, const featset *fs, const named *tn,
+          const named *sn, int cross)
 {
 	p->t = t;
 	p->fs = fs;
-	p->tname = tname;
-	p->sname = sname;
-	if (t->meta_json && strcmp(t->meta_json, fs->meta.json))
-		warnf("tree '%s' and set '%s' come from logs with different "
-		      "metadata (another GPU or feature set?)", tname, sname);
+	p->tname = tn->name;
+	p->sname = sn->name;
+	pair_device(p, tn->path, sn->path, cross);
 	p->rk = NULL;
-	p->fm = map_features(t, fs, tname, sname);
+	p->fm = map_features(t, fs, p->tname, p->sname);
 	p->U = fs->n_choices;
 	p->cmap = xmalloc(((size_t)t->n_class + 1) * sizeof *p->cmap);
 	for (int c = 0; c < t->n_class; c++)
 		p->cmap[c] = universe_index(fs, t->cls[c], &p->U);
+	p->ranked = pair_vocabulary(p);
 	p->max_rank = t->n_class;
 	p->def = default_index(p);
 }
@@ -467,6 +594,10 @@ pair_eval(const pair *p, const klist *kl, FILE *fp, FILE *rfp, cv_acc *curve)
 			fputc('\n', fp);
 		}
 	}
+	int set_ids = p->fs->n_choices - (p->def >= 0 && p->def < p->fs->n_choices);
+	printf("# choices: %s '%s' ranks %d of the %d choice ids of set '%s' (%s "
+	       "aside)\n", t ? "tree" : "ranking", p->tname, p->ranked, set_ids,
+	       p->sname, DEFAULT_CHOICE);
 	if (ex.skipped)
 		warnf("set '%s': %ld inputs skipped (every choice failed)", p->sname,
 		      ex.skipped);
@@ -557,7 +688,7 @@ int
 main(int argc, char **argv)
 {
 	const char *out = NULL, *ranks_out = NULL, *curve_out = NULL;
-	int ranking = 10;
+	int ranking = 10, cross = 0;
 	klist kl = {{0}, 0};
 	opt_list tlist = {0}, plist = {0}, rlist = {0};
 	const opt table[] = {
@@ -591,6 +722,10 @@ main(int argc, char **argv)
 		           "the appended extern_mm) and one per k = 1..10 (top-k + "
 		           "extern_mm): tree set k inputs hit_rate regret_gmean "
 		           "regret_max regret_none; also printed"),
+		OPT_FLAG("--cross-device", &cross,
+		         "evaluate trees on sets of another device (metadata "
+		         "shared_memory, device_capa) on purpose; said on stdout and "
+		         "stderr (without it: refused)"),
 		OPT_LIST("--ranked", "NAME:SET=FILE", 1, &rlist, 0,
 		         "(issue #19) per-input rankings of set SET in a ranks TSV "
 		         "(nvmmh's: NVIDIA's analytic nvMatmulHeuristics; "
@@ -599,7 +734,9 @@ main(int argc, char **argv)
 		         "are checked: file:line: field).  Repeatable"),
 		OPT_END()
 	};
+	char *notes = help_notes();
 	opts_parse(&(opt_prog){synopsis, about, table, notes, 18}, argc, argv);
+	free(notes);
 	named *trees, *sets;
 	size_t ntree, nset;
 	name_inputs(&tlist, &plist, &trees, &ntree, &sets, &nset);
@@ -630,6 +767,7 @@ main(int argc, char **argv)
 		        mx_tsv_header);
 	if (rfp)
 		fprintf(rfp, "tree\tset\tinput\tleaf\twinner\tranking\n");
+	print_legend();
 	printf("%-12s %-12s %7s %3s %7s %8s %8s %8s %8s %8s %6s %6s\n", "tree",
 	       "set", "inputs", "k", "hit", "regret", "p95", "max", "speedup",
 	       "sp_max", "noRank", "unsafe");
@@ -646,7 +784,7 @@ main(int argc, char **argv)
 				ranks_read(&rk, r->path);
 				pair_open_ranks(&p, &rk, r->path, &fs, r->name, sets[si].name);
 			} else {
-				pair_open(&p, &tr[ti], &fs, trees[ti].name, sets[si].name);
+				pair_open(&p, &tr[ti], &fs, &trees[ti], &sets[si], cross);
 			}
 			curve_row *c = &cr[ncr++];
 			c->tname = p.tname;

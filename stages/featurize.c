@@ -3,6 +3,7 @@
  * (one-hot categoricals), §5.1 (inputs with < 2 choices dropped, winner).
  * Output format: stages/FORMATS.md, "feat TSV". */
 #include "ahlog.h"
+#include "ahmeta.h"
 #include "featset.h"
 #include "mmfeatures.h"
 #include "g17.h"
@@ -17,8 +18,8 @@
 #include <string.h>
 
 static const char synopsis[] =
-"featurize [--categories MAIN.feat.tsv] [--label NAME] [--zip ARCHIVE]\n"
-"                 -o OUT.feat.tsv LOG.txt";
+"featurize [--categories MAIN.feat.tsv [--cross-device]] [--label NAME]\n"
+"                 [--zip ARCHIVE] -o OUT.feat.tsv LOG.txt";
 
 static const char about[] =
 "Aggregate the measurements of an AutoHeuristic log (spec §1) into one row per\n"
@@ -240,23 +241,20 @@ static int write_feat(FILE *fp, const collected *c)
 
 /* Load the one-hot category lists of a main feat TSV's header into cats[]
  * (one interner per categorical feature, values in column order).  The
- * header is read and checked by featset_read_header; its metadata must list
- * the log's features. */
-static void load_categories(const char *path, const ah_meta *m, intern *cats)
+ * header is read and checked by featset_read_header; its metadata must be
+ * the log's (ahmeta.h ah_meta_check: another device only with cross). */
+static void load_categories(const char *path, const ah_meta *m, const char *log,
+                            int cross, intern *cats)
 {
 	featset h;
 	featset_read_header(&h, path);
 	const ah_meta *mm = &h.meta;
-	if (mm->n_num != m->n_num || mm->n_cat != m->n_cat)
-		die("%s:1: metadata features differ from the log's", path);
-	for (int i = 0; i < m->n_num; i++)
-		if (strcmp(mm->num[i], m->num[i]))
-			die("%s:1: numerical feature %d is '%s', the log has '%s'", path, i,
-			    mm->num[i], m->num[i]);
-	for (int i = 0; i < m->n_cat; i++)
-		if (strcmp(mm->cat[i], m->cat[i]))
-			die("%s:1: categorical feature %d is '%s', the log has '%s'", path, i,
-			    mm->cat[i], m->cat[i]);
+	char main_set[4200], dl[256], dm[256];
+	snprintf(main_set, sizeof main_set, "the main set %s", path);
+	if (ah_meta_check(mm, main_set, m, log, cross, "--cross-device"))
+		warnf("cross-device (--cross-device): %s (%s) takes the categories of "
+		      "%s (%s)", log, ah_device_str(m, dl, sizeof dl), path,
+		      ah_device_str(mm, dm, sizeof dm));
 	for (int k = h.n_feat - h.n_dummy; k < h.n_feat; k++) {
 		const char *v;
 		int j = ah_meta_onehot(mm, h.feat[k], &v);
@@ -268,6 +266,7 @@ static void load_categories(const char *path, const ah_meta *m, intern *cats)
 int main(int argc, char **argv)
 {
 	const char *out = NULL, *catfile = NULL, *log = NULL, *label = NULL, *zip = NULL;
+	int cross = 0;
 	const opt table[] = {
 		OPT_POS("LOG.txt", &log, OPT_REQUIRED | OPT_INPUT,
 		        "AutoHeuristic log: JSON metadata line, CSV header, rows; '-' "
@@ -281,7 +280,12 @@ int main(int argc, char **argv)
 		        "output feat TSV (stages/FORMATS.md), written atomically"),
 		OPT_STRING("--categories", "F", &catfile, OPT_INPUT,
 		           "reuse the one-hot categories of the main dataset's feat TSV "
-		           "F (for extra datasets, spec §4.3); metadata must match"),
+		           "F (for extra datasets, spec §4.3); the metadata must be "
+		           "equal (as JSON), the device too unless --cross-device"),
+		OPT_FLAG("--cross-device", &cross,
+		         "with --categories: accept a log of another device than F's "
+		         "(shared_memory, device_capa), for a deliberate cross-device "
+		         "evaluation; says so on stderr"),
 		OPT_END()
 	};
 	opts_parse(&(opt_prog){synopsis, about, table, notes, 17}, argc, argv);
@@ -300,8 +304,8 @@ int main(int argc, char **argv)
 		if (!strcmp(m->num[j], "k")) ik = j;
 		if (!strcmp(m->num[j], "n")) in = j;
 	}
-	if (im < 0 || ik < 0 || in < 0)
-		die("%s:1: metadata has no numerical features m, k, n (not an mm log)", log);
+	if (im < 0 || ik < 0 || in < 0) /* ah_open_named checked mm's features */
+		die("%s:1: metadata has no numerical features m, k, n", log);
 
 	intern cats[AH_MAX_FEATURES], values[AH_MAX_FEATURES], inputs;
 	const intern *choices = &r.choices; /* the reader's, first seen first */
@@ -311,7 +315,7 @@ int main(int argc, char **argv)
 	}
 	intern_init(&inputs);
 	if (catfile)
-		load_categories(catfile, m, cats);
+		load_categories(catfile, m, log, cross, cats);
 
 	size_t keylen = (size_t)nn * sizeof(int64_t) + (size_t)nc * sizeof(int32_t);
 	unsigned char *key = xmalloc(keylen);
@@ -401,8 +405,7 @@ int main(int argc, char **argv)
 	if (r.missing_newline)
 		warnf("%s:%lld: the last row has no final newline (a truncated log?); "
 		      "it was read as complete", log, (long long)r.lineno);
-	if (r.blank_lines)
-		warnf("%s: %lld blank line(s) skipped", log, (long long)r.blank_lines);
+	ah_warn_blank_lines(&r);
 	if (n_meas == 0)
 		die("%s: no measurement rows after the header", log);
 

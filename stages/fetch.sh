@@ -3,14 +3,16 @@
 #
 # usage: stages/fetch.sh FILE DEST
 #   FILE  a file name from the manifest's first column (e.g. a100_mm.zip)
-#   DEST  where to put it (written atomically: a unique temporary file in
-#         DEST's folder, then renamed, so concurrent fetches do not collide)
+#   DEST  where to put it (written atomically: a unique temporary file
+#         DEST.part.PID.N in DEST's folder, then renamed, so concurrent
+#         fetches do not collide; a part whose writer PID is gone, left by a
+#         fetch killed with SIGKILL, is removed on start)
 # Looks in $DATASET_MIRROR (a folder) first, then downloads the manifest's
 # URL with curl or wget (saying so when the mirror lacks the file).  The
 # sha256 (sha256sum) must match the manifest's: on a mismatch the file is
 # removed and the exit status is 1.
 set -euo pipefail
-[ "${1:-}" = --help ] && { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0; }
+[ "${1:-}" = --help ] && { sed -n '2,/^set /{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0; }
 [ $# -eq 2 ] || { echo "usage: stages/fetch.sh FILE DEST" >&2; exit 2; }
 file=$1 dest=$2
 # (shell builtins where they do: make heuristic runs this first, and every
@@ -27,6 +29,22 @@ sha='' url=''
 [ -n "$sha" ] || { echo "fetch: '$file' is not listed in $manifest" >&2; exit 1; }
 dir=${dest%/*}; [ "$dir" != "$dest" ] || dir=.
 [ -d "$dir" ] || mkdir -p "$dir"
+alive() { if [ -d /proc/self ]; then [ -d "/proc/$1" ]; else kill -0 "$1" 2>/dev/null; fi; }
+# Stale parts of our own: DEST.part.PID.N whose PID no longer runs (a fetch
+# killed with SIGKILL cannot remove its part).  Anything else is left.
+for old in "$dest".part.*; do
+	[ -f "$old" ] || continue
+	pid=${old#"$dest".part.}
+	if [[ $pid =~ ^([0-9]+)\.[0-9A-Za-z]+$ ]]; then
+		pid=${BASH_REMATCH[1]}
+		if ! alive "$pid"; then
+			echo "fetch: removing $old (left by a fetch that was killed: process $pid is gone)" >&2
+			rm -f "$old"
+		fi
+	else
+		echo "fetch: note: $old is not a part of this fetch.sh (no writer id): remove it by hand if no fetch is running" >&2
+	fi
+done
 # a unique temporary file (exclusive create), mode 0644
 umask 022
 part=$dest.part.$$.$RANDOM

@@ -207,8 +207,10 @@ fit_cli(fit_opts *o, int argc, char **argv)
 		OPT_LIST("--data", "NAME PATH", 2, &o->data, OPT_INPUT,
 		         "extra feat TSV (featurize --categories MAIN), evaluated as "
 		         "set NAME; train_timm and train_hf are also appended 3x each "
-		         "to the training set (spec §5.3 step 4; a warning if either "
-		         "is missing).  Repeatable; evaluated in CLI order."),
+		         "to the training set (spec §5.3 step 4; a warning if one is "
+		         "given without the other).  The device (metadata "
+		         "shared_memory, device_capa) must be MAIN's.  Repeatable; "
+		         "evaluated in CLI order."),
 		OPT_STRING("--heuristic-name", "NAME", &o->hname, 0,
 		           "name shown in the report (default learned_heuristic; the "
 		           "emitted class name is emit's business)"),

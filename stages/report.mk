@@ -4,7 +4,8 @@
 # pipeline rules (it uses O, BIN, HEURISTIC_NAME, EXTRA_FEATS, Q).
 # stages/report.sh writes REPORT.tmp.PID and renames it only on success;
 # it checks (as root: installs) graphviz and gnuplot-nox.
-REPORT_HELPERS := stages/report.sh $(wildcard stages/report/*.awk stages/report/*.gp)
+REPORT_HELPERS := stages/report.sh $(wildcard stages/report/*.awk stages/report/*.gp) \
+                  stages/FORMATS.md
 
 $(O)/report.html: $(O)/pruned.tsv $(O)/metrics.tsv $(O)/main.feat.tsv $(EXTRA_FEATS) \
                   $(BIN)/eval $(REPORT_HELPERS)
@@ -14,4 +15,4 @@ $(O)/report.html: $(O)/pruned.tsv $(O)/metrics.tsv $(O)/main.feat.tsv $(EXTRA_FE
 
 .PHONY: report
 report: $(O)/report.html
-	@echo "report: $<"
+	$(call up_to_date,$^)

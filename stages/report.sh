@@ -123,7 +123,8 @@ gnuplot -e "dir='$W'; sets='${sets[*]}'; ks='${ks//,/ }'; out='$W/regret.svg'" "
 awk -v top=15 -v windat="$W/winners.dat" -f "$helpers/summary.awk" "${feats[@]}" >"$W/summary.html"
 gnuplot -e "dat='$W/winners.dat'; nsets=${#sets[@]}; out='$W/winners.svg'" "$helpers/winners.gp" 2>"$W/gp.err" ||
 	die "gnuplot failed (winners): $(head -3 "$W/gp.err")"
-awk -v mode=metrics -f "$helpers/metrics.awk" "$metrics" >"$W/metrics.html"
+awk -f "$helpers/legend.awk" "$here/FORMATS.md" >"$W/legend.tsv"
+awk -v mode=metrics -v legend="$W/legend.tsv" -f "$helpers/metrics.awk" "$metrics" >"$W/metrics.html"
 awk -v mode=eval -f "$helpers/metrics.awk" "$W/eval.tsv" >"$W/eval.html"
 awk -v mode=curve -f "$helpers/metrics.awk" "$W/curve.tsv" >"$W/curve.html"
 
@@ -164,6 +165,7 @@ table.data { border-collapse: collapse; margin: 8px 0; font-size: 12px; }
 table.data th, table.data td { border: 1px solid #ccc; padding: 2px 7px; text-align: right; vertical-align: top; }
 table.data th { background: #f3f3f3; } table.data tbody th { text-align: left; font-weight: normal; }
 table.data td:first-child { text-align: left; } tr.sel { background: #eef6ee; }
+table.data td.what { text-align: left; color: #444; max-width: 560px; }
 code { font-size: 12px; } .cols { display: flex; gap: 28px; flex-wrap: wrap; align-items: flex-start; }
 </style></head><body>
 <h1>$(printf '%s' "$title" | h)</h1>
@@ -186,11 +188,17 @@ $(cat "$W/metrics.html")
 <figure id="fig-regret">
 $(inline_svg "$W/regret.svg" r)
 <figcaption>Regret per input = best median time among the top-k list (extern_mm always added) ÷ the
-input's best time; the x axis shows it as a slowdown, (regret − 1) × 100 %, with slowdowns ≤ 0.01 %
+input's best time (≥ 1: no axis goes below it); the x axis shows it as a slowdown, (regret − 1) × 100 %,
+each tick with its regret under it (×1.01 = 1 % slower), with slowdowns ≤ 0.01 %
 (mostly 0: the list holds the winner) drawn at 0.01; the curve's height there is the hit rate. "main" is every input of the main log (its
 train/val/test split is inside fit; 80 % of it was trained on), the other sets are the --data sets.</figcaption>
 </figure>
 $(cat "$W/eval.html")
+<p class="sub">Per set and list size k (eval, the list = the tree's first k choices measured for the
+input, extern_mm appended): hit rate = share of inputs whose fastest choice is in the list; regret
+= best listed time ÷ best time (gmean, p95, max; ≥ 1); speedup = extern_mm's time ÷ best listed time
+(gmean, max); no ranked = inputs none of whose measured choices the tree ranks (their list is
+extern_mm alone); unsafe = inputs reaching a leaf without probabilities (spec §5.7).</p>
 
 <h2 id="curve">Every list length</h2>
 <p>The first entry alone is what a program that runs one choice without autotuning gets (the C

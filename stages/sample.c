@@ -1,7 +1,7 @@
 /* sample — draw random mm problems for collection (spec §3.2–§3.4).
  *
  * Input:  none (seeded RNG: --seed).
- * Output: OUTPUT, a TSV (written atomically) with one row per *input*: each
+ * Output: -o OUTPUT, a TSV (written atomically) with one row per *input*: each
  *         sample (dtype, tf32, m, k, n) expands to 4 inputs, one per
  *         (transpose_left, transpose_right) in itertools.product([False,
  *         True], repeat=2) order, as gen_data_mm.py's run_benchmark.
@@ -46,8 +46,8 @@
 #include "util.h"
 
 static const char synopsis[] =
-"sample [--seed S] [--samples N] [--gpu-mem-bytes B] [--max-gflop G] OUTPUT\n"
-"       sample [--seed S] --dims-only N OUTPUT";
+"sample [--seed S] [--samples N] [--gpu-mem-bytes B] [--max-gflop G] -o OUTPUT\n"
+"       sample [--seed S] --dims-only N -o OUTPUT";
 
 static const char about[] =
 "Draw N random mm samples (spec §3.2-3.3) and write 4*N inputs (one per\n"
@@ -85,7 +85,7 @@ static const char *tf(int b) { return b ? "True" : "False"; }
 int main(int argc, char **argv)
 {
 	int64_t seed = 0, samples = 1000, mem = H200_MEM_BYTES, dims_only = -1, max_gflop = -1;
-	const char *outpath = NULL;
+	const char *outpath = NULL, *old_out = NULL;
 	const opt table[] = {
 		OPT_I64("--seed", "S", &seed, INT64_MIN, INT64_MAX, 0,
 		        "RNG seed (default 0); same seed, same output"),
@@ -104,11 +104,23 @@ int main(int argc, char **argv)
 		        "instead, write N raw draws of the dimension mixture (spec "
 		        "§3.3, before any rejection), one per line under the header "
 		        "'dim' (for tests of the distribution)"),
-		OPT_POS("OUTPUT", &outpath, OPT_REQUIRED | OPT_OUTPUT,
-		        "the inputs TSV, written atomically"),
+		OPT_OUT("OUTPUT", &outpath, 0, "the inputs TSV, written atomically"),
+		OPT_POS("OUTPUT", &old_out, OPT_OUTPUT,
+		        "(the old form of -o OUTPUT, for existing scripts: says so on "
+		        "stderr)"),
 		OPT_END()
 	};
 	opts_parse(&(opt_prog){synopsis, about, table, notes, 21}, argc, argv);
+	if (outpath && old_out)
+		die("two outputs, -o '%s' and '%s': give -o OUTPUT only", outpath, old_out);
+	if (old_out) {
+		warnf("a positional OUTPUT is the old form: use -o %s (every stage takes "
+		      "-o OUT)", old_out);
+		outpath = old_out;
+	}
+	if (!outpath)
+		die("missing -o OUTPUT; usage: %.*s (see --help)",
+		    (int)strcspn(synopsis, "\n"), synopsis);
 
 	rng r;
 	rng_seed(&r, (uint64_t)seed);

@@ -66,6 +66,6 @@ $(SLURM_DATA): $(COLLECT_DIR)/shard_%of$(SHARDS).txt: $(COLLECT_DIR)/shapes.tsv 
 ifneq ($(filter collect,$(MAKECMDGOALS)),)
 $(COLLECT_MERGED): $(SLURM_DATA) | $(BIN)/merge
 	@mkdir -p $(@D)
-	$(BIN)/merge $@ $(SLURM_DATA)
+	$(BIN)/merge -o $@ $(SLURM_DATA)
 endif
 endif

@@ -16,7 +16,7 @@ B=build/fuzz
 mkdir -p "$B/obj" "$B/bin"
 FLAGS=(-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer
        -fsanitize=address,undefined -fno-sanitize-recover=all -iquote stages/lib)
-LIBS=(util opts pool ahlog readahead zipmember intern g17 mmfeatures featset tree leaves rerank rules)
+LIBS=(util opts pool ahlog ahlog_write ahmeta emittable sniff readahead zipmember intern g17 mmfeatures featset tree leaves rerank rules)
 objs=()
 for l in "${LIBS[@]}"; do
 	"$CC" "${FLAGS[@]}" -c -o "$B/obj/$l.o" "stages/lib/$l.c"

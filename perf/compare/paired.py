@@ -28,13 +28,25 @@ import argparse, collections, csv, math, os, random, subprocess, sys, tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'stages', 'lib'))
 import rules  # noqa: E402  (the top-k list and regret: stages/lib/rules.h)
 
-ap = argparse.ArgumentParser()
-ap.add_argument('feat')
-ap.add_argument('trees', nargs=2)
-ap.add_argument('--k', type=int, default=10)
-ap.add_argument('--bin', default='build/bin')
-ap.add_argument('--seed', type=int, default=1)
-ap.add_argument('--resamples', type=int, default=10000)
+ap = argparse.ArgumentParser(
+    prog='perf/compare/paired.py', formatter_class=argparse.RawDescriptionHelpFormatter,
+    description=__doc__.split('\n', 2)[2],
+    epilog='Example (README "Measuring a heuristic"): the shipped tree as a tree TSV first,\n'
+           '  make all && build/bin/import -o out/a100/shipped.tsv $ART/_MMRankingA100.py\n'
+           '  python3 perf/compare/paired.py out/a100/compare/group/test.feat.tsv \\\n'
+           '      shipped=out/a100/shipped.tsv ours=out/a100/compare/group/pruned.tsv')
+ap.add_argument('feat', metavar='FEAT[,FEAT...]',
+                help='feat TSV(s) of the inputs to compare on (featurize output, e.g. '
+                     'out/a100/compare/group/test.feat.tsv); several, comma-separated, are pooled')
+ap.add_argument('trees', nargs=2, metavar='NAME=TREE[,TREE...]',
+                help='the two trees A and B, as tree TSVs (fit, prune or import output: a '
+                     "PyTorch artifact such as _MMRankingA100.py becomes one with "
+                     "'build/bin/import -o shipped.tsv _MMRankingA100.py'); one path for every "
+                     'FEAT, or one per FEAT in the same order; differences are B - A')
+ap.add_argument('--k', type=int, default=10, help='top-k list size (default 10)')
+ap.add_argument('--bin', default='build/bin', help='folder of the stage binaries, for eval (default build/bin)')
+ap.add_argument('--seed', type=int, default=1, help='bootstrap seed (default 1)')
+ap.add_argument('--resamples', type=int, default=10000, help='bootstrap resamples of the inputs (default 10000)')
 a = ap.parse_args()
 feats = a.feat.split(',')
 if '' in feats or len(set(feats)) != len(feats):

@@ -1,6 +1,9 @@
 /* ahlog.c — strict AutoHeuristic log reader, see ahlog.h (spec §1). */
 #include "ahlog.h"
+#include "ahmeta.h"
+#include "emittable.h"
 #include "readahead.h"
+#include "sniff.h"
 #include "util.h"
 #include "zipmember.h"
 
@@ -246,6 +249,8 @@ static ssize_t read_line(ah_reader *r)
 	r->line = r->buf + r->pos - n - !r->missing_newline;
 	r->line[n] = '\0';
 	r->lineno++;
+	if (r->lineno == 1)
+		sniff_or_die(r->path, r->line, n);
 	if ((size_t)(r->line - r->buf) + n > r->clean) {
 		ah_reject_cr(r->path, (long long)r->lineno, r->line, n);
 		if (memchr(r->line, '\0', n))
@@ -271,10 +276,12 @@ static void read_head(ah_reader *r)
 		    r->line);
 	snprintf(where, sizeof where, "%s:1", path);
 	ah_meta_parse(&r->meta, r->line, where);
+	ah_meta_require_mm(&r->meta, where);
 	if (read_line(r) < 0)
 		die("%s:2: header line missing after the metadata", path);
 	snprintf(where, sizeof where, "%s:2", path);
 	ah_meta_header(&r->meta, r->line, where);
+	ah_header_require_mm(&r->meta, where);
 	for (int i = 0; i < r->meta.n_feat; i++)
 		if (r->meta.feat_kind[i] < 0)
 			r->catcol[-1 - r->meta.feat_kind[i]] = i;
@@ -499,9 +506,10 @@ static int choice_id(ah_reader *r, int prev)
 	if (id < 0) {
 		if (!*c)
 			die("%s:%lld: field 'choice': empty", r->path, (long long)r->lineno);
-		if (has_space_or_ctrl(c))
-			die("%s:%lld: field 'choice': '%s' contains white space or a "
-			    "control character", r->path, (long long)r->lineno, c);
+		const char *bad = emittable_problem(c);
+		if (bad)
+			die("%s:%lld: field 'choice': '%s' %s", r->path, (long long)r->lineno,
+			    c, bad);
 		id = intern_id(&r->choices, c, len, NULL);
 		xgrow((void **)&r->succ, &r->succ_cap, (size_t)r->choices.n, sizeof *r->succ);
 		r->succ[id] = -1;
@@ -518,7 +526,8 @@ int ah_next(ah_reader *r)
 	/* Blank lines are skipped, as pandas does (the official A100 log has
 	 * one); they are counted in r->blank_lines so callers can report them. */
 	while ((len = read_line(r)) == 0)
-		r->blank_lines++;
+		if (r->blank_lines++ < AH_BLANK_SHOWN)
+			r->blank_at[r->blank_lines - 1] = r->lineno;
 	if (len < 0)
 		return 0;
 	char *line = r->line, *end = line + len;
@@ -565,9 +574,15 @@ int ah_next(ah_reader *r)
 		    (long long)r->lineno, n, want);
 	*q++ = '\0';
 	r->field[n++] = q;
-	if (memchr(q, ',', (size_t)(end - q)))
-		die("%s:%lld: row has more than %d fields (long row)", r->path,
-		    (long long)r->lineno, want);
+	if (memchr(q, ',', (size_t)(end - q))) {
+		long long got = n;
+		for (const char *c = q; (c = memchr(c, ',', (size_t)(end - c))); c++)
+			got++;
+		die("%s:%lld: row has %lld fields, the header has %d (long row%s)", r->path,
+		    (long long)r->lineno, got, want, got == 2LL * want - 1 ? ": two rows "
+		    "fused, e.g. a file without its final newline concatenated with the "
+		    "next? use merge" : "");
+	}
 	if (!r->same_features) {
 		parse_features(r);
 		/* remember the features' text (commas restored) for the next row */
@@ -595,6 +610,21 @@ int ah_next(ah_reader *r)
 		    (long long)r->lineno, q);
 	r->feedback = v;
 	return 1;
+}
+
+void ah_warn_blank_lines(const ah_reader *r)
+{
+	if (!r->blank_lines)
+		return;
+	char at[160];
+	size_t o = 0;
+	int shown = r->blank_lines < AH_BLANK_SHOWN ? (int)r->blank_lines : AH_BLANK_SHOWN;
+	for (int i = 0; i < shown; i++)
+		o += (size_t)snprintf(at + o, sizeof at - o, "%s%lld", i ? ", " : "",
+		                      (long long)r->blank_at[i]);
+	warnf("%s: %lld blank line%s skipped (line%s %s%s)", r->path,
+	      (long long)r->blank_lines, r->blank_lines > 1 ? "s" : "",
+	      r->blank_lines > 1 ? "s" : "", at, r->blank_lines > shown ? ", ..." : "");
 }
 
 void ah_close(ah_reader *r)

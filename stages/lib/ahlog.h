@@ -4,8 +4,10 @@
  * names in context order, then "choice", then "feedback"), then one CSV row
  * per measurement.  The reader is strict where the reference is silent
  * (spec §5.1 skips malformed lines): every problem is fatal and names
- * file:line and the field.  Rejected: missing/invalid metadata, duplicate
- * JSON keys, a header that disagrees with the metadata, short or long rows,
+ * file:line and the field.  Rejected: a compressed or binary file (sniff.h),
+ * missing/invalid metadata, duplicate JSON keys, metadata or a header that
+ * are not mm's (ahmeta.h), a header that disagrees with the metadata, a
+ * choice id that emit cannot write (emittable.h), short or long rows,
  * CRLF line ends, a byte-order mark, non-numeric or negative numeric
  * features, NaN/negative/zero feedback (inf is allowed: a failed choice),
  * and a second metadata block appended mid-file.  Blank lines are skipped
@@ -31,6 +33,7 @@
 #include "intern.h"
 
 #define AH_MAX_FEATURES 64
+#define AH_BLANK_SHOWN 5   /* blank lines whose numbers a warning names */
 
 typedef struct {
 	char *json;            /* line 1 verbatim, without its '\n' */
@@ -97,9 +100,13 @@ typedef struct {
 	int catcol[AH_MAX_FEATURES];   /* header column of each categorical */
 	int missing_newline;   /* last line had no final '\n' */
 	int64_t blank_lines;   /* empty lines skipped so far (pandas skips them) */
+	int64_t blank_at[AH_BLANK_SHOWN]; /* the first ones' line numbers */
 } ah_reader;
 
-/* Open path and read lines 1–2.  Dies naming the file on any error. */
+/* Open path and read lines 1–2.  Dies naming the file on any error: a
+ * compressed or binary file (sniff.h), metadata or a header that are not
+ * mm's (ahmeta.h: other AutoHeuristic problems are refused before a row is
+ * read). */
 void ah_open(ah_reader *r, const char *path);
 /* The same for file ("-": standard input, e.g. `unzip -p` piped in), with
  * messages naming `name` instead (NULL: file), e.g. "a100_mm.zip:a100_mm.txt". */
@@ -113,6 +120,9 @@ void ah_open_zip(ah_reader *r, const char *zip, const char *member, const char *
  * Dies with "path:line: field 'name': ..." on a malformed row. */
 int ah_next(ah_reader *r);
 void ah_close(ah_reader *r);
+/* After the last row: warn "<path>: 2 blank lines skipped (lines 5, 9)"
+ * if any were skipped (at most AH_BLANK_SHOWN numbers, then "..."). */
+void ah_warn_blank_lines(const ah_reader *r);
 /* The log readers' one CRLF rule: die "<path>:<lineno>: carriage return in
  * line (CRLF line ends are not accepted; ...)" if line[0..n) holds a '\r'.
  * Used by ah_next's line reader and by merge, which copies rows unparsed. */

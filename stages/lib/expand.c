@@ -1,7 +1,9 @@
 /* expand.c — fit's data sets and the §5.2 ranking expansion; see expand.h. */
 #include "expand.h"
+#include "ahmeta.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +21,9 @@ dset_read(dset *ds, const dset *main)
 	if (!main)
 		return;
 	const featset *a = &main->fs, *b = &ds->fs;
+	char main_set[4200];
+	snprintf(main_set, sizeof main_set, "the main set %s", main->path);
+	ah_meta_check(&a->meta, main_set, &b->meta, path, 0, NULL);
 	if (a->n_feat != b->n_feat)
 		die("%s: %d feature columns, the main set '%s' has %d (make "
 		    "it with featurize --categories)", path, b->n_feat,

@@ -37,8 +37,9 @@ typedef struct {
 } dset;
 
 /* Read ds->path into ds->fs (other fields zeroed).  An extra set (main not
- * NULL) must have main's feature columns, in order; dies naming the file
- * and column otherwise ("make it with featurize --categories"). */
+ * NULL) must have main's metadata (ahmeta.h ah_meta_check: the same device,
+ * never overridden) and main's feature columns, in order; dies naming the
+ * file and column otherwise ("make it with featurize --categories"). */
 void dset_read(dset *ds, const dset *main);
 /* The §5.2 expansion of ds (rows of input i limited to the first nrows
  * rows of the file if nrows >= 0). */

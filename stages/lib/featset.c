@@ -1,7 +1,10 @@
 /* featset.c — feat TSV reader, see featset.h and stages/FORMATS.md. */
 #include "featset.h"
+#include "ahmeta.h"
+#include "emittable.h"
 #include "intern.h"
 #include "mmfeatures.h"
+#include "sniff.h"
 #include "util.h"
 
 enum { FEATSET_MAXCOL = 4096 }; /* header columns at most */
@@ -101,6 +104,7 @@ static int read_header(featset *fs, FILE *fp, const char *path, char **line,
 	ssize_t len = getline(line, cap, fp);
 	if (len <= 0)
 		die("%s: empty file: expected a feat TSV (stages/FORMATS.md)", path);
+	sniff_or_die(path, *line, (size_t)len);
 	if ((*line)[len - 1] == '\n')
 		(*line)[--len] = '\0';
 	if (memchr(*line, '\r', (size_t)len))
@@ -108,6 +112,7 @@ static int read_header(featset *fs, FILE *fp, const char *path, char **line,
 	char where[4096];
 	snprintf(where, sizeof where, "%s:1", path);
 	ah_meta_parse(&fs->meta, *line, where);
+	ah_meta_require_mm(&fs->meta, where);
 	const int nn = fs->meta.n_num, nc = fs->meta.n_cat;
 
 	len = getline(line, cap, fp);
@@ -282,7 +287,11 @@ void featset_read(featset *fs, const char *path)
 		const char *ch = f[ncol - 4];
 		if (!*ch)
 			die("%s:%lld: column 'choice': empty", path, lineno);
-		fs->choice[fs->n_rows] = intern_id(&choices, ch, strlen(ch), NULL);
+		int added;
+		fs->choice[fs->n_rows] = intern_id(&choices, ch, strlen(ch), &added);
+		const char *bad = added ? emittable_problem(ch) : NULL;
+		if (bad)
+			die("%s:%lld: column 'choice': '%s' %s", path, lineno, ch, bad);
 		double t;
 		const char *ms = f[ncol - 3];
 		if (parse_f64(ms, strlen(ms), &t) || isnan(t) || t <= 0)

@@ -32,7 +32,9 @@ typedef struct {
 /* Only lines 1-2 of path (metadata, checked header): fills meta, n_feat,
  * feat and n_dummy; no rows.  Dies naming path:line on a malformed header. */
 void featset_read_header(featset *fs, const char *path);
-/* Load path.  Dies with "path:line: column 'name': ..." on malformed input. */
+/* Load path.  Dies with "path:line: column 'name': ..." on malformed input:
+ * among others a compressed or binary file (sniff.h), metadata that are not
+ * mm's (ahmeta.h), a choice id emit cannot write (emittable.h). */
 void featset_read(featset *fs, const char *path);
 void featset_free(featset *fs);
 /* Column index of a feature name in fs->feat, or -1. */

@@ -34,9 +34,9 @@ typedef struct {
 
 /* Build tr over ds[0..nds) (expanded and split): sources, classes,
  * universe, ds[].gch; with times also ds[].ct for the sources (median ms
- * per class, for rerank).  Warns if train_timm or train_hf is missing
- * (the reference mm trainer requires both); dies if there is no training
- * row. */
+ * per class, for rerank).  Warns if only one of train_timm and train_hf is
+ * given (the reference mm trainer uses both; a collection of our own has
+ * neither); dies if there is no training row. */
 void training_make(training *tr, dset *ds, int nds, unsigned mask, int times);
 /* The training matrix without the inputs of fold `fold` (-1: all): X
  * [n * nf] features, Y class index, W weight, in source order (rows of the

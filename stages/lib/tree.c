@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tree.h"
+#include "sniff.h"
 #include "util.h"
 
 /* ---- reading ------------------------------------------------------------ */
@@ -231,6 +232,8 @@ tree_read(tree *t, const char *path)
 	long ln = 0;
 	char *p = buf, *end = buf + len;
 
+	const char *nl1 = memchr(buf, '\n', len);
+	sniff_or_die(path, buf, nl1 ? (size_t)(nl1 - buf) : len);
 	if (memchr(buf, '\0', len))
 		die("%s: contains a NUL byte", path);
 	if (len == 0)

@@ -1,15 +1,23 @@
 # metrics.awk — HTML tables from fit's metrics TSV or eval's -o TSV
 # (columns: stages/FORMATS.md "metrics TSV"; eval --help).
 #
-# usage: awk -v mode=metrics -f metrics.awk METRICS.tsv > FRAGMENT.html
+# usage: awk -v mode=metrics [-v legend=LEGEND.tsv] -f metrics.awk METRICS.tsv > FRAGMENT.html
 #        awk -v mode=eval    -f metrics.awk EVAL.tsv    > FRAGMENT.html
 # mode=metrics: the selected model's rows transposed (one column per set,
-#   one row per metric), then, when the grid had more than one model, a
-#   compact table of every (model, set) row.
+#   one row per metric, and a last column with the metric's meaning from
+#   LEGEND.tsv, legend.awk's output: every metric must have one), then,
+#   when the grid had more than one model, a compact table of every
+#   (model, set) row.
 # mode=eval: one row per (set, k): inputs, hit rate, regret gmean/p95/max,
 #   speedup over extern_mm gmean/max, no_ranked, unsafe.
 # Exits 1 naming the file when a needed column is missing or it is empty.
-BEGIN { FS = "\t" }
+BEGIN {
+	FS = "\t"
+	if (legend != "") {
+		while ((rc = getline line < legend) > 0) { split(line, lf, "\t"); what[lf[1]] = lf[2] }
+		if (rc < 0) { printf "metrics.awk: cannot read %s\n", legend > "/dev/stderr"; err = 1; exit 1 }
+	}
+}
 function die(msg) { printf "metrics.awk: %s: %s\n", FILENAME, msg > "/dev/stderr"; err = 1; exit 1 }
 function h(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); return s }
 # integers verbatim, other numbers with 5 significant digits
@@ -29,11 +37,14 @@ END {
 		printf "<p>Selected model: <b>%s</b>, max_depth %s, min_samples_leaf %s (%d model%s in the grid).</p>\n", \
 			h(v[r, col["criterion"]]), h(v[r, col["max_depth"]]), h(v[r, col["min_samples_leaf"]]), n / ns, n / ns == 1 ? "" : "s"
 		printf "<table class=\"data metrics\"><thead><tr><th>metric</th>"
-		for (j = 1; j <= ns; j++) printf "<th>%s</th>", h(v[sel[j], cs]); print "</tr></thead><tbody>"
+		for (j = 1; j <= ns; j++) printf "<th>%s</th>", h(v[sel[j], cs])
+		print (legend != "" ? "<th>meaning</th>" : "") "</tr></thead><tbody>"
 		for (i = 1; i <= nf; i++) {
 			if (name[i] ~ /^(set|criterion|max_depth|min_samples_leaf|selected)$/) continue
+			if (legend != "" && !(name[i] in what)) die("no meaning for column " name[i] " in " legend)
 			printf "<tr><th>%s</th>", h(name[i])
 			for (j = 1; j <= ns; j++) printf "<td>%s</td>", num(v[sel[j], i])
+			if (legend != "") printf "<td class=\"what\">%s</td>", h(what[name[i]])
 			print "</tr>"
 		}
 		print "</tbody></table>"

@@ -10,8 +10,11 @@ set boxwidth 0.9
 set xtics rotate by -35 left nomirror font ",10"
 set ylabel "share of the set's inputs won (%)"
 set grid ytics lc rgb "#dddddd"
-set key top right
 set yrange [0:*]
-set bmargin 7
+# room for the rotated choice names below; the key outside on the right,
+# where it covers no bar and its margin holds the end of the last name
+# (labels are never cut off)
+set bmargin 8
+set key outside right top
 set title "top winners (fastest choice per input), ordered by wins in the first set"
 plot for [c = 2:nsets + 1] dat using c:xtic(1) title columnheader(c)

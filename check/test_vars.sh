@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Make variables are checked before any stage runs (stages/vars.sh): after a
+# good `make heuristic GPU=h200` (the committed collection, no network), a
+# run with each bad value fails naming the variable and its allowed values,
+# and leaves out/ byte for byte (and mtime for mtime) as it was.  GPU names
+# list every known GPU and hint at case.  vars.sh's ranges and word lists
+# agree with the stages' own option tables.  `make help` lists every variable
+# the README names and ends quietly under `| head`; an up-to-date target says
+# so, the same way for every target.
+. check/lib.sh
+BUILD=${BIN%/bin}
+MK=(env -u MAKEFLAGS -u MAKELEVEL make --no-print-directory -C "$ROOT" BUILD="$BUILD" OUT="$TMP/out")
+O=$TMP/out/h200
+if ! "${MK[@]}" heuristic GPU=h200 >"$TMP/good.log" 2>&1; then
+	fail vars-good-build "$(tail -3 "$TMP/good.log" | tr '\n' '|')"; finish
+fi
+snapshot() { (cd "$TMP/out" && find . -type f -printf '%p %s %T@\n' | sort && find . -type f -exec sha256sum {} + | sort); }
+snapshot >"$TMP/before"
+
+# bad_value NAME PATTERN TARGET VAR=VALUE...: make must fail with PATTERN on
+# stderr and change nothing in out/
+bad_value() {
+	local name=$1 pat=$2 target=$3; shift 3
+	"${MK[@]}" "$target" GPU=h200 "$@" >"$TMP/m.out" 2>"$TMP/m.err"
+	local rc=$?
+	snapshot >"$TMP/after"
+	if [ $rc -eq 0 ]; then fail "$name" "exit status 0"
+	elif ! grep -Eq -- "$pat" "$TMP/m.err"; then fail "$name" "stderr: $(head -c 300 "$TMP/m.err")"
+	elif grep -q '^  [A-Z]' "$TMP/m.out"; then fail "$name" "a stage ran: $(grep '^  [A-Z]' "$TMP/m.out" | head -2 | tr '\n' '|')"
+	elif ! cmp -s "$TMP/before" "$TMP/after"; then fail "$name" "out/ changed: $(diff "$TMP/before" "$TMP/after" | head -4 | tr '\n' '|')"
+	else ok "$name"; fi
+}
+bad_value vars-select   "SELECT='foo': expected top1, regret, hit or curve \(fit --select\)" fit SELECT=foo
+bad_value vars-split    "SPLIT='grup': expected rows, group or none \(fit --split\)" heuristic SPLIT=grup
+bad_value vars-ranking  "RANKING='abc': expected an integer in \[1, 100000\]" heuristic RANKING=abc
+bad_value vars-ranking0 "RANKING='0': expected an integer in \[1, 100000\]" prune RANKING=0
+bad_value vars-leaf-rank "LEAF_RANK='x': expected freq, greedy, prefix, .* or prefix-nodef \(fit --leaf-rank\)" fit LEAF_RANK=x
+bad_value vars-leaf-pad "LEAF_PAD='-1': expected an integer in \[0, 100000\]" fit LEAF_PAD=-1
+bad_value vars-leaf-pad-freq "LEAF_PAD=10 needs LEAF_RANK=greedy or prefix" fit LEAF_RANK=freq LEAF_PAD=10
+bad_value vars-folds    "FOLDS='1': expected 0 \(off\) or an integer in \[2, 100\]" fit FOLDS=1
+bad_value vars-folds-rows "FOLDS=5 needs SPLIT=group" fit SPLIT=rows FOLDS=5
+bad_value vars-seed     "SEED='-3': expected an integer in \[0, 9223372036854775807\]" fit SEED=-3
+bad_value vars-seed-big "SEED='9223372036854775808': expected an integer" fit SEED=9223372036854775808
+bad_value vars-grid     "GRID='nope': expected mm, reference, search or an existing file" fit GRID=nope
+bad_value vars-profile  "PROFILE='refrence': expected ours or reference" heuristic PROFILE=refrence
+bad_value vars-name     "HEURISTIC_NAME='9x': expected an identifier" emit HEURISTIC_NAME=9x
+bad_value vars-cross    "CROSS_DEVICE='yes': expected 0 or 1" eval CROSS_DEVICE=yes
+bad_value vars-v        "V='2': expected 0 or 1" heuristic V=2
+bad_value vars-log      "LOG='$TMP/none.txt': no such file" eval LOG="$TMP/none.txt"
+bad_value vars-holdout  "HOLDOUT='0.7': expected a number in \(0, 0.5\]" compare HOLDOUT=0.7
+bad_value vars-samples  "SAMPLES='0': expected an integer in \[1, " heuristic SAMPLES=0
+bad_value vars-reps     "REPS='x': expected an integer in \[1, 1000\] \(bench --reps\)" heuristic REPS=x
+bad_value vars-gpus     "GPUS='0,0': device 0 listed twice" heuristic GPUS=0,0
+bad_value vars-gpus-syntax "GPUS='0 1': expected device ordinals, comma-separated without spaces" heuristic 'GPUS=0 1'
+bad_value vars-fast-reject "FAST_REJECT=x: expected a number >= 0" heuristic FAST_REJECT=x
+bad_value vars-screen   "SCREEN=0.5: expected 0 \(off\) or a factor >= 1" heuristic SCREEN=0.5
+bad_value vars-screen-ms "SCREEN_MS=0: expected a time > 0" heuristic SCREEN_MS=0
+bad_value vars-time-limit "COLLECT_TIME_LIMIT='0': expected seconds > 0" heuristic COLLECT_TIME_LIMIT=0
+bad_value vars-cc       "CC='no-such-cc': no such command" heuristic CC=no-such-cc
+"${MK[@]}" fetch GPU=h100 DATASET_MIRROR="$TMP/nowhere" >/dev/null 2>"$TMP/m.err" && fail vars-mirror "exit 0" ||
+	{ grep -q "DATASET_MIRROR='$TMP/nowhere': no such folder" "$TMP/m.err" && [ ! -e "$TMP/out/h100" ] &&
+		ok vars-mirror || fail vars-mirror "$(head -c 300 "$TMP/m.err")"; }
+# every bad setting is reported at once, then nothing runs
+bad_value vars-all-at-once "SELECT='foo'.*" fit SELECT=foo SPLIT=grup
+grep -q "SPLIT='grup'" "$TMP/m.err" && grep -q "SELECT='foo'" "$TMP/m.err" && grep -q "nothing was run" "$TMP/m.err" &&
+	ok vars-all-reported || fail vars-all-reported "$(head -c 300 "$TMP/m.err")"
+
+# GPU: every known GPU is listed (official, committed, collected here), a
+# case slip is named; collecting under a new name is no error
+mkdir -p "$TMP/out/mine" && head -2 "$ROOT/check/corpus/base.log" >"$TMP/out/mine/merged.txt"
+snapshot >"$TMP/before"
+bad_value vars-gpu-case "no data for GPU 'H200' \(did you mean h200\? GPU names are lower case\): known GPUs: a100 h100 h200 mine" heuristic GPU=H200
+bad_value vars-gpu-unknown "no data for GPU 'nosuch': known GPUs: a100 h100 h200 mine .*make collect GPU=nosuch" fit GPU=nosuch
+"${MK[@]}" -n collect GPU=newgpu SAMPLES=2 >/dev/null 2>"$TMP/m.err" && ok vars-gpu-new-collection ||
+	fail vars-gpu-new-collection "$(head -c 300 "$TMP/m.err")"
+
+# vars.sh's ranges and word lists are the stages' (their option tables)
+opt_range() { # STAGE OPTION: the [lo, hi] or word list the stage's parser states
+	"$BIN/$1" "$2" x 2>&1 | sed -n "s/.*$2: expected \(an integer in \[[0-9, ]*\]\|[a-z0-9 ,-]*\), got 'x'.*/\1/p"
+}
+var_range() { # NAME VALUE: what vars.sh states for NAME
+	"$ROOT/stages/vars.sh" "$1=$2" 2>&1 >/dev/null | sed -n "s/^make: $1='$2': expected \(an integer in \[[0-9, ]*\]\|[a-z0-9 ,-]*\) (.*/\1/p"
+}
+agree() { # NAME STAGE OPTION [WANT]: the stage's statement, or WANT when vars.sh is tighter on purpose
+	local got want=${4:-$(opt_range "$2" "$3")}
+	got=$(var_range "$1" x)
+	[ -n "$got" ] && [ "$got" = "$want" ] && ok "vars-agree-$1-$2" ||
+		fail "vars-agree-$1-$2" "vars.sh says '$got', $2 $3 '$want'"
+}
+agree SPLIT fit --split
+agree SELECT fit --select
+agree LEAF_RANK fit --leaf-rank
+agree LEAF_PAD fit --leaf-pad
+agree RANKING eval --ranking
+agree REPS bench-fake --reps
+# fit and prune take a larger --ranking than eval: RANKING feeds all three
+for s in fit prune; do
+	r=$(opt_range "$s" --ranking)
+	[ "$r" = "an integer in [1, 1000000]" ] && ok "vars-ranking-within-$s" || fail "vars-ranking-within-$s" "$s --ranking: $r"
+done
+[ "$(opt_range fit --folds)" = "an integer in [0, 100]" ] && ok vars-agree-FOLDS-fit || fail vars-agree-FOLDS-fit "$(opt_range fit --folds)"
+
+# make help: every variable the README names, and quiet under | head
+"${MK[@]}" help >"$TMP/help" 2>&1
+for v in $(grep -oE '\b[A-Z][A-Z0-9_]{1,}=|`[A-Z][A-Z0-9_]{2,}`' "$ROOT/README.md" | tr -d '`=' | sort -u |
+	grep -vx 'ART\|TORCHINDUCTOR_AUTOHEURISTIC_USE') CC CUDA BUILD CUBLASLT V OUT CROSS_DEVICE; do
+	grep -q "\b$v\b" "$TMP/help" || fail "make-help-lists-$v" "'$v' is not in make help"
+done
+ok make-help-lists-readme-variables
+"${MK[@]}" help 2>"$TMP/pipe.err" | head -1 >/dev/null
+rc=${PIPESTATUS[0]}
+[ "$rc" = 0 ] && [ ! -s "$TMP/pipe.err" ] && ok make-help-head || fail make-help-head "rc $rc: $(head -c 200 "$TMP/pipe.err")"
+
+# up-to-date targets all say so the same way, and nothing more
+for t in fetch featurize fit prune emit heuristic; do
+	"${MK[@]}" "$t" GPU=h200 >"$TMP/u.out" 2>&1
+	if [ "$(wc -l <"$TMP/u.out")" = 1 ] && grep -q "^$t GPU=h200: up to date: $TMP/out/h200/\|^$t GPU=h200: up to date: datasets/" "$TMP/u.out"; then
+		ok "make-up-to-date-$t"
+	else fail "make-up-to-date-$t" "$(head -c 300 "$TMP/u.out")"; fi
+done
+finish

@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# vars.sh — check the make variables a user sets, before any stage runs.
+#
+# usage: stages/vars.sh [--goals "GOALS"] NAME=VALUE...
+# The Makefile runs it once, at parse time, with every variable below: a bad
+# value is refused before a rule runs, so it never rewrites a parameter stamp
+# or makes Make delete the previous good outputs (nothing in out/ changes).
+# Prints one line per bad setting on stderr ("make: SELECT='foo': expected
+# top1, regret or hit (fit --select)") and the word "bad" on stdout; prints
+# nothing when all are fine.  GOALS (MAKECMDGOALS) decide the checks that
+# concern some targets only: a GPU with data (training goals), LOG (eval),
+# HELDOUT (compare), CUBLASLT (collect), DATASET_MIRROR (fetching an
+# official dataset).
+# The ranges are those of the stage options the variables feed (fit, prune,
+# eval, sample, bench); check/test_vars.sh checks that they agree.
+set -u
+shopt -s extglob
+goals=
+if [ "${1:-}" = --goals ]; then goals=$2; shift 2; fi
+declare -A v
+for a in "$@"; do v[${a%%=*}]=${a#*=}; done
+bad=0
+err() { echo "make: $*" >&2; bad=1; }
+has() { [ -n "${v[$1]+x}" ]; }
+goal() { local g; for g in $goals; do [ "$g" = "$1" ] && return 0; done; return 1; }
+
+# a <= b for integers written as digits without leading zeros (any length)
+le() { [ ${#1} -lt ${#2} ] || { [ ${#1} -eq ${#2} ] && [[ ! $1 > $2 ]]; }; }
+# an integer in [lo, hi] (digits only; compared as text, so hi = 2^63-1 works)
+int_in() { # VALUE LO HI
+	[[ $1 =~ ^[0-9]+$ ]] || return 1
+	local x=$1
+	while [ ${#x} -gt 1 ] && [ "${x:0:1}" = 0 ]; do x=${x:1}; done
+	le "$2" "$x" && le "$x" "$3"
+}
+need_int() { # NAME LO HI WHAT
+	has "$1" || return 0
+	int_in "${v[$1]}" "$2" "$3" || err "$1='${v[$1]}': expected an integer in [$2, $3] ($4)"
+}
+need_enum() { # NAME WHAT VALUE...
+	has "$1" || return 0
+	local n=$1 what=$2 x; shift 2
+	for x; do [ "${v[$n]}" = "$x" ] && return 0; done
+	local list=$*
+	list=${list// /, }
+	[ $# -lt 2 ] || list="${list%, *} or ${list##*, }"
+	err "$n='${v[$n]}': expected $list ($what)"
+}
+number() { [[ $1 =~ ^[0-9]+(\.[0-9]+)?$ || $1 =~ ^[0-9]*\.[0-9]+$ ]]; }
+I64=9223372036854775807
+
+# ---- learning (fit, prune, eval) ---------------------------------------------
+need_int RANKING 1 100000 "top-k size: fit, prune and eval --ranking"
+need_int SEED 0 $I64 "fit and sample --seed"
+need_enum SPLIT "fit --split" rows group none
+need_enum SELECT "fit --select" top1 regret hit curve
+need_enum LEAF_RANK "fit --leaf-rank" freq greedy prefix prefix-m0 prefix-m10 prefix-regret \
+	prefix-regret-m0 prefix-regret-mu1 prefix-half prefix-nodef
+need_int LEAF_PAD 0 100000 "fit --leaf-pad"
+if has FOLDS; then
+	if ! int_in "${v[FOLDS]}" 0 100 || [ "${v[FOLDS]}" = 1 ]; then
+		err "FOLDS='${v[FOLDS]}': expected 0 (off) or an integer in [2, 100] (fit --folds)"
+	fi
+fi
+# fit's checks across options (stages/fit.c check_options)
+if has FOLDS && has SPLIT && int_in "${v[FOLDS]}" 2 100 && [[ ${v[SPLIT]} == @(rows|none) ]]; then
+	err "FOLDS=${v[FOLDS]} needs SPLIT=group (folds are sets of whole inputs), not SPLIT=${v[SPLIT]}"
+fi
+if has LEAF_PAD && has LEAF_RANK && int_in "${v[LEAF_PAD]}" 1 100000 && [ "${v[LEAF_RANK]}" = freq ]; then
+	err "LEAF_PAD=${v[LEAF_PAD]} needs LEAF_RANK=greedy or prefix (the reference's lists are not padded), not LEAF_RANK=${v[LEAF_RANK]}"
+fi
+if goal compare && has HOLDOUT && { ! number "${v[HOLDOUT]}" ||
+	! awk -v x="${v[HOLDOUT]}" 'BEGIN { exit !(x > 0 && x <= 0.5) }'; }; then
+	err "HOLDOUT='${v[HOLDOUT]}': expected a number in (0, 0.5] (fit --test-fraction, make compare)"
+fi
+if has HEURISTIC_NAME && ! [[ ${v[HEURISTIC_NAME]} =~ ^[A-Za-z_][A-Za-z0-9_]{0,63}$ ]]; then
+	err "HEURISTIC_NAME='${v[HEURISTIC_NAME]}': expected an identifier of 1 to 64 characters ([A-Za-z_][A-Za-z0-9_]*: the class name, emit --heuristic-name)"
+fi
+need_enum CROSS_DEVICE "make eval: 1 evaluates a LOG of another device on purpose" 0 1
+need_enum V "1 shows full commands" 0 1
+
+# ---- collection (sample, bench) ----------------------------------------------
+need_int SAMPLES 1 $I64 "sample --samples"
+need_int REPS 1 1000 "bench --reps"
+if has GPUS; then
+	if ! [[ ${v[GPUS]} =~ ^[0-9]+(,[0-9]+)*$ ]]; then
+		err "GPUS='${v[GPUS]}': expected device ordinals, comma-separated without spaces (e.g. 0,1)"
+	else
+		seen=,
+		for d in ${v[GPUS]//,/ }; do
+			if ! int_in "$d" 0 1023; then
+				err "GPUS='${v[GPUS]}': device $d: expected an ordinal in [0, 1023] (bench --device)"; break
+			elif [[ $seen == *,$((10#$d)),* ]]; then
+				err "GPUS='${v[GPUS]}': device $d listed twice (one shard per GPU)"; break
+			fi
+			seen+=$((10#$d)),
+		done
+	fi
+fi
+need_int ONLINE_SEED 0 $I64 "make evaluate-online: sample --seed"
+need_int GPU_MEM_BYTES 1 $I64 "sample --gpu-mem-bytes"
+has SAMPLE_MAX_GFLOP && [ -n "${v[SAMPLE_MAX_GFLOP]}" ] && need_int SAMPLE_MAX_GFLOP 1 $I64 "sample --max-gflop; empty: off"
+if has COLLECT_TIME_LIMIT && [ -n "${v[COLLECT_TIME_LIMIT]}" ] &&
+	! { number "${v[COLLECT_TIME_LIMIT]}" && [[ ${v[COLLECT_TIME_LIMIT]} == *[1-9]* ]]; }; then
+	err "COLLECT_TIME_LIMIT='${v[COLLECT_TIME_LIMIT]}': expected seconds > 0 (bench --time-limit; empty: none)"
+fi
+need_int FUZZ_SECONDS 1 $I64 "make fuzz: seconds per harness"
+if goal collect && has CUBLASLT && [ -n "${v[CUBLASLT]}" ] && [ ! -f "${v[CUBLASLT]}" ]; then
+	err "CUBLASLT='${v[CUBLASLT]}': no such file (a cuBLASLt algorithm list, e.g. kernels/cublaslt_algos.tsv)"
+fi
+
+# ---- toolchain, folders ------------------------------------------------------
+if has CC && ! command -v "${v[CC]%% *}" >/dev/null; then
+	err "CC='${v[CC]}': no such command (a C11 compiler, e.g. cc, gcc, clang)"
+fi
+if has BUILD && ! [[ ${v[BUILD]} =~ ^[^[:space:]:]+$ ]]; then
+	err "BUILD='${v[BUILD]}': a folder name without spaces or ':' expected (build or build/san)"
+fi
+
+# ---- files a goal reads --------------------------------------------------------
+if goal eval && has LOG && [ -n "${v[LOG]}" ] && [ ! -f "${v[LOG]}" ]; then
+	err "LOG='${v[LOG]}': no such file (an AutoHeuristic mm log to evaluate on)"
+fi
+if goal compare && has HELDOUT; then
+	for h in ${v[HELDOUT]}; do
+		[ -f "$h" ] || err "HELDOUT: '$h': no such file (AutoHeuristic mm logs held out of training)"
+	done
+fi
+
+# ---- GPU: a data set for the training goals ---------------------------------------
+# Known: the official datasets (datasets/MANIFEST.tsv), the committed
+# collections (datasets/MANIFEST.<gpu>.tsv) and collections made here
+# (OUT/<gpu>/merged.txt).
+known_gpus() {
+	local here=${0%/*} f
+	awk -F'\t' 'NR > 1 { print $2 }' "$here/../datasets/MANIFEST.tsv"
+	for f in "$here"/../datasets/MANIFEST.*.tsv; do
+		[ -f "$f" ] || continue
+		f=${f##*/MANIFEST.}; echo "${f%.tsv}"
+	done
+	for f in "${v[OUT]:-out}"/*/merged.txt; do
+		[ -f "$f" ] || continue
+		f=${f%/merged.txt}; echo "${f##*/}"
+	done
+}
+data_goal=0
+for g in heuristic featurize fit prune emit eval report compare promote fetch unpack \
+	evaluate-online install-artifact; do goal "$g" && data_goal=1; done
+# an official GPU (read with builtins: this runs on every make heuristic)
+official() {
+	local f g
+	{ read -r _; while IFS=$'\t' read -r f g _; do [ "$g" = "$1" ] && return 0; done; } \
+		<"${0%/*}/../datasets/MANIFEST.tsv"
+	return 1
+}
+if has GPU && [ $data_goal = 1 ] && ! goal collect &&
+	[ ! -f "${0%/*}/../datasets/MANIFEST.${v[GPU]}.tsv" ] &&
+	[ ! -f "${v[OUT]:-out}/${v[GPU]}/merged.txt" ] && ! official "${v[GPU]}"; then
+	mapfile -t known < <(known_gpus | sort -u)
+	if :; then
+		hint=
+		lc=${v[GPU],,}
+		for k in "${known[@]}"; do [ "$k" = "$lc" ] && hint=" (did you mean $lc? GPU names are lower case)"; done
+		err "no data for GPU '${v[GPU]}'$hint: known GPUs: ${known[*]} (official: datasets/MANIFEST.tsv; committed: datasets/MANIFEST.<gpu>.tsv; collected: ${v[OUT]:-out}/<gpu>/merged.txt); to collect one: make collect GPU=${v[GPU]} GPUS=0 SAMPLES=N"
+	fi
+fi
+
+# the mirror, where an official dataset is fetched (a typo would silently
+# download instead)
+if [ $data_goal = 1 ] && has GPU && official "${v[GPU]}" && has DATASET_MIRROR &&
+	[ -n "${v[DATASET_MIRROR]}" ] && [ ! -d "${v[DATASET_MIRROR]}" ]; then
+	err "DATASET_MIRROR='${v[DATASET_MIRROR]}': no such folder (empty: download from the manifest's URL)"
+fi
+
+[ $bad = 0 ] || echo bad
+exit 0
