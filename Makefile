@@ -253,12 +253,18 @@ LOG_main   := $(O)/merged.txt
 LOG_SRC    := $(O)/merged.txt
 featurize = $(BIN)/featurize $(2) -o $(3) $(LOG_$(1))
 else
-EXTRA_SETS :=
-LOG_main   := datasets/$(shell awk -F'\t' 'NR==2{print $$1}' datasets/MANIFEST.$(GPU).tsv)
-LOG_SHA    := $(shell awk -F'\t' 'NR==2{print $$3}' datasets/MANIFEST.$(GPU).tsv)
-LOG_SRC    := $(LOG_main)
-featurize = set -o pipefail; echo '$(LOG_SHA)  $(LOG_main)' | sha256sum --quiet -c - && \
-  xz -dc $(LOG_main) | $(BIN)/featurize $(2) --label $(LOG_main) -o $(3) -
+# Row 2 is the main log; a later row whose `set` column names a set (not
+# "-") is an extra training set (fit --data NAME), as train_timm/train_hf
+# are for the official data: the H200 model-shape list, say.
+MANIFEST_G := datasets/MANIFEST.$(GPU).tsv
+manifest_col = $(shell awk -F'\t' 'NR==1 { for (i = 1; i <= NF; i++) if ($$i == "set") c = i } \
+  NR >= 2 && (NR == 2 ? "main" : (c ? $$c : "-")) == "$(1)" { print $$$(2); exit }' $(MANIFEST_G))
+EXTRA_SETS := $(shell awk -F'\t' 'NR==1 { for (i = 1; i <= NF; i++) if ($$i == "set") c = i } \
+  NR > 2 && c && $$c != "-" && $$c != "" && $$c != "main" { print $$c }' $(MANIFEST_G))
+$(foreach s,main $(EXTRA_SETS),$(eval LOG_$(s) := datasets/$(call manifest_col,$(s),1))$(eval SHA_$(s) := $(call manifest_col,$(s),3)))
+LOG_SRC    := $(foreach s,main $(EXTRA_SETS),$(LOG_$(s)))
+featurize = set -o pipefail; echo '$(SHA_$(1))  $(LOG_$(1))' | sha256sum --quiet -c - && \
+  xz -dc $(LOG_$(1)) | $(BIN)/featurize $(2) --label $(LOG_$(1)) -o $(3) -
 endif
 else
 # our own collection (make collect GPU=...): the merged shards

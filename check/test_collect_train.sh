@@ -25,16 +25,33 @@ grep -q ',type=nvrtc_wgmma_' "$TMP/out/zz100/merged.txt" && ok collect-train-wgm
 "${MK[@]}" -j2 collect GPUS=0,1 SAMPLES=3 SEED=1 CUBLASLT="$ROOT/kernels/cublaslt_algos.tsv" >"$TMP/l.log" 2>&1 &&
 	grep -q ',type=cublaslt_algo=' "$TMP/out/zz100/merged.txt" && ok collect-train-cublaslt \
 	|| fail collect-train-cublaslt "$(tail -2 "$TMP/l.log")"
-# the committed H200 collection (datasets/MANIFEST.h200.tsv, first row):
-# make heuristic GPU=h200 trains on it without a GPU -- checksum verified,
+# the committed NVRTC collection (datasets/MANIFEST.h200nvrtc.tsv, first row):
+# make heuristic GPU=h200nvrtc trains on it without a GPU -- checksum verified,
 # 2080 inputs read, the single-choice ones (screened to extern_mm alone)
 # dropped as spec §5.1 drops them -- and emits a tree with the NVRTC
 # families (not one fixed leaf)
-make --no-print-directory BUILD="$BUILD" OUT="$TMP/o2" GPU=h200 heuristic >"$TMP/h2.log" 2>&1 &&
+make --no-print-directory BUILD="$BUILD" OUT="$TMP/o2" GPU=h200nvrtc heuristic >"$TMP/h2.log" 2>&1 &&
 	grep -q 'h200_seed2026_uncapped.txt.xz: 55208 measurements, 2080 inputs (1640 kept)' "$TMP/h2.log" &&
-	grep -q 'nvrtc_wgmma_' "$TMP/o2/h200/_MMRankingH200.py" && grep -q 'nvrtc_mma_' "$TMP/o2/h200/_MMRankingH200.c" &&
-	[ "$(awk -F'\t' '$1 == "node" && $3 == -1' "$TMP/o2/h200/pruned.tsv" | wc -l)" -ge 2 ] \
-	&& ok collect-train-committed-h200 || fail collect-train-committed-h200 "$(tail -3 "$TMP/h2.log")"
+	grep -q 'nvrtc_wgmma_' "$TMP/o2/h200nvrtc/_MMRankingH200NVRTC.py" && grep -q 'nvrtc_mma_' "$TMP/o2/h200nvrtc/_MMRankingH200NVRTC.c" &&
+	[ "$(awk -F'\t' '$1 == "node" && $3 == -1' "$TMP/o2/h200nvrtc/pruned.tsv" | wc -l)" -ge 2 ] \
+	&& ok collect-train-committed-h200nvrtc || fail collect-train-committed-h200nvrtc "$(tail -3 "$TMP/h2.log")"
+# the committed H200 collection with Inductor's ids (datasets/MANIFEST.h200.tsv):
+# row 2 is the main log (sampled), the row whose set column is train_models
+# (the real-model list) is featurized against main's categories and trained
+# on 3x (fit --data train_models); both checksums verified; the tree ranks
+# Inductor's triton_ ids and extern_mm only
+make --no-print-directory BUILD="$BUILD" OUT="$TMP/o3" GPU=h200 heuristic >"$TMP/h3.log" 2>&1 &&
+	grep -q 'h200_inductor_seed2026.txt.xz: 3002 measurements, 98 inputs (98 kept)' "$TMP/h3.log" &&
+	grep -q 'h200_inductor_real.txt.xz: 13143 measurements, 441 inputs (441 kept)' "$TMP/h3.log" &&
+	grep -q 'training set 2845 rows .*train_models 441' "$TMP/h3.log" &&
+	grep -q "type=triton_BLOCK-M=" "$TMP/o3/h200/_MMRankingH200.py" &&
+	! grep -q "nvrtc" "$TMP/o3/h200/_MMRankingH200.py" \
+	&& ok collect-train-committed-h200 || fail collect-train-committed-h200 "$(tail -3 "$TMP/h3.log")"
+# train_models trains: the same set under another name is only evaluated
+"$BIN/fit" "$TMP/o3/h200/main.feat.tsv" --data other "$TMP/o3/h200/train_models.feat.tsv" --grid reference \
+	--split none -o "$TMP/t.tsv" --metrics "$TMP/m.tsv" 2>"$TMP/fo.log" >/dev/null &&
+	grep -q 'training set 125 rows' "$TMP/fo.log" && ok collect-train-models-weight ||
+	fail collect-train-models-weight "$(grep 'training set' "$TMP/fo.log")"
 # an unknown GPU: a clear error, no collection started
 "${MK[@]}" heuristic GPU=nosuchgpu >"$TMP/u.log" 2>&1 && fail collect-train-unknown-gpu "exit 0" || {
 	grep -q "no data for GPU 'nosuchgpu'" "$TMP/u.log" && ! grep -q 'sample' "$TMP/u.log" &&

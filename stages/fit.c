@@ -94,7 +94,7 @@ static const char h_leaf_rank[] =
 "stages/lib/rerank.h): freq (default, the reference): weighted frequency "
 "among the near-best labels (§5.2); greedy (ours): extern_mm last (it is "
 "always appended, §7.3), the others by how many training inputs reaching "
-"the node they win (main inputs count 1, train_timm/train_hf inputs 3), "
+"the node they win (main inputs count 1, train_timm/train_hf/train_models inputs 3), "
 "ties by the largest drop of the inputs' summed log regret (best listed "
 "median ms / best ms), greedily; prefix (ours, issue #19; "
 "stages/lib/leaforder.h): right at every length: the first entry is the "
@@ -126,7 +126,7 @@ static const char h_pxe[] =
 "is not a training class";
 static const char h_folds[] =
 "K-fold cross-validation for model selection (needs --split group): the "
-"main set's train+val inputs and the train_timm/train_hf inputs are cut "
+"main set's train+val inputs and the train_timm/train_hf/train_models inputs are cut "
 "into K seeded folds; each model is fitted K times without one fold and "
 "scored on it (set 'cv', pooled over all folds and sets), then refitted on "
 "all training rows (set 'train' = main train+val); 0 (default) = select on "
@@ -208,7 +208,9 @@ fit_cli(fit_opts *o, int argc, char **argv)
 		         "extra feat TSV (featurize --categories MAIN), evaluated as "
 		         "set NAME; train_timm and train_hf are also appended 3x each "
 		         "to the training set (spec §5.3 step 4; a warning if one is "
-		         "given without the other).  The device (metadata "
+		         "given without the other), and so is a set named "
+		         "train_models (ours: a collection's real-model shape list, "
+		         "datasets/MANIFEST.h200.tsv).  The device (metadata "
 		         "shared_memory, device_capa) must be MAIN's.  Repeatable; "
 		         "evaluated in CLI order."),
 		OPT_STRING("--heuristic-name", "NAME", &o->hname, 0,

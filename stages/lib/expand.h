@@ -36,6 +36,10 @@ typedef struct {
 	                   measured (training.h, for rerank) */
 } dset;
 
+/* fit's training sources: the main set, then the extra sets trained on
+ * (training.h training_extra: train_timm, train_hf, train_models). */
+#define TRAINING_SOURCES 4
+
 /* Read ds->path into ds->fs (other fields zeroed).  An extra set (main not
  * NULL) must have main's metadata (ahmeta.h ah_meta_check: the same device,
  * never overridden) and main's feature columns, in order; dies naming the

@@ -58,7 +58,7 @@ typedef struct {
 	const double *time; /* [t->n_class] median ms per class; NAN = not
 	                       measured, +inf = failed */
 	int winner;         /* class index of its fastest choice (time finite) */
-	double weight;      /* > 0: 1 for main inputs, 3 for train_timm/train_hf
+	double weight;      /* > 0: 1 for main inputs, 3 for train_timm/train_hf/train_models
 	                       (their rows are repeated 3x, spec §5.3 step 4) */
 } rr_input;
 

@@ -110,10 +110,10 @@ split_sets(dset *ds, const split_params *p)
 }
 
 int
-split_folds(dset *const src[3], unsigned mask, int folds, uint64_t seed)
+split_folds(dset *const src[TRAINING_SOURCES], unsigned mask, int folds, uint64_t seed)
 {
 	int n_cv = 0;
-	for (int e = 0; e < 3; e++) {
+	for (int e = 0; e < TRAINING_SOURCES; e++) {
 		dset *x = src[e];
 		if (!x)
 			continue;

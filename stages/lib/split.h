@@ -42,7 +42,7 @@ typedef struct {
 } split_params;
 
 void split_sets(dset *ds, const split_params *p);
-/* src[0] is the main set, src[1..2] the extra training sets or NULL. */
-int split_folds(dset *const src[3], unsigned mask, int folds, uint64_t seed);
+/* src[0] is the main set, src[1..] the extra training sets or NULL. */
+int split_folds(dset *const src[TRAINING_SOURCES], unsigned mask, int folds, uint64_t seed);
 
 #endif

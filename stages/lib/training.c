@@ -29,7 +29,7 @@ classes(training *tr)
 {
 	size_t n = 0, cap = 0;
 	const char **lab = NULL;
-	for (int e = 0; e < 3; e++) {
+	for (int e = 0; e < TRAINING_SOURCES; e++) {
 		const dset *x = tr->src[e];
 		for (int r = 0; x && r < x->n_rows; r++)
 			if (trains(tr, e, r, -1)) {
@@ -100,6 +100,9 @@ class_times(dset *x, int n_class)
 		}
 }
 
+const char *const training_extra[TRAINING_SOURCES] = {NULL, "train_timm", "train_hf",
+                                                      "train_models"};
+
 void
 training_make(training *tr, dset *ds, int nds, unsigned mask, int times)
 {
@@ -108,12 +111,10 @@ training_make(training *tr, dset *ds, int nds, unsigned mask, int times)
 	tr->nds = nds;
 	tr->mask = mask;
 	tr->src[0] = &ds[0];
-	for (int d = 1; d < nds; d++) {
-		if (!strcmp(ds[d].name, "train_timm"))
-			tr->src[1] = &ds[d];
-		if (!strcmp(ds[d].name, "train_hf"))
-			tr->src[2] = &ds[d];
-	}
+	for (int d = 1; d < nds; d++)
+		for (int e = 1; e < TRAINING_SOURCES; e++)
+			if (!strcmp(ds[d].name, training_extra[e]))
+				tr->src[e] = &ds[d];
 	/* The official zips hold both; a collection of our own (make collect,
 	 * the committed H200 data) has neither, which is no mistake.  One
 	 * without the other is. */
@@ -126,7 +127,7 @@ training_make(training *tr, dset *ds, int nds, unsigned mask, int times)
 	classes(tr);
 	universe(tr);
 	tr->nf = ds[0].fs.n_feat;
-	for (int e = 0; e < 3; e++) {
+	for (int e = 0; e < TRAINING_SOURCES; e++) {
 		if (!tr->src[e])
 			continue;
 		tr->n_max += (size_t)tr->src[e]->n_rows * (e ? 3 : 1);
@@ -140,7 +141,7 @@ int
 training_rows(const training *tr, int fold, double *X, int *Y, double *W)
 {
 	int nf = tr->nf, p = 0;
-	for (int e = 0; e < 3; e++) {
+	for (int e = 0; e < TRAINING_SOURCES; e++) {
 		const dset *x = tr->src[e];
 		for (int r = 0; x && r < x->n_rows; r++) {
 			if (!trains(tr, e, r, fold))
@@ -165,7 +166,7 @@ int
 training_inputs(const training *tr, int fold, rr_input *rr)
 {
 	int p = 0;
-	for (int e = 0; e < 3; e++) {
+	for (int e = 0; e < TRAINING_SOURCES; e++) {
 		const dset *x = tr->src[e];
 		for (int r = 0; x && r < x->n_rows; r++) {
 			int i = x->inp[r];

@@ -5,7 +5,10 @@
  * Training sources: the main set's rows whose set (split.h) is in mask
  * (S_TRAIN; with --folds also S_VAL, which cross-validation cuts into
  * folds), then every row of the extra sets named train_timm and train_hf
- * (in that order) three times each (the reference repeats them 3x).  The
+ * (in that order) three times each (the reference repeats them 3x), and,
+ * ours, of a set named train_models the same way (a collection's real-model
+ * shape list, datasets/MANIFEST.h200.tsv: weighted as the reference weights
+ * its HF model shapes).  The
  * classes are the distinct labels of those rows sorted by strcmp (the
  * reference's classes_).  The universe: the classes, then every other
  * choice id of any set, in set order, then DEFAULT_CHOICE (rules.h) if no
@@ -19,10 +22,13 @@
 #include "expand.h"
 #include "rerank.h"
 
+/* The names of the training sources after main (expand.h TRAINING_SOURCES). */
+extern const char *const training_extra[TRAINING_SOURCES];
+
 typedef struct {
 	dset *ds;               /* [nds] main first, then --data sets */
 	int nds;
-	dset *src[3];           /* main, train_timm, train_hf (NULL: absent) */
+	dset *src[TRAINING_SOURCES];           /* main, then training_extra[1..] (NULL: absent) */
 	unsigned mask;          /* main rows whose set is in mask train */
 	const char **univ;      /* [n_univ] classes then other choice ids */
 	int n_class, n_univ;

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# check/gpu/h200_collect.sh — one device call of the H200 collection with
+# Inductor's ids (issue #18 item 2): bench --template triton on the
+# real-model list (datasets/shapes/real.tsv) and then on the reference
+# distribution (sample --seed 2026, uncapped), each time-limited and
+# resumable, carrying only built binaries and precompiled cubins.
+#
+#   bash check/gpu/h200_collect.sh --prepare   # here (CPU): build, compile, pack
+#   bash check/gpu/h200_collect.sh             # the device call (needs a GPU)
+#   bash check/gpu/h200_collect.sh --dry-run   # here: the same with bench-fake
+#
+# --prepare writes build/h200c/{real,sample}.tsv (shapes --from-list; sample
+# --seed 2026 --samples 450: 1800 inputs), compiles the Triton variants of
+# the real list and of the first SAMPLE_N (default 300) sampled inputs into
+# build/fccache/cubin (stages/bench/triton_aot.py; what is there is kept)
+# and packs that entry folder into build/h200c/cubins.tar.xz.  The call
+# carries build/bin and build/h200c.
+#
+# The run: bench --template triton --reps 1 (Inductor measures each choice
+# once; its timing, triton_timing.h) on real.tsv for at most REAL_S (330 s),
+# then on sample.tsv until TOTAL_S (540 s) is used; --time-limit stops after
+# the input in flight, so both logs hold complete inputs only.  RESUME=DIR
+# (carried): the .part/.plan files of an earlier call, copied in first, so
+# bench resumes where that call stopped.  Writes $OUT/collect.tar.xz (the
+# logs or their .part and .plan, stats, stderr, versions sidecars) and
+# $OUT/summary.txt.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+MODE=${1:-run}
+C=build/h200c
+FC=build/fccache/cubin
+SAMPLE_N=${SAMPLE_N:-300}
+
+prepare() {
+	make -s all build/bin/bench build/bin/bench-fake build/bin/triton_cands build/bin/shapes || return 1
+	mkdir -p "$C" "$FC"
+	build/bin/shapes --from-list datasets/shapes/real.tsv -o "$C/real.tsv" || return 1
+	build/bin/sample --seed 2026 --samples 450 -o "$C/sample.tsv" 2>/dev/null || return 1
+	head -n $((SAMPLE_N + 1)) "$C/sample.tsv" > "$C/sample_head.tsv"
+	build/bin/triton_cands --variants "$C/real.tsv" "$C/v_real.tsv" &&
+		build/bin/triton_cands --variants "$C/sample_head.tsv" "$C/v_sample.tsv" || return 1
+	{ cat "$C/v_real.tsv"; tail -n +2 "$C/v_sample.tsv"; } | awk '!seen[$0]++' > "$C/variants.tsv"
+	local entry
+	entry=$(python3 stages/bench/triton_aot.py --cache "$FC" --entry-dir) || return 1
+	basename "$entry" > "$C/triton_entry.txt"
+	[ "${PREP_COMPILE:-1}" = 0 ] ||
+		python3 stages/bench/triton_aot.py --cache "$FC" --jobs "${PREP_JOBS:-$(nproc)}" "$C/variants.tsv" ||
+		return 1
+	tar cJf "$C/cubins.tar.xz" -C "$FC" "$(cat "$C/triton_entry.txt")" || return 1
+	du -sh build/bin "$C"
+}
+
+if [ "$MODE" = --prepare ]; then prepare; exit $?; fi
+case $MODE in
+--dry-run) OUT=${OUT:-out/h200c-dry} BENCH=build/bin/bench-fake ;;
+run) OUT=${OUT:-out/h200c} BENCH=build/bin/bench ;;
+*) echo "usage: check/gpu/h200_collect.sh [--prepare | --dry-run]" >&2; exit 2 ;;
+esac
+T0=$(date +%s)
+stamp() { echo "== $(date -u +%T) (+$(($(date +%s) - T0)) s): $*"; }
+W=$(mktemp -d)
+mkdir -p "$OUT" "$W/c"
+exec > >(tee "$OUT/summary.txt") 2>&1
+stamp "h200 collection ($MODE), commit $(git log -1 --format=%h 2>/dev/null || echo '?')"
+nvidia-smi --query-gpu=index,name,clocks.sm,temperature.gpu,driver_version --format=csv,noheader 2>/dev/null
+for f in "$C/cubins.tar.xz" "$C/triton_entry.txt" "$C/real.tsv" "$C/sample.tsv" "$BENCH"; do
+	[ -e "$f" ] || { echo "missing $f: run check/gpu/h200_collect.sh --prepare here, carry build/bin $C"; exit 1; }
+done
+mkdir -p "$FC" && tar xJf "$C/cubins.tar.xz" -C "$FC" || { echo "cannot unpack the cubins"; exit 1; }
+ED=$FC/$(cat "$C/triton_entry.txt")
+stamp "unpacked $(ls "$ED" | grep -c '\.json$') Triton variants"
+ldd build/bin/* 2>/dev/null | grep 'not found' | sort -u
+# what --prepare did not compile (the entry keeps what is there), on all CPUs
+if [ "$MODE" = run ] && python3 -c 'import triton' 2>/dev/null; then
+	stamp "triton_aot: the variants not carried"
+	python3 stages/bench/triton_aot.py --cache "$FC" --jobs "$(nproc)" "$C/variants.tsv" | tail -n 3
+	stamp "$(ls "$ED" | grep -c '\.json$') Triton variants"
+fi
+[ -n "${RESUME:-}" ] && cp "$RESUME"/*.part "$RESUME"/*.plan "$W/c/" 2>/dev/null && stamp "resumed from $RESUME: $(ls "$W/c")"
+B=("$BENCH" --template triton --reps 1 --kernels kernels --cache "$FC" --triton-cubins "$ED")
+run() {  # NAME LIMIT: bench on $C/NAME.tsv for at most LIMIT s
+	[ "$2" -gt 10 ] || { stamp "$1: no time left"; return; }
+	stamp "$1: --time-limit $2"
+	timeout --kill-after=10 $(($2 + 90)) "${B[@]}" --time-limit "$2" --stats "$W/c/stats_$1.tsv" \
+		-o "$W/c/$1.txt" "$C/$1.tsv" 2> "$W/c/$1.err"
+	stamp "$1: exit $? ($(grep -v '^bench: type=' "$W/c/$1.err" | tail -n 1))"
+}
+run real "${REAL_S:-330}"
+run sample $((${TOTAL_S:-540} - ($(date +%s) - T0)))
+for f in "$W"/c/stats_*.tsv; do echo "$f: $(awk -F'\t' '$1 ~ /^(inputs_measured|wall_s|rows_written|verify_failures)$/ { printf "%s=%s ", $1, $2 }' "$f")"; done
+tar cJf "$OUT/collect.tar.xz" -C "$W" c
+rm -rf "$W"
+stamp "done"
