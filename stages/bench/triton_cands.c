@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "inductor_cands.h"
+#include "tsvtext.h"
 #include "util.h"
 
 static const char usage[] =
@@ -59,44 +60,22 @@ static int64_t num(const char *s, const char *path, int line, const char *name)
 
 static row *read_shapes(const char *path, int64_t first, int64_t *nrows)
 {
-	size_t len;
-	char *buf = read_file(path, &len);
-	if (strlen(buf) != len)
-		die("%s: a NUL byte in the file", path);
+	char *buf = tsv_read(path, "a header line"), *pos = buf, *p;
 	int col[NCOL];
-	for (int i = 0; i < NCOL; i++)
-		col[i] = -1;
 	int ncols = 0, line = 0;
+	int64_t lineno = 0;
 	row *r = NULL;
 	size_t cap = 0;
 	int64_t n = 0;
-	char *p = buf;
-	while (*p && (first < 0 || n < first)) {
-		char *e = strchr(p, '\n');
-		if (!e)
-			die("%s:%d: the last line has no '\\n'", path, line + 1);
-		*e = '\0';
-		line++;
-		if (strchr(p, '\r'))
-			die("%s:%d: a '\\r' (CRLF line ends are not accepted)", path, line);
+	while ((first < 0 || n < first) && (p = tsv_line(&pos, path, &lineno))) {
+		line = (int)lineno;
 		char *f[64];
-		int nf = 0;
-		for (char *q = p;;) {
-			if (nf == 64)
-				die("%s:%d: more than 64 fields", path, line);
-			f[nf++] = q;
-			char *t = strchr(q, '\t');
-			if (!t)
-				break;
-			*t = '\0';
-			q = t + 1;
-		}
+		int nf = tsv_split(p, f, 64);
 		if (line == 1) {
+			if (nf > 64)
+				die("%s:1: more than 64 columns", path);
 			ncols = nf;
-			for (int j = 0; j < nf; j++)
-				for (int i = 0; i < NCOL; i++)
-					if (!strcmp(f[j], colname[i]))
-						col[i] = j;
+			tsv_columns(f, nf, colname, NCOL, col);
 			for (int i = COL_M; i <= COL_DTYPE; i++)
 				if (col[i] < 0)
 					die("%s:1: column '%s' missing", path, colname[i]);
@@ -105,7 +84,6 @@ static row *read_shapes(const char *path, int64_t first, int64_t *nrows)
 				die("%s:1: some of the mat*_stride_* columns missing", path);
 			if (!have_s)
 				col[COL_S10] = col[COL_S11] = col[COL_S20] = col[COL_S21] = -1;
-			p = e + 1;
 			continue;
 		}
 		if (nf != ncols)
@@ -159,10 +137,7 @@ static row *read_shapes(const char *path, int64_t first, int64_t *nrows)
 			x->in.s2[0] = tr ? 1 : nn, x->in.s2[1] = tr ? k : 1;
 		}
 		n++;
-		p = e + 1;
 	}
-	if (line == 0)
-		die("%s: empty (no header)", path);
 	free(buf);
 	*nrows = n;
 	return r;

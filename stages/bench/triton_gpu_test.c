@@ -17,6 +17,7 @@
 #include "inductor_cands.h"
 #include "triton_launch.h"
 #include "triton_timing.h"
+#include "tsvtext.h"
 #include "util.h"
 
 static const char usage[] =
@@ -66,8 +67,7 @@ typedef struct {
 
 static crow *read_cands(const char *path, int64_t *nrows)
 {
-	size_t len;
-	char *buf = read_file(path, &len);
+	char *buf = tsv_read(path, "a header line"), *pos = buf, *p;
 	const char *want[] = {"input", "m", "k", "n", "dtype", "tf32", "mat1_stride_0", "mat1_stride_1",
 	                      "mat2_stride_0", "mat2_stride_1", "pos", "id", "kind", "bm", "bn", "bk",
 	                      "stages", "warps", "dup_of", "variant"};
@@ -75,36 +75,20 @@ static crow *read_cands(const char *path, int64_t *nrows)
 	int col[NW];
 	crow *r = NULL;
 	size_t cap = 0;
-	int64_t n = 0;
+	int64_t n = 0, lineno = 0;
 	int line = 0, ncol = 0;
-	for (char *p = buf, *e; *p; p = e + 1) {
-		e = strchr(p, '\n');
-		if (!e)
-			die("%s:%d: no final newline", path, line + 1);
-		*e = '\0';
-		line++;
+	while ((p = tsv_line(&pos, path, &lineno))) {
+		line = (int)lineno;
 		char *f[64];
-		int nf = 0;
-		for (char *q = p;;) {
-			if (nf == 64)
-				die("%s:%d: too many fields", path, line);
-			f[nf++] = q;
-			char *t = strchr(q, '\t');
-			if (!t)
-				break;
-			*t = '\0';
-			q = t + 1;
-		}
+		int nf = tsv_split(p, f, 64);
 		if (line == 1) {
+			if (nf > 64)
+				die("%s:1: more than 64 columns", path);
 			ncol = nf;
-			for (int w = 0; w < NW; w++) {
-				col[w] = -1;
-				for (int j = 0; j < nf; j++)
-					if (!strcmp(f[j], want[w]))
-						col[w] = j;
-				if (col[w] < 0)
-					die("%s:1: column '%s' missing", path, want[w]);
-			}
+			if (tsv_columns(f, nf, want, NW, col) < NW)
+				for (int w = 0; w < NW; w++)
+					if (col[w] < 0)
+						die("%s:1: column '%s' missing", path, want[w]);
 			continue;
 		}
 		if (nf != ncol)
