@@ -8,37 +8,21 @@
 #include <string.h>
 
 #include "inductor_cands.h"
+#include "opts.h"
 #include "tsvtext.h"
 #include "util.h"
 
-static const char usage[] =
-	"usage: triton_cands [--configs FILE] [--params FILE] [--smem BYTES] [--first N]\n"
-	"                    [--candidates | --variants | --summary] SHAPES OUTPUT\n"
-	"\n"
-	"For every input of SHAPES (a TSV with a header naming its columns: m, k, n,\n"
-	"dtype (torch.float16|torch.bfloat16|torch.float32), optionally input (the\n"
-	"input's number), tf32 (0/1) or using_tf32 (True/False/not_float_32), and\n"
-	"the strides mat1_stride_0 mat1_stride_1 mat2_stride_0 mat2_stride_1 or\n"
-	"transpose_left transpose_right (0/1); `sample` writes such a file),\n"
-	"write to OUTPUT ('-': stdout) the candidates Inductor's tuned_mm offers\n"
-	"when collecting AutoHeuristic data (torch's version: the tables'), in\n"
-	"its order and under its choice ids:\n"
-	"  --candidates  (default) one row per (input, candidate): input m k n dtype\n"
-	"                tf32, the four strides, pos id kind list cfg bm bn bk stages\n"
-	"                warps k_split dup_of variant (an input with no candidate: one\n"
-	"                row, id '-'; stages/FORMATS.md \"Inductor candidate list\")\n"
-	"  --variants    the distinct compile variants of kernels/triton_mm.py the\n"
-	"                Triton candidates need, in order of first use, with their\n"
-	"                fields (stages/FORMATS.md \"Triton variant list\")\n"
-	"  --summary     inputs, candidates, Triton candidates, distinct variants,\n"
-	"                inputs with decompose_k candidates, duplicate ids\n"
-	"  --configs, --params  the tables (default kernels/inductor_mm_configs.tsv,\n"
-	"                kernels/inductor_mm_params.tsv)\n"
-	"  --smem BYTES  the device's opt-in shared memory per block (default\n"
-	"                232448, H100/H200), used only if the table prunes by it\n"
-	"  --first N     only the first N inputs\n"
-	"Exit status 0, or 1 with a message naming FILE:LINE and the field.\n";
+static const char synopsis[] =
+	"triton_cands [--configs FILE] [--params FILE] [--smem BYTES] [--first N]\n"
+	"                    [--candidates | --variants | --summary] SHAPES OUTPUT";
 
+static const char about[] =
+	"For every input of SHAPES write to OUTPUT the candidates Inductor's tuned_mm\n"
+	"offers when collecting AutoHeuristic data (torch's version: the tables'), in\n"
+	"its order and under its choice ids, or the Triton compile variants they need.\n";
+
+static const char notes[] =
+	"Exit status 0, or 1 with a message naming FILE:LINE and the field.\n";
 enum { COL_INPUT, COL_M, COL_K, COL_N, COL_DTYPE, COL_TF32, COL_UTF32, COL_S10, COL_S11,
        COL_S20, COL_S21, COL_TL, COL_TR, NCOL };
 static const char *colname[NCOL] = {"input", "m", "k", "n", "dtype", "tf32", "using_tf32",
@@ -150,44 +134,45 @@ static const char *kind_name(int k)
 
 int main(int argc, char **argv)
 {
-	std_options(argc, argv, usage);
 	const char *configs = "kernels/inductor_mm_configs.tsv", *params = "kernels/inductor_mm_params.tsv";
+	const char *shapes = NULL, *outp = NULL;
 	int64_t smem = 232448, first = -1;
-	int mode = 0;   /* 0 candidates, 1 variants, 2 summary */
-	int i = 1;
-	for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--configs") && i + 1 < argc)
-			configs = argv[++i];
-		else if (!strcmp(a, "--params") && i + 1 < argc)
-			params = argv[++i];
-		else if (!strcmp(a, "--smem") && i + 1 < argc) {
-			if (parse_i64(argv[i + 1], strlen(argv[i + 1]), &smem) || smem < 0)
-				die("--smem: not a byte count: '%s'", argv[i + 1]);
-			i++;
-		} else if (!strcmp(a, "--first") && i + 1 < argc) {
-			if (parse_i64(argv[i + 1], strlen(argv[i + 1]), &first) || first < 0)
-				die("--first: not a count: '%s'", argv[i + 1]);
-			i++;
-		} else if (!strcmp(a, "--candidates"))
-			mode = 0;
-		else if (!strcmp(a, "--variants"))
-			mode = 1;
-		else if (!strcmp(a, "--summary"))
-			mode = 2;
-		else {
-			fputs(usage, stderr);
-			die("unknown option '%s'", a);
-		}
-	}
-	if (argc - i != 2) {
-		fputs(usage, stderr);
-		return 1;
-	}
-	const char *shapes = argv[i], *outp = argv[i + 1];
-	check_output_not_input(outp, shapes);
-	check_output_not_input(outp, configs);
-	check_output_not_input(outp, params);
+	int m_cand = 0, m_var = 0, m_sum = 0;
+	const opt table[] = {
+		OPT_FLAG("--candidates", &m_cand,
+		         "(default) one row per (input, candidate): input m k n dtype "
+		         "tf32, the four strides, pos id kind list cfg bm bn bk stages "
+		         "warps k_split dup_of variant (an input with no candidate: one "
+		         "row, id '-'; stages/FORMATS.md \"Inductor candidate list\")"),
+		OPT_FLAG("--variants", &m_var,
+		         "the distinct compile variants of kernels/triton_mm.py the "
+		         "Triton candidates need, in order of first use, with their "
+		         "fields (stages/FORMATS.md \"Triton variant list\")"),
+		OPT_FLAG("--summary", &m_sum,
+		         "inputs, candidates, Triton candidates, distinct variants, "
+		         "inputs with decompose_k candidates, duplicate ids"),
+		OPT_STRING("--configs", "FILE", &configs, OPT_INPUT,
+		           "Inductor's config table (default kernels/inductor_mm_configs.tsv)"),
+		OPT_STRING("--params", "FILE", &params, OPT_INPUT,
+		           "its parameter table (default kernels/inductor_mm_params.tsv)"),
+		OPT_I64("--smem", "BYTES", &smem, 0, INT64_MAX, 0,
+		        "the device's opt-in shared memory per block (default 232448, "
+		        "H100/H200), used only if the table prunes by it"),
+		OPT_I64("--first", "N", &first, 0, INT64_MAX, 0, "only the first N inputs"),
+		OPT_POS("SHAPES", &shapes, OPT_REQUIRED | OPT_INPUT,
+		        "a TSV with a header naming its columns: m, k, n, dtype "
+		        "(torch.float16|torch.bfloat16|torch.float32), optionally input "
+		        "(the input's number), tf32 (0/1) or using_tf32 "
+		        "(True/False/not_float_32), and the strides mat1_stride_0 "
+		        "mat1_stride_1 mat2_stride_0 mat2_stride_1 or transpose_left "
+		        "transpose_right (0/1); `sample` writes such a file"),
+		OPT_POS("OUTPUT", &outp, OPT_REQUIRED | OPT_OUTPUT, "the output ('-': stdout)"),
+		OPT_END()
+	};
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 20}, argc, argv);
+	if (m_cand + m_var + m_sum > 1)
+		die("more than one of --candidates, --variants, --summary (see --help)");
+	int mode = m_var ? 1 : m_sum ? 2 : 0;   /* 0 candidates, 1 variants, 2 summary */
 	ic_table t;
 	ic_table_read(&t, configs, params);
 	int64_t nr;

@@ -15,27 +15,27 @@
 #include <cuda.h>
 
 #include "inductor_cands.h"
+#include "opts.h"
 #include "triton_launch.h"
 #include "triton_timing.h"
 #include "tsvtext.h"
 #include "util.h"
 
-static const char usage[] =
-	"usage: triton_gpu_test --cubins DIR [--ref-cubins DIR] [--time] [--device N]\n"
-	"                       [--host-delay-us X] CANDS\n"
-	"\n"
-	"CANDS: triton_cands --candidates output (inputs in one of the four\n"
-	"transpose layouts).  For every input: random operands (uniform in\n"
-	"[-1, 1), never all zero), cuBLAS's result as the reference\n"
-	"(cublasGemmEx, fp32 accumulation; TF32 for float32 inputs with tf32=1);\n"
-	"for every distinct Triton candidate: load DIR/<variant>.{json,cubin}, run\n"
-	"into an output poisoned with NaN, and compare: relative Frobenius error\n"
-	"|C - R| / |R| within 1e-4 (fp32), 5e-3 (tf32, fp16), 2e-2 (bf16), the\n"
-	"tolerances bench uses.  A candidate over the device's shared memory is\n"
-	"reported 'inf' (out of resource), as Inductor times it.\n"
-	"--time: also time each candidate, extern_mm (cuBLAS, the same call), and\n"
-	"  with --ref-cubins the static kernel of the same config compiled for\n"
-	"  the input's literal sizes, all with Inductor's method (triton_timing.h).\n"
+static const char synopsis[] =
+	"triton_gpu_test --cubins DIR [--ref-cubins DIR] [--time] [--device N]\n"
+	"                       [--host-delay-us X] CANDS";
+
+static const char about[] =
+	"For every input of CANDS: random operands (uniform in [-1, 1), never all\n"
+	"zero), cuBLAS's result as the reference (cublasGemmEx, fp32 accumulation;\n"
+	"TF32 for float32 inputs with tf32=1); for every distinct Triton candidate:\n"
+	"load DIR/<variant>.{json,cubin}, run into an output poisoned with NaN, and\n"
+	"compare: relative Frobenius error |C - R| / |R| within 1e-4 (fp32), 5e-3\n"
+	"(tf32, fp16), 2e-2 (bf16), the tolerances bench uses.  A candidate over the\n"
+	"device's shared memory is reported 'inf' (out of resource), as Inductor\n"
+	"times it.\n";
+
+static const char notes[] =
 	"Prints one TSV row per (input, candidate) and a summary line; exit status\n"
 	"1 if any candidate fails the check, is missing from the cache, or a CUDA\n"
 	"call fails.\n";
@@ -295,33 +295,31 @@ static double tol(const ic_input *in)
 
 int main(int argc, char **argv)
 {
-	std_options(argc, argv, usage);
-	const char *dir = NULL, *refdir = NULL;
+	const char *dir = NULL, *refdir = NULL, *cands = NULL;
 	int do_time = 0, devno = 0;
 	double host_delay = 0;
-	int i = 1;
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "--cubins") && i + 1 < argc)
-			dir = argv[++i];
-		else if (!strcmp(argv[i], "--ref-cubins") && i + 1 < argc)
-			refdir = argv[++i];
-		else if (!strcmp(argv[i], "--time"))
-			do_time = 1;
-		else if (!strcmp(argv[i], "--device") && i + 1 < argc)
-			devno = atoi(argv[++i]);
-		else if (!strcmp(argv[i], "--host-delay-us") && i + 1 < argc)
-			host_delay = atof(argv[++i]);
-		else {
-			fputs(usage, stderr);
-			die("unknown option '%s'", argv[i]);
-		}
-	}
-	if (!dir || argc - i != 1) {
-		fputs(usage, stderr);
-		return 1;
-	}
+	const opt table[] = {
+		OPT_STRING("--cubins", "DIR", &dir, OPT_REQUIRED,
+		           "the cubin cache entry folder (triton_aot.py --entry-dir)"),
+		OPT_STRING("--ref-cubins", "DIR", &refdir, 0,
+		           "with --time: the static kernels' folder (triton_speccheck.py static)"),
+		OPT_FLAG("--time", &do_time,
+		         "also time each candidate, extern_mm (cuBLAS, the same call), and "
+		         "with --ref-cubins the static kernel of the same config compiled "
+		         "for the input's literal sizes, all with Inductor's method "
+		         "(triton_timing.h)"),
+		OPT_INT("--device", "N", &devno, 0, 1023, 0, "the CUDA device (default 0)"),
+		OPT_DOUBLE("--host-delay-us", "X", &host_delay, 0, INFINITY, 0,
+		           "microseconds the CPU spins between the start event and each "
+		           "timed call (triton_timing.h; default 0)"),
+		OPT_POS("CANDS", &cands, OPT_REQUIRED | OPT_INPUT,
+		        "triton_cands --candidates output (inputs in one of the four "
+		        "transpose layouts)"),
+		OPT_END()
+	};
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 22}, argc, argv);
 	int64_t nr;
-	crow *r = read_cands(argv[i], &nr);
+	crow *r = read_cands(cands, &nr);
 
 	CUdevice dev;
 	CUcontext ctx;
