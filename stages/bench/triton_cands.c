@@ -45,31 +45,25 @@ static int64_t num(const char *s, const char *path, int line, const char *name)
 static row *read_shapes(const char *path, int64_t first, int64_t *nrows)
 {
 	char *buf = tsv_read(path, "a header line"), *pos = buf, *p;
-	int col[NCOL];
-	int ncols = 0, line = 0;
 	int64_t lineno = 0;
+	char *f[64];
+	int col[NCOL], ncols = tsv_split(tsv_line(&pos, path, &lineno), f, 64);
+	if (ncols > 64)
+		die("%s:1: more than 64 columns", path);
+	tsv_columns(f, ncols, colname, NCOL, col);
+	for (int i = COL_M; i <= COL_DTYPE; i++)
+		if (col[i] < 0)
+			die("%s:1: column '%s' missing", path, colname[i]);
+	int have_s = col[COL_S10] >= 0 && col[COL_S11] >= 0 && col[COL_S20] >= 0 && col[COL_S21] >= 0;
+	if (!have_s && (col[COL_S10] >= 0 || col[COL_S11] >= 0 || col[COL_S20] >= 0 || col[COL_S21] >= 0))
+		die("%s:1: some of the mat*_stride_* columns missing", path);
+	if (!have_s)
+		col[COL_S10] = col[COL_S11] = col[COL_S20] = col[COL_S21] = -1;
 	row *r = NULL;
 	size_t cap = 0;
 	int64_t n = 0;
 	while ((first < 0 || n < first) && (p = tsv_line(&pos, path, &lineno))) {
-		line = (int)lineno;
-		char *f[64];
-		int nf = tsv_split(p, f, 64);
-		if (line == 1) {
-			if (nf > 64)
-				die("%s:1: more than 64 columns", path);
-			ncols = nf;
-			tsv_columns(f, nf, colname, NCOL, col);
-			for (int i = COL_M; i <= COL_DTYPE; i++)
-				if (col[i] < 0)
-					die("%s:1: column '%s' missing", path, colname[i]);
-			int have_s = col[COL_S10] >= 0 && col[COL_S11] >= 0 && col[COL_S20] >= 0 && col[COL_S21] >= 0;
-			if (!have_s && (col[COL_S10] >= 0 || col[COL_S11] >= 0 || col[COL_S20] >= 0 || col[COL_S21] >= 0))
-				die("%s:1: some of the mat*_stride_* columns missing", path);
-			if (!have_s)
-				col[COL_S10] = col[COL_S11] = col[COL_S20] = col[COL_S21] = -1;
-			continue;
-		}
+		int line = (int)lineno, nf = tsv_split(p, f, 64);
 		if (nf != ncols)
 			die("%s:%d: %d fields, the header has %d", path, line, nf, ncols);
 		xgrow((void **)&r, &cap, (size_t)n + 1, sizeof *r);

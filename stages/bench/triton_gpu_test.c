@@ -72,25 +72,19 @@ static crow *read_cands(const char *path, int64_t *nrows)
 	                      "mat2_stride_0", "mat2_stride_1", "pos", "id", "kind", "bm", "bn", "bk",
 	                      "stages", "warps", "dup_of", "variant"};
 	enum { NW = sizeof want / sizeof want[0] };
-	int col[NW];
+	int64_t n = 0, lineno = 0;
+	char *f[64];
+	int col[NW], ncol = tsv_split(tsv_line(&pos, path, &lineno), f, 64);
+	if (ncol > 64)
+		die("%s:1: more than 64 columns", path);
+	if (tsv_columns(f, ncol, want, NW, col) < NW)
+		for (int w = 0; w < NW; w++)
+			if (col[w] < 0)
+				die("%s:1: column '%s' missing", path, want[w]);
 	crow *r = NULL;
 	size_t cap = 0;
-	int64_t n = 0, lineno = 0;
-	int line = 0, ncol = 0;
 	while ((p = tsv_line(&pos, path, &lineno))) {
-		line = (int)lineno;
-		char *f[64];
-		int nf = tsv_split(p, f, 64);
-		if (line == 1) {
-			if (nf > 64)
-				die("%s:1: more than 64 columns", path);
-			ncol = nf;
-			if (tsv_columns(f, nf, want, NW, col) < NW)
-				for (int w = 0; w < NW; w++)
-					if (col[w] < 0)
-						die("%s:1: column '%s' missing", path, want[w]);
-			continue;
-		}
+		int line = (int)lineno, nf = tsv_split(p, f, 64);
 		if (nf != ncol)
 			die("%s:%d: %d fields, the header has %d", path, line, nf, ncol);
 		if (!strcmp(f[col[11]], "-"))
