@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "inductor_cands.h"
+#include "intern.h"
 #include "opts.h"
 #include "tsvtext.h"
 #include "util.h"
@@ -126,6 +127,101 @@ static const char *kind_name(int k)
 	return k == IC_EXTERN ? "extern" : k == IC_DECOMPOSE_K ? "decompose_k" : "triton";
 }
 
+static const char cand_header[] =
+	"input\tm\tk\tn\tdtype\ttf32\tmat1_stride_0\tmat1_stride_1\tmat2_stride_0\t"
+	"mat2_stride_1\tpos\tid\tkind\tlist\tcfg\tbm\tbn\tbk\tstages\twarps\tk_split\t"
+	"dup_of\tvariant\n";
+static const char variant_header[] =
+	"variant\tdtype\tallow_tf32\tbm\tbn\tbk\tstages\twarps\tgroup_m\teven_k\thint_a\t"
+	"hint_b\tk_tiles\tidx64\tdiv_m\tdiv_n\tdiv_k\tdiv_am\tdiv_ak\tdiv_bk\tdiv_bn\n";
+
+/* The input's columns of a --candidates row (input .. mat2_stride_1). */
+static void print_input(FILE *out, const row *r)
+{
+	const ic_input *in = &r->in;
+	fprintf(out, "%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%s\t%d\t%" PRId64
+	        "\t%" PRId64 "\t%" PRId64 "\t%" PRId64, r->id, in->m, in->k, in->n,
+	        ic_dtype_torch(in->dtype), in->tf32, in->s1[0], in->s1[1], in->s2[0], in->s2[1]);
+}
+
+/* One --candidates row: candidate q of input r (vname: its variant, "-"
+ * unless Triton). */
+static void print_candidate(FILE *out, const row *r, int q, const ic_cand *c, const char *vname)
+{
+	print_input(out, r);
+	fprintf(out, "\t%d\t%s\t%s\t", q, c->id, kind_name(c->kind));
+	if (c->kind == IC_TRITON)
+		fprintf(out, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t-\t%d\t%s\n",
+		        c->list == IC_LIST_MM ? "mm" : "mm-ah", c->cfg, c->bm, c->bn,
+		        c->bk, c->stages, c->warps, c->dup_of, vname);
+	else if (c->kind == IC_DECOMPOSE_K)
+		fprintf(out, "-\t-\t-\t-\t-\t-\t-\t%d\t%d\t-\n", c->k_split, c->dup_of);
+	else
+		fprintf(out, "-\t-\t-\t-\t-\t-\t-\t-\t%d\t-\n", c->dup_of);
+}
+
+/* One --variants row: the variant's name and fields. */
+static void print_variant(FILE *out, const char *vname, const ic_variant *v)
+{
+	static const char *const dts[] = {"fp16", "bf16", "fp32"};
+	fprintf(out, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d", vname,
+	        dts[v->dtype], v->allow_tf32, v->bm, v->bn, v->bk, v->stages, v->warps,
+	        v->group_m, v->even_k, v->hint_a, v->hint_b, v->k_tiles, v->idx64);
+	for (int a = 0; a < IC_NARG; a++)
+		fprintf(out, "\t%d", v->div[a]);
+	fputc('\n', out);
+}
+
+/* What --summary counts, over all inputs. */
+typedef struct {
+	int64_t cand, tri, dk_inputs, dup, none;
+	int min_c, max_c;
+	intern variants;           /* distinct variant names, in order of first use */
+} tally;
+
+/* Input r's candidates c[0..nc): counted into *t; in mode 0 (--candidates)
+ * printed, in mode 1 (--variants) each variant at its first use. */
+static void one_input(FILE *out, int mode, const row *r, const ic_cand *c, int nc, tally *t)
+{
+	t->cand += nc;
+	t->none += nc == 0;
+	t->min_c = nc < t->min_c ? nc : t->min_c;
+	t->max_c = nc > t->max_c ? nc : t->max_c;
+	int has_dk = 0;
+	if (mode == 0 && nc == 0) {
+		print_input(out, r);
+		fputs("\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\n", out);
+	}
+	for (int q = 0; q < nc; q++) {
+		char vname[IC_VARIANT_MAX] = "-";
+		if (c[q].kind == IC_TRITON) {
+			ic_variant_name(&c[q].v, vname, sizeof vname);
+			t->tri++;
+		}
+		has_dk |= c[q].kind == IC_DECOMPOSE_K;
+		t->dup += c[q].dup_of >= 0;
+		if (mode == 0)
+			print_candidate(out, r, q, &c[q], vname);
+		if (c[q].kind != IC_TRITON)
+			continue;
+		int added;
+		intern_id(&t->variants, vname, strlen(vname), &added);
+		if (added && mode == 1)
+			print_variant(out, vname, &c[q].v);
+	}
+	t->dk_inputs += has_dk;
+}
+
+static void print_summary(FILE *out, const ic_table *tb, int64_t nr, const tally *t)
+{
+	fprintf(out, "torch\t%s\ninputs\t%" PRId64 "\ninputs_without_candidates\t%" PRId64
+	        "\ncandidates\t%" PRId64 "\ncandidates_per_input_min\t%d\ncandidates_per_input_max\t%d\n"
+	        "triton_candidates\t%" PRId64 "\ndistinct_variants\t%d\ninputs_with_decompose_k\t%" PRId64
+	        "\nduplicate_ids\t%" PRId64 "\n",
+	        tb->torch_version, nr, t->none, t->cand, nr ? t->min_c : 0, t->max_c, t->tri,
+	        t->variants.n, t->dk_inputs, t->dup);
+}
+
 int main(int argc, char **argv)
 {
 	const char *configs = "kernels/inductor_mm_configs.tsv", *params = "kernels/inductor_mm_params.tsv";
@@ -167,115 +263,32 @@ int main(int argc, char **argv)
 	if (m_cand + m_var + m_sum > 1)
 		die("more than one of --candidates, --variants, --summary (see --help)");
 	int mode = m_var ? 1 : m_sum ? 2 : 0;   /* 0 candidates, 1 variants, 2 summary */
-	ic_table t;
-	ic_table_read(&t, configs, params);
+	ic_table tb;
+	ic_table_read(&tb, configs, params);
 	int64_t nr;
 	row *r = read_shapes(shapes, first, &nr);
 
 	aout ao;
 	FILE *out = strcmp(outp, "-") ? aout_open(&ao, outp) : stdout;
-	if (mode == 0)
-		fputs("input\tm\tk\tn\tdtype\ttf32\tmat1_stride_0\tmat1_stride_1\tmat2_stride_0\t"
-		      "mat2_stride_1\tpos\tid\tkind\tlist\tcfg\tbm\tbn\tbk\tstages\twarps\tk_split\t"
-		      "dup_of\tvariant\n", out);
-	else if (mode == 1)
-		fputs("variant\tdtype\tallow_tf32\tbm\tbn\tbk\tstages\twarps\tgroup_m\teven_k\thint_a\t"
-		      "hint_b\tk_tiles\tidx64\tdiv_m\tdiv_n\tdiv_k\tdiv_am\tdiv_ak\tdiv_bk\tdiv_bn\n", out);
-	/* distinct variant names: a simple open-addressing set */
-	size_t vcap = 1024, vn = 0;
-	char **vset = xcalloc(vcap, sizeof *vset);
-	int64_t n_cand = 0, n_tri = 0, n_dk_inputs = 0, n_dup = 0, n_none = 0;
-	int min_c = 1 << 30, max_c = 0;
+	if (mode < 2)
+		fputs(mode == 0 ? cand_header : variant_header, out);
+	tally t = {.min_c = 1 << 30};
+	intern_init(&t.variants);
 	static ic_cand c[IC_MAX_CANDS];
 	for (int64_t j = 0; j < nr; j++) {
 		char err[256];
-		int nc = ic_candidates(&t, &r[j].in, smem, c, err, sizeof err);
+		int nc = ic_candidates(&tb, &r[j].in, smem, c, err, sizeof err);
 		if (nc < 0)
 			die("%s: input %" PRId64 ": %s", shapes, r[j].id, err);
-		const ic_input *in = &r[j].in;
-		n_cand += nc;
-		if (nc == 0)
-			n_none++;
-		min_c = nc < min_c ? nc : min_c;
-		max_c = nc > max_c ? nc : max_c;
-		int has_dk = 0;
-		if (mode == 0 && nc == 0)
-			fprintf(out, "%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%s\t%d\t%" PRId64
-			        "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\n",
-			        r[j].id, in->m, in->k, in->n, ic_dtype_torch(in->dtype), in->tf32,
-			        in->s1[0], in->s1[1], in->s2[0], in->s2[1]);
-		for (int q = 0; q < nc; q++) {
-			char vname[IC_VARIANT_MAX] = "-";
-			if (c[q].kind == IC_TRITON) {
-				ic_variant_name(&c[q].v, vname, sizeof vname);
-				n_tri++;
-			}
-			has_dk |= c[q].kind == IC_DECOMPOSE_K;
-			n_dup += c[q].dup_of >= 0;
-			if (mode == 0) {
-				fprintf(out, "%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%s\t%d\t%" PRId64
-				        "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%d\t%s\t%s\t",
-				        r[j].id, in->m, in->k, in->n, ic_dtype_torch(in->dtype), in->tf32,
-				        in->s1[0], in->s1[1], in->s2[0], in->s2[1], q, c[q].id, kind_name(c[q].kind));
-				if (c[q].kind == IC_TRITON)
-					fprintf(out, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t-\t%d\t%s\n",
-					        c[q].list == IC_LIST_MM ? "mm" : "mm-ah", c[q].cfg, c[q].bm, c[q].bn,
-					        c[q].bk, c[q].stages, c[q].warps, c[q].dup_of, vname);
-				else if (c[q].kind == IC_DECOMPOSE_K)
-					fprintf(out, "-\t-\t-\t-\t-\t-\t-\t%d\t%d\t-\n", c[q].k_split, c[q].dup_of);
-				else
-					fprintf(out, "-\t-\t-\t-\t-\t-\t-\t-\t%d\t-\n", c[q].dup_of);
-			}
-			if (c[q].kind != IC_TRITON)
-				continue;
-			uint64_t h = fnv1a64(FNV1A64_INIT, vname, strlen(vname));
-			size_t s = h & (vcap - 1);
-			while (vset[s] && strcmp(vset[s], vname))
-				s = (s + 1) & (vcap - 1);
-			if (vset[s])
-				continue;
-			vset[s] = xstrdup(vname);
-			vn++;
-			if (mode == 1) {
-				const ic_variant *v = &c[q].v;
-				static const char *dts[] = {"fp16", "bf16", "fp32"};
-				fprintf(out, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d", vname,
-				        dts[v->dtype], v->allow_tf32, v->bm, v->bn, v->bk, v->stages, v->warps,
-				        v->group_m, v->even_k, v->hint_a, v->hint_b, v->k_tiles, v->idx64);
-				for (int a = 0; a < IC_NARG; a++)
-					fprintf(out, "\t%d", v->div[a]);
-				fputc('\n', out);
-			}
-			if (vn * 2 > vcap) {   /* rehash */
-				size_t nc2 = vcap * 2;
-				char **nv = xcalloc(nc2, sizeof *nv);
-				for (size_t z = 0; z < vcap; z++)
-					if (vset[z]) {
-						size_t s2 = fnv1a64(FNV1A64_INIT, vset[z], strlen(vset[z])) & (nc2 - 1);
-						while (nv[s2])
-							s2 = (s2 + 1) & (nc2 - 1);
-						nv[s2] = vset[z];
-					}
-				free(vset);
-				vset = nv;
-				vcap = nc2;
-			}
-		}
-		n_dk_inputs += has_dk;
+		one_input(out, mode, &r[j], c, nc, &t);
 	}
 	if (mode == 2)
-		fprintf(out, "torch\t%s\ninputs\t%" PRId64 "\ninputs_without_candidates\t%" PRId64
-		        "\ncandidates\t%" PRId64 "\ncandidates_per_input_min\t%d\ncandidates_per_input_max\t%d\n"
-		        "triton_candidates\t%" PRId64 "\ndistinct_variants\t%zu\ninputs_with_decompose_k\t%" PRId64
-		        "\nduplicate_ids\t%" PRId64 "\n",
-		        t.torch_version, nr, n_none, n_cand, nr ? min_c : 0, max_c, n_tri, vn, n_dk_inputs, n_dup);
+		print_summary(out, &tb, nr, &t);
 	if (out == stdout)
 		close_stdout();
 	else
 		aout_commit(&ao);
-	for (size_t z = 0; z < vcap; z++)
-		free(vset[z]);
-	free(vset);
+	intern_free(&t.variants);
 	free(r);
 	return 0;
 }
