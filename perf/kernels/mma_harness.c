@@ -38,7 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
+#include "harness_gpu.h"
 #include "opts.h" /* stages/lib */
 #include "util.h" /* stages/lib: die, xmalloc, read_file, fnv1a64, mono_s */
 
