@@ -1,7 +1,6 @@
 /* triton_cands.c — Inductor's mm candidates (stages/lib/inductor_cands.h)
  * for every input of a shapes file, or the distinct Triton compile variants
  * they need (the input of stages/bench/triton_aot.py). */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +9,7 @@
 #include "inductor_cands.h"
 #include "intern.h"
 #include "opts.h"
-#include "tsvtext.h"
+#include "shapes.h"
 #include "util.h"
 
 static const char synopsis[] =
@@ -24,100 +23,39 @@ static const char about[] =
 
 static const char notes[] =
 	"Exit status 0, or 1 with a message naming FILE:LINE and the field.\n";
-enum { COL_INPUT, COL_M, COL_K, COL_N, COL_DTYPE, COL_TF32, COL_UTF32, COL_S10, COL_S11,
-       COL_S20, COL_S21, COL_TL, COL_TR, NCOL };
-static const char *colname[NCOL] = {"input", "m", "k", "n", "dtype", "tf32", "using_tf32",
-                                    "mat1_stride_0", "mat1_stride_1", "mat2_stride_0",
-                                    "mat2_stride_1", "transpose_left", "transpose_right"};
-
 typedef struct {
 	int64_t id;
 	ic_input in;
 } row;
 
-static int64_t num(const char *s, const char *path, int line, const char *name)
-{
-	int64_t v;
-	if (parse_i64(s, strlen(s), &v) != 0)
-		die("%s:%d: field '%s': not an integer: '%s'", path, line, name, s);
-	return v;
-}
-
+/* The first `first` (-1: all) inputs of shape list path, read and checked
+ * by the shared reader (shapes.h: the header's columns, strides or layout,
+ * tf32/using_tf32), as the candidate rule's inputs; the sizes and strides
+ * the generated kernels index with 32-bit integers are limited to them. */
 static row *read_shapes(const char *path, int64_t first, int64_t *nrows)
 {
-	char *buf = tsv_read(path, "a header line"), *pos = buf, *p;
-	int64_t lineno = 0;
-	char *f[64];
-	int col[NCOL], ncols = tsv_split(tsv_line(&pos, path, &lineno), f, 64);
-	if (ncols > 64)
-		die("%s:1: more than 64 columns", path);
-	tsv_columns(f, ncols, colname, NCOL, col);
-	for (int i = COL_M; i <= COL_DTYPE; i++)
-		if (col[i] < 0)
-			die("%s:1: column '%s' missing", path, colname[i]);
-	int have_s = col[COL_S10] >= 0 && col[COL_S11] >= 0 && col[COL_S20] >= 0 && col[COL_S21] >= 0;
-	if (!have_s && (col[COL_S10] >= 0 || col[COL_S11] >= 0 || col[COL_S20] >= 0 || col[COL_S21] >= 0))
-		die("%s:1: some of the mat*_stride_* columns missing", path);
-	if (!have_s)
-		col[COL_S10] = col[COL_S11] = col[COL_S20] = col[COL_S21] = -1;
-	row *r = NULL;
-	size_t cap = 0;
-	int64_t n = 0;
-	while ((first < 0 || n < first) && (p = tsv_line(&pos, path, &lineno))) {
-		int line = (int)lineno, nf = tsv_split(p, f, 64);
-		if (nf != ncols)
-			die("%s:%d: %d fields, the header has %d", path, line, nf, ncols);
-		xgrow((void **)&r, &cap, (size_t)n + 1, sizeof *r);
-		row *x = &r[n];
-		memset(x, 0, sizeof *x);
-		x->id = col[COL_INPUT] >= 0 ? num(f[col[COL_INPUT]], path, line, "input") : n;
-		x->in.m = num(f[col[COL_M]], path, line, "m");
-		x->in.k = num(f[col[COL_K]], path, line, "k");
-		x->in.n = num(f[col[COL_N]], path, line, "n");
-		const int64_t *dims[] = {&x->in.m, &x->in.k, &x->in.n};
-		for (int i = 0; i < 3; i++)
-			if (*dims[i] < 1 || *dims[i] > INT32_MAX)
-				die("%s:%d: field '%s': outside [1, 2^31 - 1]: '%s'", path, line,
-				    colname[COL_M + i], f[col[COL_M + i]]);
-		x->in.dtype = ic_dtype_parse(f[col[COL_DTYPE]]);
-		if (x->in.dtype < 0)
-			die("%s:%d: field 'dtype': unknown dtype: '%s'", path, line, f[col[COL_DTYPE]]);
-		if (col[COL_TF32] >= 0) {
-			const char *s = f[col[COL_TF32]];
-			if (strcmp(s, "0") && strcmp(s, "1"))
-				die("%s:%d: field 'tf32': expected 0 or 1: '%s'", path, line, s);
-			x->in.tf32 = s[0] == '1';
-		} else if (col[COL_UTF32] >= 0) {
-			const char *s = f[col[COL_UTF32]];
-			if (strcmp(s, "True") && strcmp(s, "False") && strcmp(s, "not_float_32"))
-				die("%s:%d: field 'using_tf32': expected True, False or not_float_32: '%s'",
-				    path, line, s);
-			x->in.tf32 = !strcmp(s, "True");
-		}
-		int64_t m = x->in.m, k = x->in.k, nn = x->in.n;
-		if (col[COL_S10] >= 0) {
-			int c4[] = {COL_S10, COL_S11, COL_S20, COL_S21};
-			int64_t *d4[] = {&x->in.s1[0], &x->in.s1[1], &x->in.s2[0], &x->in.s2[1]};
-			for (int i = 0; i < 4; i++) {
-				*d4[i] = num(f[col[c4[i]]], path, line, colname[c4[i]]);
-				if (*d4[i] < 0 || *d4[i] > INT32_MAX)
-					die("%s:%d: field '%s': outside [0, 2^31 - 1]: '%s'", path, line,
-					    colname[c4[i]], f[col[c4[i]]]);
-			}
-		} else {
-			int tl = 0, tr = 0;
-			if (col[COL_TL] >= 0)
-				tl = (int)num(f[col[COL_TL]], path, line, "transpose_left");
-			if (col[COL_TR] >= 0)
-				tr = (int)num(f[col[COL_TR]], path, line, "transpose_right");
-			if ((tl != 0 && tl != 1) || (tr != 0 && tr != 1))
-				die("%s:%d: field 'transpose_left'/'transpose_right': expected 0 or 1", path, line);
-			x->in.s1[0] = tl ? 1 : k, x->in.s1[1] = tl ? m : 1;
-			x->in.s2[0] = tr ? 1 : nn, x->in.s2[1] = tr ? k : 1;
-		}
-		n++;
+	int64_t n;
+	shape_row *s = shape_list_read(path, &n);
+	if (first >= 0 && n > first)
+		n = first;
+	row *r = xcalloc((size_t)n + 1, sizeof *r);
+	for (int64_t i = 0; i < n; i++) {
+		const shape_row *x = &s[i];
+		const int64_t v[7] = {x->m, x->k, x->n, x->s1_0, x->s1_1, x->s2_0, x->s2_1};
+		static const char *const name[7] = {"m", "k", "n", "mat1_stride_0", "mat1_stride_1",
+		                                    "mat2_stride_0", "mat2_stride_1"};
+		for (int j = 0; j < 7; j++)
+			if (v[j] > INT32_MAX)
+				die("%s:%" PRId64 ": field '%s': %" PRId64 " is over 2^31 - 1 (the Triton "
+				    "kernels' 32-bit indices)", path, x->line, name[j], v[j]);
+		r[i].id = x->id;
+		r[i].in.m = x->m, r[i].in.k = x->k, r[i].in.n = x->n;
+		r[i].in.dtype = x->dtype == SHAPE_F32 ? IC_F32 : x->dtype == SHAPE_F16 ? IC_F16 : IC_BF16;
+		r[i].in.tf32 = x->tf32;
+		r[i].in.s1[0] = x->s1_0, r[i].in.s1[1] = x->s1_1;
+		r[i].in.s2[0] = x->s2_0, r[i].in.s2[1] = x->s2_1;
 	}
-	free(buf);
+	free(s);
 	*nrows = n;
 	return r;
 }
@@ -250,12 +188,14 @@ int main(int argc, char **argv)
 		        "H100/H200), used only if the table prunes by it"),
 		OPT_I64("--first", "N", &first, 0, INT64_MAX, 0, "only the first N inputs"),
 		OPT_POS("SHAPES", &shapes, OPT_REQUIRED | OPT_INPUT,
-		        "a TSV with a header naming its columns: m, k, n, dtype "
-		        "(torch.float16|torch.bfloat16|torch.float32), optionally input "
-		        "(the input's number), tf32 (0/1) or using_tf32 "
-		        "(True/False/not_float_32), and the strides mat1_stride_0 "
-		        "mat1_stride_1 mat2_stride_0 mat2_stride_1 or transpose_left "
-		        "transpose_right (0/1); `sample` writes such a file"),
+		        "a shape list (stages/FORMATS.md \"shape list\", stages/lib/"
+		        "shapes.h): a header naming its columns, m, k, n, dtype "
+		        "(torch.float16|torch.bfloat16|torch.float32), tf32 (0/1) or "
+		        "using_tf32 (True/False/not_float_32), the four strides "
+		        "mat1_stride_0 .. mat2_stride_1 or a layout (layout nn|nt|tn|tt, "
+		        "or transpose_left and transpose_right) or both, optionally "
+		        "input (the input's number); `sample` and `shapes` write such "
+		        "files; '-': standard input"),
 		OPT_POS("OUTPUT", &outp, OPT_REQUIRED | OPT_OUTPUT, "the output ('-': stdout)"),
 		OPT_END()
 	};
