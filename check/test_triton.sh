@@ -190,33 +190,29 @@ if [ "$st" = "0:4096,1,1,4096 1:1,37,264,1 " ] && [ "$vb" = "0:a8.u-bu.8 1:au.1-
 else fail triton-cands-layout-strides "strides '$st', operand hints '$vb'"; fi
 
 # ---- refusals -------------------------------------------------------------------
-# (the shape list is read by the shared reader, stages/lib/shapes.h)
-printf 'm\tk\tn\tdtype\ttf32\tlayout\n64\t64\t64\ttorch.int8\t0\tnn\n' > "$TMP/bad1.tsv"
-expect_error triton-cands-bad-dtype "bad1.tsv:2: field 'dtype': unknown dtype 'torch.int8'" "$TMP/o.tsv" \
-	"$TC" "$TMP/bad1.tsv" "$TMP/o.tsv"
-printf 'm\tk\tn\tdtype\ttf32\tlayout\n64\tx\t64\ttorch.float16\t0\tnn\n' > "$TMP/bad2.tsv"
-expect_error triton-cands-bad-size "bad2.tsv:2: field 'k': 'x' is not an integer" "$TMP/o.tsv" \
-	"$TC" "$TMP/bad2.tsv" "$TMP/o.tsv"
-printf 'm\tk\tn\tdtype\ttf32\tlayout\n64\t64\t64\ttorch.float16\t0\tnx\n' > "$TMP/bad3.tsv"
-expect_error triton-cands-bad-layout "bad3.tsv:2: field 'layout': unknown value 'nx'" "$TMP/o.tsv" \
-	"$TC" "$TMP/bad3.tsv" "$TMP/o.tsv"
-printf 'm\tk\tn\tdtype\ttf32\tlayout\n64\t64\t64\ttorch.float16\t0\tnn\n4294967296\t64\t64\ttorch.float16\t0\tnn\n' > "$TMP/bad4.tsv"
-expect_error triton-cands-32-bit "bad4.tsv:3: field 'm': 4294967296 is over 2\\^31 - 1" "$TMP/o.tsv" \
-	"$TC" "$TMP/bad4.tsv" "$TMP/o.tsv"
+# the shape list (the shared reader, stages/lib/shapes.h): refuses NAME
+# FILE PATTERN LINE... writes the header and LINEs into FILE and expects
+# triton_cands to refuse it with stderr matching FILE:PATTERN, no output
+refuses() {
+	local name=$1 file=$2 pat=$3; shift 3
+	printf '%s\n' "$@" | tr ' ' '\t' > "$TMP/$file"
+	expect_error "$name" "$file:$pat" "$TMP/o.tsv" "$TC" "$TMP/$file" "$TMP/o.tsv"
+}
+H='m k n dtype tf32 layout'
+refuses triton-cands-bad-dtype bad1.tsv "2: field 'dtype': unknown dtype 'torch.int8'" "$H" '64 64 64 torch.int8 0 nn'
+refuses triton-cands-bad-size bad2.tsv "2: field 'k': 'x' is not an integer" "$H" '64 x 64 torch.float16 0 nn'
+refuses triton-cands-bad-layout bad3.tsv "2: field 'layout': unknown value 'nx'" "$H" '64 64 64 torch.float16 0 nx'
+refuses triton-cands-32-bit bad4.tsv "3: field 'm': 4294967296 is over 2\\^31 - 1" "$H" \
+	'64 64 64 torch.float16 0 nn' '4294967296 64 64 torch.float16 0 nn'
+refuses triton-cands-short-row short.tsv "2: 5 fields, the header has 6" "$H" '64 64 64 torch.float16 0'
 # a list lacking a required column is refused at its header, naming it
 # (these were read before as tf32 0 and compact row-major strides)
-printf 'm\tk\tn\tdtype\tlayout\n64\t64\t64\ttorch.float16\tnn\n' > "$TMP/notf32.tsv"
-expect_error triton-cands-no-tf32 "notf32.tsv:1: header: a 'tf32' or 'using_tf32' column is required" "$TMP/o.tsv" \
-	"$TC" "$TMP/notf32.tsv" "$TMP/o.tsv"
-printf 'm\tk\tn\tdtype\ttf32\n64\t64\t64\ttorch.float16\t0\n' > "$TMP/nolay.tsv"
-expect_error triton-cands-no-layout "nolay.tsv:1: header: the strides or a layout .* are required" "$TMP/o.tsv" \
-	"$TC" "$TMP/nolay.tsv" "$TMP/o.tsv"
-printf 'k\tn\tdtype\ttf32\tlayout\n64\t64\ttorch.float16\t0\tnn\n' > "$TMP/nom.tsv"
-expect_error triton-cands-no-m "nom.tsv:1: header: columns m, k, n and dtype are required" "$TMP/o.tsv" \
-	"$TC" "$TMP/nom.tsv" "$TMP/o.tsv"
-printf 'm\tk\tn\tdtype\ttf32\tlayout\n64\t64\t64\ttorch.float16\t0\n' > "$TMP/short.tsv"
-expect_error triton-cands-short-row "short.tsv:2: 5 fields, the header has 6" "$TMP/o.tsv" \
-	"$TC" "$TMP/short.tsv" "$TMP/o.tsv"
+refuses triton-cands-no-tf32 notf32.tsv "1: header: a 'tf32' or 'using_tf32' column is required" \
+	'm k n dtype layout' '64 64 64 torch.float16 nn'
+refuses triton-cands-no-layout nolay.tsv "1: header: the strides or a layout .* are required" \
+	'm k n dtype tf32' '64 64 64 torch.float16 0'
+refuses triton-cands-no-m nom.tsv "1: header: columns m, k, n and dtype are required" \
+	'k n dtype tf32 layout' '64 64 torch.float16 0 nn'
 sed '7s/^mm\t32\t32\t16/mm\t48\t32\t16/' kernels/inductor_mm_configs.tsv > "$TMP/cfg48.tsv"
 expect_error triton-table-bad-block "cfg48.tsv:7: field 'block_m': not a power of two >= 16: '48'" "$TMP/o.tsv" \
 	"$TC" --configs "$TMP/cfg48.tsv" "$TMP/s.tsv" "$TMP/o.tsv"
