@@ -3,7 +3,7 @@
 # (stages/lib/inductor_cands.c via stages/bench/triton_cands.c) against
 # hand-worked lists (1024^3 fp16; 8x4096x4096, where the shrink dedupes
 # within a list and repeats ids across the two lists; fp32 with TF32 on and
-# off; decompose_k at k >= 32 max(m, n); m = 1), refusals of bad inputs
+# off; decompose_k at k >= 32 max(m, n); m = 1; a layout column), refusals
 # with file:line:field; the committed tables against torch 2.11's sources
 # (stages/bench/triton_configs.py --source, when /work/torch211 or
 # TORCH_SRC exists); the AOT compile (stages/bench/triton_aot.py: sm_90
@@ -170,13 +170,49 @@ test_cmp triton-cands-variant-odd "$TMP/eodd" "$TMP/aodd"
 	grep -q '^duplicate_ids	2$' "$TMP/sum.tsv" && ok triton-cands-summary ||
 	fail triton-cands-summary "$(tr '\n' ' ' < "$TMP/sum.tsv")"
 
+# a layout column: 'nt' transposes mat2 (strides (1, k)), 'tn' mat1 ((1, m)):
+# the candidates and variants of the same inputs given by transpose_left/
+# right or by their strides, not those of the row-major layout
+{ printf 'input\tm\tk\tn\tdtype\ttf32\tlayout\n'
+  printf '0\t8\t4096\t4096\ttorch.float16\t0\tnt\n1\t37\t77\t264\ttorch.float16\t0\ttn\n'; } > "$TMP/lay.tsv"
+{ printf 'input\tm\tk\tn\tdtype\ttf32\tmat1_stride_0\tmat1_stride_1\tmat2_stride_0\tmat2_stride_1\n'
+  printf '0\t8\t4096\t4096\ttorch.float16\t0\t4096\t1\t1\t4096\n1\t37\t77\t264\ttorch.float16\t0\t1\t37\t264\t1\n'; } > "$TMP/laystr.tsv"
+"$TC" "$TMP/lay.tsv" "$TMP/lay.c.tsv" && "$TC" --variants "$TMP/lay.tsv" "$TMP/lay.v.tsv" &&
+	"$TC" "$TMP/laystr.tsv" "$TMP/laystr.c.tsv" && "$TC" --variants "$TMP/laystr.tsv" "$TMP/laystr.v.tsv" ||
+	fail triton-cands-layout-run "exit $?"
+test_cmp triton-cands-layout-candidates "$TMP/laystr.c.tsv" "$TMP/lay.c.tsv"
+test_cmp triton-cands-layout-variants "$TMP/laystr.v.tsv" "$TMP/lay.v.tsv"
+ids 1 "$TMP/c.tsv" > "$TMP/e1t"; ids 0 "$TMP/lay.c.tsv" > "$TMP/a1t"
+test_cmp triton-cands-layout-nt-ids "$TMP/e1t" "$TMP/a1t"
+st=$(awk -F'\t' 'NR > 1 { print $1 ":" $7 "," $8 "," $9 "," $10 }' "$TMP/lay.c.tsv" | sort -u | tr '\n' ' ')
+vb=$(awk -F'\t' 'NR > 1 && $13 == "triton" { n = split($23, p, "-"); print $1 ":" p[n - 1] "-" p[n] }' "$TMP/lay.c.tsv" | sort -u | tr '\n' ' ')
+if [ "$st" = "0:4096,1,1,4096 1:1,37,264,1 " ] && [ "$vb" = "0:a8.u-bu.8 1:au.1-b8.u " ]; then ok triton-cands-layout-strides
+else fail triton-cands-layout-strides "strides '$st', operand hints '$vb'"; fi
+
 # ---- refusals -------------------------------------------------------------------
-printf 'm\tk\tn\tdtype\n64\t64\t64\ttorch.int8\n' > "$TMP/bad1.tsv"
-expect_error triton-cands-bad-dtype "bad1.tsv:2: field 'dtype': unknown dtype: 'torch.int8'" "$TMP/o.tsv" \
-	"$TC" "$TMP/bad1.tsv" "$TMP/o.tsv"
-printf 'm\tk\tn\tdtype\n64\tx\t64\ttorch.float16\n' > "$TMP/bad2.tsv"
-expect_error triton-cands-bad-size "bad2.tsv:2: field 'k': not an integer: 'x'" "$TMP/o.tsv" \
-	"$TC" "$TMP/bad2.tsv" "$TMP/o.tsv"
+# the shape list (the shared reader, stages/lib/shapes.h): refuses NAME
+# FILE PATTERN LINE... writes the header and LINEs into FILE and expects
+# triton_cands to refuse it with stderr matching FILE:PATTERN, no output
+refuses() {
+	local name=$1 file=$2 pat=$3; shift 3
+	printf '%s\n' "$@" | tr ' ' '\t' > "$TMP/$file"
+	expect_error "$name" "$file:$pat" "$TMP/o.tsv" "$TC" "$TMP/$file" "$TMP/o.tsv"
+}
+H='m k n dtype tf32 layout'
+refuses triton-cands-bad-dtype bad1.tsv "2: field 'dtype': unknown dtype 'torch.int8'" "$H" '64 64 64 torch.int8 0 nn'
+refuses triton-cands-bad-size bad2.tsv "2: field 'k': 'x' is not an integer" "$H" '64 x 64 torch.float16 0 nn'
+refuses triton-cands-bad-layout bad3.tsv "2: field 'layout': unknown value 'nx'" "$H" '64 64 64 torch.float16 0 nx'
+refuses triton-cands-32-bit bad4.tsv "3: field 'm': 4294967296 is over 2\\^31 - 1" "$H" \
+	'64 64 64 torch.float16 0 nn' '4294967296 64 64 torch.float16 0 nn'
+refuses triton-cands-short-row short.tsv "2: 5 fields, the header has 6" "$H" '64 64 64 torch.float16 0'
+# a list lacking a required column is refused at its header, naming it
+# (these were read before as tf32 0 and compact row-major strides)
+refuses triton-cands-no-tf32 notf32.tsv "1: header: a 'tf32' or 'using_tf32' column is required" \
+	'm k n dtype layout' '64 64 64 torch.float16 nn'
+refuses triton-cands-no-layout nolay.tsv "1: header: the strides or a layout .* are required" \
+	'm k n dtype tf32' '64 64 64 torch.float16 0'
+refuses triton-cands-no-m nom.tsv "1: header: columns m, k, n and dtype are required" \
+	'k n dtype tf32 layout' '64 64 torch.float16 0 nn'
 sed '7s/^mm\t32\t32\t16/mm\t48\t32\t16/' kernels/inductor_mm_configs.tsv > "$TMP/cfg48.tsv"
 expect_error triton-table-bad-block "cfg48.tsv:7: field 'block_m': not a power of two >= 16: '48'" "$TMP/o.tsv" \
 	"$TC" --configs "$TMP/cfg48.tsv" "$TMP/s.tsv" "$TMP/o.tsv"

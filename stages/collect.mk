@@ -149,8 +149,8 @@ HARNESS_LIB = perf/kernels/harness.c perf/kernels/harness_gpu.c
 HARNESS_BIN = $(BUILD)/mma/mma_harness $(BUILD)/mma/wgmma_harness
 .PHONY: harnesses
 harnesses: $(HARNESS_BIN)
-$(HARNESS_BIN): $(BUILD)/mma/%: perf/kernels/%.c $(HARNESS_LIB) perf/kernels/harness.h $(CUDALIB) \
-                $(CUDA_HDR) $(LIBA) $(LIB_HDR)
+$(HARNESS_BIN): $(BUILD)/mma/%: perf/kernels/%.c $(HARNESS_LIB) perf/kernels/harness.h perf/kernels/harness_gpu.h \
+                $(CUDALIB) $(CUDA_HDR) $(LIBA) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
 	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -iquote stages/cuda -isystem $(CUDA_INC) \

@@ -263,6 +263,138 @@ static void load_categories(const char *path, const ah_meta *m, const char *log,
 	featset_free(&h);
 }
 
+/* The read loop's state: the distinct inputs (their features as a key),
+ * the pairs (input, choice) and the measurements seen so far. */
+typedef struct {
+	int input, pair;
+} last_pair;
+
+typedef struct {
+	const char *log;
+	int nn, nc, im, ik, in;    /* numerical and categorical features; m, k, n */
+	intern *values;            /* [nc] every value seen in this log */
+	intern inputs;
+	size_t keylen;
+	unsigned char *key;
+	int64_t *inum;             /* [n_inputs * nn] */
+	int32_t *icat;             /* [n_inputs * nc] value ids */
+	size_t inum_cap, icat_cap, pair_cap, meas_cap;
+	pair *pr;
+	meas *ms;
+	size_t n_meas;
+	/* Pairs (input, choice), numbered in order of first appearance.  Rows
+	 * come in runs of one input (its choices and repetitions): per choice
+	 * id, lp holds the pair of its last row and that row's input, so a row
+	 * finds its pair without a search; a choice new in the run is a new
+	 * pair if the input is new (fresh), else it is looked up in the
+	 * input's list of pairs (pnext[] chained from pfirst[input]). */
+	last_pair *lp;
+	int *pfirst, *pnext;
+	size_t lp_cap, pf_cap, pn_cap;
+	int n_lp, id, fresh, np;
+} gather;
+
+/* The indices of the numerical features m, k, n in m->num. */
+static void find_mkn(const ah_meta *m, const char *log, int *im, int *ik, int *in)
+{
+	*im = *ik = *in = -1;
+	for (int j = 0; j < m->n_num; j++) {
+		if (!strcmp(m->num[j], "m")) *im = j;
+		if (!strcmp(m->num[j], "k")) *ik = j;
+		if (!strcmp(m->num[j], "n")) *in = j;
+	}
+	if (*im < 0 || *ik < 0 || *in < 0) /* ah_open_named checked mm's features */
+		die("%s:1: metadata has no numerical features m, k, n", log);
+}
+
+/* A row whose features differ from the previous row's: its input, new or
+ * seen before, becomes g->id (g->fresh: new in this run of rows). */
+static void see_input(gather *g, const ah_reader *r)
+{
+	const int nn = g->nn, nc = g->nc, im = g->im, ik = g->ik, in = g->in;
+	/* m*k, m*n, k*n are written as exact 64-bit integers (spec §4.1);
+	 * m*k*n itself may exceed 2^53 (arith_intensity is exact, see
+	 * mm_derived).  A pairwise product beyond 2^63 is no real matrix. */
+	int64_t prod;
+	if (__builtin_mul_overflow(r->num[im], r->num[ik], &prod) ||
+	    __builtin_mul_overflow(r->num[im], r->num[in], &prod) ||
+	    __builtin_mul_overflow(r->num[ik], r->num[in], &prod))
+		die("%s:%lld: fields 'm', 'k', 'n': %" PRId64 " x %" PRId64 " x %" PRId64
+		    ": m*k, m*n or k*n overflows a 64-bit integer", g->log,
+		    (long long)r->lineno, r->num[im], r->num[ik], r->num[in]);
+	memcpy(g->key, r->num, (size_t)nn * sizeof(int64_t));
+	int32_t cid[AH_MAX_FEATURES];
+	for (int j = 0; j < nc; j++)
+		cid[j] = intern_id(&g->values[j], r->cat[j], strlen(r->cat[j]), NULL);
+	memcpy(g->key + (size_t)nn * sizeof(int64_t), cid, (size_t)nc * sizeof(int32_t));
+	int added;
+	int was = g->id, id;
+	id = g->id = intern_id(&g->inputs, (const char *)g->key, g->keylen, &added);
+	if (id != was)
+		g->fresh = added;
+	if (added) {
+		xgrow((void **)&g->pfirst, &g->pf_cap, (size_t)g->inputs.n, sizeof *g->pfirst);
+		g->pfirst[id] = -1;
+		xgrow((void **)&g->inum, &g->inum_cap, (size_t)g->inputs.n * nn, sizeof *g->inum);
+		xgrow((void **)&g->icat, &g->icat_cap, (size_t)g->inputs.n * nc, sizeof *g->icat);
+		memcpy(g->inum + (size_t)id * nn, r->num, (size_t)nn * sizeof(int64_t));
+		if (nc > 0) /* icat stays NULL for a log without categoricals */
+			memcpy(g->icat + (size_t)id * nc, cid, (size_t)nc * sizeof(int32_t));
+	}
+}
+
+/* The pair (g->id, choice ch of row r), found or added. */
+static int pair_of(gather *g, const ah_reader *r, int ch)
+{
+	const int id = g->id;
+	if (ch >= g->n_lp) {
+		xgrow((void **)&g->lp, &g->lp_cap, (size_t)r->choices.n, sizeof *g->lp);
+		for (; g->n_lp < r->choices.n; g->n_lp++)
+			g->lp[g->n_lp].input = -1;
+	}
+	if (g->lp[ch].input != id) {
+		int p = -1;
+		if (!g->fresh) /* an input seen before: has it this choice? */
+			for (p = g->pfirst[id]; p >= 0 && g->pr[p].choice != ch; p = g->pnext[p])
+				;
+		if (p < 0) {
+			p = g->np++;
+			xgrow((void **)&g->pr, &g->pair_cap, (size_t)g->np, sizeof *g->pr);
+			xgrow((void **)&g->pnext, &g->pn_cap, (size_t)g->np, sizeof *g->pnext);
+			g->pr[p].input = id;
+			g->pr[p].choice = ch;
+			g->pnext[p] = g->pfirst[id];
+			g->pfirst[id] = p;
+		}
+		g->lp[ch] = (last_pair){id, p};
+	}
+	return g->lp[ch].pair;
+}
+
+/* Every row of r into g: inputs, pairs, measurements; then the warnings
+ * (missing final newline, blank lines) and the refusal of an empty log. */
+static void read_log(gather *g, ah_reader *r)
+{
+	while (ah_next(r)) {
+		if (!r->same_features) /* else: the previous row's input */
+			see_input(g, r);
+		int p = pair_of(g, r, r->choice_id);
+		xgrow((void **)&g->ms, &g->meas_cap, g->n_meas + 1, sizeof *g->ms);
+		g->ms[g->n_meas].pair = p;
+		g->ms[g->n_meas].ms = r->feedback;
+		g->n_meas++;
+	}
+	free(g->lp);
+	free(g->pfirst);
+	free(g->pnext);
+	if (r->missing_newline)
+		warnf("%s:%lld: the last row has no final newline (a truncated log?); "
+		      "it was read as complete", g->log, (long long)r->lineno);
+	ah_warn_blank_lines(r);
+	if (g->n_meas == 0)
+		die("%s: no measurement rows after the header", g->log);
+}
+
 int main(int argc, char **argv)
 {
 	const char *out = NULL, *catfile = NULL, *log = NULL, *label = NULL, *zip = NULL;
@@ -298,122 +430,26 @@ int main(int argc, char **argv)
 	log = r.path; /* the name messages use */
 	const ah_meta *m = &r.meta;
 	const int nn = m->n_num, nc = m->n_cat;
-	int im = -1, ik = -1, in = -1;
-	for (int j = 0; j < nn; j++) {
-		if (!strcmp(m->num[j], "m")) im = j;
-		if (!strcmp(m->num[j], "k")) ik = j;
-		if (!strcmp(m->num[j], "n")) in = j;
-	}
-	if (im < 0 || ik < 0 || in < 0) /* ah_open_named checked mm's features */
-		die("%s:1: metadata has no numerical features m, k, n", log);
-
-	intern cats[AH_MAX_FEATURES], values[AH_MAX_FEATURES], inputs;
+	intern cats[AH_MAX_FEATURES], values[AH_MAX_FEATURES];
+	gather g = {.log = log, .nn = nn, .nc = nc, .values = values, .id = -1};
+	find_mkn(m, log, &g.im, &g.ik, &g.in);
 	const intern *choices = &r.choices; /* the reader's, first seen first */
 	for (int j = 0; j < nc; j++) {
 		intern_init(&cats[j]);   /* one-hot categories (main's, or first seen) */
 		intern_init(&values[j]); /* every value seen in this log */
 	}
-	intern_init(&inputs);
+	intern_init(&g.inputs);
 	if (catfile)
 		load_categories(catfile, m, log, cross, cats);
+	g.keylen = (size_t)nn * sizeof(int64_t) + (size_t)nc * sizeof(int32_t);
+	g.key = xmalloc(g.keylen);
+	read_log(&g, &r);
 
-	size_t keylen = (size_t)nn * sizeof(int64_t) + (size_t)nc * sizeof(int32_t);
-	unsigned char *key = xmalloc(keylen);
-	int64_t *inum = NULL;   /* [n_inputs * nn] */
-	int32_t *icat = NULL;   /* [n_inputs * nc] value ids */
-	size_t inum_cap = 0, icat_cap = 0, pair_cap = 0, meas_cap = 0;
-	pair *pr = NULL;
-	meas *ms = NULL;
-	size_t n_meas = 0;
-
-	/* Pairs (input, choice), numbered in order of first appearance.  Rows
-	 * come in runs of one input (its choices and repetitions): per choice
-	 * id, lp holds the pair of its last row and that row's input, so a row
-	 * finds its pair without a search; a choice new in the run is a new
-	 * pair if the input is new (fresh), else it is looked up in the
-	 * input's list of pairs (pnext[] chained from pfirst[input]). */
-	typedef struct {
-		int input, pair;
-	} last_pair;
-	last_pair *lp = NULL;
-	int *pfirst = NULL, *pnext = NULL;
-	size_t lp_cap = 0, pf_cap = 0, pn_cap = 0;
-	int n_lp = 0, id = -1, fresh = 0, np = 0;
-	while (ah_next(&r)) {
-		if (!r.same_features) { /* else: the previous row's input */
-			/* m*k, m*n, k*n are written as exact 64-bit integers (spec
-			 * §4.1); m*k*n itself may exceed 2^53 (arith_intensity is
-			 * exact, see mm_derived).  A pairwise product beyond 2^63 is
-			 * no real matrix. */
-			int64_t prod;
-			if (__builtin_mul_overflow(r.num[im], r.num[ik], &prod) ||
-			    __builtin_mul_overflow(r.num[im], r.num[in], &prod) ||
-			    __builtin_mul_overflow(r.num[ik], r.num[in], &prod))
-				die("%s:%lld: fields 'm', 'k', 'n': %" PRId64 " x %" PRId64 " x %" PRId64
-				    ": m*k, m*n or k*n overflows a 64-bit integer", log,
-				    (long long)r.lineno, r.num[im], r.num[ik], r.num[in]);
-			memcpy(key, r.num, (size_t)nn * sizeof(int64_t));
-			int32_t cid[AH_MAX_FEATURES];
-			for (int j = 0; j < nc; j++)
-				cid[j] = intern_id(&values[j], r.cat[j], strlen(r.cat[j]), NULL);
-			memcpy(key + (size_t)nn * sizeof(int64_t), cid, (size_t)nc * sizeof(int32_t));
-			int added;
-			int was = id;
-			id = intern_id(&inputs, (const char *)key, keylen, &added);
-			if (id != was)
-				fresh = added;
-			if (added) {
-				xgrow((void **)&pfirst, &pf_cap, (size_t)inputs.n, sizeof *pfirst);
-				pfirst[id] = -1;
-				xgrow((void **)&inum, &inum_cap, (size_t)inputs.n * nn, sizeof *inum);
-				xgrow((void **)&icat, &icat_cap, (size_t)inputs.n * nc, sizeof *icat);
-				memcpy(inum + (size_t)id * nn, r.num, (size_t)nn * sizeof(int64_t));
-				if (nc > 0) /* icat stays NULL for a log without categoricals */
-					memcpy(icat + (size_t)id * nc, cid, (size_t)nc * sizeof(int32_t));
-			}
-		}
-		int ch = r.choice_id;
-		if (ch >= n_lp) {
-			xgrow((void **)&lp, &lp_cap, (size_t)r.choices.n, sizeof *lp);
-			for (; n_lp < r.choices.n; n_lp++)
-				lp[n_lp].input = -1;
-		}
-		if (lp[ch].input != id) {
-			int p = -1;
-			if (!fresh) /* an input seen before: has it this choice? */
-				for (p = pfirst[id]; p >= 0 && pr[p].choice != ch; p = pnext[p])
-					;
-			if (p < 0) {
-				p = np++;
-				xgrow((void **)&pr, &pair_cap, (size_t)np, sizeof *pr);
-				xgrow((void **)&pnext, &pn_cap, (size_t)np, sizeof *pnext);
-				pr[p].input = id;
-				pr[p].choice = ch;
-				pnext[p] = pfirst[id];
-				pfirst[id] = p;
-			}
-			lp[ch] = (last_pair){id, p};
-		}
-		xgrow((void **)&ms, &meas_cap, n_meas + 1, sizeof *ms);
-		ms[n_meas].pair = lp[ch].pair;
-		ms[n_meas].ms = r.feedback;
-		n_meas++;
-	}
-	free(lp);
-	free(pfirst);
-	free(pnext);
-	if (r.missing_newline)
-		warnf("%s:%lld: the last row has no final newline (a truncated log?); "
-		      "it was read as complete", log, (long long)r.lineno);
-	ah_warn_blank_lines(&r);
-	if (n_meas == 0)
-		die("%s: no measurement rows after the header", log);
-
-	int ni = inputs.n;
+	int ni = g.inputs.n;
 	int *pstart;
-	double *med = pair_medians(ms, n_meas, np, &pstart);
+	double *med = pair_medians(g.ms, g.n_meas, g.np, &pstart);
 
-	int *istart, *order = input_pairs(pr, np, ni, &istart);
+	int *istart, *order = input_pairs(g.pr, g.np, ni, &istart);
 
 	/* Categories of the main dataset: values of the kept inputs, in order of
 	 * first appearance (spec §4.3: taken after §5.1 dropped inputs). */
@@ -421,27 +457,27 @@ int main(int argc, char **argv)
 		for (int i = 0; i < ni; i++)
 			if (istart[i + 1] - istart[i] >= 2)
 				for (int j = 0; j < nc; j++) {
-					int v = icat[(size_t)i * nc + j];
+					int v = g.icat[(size_t)i * nc + j];
 					intern_id(&cats[j], values[j].str[v], values[j].len[v], NULL);
 				}
 
 	aout ao;
 	FILE *fp = aout_open(&ao, out);
-	const collected col = {m, im, ik, in, cats, values, choices, inum, icat, pr,
+	const collected col = {m, g.im, g.ik, g.in, cats, values, choices, g.inum, g.icat, g.pr,
 	                       ni, pstart, istart, order, med};
 	int kept = write_feat(fp, &col);
 	if (kept == 0)
 		die("%s: no input has 2 or more distinct choices; nothing to learn from", log);
 	aout_commit(&ao);
 	fprintf(stderr, "featurize: %s: %zu measurements, %d inputs (%d kept), %d choices\n",
-		log, n_meas, ni, kept, choices->n);
+		log, g.n_meas, ni, kept, choices->n);
 
 	for (int j = 0; j < nc; j++) {
 		intern_free(&cats[j]);
 		intern_free(&values[j]);
 	}
-	intern_free(&inputs);
-	free(key); free(inum); free(icat); free(pr); free(ms); free(pstart);
+	intern_free(&g.inputs);
+	free(g.key); free(g.inum); free(g.icat); free(g.pr); free(g.ms); free(pstart);
 	free(med); free(istart); free(order);
 	ah_close(&r);
 	close_stdout();

@@ -19,33 +19,20 @@
 
 #include "ahlog.h"
 #include "intern.h"
+#include "opts.h"
 #include "shapes.h"
 #include "shapes_models.h"
 #include "util.h"
 
-static const char usage[] =
-"usage: shapes (--from-log | --from-models | --from-list) [--label NAME]\n"
-"              [--source TOKEN] -o OUT INPUT...\n"
-"\n"
+static const char synopsis[] =
+"shapes (--from-log | --from-models | --from-list) [--label NAME]\n"
+"              [--source TOKEN] -o OUT INPUT...";
+
+static const char about[] =
 "Write the distinct mm problems of the INPUTs as a shape list (stages/FORMATS.md\n"
-"\"shape list\"; bench measures one, `make collect SHAPES=OUT`).\n"
-"\n"
-"  --from-log     INPUTs are AutoHeuristic mm logs (spec §1.1; \"-\": standard\n"
-"                 input): each distinct input with its exact logged strides\n"
-"                 (padded leading dimensions included), dtype, using_tf32\n"
-"  --from-models  INPUTs are model-layer tables (stages/FORMATS.md \"model-layer\n"
-"                 table\", datasets/shapes/models.tsv): every layer expanded into\n"
-"                 its forward GEMM y = x W' and, where the row lists them, the\n"
-"                 backward GEMMs dX = dY W, dW = dY' x (stages/lib/shapes_models.h)\n"
-"  --from-list    INPUTs are shape lists (e.g. sample's shapes.tsv): validated,\n"
-"                 rewritten in the writer's columns\n"
-"  --label NAME   name INPUT \"-\" in messages and the default source (logs)\n"
-"  --source TOKEN the source of rows that have none (logs, lists; default: the\n"
-"                 INPUT's file name without its extension, \"stdin\" for \"-\")\n"
-"  -o OUT         the shape list, written atomically (header m k n dtype tf32\n"
-"                 layout mat1_stride_0 mat1_stride_1 mat2_stride_0 mat2_stride_1\n"
-"                 source)\n"
-"\n"
+"\"shape list\"; bench measures one, `make collect SHAPES=OUT`).\n";
+
+static const char notes[] =
 "Units: sizes and strides in elements.  Rows that AutoHeuristic groups as one\n"
 "input (spec §1.6: same m, k, n, dtype, strides, using_tf32) are written once,\n"
 "with the first one's source.  stderr gets one summary line per INPUT: rows,\n"
@@ -185,46 +172,51 @@ int main(int argc, char **argv)
 {
 	enum { M_NONE, M_LOG, M_MODELS, M_LIST } mode = M_NONE;
 	const char *out = NULL, *label = NULL, *source = NULL;
-	const char **inputs = xcalloc((size_t)argc, sizeof *inputs);
-	int ninputs = 0;
-	std_options(argc, argv, usage);
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int m = !strcmp(a, "--from-log") ? M_LOG : !strcmp(a, "--from-models") ? M_MODELS
-		        : !strcmp(a, "--from-list") ? M_LIST : M_NONE;
-		if (m != M_NONE) {
-			if (mode != M_NONE)
-				die("more than one of --from-log, --from-models, --from-list (see --help)");
-			mode = m;
-		} else if (!strcmp(a, "-o") || !strcmp(a, "--label") || !strcmp(a, "--source")) {
-			if (i + 1 >= argc)
-				die("option '%s' needs a value", a);
-			const char **dst = a[1] == 'o' ? &out : a[2] == 'l' ? &label : &source;
-			if (*dst)
-				die("option '%s' given twice", a);
-			*dst = argv[++i];
-		} else if (a[0] == '-' && a[1]) {
-			die("unknown option '%s' (see --help)", a);
-		} else {
-			inputs[ninputs++] = a;
-		}
-	}
+	int m_log = 0, m_models = 0, m_list = 0;
+	opt_list in = { 0 };
+	const opt table[] = {
+		OPT_FLAG("--from-log", &m_log,
+		         "INPUTs are AutoHeuristic mm logs (spec §1.1; \"-\": standard "
+		         "input): each distinct input with its exact logged strides "
+		         "(padded leading dimensions included), dtype, using_tf32"),
+		OPT_FLAG("--from-models", &m_models,
+		         "INPUTs are model-layer tables (stages/FORMATS.md \"model-layer "
+		         "table\", datasets/shapes/models.tsv): every layer expanded into "
+		         "its forward GEMM y = x W' and, where the row lists them, the "
+		         "backward GEMMs dX = dY W, dW = dY' x (stages/lib/shapes_models.h)"),
+		OPT_FLAG("--from-list", &m_list,
+		         "INPUTs are shape lists (e.g. sample's shapes.tsv): validated, "
+		         "rewritten in the writer's columns"),
+		OPT_STRING("--label", "NAME", &label, 0,
+		           "name INPUT \"-\" in messages and the default source (logs)"),
+		OPT_STRING("--source", "TOKEN", &source, 0,
+		           "the source of rows that have none (logs, lists; default: the "
+		           "INPUT's file name without its extension, \"stdin\" for \"-\")"),
+		OPT_OUT("OUT", &out, OPT_REQUIRED,
+		        "the shape list, written atomically (header m k n dtype tf32 "
+		        "layout mat1_stride_0 mat1_stride_1 mat2_stride_0 mat2_stride_1 "
+		        "source)"),
+		OPT_POS_LIST("INPUT...", &in, OPT_REQUIRED | OPT_INPUT,
+		             "the logs, tables or lists, read in order (\"-\": standard "
+		             "input, at most once)"),
+		OPT_END()
+	};
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 17}, argc, argv);
+	const char **inputs = in.v;
+	int ninputs = in.n;
+	if (m_log + m_models + m_list > 1)
+		die("more than one of --from-log, --from-models, --from-list (see --help)");
+	mode = m_log ? M_LOG : m_models ? M_MODELS : m_list ? M_LIST : M_NONE;
 	if (mode == M_NONE)
 		die("say --from-log, --from-models or --from-list (see --help)");
-	if (!out)
-		die("missing -o OUT (see --help)");
-	if (!ninputs)
-		die("missing INPUT (see --help)");
 	if (mode == M_MODELS && (source || label))
 		die("--source and --label are for --from-log and --from-list (a table names its sources)");
 	if (source && !shape_source_ok(source))
 		die("bad value for '--source': '%s' (1..%d bytes of [A-Za-z0-9._:/+=@-])", source,
 		    SHAPE_SOURCE_MAX);
 	int stdin_uses = 0;
-	for (int i = 0; i < ninputs; i++) {
-		check_output_not_input(out, inputs[i]);
+	for (int i = 0; i < ninputs; i++)
 		stdin_uses += !strcmp(inputs[i], "-");
-	}
 	if (stdin_uses > 1)
 		die("standard input ('-') named more than once");
 	if (label && !stdin_uses)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cublas_mm.h"
-#include "harness.h"
+#include "harness_gpu.h"
 #include "util.h" /* stages/lib: die, xmalloc, mono_s, cmp_double */
 
 /* 0 when there is no usable GPU */

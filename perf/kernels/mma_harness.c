@@ -32,12 +32,14 @@
  * makes that candidate fail (test) or inf (bench).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
+#include "harness_gpu.h"
+#include "opts.h" /* stages/lib */
 #include "util.h" /* stages/lib: die, xmalloc, read_file, fnv1a64, mono_s */
 
 #define H200_MEM_BYTES (143771.0 * 1048576.0)
@@ -647,60 +649,50 @@ static int run_bench(gpu_t *g, const cfg_row *rows, int nrows, const char *only,
 
 /* ---- main --------------------------------------------------------------------- */
 
+static const char mma_synopsis[] =
+	"mma_harness precompile|test|bench [--kernels DIR] [--cache DIR] [--jobs N]\n"
+	"                   [--samples N] [--seed S] [--cap-ms X] [--budget-s X] [--tsv FILE]\n"
+	"                   [--only A|B|..] [--quick]";
+
 int main(int argc, char **argv)
 {
-	if (argc < 2)
-		die("usage: mma_harness precompile|test|bench [--kernels DIR] [--cache DIR] [--jobs N] "
-		    "[--samples N] [--seed S] [--cap-ms X] [--budget-s X] [--tsv FILE] [--quick]");
-	const char *mode = argv[1], *kdir = "kernels", *cache = "build/mma-cache", *tsv = NULL,
+	const char *mode = NULL, *kdir = "kernels", *cache = "build/mma-cache", *tsv = NULL,
 	           *only = NULL;
 	int jobs = 2, samples = 200, quick = 0;
-	uint64_t seed = 1;
+	int64_t seed = 1;
 	double cap_ms = 2.0, budget_s = 150.0;
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (strcmp(a, "--quick") == 0) {
-			quick = 1;
-			continue;
-		}
-		if (!v)
-			die("option %s needs a value", a);
-		i++;
-		char *end;
-		errno = 0;
-		if (strcmp(a, "--kernels") == 0)
-			kdir = v;
-		else if (strcmp(a, "--cache") == 0)
-			cache = v;
-		else if (strcmp(a, "--tsv") == 0)
-			tsv = v;
-		else if (strcmp(a, "--only") == 0)
-			only = v;
-		else if (strcmp(a, "--jobs") == 0 || strcmp(a, "--samples") == 0) {
-			long x = strtol(v, &end, 10);
-			if (*end || errno || x < (a[2] == 'j') || x > 100000)
-				die("bad value for %s: '%s'", a, v);
-			if (a[2] == 'j')
-				jobs = (int)x;
-			else
-				samples = (int)x;
-		} else if (strcmp(a, "--seed") == 0) {
-			unsigned long long x = strtoull(v, &end, 10);
-			if (*end || errno)
-				die("bad value for --seed: '%s'", v);
-			seed = x;
-		} else if (strcmp(a, "--cap-ms") == 0 || strcmp(a, "--budget-s") == 0) {
-			double x = strtod(v, &end);
-			if (*end || errno || !(x > 0))
-				die("bad value for %s: '%s'", a, v);
-			if (a[2] == 'c')
-				cap_ms = x;
-			else
-				budget_s = x;
-		} else
-			die("unknown option %s", a);
-	}
+	const opt table[] = {
+		OPT_POS("MODE", &mode, OPT_REQUIRED,
+		        "precompile: compile every cubin test and bench (same options) "
+		        "need, no GPU needed; test: every config x dtype x transpose x "
+		        "edge shape against cuBLAS (exit 1 on a failure); bench: against "
+		        "cuBLAS, tables on stdout"),
+		OPT_STRING("--kernels", "DIR", &kdir, 0,
+		           "folder with mma.cu and mma_configs.tsv (default kernels)"),
+		OPT_STRING("--cache", "DIR", &cache, 0,
+		           "cubin cache (default build/mma-cache); a missing cubin is "
+		           "compiled by NVRTC and stored there"),
+		OPT_INT("--jobs", "N", &jobs, 1, 100000, 0,
+		        "precompile: parallel NVRTC processes (default 2)"),
+		OPT_INT("--samples", "N", &samples, 0, 100000, 0, "bench: sampled inputs (default 200)"),
+		OPT_I64("--seed", "S", &seed, 0, INT64_MAX, 0, "bench: sampler seed (default 1)"),
+		OPT_DOUBLE("--cap-ms", "X", &cap_ms, 0, INFINITY, OPT_XLO,
+		           "bench: sampled shapes whose estimated cuBLAS time (2mnk FLOP "
+		           "/ nominal rate) exceeds X ms are redrawn (default 2)"),
+		OPT_DOUBLE("--budget-s", "X", &budget_s, 0, INFINITY, OPT_XLO,
+		           "bench: stop sampling after X s of benchmarking (default 150)"),
+		OPT_STRING("--tsv", "FILE", &tsv, OPT_OUTPUT,
+		           "bench: per-input results (one row per sampled input)"),
+		OPT_STRING("--only", "A|B|..", &only, 0,
+		           "bench/precompile: only NVRTC choices whose id contains one of "
+		           "these substrings (extern_mm always)"),
+		OPT_FLAG("--quick", &quick, "test: only the first 3 configs (smoke)"),
+		OPT_END()
+	};
+	opts_parse(&(opt_prog){mma_synopsis, NULL, table,
+	                       "Units: times in ms, rates in TFLOP/s, sizes in bytes.  Exit status: 0; 1 on\n"
+	                       "a CUDA/driver/cuBLAS/NVRTC failure or a failed check (test).\n", 0},
+	           argc, argv);
 	int nrows;
 	cfg_row *rows = read_configs(kdir, &nrows);
 	char path[4096];
@@ -709,7 +701,7 @@ int main(int argc, char **argv)
 	char *src = read_file(path, &slen);
 	uint64_t srch = fnv1a64(FNV1A64_INIT, src, slen);
 	int nfixed, nin;
-	input_t *in = make_inputs(samples, seed, cap_ms, &nfixed, &nin);
+	input_t *in = make_inputs(samples, (uint64_t)seed, cap_ms, &nfixed, &nin);
 	int rc = 0;
 
 	if (strcmp(mode, "precompile") == 0) {

@@ -28,13 +28,13 @@
  * operands break TMA's rules (leading dimension in bytes not a multiple of
  * 16, base not 16-byte aligned): skipped and counted, never launched.
  */
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
+#include "harness_gpu.h"
+#include "opts.h" /* stages/lib */
 #include "util.h" /* stages/lib: die, xmalloc, read_file, fnv1a64, mono_s, mkdir_p */
 #include "wgmma_launch.h"
 
@@ -418,35 +418,32 @@ static int wg_bench(wctx *w, const cfg_row *rows, int nrows)
 
 /* ---- main ------------------------------------------------------------------- */
 
+static const char wg_synopsis[] =
+	"wgmma_harness precompile|test|bench [--kernels DIR] [--cache DIR] [--jobs N] [--quick]";
+
 int main(int argc, char **argv)
 {
-	if (argc < 2)
-		die("usage: wgmma_harness precompile|test|bench [--kernels DIR] [--cache DIR] [--jobs N] [--quick]");
-	const char *mode = argv[1], *kdir = "kernels", *cache = "build/mma-cache";
+	const char *mode = NULL, *kdir = "kernels", *cache = "build/mma-cache";
 	int jobs = 2, quick = 0;
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (strcmp(a, "--quick") == 0) {
-			quick = 1;
-			continue;
-		}
-		if (!v)
-			die("option %s needs a value", a);
-		i++;
-		if (strcmp(a, "--kernels") == 0)
-			kdir = v;
-		else if (strcmp(a, "--cache") == 0)
-			cache = v;
-		else if (strcmp(a, "--jobs") == 0) {
-			char *end;
-			errno = 0;
-			long x = strtol(v, &end, 10);
-			if (*end || errno || x < 1 || x > 256)
-				die("bad value for --jobs: '%s'", v);
-			jobs = (int)x;
-		} else
-			die("unknown option %s", a);
-	}
+	const opt table[] = {
+		OPT_POS("MODE", &mode, OPT_REQUIRED,
+		        "precompile: every cubin test and bench need (no GPU needed); "
+		        "test: every config x {fp16, bf16} x 4 transposes x edge shapes "
+		        "(exit 1 on a failure); bench: 8192^3 and the LLM shapes of "
+		        "mma_harness, every config and cuBLAS, TFLOP/s"),
+		OPT_STRING("--kernels", "DIR", &kdir, 0,
+		           "folder with wgmma.cu, wgmma_configs.tsv and mma.cu (utility "
+		           "kernels) (default kernels)"),
+		OPT_STRING("--cache", "DIR", &cache, 0, "cubin cache (default build/mma-cache)"),
+		OPT_INT("--jobs", "N", &jobs, 1, 256, 0,
+		        "precompile: parallel NVRTC processes (default 2)"),
+		OPT_FLAG("--quick", &quick, "test: only the first 2 configurations"),
+		OPT_END()
+	};
+	opts_parse(&(opt_prog){wg_synopsis, NULL, table,
+	                       "Units: times in ms, rates in TFLOP/s.  Exit status: 0; 1 on a\n"
+	                       "CUDA/driver/cuBLAS/NVRTC failure or a failed check (test).\n", 0},
+	           argc, argv);
 	char path[4096];
 	size_t len;
 	snprintf(path, sizeof path, "%s/wgmma_configs.tsv", kdir);

@@ -6,16 +6,17 @@
 
 #include "configs.h"
 #include "fields.h"
+#include "tsvtext.h"
 #include "util.h"
 
 mm_config *configs_read(const char *path, int *n)
 {
-	char *buf = read_lines(path), *p = buf, *l;
+	char *buf = tsv_read(path, "a header line"), *p = buf, *l;
 	mm_config *v = NULL;
 	size_t cap = 0;
 	int cnt = 0, header = 0, seen_extra = 0;
 	int64_t lineno = 0;
-	while ((l = next_line(&p, &lineno))) {
+	while ((l = tsv_line(&p, path, &lineno))) {
 		char *f[7];
 		if (*l == '#' || *l == '\0') {
 			continue;
@@ -27,7 +28,7 @@ mm_config *configs_read(const char *path, int *n)
 			header = 1;
 			continue;
 		}
-		if (split_tabs(l, f, 6) != 6)
+		if (tsv_split(l, f, 6) != 6)
 			die("%s:%" PRId64 ": expected 6 fields", path, lineno);
 		xgrow((void **)&v, &cap, (size_t)cnt + 1, sizeof *v);
 		mm_config *c = &v[cnt];

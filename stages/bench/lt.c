@@ -9,6 +9,7 @@
 
 #include "lt.h"
 #include "plan.h"
+#include "tsvtext.h"
 #include "util.h"
 
 const char lt_list_header[] =
@@ -192,46 +193,24 @@ static void format_classes(unsigned bits, char *buf, size_t n)
 
 lt_entry *lt_list_read(const char *path, int *n)
 {
-	size_t len;
-	char *buf = read_file(path, &len);
+	char *buf = tsv_read(path, "a header line"), *p = buf, *l;
 	lt_entry *v = NULL;
 	int64_t *vline = NULL;
 	size_t cap = 0, capl = 0;
 	int cnt = 0, header = 0;
 	int64_t lineno = 0;
-	char *p = buf;
-	if (len == 0 || buf[len - 1] != '\n')
-		die("%s: empty or missing final newline", path);
-	if (memchr(buf, '\0', len))
-		die("%s: contains a NUL byte", path);
-	while (*p) {
-		char *nl = strchr(p, '\n');
-		*nl = '\0';
-		lineno++;
-		if (strchr(p, '\r'))
-			die("%s:%" PRId64 ": carriage return", path, lineno);
-		if (*p == '#') {
-			p = nl + 1;
+	while ((l = tsv_line(&p, path, &lineno))) {
+		if (*l == '#')
 			continue;
-		}
 		if (!header) {
-			if (strcmp(p, lt_list_header))
+			if (strcmp(l, lt_list_header))
 				die("%s:%" PRId64 ": bad header (expected '%s', tab separated)", path,
 				    lineno, lt_list_header);
 			header = 1;
-			p = nl + 1;
 			continue;
 		}
 		char *f[NATTR + 3];
-		int nf = 0;
-		f[nf++] = p;
-		for (char *q = p; *q; q++)
-			if (*q == '\t') {
-				*q = '\0';
-				if (nf == NATTR + 3)
-					die("%s:%" PRId64 ": more than %d fields", path, lineno, NATTR + 3);
-				f[nf++] = q + 1;
-			}
+		int nf = tsv_split(l, f, NATTR + 3);
 		if (nf != NATTR + 3)
 			die("%s:%" PRId64 ": expected %d tab-separated fields, got %d", path, lineno,
 			    NATTR + 3, nf);
@@ -261,7 +240,6 @@ lt_entry *lt_list_read(const char *path, int *n)
 			if (lt_same(&v[j].a, &e->a))
 				die("%s:%" PRId64 ": the same algorithm as line %" PRId64, path, lineno, vline[j]);
 		vline[cnt++] = lineno;
-		p = nl + 1;
 	}
 	if (!header)
 		die("%s: no header line", path);

@@ -5,52 +5,59 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "opts.h"
 #include "triton_meta.h"
 #include "util.h"
 
-static const char usage[] =
-	"usage: triton_metacheck DIR VARIANT...\n"
-	"\n"
+static const char synopsis[] = "triton_metacheck DIR VARIANT...";
+
+static const char about[] =
 	"For each VARIANT, read DIR/VARIANT.json and DIR/VARIANT.cubin as\n"
 	"bench's Triton back end does and print one line: variant, status (ok,\n"
 	"error, missing), kernel name, shared bytes, threads, num_warps,\n"
 	"num_stages, block_m, block_n, the parameter list (name:type), scratch\n"
-	"sizes, cubin bytes, or the recorded compile error.  Exit status 1 if an\n"
-	"entry is malformed or its cubin does not match its metadata (missing and\n"
-	"recorded compile errors are reported, not failures).\n";
+	"sizes, cubin bytes, or the recorded compile error.\n";
+
+static const char notes[] =
+	"Exit status 1 if an entry is malformed or its cubin does not match its\n"
+	"metadata (missing and recorded compile errors are reported, not failures).\n";
 
 static const char *pname[] = {"A", "B", "C", "M", "N", "K", "stride_am", "stride_ak",
                               "stride_bk", "stride_bn"};
 
 int main(int argc, char **argv)
 {
-	std_options(argc, argv, usage);
-	if (argc < 3) {
-		fputs(usage, stderr);
-		return 1;
-	}
+	const char *dir = NULL;
+	opt_list vs = { 0 };
+	const opt table[] = {
+		OPT_POS("DIR", &dir, OPT_REQUIRED, "a cubin cache entry folder (triton_aot.py --entry-dir)"),
+		OPT_POS_LIST("VARIANT...", &vs, OPT_REQUIRED, "variant names (triton_cands --variants)"),
+		OPT_END()
+	};
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 14}, argc, argv);
 	int bad = 0;
-	for (int i = 2; i < argc; i++) {
+	for (int j = 0; j < vs.n; j++) {
+		const char *v = vs.v[j];
 		tl_meta m;
 		char why[2048];
-		int rc = tl_meta_read(argv[1], argv[i], &m, why, sizeof why);
+		int rc = tl_meta_read(dir, v, &m, why, sizeof why);
 		if (rc == 1) {
-			printf("%s\tmissing\n", argv[i]);
+			printf("%s\tmissing\n", v);
 			continue;
 		}
 		if (rc < 0) {
-			printf("%s\tmalformed\t%s\n", argv[i], why);
+			printf("%s\tmalformed\t%s\n", v, why);
 			bad = 1;
 			continue;
 		}
 		if (!m.ok) {
-			printf("%s\terror\t%s\n", argv[i], m.error);
+			printf("%s\terror\t%s\n", v, m.error);
 			continue;
 		}
 		size_t len;
-		void *img = tl_cubin_read(argv[1], &m, &len, why, sizeof why);
+		void *img = tl_cubin_read(dir, &m, &len, why, sizeof why);
 		if (!img) {
-			printf("%s\tbad-cubin\t%s\n", argv[i], why);
+			printf("%s\tbad-cubin\t%s\n", v, why);
 			bad = 1;
 			continue;
 		}
@@ -58,7 +65,7 @@ int main(int argc, char **argv)
 		int elf = len > 4 && !memcmp(img, "\177ELF", 4);
 		free(img);
 		printf("%s\tok\t%s\tshared=%d\tthreads=%d\tnum_warps=%d\tnum_stages=%d\tblock_m=%d\t"
-		       "block_n=%d\tparams=", argv[i], m.name, m.shared, m.threads, m.num_warps,
+		       "block_n=%d\tparams=", v, m.name, m.shared, m.threads, m.num_warps,
 		       m.num_stages, m.block_m, m.block_n);
 		for (int p = 0; p < m.nparams; p++)
 			printf("%s%s:%s", p ? "," : "", pname[m.param[p].what],
@@ -70,6 +77,7 @@ int main(int argc, char **argv)
 		if (!elf)
 			bad = 1;
 	}
+	free(vs.v);
 	close_stdout();
 	return bad;
 }

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ahlog.h"
+#include "ahlog_write.h"
 #include "util.h"
 
 char *ah_fmt_float(char *buf, double v)

@@ -1,5 +1,6 @@
 /* ahmeta.c — mm's metadata and header, metadata compared; see ahmeta.h. */
 #include "ahmeta.h"
+#include "ahlog_write.h"
 #include "mmfeatures.h"
 #include "util.h"
 

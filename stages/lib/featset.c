@@ -175,168 +175,226 @@ void featset_read_header(featset *fs, const char *path)
 	fclose(fp);
 }
 
+/* featset_read's state from row to row. */
+typedef struct {
+	featset *fs;
+	const char *path;
+	long long lineno;
+	char **f;                 /* the current row split at tabs */
+	int ncol, fixed;          /* header columns; input .. raw categoricals */
+	intern strings, choices;
+	size_t xcap, fcap, wcap, rcap, mcap, catcap;
+	int *cat_id;              /* [n_inputs * n_cat] raw categoricals' ids in strings */
+	int cur;                  /* the current input, -1 before the first row */
+	char *firsttext;          /* its first row's features, tab-joined */
+	size_t firstcap, firstlen;
+	long long first_line;     /* that row's line */
+	char *prefix;             /* input number, '\t', firsttext, '\t' */
+	size_t prefixcap, prefixlen;
+} row_reader;
+
+/* The model features and raw categoricals of the row that starts input
+ * rd->cur, into fs->x and cat_id; checked by check_input. */
+static void read_features(row_reader *rd)
+{
+	featset *fs = rd->fs;
+	char **f = rd->f;
+	const int nn = fs->meta.n_num, nc = fs->meta.n_cat, cur = rd->cur;
+	double *x = fs->x + (size_t)cur * fs->n_feat;
+	int k = 0;
+	for (int c = 1; c < rd->ncol - 4; c++) {
+		if (c >= rd->fixed - nc && c < rd->fixed) {
+			int j = c - (rd->fixed - nc);
+			rd->cat_id[(size_t)cur * nc + j] = intern_id(&rd->strings, f[c], strlen(f[c]), NULL);
+			continue;
+		}
+		double v;
+		if (parse_f64(f[c], strlen(f[c]), &v) || !isfinite(v))
+			die("%s:%lld: column '%s': cannot parse '%s' as a finite number",
+			    rd->path, rd->lineno, fs->feat[k], f[c]);
+		if (k >= nn + MM_N_DERIVED && v != 0 && v != 1)
+			die("%s:%lld: column '%s': one-hot value '%s' is not 0 or 1",
+			    rd->path, rd->lineno, fs->feat[k], f[c]);
+		x[k++] = v;
+	}
+	check_input(fs, x, f + rd->fixed - nc, rd->path, rd->lineno);
+}
+
+/* The input's feature text (firsttext) and the prefix a later row of it
+ * starts with (input number and features), for the rows that follow. */
+static void keep_prefix(row_reader *rd)
+{
+	char **f = rd->f;
+	size_t need = 0;
+	for (int c = 1; c < rd->ncol - 4; c++)
+		need += strlen(f[c]) + 1;
+	if (need > rd->firstcap) {
+		rd->firstcap = 2 * need;
+		rd->firsttext = xrealloc(rd->firsttext, rd->firstcap);
+	}
+	rd->firstlen = join_fields(rd->firsttext, f, 1, rd->ncol - 4);
+	size_t l0 = strlen(f[0]), firstlen = rd->firstlen;
+	if (l0 + 1 + firstlen > rd->prefixcap) {
+		rd->prefixcap = 2 * (l0 + 1 + firstlen);
+		rd->prefix = xrealloc(rd->prefix, rd->prefixcap);
+	}
+	memcpy(rd->prefix, f[0], l0);
+	rd->prefix[l0] = '\t';
+	memcpy(rd->prefix + l0 + 1, rd->firsttext, firstlen); /* its '\0' becomes the '\t' */
+	rd->prefix[l0 + firstlen] = '\t';
+	rd->prefixlen = l0 + 1 + firstlen;
+}
+
+/* The row starts input in (the next number after rd->cur, whose rows
+ * must have had a winner): grow the per-input arrays, read its features. */
+static void start_input(row_reader *rd, int64_t in)
+{
+	featset *fs = rd->fs;
+	const int nc = fs->meta.n_cat;
+	if (in != rd->cur + 1)
+		die("%s:%lld: column 'input': %lld follows %d (inputs must be numbered "
+		    "0, 1, 2, ... with their rows contiguous)", rd->path, rd->lineno,
+		    (long long)in, rd->cur);
+	if (rd->cur >= 0 && fs->winner[rd->cur] < 0)
+		die("%s:%lld: input %d has no winner row", rd->path, rd->lineno, rd->cur);
+	int cur = rd->cur = (int)in;
+	fs->n_inputs = cur + 1;
+	xgrow((void **)&fs->x, &rd->xcap, (size_t)fs->n_inputs * fs->n_feat, sizeof *fs->x);
+	xgrow((void **)&rd->cat_id, &rd->catcap, (size_t)fs->n_inputs * nc, sizeof *rd->cat_id);
+	xgrow((void **)&fs->first, &rd->fcap, (size_t)fs->n_inputs + 1, sizeof *fs->first);
+	xgrow((void **)&fs->winner, &rd->wcap, (size_t)fs->n_inputs, sizeof *fs->winner);
+	fs->first[cur] = fs->n_rows;
+	fs->winner[cur] = -1;
+	read_features(rd);
+	keep_prefix(rd);
+}
+
+/* The row's last four fields: choice, median_ms, count, winner. */
+static void read_outcome(row_reader *rd)
+{
+	featset *fs = rd->fs;
+	char **f = rd->f;
+	const int ncol = rd->ncol, cur = rd->cur;
+	const char *path = rd->path;
+	const long long lineno = rd->lineno;
+	if (fs->first[cur] == fs->n_rows)
+		rd->first_line = lineno;
+	xgrow((void **)&fs->choice, &rd->rcap, (size_t)fs->n_rows + 1, sizeof *fs->choice);
+	xgrow((void **)&fs->ms, &rd->mcap, (size_t)fs->n_rows + 1, sizeof *fs->ms);
+	const char *ch = f[ncol - 4];
+	if (!*ch)
+		die("%s:%lld: column 'choice': empty", path, lineno);
+	int added;
+	fs->choice[fs->n_rows] = intern_id(&rd->choices, ch, strlen(ch), &added);
+	const char *bad = added ? emittable_problem(ch) : NULL;
+	if (bad)
+		die("%s:%lld: column 'choice': '%s' %s", path, lineno, ch, bad);
+	double t;
+	const char *ms = f[ncol - 3];
+	if (parse_f64(ms, strlen(ms), &t) || isnan(t) || t <= 0)
+		die("%s:%lld: column 'median_ms': '%s' is not a positive time", path, lineno, ms);
+	fs->ms[fs->n_rows] = t;
+	int64_t cnt;
+	if (parse_i64(f[ncol - 2], strlen(f[ncol - 2]), &cnt) || cnt < 1)
+		die("%s:%lld: column 'count': '%s' is not a measurement count >= 1", path,
+		    lineno, f[ncol - 2]);
+	const char *w = f[ncol - 1];
+	if (!strcmp(w, "1")) {
+		if (fs->winner[cur] >= 0)
+			die("%s:%lld: column 'winner': input %d has two winners", path, lineno, cur);
+		fs->winner[cur] = fs->n_rows;
+	} else if (strcmp(w, "0")) {
+		die("%s:%lld: column 'winner': '%s' is not 0 or 1", path, lineno, w);
+	}
+	fs->n_rows++;
+}
+
+/* One row (line[0..len), its '\n' removed). */
+static void read_row(row_reader *rd, char *line, size_t len)
+{
+	char **f = rd->f;
+	const int ncol = rd->ncol;
+	if (memchr(line, '\r', len))
+		die("%s:%lld: carriage return in line", rd->path, rd->lineno);
+	/* A later row of the current input that starts with exactly its first
+	 * row's text (input number and features, `prefix`) needs only its last
+	 * four fields split and parsed; any other row takes the full path,
+	 * which checks and names what differs. */
+	int fast = rd->cur >= 0 && rd->prefixlen && len >= rd->prefixlen &&
+	           !memcmp(line, rd->prefix, rd->prefixlen);
+	int n = fast ? ncol - 4 + split_tabs(line + rd->prefixlen, f + ncol - 4, 4)
+	             : split_tabs(line, f, FEATSET_MAXCOL);
+	if (n != ncol)
+		die("%s:%lld: row has %d fields, the header has %d", rd->path, rd->lineno, n, ncol);
+	int64_t in = rd->cur;
+	if (!fast && (parse_i64(f[0], strlen(f[0]), &in) || in < 0))
+		die("%s:%lld: column 'input': bad input number '%s'", rd->path, rd->lineno, f[0]);
+	if (fast) {
+		/* features equal the first row's: checked by the prefix */
+	} else if (in != rd->cur) {
+		start_input(rd, in);
+	} else if (join_fields(NULL, f, 1, ncol - 4) != rd->firstlen ||
+	           !same_fields(rd->firsttext, f, 1, ncol - 4)) {
+		die("%s:%lld: the features differ from the first row of input %d (%s:%lld): "
+		    "every row of one input carries the same features", rd->path, rd->lineno,
+		    rd->cur, rd->path, rd->first_line);
+	}
+	read_outcome(rd);
+}
+
+/* After the last row: hand the interned strings over to fs (choices[] and
+ * cat[] point into them). */
+static void hand_over(row_reader *rd)
+{
+	featset *fs = rd->fs;
+	const int nc = fs->meta.n_cat;
+	fs->n_choices = rd->choices.n;
+	fs->choices = rd->choices.str;
+	fs->n_strings = rd->strings.n;
+	fs->strings = rd->strings.str;
+	fs->cat = xmalloc(((size_t)fs->n_inputs * nc + 1) * sizeof *fs->cat);
+	for (size_t i = 0; i < (size_t)fs->n_inputs * nc; i++)
+		fs->cat[i] = rd->strings.str[rd->cat_id[i]];
+	free(rd->cat_id);
+	free(rd->choices.len);
+	free(rd->choices.slot);
+	free(rd->strings.len);
+	free(rd->strings.slot);
+}
+
 void featset_read(featset *fs, const char *path)
 {
 	FILE *fp = fopen(path, "r");
 	if (!fp)
 		die("cannot open '%s': %s", path, strerror(errno));
-	char *line = NULL, **f;
+	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
-	long long lineno = 2;
-	int ncol = read_header(fs, fp, path, &line, &cap, &f);
-	const int nn = fs->meta.n_num, nc = fs->meta.n_cat;
-	int fixed = 1 + nn + MM_N_DERIVED + nc;
-
-	intern strings, choices;
-	intern_init(&strings);
-	intern_init(&choices);
-	size_t xcap = 0, fcap = 0, wcap = 0, rcap = 0, mcap = 0;
-	int *cat_id = NULL;
-	size_t catcap = 0;
-	int cur = -1;
-	char *firsttext = NULL;
-	size_t firstcap = 0, firstlen = 0;
-	long long first_line = 0;
-	char *prefix = NULL;
-	size_t prefixcap = 0, prefixlen = 0;
+	row_reader rd = {.fs = fs, .path = path, .lineno = 2, .cur = -1};
+	rd.ncol = read_header(fs, fp, path, &line, &cap, &rd.f);
+	rd.fixed = 1 + fs->meta.n_num + MM_N_DERIVED + fs->meta.n_cat;
+	intern_init(&rd.strings);
+	intern_init(&rd.choices);
 	while ((len = getline(&line, &cap, fp)) >= 0) {
-		lineno++;
+		rd.lineno++;
 		if (len == 0 || line[len - 1] != '\n')
-			die("%s:%lld: truncated line (no final newline)", path, lineno);
+			die("%s:%lld: truncated line (no final newline)", path, rd.lineno);
 		line[--len] = '\0';
-		if (memchr(line, '\r', (size_t)len))
-			die("%s:%lld: carriage return in line", path, lineno);
-		/* A later row of the current input that starts with exactly its first
-		 * row's text (input number and features, `prefix`) needs only its last
-		 * four fields split and parsed; any other row takes the full path,
-		 * which checks and names what differs. */
-		int fast = cur >= 0 && prefixlen && (size_t)len >= prefixlen &&
-		           !memcmp(line, prefix, prefixlen);
-		int n = fast ? ncol - 4 + split_tabs(line + prefixlen, f + ncol - 4, 4)
-		             : split_tabs(line, f, FEATSET_MAXCOL);
-		if (n != ncol)
-			die("%s:%lld: row has %d fields, the header has %d", path, lineno, n, ncol);
-		int64_t in = cur;
-		if (!fast && (parse_i64(f[0], strlen(f[0]), &in) || in < 0))
-			die("%s:%lld: column 'input': bad input number '%s'", path, lineno, f[0]);
-		if (fast) {
-			/* features equal the first row's: checked by the prefix */
-		} else if (in != cur) {
-			if (in != cur + 1)
-				die("%s:%lld: column 'input': %lld follows %d (inputs must be numbered "
-				    "0, 1, 2, ... with their rows contiguous)", path, lineno,
-				    (long long)in, cur);
-			if (cur >= 0 && fs->winner[cur] < 0)
-				die("%s:%lld: input %d has no winner row", path, lineno, cur);
-			cur = (int)in;
-			fs->n_inputs = cur + 1;
-			xgrow((void **)&fs->x, &xcap, (size_t)fs->n_inputs * fs->n_feat, sizeof *fs->x);
-			xgrow((void **)&cat_id, &catcap, (size_t)fs->n_inputs * nc, sizeof *cat_id);
-			xgrow((void **)&fs->first, &fcap, (size_t)fs->n_inputs + 1, sizeof *fs->first);
-			xgrow((void **)&fs->winner, &wcap, (size_t)fs->n_inputs, sizeof *fs->winner);
-			fs->first[cur] = fs->n_rows;
-			fs->winner[cur] = -1;
-			double *x = fs->x + (size_t)cur * fs->n_feat;
-			int k = 0;
-			for (int c = 1; c < ncol - 4; c++) {
-				if (c >= fixed - nc && c < fixed) {
-					int j = c - (fixed - nc);
-					cat_id[(size_t)cur * nc + j] = intern_id(&strings, f[c], strlen(f[c]), NULL);
-					continue;
-				}
-				double v;
-				if (parse_f64(f[c], strlen(f[c]), &v) || !isfinite(v))
-					die("%s:%lld: column '%s': cannot parse '%s' as a finite number",
-					    path, lineno, fs->feat[k], f[c]);
-				if (k >= nn + MM_N_DERIVED && v != 0 && v != 1)
-					die("%s:%lld: column '%s': one-hot value '%s' is not 0 or 1",
-					    path, lineno, fs->feat[k], f[c]);
-				x[k++] = v;
-			}
-			check_input(fs, x, f + fixed - nc, path, lineno);
-			/* the input's feature text, for the rows that follow */
-			size_t need = 0;
-			for (int c = 1; c < ncol - 4; c++)
-				need += strlen(f[c]) + 1;
-			if (need > firstcap) {
-				firstcap = 2 * need;
-				firsttext = xrealloc(firsttext, firstcap);
-			}
-			firstlen = join_fields(firsttext, f, 1, ncol - 4);
-			size_t l0 = strlen(f[0]);
-			if (l0 + 1 + firstlen > prefixcap) {
-				prefixcap = 2 * (l0 + 1 + firstlen);
-				prefix = xrealloc(prefix, prefixcap);
-			}
-			memcpy(prefix, f[0], l0);
-			prefix[l0] = '\t';
-			memcpy(prefix + l0 + 1, firsttext, firstlen); /* its '\0' becomes the '\t' */
-			prefix[l0 + firstlen] = '\t';
-			prefixlen = l0 + 1 + firstlen;
-		} else if (join_fields(NULL, f, 1, ncol - 4) != firstlen ||
-		           !same_fields(firsttext, f, 1, ncol - 4)) {
-			die("%s:%lld: the features differ from the first row of input %d (%s:%lld): "
-			    "every row of one input carries the same features", path, lineno, cur,
-			    path, first_line);
-		}
-		if (fs->first[cur] == fs->n_rows)
-			first_line = lineno;
-		xgrow((void **)&fs->choice, &rcap, (size_t)fs->n_rows + 1, sizeof *fs->choice);
-		xgrow((void **)&fs->ms, &mcap, (size_t)fs->n_rows + 1, sizeof *fs->ms);
-		const char *ch = f[ncol - 4];
-		if (!*ch)
-			die("%s:%lld: column 'choice': empty", path, lineno);
-		int added;
-		fs->choice[fs->n_rows] = intern_id(&choices, ch, strlen(ch), &added);
-		const char *bad = added ? emittable_problem(ch) : NULL;
-		if (bad)
-			die("%s:%lld: column 'choice': '%s' %s", path, lineno, ch, bad);
-		double t;
-		const char *ms = f[ncol - 3];
-		if (parse_f64(ms, strlen(ms), &t) || isnan(t) || t <= 0)
-			die("%s:%lld: column 'median_ms': '%s' is not a positive time", path, lineno, ms);
-		fs->ms[fs->n_rows] = t;
-		int64_t cnt;
-		if (parse_i64(f[ncol - 2], strlen(f[ncol - 2]), &cnt) || cnt < 1)
-			die("%s:%lld: column 'count': '%s' is not a measurement count >= 1", path,
-			    lineno, f[ncol - 2]);
-		const char *w = f[ncol - 1];
-		if (!strcmp(w, "1")) {
-			if (fs->winner[cur] >= 0)
-				die("%s:%lld: column 'winner': input %d has two winners", path, lineno, cur);
-			fs->winner[cur] = fs->n_rows;
-		} else if (strcmp(w, "0")) {
-			die("%s:%lld: column 'winner': '%s' is not 0 or 1", path, lineno, w);
-		}
-		fs->n_rows++;
+		read_row(&rd, line, (size_t)len);
 	}
 	if (ferror(fp))
 		die("cannot read '%s': %s", path, strerror(errno));
-	if (cur < 0)
+	if (rd.cur < 0)
 		die("%s: no rows after the header", path);
-	if (fs->winner[cur] < 0)
-		die("%s: input %d has no winner row", path, cur);
+	if (fs->winner[rd.cur] < 0)
+		die("%s: input %d has no winner row", path, rd.cur);
 	fs->first[fs->n_inputs] = fs->n_rows;
 	fclose(fp);
 	free(line);
-	free(f);
-	free(firsttext);
-	free(prefix);
-
-	/* Hand the interned strings over: choices[] and cat[] point into them. */
-	fs->n_choices = choices.n;
-	fs->choices = choices.str;
-	fs->n_strings = strings.n;
-	fs->strings = strings.str;
-	fs->cat = xmalloc(((size_t)fs->n_inputs * nc + 1) * sizeof *fs->cat);
-	for (size_t i = 0; i < (size_t)fs->n_inputs * nc; i++)
-		fs->cat[i] = strings.str[cat_id[i]];
-	free(cat_id);
-	free(choices.len);
-	free(choices.slot);
-	free(strings.len);
-	free(strings.slot);
+	free(rd.f);
+	free(rd.firsttext);
+	free(rd.prefix);
+	hand_over(&rd);
 }
 
 int featset_feature(const featset *fs, const char *name)

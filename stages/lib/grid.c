@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cart.h"
+#include "tsvtext.h"
 #include "util.h"
 
 int
@@ -47,28 +48,14 @@ grid_read(const char *g, model **out, int *n)
 				}
 		return;
 	}
-	size_t len;
-	char *buf = read_file(g, &len);
-	long ln = 0;
-	for (char *p = buf, *nl; p < buf + len; p = nl + 1) {
-		nl = memchr(p, '\n', (size_t)(buf + len - p));
-		if (!nl)
-			die("%s: missing final newline", g);
-		*nl = '\0';
-		ln++;
+	char *buf = tsv_read(g, "grid rows (max_depth, min_samples_leaf, criterion)"), *pos = buf, *p;
+	int64_t lineno = 0;
+	while ((p = tsv_line(&pos, g, &lineno))) {
+		long ln = (long)lineno;
 		if (*p == '#' || *p == '\0' || !strncmp(p, "max_depth", 9))
 			continue;
 		char *f[3];
-		int nf = 0;
-		f[nf++] = p;
-		for (char *q = p; *q; q++)
-			if (*q == '\t') {
-				if (nf == 3)
-					die("%s:%ld: expected 3 fields (max_depth, "
-					    "min_samples_leaf, criterion)", g, ln);
-				*q = '\0';
-				f[nf++] = q + 1;
-			}
+		int nf = tsv_split(p, f, 3);
 		if (nf != 3)
 			die("%s:%ld: expected 3 fields (max_depth, min_samples_leaf, "
 			    "criterion), got %d", g, ln, nf);

@@ -7,27 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tsvtext.h"
 #include "util.h"
 
 /* ---- table reading -------------------------------------------------------- */
-
-/* Split line (NUL-terminated, no '\n') at tabs into f[0..max); returns the
- * field count (max + 1 when there are more). */
-static int split_tabs(char *line, char **f, int max)
-{
-	int n = 0;
-	char *p = line;
-	for (;;) {
-		if (n == max)
-			return max + 1;
-		f[n++] = p;
-		char *t = strchr(p, '\t');
-		if (!t)
-			return n;
-		*t = '\0';
-		p = t + 1;
-	}
-}
 
 /* Iterate over the data lines of a table file: skips '#' comment lines,
  * checks the header equals want (tab-separated), dies on '\r'.  Calls
@@ -36,38 +19,25 @@ static void read_table(const char *path, const char *want,
                        void (*row)(void *ctx, char **f, int nf, const char *path, int line),
                        void *ctx)
 {
-	size_t len;
-	char *buf = read_file(path, &len);
-	if (strlen(buf) != len)
-		die("%s: a NUL byte in the file", path);
-	int line = 0, have_header = 0, nwant = 1;
+	char *buf = tsv_read(path, "a header line"), *pos = buf, *p;
+	int64_t line = 0;
+	int have_header = 0, nwant = 1;
 	for (const char *w = want; *w; w++)
 		nwant += *w == '\t';
-	char *p = buf;
-	while (*p) {
-		char *e = strchr(p, '\n');
-		if (!e)
-			die("%s:%d: the last line has no '\\n'", path, line + 1);
-		*e = '\0';
-		line++;
-		if (strchr(p, '\r'))
-			die("%s:%d: a '\\r' (CRLF line ends are not accepted)", path, line);
-		if (p[0] == '#') {
-			p = e + 1;
+	while ((p = tsv_line(&pos, path, &line))) {
+		if (p[0] == '#')
 			continue;
-		}
 		if (!have_header) {
 			if (strcmp(p, want) != 0)
-				die("%s:%d: header is '%s', expected '%s'", path, line, p, want);
+				die("%s:%d: header is '%s', expected '%s'", path, (int)line, p, want);
 			have_header = 1;
 		} else {
 			char *f[32];
-			int nf = split_tabs(p, f, 31);
+			int nf = tsv_split(p, f, 32);
 			if (nf != nwant)
-				die("%s:%d: %d fields, the header has %d", path, line, nf, nwant);
-			row(ctx, f, nf, path, line);
+				die("%s:%d: %d fields, the header has %d", path, (int)line, nf, nwant);
+			row(ctx, f, nf, path, (int)line);
 		}
-		p = e + 1;
 	}
 	if (!have_header)
 		die("%s: no header line", path);

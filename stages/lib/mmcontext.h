@@ -4,7 +4,7 @@
  * load a tree TSV at run time (bench --use-heuristic). */
 #ifndef MMRANK_MMCONTEXT_H
 #define MMRANK_MMCONTEXT_H
-#include "ahlog.h"
+#include "ahlog_write.h"
 #include "tree.h"
 
 /* Fill x[t->n_feat] for context in: raw numeric features (m, k, n, the four

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tsvtext.h"
 #include "util.h"
 
 const char ranks_header[] = "input\tm\tk\tn\tranking";
@@ -38,33 +39,19 @@ void
 ranks_read(ranks *r, const char *path)
 {
 	static const char *const name[] = {"input", "m", "k", "n", "ranking"};
-	size_t len, ocap = 0, mcap = 0, icap = 0;
-	char *buf = read_file(path, &len);
+	size_t ocap = 0, mcap = 0, icap = 0;
+	char *buf = tsv_read(path, "a header line"), *pos = buf, *p;
 	memset(r, 0, sizeof *r);
-	long ln = 0;
-	for (char *p = buf, *nl; p < buf + len; p = nl + 1) {
-		nl = memchr(p, '\n', (size_t)(buf + len - p));
-		if (!nl)
-			die("%s:%ld: missing final newline", path, ln + 1);
-		*nl = '\0';
-		ln++;
-		if (memchr(p, '\r', (size_t)(nl - p)))
-			die("%s:%ld: carriage return (\\r) in the line", path, ln);
+	int64_t lineno = 0;
+	while ((p = tsv_line(&pos, path, &lineno))) {
+		long ln = (long)lineno;
 		if (ln == 1) {
 			if (strcmp(p, ranks_header))
 				die("%s:1: header is not '%s'", path, ranks_header);
 			continue;
 		}
 		char *f[5];
-		int nf = 0;
-		f[nf++] = p;
-		for (char *q = p; *q; q++)
-			if (*q == '\t') {
-				if (nf == 5)
-					die("%s:%ld: more than 5 fields", path, ln);
-				*q = '\0';
-				f[nf++] = q + 1;
-			}
+		int nf = tsv_split(p, f, 5);
 		if (nf != 5)
 			die("%s:%ld: %d fields, expected 5 (%s)", path, ln, nf, ranks_header);
 		int i = r->n_inputs;
@@ -90,8 +77,6 @@ ranks_read(ranks *r, const char *path)
 		}
 		r->n_inputs++;
 	}
-	if (ln == 0)
-		die("%s: empty file (no header)", path);
 	xgrow((void **)&r->off, &ocap, (size_t)r->n_inputs + 1, sizeof *r->off);
 	r->off[r->n_inputs] = r->n_id;
 	free(buf);

@@ -179,33 +179,6 @@ int shape_key(const shape_row *r, char *buf, size_t len)
 	                r->s1_0, r->s1_1, r->s2_0, r->s2_1, shape_using_tf32(r));
 }
 
-char *shape_text_read(const char *path)
-{
-	size_t len;
-	char *buf = read_file(!strcmp(path, "-") ? "/dev/stdin" : path, &len);
-	if (len == 0)
-		die("%s: empty file: expected a header line", path);
-	if (memchr(buf, '\0', len))
-		die("%s: NUL byte in file", path);
-	if (buf[len - 1] != '\n')
-		die("%s: missing final newline (truncated?)", path);
-	return buf;
-}
-
-char *shape_text_line(char **pos, const char *path, int64_t *lineno)
-{
-	char *p = *pos;
-	if (!*p)
-		return NULL;
-	char *nl = strchr(p, '\n');
-	*nl = '\0';
-	*pos = nl + 1;
-	++*lineno;
-	if (strchr(p, '\r'))
-		die("%s:%" PRId64 ": carriage return (CRLF line ends are not accepted)", path, *lineno);
-	return p;
-}
-
 const char shape_list_header[] =
 	"m\tk\tn\tdtype\ttf32\tlayout\tmat1_stride_0\tmat1_stride_1\tmat2_stride_0\t"
 	"mat2_stride_1\tsource";

@@ -99,14 +99,6 @@ int shape_key(const shape_row *r, char *buf, size_t len);
  * *n their count (>= 0; a header without rows is an empty list). */
 shape_row *shape_list_read(const char *path, int64_t *n);
 
-/* The two table readers' text layer (shape lists, model-layer tables):
- * shape_text_read reads path ("-": standard input) whole, dying if it is
- * empty, holds a NUL byte or lacks its final newline; shape_text_line
- * returns the next line of *pos (NUL-terminated in place, ++*lineno), or
- * NULL at the end, dying on a '\r'. */
-char *shape_text_read(const char *path);
-char *shape_text_line(char **pos, const char *path, int64_t *lineno);
-
 /* The writer: one header line, then one line per row, columns
  *   m k n dtype tf32 layout mat1_stride_0 mat1_stride_1 mat2_stride_0 mat2_stride_1 source
  * (the strides explicit, layout the derived code, source "-" if empty). */

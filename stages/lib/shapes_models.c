@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "shapes_models.h"
+#include "tsvtext.h"
 #include "util.h"
 
 const char shape_models_header[] =
@@ -200,11 +201,11 @@ static void expand_row(row_ctx *c, shape_emit_fn emit, void *ctx)
 
 int64_t shape_models_expand(const char *path, shape_emit_fn emit, void *ctx)
 {
-	char *buf = shape_text_read(path), *pos = buf, *p;
+	char *buf = tsv_read(path, "a header line"), *pos = buf, *p;
 	row_ctx c = { .path = path };
 	int header = 0;
 	int64_t rows = 0;
-	while ((p = shape_text_line(&pos, path, &c.line))) {
+	while ((p = tsv_line(&pos, path, &c.line))) {
 		if (*p == '#' || *p == '\0')
 			continue;
 		if (!header) {
@@ -214,16 +215,9 @@ int64_t shape_models_expand(const char *path, shape_emit_fn emit, void *ctx)
 			header = 1;
 			continue;
 		}
-		int n = 1;
-		for (const char *q = p; (q = strchr(q, '\t')); q++)
-			n++;
+		int n = tsv_split(p, c.f, N_FIELDS);
 		if (n != N_FIELDS)
 			die("%s:%" PRId64 ": %d tab-separated fields, expected %d", path, c.line, n, N_FIELDS);
-		c.f[0] = p;
-		for (int i = 1; i < N_FIELDS; i++) {
-			c.f[i] = strchr(c.f[i - 1], '\t');
-			*c.f[i]++ = '\0';
-		}
 		for (int i = 0; i < N_FIELDS; i++)
 			if (!*c.f[i])
 				die("%s:%" PRId64 ": field '%s': empty", path, c.line, field_name[i]);

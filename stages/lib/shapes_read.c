@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "shapes.h"
+#include "tsvtext.h"
 #include "util.h"
 
 enum {
@@ -55,25 +56,10 @@ static int get_word(const reader *rd, int c, const char *const *words)
 	die("%s:%" PRId64 ": field '%s': unknown value '%s'", rd->path, rd->line, col_name[c], s);
 }
 
-/* Split line at tabs into at most max fields; returns the count (max+1 if more). */
-static int split(char *line, char **f, int max)
-{
-	int n = 0;
-	for (char *p = line;; p++) {
-		if (n == max)
-			return max + 1;
-		f[n++] = p;
-		p = strchr(p, '\t');
-		if (!p)
-			return n;
-		*p = '\0';
-	}
-}
-
 static void read_header(reader *rd, char *line)
 {
 	char *f[N_COLS + 1];
-	int n = split(line, f, N_COLS);
+	int n = tsv_split(line, f, N_COLS);
 	if (n > N_COLS)
 		die("%s:%" PRId64 ": header: more than %d columns", rd->path, rd->line, N_COLS);
 	for (int c = 0; c < N_COLS; c++)
@@ -180,13 +166,13 @@ static void read_row(reader *rd, shape_row *r, int64_t index)
 
 shape_row *shape_list_read(const char *path, int64_t *n)
 {
-	char *buf = shape_text_read(path), *pos = buf, *p;
+	char *buf = tsv_read(path, "a header line"), *pos = buf, *p;
 	reader rd = { .path = path };
 	shape_row *v = NULL;
 	size_t cap = 0;
 	int64_t cnt = 0;
 	int header = 0;
-	while ((p = shape_text_line(&pos, path, &rd.line))) {
+	while ((p = tsv_line(&pos, path, &rd.line))) {
 		if (*p == '#')
 			continue;
 		if (*p == '\0')
@@ -196,7 +182,7 @@ shape_row *shape_list_read(const char *path, int64_t *n)
 			header = 1;
 			continue;
 		}
-		int nf = split(p, rd.f, rd.ncols);
+		int nf = tsv_split(p, rd.f, rd.ncols);
 		if (nf != rd.ncols)
 			die("%s:%" PRId64 ": %s%d fields, the header has %d", path, rd.line,
 			    nf > rd.ncols ? "more than " : "", nf > rd.ncols ? rd.ncols : nf, rd.ncols);

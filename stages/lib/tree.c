@@ -7,24 +7,10 @@
 
 #include "tree.h"
 #include "sniff.h"
+#include "tsvtext.h"
 #include "util.h"
 
 /* ---- reading ------------------------------------------------------------ */
-
-/* Split line (NUL-terminated, no '\n') at tabs in place; returns the number
- * of fields, at most max (the last field then keeps its tabs). */
-static int
-split_tabs(char *line, char **f, int max)
-{
-	int n = 0;
-	f[n++] = line;
-	for (char *p = line; *p && n < max; p++)
-		if (*p == '\t') {
-			*p = '\0';
-			f[n++] = p + 1;
-		}
-	return n;
-}
 
 static int64_t
 need_i64(const char *s, const char *path, long ln, const char *field)
@@ -229,33 +215,23 @@ tree_read(tree *t, const char *path)
 	long *lines = NULL;
 	unsigned seen = 0;
 	int stage = 0; /* 0 param, 1 feature, 2 class, 3 node */
-	long ln = 0;
-	char *p = buf, *end = buf + len;
+	int64_t lineno = 0;
+	char *pos = buf, *p;
 
 	const char *nl1 = memchr(buf, '\n', len);
 	sniff_or_die(path, buf, nl1 ? (size_t)(nl1 - buf) : len);
-	if (memchr(buf, '\0', len))
-		die("%s: contains a NUL byte", path);
-	if (len == 0)
-		die("%s: empty file (expected the metadata JSON line)", path);
-	if (end[-1] != '\n')
-		die("%s: missing final newline", path);
-	while (p < end) {
-		char *nl = memchr(p, '\n', (size_t)(end - p));
-		*nl = '\0';
-		ln++;
-		if (memchr(p, '\r', (size_t)(nl - p)))
-			die("%s:%ld: carriage return (CRLF line end?)", path, ln);
+	tsv_check(path, buf, len, "the metadata JSON line");
+	while ((p = tsv_line(&pos, path, &lineno))) {
+		long ln = (long)lineno;
 		if (ln == 1) {
 			if (p[0] != '{')
 				die("%s:1: expected the metadata JSON line, got '%.40s'",
 				    path, p);
 			t->meta_json = xstrdup(p);
-			p = nl + 1;
 			continue;
 		}
 		char *f[11];
-		int nf = split_tabs(p, f, 11);
+		int nf = tsv_split(p, f, 11);
 		int kind;
 		if (strcmp(f[0], "param") == 0)
 			kind = 0;
@@ -334,7 +310,6 @@ tree_read(tree *t, const char *path)
 				    d->n_labels, d->prob_len, t->leaf_pad);
 			t->n_node++;
 		}
-		p = nl + 1;
 	}
 	if (t->n_node == 0)
 		die("%s: no 'node' records", path);
