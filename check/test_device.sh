@@ -45,7 +45,7 @@ else fail device-eval-cross-device "$(head -c 300 "$TMP/err")"; fi
 # set next to the committed H200 collection)
 MIRROR=${DATASET_MIRROR:-../shared/datasets}
 if [ -f "$MIRROR/h100_mm.zip" ]; then
-	xz -dc "$ROOT/datasets/h200/h200_seed2026_uncapped.txt.xz" | "$BIN/featurize" -o "$TMP/h200.feat.tsv" - 2>/dev/null
+	xz -dc "$ROOT/datasets/h200nvrtc/h200_seed2026_uncapped.txt.xz" | "$BIN/featurize" -o "$TMP/h200.feat.tsv" - 2>/dev/null
 	unzip -p "$MIRROR/h100_mm.zip" h100/h100_hf_train_mm.txt |
 		"$BIN/featurize" --categories "$TMP/h200.feat.tsv" -o "$TMP/h100hf.feat.tsv" - 2>"$TMP/err" &&
 		"$BIN/fit" "$TMP/h200.feat.tsv" --data train_hf "$TMP/h100hf.feat.tsv" --split rows -o "$TMP/hh.tree.tsv" \
@@ -57,10 +57,10 @@ else skip device-h100-h200-accepted "no $MIRROR/h100_mm.zip (set DATASET_MIRROR)
 # make eval: CROSS_DEVICE=1 reaches featurize and eval; a log of other
 # candidates (triton ids, the tree's are nvrtc) is refused with the overlap
 BUILD=${BIN%/bin}
-MK=(env -u MAKEFLAGS -u MAKELEVEL make --no-print-directory -C "$ROOT" BUILD="$BUILD" OUT="$TMP/out" GPU=h200 PROFILE=reference)
+MK=(env -u MAKEFLAGS -u MAKELEVEL make --no-print-directory -C "$ROOT" BUILD="$BUILD" OUT="$TMP/out" GPU=h200nvrtc PROFILE=reference)
 "${MK[@]}" heuristic >"$TMP/h.log" 2>&1 || { fail device-make-setup "$(tail -3 "$TMP/h.log")"; finish; }
 # the first inputs of the H200 collection as if measured on an A100
-xz -dc "$ROOT/datasets/h200/h200_seed2026_uncapped.txt.xz" | head -400 |
+xz -dc "$ROOT/datasets/h200nvrtc/h200_seed2026_uncapped.txt.xz" | head -400 |
 	sed '1s/"shared_memory": 232448, "device_capa": \[9, 0\]/"shared_memory": 166912, "device_capa": [8, 0]/' >"$TMP/a100log.txt"
 "${MK[@]}" eval LOG="$TMP/a100log.txt" >"$TMP/m.out" 2>"$TMP/m.err" && fail device-make-eval "exit 0" ||
 	{ grep -q "a100log.txt: collected on another device than the main set .*give --cross-device" "$TMP/m.err" &&
