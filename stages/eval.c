@@ -710,7 +710,7 @@ main(int argc, char **argv)
 		        "speedup_gmean speedup_max, then the metrics TSV columns of "
 		        "stages/FORMATS.md (total, top_k_correct, ..., regret_n "
 		        "regret_none regret_gmean regret_p95 regret_max)"),
-		OPT_STRING("--ranks", "FILE", &ranks_out, 0,
+		OPT_STRING("--ranks", "FILE", &ranks_out, OPT_OUTPUT,
 		           "TSV, one row per (tree, set, input): leaf node id, the "
 		           "winner's choice id and the full ranking as tree class "
 		           "indices (comma separated, best first); trees only"),

@@ -229,7 +229,8 @@ has_path(const opt *o)
 	return 0;
 }
 
-/* Every OPT_OUTPUT value against every OPT_INPUT value. */
+/* Every OPT_OUTPUT value against every OPT_INPUT value, and against every
+ * other OPT_OUTPUT value (two outputs of one run are never one file). */
 static void
 check_clashes(const opt *t)
 {
@@ -238,6 +239,9 @@ check_clashes(const opt *t)
 			continue;
 		const char *out = *(const char **)o->value;
 		for (const opt *q = t; q->type != OPT_T_END; q++) {
+			if (q > o && q->flags & OPT_OUTPUT && has_path(q))
+				check_outputs_distinct(o->name, out, q->name,
+				                       *(const char **)q->value);
 			if (!(q->flags & OPT_INPUT) || !has_path(q))
 				continue;
 			if (q->type == OPT_T_LIST || q->type == OPT_T_POS_LIST) {

@@ -33,6 +33,9 @@
  *   missing -o OUT.tsv; usage: <first synopsis line> (see --help)
  *   output 'x' is also an input (check_output_not_input, util.h): every
  *       OPT_OUTPUT value against every OPT_INPUT value.
+ *   -o and --metrics are both 't.tsv': two outputs cannot be one file;
+ *       nothing written (check_outputs_distinct, util.h): every pair of
+ *       OPT_OUTPUT values.
  *
  * Help text: "usage: " + synopsis, a blank line, about, a blank line, one
  * entry per table row in table order ("  --name ARG" then the help text,
