@@ -287,10 +287,17 @@ unpack:
 endif
 
 # A parameter stamp changes (and so triggers a rebuild) only when its text does.
+sq = '$(subst ','\'',$(1))'
 define stamp
 	@mkdir -p $(@D)
-	@echo '$(1)' | cmp -s - $@ || echo '$(1)' > $@
+	@echo $(call sq,$(1)) | cmp -s - $@ || echo $(call sq,$(1)) > $@
 endef
+# A stamp written by the recipe that succeeded with it, so that a failing
+# setting changes nothing: $(call stamp_stale,FILE,TEXT) is FORCE (asked when
+# the rule is read) unless FILE holds TEXT; $(call stamp_write,FILE,TEXT)
+# ends that recipe.
+stamp_stale = $(shell echo $(call sq,$(2)) | cmp -s - $(1) 2>/dev/null || echo FORCE)
+stamp_write = echo $(call sq,$(2)) > $(1)
 .PHONY: FORCE
 FORCE:
 
@@ -316,15 +323,22 @@ PROFILE_FIT_ARGS = --ranking $(RANKING) --seed $(SEED) \
   --folds $(FOLDS)
 FIT_ARGS = $(PROFILE_FIT_ARGS) \
   --write-split $(O)/split.tsv $(foreach s,$(EXTRA_SETS),--data $(s) $(O)/$(s).feat.tsv) $(FIT_EXTRA)
-$(O)/fit.params: FORCE
-	$(call stamp,$(FIT_ARGS))
 
+# fit's outputs: fit writes each atomically (stages/lib/util.h aout) and
+# commits all of them or none, so a failing fit (FIT_EXTRA=--bogus, no model
+# qualifies) leaves the previous good ones; make must not delete them either
+# (.DELETE_ON_ERROR removes every target of a failed grouped rule).
+# $(O)/fit.params holds the options of the last fit that succeeded: other
+# options refit, the same ones do not, a failing one changes nothing.
 # GRID may name a file of models: then it is a prerequisite too.
-$(O)/tree.tsv $(O)/metrics.tsv $(O)/split.tsv &: $(O)/main.feat.tsv $(EXTRA_FEATS) $(BIN)/fit \
-  $(O)/fit.params $(filter-out mm reference search,$(GRID))
+FIT_OUTS := $(O)/tree.tsv $(O)/metrics.tsv $(O)/split.tsv
+.PRECIOUS: $(FIT_OUTS)
+$(FIT_OUTS) &: $(O)/main.feat.tsv $(EXTRA_FEATS) $(BIN)/fit \
+  $(call stamp_stale,$(O)/fit.params,$(FIT_ARGS)) $(filter-out mm reference search,$(GRID))
 	$(if $(Q),@echo "  FIT     $(O)/tree.tsv")
 	$(Q)$(BIN)/fit $(O)/main.feat.tsv $(FIT_ARGS) --heuristic-name $(HEURISTIC_NAME) \
-	  --threads $(THREADS) -o $(O)/tree.tsv --metrics $(O)/metrics.tsv
+	  --threads $(THREADS) -o $(O)/tree.tsv --metrics $(O)/metrics.tsv && \
+	  $(call stamp_write,$(O)/fit.params,$(FIT_ARGS))
 
 $(O)/prune.params: FORCE
 	$(call stamp,--ranking $(RANKING))
@@ -392,6 +406,8 @@ $(eval $(call cmp_fit,group,$(CMP_GROUP) --grid $(GRID) --select $(SELECT) --lea
 # (d) the reference learner on the same grouped split (its val set, 19 %, is
 # held out of its training for the §5.10 check, as in the reference)
 $(eval $(call cmp_fit,refgroup,$(CMP_GROUP) $(REF_LEARN)))
+# (fit's outputs survive a failing fit: see FIT_OUTS)
+.PRECIOUS: $(foreach c,rows group refgroup,$(CMP)/$(c)/tree.tsv $(CMP)/$(c)/split.tsv $(CMP)/$(c)/metrics.tsv)
 $(CMP)/%/pruned.tsv: $(CMP)/%/tree.tsv $(BIN)/prune
 	$(Q)$(BIN)/prune --ranking $(RANKING) -o $@ $< 2>/dev/null
 $(CMP)/%/test.feat.tsv: $(CMP)/%/split.tsv $(O)/main.feat.tsv stages/subset.sh
@@ -527,9 +543,8 @@ VARS_CHECKED := GPU OUT RANKING SEED SPLIT SELECT LEAF_RANK LEAF_PAD FOLDS HOLDO
   HEURISTIC_NAME CROSS_DEVICE V SAMPLES REPS GPUS ONLINE_SEED GPU_MEM_BYTES SAMPLE_MAX_GFLOP \
   COLLECT_TIME_LIMIT FUZZ_SECONDS CUBLASLT CC BUILD \
   DATASET_MIRROR LOG HELDOUT
-vars_sq = '$(subst ','\'',$(1))'
-VARS_BAD := $(shell stages/vars.sh --goals $(call vars_sq,$(MAKECMDGOALS)) \
-  $(foreach n,$(VARS_CHECKED),$(call vars_sq,$(n)=$($(n)))))
+VARS_BAD := $(shell stages/vars.sh --goals $(call sq,$(MAKECMDGOALS)) \
+  $(foreach n,$(VARS_CHECKED),$(call sq,$(n)=$($(n)))))
 ifneq ($(VARS_BAD),)
 $(error bad settings (above); nothing was run)
 endif

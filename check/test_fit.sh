@@ -183,5 +183,16 @@ no_metrics fit-bad-grid
 expect_error fit-log-as-feat "crit\.txt" "$T/x.tree" \
 	"$BIN/fit" "$D/main.feat.tsv" --data probe "$D/crit.txt" -o "$T/x.tree" --metrics "$T/x.m"
 no_metrics fit-log-as-feat
+# no model qualifies: fit dies writing none of its outputs, and a previous
+# run's files stay byte for byte (the split and dump are committed with the tree)
+for f in x.tree x.m x.split x.dump; do echo old >"$T/$f"; done
+"$BIN/fit" "$D/main.feat.tsv" --grid mm -o "$T/x.tree" --metrics "$T/x.m" --write-split "$T/x.split" \
+	--dump-train "$T/x.dump" >/dev/null 2>"$T/err"; rc=$?
+changed=
+for f in x.tree x.m x.split x.dump; do [ "$(cat "$T/$f")" = old ] || changed+=" $f"; done
+if [ $rc -ne 1 ] || ! grep -q 'no model qualifies' "$T/err"; then
+	fail fit-no-model-writes-nothing "exit status $rc: $(head -c 300 "$T/err")"
+elif [ -n "$changed" ]; then fail fit-no-model-writes-nothing "changed:$changed"
+else ok fit-no-model-writes-nothing; fi
 if "$BIN/fit" --help | grep -q '^usage: fit'; then ok fit-help; else fail fit-help "--help lacks the synopsis"; fi
 finish

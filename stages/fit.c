@@ -337,17 +337,17 @@ print_report(const fit_opts *o, const gridcv *g, const metrics *mx, int best)
 	free(ord);
 }
 
-/* --dump-train: the final training matrix. */
+/* --dump-train: the final training matrix, opened as da (committed by the
+ * caller). */
 static void
-write_dump(const char *path, const training *tr)
+write_dump(aout *da, const char *path, const training *tr)
 {
 	int nf = tr->nf;
 	double *X = xmalloc((tr->n_max + 1) * (size_t)nf * sizeof *X);
 	int *Y = xmalloc((tr->n_max + 1) * sizeof *Y);
 	double *W = xmalloc((tr->n_max + 1) * sizeof *W);
 	int n = training_rows(tr, -1, X, Y, W);
-	aout da;
-	FILE *dp = aout_open(&da, path);
+	FILE *dp = aout_open(da, path);
 	for (int f = 0; f < nf; f++)
 		fprintf(dp, "%s\t", tr->ds[0].fs.feat[f]);
 	fprintf(dp, "label\tweight\n");
@@ -356,19 +356,18 @@ write_dump(const char *path, const training *tr)
 			fprintf(dp, "%.17g\t", X[(size_t)i * nf + f]);
 		fprintf(dp, "%s\t%.17g\n", tr->univ[Y[i]], W[i]);
 	}
-	aout_commit(&da);
 	free(W);
 	free(Y);
 	free(X);
 }
 
-/* --write-split: each main input's set. */
+/* --write-split: each main input's set, opened as sa (committed by the
+ * caller). */
 static void
-write_split(const char *path, const dset *m)
+write_split(aout *sa, const char *path, const dset *m)
 {
 	static const char *const sname[] = {"train", "val", "test"};
-	aout sa;
-	FILE *sp = aout_open(&sa, path);
+	FILE *sp = aout_open(sa, path);
 	fprintf(sp, "input\tset\n");
 	int *iset = xmalloc(((size_t)m->fs.n_inputs + 1) * sizeof *iset);
 	for (int i = 0; i < m->fs.n_inputs; i++)
@@ -379,7 +378,6 @@ write_split(const char *path, const dset *m)
 	for (int i = 0; i < m->fs.n_inputs; i++)
 		fprintf(sp, "%d\t%s\n", i, iset[i] < 0 ? "dropped" : sname[iset[i]]);
 	free(iset);
-	aout_commit(&sa);
 }
 
 /* The metrics TSV, opened (committed by the caller). */
@@ -418,19 +416,24 @@ name_tree(tree *t, const training *tr)
 }
 
 /* The outputs after the grid: dump, split, the table, the metrics, the
- * selected model's trees (dies, writing no tree, if none qualifies). */
+ * selected model's trees, committed together: if no model qualifies, fit
+ * dies writing none of them (a previous run's files stay as they were). */
 static void
 write_outputs(const fit_opts *o, const gridcv *g, gridcv_result *r, int best)
 {
+	aout da, sa, mo, to, dto;
 	if (o->dump)
-		write_dump(o->dump, g->tr);
+		write_dump(&da, o->dump, g->tr);
 	if (o->splitout)
-		write_split(o->splitout, &g->tr->ds[0]);
+		write_split(&sa, o->splitout, &g->tr->ds[0]);
 	print_report(o, g, r->mx, best);
-	aout mo, to, dto;
 	write_metrics(&mo, o->mout, g, r->mx, best);
 	if (best < 0) {
 		aout_abort(&mo);
+		if (o->splitout)
+			aout_abort(&sa);
+		if (o->dump)
+			aout_abort(&da);
 		die("no model qualifies (spec §5.10): all models had too many wrong "
 		    "predictions or no correct top-1 prediction on val (%d inputs)",
 		    g->sets[S_VAL].n);
@@ -441,6 +444,10 @@ write_outputs(const fit_opts *o, const gridcv *g, gridcv_result *r, int best)
 	tree_write(t, aout_open(&to, o->out));
 	if (o->dot)
 		dot_write(p, aout_open(&dto, o->dot));
+	if (o->dump)
+		aout_commit(&da);
+	if (o->splitout)
+		aout_commit(&sa);
 	aout_commit(&mo);
 	aout_commit(&to);
 	if (o->dot)
