@@ -372,14 +372,17 @@ CMP           := $(O)/compare
 DATA_ARGS      = $(foreach s,$(EXTRA_SETS),--data $(s) $(O)/$(s).feat.tsv)
 EXTRA_SET_ARGS = $(foreach s,$(EXTRA_SETS),$(s)=$(O)/$(s).feat.tsv)
 
-# Extra logs (HELDOUT=a.txt b.txt, LOG=x.txt) featurized with main's categories.
+# Extra logs (HELDOUT=a.txt b.txt, LOG=x.txt) featurized with main's
+# categories, cached under the log's absolute path ($(O)/logs/ABSPATH.feat.tsv):
+# two logs of one name in two folders, or one log spelt two ways (relative,
+# absolute), never take each other's cache.  Their set is named after the file.
+log_feat = $(O)/logs$(abspath $(1)).feat.tsv
 define extra_log_rule
-$(O)/logs/$(basename $(notdir $(1))).feat.tsv: $(1) $(O)/main.feat.tsv $(BIN)/featurize
+$(call log_feat,$(1)): $(1) $(O)/main.feat.tsv $(BIN)/featurize
 	@mkdir -p $$(@D)
 	$(Q)$(BIN)/featurize --categories $(O)/main.feat.tsv $$(CROSS_FLAG) -o $$@ $(1)
 endef
-$(foreach h,$(sort $(HELDOUT) $(LOG)),$(eval $(call extra_log_rule,$(h))))
-log_feat = $(O)/logs/$(basename $(notdir $(1))).feat.tsv
+$(foreach h,$(sort $(abspath $(HELDOUT) $(LOG))),$(eval $(call extra_log_rule,$(h))))
 HELDOUT_ARGS = $(foreach h,$(HELDOUT),$(basename $(notdir $(h)))=$(call log_feat,$(h)))
 
 $(CMP)/params: FORCE
