@@ -435,9 +435,9 @@ $(O)/compare.txt: $(CMP)/rows/pruned.tsv $(CMP)/rows/test.feat.tsv $(CMP)/group/
 	  $(COMPARE) --ours $(O)/pruned.tsv -o $(CMP)/full.tsv main=$(O)/main.feat.tsv $(EXTRA_SET_ARGS) && echo && \
 	  echo "== (d) learner vs learner, leakage-free: (b)'s split, both trained without heldout" && \
 	  echo "   ref: the reference learner (PROFILE=reference: $(REF_LEARN)) on (b)'s grouped split; ours as in (b); shipped for reference (it saw heldout)" && \
-	  awk -F'\t' '$$2 == "test" { t[FILENAME] = t[FILENAME] " " $$1 } END { exit t[ARGV[1]] != t[ARGV[2]] }' \
+	  { awk -F'\t' '$$2 == "test" { t[FILENAME] = t[FILENAME] " " $$1 } END { exit t[ARGV[1]] != t[ARGV[2]] }' \
 	    $(CMP)/group/split.tsv $(CMP)/refgroup/split.tsv || \
-	    { echo "make compare: (b) and (d) hold out different inputs ($(CMP)/group/split.tsv, $(CMP)/refgroup/split.tsv)" >&2; false; } && \
+	    { echo "make compare: (b) and (d) hold out different inputs ($(CMP)/group/split.tsv, $(CMP)/refgroup/split.tsv)" >&2; false; }; } && \
 	  $(COMPARE) --ref-learner $(CMP)/refgroup/pruned.tsv --ours $(CMP)/group/pruned.tsv -o $(CMP)/fair.tsv \
 	    heldout=$(CMP)/group/test.feat.tsv $(EXTRA_SET_ARGS) $(HELDOUT_ARGS) && \
 	  true; } > $@.part && mv $@.part $@ || { rm -f $@.part; exit 1; }
