@@ -541,9 +541,9 @@ include $(sort $(wildcard stages/*.mk))
 # Last, when every default is set: a bad value stops make here, at parse
 # time, so no parameter stamp is rewritten and no good output is deleted.
 # (PROFILE, GRID, the spelling of GPU and OUT, LAUNCHER, the Slurm settings and
-# FAST_REJECT, SCREEN, SCREEN_MS are checked where they are defined.)
+# SCREEN, SCREEN_MS are checked where they are defined.)
 VARS_CHECKED := GPU OUT RANKING SEED SPLIT SELECT LEAF_RANK LEAF_PAD FOLDS HOLDOUT \
-  HEURISTIC_NAME CROSS_DEVICE V SAMPLES REPS GPUS ONLINE_SEED GPU_MEM_BYTES SAMPLE_MAX_GFLOP \
+  HEURISTIC_NAME CROSS_DEVICE V SAMPLES REPS FAST_REJECT GPUS ONLINE_SEED GPU_MEM_BYTES SAMPLE_MAX_GFLOP \
   COLLECT_TIME_LIMIT FUZZ_SECONDS CUBLASLT CC BUILD \
   DATASET_MIRROR LOG HELDOUT
 VARS_BAD := $(shell stages/vars.sh --goals $(call sq,$(MAKECMDGOALS)) \

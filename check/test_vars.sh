@@ -52,7 +52,8 @@ bad_value vars-samples  "SAMPLES='0': expected an integer in \[1, " heuristic SA
 bad_value vars-reps     "REPS='x': expected an integer in \[1, 1000\] \(bench --reps\)" heuristic REPS=x
 bad_value vars-gpus     "GPUS='0,0': device 0 listed twice" heuristic GPUS=0,0
 bad_value vars-gpus-syntax "GPUS='0 1': expected device ordinals, comma-separated without spaces" heuristic 'GPUS=0 1'
-bad_value vars-fast-reject "FAST_REJECT=x: expected a number >= 0" heuristic FAST_REJECT=x
+bad_value vars-fast-reject "FAST_REJECT='x': expected 0 \(off\) or a factor >= 1/0.98 = 1.0204082" heuristic FAST_REJECT=x
+bad_value vars-fast-reject-margin "FAST_REJECT='1.01': expected 0 \(off\) or a factor >= 1/0.98 = 1.0204082 .*\(bench --fast-reject\)" heuristic FAST_REJECT=1.01
 bad_value vars-screen   "SCREEN=0.5: expected 0 \(off\) or a factor >= 1" heuristic SCREEN=0.5
 bad_value vars-screen-ms "SCREEN_MS=0: expected a time > 0" heuristic SCREEN_MS=0
 bad_value vars-time-limit "COLLECT_TIME_LIMIT='0': expected seconds > 0" heuristic COLLECT_TIME_LIMIT=0
