@@ -523,14 +523,22 @@ distclean: clean
 # under a name Inductor's discovery takes before the shipped _MMRanking*.py,
 # then prints the discovery order; uninstall-artifact removes what it made
 # (stages/bench/inductor_install.py --help).  TORCH_ARTIFACTS=dir: another
-# torch's artifacts folder (default: the torch python3 finds).
+# torch's artifacts folder (default: that of the torch python3 imports; the
+# order is then shown only where python3 imports that torch).  What install
+# needs is checked when make starts (inductor_install.py check), so that
+# without it nothing is built or installed.
 INSTALL_ARTIFACT ?= $(O)/_$(HEURISTIC_NAME).py
 TORCH_ARTIFACTS  ?=
 inductor_install  = python3 stages/bench/inductor_install.py $(1) $(if $(TORCH_ARTIFACTS),--artifacts-dir $(TORCH_ARTIFACTS))
+ifneq ($(filter install-artifact,$(MAKECMDGOALS)),)
+ifneq ($(shell $(call inductor_install,check) >/dev/null && echo y),y)
+$(error make install-artifact: nothing was built or installed (above))
+endif
+endif
 .PHONY: install-artifact uninstall-artifact
 install-artifact: $(INSTALL_ARTIFACT)
 	$(call inductor_install,install) $<
-	$(call inductor_install,order)
+	$(call inductor_install,order --if-importable)
 uninstall-artifact:
 	$(call inductor_install,uninstall --all)
 
