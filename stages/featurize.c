@@ -433,8 +433,9 @@ int main(int argc, char **argv)
 	if (kept == 0)
 		die("%s: no input has 2 or more distinct choices; nothing to learn from", log);
 	aout_commit(&ao);
-	fprintf(stderr, "featurize: %s: %zu measurements, %d inputs (%d kept), %d choices\n",
-		log, n_meas, ni, kept, choices->n);
+	fprintf(stderr, "featurize: %s: %zu measurement%s, %d input%s (%d kept), %d choice%s\n",
+		log, n_meas, plural_s((long long)n_meas), ni, plural_s(ni), kept, choices->n,
+		plural_s(choices->n));
 
 	for (int j = 0; j < nc; j++) {
 		intern_free(&cats[j]);

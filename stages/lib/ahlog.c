@@ -108,9 +108,10 @@ void ah_meta_header(ah_meta *m, const char *header, const char *where)
 			*p++ = '\0';
 	}
 	if (p || n != want)
-		die("%s: header has %d columns but the metadata lists %d features "
+		die("%s: header has %d column%s but the metadata lists %d feature%s "
 		    "(expected %d columns: the features, 'choice', 'feedback')",
-		    where, p ? n + 1 : n, m->n_num + m->n_cat, want);
+		    where, p ? n + 1 : n, plural_s(p ? n + 1 : n), m->n_num + m->n_cat,
+		    plural_s(m->n_num + m->n_cat), want);
 	if (strcmp(cols[n - 2], "choice") || strcmp(cols[n - 1], "feedback"))
 		die("%s: header must end with 'choice,feedback', found '%s,%s'", where,
 		    cols[n - 2], cols[n - 1]);

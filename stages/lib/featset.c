@@ -126,7 +126,8 @@ static int read_header(featset *fs, FILE *fp, const char *path, char **line,
 	int ncol = split_tabs(*line, f, FEATSET_MAXCOL);
 	int fixed = 1 + nn + MM_N_DERIVED + nc;   /* input .. raw categoricals */
 	if (ncol > FEATSET_MAXCOL || ncol < fixed + 4)
-		die("%s:2: header has %d columns; expected at least %d", path, ncol, fixed + 4);
+		die("%s:2: header has %d column%s; expected at least %d", path, ncol,
+		    plural_s(ncol), fixed + 4);
 	const char *tail[4] = {"choice", "median_ms", "count", "winner"};
 	for (int i = 0; i < 4; i++)
 		if (strcmp(f[ncol - 4 + i], tail[i]))

@@ -49,6 +49,9 @@ int cmp_double(const void *a, const void *b);
 
 /* Print "<stage>: <fmt...>\n" to stderr and exit(1). */
 _Noreturn void die(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* A count's plural ending: "%d column%s", n, plural_s(n) ("1 column",
+ * "2 columns"). */
+static inline const char *plural_s(long long n) { return n == 1 ? "" : "s"; }
 /* Print "<stage>: warning: <fmt...>\n" to stderr. */
 void warnf(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
