@@ -520,6 +520,10 @@ main(int argc, char **argv)
 	for (int s = 0; s < nsets; s++)
 		fprintf(stderr, " %s %d", sets[s].name, sets[s].n);
 	fprintf(stderr, o.folds ? " (%d folds)\n" : "\n", o.folds);
+	if (o.k > tr.n_class)
+		warnf("--ranking %d is more than the %d class%s (choices) of the training "
+		      "set: every top-%d list holds all of them, so the top-k metrics are "
+		      "trivially met", o.k, tr.n_class, tr.n_class == 1 ? "" : "es", o.k);
 
 	/* steps 4-6: grid/CV, selection, the written tree */
 	int rdef = tr.def < tr.n_class ? tr.def : -1; /* extern_mm, if a class */
@@ -527,7 +531,9 @@ main(int argc, char **argv)
 	            {o.k, o.pxe ? rdef : -1, o.lrank, rdef, o.lpad}};
 	gridcv_result r;
 	pool *pl = pool_new(o.threads);
+	double t_grid = mono_s();
 	gridcv_run(&g, &r, pl);
+	t_grid = mono_s() - t_grid;
 	pool_free(pl);
 	int best = o.select == SEL_CURVE
 	    ? select_curve(r.cacc + S_VAL, r.mx + S_VAL, nmodels, (size_t)nsets)
@@ -535,8 +541,11 @@ main(int argc, char **argv)
 	if (best >= 0)
 		gridcv_rank_written(&g, &r.full[best]);
 	write_outputs(&o, &g, &r, best);
-	fprintf(stderr, "fit: time: read %.3f s, fit %.3f s, eval %.3f s\n",
-	        t_read, r.t_fit, r.t_eval);
+	/* r.t_fit, r.t_eval: each task's wall time, summed over the tasks that
+	 * ran on the threads at once (about their CPU time), not elapsed time */
+	fprintf(stderr, "fit: time: read %.3f s, grid %.3f s elapsed on %d thread%s "
+	        "(task time summed over threads: fit %.3f s, eval %.3f s)\n",
+	        t_read, t_grid, o.threads, plural_s(o.threads), r.t_fit, r.t_eval);
 
 	gridcv_result_free(&r, &g);
 	gridcv_sets_free(sets, nsets);
