@@ -145,6 +145,10 @@ done
 rm -f fr.txt
 "$F" $K --fast-reject 1.0205 shapes.tsv fr.txt 2>"$TMP/fr.err" && [ -s fr.txt ] && ok bench-fast-reject-margin-ok ||
 	fail bench-fast-reject-margin-ok "$(head -c 300 "$TMP/fr.err")"
+# bench-fake's messages name bench-fake (its usage line too)
+"$F" $K --reps 2 >/dev/null 2>"$TMP/u.err"
+grep -q '^bench-fake: usage: bench-fake \[options\] -o LOG SHAPES, or bench-fake \[options\] SHAPES LOG' "$TMP/u.err" &&
+	ok bench-fake-usage-names-itself || fail bench-fake-usage-names-itself "$(cat "$TMP/u.err")"
 expect_error bench-screen-ms-zero "--screen-ms: expected a time > 0 ms, got 0" bad.txt "$F" $K --screen-ms 0 shapes.tsv bad.txt
 # the screening settings of a part live in LOG.part.plan until LOG is
 # complete; a resume with other settings is refused, the part untouched

@@ -10,11 +10,6 @@
 #include "rules.h"
 #include "util.h"
 
-/* the program name in the help text: bench, or bench-fake (collect.mk) */
-#ifndef BENCH_PROG
-#define BENCH_PROG "bench"
-#endif
-
 static const char synopsis[] =
 BENCH_PROG " [options] -o LOG SHAPES   (or: " BENCH_PROG " [options] SHAPES LOG)\n"
 "       " BENCH_PROG " --compile-only ARCH [--kernels DIR] [--cache DIR] [SHAPES]\n"
