@@ -63,7 +63,7 @@ MK=(env -u MAKEFLAGS -u MAKELEVEL make --no-print-directory -C "$ROOT" BUILD="$B
 xz -dc "$ROOT/datasets/h200/h200_seed2026_uncapped.txt.xz" | head -400 |
 	sed '1s/"shared_memory": 232448, "device_capa": \[9, 0\]/"shared_memory": 166912, "device_capa": [8, 0]/' >"$TMP/a100log.txt"
 "${MK[@]}" eval LOG="$TMP/a100log.txt" >"$TMP/m.out" 2>"$TMP/m.err" && fail device-make-eval "exit 0" ||
-	{ grep -q "a100log.txt: collected on another device than the main set .*give --cross-device" "$TMP/m.err" &&
+	{ grep -q "a100log.txt: collected on another device than the main set .*give --cross-device (make eval: CROSS_DEVICE=1)" "$TMP/m.err" &&
 		ok device-make-eval || fail device-make-eval "$(head -c 300 "$TMP/m.err")"; }
 "${MK[@]}" eval LOG="$TMP/a100log.txt" CROSS_DEVICE=1 >"$TMP/m.out" 2>"$TMP/m.err" &&
 	grep -q "^# cross-device (--cross-device): tree 'pruned' of shared_memory 232448.* evaluated on set 'a100log' of shared_memory 166912" "$TMP/m.out" &&

@@ -344,7 +344,7 @@ pair_device(const pair *p, const char *tpath, const char *spath, int cross)
 	ah_meta_parse(&tm, p->t->meta_json, where);
 	snprintf(tn, sizeof tn, "tree '%s' (%s)", p->tname, tpath);
 	snprintf(sn, sizeof sn, "set '%s' (%s)", p->sname, spath);
-	if (ah_meta_check(&tm, tn, &p->fs->meta, sn, cross, "--cross-device")) {
+	if (ah_meta_check(&tm, tn, &p->fs->meta, sn, cross, AH_CROSS_FLAG)) {
 		printf("# cross-device (--cross-device): tree '%s' of %s evaluated on "
 		       "set '%s' of %s\n", p->tname, ah_device_str(&tm, dt, sizeof dt),
 		       p->sname, ah_device_str(&p->fs->meta, ds, sizeof ds));

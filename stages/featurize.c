@@ -251,7 +251,7 @@ static void load_categories(const char *path, const ah_meta *m, const char *log,
 	const ah_meta *mm = &h.meta;
 	char main_set[4200], dl[256], dm[256];
 	snprintf(main_set, sizeof main_set, "the main set %s", path);
-	if (ah_meta_check(mm, main_set, m, log, cross, "--cross-device"))
+	if (ah_meta_check(mm, main_set, m, log, cross, AH_CROSS_FLAG))
 		warnf("cross-device (--cross-device): %s (%s) takes the categories of "
 		      "%s (%s)", log, ah_device_str(m, dl, sizeof dl), path,
 		      ah_device_str(mm, dm, sizeof dm));
