@@ -45,6 +45,14 @@ done
 [ "$("${MK[@]}" -s fit-args GPU=h100)" = "$("${MK[@]}" -s fit-args GPU=h100 PROFILE=ours)" ] &&
 	ok make-fit-args-default-is-ours || fail make-fit-args-default-is-ours "differs"
 
+# make check's build step says nothing of the parts that are up to date
+# (make check has just run it: everything is)
+if [ "$BUILD" = "$ROOT/build/san" ]; then
+	env -u MAKEFLAGS -u MAKELEVEL make --no-print-directory -C "$ROOT" check-build >"$TMP/cb.out" 2>&1
+	if grep -q "is up to date\|Nothing to be done" "$TMP/cb.out"; then fail make-check-build-quiet "$(grep -m2 'up to date\|Nothing' "$TMP/cb.out" | tr '\n' '|')"
+	else ok make-check-build-quiet; fi
+else skip make-check-build-quiet "BIN is not build/san/bin (make check's build)"; fi
+
 # ---- a damaged dataset zip is named ---------------------------------------------
 mkdir -p "$TMP/out/h100"
 echo 'not a zip' >"$TMP/out/h100/h100_mm.zip"

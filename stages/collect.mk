@@ -281,7 +281,8 @@ ifneq ($(filter collect,$(MAKECMDGOALS)),)
 $(COLLECT_MERGED): $(COLLECT_DATA) | $(BIN)/merge
 	@mkdir -p $(@D)
 	$(BIN)/merge -o $@ $(COLLECT_DATA)
-	$(call collect_versions,$(COLLECT_DATA))
+	$(if $(Q),@echo "  VERSION $@.versions.tsv")
+	$(Q)$(call collect_versions,$(COLLECT_DATA))
 endif
 else ifeq ($(wildcard stages/$(LAUNCHER).mk),)
 $(error LAUNCHER=$(LAUNCHER): expected local or slurm)
