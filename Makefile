@@ -73,7 +73,7 @@ define MMRANK_HELP
 mmrank — learn and emit PyTorch AutoHeuristic mm ranking heuristics
 
 Main targets:
-  make deps                 check (as root: install) gcc, make, m4, jansson, unzip, python3
+  make deps                 check (as root: install) gcc, make, m4, jansson, libzip, ISA-L, unzip, python3
   make heuristic GPU=a100   official A100 data -> out/a100/_MMRankingA100.{py,c,h}, .dot, metrics.tsv
   make heuristic GPU=h100   the same for H100 (GPU=h200: the committed H200 collection)
   make check                all tests (ASan+UBSan build, no GPU needed)
@@ -85,6 +85,7 @@ Main targets:
   make collect GPU=h200 LAUNCHER=slurm SHARDS=16 SAMPLES=N [SLURM_OPTS="--partition=gpu --time=02:00:00"]
                             one Slurm job per shard, resubmitted until complete, then merged
   make cubins               precompile every NVRTC candidate for CUBIN_ARCH (no GPU needed)
+  make nvmmh                build the optional nvMatmulHeuristics ranker (NVMMH_DIR=dir, or pip install nvidia-matmul-heuristics)
   make triton-cubins GPU=h200 SHAPES=FILE|SAMPLES=N   compile the Triton variants a collection needs (no GPU)
   make shapes-list          regenerate datasets/shapes/real.tsv (real-model GEMMs) from datasets/shapes/models.tsv
 
@@ -92,6 +93,7 @@ Single stages (each redoes only what is stale, then says "<target> GPU=...: up t
   make fetch | featurize | fit | prune | emit  GPU=...
   make promote GPU=...      copy the artifacts to gen/ (committed, like torch artifacts/)
   make install-artifact GPU=...   make Inductor use ours over the shipped one (uninstall-artifact undoes it)
+       [INSTALL_ARTIFACT=file.py (default out/<gpu>/_<name>.py)  TORCH_ARTIFACTS=dir (torch/_inductor/autoheuristic/artifacts; default: python3's torch)]
   make eval GPU=... [LOG=log.txt] [CROSS_DEVICE=1]   top-k hit rate, regret, speedup over extern_mm
   make report GPU=...       out/<gpu>/report.html: tree, metrics, regret plots, data summary
   make evaluate-online GPU=... SAMPLES=N [ONLINE_SEED=S]   bench --use-heuristic on fresh inputs (GPU)
@@ -112,11 +114,16 @@ Variables (current value; every one is checked before anything runs):
   DATASET_MIRROR=$(DATASET_MIRROR) (folder searched before the upstream URL)
   compare/eval: REFERENCE_DIR=$(REFERENCE_DIR) HOLDOUT=$(HOLDOUT) HELDOUT="logs" LOG=log EVAL_TREE=tree
        CROSS_DEVICE=$(CROSS_DEVICE) (1: evaluate a LOG of another device on purpose, said in the output)
+       NVMMH_DIR=$(NVMMH_DIR) (nvMatmulHeuristics' folder; empty: the pip package's, if any: compare adds it as a peer)
   collect: KERNEL_TEMPLATE=$(KERNEL_TEMPLATE) (mma+wgmma|mma|mm|triton)  BACKEND=$(BACKEND) (bench|inductor)  SHAPES=$(SHAPES) (a shape list)
        CUBLASLT=$(CUBLASLT) (a cuBLASLt algorithm list, e.g. kernels/cublaslt_algos.tsv)
        COLLECT_TIME_LIMIT=$(COLLECT_TIME_LIMIT) (s)  SAMPLE_MAX_GFLOP=$(SAMPLE_MAX_GFLOP)  ONLINE_SEED=$(ONLINE_SEED)
        LAUNCHER=$(LAUNCHER) (local|slurm)  SHARDS SLURM_OPTS SLURM_GPU_OPT SLURM_RETRIES SLURM_JOBS
-  build: CC=$(CC) (C11 compiler)  CUDA=$(CUDA) (toolkit, for bench)  BUILD=$(BUILD) (build|build/san)  V=$(V) (1 shows full commands)
+       GPU_MEM_BYTES=$(GPU_MEM_BYTES) (sample's fits-in-memory rejection; default an H200's 143771 MiB)
+       CUBIN_CACHE=$(CUBIN_CACHE) (compiled kernels)  CUBIN_ARCH=$(CUBIN_ARCH) (make cubins' arch, whatever the GPU: sm_80 for an A100)
+       TRITON_ARCH=$(TRITON_ARCH) (Triton cubins' arch, default CUBIN_ARCH's number: an A100 needs 80)  TRITON_JOBS=$(TRITON_JOBS) (parallel compiles)
+  build: CC=$(CC) (C11 compiler)  CFLAGS=$(CFLAGS) (build/san: the sanitizer flags)  CUDA=$(CUDA) (toolkit, for bench)
+       BUILD=$(BUILD) (build|build/san)  V=$(V) (1 shows full commands)
   fit: FIT_EXTRA="more fit options"; THREADS=$(THREADS) (fit threads and featurize jobs at once; same output)
   check: TESTS="check/test_x.sh ..."; fuzz: FUZZ_SECONDS=$(FUZZ_SECONDS)
   make -n shows the exact stage commands

@@ -108,6 +108,16 @@ for v in $(grep -oE '\b[A-Z][A-Z0-9_]{1,}=|`[A-Z][A-Z0-9_]{2,}`' "$ROOT/README.m
 	grep -q "\b$v\b" "$TMP/help" || fail "make-help-lists-$v" "'$v' is not in make help"
 done
 ok make-help-lists-readme-variables
+# the variables beyond the README's: in make help and in docs/VARIABLES.md;
+# the dependency line names every library the build links
+for v in NVMMH_DIR TORCH_ARTIFACTS INSTALL_ARTIFACT CFLAGS CUBIN_CACHE CUBIN_ARCH TRITON_ARCH TRITON_JOBS GPU_MEM_BYTES; do
+	grep -q "\b$v=" "$TMP/help" || fail "make-help-lists-$v" "'$v=' is not in make help"
+	grep -q "^| \`$v\` |" "$ROOT/docs/VARIABLES.md" || fail "docs-variables-$v" "'$v' has no row in docs/VARIABLES.md"
+done
+ok make-help-and-docs-list-more-variables
+grep -q '^  make nvmmh ' "$TMP/help" && grep -q '`make nvmmh`' "$ROOT/docs/VARIABLES.md" && ok make-help-nvmmh ||
+	fail make-help-nvmmh "make nvmmh is not in make help or docs/VARIABLES.md"
+grep -q '^  make deps .*jansson, libzip, ISA-L' "$TMP/help" && ok make-help-deps-line || fail make-help-deps-line "$(grep 'make deps' "$TMP/help")"
 "${MK[@]}" help 2>"$TMP/pipe.err" | head -1 >/dev/null
 rc=${PIPESTATUS[0]}
 [ "$rc" = 0 ] && [ ! -s "$TMP/pipe.err" ] && ok make-help-head || fail make-help-head "rc $rc: $(head -c 200 "$TMP/pipe.err")"
