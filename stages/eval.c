@@ -599,8 +599,8 @@ pair_eval(const pair *p, const klist *kl, FILE *fp, FILE *rfp, cv_acc *curve)
 	       "aside)\n", t ? "tree" : "ranking", p->tname, p->ranked, set_ids,
 	       p->sname, DEFAULT_CHOICE);
 	if (ex.skipped)
-		warnf("set '%s': %ld inputs skipped (every choice failed)", p->sname,
-		      ex.skipped);
+		warnf("set '%s': %ld input%s skipped (every choice failed)", p->sname,
+		      ex.skipped, plural_s(ex.skipped));
 	*curve = ex.curve;
 	free(time);
 	free(x);
@@ -705,15 +705,17 @@ main(int argc, char **argv)
 		OPT_CALL("--k", "LIST", parse_k, &kl,
 		         "explicit comma-separated top-k sizes, e.g. 1,3,10"),
 		OPT_OUT("EVAL.tsv", &out, 0,
-		        "TSV, one row per (set, tree, k), written atomically: tree set "
-		        "k inputs skipped unsafe no_ranked hit_rate speedup_n "
-		        "speedup_gmean speedup_max, then the metrics TSV columns of "
+		        "TSV (stages/FORMATS.md \"eval TSV\"), one row per (set, tree, "
+		        "k), written atomically: tree set k inputs skipped unsafe "
+		        "no_ranked hit_rate speedup_n speedup_gmean speedup_max, then "
+		        "the metrics TSV columns of "
 		        "stages/FORMATS.md (total, top_k_correct, ..., regret_n "
 		        "regret_none regret_gmean regret_p95 regret_max)"),
 		OPT_STRING("--ranks", "FILE", &ranks_out, OPT_OUTPUT,
-		           "TSV, one row per (tree, set, input): leaf node id, the "
-		           "winner's choice id and the full ranking as tree class "
-		           "indices (comma separated, best first); trees only"),
+		           "TSV (stages/FORMATS.md \"eval ranks TSV\"), one row per "
+		           "(tree, set, input): leaf node id, the winner's choice id and "
+		           "the full ranking as tree class indices (comma separated, best "
+		           "first); trees only"),
 		OPT_STRING("--curve", "FILE", &curve_out, OPT_OUTPUT,
 		           "(issue #19) the curve as TSV (stages/FORMATS.md \"curve "
 		           "TSV\"), written atomically: per (tree, set) one row for the "
