@@ -562,8 +562,8 @@ int ah_next(ah_reader *r)
 		r->same_features = 0;
 		if (!p) {
 			/* the line ended inside the features */
-			die("%s:%lld: row has %d fields, the header has %d (short row)", r->path,
-			    (long long)r->lineno, n, want);
+			die("%s:%lld: row has %d field%s, the header has %d (short row)", r->path,
+			    (long long)r->lineno, n, plural_s(n), want);
 		}
 		r->foff[nf] = (size_t)(p - line);
 	}
@@ -571,8 +571,8 @@ int ah_next(ah_reader *r)
 	r->field[n++] = p;
 	char *q = memchr(p, ',', (size_t)(end - p));
 	if (!q)
-		die("%s:%lld: row has %d fields, the header has %d (short row)", r->path,
-		    (long long)r->lineno, n, want);
+		die("%s:%lld: row has %d field%s, the header has %d (short row)", r->path,
+		    (long long)r->lineno, n, plural_s(n), want);
 	*q++ = '\0';
 	r->field[n++] = q;
 	if (memchr(q, ',', (size_t)(end - q))) {

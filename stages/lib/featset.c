@@ -217,7 +217,8 @@ void featset_read(featset *fs, const char *path)
 		int n = fast ? ncol - 4 + split_tabs(line + prefixlen, f + ncol - 4, 4)
 		             : split_tabs(line, f, FEATSET_MAXCOL);
 		if (n != ncol)
-			die("%s:%lld: row has %d fields, the header has %d", path, lineno, n, ncol);
+			die("%s:%lld: row has %d field%s, the header has %d", path, lineno, n,
+			    plural_s(n), ncol);
 		int64_t in = cur;
 		if (!fast && (parse_i64(f[0], strlen(f[0]), &in) || in < 0))
 			die("%s:%lld: column 'input': bad input number '%s'", path, lineno, f[0]);
