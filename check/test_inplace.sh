@@ -7,7 +7,8 @@
 # was (util.h check_output_not_input).  Two outputs of one run naming one
 # file are refused the same way (check_outputs_distinct), before anything is
 # written.  An output that is a device or a FIFO is written in place, never
-# replaced by a regular file, and "-o -" is standard output (util.h aout).
+# replaced by a regular file, and "-o -" is standard output (util.h aout),
+# except in fit and eval, whose report is there (opts.h stdout_use).
 . check/lib.sh
 
 # same NAME FILE CMD... — FILE is an input of CMD and also named as an
@@ -77,9 +78,22 @@ two fit-two-split "$BIN/fit" main.feat.tsv -o t.tsv --metrics m.tsv --write-spli
 two fit-two-dump "$BIN/fit" main.feat.tsv -o t.tsv --metrics m.tsv --dump-train t.tsv --grid mm
 two eval-two-curve "$BIN/eval" -o x.tsv --curve x.tsv tree.tsv main.feat.tsv
 two eval-two-ranks "$BIN/eval" -o x.tsv --ranks ./x.tsv tree.tsv main.feat.tsv
-two eval-two-stdout "$BIN/eval" -o - --ranks - tree.tsv main.feat.tsv
-grep -q -- "-o and --ranks are both '-'" "$TMP/stderr" && ok eval-two-stdout-message ||
-	fail eval-two-stdout-message "$(head -c 300 "$TMP/stderr")"
+two sample-two-stdout "$BIN/sample" -o - -
+grep -q -- "-o and OUTPUT are both '-'" "$TMP/stderr" && ok sample-two-stdout-message ||
+	fail sample-two-stdout-message "$(head -c 300 "$TMP/stderr")"
+# fit and eval print their report on stdout: none of their outputs may be '-'
+for c in "fit main.feat.tsv -o - --metrics m.tsv|-o -: standard output carries fit's report (the table of models)" \
+	"fit main.feat.tsv -o t.tsv --metrics -|--metrics -: standard output carries fit's report (the table of models)" \
+	"eval -o - tree.tsv main.feat.tsv|-o -: standard output carries eval's table" \
+	"eval --ranks - tree.tsv main.feat.tsv|--ranks -: standard output carries eval's table"; do
+	n=$((${n:-0} + 1))
+	rm -f t.tsv m.tsv
+	# shellcheck disable=SC2086
+	if "$BIN"/${c%%|*} >"$TMP/stdout" 2>"$TMP/stderr"; then fail "stdout-taken: ${c%%|*}" "exit status 0"
+	elif ! grep -q -- "${c#*|}; give a file" "$TMP/stderr" || [ -s "$TMP/stdout" ] || [ -e t.tsv ] || [ -e m.tsv ]; then
+		fail "stdout-taken: ${c%%|*}" "$(head -c 300 "$TMP/stderr")"
+	else ok "stdout-taken-${c%% *}-$n"; fi
+done
 : >x.tsv && ln x.tsv hard.tsv && rm -f t.tsv
 if "$BIN/eval" -o x.tsv --curve hard.tsv tree.tsv main.feat.tsv >/dev/null 2>"$TMP/stderr"; then
 	fail eval-two-hard-link "exit status 0"

@@ -737,7 +737,8 @@ main(int argc, char **argv)
 		OPT_END()
 	};
 	char *notes = help_notes();
-	opts_parse(&(opt_prog){synopsis, about, table, notes, 18}, argc, argv);
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 18, "eval's table"},
+	           argc, argv);
 	free(notes);
 	named *trees, *sets;
 	size_t ntree, nset;

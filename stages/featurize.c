@@ -288,7 +288,7 @@ int main(int argc, char **argv)
 		         "evaluation; says so on stderr"),
 		OPT_END()
 	};
-	opts_parse(&(opt_prog){synopsis, about, table, notes, 17}, argc, argv);
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 17, NULL}, argc, argv);
 
 	ah_reader r;
 	if (zip)

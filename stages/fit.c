@@ -255,7 +255,8 @@ fit_cli(fit_opts *o, int argc, char **argv)
 		         "selected model's rows (all models are in --metrics)"),
 		OPT_END()
 	};
-	opts_parse(&(opt_prog){synopsis, about, table, notes, 0}, argc, argv);
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 0,
+	                       "fit's report (the table of models)"}, argc, argv);
 	check_options(o);
 }
 

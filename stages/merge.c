@@ -97,7 +97,7 @@ int main(int argc, char **argv)
 		             "validates them)"),
 		OPT_END()
 	};
-	opts_parse(&(opt_prog){synopsis, about, table, notes, 11}, argc, argv);
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 11, NULL}, argc, argv);
 	const char **in0 = inputs.v;
 	if (!out) {
 		if (inputs.n < 2)

@@ -113,7 +113,7 @@ int main(int argc, char **argv)
 		        "stderr)"),
 		OPT_END()
 	};
-	opts_parse(&(opt_prog){synopsis, about, table, notes, 21}, argc, argv);
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 21, NULL}, argc, argv);
 	if (outpath && old_out)
 		die("two outputs, -o '%s' and '%s': give -o OUTPUT only", outpath, old_out);
 	if (old_out) {

@@ -232,7 +232,7 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 		        "stages' convention)"),
 		OPT_END()
 	};
-	const opt_prog prog = { synopsis, about, table, notes, 0 };
+	const opt_prog prog = { synopsis, about, table, notes, 0, NULL };
 	opts_parse(&prog, argc, argv);
 	if (!fast_reject_ok(o->fast_reject))
 		die("--fast-reject: expected 0 (off) or a factor >= 1/%g = %.8g (a smaller "
