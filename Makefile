@@ -73,7 +73,7 @@ define MMRANK_HELP
 mmrank — learn and emit PyTorch AutoHeuristic mm ranking heuristics
 
 Main targets:
-  make deps                 check (as root: install) gcc, make, m4, jansson, unzip, python3
+  make deps                 check (as root: install) gcc, make, m4, jansson, libzip, ISA-L, unzip, python3
   make heuristic GPU=a100   official A100 data -> out/a100/_MMRankingA100.{py,c,h}, .dot, metrics.tsv
   make heuristic GPU=h100   the same for H100 (GPU=h200: the committed H200 collection)
   make check                all tests (ASan+UBSan build, no GPU needed)
@@ -85,6 +85,7 @@ Main targets:
   make collect GPU=h200 LAUNCHER=slurm SHARDS=16 SAMPLES=N [SLURM_OPTS="--partition=gpu --time=02:00:00"]
                             one Slurm job per shard, resubmitted until complete, then merged
   make cubins               precompile every NVRTC candidate for CUBIN_ARCH (no GPU needed)
+  make nvmmh                build the optional nvMatmulHeuristics ranker (NVMMH_DIR=dir, or pip install nvidia-matmul-heuristics)
   make triton-cubins GPU=h200 SHAPES=FILE|SAMPLES=N   compile the Triton variants a collection needs (no GPU)
   make shapes-list          regenerate datasets/shapes/real.tsv (real-model GEMMs) from datasets/shapes/models.tsv
 
@@ -92,6 +93,7 @@ Single stages (each redoes only what is stale, then says "<target> GPU=...: up t
   make fetch | featurize | fit | prune | emit  GPU=...
   make promote GPU=...      copy the artifacts to gen/ (committed, like torch artifacts/)
   make install-artifact GPU=...   make Inductor use ours over the shipped one (uninstall-artifact undoes it)
+       [INSTALL_ARTIFACT=file.py (default out/<gpu>/_<name>.py)  TORCH_ARTIFACTS=dir (torch/_inductor/autoheuristic/artifacts; default: python3's torch)]
   make eval GPU=... [LOG=log.txt] [CROSS_DEVICE=1]   top-k hit rate, regret, speedup over extern_mm
   make report GPU=...       out/<gpu>/report.html: tree, metrics, regret plots, data summary
   make evaluate-online GPU=... SAMPLES=N [ONLINE_SEED=S]   bench --use-heuristic on fresh inputs (GPU)
@@ -112,11 +114,16 @@ Variables (current value; every one is checked before anything runs):
   DATASET_MIRROR=$(DATASET_MIRROR) (folder searched before the upstream URL)
   compare/eval: REFERENCE_DIR=$(REFERENCE_DIR) HOLDOUT=$(HOLDOUT) HELDOUT="logs" LOG=log EVAL_TREE=tree
        CROSS_DEVICE=$(CROSS_DEVICE) (1: evaluate a LOG of another device on purpose, said in the output)
+       NVMMH_DIR=$(NVMMH_DIR) (nvMatmulHeuristics' folder; empty: the pip package's, if any: compare adds it as a peer)
   collect: KERNEL_TEMPLATE=$(KERNEL_TEMPLATE) (mma+wgmma|mma|mm|triton)  BACKEND=$(BACKEND) (bench|inductor)  SHAPES=$(SHAPES) (a shape list)
        CUBLASLT=$(CUBLASLT) (a cuBLASLt algorithm list, e.g. kernels/cublaslt_algos.tsv)
        COLLECT_TIME_LIMIT=$(COLLECT_TIME_LIMIT) (s)  SAMPLE_MAX_GFLOP=$(SAMPLE_MAX_GFLOP)  ONLINE_SEED=$(ONLINE_SEED)
        LAUNCHER=$(LAUNCHER) (local|slurm)  SHARDS SLURM_OPTS SLURM_GPU_OPT SLURM_RETRIES SLURM_JOBS
-  build: CC=$(CC) (C11 compiler)  CUDA=$(CUDA) (toolkit, for bench)  BUILD=$(BUILD) (build|build/san)  V=$(V) (1 shows full commands)
+       GPU_MEM_BYTES=$(GPU_MEM_BYTES) (sample's fits-in-memory rejection; default an H200's 143771 MiB)
+       CUBIN_CACHE=$(CUBIN_CACHE) (compiled kernels)  CUBIN_ARCH=$(CUBIN_ARCH) (make cubins' arch, whatever the GPU: sm_80 for an A100)
+       TRITON_ARCH=$(TRITON_ARCH) (Triton cubins' arch, default CUBIN_ARCH's number: an A100 needs 80)  TRITON_JOBS=$(TRITON_JOBS) (parallel compiles)
+  build: CC=$(CC) (C11 compiler)  CFLAGS=$(CFLAGS) (build/san: the sanitizer flags)  CUDA=$(CUDA) (toolkit, for bench)
+       BUILD=$(BUILD) (build|build/san)  V=$(V) (1 shows full commands)
   fit: FIT_EXTRA="more fit options"; THREADS=$(THREADS) (fit threads and featurize jobs at once; same output)
   check: TESTS="check/test_x.sh ..."; fuzz: FUZZ_SECONDS=$(FUZZ_SECONDS)
   make -n shows the exact stage commands
@@ -293,10 +300,17 @@ unpack:
 endif
 
 # A parameter stamp changes (and so triggers a rebuild) only when its text does.
+sq = '$(subst ','\'',$(1))'
 define stamp
 	@mkdir -p $(@D)
-	@echo '$(1)' | cmp -s - $@ || echo '$(1)' > $@
+	@echo $(call sq,$(1)) | cmp -s - $@ || echo $(call sq,$(1)) > $@
 endef
+# A stamp written by the recipe that succeeded with it, so that a failing
+# setting changes nothing: $(call stamp_stale,FILE,TEXT) is FORCE (asked when
+# the rule is read) unless FILE holds TEXT; $(call stamp_write,FILE,TEXT)
+# ends that recipe.
+stamp_stale = $(shell echo $(call sq,$(2)) | cmp -s - $(1) 2>/dev/null || echo FORCE)
+stamp_write = echo $(call sq,$(2)) > $(1)
 .PHONY: FORCE
 FORCE:
 
@@ -322,15 +336,22 @@ PROFILE_FIT_ARGS = --ranking $(RANKING) --seed $(SEED) \
   --folds $(FOLDS)
 FIT_ARGS = $(PROFILE_FIT_ARGS) \
   --write-split $(O)/split.tsv $(foreach s,$(EXTRA_SETS),--data $(s) $(O)/$(s).feat.tsv) $(FIT_EXTRA)
-$(O)/fit.params: FORCE
-	$(call stamp,$(FIT_ARGS))
 
+# fit's outputs: fit writes each atomically (stages/lib/util.h aout) and
+# commits all of them or none, so a failing fit (FIT_EXTRA=--bogus, no model
+# qualifies) leaves the previous good ones; make must not delete them either
+# (.DELETE_ON_ERROR removes every target of a failed grouped rule).
+# $(O)/fit.params holds the options of the last fit that succeeded: other
+# options refit, the same ones do not, a failing one changes nothing.
 # GRID may name a file of models: then it is a prerequisite too.
-$(O)/tree.tsv $(O)/metrics.tsv $(O)/split.tsv &: $(O)/main.feat.tsv $(EXTRA_FEATS) $(BIN)/fit \
-  $(O)/fit.params $(filter-out mm reference search,$(GRID))
+FIT_OUTS := $(O)/tree.tsv $(O)/metrics.tsv $(O)/split.tsv
+.PRECIOUS: $(FIT_OUTS)
+$(FIT_OUTS) &: $(O)/main.feat.tsv $(EXTRA_FEATS) $(BIN)/fit \
+  $(call stamp_stale,$(O)/fit.params,$(FIT_ARGS)) $(filter-out mm reference search,$(GRID))
 	$(if $(Q),@echo "  FIT     $(O)/tree.tsv")
 	$(Q)$(BIN)/fit $(O)/main.feat.tsv $(FIT_ARGS) --heuristic-name $(HEURISTIC_NAME) \
-	  --threads $(THREADS) -o $(O)/tree.tsv --metrics $(O)/metrics.tsv
+	  --threads $(THREADS) -o $(O)/tree.tsv --metrics $(O)/metrics.tsv && \
+	  $(call stamp_write,$(O)/fit.params,$(FIT_ARGS))
 
 $(O)/prune.params: FORCE
 	$(call stamp,--ranking $(RANKING))
@@ -364,14 +385,17 @@ CMP           := $(O)/compare
 DATA_ARGS      = $(foreach s,$(EXTRA_SETS),--data $(s) $(O)/$(s).feat.tsv)
 EXTRA_SET_ARGS = $(foreach s,$(EXTRA_SETS),$(s)=$(O)/$(s).feat.tsv)
 
-# Extra logs (HELDOUT=a.txt b.txt, LOG=x.txt) featurized with main's categories.
+# Extra logs (HELDOUT=a.txt b.txt, LOG=x.txt) featurized with main's
+# categories, cached under the log's absolute path ($(O)/logs/ABSPATH.feat.tsv):
+# two logs of one name in two folders, or one log spelt two ways (relative,
+# absolute), never take each other's cache.  Their set is named after the file.
+log_feat = $(O)/logs$(abspath $(1)).feat.tsv
 define extra_log_rule
-$(O)/logs/$(basename $(notdir $(1))).feat.tsv: $(1) $(O)/main.feat.tsv $(BIN)/featurize
+$(call log_feat,$(1)): $(1) $(O)/main.feat.tsv $(BIN)/featurize
 	@mkdir -p $$(@D)
 	$(Q)$(BIN)/featurize --categories $(O)/main.feat.tsv $$(CROSS_FLAG) -o $$@ $(1)
 endef
-$(foreach h,$(sort $(HELDOUT) $(LOG)),$(eval $(call extra_log_rule,$(h))))
-log_feat = $(O)/logs/$(basename $(notdir $(1))).feat.tsv
+$(foreach h,$(sort $(abspath $(HELDOUT) $(LOG))),$(eval $(call extra_log_rule,$(h))))
 HELDOUT_ARGS = $(foreach h,$(HELDOUT),$(basename $(notdir $(h)))=$(call log_feat,$(h)))
 
 $(CMP)/params: FORCE
@@ -398,6 +422,8 @@ $(eval $(call cmp_fit,group,$(CMP_GROUP) --grid $(GRID) --select $(SELECT) --lea
 # (d) the reference learner on the same grouped split (its val set, 19 %, is
 # held out of its training for the §5.10 check, as in the reference)
 $(eval $(call cmp_fit,refgroup,$(CMP_GROUP) $(REF_LEARN)))
+# (fit's outputs survive a failing fit: see FIT_OUTS)
+.PRECIOUS: $(foreach c,rows group refgroup,$(CMP)/$(c)/tree.tsv $(CMP)/$(c)/split.tsv $(CMP)/$(c)/metrics.tsv)
 $(CMP)/%/pruned.tsv: $(CMP)/%/tree.tsv $(BIN)/prune
 	$(Q)$(BIN)/prune --ranking $(RANKING) -o $@ $< 2>/dev/null
 $(CMP)/%/test.feat.tsv: $(CMP)/%/split.tsv $(O)/main.feat.tsv stages/subset.sh
@@ -422,9 +448,9 @@ $(O)/compare.txt: $(CMP)/rows/pruned.tsv $(CMP)/rows/test.feat.tsv $(CMP)/group/
 	  $(COMPARE) --ours $(O)/pruned.tsv -o $(CMP)/full.tsv main=$(O)/main.feat.tsv $(EXTRA_SET_ARGS) && echo && \
 	  echo "== (d) learner vs learner, leakage-free: (b)'s split, both trained without heldout" && \
 	  echo "   ref: the reference learner (PROFILE=reference: $(REF_LEARN)) on (b)'s grouped split; ours as in (b); shipped for reference (it saw heldout)" && \
-	  awk -F'\t' '$$2 == "test" { t[FILENAME] = t[FILENAME] " " $$1 } END { exit t[ARGV[1]] != t[ARGV[2]] }' \
+	  { awk -F'\t' '$$2 == "test" { t[FILENAME] = t[FILENAME] " " $$1 } END { exit t[ARGV[1]] != t[ARGV[2]] }' \
 	    $(CMP)/group/split.tsv $(CMP)/refgroup/split.tsv || \
-	    { echo "make compare: (b) and (d) hold out different inputs ($(CMP)/group/split.tsv, $(CMP)/refgroup/split.tsv)" >&2; false; } && \
+	    { echo "make compare: (b) and (d) hold out different inputs ($(CMP)/group/split.tsv, $(CMP)/refgroup/split.tsv)" >&2; false; }; } && \
 	  $(COMPARE) --ref-learner $(CMP)/refgroup/pruned.tsv --ours $(CMP)/group/pruned.tsv -o $(CMP)/fair.tsv \
 	    heldout=$(CMP)/group/test.feat.tsv $(EXTRA_SET_ARGS) $(HELDOUT_ARGS) && \
 	  true; } > $@.part && mv $@.part $@ || { rm -f $@.part; exit 1; }
@@ -490,12 +516,15 @@ prune: $(O)/pruned.tsv
 # ---- tests -------------------------------------------------------------------
 # `make check`: build every stage with ASan+UBSan (build/san) and run
 # check/test_*.sh; the runner's last line is "N passed, N failed, N skipped".
-.PHONY: check check-build
+.PHONY: check check-build check-bins
 check-build:
 	@stages/deps.sh
-	$(Q)$(MAKE) --no-print-directory BUILD=build/san all units build/san/bin/bench-fake build/san/bin/triton_cands \
-	  $(if $(wildcard $(CUDA)/include/cuda_runtime.h),build/san/bin/bench) \
-	  $(if $(shell stages/nvmmh-dir.sh '$(NVMMH_DIR)' 2>/dev/null),build/san/bin/nvmmh)
+	$(Q)$(MAKE) --no-print-directory BUILD=build/san check-bins
+# (one target with a recipe: make says nothing of its parts being up to date)
+check-bins: all units $(BIN)/bench-fake $(BIN)/triton_cands \
+  $(if $(wildcard $(CUDA)/include/cuda_runtime.h),$(BIN)/bench) \
+  $(if $(shell stages/nvmmh-dir.sh '$(NVMMH_DIR)' 2>/dev/null),$(BIN)/nvmmh)
+	@:
 check: check-build
 	@BIN=build/san/bin DATASET_MIRROR='$(DATASET_MIRROR)' check/run.sh $(TESTS)
 
@@ -510,14 +539,22 @@ distclean: clean
 # under a name Inductor's discovery takes before the shipped _MMRanking*.py,
 # then prints the discovery order; uninstall-artifact removes what it made
 # (stages/bench/inductor_install.py --help).  TORCH_ARTIFACTS=dir: another
-# torch's artifacts folder (default: the torch python3 finds).
+# torch's artifacts folder (default: that of the torch python3 imports; the
+# order is then shown only where python3 imports that torch).  What install
+# needs is checked when make starts (inductor_install.py check), so that
+# without it nothing is built or installed.
 INSTALL_ARTIFACT ?= $(O)/_$(HEURISTIC_NAME).py
 TORCH_ARTIFACTS  ?=
 inductor_install  = python3 stages/bench/inductor_install.py $(1) $(if $(TORCH_ARTIFACTS),--artifacts-dir $(TORCH_ARTIFACTS))
+ifneq ($(filter install-artifact,$(MAKECMDGOALS)),)
+ifneq ($(shell $(call inductor_install,check) >/dev/null && echo y),y)
+$(error make install-artifact: nothing was built or installed (above))
+endif
+endif
 .PHONY: install-artifact uninstall-artifact
 install-artifact: $(INSTALL_ARTIFACT)
 	$(call inductor_install,install) $<
-	$(call inductor_install,order)
+	$(call inductor_install,order --if-importable)
 uninstall-artifact:
 	$(call inductor_install,uninstall --all)
 
@@ -528,14 +565,13 @@ include $(sort $(wildcard stages/*.mk))
 # Last, when every default is set: a bad value stops make here, at parse
 # time, so no parameter stamp is rewritten and no good output is deleted.
 # (PROFILE, GRID, the spelling of GPU and OUT, LAUNCHER, the Slurm settings and
-# FAST_REJECT, SCREEN, SCREEN_MS are checked where they are defined.)
+# SCREEN, SCREEN_MS are checked where they are defined.)
 VARS_CHECKED := GPU OUT RANKING SEED SPLIT SELECT LEAF_RANK LEAF_PAD FOLDS HOLDOUT \
-  HEURISTIC_NAME CROSS_DEVICE V SAMPLES REPS GPUS ONLINE_SEED GPU_MEM_BYTES SAMPLE_MAX_GFLOP \
+  HEURISTIC_NAME CROSS_DEVICE V SAMPLES REPS FAST_REJECT GPUS ONLINE_SEED GPU_MEM_BYTES SAMPLE_MAX_GFLOP \
   COLLECT_TIME_LIMIT FUZZ_SECONDS CUBLASLT CC BUILD \
   DATASET_MIRROR LOG HELDOUT
-vars_sq = '$(subst ','\'',$(1))'
-VARS_BAD := $(shell stages/vars.sh --goals $(call vars_sq,$(MAKECMDGOALS)) \
-  $(foreach n,$(VARS_CHECKED),$(call vars_sq,$(n)=$($(n)))))
+VARS_BAD := $(shell stages/vars.sh --goals $(call sq,$(MAKECMDGOALS)) \
+  $(foreach n,$(VARS_CHECKED),$(call sq,$(n)=$($(n)))))
 ifneq ($(VARS_BAD),)
 $(error bad settings (above); nothing was run)
 endif

@@ -136,6 +136,19 @@ done
 head -n $((nl - 3)) full.txt > scr.txt.part
 expect_error bench-screen-resume-other-plan 'does not match the plan' scr.txt "$F" $K --screen 0 shapes.tsv scr.txt
 expect_error bench-screen-bad-value "--screen: expected 0 \\(off\\) or a factor >= 1, got 0.5" bad.txt "$F" $K --screen 0.5 shapes.tsv bad.txt
+# --fast-reject: 0 or >= 1/0.98 (stages/lib/rules.h): a smaller factor would
+# cut a near-best choice to one repetition
+for f in 0.5 1 1.02; do
+	expect_error bench-fast-reject-bad-$f "--fast-reject: expected 0 \\(off\\) or a factor >= 1/0.98 = 1.0204082 .*got $f\$" \
+		bad.txt "$F" $K --fast-reject $f shapes.tsv bad.txt
+done
+rm -f fr.txt
+"$F" $K --fast-reject 1.0205 shapes.tsv fr.txt 2>"$TMP/fr.err" && [ -s fr.txt ] && ok bench-fast-reject-margin-ok ||
+	fail bench-fast-reject-margin-ok "$(head -c 300 "$TMP/fr.err")"
+# bench-fake's messages name bench-fake (its usage line too)
+"$F" $K --reps 2 >/dev/null 2>"$TMP/u.err"
+grep -q '^bench-fake: usage: bench-fake \[options\] -o LOG SHAPES, or bench-fake \[options\] SHAPES LOG' "$TMP/u.err" &&
+	ok bench-fake-usage-names-itself || fail bench-fake-usage-names-itself "$(cat "$TMP/u.err")"
 expect_error bench-screen-ms-zero "--screen-ms: expected a time > 0 ms, got 0" bad.txt "$F" $K --screen-ms 0 shapes.tsv bad.txt
 # the screening settings of a part live in LOG.part.plan until LOG is
 # complete; a resume with other settings is refused, the part untouched

@@ -9,6 +9,10 @@ BUILD=${BIN%/bin}
 MK=(make --no-print-directory BUILD="$BUILD" OUT="$TMP/out" GPU=zz100 BENCH=bench-fake)
 "${MK[@]}" -j2 collect GPUS=0,1 SAMPLES=3 SEED=1 >"$TMP/c.log" 2>&1 ||
 	{ fail collect-train-collect "$(tail -3 "$TMP/c.log")"; finish; }
+# the versions of the merged log are written quietly (no shell loop echoed)
+if grep -q 'for f in\|versions.tsv ]' "$TMP/c.log"; then fail collect-versions-quiet "$(grep -m1 'for f in' "$TMP/c.log" | cut -c1-120)"
+elif [ ! -s "$TMP/out/zz100/merged.txt.versions.tsv" ]; then fail collect-versions-quiet "no merged.txt.versions.tsv"
+else ok collect-versions-quiet; fi
 sum=$(md5sum < "$TMP/out/zz100/merged.txt")
 "${MK[@]}" heuristic >"$TMP/h.log" 2>&1 || { fail collect-train-heuristic "$(tail -3 "$TMP/h.log")"; finish; }
 if grep -qE 'bin/(sample|bench|merge)|bench-fake' "$TMP/h.log"; then

@@ -63,7 +63,7 @@ MK=(env -u MAKEFLAGS -u MAKELEVEL make --no-print-directory -C "$ROOT" BUILD="$B
 xz -dc "$ROOT/datasets/h200nvrtc/h200_seed2026_uncapped.txt.xz" | head -400 |
 	sed '1s/"shared_memory": 232448, "device_capa": \[9, 0\]/"shared_memory": 166912, "device_capa": [8, 0]/' >"$TMP/a100log.txt"
 "${MK[@]}" eval LOG="$TMP/a100log.txt" >"$TMP/m.out" 2>"$TMP/m.err" && fail device-make-eval "exit 0" ||
-	{ grep -q "a100log.txt: collected on another device than the main set .*give --cross-device" "$TMP/m.err" &&
+	{ grep -q "a100log.txt: collected on another device than the main set .*give --cross-device (make eval: CROSS_DEVICE=1)" "$TMP/m.err" &&
 		ok device-make-eval || fail device-make-eval "$(head -c 300 "$TMP/m.err")"; }
 "${MK[@]}" eval LOG="$TMP/a100log.txt" CROSS_DEVICE=1 >"$TMP/m.out" 2>"$TMP/m.err" &&
 	grep -q "^# cross-device (--cross-device): tree 'pruned' of shared_memory 232448.* evaluated on set 'a100log' of shared_memory 166912" "$TMP/m.out" &&
@@ -72,4 +72,21 @@ cp "$FIX/featurize/small.txt" "$TMP/triton.txt"
 "${MK[@]}" eval LOG="$TMP/triton.txt" >"$TMP/m.out" 2>"$TMP/m.err" && fail device-make-eval-vocabulary "exit 0" ||
 	{ grep -q "tree 'pruned' ranks none of the 2 choice ids of set 'triton' (extern_mm aside): it lists e.g. 'type=nvrtc_.*', the set has e.g. 'type=triton_" "$TMP/m.err" &&
 		ok device-make-eval-vocabulary || fail device-make-eval-vocabulary "$(head -c 300 "$TMP/m.err")"; }
+# make eval's featurized LOG is cached by the log's absolute path: a second
+# log of the same name in another folder (older than the first's cache) is
+# featurized anew; the first log spelt relative to the checkout reuses its own
+mkdir -p "$TMP/la" "$TMP/lb"
+xz -dc "$ROOT/datasets/h200/h200_seed2026_uncapped.txt.xz" | head -400 >"$TMP/la/x.txt"
+xz -dc "$ROOT/datasets/h200/h200_seed2026_uncapped.txt.xz" | head -1000 >"$TMP/lb/x.txt"
+touch -d '2001-01-01' "$TMP/lb/x.txt"
+total() { # eval.tsv's total of set x
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i } $2 == "x" { print $h["total"]; exit }' "$TMP/out/h200/eval.tsv"
+}
+"${MK[@]}" eval LOG="$TMP/la/x.txt" >/dev/null 2>"$TMP/m.err" && ta=$(total) || ta="failed: $(head -c 200 "$TMP/m.err")"
+"${MK[@]}" eval LOG="$TMP/lb/x.txt" >/dev/null 2>"$TMP/m.err" && tb=$(total) || tb="failed: $(head -c 200 "$TMP/m.err")"
+rel=$(realpath --relative-to="$ROOT" "$TMP/la/x.txt")
+"${MK[@]}" eval LOG="$rel" >/dev/null 2>"$TMP/m.err" && tr=$(total) || tr="failed: $(head -c 200 "$TMP/m.err")"
+if [[ $ta =~ ^[0-9]+$ && $tb =~ ^[0-9]+$ ]] && [ "$ta" -gt 0 ] && [ "$tb" -gt "$ta" ] && [ "$tr" = "$ta" ]; then
+	ok device-make-eval-log-cache-by-path
+else fail device-make-eval-log-cache-by-path "totals of x: la '$ta', lb '$tb' (more inputs), la spelt '$rel' '$tr'"; fi
 finish

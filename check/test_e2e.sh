@@ -71,4 +71,21 @@ if grep -q '^  FIT' "$TMP/make3.log" && grep -q '^  PRUNE' "$TMP/make3.log" &&
    grep -q '^  EMIT' "$TMP/make3.log" && ! grep -q '^  FEAT' "$TMP/make3.log"; then
 	ok e2e-ranking-change-refits-only
 else fail e2e-ranking-change-refits-only "$(grep -E '^  [A-Z]' "$TMP/make3.log" | tr '\n' '|')"; fi
+# A failing fit setting changes nothing in OUT (no output deleted, not even
+# the fit.params stamp); the unchanged setting then refits nothing, a changed
+# one (an option given twice: other text) refits.
+snap() { (cd "$O" && find . -type f -printf '%p %s %T@\n' | sort && sha256sum $(find . -type f | sort)); }
+snap >"$TMP/before"
+if "${MK[@]}" heuristic RANKING=9 FIT_EXTRA=--bogus >"$TMP/make4.log" 2>&1; then fail e2e-bad-fit-setting "exit status 0"
+elif ! grep -q "unknown option '--bogus'" "$TMP/make4.log"; then fail e2e-bad-fit-setting "$(tail -3 "$TMP/make4.log" | tr '\n' '|')"
+elif snap | cmp -s - "$TMP/before"; then ok e2e-bad-fit-setting-changes-nothing
+else fail e2e-bad-fit-setting-changes-nothing "$(snap | diff "$TMP/before" - | head -6 | tr '\n' '|')"; fi
+"${MK[@]}" heuristic RANKING=9 >"$TMP/make5.log" 2>&1
+if grep -qE '^  (FEAT|FIT|PRUNE|EMIT)' "$TMP/make5.log"; then
+	fail e2e-same-fit-setting-no-refit "$(grep -E '^  [A-Z]' "$TMP/make5.log" | tr '\n' '|')"
+else ok e2e-same-fit-setting-no-refit; fi
+"${MK[@]}" heuristic RANKING=9 FIT_EXTRA="--seed $("${MK[@]}" -s fit-args | sed 's/.*--seed \([0-9]*\).*/\1/')" >"$TMP/make6.log" 2>&1
+if grep -q '^  FIT' "$TMP/make6.log" && grep -q -- '--seed' "$O/fit.params" && ! grep -q bogus "$O/fit.params"; then
+	ok e2e-changed-fit-setting-refits
+else fail e2e-changed-fit-setting-refits "$(grep -E '^  [A-Z]' "$TMP/make6.log" | tr '\n' '|')"; fi
 finish

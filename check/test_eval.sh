@@ -150,4 +150,19 @@ expect_error eval-duplicate-set-name "two sets named 'main' \\('.*d1/main.feat.t
 	"$BIN/eval" -o "$TMP/dup.tsv" "$F/small.tree.tsv" "$TMP/d1/main.feat.tsv" main="$TMP/d2/main.feat.tsv"
 expect_error eval-duplicate-tree-name "two trees named 'a'" "$TMP/dup.tsv" \
 	"$BIN/eval" -o "$TMP/dup.tsv" --tree a="$F/small.tree.tsv" --tree a="$F/small.tree.tsv" "$TMP/d1/main.feat.tsv"
+# stages/FORMATS.md describes the files eval writes, column for column: the
+# eval TSV's own columns (then the metrics TSV's), the ranks and curve headers
+fmt_cols() { # SECTION-HEADING-PREFIX: the first column of that section's first table
+	awk -F'|' -v h="$1" 'index($0, h) == 1 { on = 1; next } on && /^## / { exit }
+		on && /^\| `/ { n = split($2, a, ","); for (i = 1; i <= n; i++) { c = a[i]; gsub(/[ `|]/, "", c); printf "%s ", c } }' \
+		"$ROOT/stages/FORMATS.md"
+}
+mcols=$(fmt_cols "## metrics TSV" | sed 's/^set criterion max_depth min_samples_leaf selected //')
+want="$(fmt_cols "## eval TSV")$mcols"
+got="$(head -1 "$TMP/e.tsv" | tr '\t' ' ') "
+[ "$got" = "$want" ] && ok eval-formats-eval-tsv || fail eval-formats-eval-tsv "FORMATS.md '$want', eval '$got'"
+want=$(fmt_cols "## eval ranks TSV"); got="$(head -1 "$TMP/r.tsv" | tr '\t' ' ') "
+[ "$got" = "$want" ] && ok eval-formats-ranks-tsv || fail eval-formats-ranks-tsv "FORMATS.md '$want', eval '$got'"
+grep -q "^## curve TSV (\`eval --curve\` output" "$ROOT/stages/FORMATS.md" && ok eval-formats-curve ||
+	fail eval-formats-curve "no curve TSV section"
 finish

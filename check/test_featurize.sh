@@ -71,4 +71,7 @@ expect_error featurize-label-needs-value "option '--label' needs a value" "$TMP/
 expect_error featurize-usage-lists-label 'usage: featurize .*--label NAME' "$TMP/bad.tsv" "$BIN/featurize" "$FIX/featurize/small.txt"
 { cat "$F/small.txt"; head -2 "$F/small.txt"; } > "$TMP/twometa.txt"
 expect_error featurize-bad-second-metadata 'twometa.txt:14: a second metadata block' "$TMP/bad.tsv" "$BIN/featurize" -o "$TMP/bad.tsv" "$TMP/twometa.txt"
+{ head -2 "$F/small.txt"; echo 17; } > "$TMP/onefield.txt"
+expect_error featurize-one-field-row 'onefield.txt:3: row has 1 field, the header has 14 \(short row\)' "$TMP/bad.tsv" \
+	"$BIN/featurize" -o "$TMP/bad.tsv" "$TMP/onefield.txt"
 finish

@@ -72,4 +72,24 @@ if command -v curl >/dev/null && command -v setsid >/dev/null; then
 		rm -f "$D".part.*
 	fi
 else skip fetch-sigkill "curl or setsid is absent"; fi
+
+# SIGTERM during a download: fetch ends its download child too (none left
+# running on a removed part), removes the part, exits 1.  A curl stand-in on
+# PATH that never finishes is the slow download.
+mkdir -p "$TMP/slow"
+printf '#!/bin/sh\necho $$ >"%s"\nexec sleep 300\n' "$TMP/slow/curl.pid" >"$TMP/slow/curl"
+chmod +x "$TMP/slow/curl"
+rm -f "$D" "$D".part.* "$TMP/slow/curl.pid"
+PATH=$TMP/slow:$PATH MANIFEST=$TMP/MANIFEST.tsv DATASET_MIRROR= "$ROOT/stages/fetch.sh" x.zip "$D" 2>"$TMP/t.err" &
+fpid=$!
+for _ in $(seq 100); do [ -s "$TMP/slow/curl.pid" ] && break; sleep 0.05; done
+cpid=$(cat "$TMP/slow/curl.pid" 2>/dev/null)
+kill -TERM "$fpid"; wait "$fpid"; rc=$?
+sleep 0.2
+if [ -z "$cpid" ]; then fail fetch-signal-ends-child "the curl stand-in did not start"
+elif kill -0 "$cpid" 2>/dev/null; then fail fetch-signal-ends-child "the download (pid $cpid) is still running"; kill "$cpid"
+elif [ $rc -ne 1 ] || ! grep -q "fetch: x.zip: stopped by a signal; nothing written" "$TMP/t.err"; then
+	fail fetch-signal-ends-child "exit status $rc: $(head -c 300 "$TMP/t.err")"
+elif compgen -G "$D.part*" >/dev/null || [ -e "$D" ]; then fail fetch-signal-ends-child "a part or DEST left"
+else ok fetch-signal-ends-child; fi
 finish

@@ -122,8 +122,15 @@ bad=$(awk -F'\t' -v want="$want" '
 	END { if (!found) print "no probe row" }' "$T/m.tsv" | head -3 | tr '\n' ' ')
 if [ -z "$bad" ]; then ok fit-probe-metrics; else fail fit-probe-metrics "$bad"; fi
 if grep -q '^probe ' "$T/out"; then ok fit-probe-stdout; else fail fit-probe-stdout "stdout table lacks the probe row"; fi
-if grep -q '^fit: time: read [0-9.]* s, fit [0-9.]* s, eval [0-9.]* s$' "$T/err"; then ok fit-timing-line
-else fail fit-timing-line "no timing line on stderr"; fi
+# the timing line tells elapsed time from task time summed over threads
+if grep -q '^fit: time: read [0-9.]* s, grid [0-9.]* s elapsed on [0-9]* threads\{0,1\} (task time summed over threads: fit [0-9.]* s, eval [0-9.]* s)$' "$T/err"; then ok fit-timing-line
+else fail fit-timing-line "no timing line on stderr: $(grep 'time:' "$T/err")"; fi
+# --ranking above the number of classes: said (every list holds every class)
+"$BIN/fit" "$D/main.feat.tsv" --split none --ranking 4 -o "$T/w.tree" --metrics "$T/w.m" >/dev/null 2>"$T/w.err"
+grep -q "warning: --ranking 4 is more than the 3 classes (choices) of the training set: every top-4 list holds all of them" "$T/w.err" &&
+	ok fit-ranking-above-classes-warned || fail fit-ranking-above-classes-warned "$(head -c 300 "$T/w.err")"
+"$BIN/fit" "$D/main.feat.tsv" --split none --ranking 3 -o "$T/w.tree" --metrics "$T/w.m" >/dev/null 2>"$T/w.err"
+! grep -q "warning: --ranking" "$T/w.err" && ok fit-ranking-classes-quiet || fail fit-ranking-classes-quiet "$(grep warning "$T/w.err")"
 
 # §5.3 split sizes, by input: 8 inputs -> test ceil(.08) = 1,
 # val ceil(.19/.99·7) = 2, train 5 (stderr summary, printed before fitting)
@@ -183,5 +190,16 @@ no_metrics fit-bad-grid
 expect_error fit-log-as-feat "crit\.txt" "$T/x.tree" \
 	"$BIN/fit" "$D/main.feat.tsv" --data probe "$D/crit.txt" -o "$T/x.tree" --metrics "$T/x.m"
 no_metrics fit-log-as-feat
+# no model qualifies: fit dies writing none of its outputs, and a previous
+# run's files stay byte for byte (the split and dump are committed with the tree)
+for f in x.tree x.m x.split x.dump; do echo old >"$T/$f"; done
+"$BIN/fit" "$D/main.feat.tsv" --grid mm -o "$T/x.tree" --metrics "$T/x.m" --write-split "$T/x.split" \
+	--dump-train "$T/x.dump" >/dev/null 2>"$T/err"; rc=$?
+changed=
+for f in x.tree x.m x.split x.dump; do [ "$(cat "$T/$f")" = old ] || changed+=" $f"; done
+if [ $rc -ne 1 ] || ! grep -q 'no model qualifies' "$T/err"; then
+	fail fit-no-model-writes-nothing "exit status $rc: $(head -c 300 "$T/err")"
+elif [ -n "$changed" ]; then fail fit-no-model-writes-nothing "changed:$changed"
+else ok fit-no-model-writes-nothing; fi
 if "$BIN/fit" --help | grep -q '^usage: fit'; then ok fit-help; else fail fit-help "--help lacks the synopsis"; fi
 finish

@@ -76,6 +76,31 @@ grep -q '^Inductor uses: MMRankingH100 ' "$TMP/after.txt" && ok shipped-used-aft
 run $INS uninstall --all >"$TMP/un2.txt" 2>&1 && grep -q 'nothing to uninstall' "$TMP/un2.txt" \
 	&& ok uninstall-idempotent || fail uninstall-idempotent "$(cat "$TMP/un2.txt")"
 
+# a torch that does not import (here: a package raising ImportError): make
+# install-artifact fails before building or installing anything and names
+# TORCH_ARTIFACTS=; with TORCH_ARTIFACTS=DIR it installs, and says the order
+# is not shown
+B=$TMP/broken
+mkdir -p "$B/torch/_inductor/autoheuristic/artifacts"
+echo 'raise ImportError("stand-in: this torch does not import")' >"$B/torch/__init__.py"
+: >"$B/torch/_inductor/autoheuristic/artifacts/__init__.py"
+bsnap() { (cd "$B" && find . -type f | sort | xargs sha256sum); }
+bsnap >"$TMP/b0.txt"
+PYTHONPATH="$B" make -s --no-print-directory -C "$ROOT" install-artifact GPU=h200 OUT="$TMP/out" >"$TMP/bi.txt" 2>&1; rc=$?
+if [ $rc -eq 0 ]; then fail install-no-torch "exit status 0"
+elif ! grep -q "python3 cannot import torch (ImportError: stand-in: this torch does not import); nothing installed: .*make install-artifact TORCH_ARTIFACTS=DIR" "$TMP/bi.txt"; then
+	fail install-no-torch "$(head -c 400 "$TMP/bi.txt")"
+elif [ -e "$TMP/out" ] || ! bsnap | cmp -s - "$TMP/b0.txt"; then fail install-no-torch "something was built or installed"
+else ok install-no-torch; fi
+BA=$B/torch/_inductor/autoheuristic/artifacts
+PYTHONPATH="$B" make -s --no-print-directory -C "$ROOT" install-artifact GPU=h200 TORCH_ARTIFACTS="$BA" \
+	INSTALL_ARTIFACT="$TMP/_MMRankingH200.py" >"$TMP/bi.txt" 2>&1; rc=$?
+if [ $rc -eq 0 ] && cmp -s "$TMP/_MMRankingH200.py" "$BA/_0mmrank_MMRankingH200.py" &&
+	grep -q "^discovery order not shown: python3 cannot import torch" "$TMP/bi.txt"; then ok install-torch-artifacts
+else fail install-torch-artifacts "rc=$rc $(head -c 300 "$TMP/bi.txt")"; fi
+PYTHONPATH="$B" make -s --no-print-directory -C "$ROOT" uninstall-artifact GPU=h200 TORCH_ARTIFACTS="$BA" >/dev/null 2>&1
+bsnap | cmp -s - "$TMP/b0.txt" && ok uninstall-torch-artifacts || fail uninstall-torch-artifacts "tree differs"
+
 # refusals: not an artifact; a folder that is not torch's artifacts package;
 # a read-only folder (nothing written)
 printf 'x = 1\n' >"$TMP/notart.py"

@@ -27,7 +27,7 @@ make_error make-eval-log-clash "LOG=.*/main.txt would be a second set named 'mai
 # stamp change removes the finished shards it concerns)
 make_error make-screen-bad "SCREEN=0.5: expected 0 \(off\) or a factor >= 1" collect GPU=zz SAMPLES=1 SCREEN=0.5
 make_error make-screen-ms-bad "SCREEN_MS=0: expected a time > 0" collect GPU=zz SAMPLES=1 SCREEN_MS=0
-make_error make-fast-reject-bad "FAST_REJECT=x: expected a number >= 0" collect GPU=zz SAMPLES=1 FAST_REJECT=x
+make_error make-fast-reject-bad "FAST_REJECT='x': expected 0 \(off\) or a factor >= 1/0.98" collect GPU=zz SAMPLES=1 FAST_REJECT=x
 [ ! -e "$TMP/out/zz" ] && ok make-bad-settings-touch-nothing || fail make-bad-settings-touch-nothing "$TMP/out/zz created"
 # a valid PROFILE and a GRID file still work (make -n: nothing is run)
 echo "5	0.01	entropy" >"$TMP/grid.tsv"
@@ -44,6 +44,14 @@ for p in ours reference; do
 done
 [ "$("${MK[@]}" -s fit-args GPU=h100)" = "$("${MK[@]}" -s fit-args GPU=h100 PROFILE=ours)" ] &&
 	ok make-fit-args-default-is-ours || fail make-fit-args-default-is-ours "differs"
+
+# make check's build step says nothing of the parts that are up to date
+# (make check has just run it: everything is)
+if [ "$BUILD" = "$ROOT/build/san" ]; then
+	env -u MAKEFLAGS -u MAKELEVEL make --no-print-directory -C "$ROOT" check-build >"$TMP/cb.out" 2>&1
+	if grep -q "is up to date\|Nothing to be done" "$TMP/cb.out"; then fail make-check-build-quiet "$(grep -m2 'up to date\|Nothing' "$TMP/cb.out" | tr '\n' '|')"
+	else ok make-check-build-quiet; fi
+else skip make-check-build-quiet "BIN is not build/san/bin (make check's build)"; fi
 
 # ---- a damaged dataset zip is named ---------------------------------------------
 mkdir -p "$TMP/out/h100"

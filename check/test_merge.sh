@@ -38,6 +38,12 @@ expect_error merge-crlf-row 'crrow.txt:4: carriage return in line' "$TMP/out2.tx
 head -1 "$S" > "$TMP/one.txt"
 expect_error merge-one-line 'one.txt: fewer than 2 lines' "$TMP/out2.txt" \
 	"$BIN/merge" -o "$TMP/out2.txt" "$TMP/a.txt" "$TMP/one.txt"
+: >"$TMP/empty.txt"
+expect_error merge-empty-file 'empty.txt: empty file: expected the metadata JSON line and the header' "$TMP/out2.txt" \
+	"$BIN/merge" -o "$TMP/out2.txt" "$TMP/a.txt" "$TMP/empty.txt"
+"$BIN/merge" -o "$TMP/one-in.txt" "$TMP/a.txt" 2>"$TMP/one.err"
+grep -Eq '^merge: wrote .*one-in.txt: [0-9]+ rows? from 1 file$' "$TMP/one.err" && ok merge-one-file-singular ||
+	fail merge-one-file-singular "$(cat "$TMP/one.err")"
 expect_error merge-missing-input "cannot open '.*nope.txt'" "$TMP/out2.txt" \
 	"$BIN/merge" -o "$TMP/out2.txt" "$TMP/a.txt" "$TMP/nope.txt"
 # an existing output survives a failed merge untouched

@@ -160,7 +160,7 @@ EOF
 expect_error readpath-cr-late "cr.txt:25003: carriage return" "$TMP/o.tsv" "$BIN/featurize" -o "$TMP/o.tsv" "$TMP/cr.txt"
 expect_error readpath-nul-late "nul.txt:27003: NUL byte in line" "$TMP/o.tsv" "$BIN/featurize" -o "$TMP/o.tsv" "$TMP/nul.txt"
 if "$BIN/featurize" -o "$TMP/long.tsv" "$TMP/long.txt" 2>"$TMP/long.err" &&
-   grep -q "30001 measurements, 1 inputs (1 kept), 8 choices" "$TMP/long.err" &&
+   grep -q "30001 measurements, 1 input (1 kept), 8 choices" "$TMP/long.err" &&
    [ "$(awk -F'\t' 'NR > 2 && length($(NF - 3)) == 1500000 {print $(NF - 2), $(NF - 1)}' "$TMP/long.tsv")" = "0.5 1" ]; then
 	ok readpath-line-longer-than-block
 else

@@ -141,7 +141,9 @@ awk -F'\t' 'NR > 1 && 2 * $3 * $4 * $5 > 50e9 { n++ } END { exit !(n > 0) }' "$T
 	&& ok sample-no-cap-by-default || fail sample-no-cap-by-default "no sample above 50 GFLOP without the cap"
 
 expect_error sample-bad-option "unknown option '--nope'" "$TMP/x.tsv" "$S" --nope -o "$TMP/x.tsv"
-expect_error sample-bad-samples "--samples: expected an integer >= 0, got '-3'" "$TMP/x.tsv" "$S" --samples -3 -o "$TMP/x.tsv"
+expect_error sample-bad-samples "--samples: expected an integer >= 1, got '-3'" "$TMP/x.tsv" "$S" --samples -3 -o "$TMP/x.tsv"
+expect_error sample-zero-samples "--samples: expected an integer >= 1, got '0'" "$TMP/x.tsv" "$S" --samples 0 -o "$TMP/x.tsv"
+"$S" --help | grep -q 'stages/FORMATS.md "shape' && ok sample-help-formats || fail sample-help-formats "--help does not point to stages/FORMATS.md"
 expect_error sample-no-output "missing -o OUTPUT" "$TMP/x.tsv" "$S" --samples 3
 # one CLI convention (-o OUT); the old positional OUTPUT still works, said on stderr
 "$S" --seed 5 --samples 500 "$TMP/old.tsv" 2>"$TMP/old.err" && cmp -s "$TMP/a.tsv" "$TMP/old.tsv" &&

@@ -52,7 +52,8 @@ bad_value vars-samples  "SAMPLES='0': expected an integer in \[1, " heuristic SA
 bad_value vars-reps     "REPS='x': expected an integer in \[1, 1000\] \(bench --reps\)" heuristic REPS=x
 bad_value vars-gpus     "GPUS='0,0': device 0 listed twice" heuristic GPUS=0,0
 bad_value vars-gpus-syntax "GPUS='0 1': expected device ordinals, comma-separated without spaces" heuristic 'GPUS=0 1'
-bad_value vars-fast-reject "FAST_REJECT=x: expected a number >= 0" heuristic FAST_REJECT=x
+bad_value vars-fast-reject "FAST_REJECT='x': expected 0 \(off\) or a factor >= 1/0.98 = 1.0204082" heuristic FAST_REJECT=x
+bad_value vars-fast-reject-margin "FAST_REJECT='1.01': expected 0 \(off\) or a factor >= 1/0.98 = 1.0204082 .*\(bench --fast-reject\)" heuristic FAST_REJECT=1.01
 bad_value vars-screen   "SCREEN=0.5: expected 0 \(off\) or a factor >= 1" heuristic SCREEN=0.5
 bad_value vars-screen-ms "SCREEN_MS=0: expected a time > 0" heuristic SCREEN_MS=0
 bad_value vars-time-limit "COLLECT_TIME_LIMIT='0': expected seconds > 0" heuristic COLLECT_TIME_LIMIT=0
@@ -107,6 +108,16 @@ for v in $(grep -oE '\b[A-Z][A-Z0-9_]{1,}=|`[A-Z][A-Z0-9_]{2,}`' "$ROOT/README.m
 	grep -q "\b$v\b" "$TMP/help" || fail "make-help-lists-$v" "'$v' is not in make help"
 done
 ok make-help-lists-readme-variables
+# the variables beyond the README's: in make help and in docs/VARIABLES.md;
+# the dependency line names every library the build links
+for v in NVMMH_DIR TORCH_ARTIFACTS INSTALL_ARTIFACT CFLAGS CUBIN_CACHE CUBIN_ARCH TRITON_ARCH TRITON_JOBS GPU_MEM_BYTES; do
+	grep -q "\b$v=" "$TMP/help" || fail "make-help-lists-$v" "'$v=' is not in make help"
+	grep -q "^| \`$v\` |" "$ROOT/docs/VARIABLES.md" || fail "docs-variables-$v" "'$v' has no row in docs/VARIABLES.md"
+done
+ok make-help-and-docs-list-more-variables
+grep -q '^  make nvmmh ' "$TMP/help" && grep -q '`make nvmmh`' "$ROOT/docs/VARIABLES.md" && ok make-help-nvmmh ||
+	fail make-help-nvmmh "make nvmmh is not in make help or docs/VARIABLES.md"
+grep -q '^  make deps .*jansson, libzip, ISA-L' "$TMP/help" && ok make-help-deps-line || fail make-help-deps-line "$(grep 'make deps' "$TMP/help")"
 "${MK[@]}" help 2>"$TMP/pipe.err" | head -1 >/dev/null
 rc=${PIPESTATUS[0]}
 [ "$rc" = 0 ] && [ ! -s "$TMP/pipe.err" ] && ok make-help-head || fail make-help-head "rc $rc: $(head -c 200 "$TMP/pipe.err")"

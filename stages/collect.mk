@@ -174,9 +174,7 @@ $(error SHAPES=$(SHAPES): no such file (a shape list, stages/FORMATS.md "shape l
 endif
 endif
 collect_num = $(shell [[ '$(1)' =~ ^[0-9]+(\.[0-9]+)?$$ ]] && echo y)
-ifneq ($(call collect_num,$(FAST_REJECT)),y)
-$(error FAST_REJECT=$(FAST_REJECT): expected a number >= 0 (0 = off))
-endif
+# (FAST_REJECT: stages/vars.sh, with the near-best margin of stages/lib/rules.h)
 ifneq ($(and $(call collect_num,$(SCREEN)),$(shell awk 'BEGIN { exit !($(SCREEN) == 0 || $(SCREEN) >= 1) }' && echo y)),y)
 $(error SCREEN=$(SCREEN): expected 0 (off) or a factor >= 1, e.g. 1.3)
 endif
@@ -283,7 +281,8 @@ ifneq ($(filter collect,$(MAKECMDGOALS)),)
 $(COLLECT_MERGED): $(COLLECT_DATA) | $(BIN)/merge
 	@mkdir -p $(@D)
 	$(BIN)/merge -o $@ $(COLLECT_DATA)
-	$(call collect_versions,$(COLLECT_DATA))
+	$(if $(Q),@echo "  VERSION $@.versions.tsv")
+	$(Q)$(call collect_versions,$(COLLECT_DATA))
 endif
 else ifeq ($(wildcard stages/$(LAUNCHER).mk),)
 $(error LAUNCHER=$(LAUNCHER): expected local or slurm)

@@ -25,7 +25,8 @@
 # --nvmmh PROG (stages/nvmmh.mk's stage, where NVIDIA's nvMatmulHeuristics
 # is installed) adds its per-input rankings (tree = nvmmh, curve only; sets
 # must be given as NAME=PATH); a PROG that is not there prints "skip nvmmh:
-# why".  Times are medians in ms; every ratio is unitless.
+# why", a set without Triton choices (nothing for it to rank) "skip nvmmh on
+# set 'NAME': why".  Times are medians in ms; every ratio is unitless.
 # Exit status: 0 on success, 1 on bad usage or a failing stage; COMPARE.tsv
 # is written atomically (eval's -o).
 set -euo pipefail
@@ -63,6 +64,12 @@ if [ -n "$nvmmh" ] && [ -x "$nvmmh" ]; then
 		case $s in *=*) ;; *) echo "compare.sh: --nvmmh needs NAME=PATH sets, got '$s'" >&2; exit 1 ;; esac
 		"$nvmmh" -o "$tmp/nvmmh.${s%%=*}.tsv" "${s#*=}" 2>"$tmp/nvmmh.err" ||
 			{ cat "$tmp/nvmmh.err" >&2; exit 1; }
+		# nvMatmulHeuristics ranks Triton choices only: a set of other
+		# candidates (make collect's nvrtc kernels) gets no ranking at all
+		if awk -F'\t' 'NR > 1 && $5 != "" { exit 1 }' "$tmp/nvmmh.${s%%=*}.tsv"; then
+			echo "skip nvmmh on set '${s%%=*}': it has no Triton choices (type=triton_...), the only ones nvMatmulHeuristics ranks"
+			continue
+		fi
 		trees+=(--ranked "nvmmh:${s%%=*}=$tmp/nvmmh.${s%%=*}.tsv")
 	done
 elif [ -n "$nvmmh" ]; then

@@ -491,7 +491,7 @@ int main(int argc, char **argv)
 		        "the (pruned) tree TSV"),
 		OPT_END()
 	};
-	opts_parse(&(opt_prog){synopsis, about, table, notes, 0}, argc, argv);
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 0, NULL}, argc, argv);
 	check_identifier(hname);
 	const char *fmtname = fmt_name[fmt];
 	if (!tdir || !*tdir)

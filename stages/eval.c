@@ -344,7 +344,7 @@ pair_device(const pair *p, const char *tpath, const char *spath, int cross)
 	ah_meta_parse(&tm, p->t->meta_json, where);
 	snprintf(tn, sizeof tn, "tree '%s' (%s)", p->tname, tpath);
 	snprintf(sn, sizeof sn, "set '%s' (%s)", p->sname, spath);
-	if (ah_meta_check(&tm, tn, &p->fs->meta, sn, cross, "--cross-device")) {
+	if (ah_meta_check(&tm, tn, &p->fs->meta, sn, cross, AH_CROSS_FLAG)) {
 		printf("# cross-device (--cross-device): tree '%s' of %s evaluated on "
 		       "set '%s' of %s\n", p->tname, ah_device_str(&tm, dt, sizeof dt),
 		       p->sname, ah_device_str(&p->fs->meta, ds, sizeof ds));
@@ -599,8 +599,8 @@ pair_eval(const pair *p, const klist *kl, FILE *fp, FILE *rfp, cv_acc *curve)
 	       "aside)\n", t ? "tree" : "ranking", p->tname, p->ranked, set_ids,
 	       p->sname, DEFAULT_CHOICE);
 	if (ex.skipped)
-		warnf("set '%s': %ld inputs skipped (every choice failed)", p->sname,
-		      ex.skipped);
+		warnf("set '%s': %ld input%s skipped (every choice failed)", p->sname,
+		      ex.skipped, plural_s(ex.skipped));
 	*curve = ex.curve;
 	free(time);
 	free(x);
@@ -705,15 +705,17 @@ main(int argc, char **argv)
 		OPT_CALL("--k", "LIST", parse_k, &kl,
 		         "explicit comma-separated top-k sizes, e.g. 1,3,10"),
 		OPT_OUT("EVAL.tsv", &out, 0,
-		        "TSV, one row per (set, tree, k), written atomically: tree set "
-		        "k inputs skipped unsafe no_ranked hit_rate speedup_n "
-		        "speedup_gmean speedup_max, then the metrics TSV columns of "
+		        "TSV (stages/FORMATS.md \"eval TSV\"), one row per (set, tree, "
+		        "k), written atomically: tree set k inputs skipped unsafe "
+		        "no_ranked hit_rate speedup_n speedup_gmean speedup_max, then "
+		        "the metrics TSV columns of "
 		        "stages/FORMATS.md (total, top_k_correct, ..., regret_n "
 		        "regret_none regret_gmean regret_p95 regret_max)"),
-		OPT_STRING("--ranks", "FILE", &ranks_out, 0,
-		           "TSV, one row per (tree, set, input): leaf node id, the "
-		           "winner's choice id and the full ranking as tree class "
-		           "indices (comma separated, best first); trees only"),
+		OPT_STRING("--ranks", "FILE", &ranks_out, OPT_OUTPUT,
+		           "TSV (stages/FORMATS.md \"eval ranks TSV\"), one row per "
+		           "(tree, set, input): leaf node id, the winner's choice id and "
+		           "the full ranking as tree class indices (comma separated, best "
+		           "first); trees only"),
 		OPT_STRING("--curve", "FILE", &curve_out, OPT_OUTPUT,
 		           "(issue #19) the curve as TSV (stages/FORMATS.md \"curve "
 		           "TSV\"), written atomically: per (tree, set) one row for the "
@@ -735,7 +737,8 @@ main(int argc, char **argv)
 		OPT_END()
 	};
 	char *notes = help_notes();
-	opts_parse(&(opt_prog){synopsis, about, table, notes, 18}, argc, argv);
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 18, "eval's table"},
+	           argc, argv);
 	free(notes);
 	named *trees, *sets;
 	size_t ntree, nset;

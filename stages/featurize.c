@@ -251,7 +251,7 @@ static void load_categories(const char *path, const ah_meta *m, const char *log,
 	const ah_meta *mm = &h.meta;
 	char main_set[4200], dl[256], dm[256];
 	snprintf(main_set, sizeof main_set, "the main set %s", path);
-	if (ah_meta_check(mm, main_set, m, log, cross, "--cross-device"))
+	if (ah_meta_check(mm, main_set, m, log, cross, AH_CROSS_FLAG))
 		warnf("cross-device (--cross-device): %s (%s) takes the categories of "
 		      "%s (%s)", log, ah_device_str(m, dl, sizeof dl), path,
 		      ah_device_str(mm, dm, sizeof dm));
@@ -420,7 +420,7 @@ int main(int argc, char **argv)
 		         "evaluation; says so on stderr"),
 		OPT_END()
 	};
-	opts_parse(&(opt_prog){synopsis, about, table, notes, 17}, argc, argv);
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 17, NULL}, argc, argv);
 
 	ah_reader r;
 	if (zip)
@@ -469,8 +469,9 @@ int main(int argc, char **argv)
 	if (kept == 0)
 		die("%s: no input has 2 or more distinct choices; nothing to learn from", log);
 	aout_commit(&ao);
-	fprintf(stderr, "featurize: %s: %zu measurements, %d inputs (%d kept), %d choices\n",
-		log, g.n_meas, ni, kept, choices->n);
+	fprintf(stderr, "featurize: %s: %zu measurement%s, %d input%s (%d kept), %d choice%s\n",
+		log, g.n_meas, plural_s((long long)g.n_meas), ni, plural_s(ni), kept, choices->n,
+		plural_s(choices->n));
 
 	for (int j = 0; j < nc; j++) {
 		intern_free(&cats[j]);

@@ -10,7 +10,9 @@
 # Looks in $DATASET_MIRROR (a folder) first, then downloads the manifest's
 # URL with curl or wget (saying so when the mirror lacks the file).  The
 # sha256 (sha256sum) must match the manifest's: on a mismatch the file is
-# removed and the exit status is 1.
+# removed and the exit status is 1.  Stopped by SIGINT, SIGTERM or SIGHUP,
+# it stops its copy or download too (no child is left running on a removed
+# part), removes the part and exits 1.
 set -euo pipefail
 [ "${1:-}" = --help ] && { sed -n '2,/^set /{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0; }
 [ $# -eq 2 ] || { echo "usage: stages/fetch.sh FILE DEST" >&2; exit 2; }
@@ -49,6 +51,12 @@ done
 umask 022
 part=$dest.part.$$.$RANDOM
 trap 'rm -f "$part"' EXIT
+# the copy or download runs as a child that fetch waits for, so that a signal
+# is handled at once (bash defers traps while a foreground command runs) and
+# the child is ended with it
+child=
+trap '[ -z "$child" ] || kill "$child" 2>/dev/null; echo "fetch: $file: stopped by a signal; nothing written" >&2; exit 1' INT TERM HUP
+in_child() { "$@" & child=$!; local rc=0; wait "$child" || rc=$?; child=; return "$rc"; }
 (set -C; : >"$part") || { echo "fetch: cannot create '$part'" >&2; exit 1; }
 say="fetch: $file from $url"
 if [ -n "${DATASET_MIRROR:-}" ] && [ ! -f "$DATASET_MIRROR/$file" ]; then
@@ -56,14 +64,14 @@ if [ -n "${DATASET_MIRROR:-}" ] && [ ! -f "$DATASET_MIRROR/$file" ]; then
 fi
 if [ -n "${DATASET_MIRROR:-}" ] && [ -f "$DATASET_MIRROR/$file" ]; then
 	echo "fetch: $file from mirror $DATASET_MIRROR" >&2
-	cat "$DATASET_MIRROR/$file" >"$part"
+	in_child cat "$DATASET_MIRROR/$file" >"$part"
 elif command -v curl >/dev/null; then
 	echo "$say" >&2
-	curl -fsSL --retry 3 -o "$part" "$url" ||
+	in_child curl -fsSL --retry 3 -o "$part" "$url" ||
 		{ echo "fetch: $file: download of $url failed (curl exit status $?)" >&2; exit 1; }
 elif command -v wget >/dev/null; then
 	echo "$say" >&2
-	wget -q -O "$part" "$url" ||
+	in_child wget -q -O "$part" "$url" ||
 		{ echo "fetch: $file: download of $url failed (wget exit status $?)" >&2; exit 1; }
 else
 	echo "fetch: $file: no mirror (DATASET_MIRROR=${DATASET_MIRROR:-unset}) and neither curl nor wget" >&2

@@ -257,7 +257,8 @@ fit_cli(fit_opts *o, int argc, char **argv)
 		         "selected model's rows (all models are in --metrics)"),
 		OPT_END()
 	};
-	opts_parse(&(opt_prog){synopsis, about, table, notes, 0}, argc, argv);
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 0,
+	                       "fit's report (the table of models)"}, argc, argv);
 	check_options(o);
 }
 
@@ -339,17 +340,17 @@ print_report(const fit_opts *o, const gridcv *g, const metrics *mx, int best)
 	free(ord);
 }
 
-/* --dump-train: the final training matrix. */
+/* --dump-train: the final training matrix, opened as da (committed by the
+ * caller). */
 static void
-write_dump(const char *path, const training *tr)
+write_dump(aout *da, const char *path, const training *tr)
 {
 	int nf = tr->nf;
 	double *X = xmalloc((tr->n_max + 1) * (size_t)nf * sizeof *X);
 	int *Y = xmalloc((tr->n_max + 1) * sizeof *Y);
 	double *W = xmalloc((tr->n_max + 1) * sizeof *W);
 	int n = training_rows(tr, -1, X, Y, W);
-	aout da;
-	FILE *dp = aout_open(&da, path);
+	FILE *dp = aout_open(da, path);
 	for (int f = 0; f < nf; f++)
 		fprintf(dp, "%s\t", tr->ds[0].fs.feat[f]);
 	fprintf(dp, "label\tweight\n");
@@ -358,19 +359,18 @@ write_dump(const char *path, const training *tr)
 			fprintf(dp, "%.17g\t", X[(size_t)i * nf + f]);
 		fprintf(dp, "%s\t%.17g\n", tr->univ[Y[i]], W[i]);
 	}
-	aout_commit(&da);
 	free(W);
 	free(Y);
 	free(X);
 }
 
-/* --write-split: each main input's set. */
+/* --write-split: each main input's set, opened as sa (committed by the
+ * caller). */
 static void
-write_split(const char *path, const dset *m)
+write_split(aout *sa, const char *path, const dset *m)
 {
 	static const char *const sname[] = {"train", "val", "test"};
-	aout sa;
-	FILE *sp = aout_open(&sa, path);
+	FILE *sp = aout_open(sa, path);
 	fprintf(sp, "input\tset\n");
 	int *iset = xmalloc(((size_t)m->fs.n_inputs + 1) * sizeof *iset);
 	for (int i = 0; i < m->fs.n_inputs; i++)
@@ -381,7 +381,6 @@ write_split(const char *path, const dset *m)
 	for (int i = 0; i < m->fs.n_inputs; i++)
 		fprintf(sp, "%d\t%s\n", i, iset[i] < 0 ? "dropped" : sname[iset[i]]);
 	free(iset);
-	aout_commit(&sa);
 }
 
 /* The metrics TSV, opened (committed by the caller). */
@@ -420,19 +419,24 @@ name_tree(tree *t, const training *tr)
 }
 
 /* The outputs after the grid: dump, split, the table, the metrics, the
- * selected model's trees (dies, writing no tree, if none qualifies). */
+ * selected model's trees, committed together: if no model qualifies, fit
+ * dies writing none of them (a previous run's files stay as they were). */
 static void
 write_outputs(const fit_opts *o, const gridcv *g, gridcv_result *r, int best)
 {
+	aout da, sa, mo, to, dto;
 	if (o->dump)
-		write_dump(o->dump, g->tr);
+		write_dump(&da, o->dump, g->tr);
 	if (o->splitout)
-		write_split(o->splitout, &g->tr->ds[0]);
+		write_split(&sa, o->splitout, &g->tr->ds[0]);
 	print_report(o, g, r->mx, best);
-	aout mo, to, dto;
 	write_metrics(&mo, o->mout, g, r->mx, best);
 	if (best < 0) {
 		aout_abort(&mo);
+		if (o->splitout)
+			aout_abort(&sa);
+		if (o->dump)
+			aout_abort(&da);
 		die("no model qualifies (spec §5.10): all models had too many wrong "
 		    "predictions or no correct top-1 prediction on val (%d inputs)",
 		    g->sets[S_VAL].n);
@@ -443,6 +447,10 @@ write_outputs(const fit_opts *o, const gridcv *g, gridcv_result *r, int best)
 	tree_write(t, aout_open(&to, o->out));
 	if (o->dot)
 		dot_write(p, aout_open(&dto, o->dot));
+	if (o->dump)
+		aout_commit(&da);
+	if (o->splitout)
+		aout_commit(&sa);
 	aout_commit(&mo);
 	aout_commit(&to);
 	if (o->dot)
@@ -515,6 +523,10 @@ main(int argc, char **argv)
 	for (int s = 0; s < nsets; s++)
 		fprintf(stderr, " %s %d", sets[s].name, sets[s].n);
 	fprintf(stderr, o.folds ? " (%d folds)\n" : "\n", o.folds);
+	if (o.k > tr.n_class)
+		warnf("--ranking %d is more than the %d class%s (choices) of the training "
+		      "set: every top-%d list holds all of them, so the top-k metrics are "
+		      "trivially met", o.k, tr.n_class, tr.n_class == 1 ? "" : "es", o.k);
 
 	/* steps 4-6: grid/CV, selection, the written tree */
 	int rdef = tr.def < tr.n_class ? tr.def : -1; /* extern_mm, if a class */
@@ -522,7 +534,9 @@ main(int argc, char **argv)
 	            {o.k, o.pxe ? rdef : -1, o.lrank, rdef, o.lpad}};
 	gridcv_result r;
 	pool *pl = pool_new(o.threads);
+	double t_grid = mono_s();
 	gridcv_run(&g, &r, pl);
+	t_grid = mono_s() - t_grid;
 	pool_free(pl);
 	int best = o.select == SEL_CURVE
 	    ? select_curve(r.cacc + S_VAL, r.mx + S_VAL, nmodels, (size_t)nsets)
@@ -530,8 +544,11 @@ main(int argc, char **argv)
 	if (best >= 0)
 		gridcv_rank_written(&g, &r.full[best]);
 	write_outputs(&o, &g, &r, best);
-	fprintf(stderr, "fit: time: read %.3f s, fit %.3f s, eval %.3f s\n",
-	        t_read, r.t_fit, r.t_eval);
+	/* r.t_fit, r.t_eval: each task's wall time, summed over the tasks that
+	 * ran on the threads at once (about their CPU time), not elapsed time */
+	fprintf(stderr, "fit: time: read %.3f s, grid %.3f s elapsed on %d thread%s "
+	        "(task time summed over threads: fit %.3f s, eval %.3f s)\n",
+	        t_read, t_grid, o.threads, plural_s(o.threads), r.t_fit, r.t_eval);
 
 	gridcv_result_free(&r, &g);
 	gridcv_sets_free(sets, nsets);

@@ -585,7 +585,7 @@ main(int argc, char **argv)
 		        "Thresholds are exact (the file's literals)."),
 		OPT_END()
 	};
-	opts_parse(&(opt_prog){synopsis, about, table, notes, 15}, argc, argv);
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 15, NULL}, argc, argv);
 
 	src s;
 	src_read(&s, in);

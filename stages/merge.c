@@ -42,6 +42,9 @@ static char *read_meta(FILE *in, const char *path, ah_meta *m, size_t *len)
 	if (la > 0)
 		sniff_or_die(path, a, (size_t)la);
 	ssize_t lb = la > 0 ? getline(&b, &cb, in) : -1;
+	if (la <= 0 && feof(in))
+		die("%s: empty file: expected the metadata JSON line and the header "
+		    "(spec §1.1)", path);
 	if (la <= 0 || lb <= 0 || a[la - 1] != '\n' || b[lb - 1] != '\n')
 		die("%s: fewer than 2 lines: the metadata and header lines are missing",
 		    path);
@@ -94,7 +97,7 @@ int main(int argc, char **argv)
 		             "validates them)"),
 		OPT_END()
 	};
-	opts_parse(&(opt_prog){synopsis, about, table, notes, 11}, argc, argv);
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 11, NULL}, argc, argv);
 	const char **in0 = inputs.v;
 	if (!out) {
 		if (inputs.n < 2)
@@ -167,11 +170,12 @@ int main(int argc, char **argv)
 	free(buf);
 	aout_commit(&ao);
 	if (blank)
-		fprintf(stderr, "merge: wrote %s: %lld rows from %d files (%lld blank "
-		        "lines copied, not counted)\n", out, rows, inputs.n, blank);
+		fprintf(stderr, "merge: wrote %s: %lld row%s from %d file%s (%lld blank "
+		        "line%s copied, not counted)\n", out, rows, plural_s(rows), inputs.n,
+		        plural_s(inputs.n), blank, plural_s(blank));
 	else
-		fprintf(stderr, "merge: wrote %s: %lld rows from %d files\n", out, rows,
-		        inputs.n);
+		fprintf(stderr, "merge: wrote %s: %lld row%s from %d file%s\n", out, rows,
+		        plural_s(rows), inputs.n, plural_s(inputs.n));
 	ah_meta_free(&ref);
 	free(in0);
 	close_stdout();

@@ -369,7 +369,7 @@ main(int argc, char **argv)
 		OPT_ENUM("--tie", "T", &tie, ties, 0, h_tie),
 		OPT_END()
 	};
-	opts_parse(&(opt_prog){synopsis, about, table, notes, 18}, argc, argv);
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 18, NULL}, argc, argv);
 	int relative = metric == 0;
 	const char *gpu = gi >= 0 ? gpus[gi] : NULL;
 	featset fs;

@@ -50,7 +50,7 @@ main(int argc, char **argv)
 		        "output tree TSV, param ranking_k = K; written atomically"),
 		OPT_END()
 	};
-	opts_parse(&(opt_prog){synopsis, about, table, notes, 18}, argc, argv);
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 18, NULL}, argc, argv);
 
 	tree t, p;
 	tree_read(&t, in);

@@ -51,7 +51,10 @@ static const char synopsis[] =
 
 static const char about[] =
 "Draw N random mm samples (spec §3.2-3.3) and write 4*N inputs (one per\n"
-"transpose combination) to OUTPUT as TSV (columns: see stages/sample.c).\n";
+"transpose combination) to OUTPUT, a shape list (stages/FORMATS.md \"shape\n"
+"list\": columns input sample m k n dtype tf32 transpose_left\n"
+"transpose_right, the four strides, mat1_iscontig mat2_iscontig using_tf32).\n"
+"Input: none (the seed).\n";
 
 static const char notes[] =
 "Exit status: 0 on success; 1 on a bad option or a write error (OUTPUT is\n"
@@ -89,8 +92,8 @@ int main(int argc, char **argv)
 	const opt table[] = {
 		OPT_I64("--seed", "S", &seed, INT64_MIN, INT64_MAX, 0,
 		        "RNG seed (default 0); same seed, same output"),
-		OPT_I64("--samples", "N", &samples, 0, INT64_MAX, 0,
-		        "number of samples (default 1000)"),
+		OPT_I64("--samples", "N", &samples, 1, INT64_MAX, 0,
+		        "number of samples, >= 1 (default 1000)"),
 		OPT_I64("--gpu-mem-bytes", "B", &mem, 1, INT64_MAX, 0,
 		        "device memory for the fits-in-memory rejection "
 		        "itemsize*(mk+kn+mn) < B/4 (default 150754820096 = 143771 MiB, "
@@ -110,7 +113,7 @@ int main(int argc, char **argv)
 		        "stderr)"),
 		OPT_END()
 	};
-	opts_parse(&(opt_prog){synopsis, about, table, notes, 21}, argc, argv);
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 21, NULL}, argc, argv);
 	if (outpath && old_out)
 		die("two outputs, -o '%s' and '%s': give -o OUTPUT only", outpath, old_out);
 	if (old_out) {

@@ -82,6 +82,14 @@ need_enum V "1 shows full commands" 0 1
 # ---- collection (sample, bench) ----------------------------------------------
 need_int SAMPLES 1 $I64 "sample --samples"
 need_int REPS 1 1000 "bench --reps"
+# 0 or >= 1/NEAR_BEST_RATIO (stages/lib/rules.h, "fast reject"; bench checks the same)
+if has FAST_REJECT; then
+	nb=$(awk '$1 == "#define" && $2 == "NEAR_BEST_RATIO" { print $3 }' "$(dirname "$0")/lib/rules.h")
+	if ! number "${v[FAST_REJECT]}" ||
+		! awk -v f="${v[FAST_REJECT]}" -v r="$nb" 'BEGIN { exit !(f == 0 || f >= 1 / r) }'; then
+		err "FAST_REJECT='${v[FAST_REJECT]}': expected 0 (off) or a factor >= 1/$nb = $(awk -v r="$nb" 'BEGIN { printf "%.8g", 1 / r }') (a smaller one would cut a near-best choice to one repetition: stages/lib/rules.h) (bench --fast-reject)"
+	fi
+fi
 if has GPUS; then
 	if ! [[ ${v[GPUS]} =~ ^[0-9]+(,[0-9]+)*$ ]]; then
 		err "GPUS='${v[GPUS]}': expected device ordinals, comma-separated without spaces (e.g. 0,1)"

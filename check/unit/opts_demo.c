@@ -44,7 +44,7 @@ main(int argc, char **argv)
 	};
 	const opt_prog prog = {"opts_demo [options] IN [REST...]\n"
 	                       "       opts_demo --help", "About text.\n", table,
-	                       "Exit status: 0, or 1 on bad usage.\n", 0};
+	                       "Exit status: 0, or 1 on bad usage.\n", 0, NULL};
 	opts_parse(&prog, argc, argv);
 	printf("in=%s\nout=%s\nflag=%d\nn=%d\nbig=%lld\nfrac=%.17g\nname=%s\n"
 	       "mode=%s\nfold=%d/%d\n", in, out ? out : "(null)", flag, n,

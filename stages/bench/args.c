@@ -7,12 +7,8 @@
 
 #include "args.h"
 #include "opts.h"
+#include "rules.h"
 #include "util.h"
-
-/* the program name in the help text: bench, or bench-fake (collect.mk) */
-#ifndef BENCH_PROG
-#define BENCH_PROG "bench"
-#endif
 
 static const char synopsis[] =
 BENCH_PROG " [options] -o LOG SHAPES   (or: " BENCH_PROG " [options] SHAPES LOG)\n"
@@ -43,7 +39,8 @@ static const char notes[] =
 /* the longer option texts */
 static const char help_fast_reject[] =
 	"adaptive repetitions (ours; default 1.5, 0 = off, every candidate R rows "
-	"as the reference): a candidate whose first timed repetition exceeds F x "
+	"as the reference; else F >= 1/0.98, the near-best margin of "
+	"stages/lib/rules.h): a candidate whose first timed repetition exceeds F x "
 	"the best first repetition of the candidates before it (extern_mm first) "
 	"is not repeated and has one row; it cannot be near-best (spec §5.2: "
 	"within 2 %).  Part of the plan: resume with the same F";
@@ -235,8 +232,12 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 		        "stages' convention)"),
 		OPT_END()
 	};
-	const opt_prog prog = { synopsis, about, table, notes, 0 };
+	const opt_prog prog = { synopsis, about, table, notes, 0, NULL };
 	opts_parse(&prog, argc, argv);
+	if (!fast_reject_ok(o->fast_reject))
+		die("--fast-reject: expected 0 (off) or a factor >= 1/%g = %.8g (a smaller "
+		    "one would cut a near-best choice to one repetition: stages/lib/rules.h), "
+		    "got %g", NEAR_BEST_RATIO, 1 / NEAR_BEST_RATIO, o->fast_reject);
 	if (a->out && a->log)
 		die("the output given twice: -o %s and %s (say one)", a->out, a->log);
 	if (a->out)

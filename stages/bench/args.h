@@ -11,6 +11,11 @@
 #include "measure.h"
 #include "plan.h"
 
+/* the program's name in its usage lines: bench, or bench-fake (-D) */
+#ifndef BENCH_PROG
+#define BENCH_PROG "bench"
+#endif
+
 typedef struct {
 	bench_opts o;              /* what the measurer sees */
 	const bench_backend *be;   /* --template (default mm) */

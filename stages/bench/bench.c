@@ -68,7 +68,8 @@ static int compile_only(const bench_args *a, const void *lists)
 static int run_shard(bench_args *a, void *lists, const lt_entry *lt, int nlt)
 {
 	if (!a->shapes || !a->log)
-		die("usage: bench [options] -o LOG SHAPES, or bench [options] SHAPES LOG (see --help)");
+		die("usage: " BENCH_PROG " [options] -o LOG SHAPES, or " BENCH_PROG
+		    " [options] SHAPES LOG (see --help)");
 	int64_t nin;
 	bench_input *inputs = shapes_read(a->shapes, &nin);
 	bench_input **todo = xmalloc(sizeof *todo * (size_t)(nin + 1));

@@ -5,7 +5,8 @@ item 3) without editing any of torch's shipped files.
 usage: inductor_install.py install ARTIFACT.py [--artifacts-dir DIR]
        inductor_install.py uninstall (--name NAME | --all) [--artifacts-dir DIR]
        inductor_install.py order [--artifacts-dir DIR] [--shared-memory B]
-                                 [--capability MAJOR.MINOR]
+                                 [--capability MAJOR.MINOR] [--if-importable]
+       inductor_install.py check [--artifacts-dir DIR]
 
 How torch 2.11 picks a learned heuristic (torch/_inductor/autoheuristic/
 learned_heuristic_controller.py): on first use (:77-92) it walks the
@@ -28,13 +29,18 @@ TORCHINDUCTOR_AUTOHEURISTIC_USE includes mm (spec §7.1) in a process started
 after the install.
 
   ARTIFACT.py      an emitted heuristic module (make emit: _MMRanking<GPU>.py)
-  --artifacts-dir  torch's artifacts folder (default: the one of the torch on
-                   sys.path, found without importing torch)
+  --artifacts-dir  torch's artifacts folder (make: TORCH_ARTIFACTS=DIR;
+                   default: the one of the torch on sys.path, which must then
+                   import: install and check refuse a torch that does not,
+                   before writing anything)
   order            list the mm heuristics in Inductor's discovery order and
                    say which one it uses for a device with the given shared
                    memory per block (default 232448) and capability (default
                    9.0, an H100/H200); imports torch (or the stand-in on
-                   PYTHONPATH) as Inductor does
+                   PYTHONPATH) as Inductor does.  --if-importable: where that
+                   torch does not import here, say so and exit 0
+  check            what install needs, without installing: the folder (and
+                   its torch importable, when not given), writable
 Exit status: 0 done; 1 error (no torch, folder not writable, not an artifact).
 """
 import argparse
@@ -51,17 +57,44 @@ def die(msg):
     sys.exit(f"inductor_install: {msg}")
 
 
+WAY_OUT = ("give the torch/_inductor/autoheuristic/artifacts folder of the torch Inductor "
+           "runs: make install-artifact TORCH_ARTIFACTS=DIR (inductor_install.py "
+           "--artifacts-dir DIR), or run with the python3 of that torch")
+
+
+def torch_import_error(d):
+    """None if the torch python3 imports here is one whose artifacts package
+    is folder d (what order needs), else why not."""
+    try:
+        importlib.import_module("torch._inductor.autoheuristic.learnedheuristic_interface")
+        loaded = importlib.import_module("torch._inductor.autoheuristic.artifacts")
+    except Exception as e:  # any failure of torch's import: ImportError, OSError, ...
+        return f"python3 cannot import torch ({type(e).__name__}: {e})"
+    if os.path.realpath(loaded.__path__[0]) != os.path.realpath(d):
+        return f"the torch imported here has its artifacts in {loaded.__path__[0]}, not {d}"
+    return None
+
+
 def artifacts_dir(given):
     if given:
         d = given
     else:
         spec = importlib.util.find_spec("torch")
         if spec is None or not spec.origin:
-            die("no torch on sys.path (install torch, or give --artifacts-dir)")
+            die(f"no torch on sys.path; nothing installed: {WAY_OUT}")
         d = os.path.join(os.path.dirname(spec.origin), "_inductor", "autoheuristic", "artifacts")
+        why = torch_import_error(d)
+        if why:
+            die(f"{why}; nothing installed: {WAY_OUT}")
     if not os.path.isfile(os.path.join(d, "__init__.py")):
         die(f"{d}: not torch's autoheuristic artifacts package (no __init__.py)")
     return d
+
+
+def need_writable(d):
+    if not os.access(d, os.W_OK):
+        die(f"cannot write to {d} (a system-wide torch?): run as its owner, or use a "
+            "virtual environment's torch; nothing installed")
 
 
 def heuristic_class(path):
@@ -84,9 +117,7 @@ def heuristic_class(path):
 
 def install(art, d):
     name = heuristic_class(art)
-    if not os.access(d, os.W_OK):
-        die(f"cannot write to {d} (a system-wide torch?): run as its owner, or use a "
-            "virtual environment's torch; nothing installed")
+    need_writable(d)
     dst = os.path.join(d, PREFIX + name + ".py")
     with open(art, "rb") as fh:
         data = fh.read()
@@ -118,15 +149,19 @@ def uninstall(d, name, all_):
         print(f"removed {f}")
 
 
-def order(d, smem, capa):
+def order(d, smem, capa, if_importable):
     """Inductor's own discovery (its function when importable), then the
     precondition loop of get_decisions_ranked."""
+    why = torch_import_error(d)
+    if why and if_importable:
+        print(f"discovery order not shown: {why} (inductor_install.py order "
+              f"--artifacts-dir {d}, run with that torch's python3, shows it)")
+        return
+    if why:
+        die(why)
     from torch._inductor.autoheuristic import learnedheuristic_interface as lhi
     from torch._inductor.autoheuristic.autoheuristic_utils import AHContext, AHMetadata
     pkg = "torch._inductor.autoheuristic.artifacts"
-    loaded = importlib.import_module(pkg)
-    if os.path.realpath(loaded.__path__[0]) != os.path.realpath(d):
-        die(f"the torch imported here has its artifacts in {loaded.__path__[0]}, not {d}")
     try:
         from torch._inductor.autoheuristic.learned_heuristic_controller import (
             find_and_instantiate_subclasses)
@@ -181,11 +216,15 @@ def main(argv):
     po = sub.add_parser("order")
     po.add_argument("--shared-memory", type=int, default=232448, metavar="B")
     po.add_argument("--capability", default="9.0", metavar="MAJOR.MINOR")
-    for q in (pi, pu, po):
+    po.add_argument("--if-importable", action="store_true")
+    pc = sub.add_parser("check")
+    for q in (pi, pu, po, pc):
         q.add_argument("--artifacts-dir", metavar="DIR")
     a = p.parse_args(argv)
     d = artifacts_dir(a.artifacts_dir)
-    if a.cmd == "install":
+    if a.cmd == "check":
+        need_writable(d)
+    elif a.cmd == "install":
         install(a.artifact, d)
     elif a.cmd == "uninstall":
         uninstall(d, a.name, a.all)
@@ -194,7 +233,7 @@ def main(argv):
             capa = tuple(int(x) for x in a.capability.split("."))
         except ValueError:
             die(f"--capability {a.capability}: expected MAJOR.MINOR")
-        order(d, a.shared_memory, capa)
+        order(d, a.shared_memory, capa, a.if_importable)
     return 0
 
 

@@ -108,9 +108,10 @@ void ah_meta_header(ah_meta *m, const char *header, const char *where)
 			*p++ = '\0';
 	}
 	if (p || n != want)
-		die("%s: header has %d columns but the metadata lists %d features "
+		die("%s: header has %d column%s but the metadata lists %d feature%s "
 		    "(expected %d columns: the features, 'choice', 'feedback')",
-		    where, p ? n + 1 : n, m->n_num + m->n_cat, want);
+		    where, p ? n + 1 : n, plural_s(p ? n + 1 : n), m->n_num + m->n_cat,
+		    plural_s(m->n_num + m->n_cat), want);
 	if (strcmp(cols[n - 2], "choice") || strcmp(cols[n - 1], "feedback"))
 		die("%s: header must end with 'choice,feedback', found '%s,%s'", where,
 		    cols[n - 2], cols[n - 1]);
@@ -561,8 +562,8 @@ int ah_next(ah_reader *r)
 		r->same_features = 0;
 		if (!p) {
 			/* the line ended inside the features */
-			die("%s:%lld: row has %d fields, the header has %d (short row)", r->path,
-			    (long long)r->lineno, n, want);
+			die("%s:%lld: row has %d field%s, the header has %d (short row)", r->path,
+			    (long long)r->lineno, n, plural_s(n), want);
 		}
 		r->foff[nf] = (size_t)(p - line);
 	}
@@ -570,8 +571,8 @@ int ah_next(ah_reader *r)
 	r->field[n++] = p;
 	char *q = memchr(p, ',', (size_t)(end - p));
 	if (!q)
-		die("%s:%lld: row has %d fields, the header has %d (short row)", r->path,
-		    (long long)r->lineno, n, want);
+		die("%s:%lld: row has %d field%s, the header has %d (short row)", r->path,
+		    (long long)r->lineno, n, plural_s(n), want);
 	*q++ = '\0';
 	r->field[n++] = q;
 	if (memchr(q, ',', (size_t)(end - q))) {

@@ -47,5 +47,8 @@ const char *ah_device_str(const ah_meta *m, char *buf, size_t n);
  * Any other difference dies, showing both lines. */
 int ah_meta_check(const ah_meta *ref, const char *refname, const ah_meta *m,
                   const char *name, int cross_ok, const char *flag);
+/* The flag of featurize and eval, as their messages name it (make eval
+ * passes it for CROSS_DEVICE=1). */
+#define AH_CROSS_FLAG "--cross-device (make eval: CROSS_DEVICE=1)"
 
 #endif

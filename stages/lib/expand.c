@@ -25,8 +25,8 @@ dset_read(dset *ds, const dset *main)
 	snprintf(main_set, sizeof main_set, "the main set %s", main->path);
 	ah_meta_check(&a->meta, main_set, &b->meta, path, 0, NULL);
 	if (a->n_feat != b->n_feat)
-		die("%s: %d feature columns, the main set '%s' has %d (make "
-		    "it with featurize --categories)", path, b->n_feat,
+		die("%s: %d feature column%s, the main set '%s' has %d (make "
+		    "it with featurize --categories)", path, b->n_feat, plural_s(b->n_feat),
 		    main->path, a->n_feat);
 	for (int f = 0; f < a->n_feat; f++)
 		if (strcmp(a->feat[f], b->feat[f]))

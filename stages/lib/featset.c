@@ -126,7 +126,8 @@ static int read_header(featset *fs, FILE *fp, const char *path, char **line,
 	int ncol = split_tabs(*line, f, FEATSET_MAXCOL);
 	int fixed = 1 + nn + MM_N_DERIVED + nc;   /* input .. raw categoricals */
 	if (ncol > FEATSET_MAXCOL || ncol < fixed + 4)
-		die("%s:2: header has %d columns; expected at least %d", path, ncol, fixed + 4);
+		die("%s:2: header has %d column%s; expected at least %d", path, ncol,
+		    plural_s(ncol), fixed + 4);
 	const char *tail[4] = {"choice", "median_ms", "count", "winner"};
 	for (int i = 0; i < 4; i++)
 		if (strcmp(f[ncol - 4 + i], tail[i]))
@@ -325,7 +326,8 @@ static void read_row(row_reader *rd, char *line, size_t len)
 	int n = fast ? ncol - 4 + split_tabs(line + rd->prefixlen, f + ncol - 4, 4)
 	             : split_tabs(line, f, FEATSET_MAXCOL);
 	if (n != ncol)
-		die("%s:%lld: row has %d fields, the header has %d", rd->path, rd->lineno, n, ncol);
+		die("%s:%lld: row has %d field%s, the header has %d", rd->path, rd->lineno, n,
+		    plural_s(n), ncol);
 	int64_t in = rd->cur;
 	if (!fast && (parse_i64(f[0], strlen(f[0]), &in) || in < 0))
 		die("%s:%lld: column 'input': bad input number '%s'", rd->path, rd->lineno, f[0]);

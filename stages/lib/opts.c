@@ -229,15 +229,24 @@ has_path(const opt *o)
 	return 0;
 }
 
-/* Every OPT_OUTPUT value against every OPT_INPUT value. */
+/* Every OPT_OUTPUT value against every OPT_INPUT value, and against every
+ * other OPT_OUTPUT value (two outputs of one run are never one file); "-"
+ * (standard output) not where the program prints its report there. */
 static void
-check_clashes(const opt *t)
+check_clashes(const opt_prog *p)
 {
+	const opt *t = p->opts;
 	for (const opt *o = t; o->type != OPT_T_END; o++) {
 		if (!(o->flags & OPT_OUTPUT) || !has_path(o))
 			continue;
 		const char *out = *(const char **)o->value;
+		if (p->stdout_use && !strcmp(out, "-"))
+			die("%s -: standard output carries %s; give a file", o->name,
+			    p->stdout_use);
 		for (const opt *q = t; q->type != OPT_T_END; q++) {
+			if (q > o && q->flags & OPT_OUTPUT && has_path(q))
+				check_outputs_distinct(o->name, out, q->name,
+				                       *(const char **)q->value);
 			if (!(q->flags & OPT_INPUT) || !has_path(q))
 				continue;
 			if (q->type == OPT_T_LIST || q->type == OPT_T_POS_LIST) {
@@ -304,5 +313,5 @@ opts_parse(const opt_prog *p, int argc, char **argv)
 		if (p->opts[j].flags & OPT_REQUIRED && !seen[j])
 			missing(p, &p->opts[j]);
 	free(seen);
-	check_clashes(p->opts);
+	check_clashes(p);
 }

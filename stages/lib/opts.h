@@ -13,7 +13,7 @@
  *		OPT_OUT("OUT.tsv", &out, OPT_REQUIRED, "output"),
  *		OPT_END()
  *	};
- *	opts_parse(&(opt_prog){synopsis, about, table, notes, 0}, argc, argv);
+ *	opts_parse(&(opt_prog){synopsis, about, table, notes, 0, NULL}, argc, argv);
  *
  * Syntax (unchanged from the hand-written parsers it replaces): argv[1]
  * "--help"/"-h" prints the help text on stdout and exits 0, "--version"
@@ -33,6 +33,11 @@
  *   missing -o OUT.tsv; usage: <first synopsis line> (see --help)
  *   output 'x' is also an input (check_output_not_input, util.h): every
  *       OPT_OUTPUT value against every OPT_INPUT value.
+ *   -o -: standard output carries fit's report (the table of models); give
+ *       a file (an output "-" where the program's stdout_use is set)
+ *   -o and --metrics are both 't.tsv': two outputs cannot be one file;
+ *       nothing written (check_outputs_distinct, util.h): every pair of
+ *       OPT_OUTPUT values.
  *
  * Help text: "usage: " + synopsis, a blank line, about, a blank line, one
  * entry per table row in table order ("  --name ARG" then the help text,
@@ -95,6 +100,9 @@ typedef struct {
 	const char *notes;    /* after the options, verbatim (outputs, units,
 	                         exit status, spec section), or NULL */
 	int col;              /* column of the option texts; 0: 20 */
+	const char *stdout_use; /* what the program prints on standard output
+	                           (its report), or NULL; when set, no output
+	                           may be "-" (standard output) */
 } opt_prog;
 
 /* OPT_PTR_(T, v): v as void *, a compile error unless v is a T *. */

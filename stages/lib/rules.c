@@ -9,6 +9,12 @@ near_best(double t, double best)
 	return best / t >= NEAR_BEST_RATIO;
 }
 
+int
+fast_reject_ok(double f)
+{
+	return f == 0 || f >= 1 / NEAR_BEST_RATIO;
+}
+
 void
 topk(topk_list *out, int *list, const int *rank, const double *prob,
      int n_rank, const double *time, int k, int def, int truth)

@@ -26,6 +26,13 @@
  * else none.  No fallback when it failed (+inf): its regret is then
  * infinite.
  *
+ * fast reject (ours; bench --fast-reject F): a candidate whose first timed
+ * repetition exceeds F x the best first repetition so far gets no more
+ * repetitions.  That is safe only for a candidate that cannot be
+ * near-best, so F is 0 (off) or F >= 1 / NEAR_BEST_RATIO (1/0.98 =
+ * 1.0204082: then t > F x best means best / t < NEAR_BEST_RATIO).
+ * stages/vars.sh reads NEAR_BEST_RATIO from here for FAST_REJECT.
+ *
  * regret (ours, issue #3): (the smallest time among the listed choices) /
  * (the input's best time) >= 1: the slowdown against the oracle when
  * autotuning only the list.  Times in milliseconds (any one unit).
@@ -57,6 +64,9 @@ void topk(topk_list *out, int *list, const int *rank, const double *prob,
 /* The first entry alone (see above): a choice index, or -1. */
 int first_entry(const int *rank, const double *prob, int n_rank,
                 const double *time, int def);
+
+/* 1 iff f is a valid fast-reject factor: 0 or >= 1 / NEAR_BEST_RATIO. */
+int fast_reject_ok(double f);
 
 /* listed_best / best: the regret of a list whose smallest time is
  * listed_best, for an input whose best time is best (> 0). */

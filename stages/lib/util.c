@@ -165,10 +165,25 @@ FILE *aout_open(aout *o, const char *path)
 	memset(o, 0, sizeof *o);
 	o->path = xstrdup(path);
 	o->fd = -1;
+	if (!strcmp(path, "-")) {
+		o->direct = 1;
+		o->fp = stdout;
+		return o->fp;
+	}
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		/* a device or FIFO: written in place, never replaced */
+		o->direct = 1;
+		o->fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (o->fd < 0)
+			die("cannot open '%s': %s", path, strerror(errno));
+	}
 #ifdef O_TMPFILE
-	char *dir = dir_of(path);
-	o->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
-	free(dir);
+	if (o->fd < 0) {
+		char *dir = dir_of(path);
+		o->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+		free(dir);
+	}
 #endif
 	if (o->fd < 0) {
 		size_t n = strlen(path) + 32;
@@ -186,7 +201,9 @@ FILE *aout_open(aout *o, const char *path)
 
 void aout_abort(aout *o)
 {
-	if (o->fp)
+	if (o->fp == stdout)
+		fflush(stdout); /* close_stdout() reports its errors */
+	else if (o->fp)
 		fclose(o->fp);
 	if (o->tmpname)
 		unlink(o->tmpname);
@@ -201,6 +218,17 @@ void aout_commit(aout *o)
 	if (fflush(o->fp) != 0 || ferror(o->fp))
 		err = errno ? errno : EIO;
 	int linked = 0;
+	if (o->direct) {
+		/* standard output, a device or a FIFO: nothing to name */
+		if (o->fp != stdout && fclose(o->fp) != 0 && !err)
+			err = errno;
+		o->fp = NULL;
+		if (err)
+			die("cannot write '%s': %s", o->path, strerror(err));
+		free(o->path);
+		memset(o, 0, sizeof *o);
+		return;
+	}
 	if (!err && !o->tmpname) {
 		/* Link the unnamed file to the destination name itself.  linkat
 		 * cannot replace a file, so the out-of-date destination goes
@@ -232,19 +260,52 @@ void aout_commit(aout *o)
 	memset(o, 0, sizeof *o);
 }
 
+/* The file name part of path and its folder's identity. */
+static int dir_stat(const char *path, struct stat *st, const char **base)
+{
+	char *dir = dir_of(path);
+	int r = stat(dir, st);
+	free(dir);
+	const char *slash = strrchr(path, '/');
+	*base = slash ? slash + 1 : path;
+	return r;
+}
+
+int same_file(const char *a, const char *b)
+{
+	if (!strcmp(a, b))
+		return 1;
+	struct stat sa, sb;
+	int ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+	if (ea && eb)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	if (ea || eb)
+		return 0;
+	/* neither exists (yet): one name in one folder ("t.tsv", "./t.tsv") */
+	const char *ba, *bb;
+	if (dir_stat(a, &sa, &ba) != 0 || dir_stat(b, &sb, &bb) != 0)
+		return 0;
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino && *ba && !strcmp(ba, bb);
+}
+
 void check_output_not_input(const char *out, const char *in)
 {
-	if (!out || !in || !strcmp(out, "-") || !strcmp(in, "-"))
-		return;
-	struct stat so, si;
-	int same = !strcmp(out, in);
-	if (!same && stat(out, &so) == 0 && stat(in, &si) == 0)
-		same = so.st_dev == si.st_dev && so.st_ino == si.st_ino;
-	if (!same)
+	if (!out || !in || !strcmp(out, "-") || !strcmp(in, "-") || !same_file(out, in))
 		return;
 	if (!strcmp(out, in))
 		die("output '%s' is also an input; nothing written", out);
 	die("output '%s' is also an input (as '%s'); nothing written", out, in);
+}
+
+void check_outputs_distinct(const char *opt_a, const char *a, const char *opt_b, const char *b)
+{
+	if (!a || !b || !same_file(a, b))
+		return;
+	if (!strcmp(a, b))
+		die("%s and %s are both '%s': two outputs cannot be one file; nothing written",
+		    opt_a, opt_b, a);
+	die("%s '%s' and %s '%s' are one file: two outputs cannot be one file; nothing written",
+	    opt_a, a, opt_b, b);
 }
 
 char *read_file(const char *path, size_t *len)

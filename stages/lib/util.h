@@ -12,6 +12,13 @@
  * is killed with SIGKILL, therefore never leaves a partial output or a stray
  * temporary file behind.  On file systems without O_TMPFILE it falls
  * back to "<path>.tmp.<pid>", removed by aout_abort().
+ *
+ * Only regular files are replaced.  An existing destination that is a
+ * character or block device, a FIFO or a socket (`-o /dev/null`, a named
+ * pipe) is opened and written in place, never replaced; the path "-" is
+ * standard output.  Neither can be atomic: a stage that dies midway has
+ * written part of its output there (a reader of a pipe sees the stage's
+ * non-zero exit status, not a complete-looking file).
  */
 #ifndef MMRANK_UTIL_H
 #define MMRANK_UTIL_H
@@ -42,6 +49,9 @@ int cmp_double(const void *a, const void *b);
 
 /* Print "<stage>: <fmt...>\n" to stderr and exit(1). */
 _Noreturn void die(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* A count's plural ending: "%d column%s", n, plural_s(n) ("1 column",
+ * "2 columns"). */
+static inline const char *plural_s(long long n) { return n == 1 ? "" : "s"; }
 /* Print "<stage>: warning: <fmt...>\n" to stderr. */
 void warnf(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
@@ -70,8 +80,10 @@ typedef struct {
 	char *path;     /* destination */
 	char *tmpname;  /* named fallback, or NULL when O_TMPFILE is used */
 	int fd;
+	int direct;     /* "-" (stdout), a device or FIFO: written in place */
 } aout;
-/* Open an output for path; dies naming path on failure. */
+/* Open an output for path ("-": standard output); dies naming path on
+ * failure. */
 FILE *aout_open(aout *o, const char *path);
 /* Flush, check for write errors, name the file `path` (readers see the old
  * file, briefly none, or the complete new one, never a partial one; the
@@ -90,6 +102,15 @@ void aout_abort(aout *o);
  * side is never a clash.  Call before any output is opened, once per
  * (output, input) pair, so no stage overwrites what it reads. */
 void check_output_not_input(const char *out, const char *in);
+/* Die with "-o and --metrics are both 't.tsv': two outputs cannot be one
+ * file" if outputs a and b (given by options opt_a, opt_b) name one file:
+ * same_file(), and "-" twice (both standard output) is one file too.  Call
+ * before any output is opened, once per pair of outputs. */
+void check_outputs_distinct(const char *opt_a, const char *a, const char *opt_b, const char *b);
+/* 1 iff paths a and b name one file: the same spelling, the same
+ * st_dev/st_ino when both exist, or (neither exists yet) the same name in
+ * the same folder ("t.tsv" and "./t.tsv"). */
+int same_file(const char *a, const char *b);
 
 /* Read a whole file into a NUL-terminated buffer; *len gets its size in
  * bytes.  Dies naming the file on error. */
