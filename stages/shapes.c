@@ -201,7 +201,7 @@ int main(int argc, char **argv)
 		             "input, at most once)"),
 		OPT_END()
 	};
-	opts_parse(&(opt_prog){synopsis, about, table, notes, 17}, argc, argv);
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 17, NULL}, argc, argv);
 	const char **inputs = in.v;
 	int ninputs = in.n;
 	if (m_log + m_models + m_list > 1)

@@ -691,7 +691,7 @@ int main(int argc, char **argv)
 	};
 	opts_parse(&(opt_prog){mma_synopsis, NULL, table,
 	                       "Units: times in ms, rates in TFLOP/s, sizes in bytes.  Exit status: 0; 1 on\n"
-	                       "a CUDA/driver/cuBLAS/NVRTC failure or a failed check (test).\n", 0},
+	                       "a CUDA/driver/cuBLAS/NVRTC failure or a failed check (test).\n", 0, NULL},
 	           argc, argv);
 	int nrows;
 	cfg_row *rows = read_configs(kdir, &nrows);

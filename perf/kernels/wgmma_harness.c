@@ -442,7 +442,7 @@ int main(int argc, char **argv)
 	};
 	opts_parse(&(opt_prog){wg_synopsis, NULL, table,
 	                       "Units: times in ms, rates in TFLOP/s.  Exit status: 0; 1 on a\n"
-	                       "CUDA/driver/cuBLAS/NVRTC failure or a failed check (test).\n", 0},
+	                       "CUDA/driver/cuBLAS/NVRTC failure or a failed check (test).\n", 0, NULL},
 	           argc, argv);
 	char path[4096];
 	size_t len;

@@ -199,7 +199,7 @@ int main(int argc, char **argv)
 		OPT_POS("OUTPUT", &outp, OPT_REQUIRED | OPT_OUTPUT, "the output ('-': stdout)"),
 		OPT_END()
 	};
-	opts_parse(&(opt_prog){synopsis, about, table, notes, 20}, argc, argv);
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 20, NULL}, argc, argv);
 	if (m_cand + m_var + m_sum > 1)
 		die("more than one of --candidates, --variants, --summary (see --help)");
 	int mode = m_var ? 1 : m_sum ? 2 : 0;   /* 0 candidates, 1 variants, 2 summary */

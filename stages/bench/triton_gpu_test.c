@@ -564,7 +564,7 @@ int main(int argc, char **argv)
 		        "transpose layouts)"),
 		OPT_END()
 	};
-	opts_parse(&(opt_prog){synopsis, about, table, notes, 22}, argc, argv);
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 22, NULL}, argc, argv);
 	int64_t nr;
 	crow *r = read_cands(cands, &nr);
 	gpu_start(&g, devno, host_delay);

@@ -34,7 +34,7 @@ int main(int argc, char **argv)
 		OPT_POS_LIST("VARIANT...", &vs, OPT_REQUIRED, "variant names (triton_cands --variants)"),
 		OPT_END()
 	};
-	opts_parse(&(opt_prog){synopsis, about, table, notes, 14}, argc, argv);
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 14, NULL}, argc, argv);
 	int bad = 0;
 	for (int j = 0; j < vs.n; j++) {
 		const char *v = vs.v[j];
