@@ -1,32 +1,43 @@
 #!/usr/bin/env bash
-# make compare GPU=h200 (the committed H200 collection: nvrtc candidates, no
+# make compare GPU=h200nvrtc (the committed NVRTC collection: nvrtc candidates, no
 # shipped PyTorch artifact): it works, where NVIDIA's nvMatmulHeuristics is
 # installed too (it ranks Triton choices only: each set says "skip nvmmh on
 # set ..." instead of failing), and a failing step is reported by its own
 # message, not as "(b) and (d) hold out different inputs".
 . check/lib.sh
 BUILD=${BIN%/bin}
-MK=(env -u MAKEFLAGS -u MAKELEVEL make --no-print-directory -C "$ROOT" GPU=h200 OUT="$TMP/out"
+MK=(env -u MAKEFLAGS -u MAKELEVEL make --no-print-directory -C "$ROOT" GPU=h200nvrtc OUT="$TMP/out"
 	BUILD="$BUILD" PROFILE=reference REFERENCE_DIR="$TMP/ref")
 mkdir -p "$TMP/ref"
 if ! "${MK[@]}" compare >"$TMP/make.log" 2>&1; then
 	fail compare-h200 "$(tail -5 "$TMP/make.log" | tr '\n' '|')"; finish
 fi
-C=$TMP/out/h200/compare.txt
-[ "$(grep -c '^== ([abcd])' "$C")" = 4 ] && grep -q "^skip shipped: no $TMP/ref/_MMRankingH200.py" "$C" &&
+C=$TMP/out/h200nvrtc/compare.txt
+[ "$(grep -c '^== ([abcd])' "$C")" = 4 ] && grep -q "^skip shipped: no $TMP/ref/_MMRankingH200NVRTC.py" "$C" &&
 	ok compare-h200 || fail compare-h200 "sections: $(grep '^==' "$C" | cut -c1-12 | tr '\n' '|')"
 if stages/nvmmh-dir.sh >/dev/null 2>&1; then
 	n=$(grep -c "^skip nvmmh on set '[a-z]*': it has no Triton choices (type=triton_...), the only ones nvMatmulHeuristics ranks$" "$C")
 	[ "$n" = 4 ] && ok compare-h200-nvmmh-skipped || fail compare-h200-nvmmh-skipped "$n skip lines, want 4 (one per section)"
 else skip compare-h200-nvmmh-skipped "nvMatmulHeuristics not installed (stages/nvmmh-dir.sh)"; fi
 # a damaged shipped artifact: import's message, nothing about the splits
-echo 'not python' >"$TMP/ref/_MMRankingH200.py"
+echo 'not python' >"$TMP/ref/_MMRankingH200NVRTC.py"
 if "${MK[@]}" compare >"$TMP/make.log" 2>&1; then fail compare-step-message "exit status 0"
 elif grep -q 'hold out different inputs' "$TMP/make.log"; then
 	fail compare-step-message "misleading: $(grep 'hold out' "$TMP/make.log")"
-elif ! grep -q '^import: .*_MMRankingH200.py' "$TMP/make.log"; then
+elif ! grep -q '^import: .*_MMRankingH200NVRTC.py' "$TMP/make.log"; then
 	fail compare-step-message "no import message: $(tail -3 "$TMP/make.log" | tr '\n' '|')"
 else ok compare-step-message; fi
 [ ! -e "$C.part" ] && [ "$(grep -c '^== ([abcd])' "$C")" = 4 ] && ok compare-step-keeps-previous ||
 	fail compare-step-keeps-previous "compare.txt.part left, or the previous compare.txt lost"
+# GPU=h200, Inductor's ids: compare runs, and with nvMatmulHeuristics
+# installed it ranks the Triton choices there (no skip line)
+MK2=(env -u MAKEFLAGS -u MAKELEVEL make --no-print-directory -C "$ROOT" GPU=h200 OUT="$TMP/out"
+	BUILD="$BUILD" PROFILE=reference REFERENCE_DIR="$TMP/ref")
+if ! "${MK2[@]}" compare >"$TMP/make3.log" 2>&1; then
+	fail compare-h200-inductor-ids "$(tail -5 "$TMP/make3.log" | tr '\n' '|')"
+elif ! [ "$(grep -c '^== ([abcd])' "$TMP/out/h200/compare.txt")" = 4 ]; then
+	fail compare-h200-inductor-ids "sections: $(grep -c '^== ([abcd])' "$TMP/out/h200/compare.txt")"
+elif stages/nvmmh-dir.sh >/dev/null 2>&1 && grep -q "^skip nvmmh" "$TMP/out/h200/compare.txt"; then
+	fail compare-h200-inductor-ids "nvmmh skipped on Triton choices: $(grep '^skip nvmmh' "$TMP/out/h200/compare.txt" | head -1)"
+else ok compare-h200-inductor-ids; fi
 finish

@@ -76,8 +76,8 @@ cp "$FIX/featurize/small.txt" "$TMP/triton.txt"
 # log of the same name in another folder (older than the first's cache) is
 # featurized anew; the first log spelt relative to the checkout reuses its own
 mkdir -p "$TMP/la" "$TMP/lb"
-xz -dc "$ROOT/datasets/h200/h200_seed2026_uncapped.txt.xz" | head -400 >"$TMP/la/x.txt"
-xz -dc "$ROOT/datasets/h200/h200_seed2026_uncapped.txt.xz" | head -1000 >"$TMP/lb/x.txt"
+xz -dc "$ROOT/datasets/h200nvrtc/h200_seed2026_uncapped.txt.xz" | head -400 >"$TMP/la/x.txt"
+xz -dc "$ROOT/datasets/h200nvrtc/h200_seed2026_uncapped.txt.xz" | head -1000 >"$TMP/lb/x.txt"
 touch -d '2001-01-01' "$TMP/lb/x.txt"
 total() { # eval.tsv's total of set x
 	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i } $2 == "x" { print $h["total"]; exit }' "$TMP/out/h200/eval.tsv"

@@ -100,9 +100,8 @@ typedef struct {
 	const char *notes;    /* after the options, verbatim (outputs, units,
 	                         exit status, spec section), or NULL */
 	int col;              /* column of the option texts; 0: 20 */
-	const char *stdout_use; /* what the program prints on standard output
-	                           (its report), or NULL; when set, no output
-	                           may be "-" (standard output) */
+	const char *stdout_use; /* what it prints on stdout (its report), or
+	                           NULL; when set, no output may be "-" */
 } opt_prog;
 
 /* OPT_PTR_(T, v): v as void *, a compile error unless v is a T *. */
