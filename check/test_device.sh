@@ -80,7 +80,7 @@ xz -dc "$ROOT/datasets/h200nvrtc/h200_seed2026_uncapped.txt.xz" | head -400 >"$T
 xz -dc "$ROOT/datasets/h200nvrtc/h200_seed2026_uncapped.txt.xz" | head -1000 >"$TMP/lb/x.txt"
 touch -d '2001-01-01' "$TMP/lb/x.txt"
 total() { # eval.tsv's total of set x
-	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i } $2 == "x" { print $h["total"]; exit }' "$TMP/out/h200/eval.tsv"
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i } $2 == "x" { print $h["total"]; exit }' "$TMP/out/h200nvrtc/eval.tsv"
 }
 "${MK[@]}" eval LOG="$TMP/la/x.txt" >/dev/null 2>"$TMP/m.err" && ta=$(total) || ta="failed: $(head -c 200 "$TMP/m.err")"
 "${MK[@]}" eval LOG="$TMP/lb/x.txt" >/dev/null 2>"$TMP/m.err" && tb=$(total) || tb="failed: $(head -c 200 "$TMP/m.err")"
