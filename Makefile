@@ -520,10 +520,11 @@ prune: $(O)/pruned.tsv
 check-build:
 	@stages/deps.sh
 	$(Q)$(MAKE) --no-print-directory BUILD=build/san check-bins
-# (one target with a recipe: make says nothing of its parts being up to date)
+# (one target with a recipe: make says nothing of its parts being up to date;
+# nvmmh's probe, 0.15 s, runs only for this goal, not on every make)
 check-bins: all units $(BIN)/bench-fake $(BIN)/triton_cands \
   $(if $(wildcard $(CUDA)/include/cuda_runtime.h),$(BIN)/bench) \
-  $(if $(shell stages/nvmmh-dir.sh '$(NVMMH_DIR)' 2>/dev/null),$(BIN)/nvmmh)
+  $(if $(filter check-bins,$(MAKECMDGOALS)),$(if $(shell stages/nvmmh-dir.sh '$(NVMMH_DIR)' 2>/dev/null),$(BIN)/nvmmh))
 	@:
 check: check-build
 	@BIN=build/san/bin DATASET_MIRROR='$(DATASET_MIRROR)' check/run.sh $(TESTS)
