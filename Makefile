@@ -314,10 +314,16 @@ stamp_write = echo $(call sq,$(2)) > $(1)
 .PHONY: FORCE
 FORCE:
 
-$(O)/main.feat.tsv: $(LOG_SRC) $(BIN)/featurize
+# What the feat TSVs were made from: the logs' paths and, for a log make
+# neither fetches nor checks (a collection's merged.txt), its size and mtime,
+# so that adding, deleting or replacing one (cp -p keeps an older mtime)
+# featurizes anew; $(O)/data.params holds it.
+DATA_ID = $(LOG_SRC)$(if $(filter $(O)/merged.txt,$(LOG_SRC)), $(shell stat -c '%s %Y' $(O)/merged.txt 2>/dev/null))
+$(O)/main.feat.tsv: $(LOG_SRC) $(BIN)/featurize $(call stamp_stale,$(O)/data.params,$(DATA_ID))
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  FEAT    $@")
 	$(Q)$(call featurize,main,,$@)
+	@$(call stamp_write,$(O)/data.params,$(DATA_ID))
 
 # The extra sets need only main's categories: they are featurized at the
 # same time (THREADS at once, stages/par.sh), their messages shown in set

@@ -51,6 +51,19 @@ make --no-print-directory BUILD="$BUILD" OUT="$TMP/o3" GPU=h200 heuristic >"$TMP
 	grep -q "type=triton_BLOCK-M=" "$TMP/o3/h200/_MMRankingH200.py" &&
 	! grep -q "nvrtc" "$TMP/o3/h200/_MMRankingH200.py" \
 	&& ok collect-train-committed-h200 || fail collect-train-committed-h200 "$(tail -3 "$TMP/h3.log")"
+# the data a tree was made from is part of what make checks: a merged.txt
+# put in place with an older mtime (cp -p) is trained on, and deleting it
+# goes back to the committed collection (not "up to date" on stale data)
+ninputs() { awk -F'\t' 'NR > 2 { print $1 }' "$TMP/o3/h200/main.feat.tsv" | sort -u | wc -l; }
+xz -dc "$ROOT/datasets/h200nvrtc/h200_seed1_probe.txt.xz" >"$TMP/o3/h200/merged.txt" &&
+	touch -d 2001-01-01 "$TMP/o3/h200/merged.txt"
+make --no-print-directory BUILD="$BUILD" OUT="$TMP/o3" GPU=h200 heuristic >"$TMP/h4.log" 2>&1
+n_merged=$(ninputs)
+rm -f "$TMP/o3/h200/merged.txt"
+make --no-print-directory BUILD="$BUILD" OUT="$TMP/o3" GPU=h200 heuristic >"$TMP/h5.log" 2>&1
+n_back=$(ninputs)
+[ "$n_merged" = 12 ] && [ "$n_back" = 98 ] && ok collect-train-data-source-change ||
+	fail collect-train-data-source-change "inputs trained on: $n_merged with an old merged.txt (want 12), $n_back after deleting it (want 98)"
 # train_models trains: the same set under another name is only evaluated
 "$BIN/fit" "$TMP/o3/h200/main.feat.tsv" --data other "$TMP/o3/h200/train_models.feat.tsv" --grid reference \
 	--split none -o "$TMP/t.tsv" --metrics "$TMP/m.tsv" 2>"$TMP/fo.log" >/dev/null &&
