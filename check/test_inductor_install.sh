@@ -114,4 +114,13 @@ if [ "$(id -u)" -ne 0 ]; then
 		run $INS install "$TMP/_MMRankingH200.py"
 	chmod u+w "$ART"
 else skip read-only-dir "running as root"; fi
+# an artifact that ranks our NVRTC kernels (ids Inductor never offers):
+# refused, nothing installed (it would leave Inductor extern_mm alone)
+mkdir -p "$TMP/nv" && sed 's/type=triton_/type=nvrtc_mma_/g' "$TMP/_MMRankingH200.py" >"$TMP/nv/_MMRankingH200.py"
+snapshot >"$TMP/nv0.txt"
+if run $INS install "$TMP/nv/_MMRankingH200.py" >"$TMP/nv.out" 2>&1; then fail install-foreign-ids "exit status 0"
+elif ! grep -q "choice ids are not Inductor's (e.g. type=nvrtc_mma_.*nothing installed" "$TMP/nv.out"; then
+	fail install-foreign-ids "$(head -c 300 "$TMP/nv.out")"
+elif ! snapshot | cmp -s - "$TMP/nv0.txt"; then fail install-foreign-ids "the artifacts folder changed"
+else ok install-foreign-ids; fi
 finish

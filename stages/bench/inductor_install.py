@@ -115,8 +115,26 @@ def heuristic_class(path):
     return names[0]
 
 
+def check_inductor_ids(path):
+    """Refuse an artifact that ranks choice ids Inductor's tuned_mm never
+    offers (our NVRTC kernels: type=nvrtc_...): installed first, it would
+    leave Inductor nothing to autotune but extern_mm."""
+    with open(path, encoding="utf-8") as fh:
+        tree = ast.parse(fh.read(), path)
+    ids = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
+           and isinstance(n.value, str) and n.value.startswith("type=")}
+    foreign = sorted(i for i in ids if not i.startswith("type=triton_"))
+    if foreign or not ids:
+        what = (f"{len(foreign)} of its {len(ids)} choice ids are not Inductor's "
+                f"(e.g. {foreign[0]})" if foreign else "it ranks no type=triton_... choice")
+        die(f"{path}: {what}: Inductor would autotune extern_mm alone for every mm "
+            "it matches; install a heuristic trained on Inductor's candidates "
+            "(make collect KERNEL_TEMPLATE=triton, or GPU=h200); nothing installed")
+
+
 def install(art, d):
     name = heuristic_class(art)
+    check_inductor_ids(art)
     need_writable(d)
     dst = os.path.join(d, PREFIX + name + ".py")
     with open(art, "rb") as fh:
