@@ -68,11 +68,11 @@ if [ -n "${DATASET_MIRROR:-}" ] && [ -f "$DATASET_MIRROR/$file" ]; then
 elif command -v curl >/dev/null; then
 	echo "$say" >&2
 	in_child curl -fsSL --retry 3 -o "$part" "$url" ||
-		{ echo "fetch: $file: download of $url failed (curl exit status $?)" >&2; exit 1; }
+		{ echo "fetch: $file: download of $url failed (curl exit status $?); offline? DATASET_MIRROR=DIR names a folder holding $file" >&2; exit 1; }
 elif command -v wget >/dev/null; then
 	echo "$say" >&2
 	in_child wget -q -O "$part" "$url" ||
-		{ echo "fetch: $file: download of $url failed (wget exit status $?)" >&2; exit 1; }
+		{ echo "fetch: $file: download of $url failed (wget exit status $?); offline? DATASET_MIRROR=DIR names a folder holding $file" >&2; exit 1; }
 else
 	echo "fetch: $file: no mirror (DATASET_MIRROR=${DATASET_MIRROR:-unset}) and neither curl nor wget" >&2
 	exit 1

@@ -123,6 +123,9 @@ static int read_header(featset *fs, FILE *fp, const char *path, char **line,
 	if (memchr(*line, '\r', (size_t)len))
 		die("%s:2: carriage return in line (CRLF line ends?)", path);
 	char **f = xmalloc(FEATSET_MAXCOL * sizeof *f);
+	if (!strncmp(*line, "m,k,n,", 6))
+		die("%s:2: an AutoHeuristic log (comma-separated header 'm,k,n,...'), not a "
+		    "feat TSV: run featurize on it first", path);
 	int ncol = split_tabs(*line, f, FEATSET_MAXCOL);
 	int fixed = 1 + nn + MM_N_DERIVED + nc;   /* input .. raw categoricals */
 	if (ncol > FEATSET_MAXCOL || ncol < fixed + 4)
