@@ -379,6 +379,14 @@ $(O)/$(HEURISTIC_NAME).dot: $(O)/pruned.tsv $(BIN)/emit
 
 # ---- evaluation: shipped heuristic vs ours (issue "Measure and beat") ----------
 REFERENCE_DIR ?= ../shared/reference
+# given explicitly, it must exist (a wrong one would drop the shipped column)
+ifneq ($(filter compare,$(MAKECMDGOALS)),)
+ifneq ($(filter command line environment,$(origin REFERENCE_DIR)),)
+ifeq ($(wildcard $(REFERENCE_DIR)/.),)
+$(error REFERENCE_DIR='$(REFERENCE_DIR)': no such folder (torch's autoheuristic artifacts folder, holding _MMRanking$(GPU_UC).py); nothing was run)
+endif
+endif
+endif
 REFERENCE_ART  = $(REFERENCE_DIR)/_MMRanking$(GPU_UC).py
 HOLDOUT       ?= 0.2
 HELDOUT       ?=

@@ -40,4 +40,10 @@ elif ! [ "$(grep -c '^== ([abcd])' "$TMP/out/h200/compare.txt")" = 4 ]; then
 elif stages/nvmmh-dir.sh >/dev/null 2>&1 && grep -q "^skip nvmmh" "$TMP/out/h200/compare.txt"; then
 	fail compare-h200-inductor-ids "nvmmh skipped on Triton choices: $(grep '^skip nvmmh' "$TMP/out/h200/compare.txt" | head -1)"
 else ok compare-h200-inductor-ids; fi
+# an explicit REFERENCE_DIR that does not exist: refused before anything runs
+if "${MK[@]}" compare REFERENCE_DIR="$TMP/no/such/ref" >"$TMP/make4.log" 2>&1; then
+	fail compare-reference-dir-missing "exit status 0"
+elif ! grep -q "REFERENCE_DIR='$TMP/no/such/ref': no such folder" "$TMP/make4.log"; then
+	fail compare-reference-dir-missing "$(tail -2 "$TMP/make4.log" | tr '\n' '|')"
+else ok compare-reference-dir-missing; fi
 finish
