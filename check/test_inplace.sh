@@ -129,4 +129,17 @@ cp want.tsv reg.tsv && ino=$(stat -c %i reg.tsv)
 "$BIN/prune" --ranking 2 -o reg.tsv tree.tsv 2>/dev/null
 [ "$(stat -c %i reg.tsv)" != "$ino" ] && cmp -s want.tsv reg.tsv && ok out-regular-replaced ||
 	fail out-regular-replaced "inode $ino kept or content differs"
+# an output whose folder is missing, or that is a folder: refused before
+# any work (fit would otherwise train first and fail at the write)
+if "$BIN/fit" main.feat.tsv --grid mm -o nodir/t.tsv --metrics m2.tsv >/dev/null 2>"$TMP/stderr"; then
+	fail out-missing-folder "exit status 0"
+elif ! grep -q "^fit: -o 'nodir/t.tsv': folder 'nodir' does not exist; nothing was run" "$TMP/stderr" ||
+	grep -q "heuristic" "$TMP/stderr" || [ -e m2.tsv ]; then
+	fail out-missing-folder "$(head -c 300 "$TMP/stderr")"
+else ok out-missing-folder; fi
+mkdir -p adir
+if "$BIN/prune" --ranking 2 -o adir tree.tsv 2>"$TMP/stderr"; then fail out-is-folder "exit status 0"
+elif ! grep -q "prune: -o 'adir' is a folder: give a file name; nothing was run" "$TMP/stderr"; then
+	fail out-is-folder "$(head -c 300 "$TMP/stderr")"
+else ok out-is-folder; fi
 finish

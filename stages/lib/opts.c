@@ -243,6 +243,7 @@ check_clashes(const opt_prog *p)
 		if (p->stdout_use && !strcmp(out, "-"))
 			die("%s -: standard output carries %s; give a file", o->name,
 			    p->stdout_use);
+		check_output_writable(o->name, out);
 		for (const opt *q = t; q->type != OPT_T_END; q++) {
 			if (q > o && q->flags & OPT_OUTPUT && has_path(q))
 				check_outputs_distinct(o->name, out, q->name,

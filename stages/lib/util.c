@@ -297,6 +297,21 @@ void check_output_not_input(const char *out, const char *in)
 	die("output '%s' is also an input (as '%s'); nothing written", out, in);
 }
 
+void check_output_writable(const char *opt_name, const char *path)
+{
+	if (!path || !strcmp(path, "-"))
+		return;
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		die("%s '%s' is a folder: give a file name; nothing was run", opt_name, path);
+	char *dir = dir_of(path);
+	int bad = stat(dir, &st) != 0 ? 1 : !S_ISDIR(st.st_mode) ? 2 : access(dir, W_OK) ? 3 : 0;
+	if (bad)
+		die("%s '%s': folder '%s' %s; nothing was run", opt_name, path, dir,
+		    bad == 1 ? "does not exist" : bad == 2 ? "is not a folder" : "is not writable");
+	free(dir);
+}
+
 void check_outputs_distinct(const char *opt_a, const char *a, const char *opt_b, const char *b)
 {
 	if (!a || !b || !same_file(a, b))

@@ -106,6 +106,10 @@ void check_output_not_input(const char *out, const char *in);
  * file" if outputs a and b (given by options opt_a, opt_b) name one file:
  * same_file(), and "-" twice (both standard output) is one file too.  Call
  * before any output is opened, once per pair of outputs. */
+/* Die naming the option unless output path can be written where it is:
+ * not a folder, its folder exists and is writable ("-" passes).  Called by
+ * opts_parse() for every OPT_OUTPUT, so nothing is computed first. */
+void check_output_writable(const char *opt_name, const char *path);
 void check_outputs_distinct(const char *opt_a, const char *a, const char *opt_b, const char *b);
 /* 1 iff paths a and b name one file: the same spelling, the same
  * st_dev/st_ino when both exist, or (neither exists yet) the same name in
