@@ -470,6 +470,13 @@ $(O)/compare.txt: $(CMP)/rows/pruned.tsv $(CMP)/rows/test.feat.tsv $(CMP)/group/
 	  true; } > $@.part && mv $@.part $@ || { rm -f $@.part; exit 1; }
 
 EVAL_TREE ?= $(O)/pruned.tsv
+ifneq ($(filter eval,$(MAKECMDGOALS)),)
+ifneq ($(filter command line environment,$(origin EVAL_TREE)),)
+ifeq ($(wildcard $(EVAL_TREE)),)
+$(error EVAL_TREE='$(EVAL_TREE)': no such file (a tree TSV: out/<gpu>/pruned.tsv, tree.tsv, or import's output); nothing was run)
+endif
+endif
+endif
 .PHONY: compare eval
 compare: $(O)/compare.txt
 	@cat $<

@@ -46,4 +46,10 @@ if "${MK[@]}" compare REFERENCE_DIR="$TMP/no/such/ref" >"$TMP/make4.log" 2>&1; t
 elif ! grep -q "REFERENCE_DIR='$TMP/no/such/ref': no such folder" "$TMP/make4.log"; then
 	fail compare-reference-dir-missing "$(tail -2 "$TMP/make4.log" | tr '\n' '|')"
 else ok compare-reference-dir-missing; fi
+# make eval EVAL_TREE=a missing file: refused naming it, nothing run
+if "${MK[@]}" eval EVAL_TREE="$TMP/no-tree.tsv" >"$TMP/make5.log" 2>&1; then
+	fail eval-tree-missing "exit status 0"
+elif ! grep -q "EVAL_TREE='$TMP/no-tree.tsv': no such file" "$TMP/make5.log"; then
+	fail eval-tree-missing "$(tail -2 "$TMP/make5.log" | tr '\n' '|')"
+else ok eval-tree-missing; fi
 finish
