@@ -90,6 +90,13 @@ default_everywhere() {
 		{ echo "a list without choice $d: $(awk -F'\t' -v d="$d" '$NF != "None" && ("," $NF) !~ ("," d ":")' "$2/r.out" | head -1)"; return 1; }
 	awk -F'\t' -v d="$d" '{ sub(/:.*/, "", $NF); if ($NF == "None") $NF = d; print $1 "\t" $NF }' "$2/r.out" |
 		cmp -s - "$2/p.out" || { echo "pick() is not rank()'s first entry"; return 1; }
+	# pick_offered() with every choice but pick()'s offered: rank()'s second
+	# entry, or the default where the list has one entry or the leaf is unsafe
+	"$2/rank_c" "$4" --pick-offered >"$2/po.out" || { echo "rank_c --pick-offered failed"; return 1; }
+	awk -F'\t' -v d="$d" '{ n = split($NF, e, ","); s = d
+		if ($NF != "None" && n >= 2) { s = e[2]; sub(/:.*/, "", s) }
+		print $1 "\t" s }' "$2/r.out" |
+		cmp -s - "$2/po.out" || { echo "pick_offered() is not rank()'s first offered entry"; return 1; }
 }
 
 # ---- usage ------------------------------------------------------------------

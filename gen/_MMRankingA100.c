@@ -565,3 +565,13 @@ int MMRankingA100_pick(const ah_mm_context *ctx)
 	return MMRankingA100_rank(ctx, &first, 1) > 0 ? first.choice
 	                                              : MMRankingA100_DEFAULT_CHOICE;
 }
+
+int MMRankingA100_pick_offered(const ah_mm_context *ctx, const unsigned char *offered)
+{
+	ah_mm_ranked list[MMRankingA100_MAX_RANKED > 0 ? MMRankingA100_MAX_RANKED : 1];
+	int n = MMRankingA100_rank(ctx, list, MMRankingA100_MAX_RANKED);
+	for (int i = 0; i < n; i++)
+		if (offered[list[i].choice])
+			return list[i].choice;
+	return MMRankingA100_DEFAULT_CHOICE;
+}

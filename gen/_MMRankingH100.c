@@ -510,3 +510,13 @@ int MMRankingH100_pick(const ah_mm_context *ctx)
 	return MMRankingH100_rank(ctx, &first, 1) > 0 ? first.choice
 	                                              : MMRankingH100_DEFAULT_CHOICE;
 }
+
+int MMRankingH100_pick_offered(const ah_mm_context *ctx, const unsigned char *offered)
+{
+	ah_mm_ranked list[MMRankingH100_MAX_RANKED > 0 ? MMRankingH100_MAX_RANKED : 1];
+	int n = MMRankingH100_rank(ctx, list, MMRankingH100_MAX_RANKED);
+	for (int i = 0; i < n; i++)
+		if (offered[list[i].choice])
+			return list[i].choice;
+	return MMRankingH100_DEFAULT_CHOICE;
+}

@@ -257,3 +257,13 @@ int MMRankingH200_pick(const ah_mm_context *ctx)
 	return MMRankingH200_rank(ctx, &first, 1) > 0 ? first.choice
 	                                              : MMRankingH200_DEFAULT_CHOICE;
 }
+
+int MMRankingH200_pick_offered(const ah_mm_context *ctx, const unsigned char *offered)
+{
+	ah_mm_ranked list[MMRankingH200_MAX_RANKED > 0 ? MMRankingH200_MAX_RANKED : 1];
+	int n = MMRankingH200_rank(ctx, list, MMRankingH200_MAX_RANKED);
+	for (int i = 0; i < n; i++)
+		if (offered[list[i].choice])
+			return list[i].choice;
+	return MMRankingH200_DEFAULT_CHOICE;
+}

@@ -121,6 +121,14 @@ int MMRankingH200_rank(const ah_mm_context *ctx, ah_mm_ranked *out, int cap);
  * valid index.  Allocates nothing, thread-safe. */
 int MMRankingH200_pick(const ah_mm_context *ctx);
 
+/* The choice to launch for ctx when the caller can run only some choices
+ * for it (its own candidate list: Inductor shrinks its configs to small
+ * problems, §3.5, so a leaf's first entry can be a config the shape lacks):
+ * the first entry of rank()'s list with offered[choice] nonzero, else
+ * MMRankingH200_DEFAULT_CHOICE.  offered has MMRankingH200_N_CHOICES entries,
+ * indexed as MMRankingH200_choices[].  Allocates nothing, thread-safe. */
+int MMRankingH200_pick_offered(const ah_mm_context *ctx, const unsigned char *offered);
+
 #ifdef __cplusplus
 }
 #endif

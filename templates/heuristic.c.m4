@@ -217,3 +217,13 @@ int MMR_NAME[[]]_pick(const ah_mm_context *ctx)
 	return MMR_NAME[[]]_rank(ctx, &first, 1) > 0 ? first.choice
 	                                              : MMR_NAME[[]]_DEFAULT_CHOICE;
 }
+
+int MMR_NAME[[]]_pick_offered(const ah_mm_context *ctx, const unsigned char *offered)
+{
+	ah_mm_ranked list[MMR_NAME[[]]_MAX_RANKED > 0 ? MMR_NAME[[]]_MAX_RANKED : 1];
+	int n = MMR_NAME[[]]_rank(ctx, list, MMR_NAME[[]]_MAX_RANKED);
+	for (int i = 0; i < n; i++)
+		if (offered[list[i].choice])
+			return list[i].choice;
+	return MMR_NAME[[]]_DEFAULT_CHOICE;
+}

@@ -128,6 +128,14 @@ int MMR_NAME[[]]_rank(const ah_mm_context *ctx, ah_mm_ranked *out, int cap);
  * valid index.  Allocates nothing, thread-safe. */
 int MMR_NAME[[]]_pick(const ah_mm_context *ctx);
 
+/* The choice to launch for ctx when the caller can run only some choices
+ * for it (its own candidate list: Inductor shrinks its configs to small
+ * problems, §3.5, so a leaf's first entry can be a config the shape lacks):
+ * the first entry of rank()'s list with offered[choice] nonzero, else
+ * MMR_NAME[[]]_DEFAULT_CHOICE.  offered has MMR_NAME[[]]_N_CHOICES entries,
+ * indexed as MMR_NAME[[]]_choices[].  Allocates nothing, thread-safe. */
+int MMR_NAME[[]]_pick_offered(const ah_mm_context *ctx, const unsigned char *offered);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,6 +9,8 @@
  * Output per context: "<n>\t[<arith_intensity %.17g>\t]<ranking>", ranking
  * "idx:p,..." (p %.3f), "None" (unsafe leaf) or "-" (empty).
  * --pick: instead "<n>\t<NAME_pick() index>" per context.
+ * --pick-offered: instead "<n>\t<NAME_pick_offered() index>" with every
+ * choice offered but NAME_pick()'s.
  * --bench: instead print nanoseconds per NAME_rank() call over the contexts
  * (each call ranks into a buffer of NAME_MAX_RANKED entries). */
 #include <stdio.h>
@@ -24,6 +26,8 @@
 #define MAXR CAT(HEUR, _MAX_RANKED)
 #define AI CAT(HEUR, _arith_intensity)
 #define PICK CAT(HEUR, _pick)
+#define PICK_OFFERED CAT(HEUR, _pick_offered)
+#define NCH CAT(HEUR, _N_CHOICES)
 
 static const char *const names[12] = {
 	"m", "k", "n", "mat1_stride_0", "mat1_stride_1", "mat2_stride_0",
@@ -78,8 +82,10 @@ int main(int argc, char **argv)
 		bench = atof(argv[3]);
 	else if (argc == 3 && !strcmp(argv[2], "--pick"))
 		pick = 1;
+	else if (argc == 3 && !strcmp(argv[2], "--pick-offered"))
+		pick = 2;
 	else if (argc != 2)
-		die("usage: rank_c CONTEXTS.tsv [--bench SECONDS | --pick]", "");
+		die("usage: rank_c CONTEXTS.tsv [--bench SECONDS | --pick | --pick-offered]", "");
 	fp = fopen(argv[1], "r");
 	if (!fp || !line || !ctx)
 		die("cannot open ", argv[1]);
@@ -159,8 +165,15 @@ int main(int argc, char **argv)
 		for (i = 0; i < n; i++) {
 			int r = RANK(&ctx[i], out, MAXR), j;
 			printf("%lu\t", (unsigned long)i);
-			if (pick) {
+			if (pick == 1) {
 				printf("%d\n", PICK(&ctx[i]));
+				continue;
+			}
+			if (pick == 2) {
+				unsigned char offered[NCH];
+				memset(offered, 1, sizeof offered);
+				offered[PICK(&ctx[i])] = 0;
+				printf("%d\n", PICK_OFFERED(&ctx[i], offered));
 				continue;
 			}
 #ifdef WITH_AI
