@@ -270,7 +270,8 @@ EXTRA_SETS := $(shell awk -F'\t' 'NR==1 { for (i = 1; i <= NF; i++) if ($$i == "
   NR > 2 && c && $$c != "-" && $$c != "" && $$c != "main" { print $$c }' $(MANIFEST_G))
 $(foreach s,main $(EXTRA_SETS),$(eval LOG_$(s) := datasets/$(call manifest_col,$(s),1))$(eval SHA_$(s) := $(call manifest_col,$(s),3)))
 LOG_SRC    := $(foreach s,main $(EXTRA_SETS),$(LOG_$(s)))
-featurize = set -o pipefail; echo '$(SHA_$(1))  $(LOG_$(1))' | sha256sum --quiet -c - && \
+featurize = set -o pipefail; { echo '$(SHA_$(1))  $(LOG_$(1))' | sha256sum --quiet -c - >/dev/null 2>&1 || \
+  { echo 'make: $(LOG_$(1)) does not match its sha256 in $(MANIFEST_G) (changed or damaged: git checkout $(LOG_$(1)))' >&2; false; }; } && \
   xz -dc $(LOG_$(1)) | $(BIN)/featurize $(2) --label $(LOG_$(1)) -o $(3) -
 endif
 else

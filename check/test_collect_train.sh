@@ -64,6 +64,18 @@ make --no-print-directory BUILD="$BUILD" OUT="$TMP/o3" GPU=h200 heuristic >"$TMP
 n_back=$(ninputs)
 [ "$n_merged" = 12 ] && [ "$n_back" = 98 ] && ok collect-train-data-source-change ||
 	fail collect-train-data-source-change "inputs trained on: $n_merged with an old merged.txt (want 12), $n_back after deleting it (want 98)"
+# a committed log that no longer matches its manifest sha256: make says
+# which file and how to restore it, nothing trained (in a copy of the tree,
+# so the checkout's datasets/ are never touched)
+R=$TMP/repo
+mkdir -p "$R" && cp -a "$ROOT/Makefile" "$ROOT/stages" "$ROOT/templates" "$ROOT/kernels" "$ROOT/datasets" "$R/"
+printf 'x' >>"$R/datasets/h200/h200_inductor_real.txt.xz"
+if make --no-print-directory -C "$R" BUILD="$BUILD" OUT="$TMP/o6" GPU=h200 heuristic >"$TMP/h6.log" 2>&1; then
+	fail collect-train-committed-sha "exit status 0"
+elif ! grep -q "^make: datasets/h200/h200_inductor_real.txt.xz does not match its sha256 in datasets/MANIFEST.h200.tsv (changed or damaged: git checkout datasets/h200/h200_inductor_real.txt.xz)" "$TMP/h6.log" ||
+	[ -e "$TMP/o6/h200/tree.tsv" ]; then
+	fail collect-train-committed-sha "$(tail -3 "$TMP/h6.log" | tr '\n' '|')"
+else ok collect-train-committed-sha; fi
 # train_models trains: the same set under another name is only evaluated
 "$BIN/fit" "$TMP/o3/h200/main.feat.tsv" --data other "$TMP/o3/h200/train_models.feat.tsv" --grid reference \
 	--split none -o "$TMP/t.tsv" --metrics "$TMP/m.tsv" 2>"$TMP/fo.log" >/dev/null &&

@@ -317,7 +317,8 @@ void ah_open_zip(ah_reader *r, const char *zip, const char *member, const char *
 	char err[256];
 	r->zm = zm_open(zip, member, err, sizeof err);
 	if (!r->zm)
-		die("cannot read '%s' from %s (missing or damaged zip: %s)", member, zip, err);
+		die("cannot read '%s' from %s (missing or damaged zip: %s; remove the zip to fetch "
+		    "it again)", member, zip, err);
 	/* inflate on a second thread, a few blocks ahead of the parse */
 	r->ahead = ra_start(zm_read, r->zm, 4, AH_BLOCK / 4);
 	read_head(r);
