@@ -264,11 +264,13 @@ else
 # "-") is an extra training set (fit --data NAME), as train_timm/train_hf
 # are for the official data: the H200 model-shape list, say.
 MANIFEST_G := datasets/MANIFEST.$(GPU).tsv
-manifest_col = $(shell awk -F'\t' 'NR==1 { for (i = 1; i <= NF; i++) if ($$i == "set") c = i } \
-  NR >= 2 && (NR == 2 ? "main" : (c ? $$c : "-")) == "$(1)" { print $$$(2); exit }' $(MANIFEST_G))
-EXTRA_SETS := $(shell awk -F'\t' 'NR==1 { for (i = 1; i <= NF; i++) if ($$i == "set") c = i } \
-  NR > 2 && c && $$c != "-" && $$c != "" && $$c != "main" { print $$c }' $(MANIFEST_G))
-$(foreach s,main $(EXTRA_SETS),$(eval LOG_$(s) := datasets/$(call manifest_col,$(s),1))$(eval SHA_$(s) := $(call manifest_col,$(s),3)))
+# one word per set: NAME|FILE|SHA256 (row 2 is main; a row without a set
+# column, or with "-" in it, is no training set)
+MANIFEST_SETS := $(shell awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($$i == "set") c = i; next } \
+  { s = NR == 2 ? "main" : (c ? $$c : "-") } s != "-" && s != "" { print s "|" $$1 "|" $$3 }' $(MANIFEST_G))
+manifest_field = $(word $(2),$(subst |, ,$(filter $(1)|%,$(MANIFEST_SETS))))
+EXTRA_SETS := $(filter-out main,$(foreach r,$(MANIFEST_SETS),$(firstword $(subst |, ,$(r)))))
+$(foreach s,main $(EXTRA_SETS),$(eval LOG_$(s) := datasets/$(call manifest_field,$(s),2))$(eval SHA_$(s) := $(call manifest_field,$(s),3)))
 LOG_SRC    := $(foreach s,main $(EXTRA_SETS),$(LOG_$(s)))
 featurize = set -o pipefail; { echo '$(SHA_$(1))  $(LOG_$(1))' | sha256sum --quiet -c - >/dev/null 2>&1 || \
   { echo 'make: $(LOG_$(1)) does not match its sha256 in $(MANIFEST_G) (changed or damaged: git checkout $(LOG_$(1)))' >&2; false; }; } && \
@@ -380,14 +382,6 @@ $(O)/$(HEURISTIC_NAME).dot: $(O)/pruned.tsv $(BIN)/emit
 
 # ---- evaluation: shipped heuristic vs ours (issue "Measure and beat") ----------
 REFERENCE_DIR ?= ../shared/reference
-# given explicitly, it must exist (a wrong one would drop the shipped column)
-ifneq ($(filter compare,$(MAKECMDGOALS)),)
-ifneq ($(filter command line environment,$(origin REFERENCE_DIR)),)
-ifeq ($(wildcard $(REFERENCE_DIR)/.),)
-$(error REFERENCE_DIR='$(REFERENCE_DIR)': no such folder (torch's autoheuristic artifacts folder, holding _MMRanking$(GPU_UC).py); nothing was run)
-endif
-endif
-endif
 REFERENCE_ART  = $(REFERENCE_DIR)/_MMRanking$(GPU_UC).py
 HOLDOUT       ?= 0.2
 HELDOUT       ?=
@@ -471,13 +465,6 @@ $(O)/compare.txt: $(CMP)/rows/pruned.tsv $(CMP)/rows/test.feat.tsv $(CMP)/group/
 	  true; } > $@.part && mv $@.part $@ || { rm -f $@.part; exit 1; }
 
 EVAL_TREE ?= $(O)/pruned.tsv
-ifneq ($(filter eval,$(MAKECMDGOALS)),)
-ifneq ($(filter command line environment,$(origin EVAL_TREE)),)
-ifeq ($(wildcard $(EVAL_TREE)),)
-$(error EVAL_TREE='$(EVAL_TREE)': no such file (a tree TSV: out/<gpu>/pruned.tsv, tree.tsv, or import's output); nothing was run)
-endif
-endif
-endif
 .PHONY: compare eval
 compare: $(O)/compare.txt
 	@cat $<
@@ -592,7 +579,8 @@ include $(sort $(wildcard stages/*.mk))
 VARS_CHECKED := GPU OUT RANKING SEED SPLIT SELECT LEAF_RANK LEAF_PAD FOLDS HOLDOUT \
   HEURISTIC_NAME CROSS_DEVICE V SAMPLES REPS FAST_REJECT GPUS ONLINE_SEED GPU_MEM_BYTES SAMPLE_MAX_GFLOP \
   COLLECT_TIME_LIMIT FUZZ_SECONDS CUBLASLT CC BUILD \
-  DATASET_MIRROR LOG HELDOUT
+  DATASET_MIRROR LOG HELDOUT \
+  $(foreach n,REFERENCE_DIR EVAL_TREE,$(if $(filter command line environment,$(origin $(n))),$(n)))
 VARS_BAD := $(shell stages/vars.sh --goals $(call sq,$(MAKECMDGOALS)) \
   $(foreach n,$(VARS_CHECKED),$(call sq,$(n)=$($(n)))))
 ifneq ($(VARS_BAD),)

@@ -129,6 +129,14 @@ fi
 if goal eval && has LOG && [ -n "${v[LOG]}" ] && [ ! -f "${v[LOG]}" ]; then
 	err "LOG='${v[LOG]}': no such file (an AutoHeuristic mm log to evaluate on)"
 fi
+# (REFERENCE_DIR and EVAL_TREE reach here only when given: their defaults
+# are ../shared/reference, which may be absent, and a tree make builds)
+if goal compare && has REFERENCE_DIR && [ ! -d "${v[REFERENCE_DIR]}" ]; then
+	err "REFERENCE_DIR='${v[REFERENCE_DIR]}': no such folder (torch's autoheuristic artifacts folder, holding the shipped _MMRanking<GPU>.py)"
+fi
+if goal eval && has EVAL_TREE && [ ! -f "${v[EVAL_TREE]}" ]; then
+	err "EVAL_TREE='${v[EVAL_TREE]}': no such file (a tree TSV: out/<gpu>/pruned.tsv, tree.tsv, or import's output)"
+fi
 if goal compare && has HELDOUT; then
 	for h in ${v[HELDOUT]}; do
 		[ -f "$h" ] || err "HELDOUT: '$h': no such file (AutoHeuristic mm logs held out of training)"
