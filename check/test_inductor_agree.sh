@@ -76,6 +76,24 @@ if python3 -c "import json,sys; a=json.load(open('$TMP/s.json')); b=json.load(op
 	ok shard-list-as-merged; else fail shard-list-as-merged "figures differ"; fi
 { echo '{"shared_memory": 166912}'; sed -n '2,$p' "$TMP/a1.log"; } >"$TMP/a2.log"
 expect_error shard-metadata-differ 'a2.log:1-2: metadata or header differ' "$TMP/none" $AG "$TMP/a0.log,$TMP/a2.log" "$F/agree_x.log"
+# Triton choices alone (extern_mm left out): F1 winner c1 = A's best, rho over
+# c1 c2 c3 = 1; F2 X's c2 is 1.01 x A's best c1: within, 2 choices: no rho;
+# F3 X's c4 is not in A: miss.  So within 2/3, rho median 1 (one input)
+for kv in triton_winner_within_2pct=0.6666666666666666 triton_spearman_median=1.0; do
+	if msg=$(check_json "$kv"); then ok "figure-${kv%%=*}"; else fail "figure-${kv%%=*}" "$msg"; fi
+done
+# --a-rep / --x-rep: a log of two reps (rep 2 = rep 1's times x 1.25) against
+# itself, rep 2 vs rep 1: every ratio 1.25, ids equal, rho 1; --rep-times
+# throughput: rep 1 of input 1 was redone (the last record, 30 s, counts)
+{ head -2 "$F/agree_a.log"; tail -n +3 "$F/agree_a.log"
+  tail -n +3 "$F/agree_a.log" | awk -F, -v OFS=, '{ if ($NF != "inf") $NF = $NF * 1.25; print }'; } >"$TMP/r2.log"
+printf 'input\trep\tseconds\n0\t1\t10\n0\t2\t2\n1\t1\t20\n1\t1\t30\n1\t2\t3\n' >"$TMP/reps.tsv"
+$AG "$TMP/r2.log" "$TMP/r2.log" --a-rep 1/2 --x-rep 2/2 --a-stats "$TMP/reps.tsv" --json "$TMP/r.json" >"$TMP/r.txt" 2>&1
+if python3 -c "import json,sys; s=json.load(open('$TMP/r.json')); sys.exit(not (s['ids_equal']==1 and abs(s['ratio_p10']-1.25)<1e-9 and abs(s['ratio_p90']-1.25)<1e-9 and s['spearman_median']==1 and s['throughput_a']['inputs']==2 and s['throughput_a']['wall_s']==40))"; then
+	ok reps-select; else fail reps-select "$(head -c 400 "$TMP/r.json" | tr '\n' ' ')"; fi
+expect_error reps-not-multiple 'not a multiple of 3 reps' "$TMP/none" $AG "$TMP/r2.log" "$TMP/r2.log" --a-rep 1/3
+expect_error reps-bad-spec 'expected R/N with 1 <= R <= N' "$TMP/none" $AG "$TMP/r2.log" "$TMP/r2.log" --x-rep 3/2
+expect_error rep-times-needs-rep 'needs --a-rep/--x-rep' "$TMP/none" $AG "$TMP/r2.log" "$TMP/r2.log" --a-stats "$TMP/reps.tsv"
 # check/gpu/inductor_agree.sh end to end on the CPU (--fake, 2 "GPUs"): run A
 # stops by its time limit, run B measures exactly A's inputs per shard
 # (--max-inputs), the fake fast back end all; identical fakes agree fully
@@ -91,4 +109,25 @@ if [ "$na" -ge 2 ] && [ "$na" -lt 48 ] && [ "$na" -eq "$nb" ] \
 	&& grep -q '^torch	fake$' "$TMP/dev/summary.txt"; then
 	ok agree-script-dry-run
 else fail agree-script-dry-run "A $na B $nb: $(tail -5 "$TMP/dev.txt" | tr '\n' '|')"; fi
+# PAIRED=1, in two "device calls" with the same OUT: A and B are the two reps
+# of one run (the fake's rep 2 is 1 % slower: B/A 1.01 on every choice), the
+# fast back end runs in the first call only, the second call resumes A+B
+pair() {
+	OUT=$TMP/devp GPUS=2 PAIRED=1 A_S=1 COLLECT_EXTRA="--fake --fake-delay-ms 150" \
+		FAST_CMD="python3 $ROOT/stages/bench/inductor_collect.py --fake --shard {i}/{n} --stats {stats} {shapes} {log}" \
+		bash "$ROOT/check/gpu/inductor_agree.sh" >"$TMP/devp$1.txt" 2>&1
+}
+pair 1
+n1=$(cat "$TMP"/devp/A/data_*.part.done | grep -c '^[0-9]')
+pair 2
+n2=$(cat "$TMP"/devp/A/data_*.part.done "$TMP"/devp/A/data_*.inputs.tsv 2>/dev/null | grep -c '^[0-9]')
+nr=$(awk -F'\t' 'NR > 1 && $2 == 2' "$TMP/devp/A/reps.tsv" | sort -u | wc -l)
+if [ "$n1" -ge 2 ] && [ "$n2" -gt "$n1" ] && [ "$nr" -eq "$n2" ] \
+	&& grep -q "^B vs A: inputs A $n2, B $n2, common $n2$" "$TMP/devp/summary.txt" \
+	&& grep -q 'time ratio B/A per choice median 1.01, p10 1.01, p90 1.01' "$TMP/devp/summary.txt" \
+	&& grep -q "^fast vs A: inputs A $n2, fast 48, common $n2$" "$TMP/devp/summary.txt" \
+	&& grep -q 'fast back end: complete, not rerun' "$TMP/devp2.txt" \
+	&& grep -q "throughput A .* ($n2 inputs in" "$TMP/devp/summary.txt"; then
+	ok agree-script-paired-resumed
+else fail agree-script-paired-resumed "n1 $n1 n2 $n2 reps $nr: $(grep -E 'vs A|ratio|throughput' "$TMP/devp/summary.txt" | tr '\n' '|')"; fi
 finish

@@ -33,6 +33,15 @@ if [ "$(awk -F'\t' '$1=="inputs_measured"{print $2}' st.tsv)" = 12 ] \
 if [ "$(wc -l <full.txt.inputs.tsv)" -eq 14 ] && head -1 full.txt.inputs.tsv | grep -q '^# inductor_collect torch=fake triton=fake device=FAKE reps=1 shapes_sha256='; then
 	ok inputs-sidecar-kept; else fail inputs-sidecar-kept "$(head -2 full.txt.inputs.tsv)"; fi
 
+# --rep-times: one line per input and rep (12 inputs x 2 reps), in input order
+$IC --reps 2 --rep-times rt.tsv s.tsv rep2.txt 2>/dev/null
+if [ "$(head -1 rt.tsv)" = $'input\trep\tseconds' ] && [ "$(tail -n +2 rt.tsv | wc -l)" -eq 24 ] \
+	&& [ "$(tail -n +2 rt.tsv | cut -f1,2 | tr '\t\n' ', ' | cut -c1-16)" = "0,1 0,2 1,1 1,2 " ] \
+	&& [ $(($(wc -l <rep2.txt) - 2)) -eq 120 ]; then
+	ok rep-times; else fail rep-times "$(head -4 rt.tsv | tr '\n' '|')"; fi
+expect_error rep-times-not-per-process 'not known with --process-per-input' nothing.txt \
+	$IC --process-per-input --rep-times rt2.tsv s.tsv nothing.txt
+
 # sharded like bench: shard i has rows i, i+N, ...; merge gives the same rows
 $IC --shard 0/2 s.tsv d0.txt 2>/dev/null && $IC --shard 1/2 s.tsv d1.txt 2>/dev/null
 "$BIN/merge" -o m.txt d0.txt d1.txt 2>/dev/null

@@ -4,7 +4,7 @@ log A of the same inputs (issue #17 "Must show": fast back end vs Inductor
 run A, and Inductor run B vs run A).  Pure Python, no torch.
 
 usage: inductor_agree.py A.log X.log [--a-stats F] [--x-stats F] [--name-x NAME]
-                         [--per-input FILE] [--json FILE]
+                         [--a-rep R/N] [--x-rep R/N] [--per-input FILE] [--json FILE]
 
   A.log, X.log   AutoHeuristic logs (spec §1; times in ms, inf = failed), with
                  the same CSV header; either may be a comma-separated list of
@@ -13,9 +13,17 @@ usage: inductor_agree.py A.log X.log [--a-stats F] [--x-stats F] [--name-x NAME]
                  (all columns before choice); repeated rows of one (input,
                  choice) are combined by their median, inf if any is inf
                  (spec §1.6).  Only inputs in both logs are compared.
+  --a-rep/--x-rep R/N   the log holds N fresh autotunings per input
+                 (inductor_collect --reps N, rows appended rep after rep): use
+                 the R-th (1-based) of each (input, choice)'s rows, e.g. the
+                 same log as A with --a-rep 1/2 and as X (run B) with --x-rep
+                 2/2; a row count that is not a multiple of N is an error
   --a-stats/--x-stats F   the runs' stats TSVs (inductor_collect --stats or
                  bench --stats: keys inputs_measured, wall_s) for the
-                 throughput in inputs/hour
+                 throughput in inputs/hour; with --a-rep/--x-rep, F may be
+                 inductor_collect's --rep-times file (input, rep, seconds):
+                 that rep's seconds summed over its inputs (the last record of
+                 a redone input)
   --per-input FILE   one TSV row per common input
   --json FILE        the summary as JSON
 
@@ -31,6 +39,8 @@ Figures, over the common inputs (stdout):
   inf_mismatches   (input, choice) pairs inf in one log and finite in the other
   extern_mm        X/A ratio of extern_mm per input: median, min, max, and the
                    largest move max(r, 1/r) with its input
+  triton_only      winner_within_2pct and spearman_median over the Triton
+                   choices alone (extern_mm left out of both logs)
 Exit status 0; 1 on unreadable or malformed logs (file:line named) or logs with
 different headers.
 """
@@ -46,6 +56,36 @@ from inductor_text import write_atomic  # noqa: E402
 
 def fail(msg):
     sys.exit(f"inductor_agree: {msg}")
+
+
+def parse_rep(spec, opt):
+    """'R/N' -> (R - 1, N) with 1 <= R <= N, or None."""
+    if spec is None:
+        return None
+    r, _, n = spec.partition("/")
+    try:
+        r, n = int(r), int(n)
+    except ValueError:
+        r = n = 0
+    if not 1 <= r <= n:
+        fail(f"{opt} {spec}: expected R/N with 1 <= R <= N")
+    return r - 1, n
+
+
+def select_rep(inputs, rep, path):
+    """Keep the rep-th of rep N's equal slices of each (input, choice)'s rows."""
+    if rep is None:
+        return inputs
+    r, n = rep
+    out = {}
+    for key, ch in inputs.items():
+        for c, t in ch.items():
+            if len(t) % n:
+                fail(f"{path}: input {key} choice {c}: {len(t)} rows, not a multiple of "
+                     f"{n} reps")
+            k = len(t) // n
+            out.setdefault(key, {})[c] = t[r * k:(r + 1) * k]
+    return out
 
 
 def read_logs(paths):
@@ -151,16 +191,36 @@ def winner(times):
     return best
 
 
-def throughput(path):
+def rep_seconds(path, lines, rep):
+    """(inputs, seconds) of rep (0-based) in a --rep-times file."""
+    last = {}
+    for i, line in enumerate(lines[1:], 2):
+        f = line.rstrip("\n").split("\t")
+        try:
+            inp, r, t = int(f[0]), int(f[1]), float(f[2])
+        except (ValueError, IndexError):
+            fail(f"{path}:{i}: expected input, rep, seconds")
+        last[(inp, r)] = t
+    secs = [t for (_, r), t in last.items() if r == rep + 1]
+    return len(secs), sum(secs)
+
+
+def throughput(path, rep=None):
     if not path:
         return None
     kv = {}
     try:
         with open(path, encoding="utf-8") as fh:
-            for line in fh:
+            lines = fh.readlines()
+        if lines and lines[0] == "input\trep\tseconds\n":
+            if rep is None:
+                fail(f"{path}: a --rep-times file needs --a-rep/--x-rep")
+            n, wall = rep_seconds(path, lines, rep[0])
+        else:
+            for line in lines:
                 k, _, v = line.rstrip("\n").partition("\t")
                 kv[k] = v
-        n, wall = float(kv["inputs_measured"]), float(kv["wall_s"])
+            n, wall = float(kv["inputs_measured"]), float(kv["wall_s"])
     except (OSError, KeyError, ValueError) as e:
         fail(f"{path}: not a stats TSV with inputs_measured and wall_s ({e})")
     return {"inputs": int(n), "wall_s": wall, "inputs_per_hour": 3600 * n / wall if wall > 0 else None,
@@ -170,8 +230,8 @@ def throughput(path):
 def compare(a, x):
     """The figures of the module docstring, and one record per common input."""
     common = [k for k in a if k in x]
-    per, rhos, ratios, ext = [], [], [], []
-    ids_eq = within = inf_mis = 0
+    per, rhos, ratios, ext, rhos_t = [], [], [], [], []
+    ids_eq = within = inf_mis = within_t = 0
     for key in common:
         ta = {c: combine(v) for c, v in a[key].items()}
         tx = {c: combine(v) for c, v in x[key].items()}
@@ -186,6 +246,15 @@ def compare(a, x):
         rho = spearman([ta[c] for c in both], [tx[c] for c in both])
         if rho is not None:
             rhos.append(rho)
+        tri_a = {c: t for c, t in ta.items() if c != "extern_mm"}
+        tri_x = {c: t for c, t in tx.items() if c != "extern_mm"}
+        tbest, twin = winner(tri_a), winner(tri_x)
+        within_t += (tbest is not None and twin is not None
+                     and tri_a.get(twin, math.inf) <= 1.02 * tri_a[tbest])
+        tb = [c for c in both if c != "extern_mm"]
+        trho = spearman([ta[c] for c in tb], [tx[c] for c in tb])
+        if trho is not None:
+            rhos_t.append(trho)
         ratios += [tx[c] / ta[c] for c in both]
         er = tx["extern_mm"] / ta["extern_mm"] if "extern_mm" in both else None
         if er is not None:
@@ -204,7 +273,9 @@ def compare(a, x):
          "ratio_median": median(ratios) if ratios else None,
          "ratio_p10": percentile(ratios, 0.1) if ratios else None,
          "ratio_p90": percentile(ratios, 0.9) if ratios else None,
-         "inf_mismatches": inf_mis}
+         "inf_mismatches": inf_mis,
+         "triton_winner_within_2pct": within_t / n if n else None,
+         "triton_spearman_median": median(rhos_t) if rhos_t else None}
     if ext:
         rs = [r for r, _ in ext]
         r_move, k_move = max(ext, key=lambda e: max(e[0], 1 / e[0]))
@@ -231,15 +302,19 @@ def main(argv):
     p.add_argument("--a-stats")
     p.add_argument("--x-stats")
     p.add_argument("--name-x", default="X", help="what X is, in the output (e.g. B, fast)")
+    p.add_argument("--a-rep")
+    p.add_argument("--x-rep")
     p.add_argument("--per-input")
     p.add_argument("--json")
     o = p.parse_args(argv)
+    ra, rx = parse_rep(o.a_rep, "--a-rep"), parse_rep(o.x_rep, "--x-rep")
     ha, a = read_logs(o.a)
     hx, x = read_logs(o.x)
+    a, x = select_rep(a, ra, o.a), select_rep(x, rx, o.x)
     if ha != hx:
         fail(f"{o.a}:2 and {o.x}:2: the CSV headers differ (different feature sets)")
     s, per = compare(a, x)
-    s["throughput_a"], s["throughput_x"] = throughput(o.a_stats), throughput(o.x_stats)
+    s["throughput_a"], s["throughput_x"] = throughput(o.a_stats, ra), throughput(o.x_stats, rx)
     nx = o.name_x
     print(f"{nx} vs A: inputs A {s['inputs_a']}, {nx} {s['inputs_x']}, common {s['common']}")
     print(f"  candidate id sets equal     {fmt(s['ids_equal'], True)}")
@@ -249,6 +324,8 @@ def main(argv):
     print(f"  time ratio {nx}/A per choice median {fmt(s['ratio_median'])}, p10 "
           f"{fmt(s['ratio_p10'])}, p90 {fmt(s['ratio_p90'])} ({s['ratio_pairs']} pairs)")
     print(f"  inf in one log only         {s['inf_mismatches']} (input, choice) pairs")
+    print(f"  Triton choices only: winner within 2 % {fmt(s['triton_winner_within_2pct'], True)}, "
+          f"Spearman rho median {fmt(s['triton_spearman_median'])}")
     if "extern_median" in s:
         print(f"  extern_mm {nx}/A            median {fmt(s['extern_median'])}, min "
               f"{fmt(s['extern_min'])}, max {fmt(s['extern_max'])}; largest move "

@@ -30,6 +30,16 @@
 #   FAST_S   its time limit per shard (default 90; the command is killed after)
 #   COLLECT_EXTRA  more inductor_collect options for runs A, B, C (--fake: a
 #            CPU dry run of this script, as check/test_inductor_agree.sh does)
+#   PAIRED=1 runs A and B as the two fresh autotunings of one inductor_collect
+#            run (--reps 2: per input, A's compile + autotune, then B's with
+#            fresh Inductor caches again, reusing A's compiled Triton kernels),
+#            so a run cut short by its time limit still has A and B on the
+#            same inputs; the fast back end runs first; A's throughput is
+#            its reps' seconds (--rep-times), B's is not reported (its kernels
+#            were compiled by A).  The Triton cache is $OUT/triton-cache, so
+#            the same command in the next device call (same OUT, kept while
+#            the machine is warm) resumes A+B where the last stopped and skips
+#            a fast run whose shards are complete.  A_S is then per call.
 # Needs torch (2.11) and a GPU; no mmrank binary (the report reads the shard
 # logs itself, as merged).
 # Writes under $OUT (default out/device): A/ B/ C/ fast/ (data_<i>.txt or
@@ -48,12 +58,13 @@ N=${GPUS:-$(nvidia-smi -L 2>/dev/null | wc -l)}
 COLLECT_EXTRA=${COLLECT_EXTRA:-}
 A_S=${A_S:-200} B_S=${B_S:-150} C_S=${C_S:-0} FAST_S=${FAST_S:-90}
 FAST_CMD=${FAST_CMD:-}
-TRITON_SHARED=$(mktemp -d)/triton
+PAIRED=${PAIRED:-0}
+if [ "$PAIRED" = 1 ]; then TRITON_SHARED=$OUT/triton-cache; else TRITON_SHARED=$(mktemp -d)/triton; fi
 IC=stages/bench/inductor_collect.py
 export TORCHINDUCTOR_COMPILE_THREADS=${TORCHINDUCTOR_COMPILE_THREADS:-$(( $(nproc) / N > 1 ? $(nproc) / N : 1 ))}
 nvidia-smi --query-gpu=index,name,clocks.sm,temperature.gpu --format=csv 2>/dev/null
 date -u
-echo "shapes $SHAPES ($(($(wc -l <"$SHAPES") - 1)) inputs), $N GPUs, A ${A_S}s B ${B_S}s C ${C_S}s fast ${FAST_S}s, compile threads $TORCHINDUCTOR_COMPILE_THREADS"
+echo "shapes $SHAPES ($(($(wc -l <"$SHAPES") - 1)) inputs), $N GPUs, A ${A_S}s B ${B_S}s C ${C_S}s fast ${FAST_S}s, compile threads $TORCHINDUCTOR_COMPILE_THREADS, paired $PAIRED"
 
 # the log of shard i of run dir D: complete or in progress
 shard_log() { if [ -e "$1/data_$2.txt" ]; then echo "$1/data_$2.txt"; else echo "$1/data_$2.txt.part"; fi; }
@@ -72,9 +83,10 @@ run_inductor() {
 	for ((i = 0; i < N; i++)); do
 		local extra=()
 		[ "$name" = B ] && extra=(--max-inputs "$(shard_done "$OUT/A" $i)")
+		[ "$PAIRED" = 1 ] && extra=(--reps 2 --rep-times "$OUT/$name/reps_$i.tsv")
 		timeout $((secs + 150)) python3 $IC --device $i --shard $i/$N --time-limit "$secs" \
 			--triton-cache "$TRITON_SHARED" --stats "$OUT/$name/stats_$i.tsv" "${extra[@]}" $COLLECT_EXTRA "$@" \
-			"$SHAPES" "$OUT/$name/data_$i.txt" 2>"$OUT/$name/stderr_$i.txt" &
+			"$SHAPES" "$OUT/$name/data_$i.txt" 2>>"$OUT/$name/stderr_$i.txt" &
 		pids+=($!)
 	done
 	for ((i = 0; i < N; i++)); do wait ${pids[$i]}; echo "run $name shard $i/$N: exit $? ($(shard_done "$OUT/$name" $i) inputs)"; done
@@ -94,31 +106,19 @@ combine() {
 		    for (k in v) print k "\t" v[k]}' "$d"/stats_*.tsv >"$d/stats.tsv"
 }
 
-report() {  # report NAME: NAME vs A
-	python3 check/gpu/inductor_agree.py "$(cat "$OUT/A/logs")" "$(cat "$OUT/$1/logs")" --name-x "$1" \
-		--a-stats "$OUT/A/stats.tsv" --x-stats "$OUT/$1/stats.tsv" --json "$OUT/agree_$1.json" \
-		--per-input "$OUT/agree_$1.per_input.tsv" | tee "$OUT/agree_$1.txt"
+report() {  # report NAME [inductor_agree options]: NAME vs A
+	local name=$1 a_stats=$OUT/A/stats.tsv; shift
+	[ "$PAIRED" = 1 ] && a_stats=$OUT/A/reps.tsv
+	python3 check/gpu/inductor_agree.py "$(cat "$OUT/A/logs")" "$(cat "$OUT/$name/logs")" --name-x "$name" \
+		--a-stats "$a_stats" --json "$OUT/agree_$name.json" \
+		--per-input "$OUT/agree_$name.per_input.tsv" "$@" | tee "$OUT/agree_$name.txt"
 }
 
-echo "=== run A: Inductor, fresh caches per compile ==="
-run_inductor A "$A_S"
-combine A || exit 1
-echo "=== run B: Inductor again, on A's inputs ==="
-run_inductor B "$B_S"
-combine B && report B
-if [ "$C_S" -gt 0 ]; then
-	echo "=== run C: Inductor, a fresh process per input (shard 0 only) ==="
-	mkdir -p "$OUT/C"
-	timeout $((C_S + 150)) python3 $IC --process-per-input --device 0 --shard 0/$N --time-limit "$C_S" \
-		--triton-cache "$(mktemp -d)/triton" --stats "$OUT/C/stats_0.tsv" $COLLECT_EXTRA "$SHAPES" "$OUT/C/data_0.txt" \
-		2>"$OUT/C/stderr_0.txt"
-	echo "run C: exit $? ($(shard_done "$OUT/C" 0) inputs)"
-	(N=1 combine C) && report C
-fi
-if [ -n "$FAST_CMD" ]; then
-	echo "=== fast back end ==="
+run_fast() {  # the fast back end, one shard per GPU; skipped when every shard is complete
 	mkdir -p "$OUT/fast"
-	pids=()
+	local pids=() i c done=0
+	for ((i = 0; i < N; i++)); do [ -e "$OUT/fast/data_$i.txt" ] && done=$((done + 1)); done
+	[ "$done" -eq "$N" ] && { echo "fast back end: complete, not rerun"; return; }
 	for ((i = 0; i < N; i++)); do
 		c=${FAST_CMD//\{i\}/$i}; c=${c//\{n\}/$N}; c=${c//\{shapes\}/$SHAPES}
 		c=${c//\{log\}/$OUT/fast/data_$i.txt}; c=${c//\{stats\}/$OUT/fast/stats_$i.tsv}
@@ -126,8 +126,39 @@ if [ -n "$FAST_CMD" ]; then
 		timeout "$FAST_S" bash -c "$c" 2>"$OUT/fast/stderr_$i.txt" &
 		pids+=($!)
 	done
-	for p in "${pids[@]}"; do wait "$p"; echo "fast shard: exit $?"; done
-	combine fast && report fast
+	for c in "${pids[@]}"; do wait "$c"; echo "fast shard: exit $?"; done
+}
+
+if [ "$PAIRED" = 1 ]; then
+	[ -n "$FAST_CMD" ] && { echo "=== fast back end ==="; run_fast; }
+	echo "=== runs A and B: Inductor twice per input, fresh caches per compile ==="
+	run_inductor A "$A_S"
+	combine A || exit 1
+	awk 'FNR > 1 || NR == 1' "$OUT"/A/reps_*.tsv >"$OUT/A/reps.tsv"
+	mkdir -p "$OUT/B" && cp "$OUT/A/logs" "$OUT/B/logs"   # B is the same log, rep 2
+	report B --a-rep 1/2 --x-rep 2/2
+	[ -n "$FAST_CMD" ] && combine fast && report fast --a-rep 1/2 --x-stats "$OUT/fast/stats.tsv"
+else
+echo "=== run A: Inductor, fresh caches per compile ==="
+run_inductor A "$A_S"
+combine A || exit 1
+echo "=== run B: Inductor again, on A's inputs ==="
+run_inductor B "$B_S"
+combine B && report B --x-stats "$OUT/B/stats.tsv"
+if [ "$C_S" -gt 0 ]; then
+	echo "=== run C: Inductor, a fresh process per input (shard 0 only) ==="
+	mkdir -p "$OUT/C"
+	timeout $((C_S + 150)) python3 $IC --process-per-input --device 0 --shard 0/$N --time-limit "$C_S" \
+		--triton-cache "$(mktemp -d)/triton" --stats "$OUT/C/stats_0.tsv" $COLLECT_EXTRA "$SHAPES" "$OUT/C/data_0.txt" \
+		2>"$OUT/C/stderr_0.txt"
+	echo "run C: exit $? ($(shard_done "$OUT/C" 0) inputs)"
+	(N=1 combine C) && report C --x-stats "$OUT/C/stats.tsv"
+fi
+if [ -n "$FAST_CMD" ]; then
+	echo "=== fast back end ==="
+	run_fast
+	combine fast && report fast --x-stats "$OUT/fast/stats.tsv"
+fi
 fi
 {
 	echo "# inductor_agree summary ($(date -u +%FT%TZ)); versions:"

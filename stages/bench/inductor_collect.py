@@ -68,12 +68,14 @@ class FakeBackend:
 
     def __init__(self, delay_ms, die):
         self.delay_ms, self.die = delay_ms, die
+        self.rep_secs = []
 
     def versions(self):
         return {"torch": "fake", "triton": "fake", "cuda": "none", "device": "FAKE",
                 "capability": "9.0"}
 
     def measure(self, inp, path, reps):
+        self.rep_secs = [self.delay_ms / 1000 / reps] * reps
         time.sleep(self.delay_ms / 1000)
         if inp.m == 1:
             return "no_rows"
@@ -96,6 +98,7 @@ class TorchBackend:
     def __init__(self, triton_cache):
         import inductor_torch as it
         self.it, self.triton_cache = it, triton_cache
+        self.rep_secs = []
         import torch
         self.torch = torch
         torch.cuda.init()
@@ -107,13 +110,16 @@ class TorchBackend:
         it, torch = self.it, self.torch
         it.configure(collect=True, log_path=path)
         it.set_tf32(inp.tf32)
+        self.rep_secs = []
         try:
             a, b = it.operands(inp, seed=inp.id)
             for _ in range(reps):
+                t0 = time.perf_counter()
                 with it.fresh_inductor(self.triton_cache):
                     it.clear_savers()
                     fn, _ = it.compile_mm(a, b)
                     del fn
+                self.rep_secs.append(time.perf_counter() - t0)
             status = "ok"
         except Exception as e:  # a compile or OOM error: recorded, input skipped
             status = "error:" + type(e).__name__
@@ -133,6 +139,7 @@ class ProcessBackend:
 
     def __init__(self, argv_base):
         self.argv_base = argv_base
+        self.rep_secs = []   # not known across the process boundary
         out = subprocess.run(argv_base + ["--print-versions"], capture_output=True, text=True)
         if out.returncode != 0:
             raise SystemExit(f"inductor_collect: child failed: {out.stderr[-500:]}")
@@ -151,6 +158,17 @@ class ProcessBackend:
 def sha256(path):
     with open(path, "rb") as fh:
         return hashlib.sha256(fh.read()).hexdigest()
+
+
+def append_rep_times(path, input_id, secs):
+    """input, rep, seconds lines (a header when the file is new), fsync'd;
+    a resumed input's reps are appended again (readers keep the last)."""
+    new = not os.path.exists(path)
+    with open(path, "a") as fh:
+        fh.write(("input\trep\tseconds\n" if new else "")
+                 + "".join(f"{input_id}\t{r}\t{t:.3f}\n" for r, t in enumerate(secs, 1)))
+        fh.flush()
+        os.fsync(fh.fileno())
 
 
 def write_stats(path, kv):
@@ -181,6 +199,11 @@ def parse_args(argv):
     p.add_argument("--stats", metavar="FILE",
                    help="write a key/value TSV: inputs, rows, seconds, inputs/hour, "
                         "startup, torch/Triton/CUDA versions")
+    p.add_argument("--rep-times", metavar="FILE",
+                   help="append one line per input and rep to FILE: input, rep (1-based), "
+                        "seconds of that fresh compile + autotune (e.g. --reps 2 as two "
+                        "runs A and B, rep 2 reusing rep 1's Triton kernels when "
+                        "--triton-cache is given); not with --process-per-input")
     p.add_argument("--triton-cache", metavar="DIR",
                    help="share Triton's compiled-kernel cache in DIR across inputs and "
                         "runs (default: a fresh one inside each fresh Inductor cache, as "
@@ -206,6 +229,8 @@ def parse_args(argv):
         a.shard_i, a.shard_n = ish.parse_shard(a.shard)
     except ValueError as e:
         p.error(str(e))
+    if a.rep_times and a.process_per_input:
+        p.error("--rep-times: the per-rep seconds are not known with --process-per-input")
     a.die = None
     if a.fake_die:
         if not a.fake:
@@ -300,6 +325,8 @@ def main(argv):
                   file=sys.stderr)
         if status.startswith("error"):
             rows = []   # whatever a failed compile logged is not kept
+        if a.rep_times:   # before the sidecar line: a killed input is redone and appended again
+            append_rep_times(a.rep_times, inp.id, be.rep_secs)
         if a.die and a.die[0] == inp.id:
             slog.fault = a.die[1]
         try:
