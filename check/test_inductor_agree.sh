@@ -91,7 +91,14 @@ printf 'input\trep\tseconds\n0\t1\t10\n0\t2\t2\n1\t1\t20\n1\t1\t30\n1\t2\t3\n' >
 $AG "$TMP/r2.log" "$TMP/r2.log" --a-rep 1/2 --x-rep 2/2 --a-stats "$TMP/reps.tsv" --json "$TMP/r.json" >"$TMP/r.txt" 2>&1
 if python3 -c "import json,sys; s=json.load(open('$TMP/r.json')); sys.exit(not (s['ids_equal']==1 and abs(s['ratio_p10']-1.25)<1e-9 and abs(s['ratio_p90']-1.25)<1e-9 and s['spearman_median']==1 and s['throughput_a']['inputs']==2 and s['throughput_a']['wall_s']==40))"; then
 	ok reps-select; else fail reps-select "$(head -c 400 "$TMP/r.json" | tr '\n' ' ')"; fi
-expect_error reps-not-multiple 'not a multiple of 3 reps' "$TMP/none" $AG "$TMP/r2.log" "$TMP/r2.log" --a-rep 1/3
+expect_error reps-not-multiple 'no input has a multiple of 3 reps' "$TMP/none" $AG "$TMP/r2.log" "$TMP/r2.log" --a-rep 1/3
+# an input one of whose reps logged nothing (F2's rows once only) is left out
+{ cat "$TMP/r2.log"; grep '^2048,512,32000' "$F/agree_a.log"; } >"$TMP/r3.log"
+$AG "$TMP/r3.log" "$TMP/r3.log" --a-rep 1/2 --x-rep 2/2 --json "$TMP/r3.json" >"$TMP/r3.txt" 2>"$TMP/r3.err"
+if grep -q 'input 2048,512,32000,.* left out: choice .* has 3 rows, not a multiple of 2 reps' "$TMP/r3.err" \
+	&& grep -q 'left out (a rep logged nothing): A 1, X 1 inputs' "$TMP/r3.txt" \
+	&& python3 -c "import json,sys; s=json.load(open('$TMP/r3.json')); sys.exit(not (s['common']==3 and s['rep_left_out_a']==1))"; then
+	ok reps-uneven-left-out; else fail reps-uneven-left-out "$(cat "$TMP/r3.err" "$TMP/r3.txt" | head -5 | tr '\n' '|')"; fi
 expect_error reps-bad-spec 'expected R/N with 1 <= R <= N' "$TMP/none" $AG "$TMP/r2.log" "$TMP/r2.log" --x-rep 3/2
 expect_error rep-times-needs-rep 'needs --a-rep/--x-rep' "$TMP/none" $AG "$TMP/r2.log" "$TMP/r2.log" --a-stats "$TMP/reps.tsv"
 # check/gpu/inductor_agree.sh end to end on the CPU (--fake, 2 "GPUs"): run A

@@ -17,7 +17,8 @@ usage: inductor_agree.py A.log X.log [--a-stats F] [--x-stats F] [--name-x NAME]
                  (inductor_collect --reps N, rows appended rep after rep): use
                  the R-th (1-based) of each (input, choice)'s rows, e.g. the
                  same log as A with --a-rep 1/2 and as X (run B) with --x-rep
-                 2/2; a row count that is not a multiple of N is an error
+                 2/2; an input whose rows are not a multiple of N (one of its
+                 autotunings logged nothing) is left out, named on stderr
   --a-stats/--x-stats F   the runs' stats TSVs (inductor_collect --stats or
                  bench --stats: keys inputs_measured, wall_s) for the
                  throughput in inputs/hour; with --a-rep/--x-rep, F may be
@@ -73,19 +74,26 @@ def parse_rep(spec, opt):
 
 
 def select_rep(inputs, rep, path):
-    """Keep the rep-th of rep N's equal slices of each (input, choice)'s rows."""
+    """Keep the rep-th of rep N's equal slices of each (input, choice)'s rows.
+    An input whose row count per choice is not a multiple of N (one of its
+    autotunings logged nothing, e.g. a candidate failed at precompile) is
+    left out and named on stderr; an input with no such choice but unequal
+    counts is refused.  Returns (inputs, number left out)."""
     if rep is None:
-        return inputs
+        return inputs, 0
     r, n = rep
-    out = {}
+    out, left = {}, 0
     for key, ch in inputs.items():
-        for c, t in ch.items():
-            if len(t) % n:
-                fail(f"{path}: input {key} choice {c}: {len(t)} rows, not a multiple of "
-                     f"{n} reps")
-            k = len(t) // n
-            out.setdefault(key, {})[c] = t[r * k:(r + 1) * k]
-    return out
+        if any(len(t) % n for t in ch.values()):
+            left += 1
+            c, t = next((c, t) for c, t in ch.items() if len(t) % n)
+            print(f"inductor_agree: {path}: input {key} left out: choice {c} has {len(t)} "
+                  f"rows, not a multiple of {n} reps", file=sys.stderr)
+            continue
+        out[key] = {c: t[r * (len(t) // n):(r + 1) * (len(t) // n)] for c, t in ch.items()}
+    if inputs and not out:
+        fail(f"{path}: no input has a multiple of {n} reps' rows")
+    return out, left
 
 
 def read_logs(paths):
@@ -310,13 +318,16 @@ def main(argv):
     ra, rx = parse_rep(o.a_rep, "--a-rep"), parse_rep(o.x_rep, "--x-rep")
     ha, a = read_logs(o.a)
     hx, x = read_logs(o.x)
-    a, x = select_rep(a, ra, o.a), select_rep(x, rx, o.x)
+    (a, left_a), (x, left_x) = select_rep(a, ra, o.a), select_rep(x, rx, o.x)
     if ha != hx:
         fail(f"{o.a}:2 and {o.x}:2: the CSV headers differ (different feature sets)")
     s, per = compare(a, x)
+    s["rep_left_out_a"], s["rep_left_out_x"] = left_a, left_x
     s["throughput_a"], s["throughput_x"] = throughput(o.a_stats, ra), throughput(o.x_stats, rx)
     nx = o.name_x
     print(f"{nx} vs A: inputs A {s['inputs_a']}, {nx} {s['inputs_x']}, common {s['common']}")
+    if left_a or left_x:
+        print(f"  left out (a rep logged nothing): A {left_a}, {nx} {left_x} inputs")
     print(f"  candidate id sets equal     {fmt(s['ids_equal'], True)}")
     print(f"  winner within 2 % of A's    {fmt(s['winner_within_2pct'], True)}")
     print(f"  Spearman rho median (min)   {fmt(s['spearman_median'])} ({fmt(s['spearman_min'])}) "
