@@ -10,6 +10,13 @@
 #     resumes to the byte-identical log (duplicate ids included);
 #   * screening is off for it (the plan sidecar says screen=0 and the
 #     tables' torch version), --screen-audit is refused; LOG.versions.tsv;
+#   * the long-kernel rule (--long-ms, default 10; stages/lib/ttsched.h):
+#     --stats long_choices / long_fallbacks equal the rows of the log whose
+#     time is >= 10 ms / whose fake warm-up (1.5 x the time) alone is, the
+#     log is byte-identical with --long-ms 0 (which counts none and makes
+#     more timed launches), the plan sidecar records T and N, and a part
+#     made with another T or N (or, with the rule on, by an older bench
+#     without one) is refused, while an older part resumes with --long-ms 0;
 #   * bad lines of the shape list are refused with file:line: field, and
 #     -o LOG equals the positional form;
 #   * make collect SHAPES=<padded list> KERNEL_TEMPLATE=triton reaches
@@ -83,7 +90,7 @@ done
 [ $okc = 1 ] && ok bench-triton-resume-every-cut
 # screening is off (its kernels are specialised to K): the sidecar says so
 "$F" "${K[@]}" --time-limit 0 s.tsv tl.txt 2>/dev/null
-printf 'screen=0 screen_ms=0 audit=0\ntorch\t2.11.0+cu130\n' > plan.want
+printf 'screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2\ntorch\t2.11.0+cu130\n' > plan.want
 test_cmp bench-triton-no-screening plan.want tl.txt.part.plan
 expect_error bench-triton-no-screen-audit '--screen-audit: --template triton has no screening' x.txt \
 	"$F" "${K[@]}" --screen-audit s.tsv x.txt
@@ -91,9 +98,45 @@ printf 'key\tvalue\nbackend\ttriton\ntorch\t2.11.0+cu130\nmeasurer\tfake\ndevice
 test_cmp bench-triton-versions-sidecar v.want full.txt.versions.tsv
 # a part made with other tables is refused (the sidecar's identity)
 head -n 40 full.txt > o.txt.part
-printf 'screen=0 screen_ms=0 audit=0\ntorch\t2.10.0\n' > o.txt.part.plan
-expect_error bench-triton-resume-other-tables 'o.txt.part was made with screen=0 screen_ms=0 audit=0;torch=2.10.0, this run has' \
+printf 'screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2\ntorch\t2.10.0\n' > o.txt.part.plan
+expect_error bench-triton-resume-other-tables 'o.txt.part was made with screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2;torch=2.10.0, this run has' \
 	o.txt "$F" "${K[@]}" s.tsv o.txt
+
+# ---- the long-kernel rule (--long-ms) ------------------------------------------------
+"$F" "${K[@]}" --reps 1 --fast-reject 0 --stats lst.tsv s.tsv long.txt 2>/dev/null
+"$F" "${K[@]}" --reps 1 --fast-reject 0 --long-ms 0 --stats lst0.tsv s.tsv long0.txt 2>/dev/null
+want=$(awk -F, 'NR > 2 && $NF != "inf" { if ($NF + 0 >= 10) l++; else if (1.5 * $NF >= 10) f++ }
+	END { printf "%d %d", l, f }' long.txt)
+got=$(awk -F'\t' '$1 == "long_choices" { l = $2 } $1 == "long_fallbacks" { f = $2 } END { print l, f }' lst.tsv)
+[ "$got" = "$want" ] && [ "${want% *}" -gt 0 ] && [ "${want#* }" -gt 0 ] && ok bench-triton-long-choices-counted ||
+	fail bench-triton-long-choices-counted "stats long/fallbacks $got, log $want"
+test_cmp bench-triton-long-same-log long0.txt long.txt
+l0=$(awk -F'\t' '$1 == "long_choices" { print $2 }' lst0.tsv)
+c0=$(awk -F'\t' '$1 == "timed_launches" { print $2 }' lst0.tsv)
+c1=$(awk -F'\t' '$1 == "timed_launches" { print $2 }' lst.tsv)
+# each long choice saves 7 - 3 calls at least (Inductor's >= 6 timed launches + warm-up)
+[ "$l0" = 0 ] && [ -n "$c1" ] && [ $((c0 - c1)) -ge $((4 * ${want% *})) ] && ok bench-triton-long-off-fewer-launches ||
+	fail bench-triton-long-off-fewer-launches "off: long $l0 launches $c0; on: launches $c1"
+"$F" "${K[@]}" --long-ms 2.5 --long-launches 1 --time-limit 0 s.tsv lp.txt 2>/dev/null
+printf 'screen=0 screen_ms=0 audit=0 long_ms=2.5 long_launches=1\ntorch\t2.11.0+cu130\n' > lp.want
+test_cmp bench-triton-long-plan lp.want lp.txt.part.plan
+head -n 40 full.txt > lo.txt.part
+printf 'screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2\ntorch\t2.11.0+cu130\n' > lo.txt.part.plan
+expect_error bench-triton-resume-other-long-ms 'lo.txt.part was made with screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2;torch=2.11.0\+cu130, this run has screen=0 screen_ms=0 audit=0 long_ms=20 long_launches=2;.*--long-ms' \
+	lo.txt "$F" "${K[@]}" --long-ms 20 s.tsv lo.txt
+expect_error bench-triton-resume-other-long-launches 'this run has screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=1;' \
+	lo.txt "$F" "${K[@]}" --long-launches 1 s.tsv lo.txt
+# a part of Inductor's method (an older bench's, e.g. perf/results/gpu/h200_collect's):
+# refused under the rule, resumed with --long-ms 0 to the same log
+printf 'screen=0 screen_ms=0 audit=0\ntorch\t2.11.0+cu130\n' > lo.txt.part.plan
+expect_error bench-triton-resume-inductor-part-long 'lo.txt.part was made with screen=0 screen_ms=0 audit=0;torch=2.11.0\+cu130, this run has screen=0 screen_ms=0 audit=0 long_ms=10' \
+	lo.txt "$F" "${K[@]}" s.tsv lo.txt
+"$F" "${K[@]}" --long-ms 0 s.tsv lo.txt 2>lo.err
+test_cmp bench-triton-resume-inductor-part-long-ms-0 full.txt lo.txt
+# other back ends: no such rule, nothing in their plan
+"$F" --kernels "$ROOT/kernels" --template mma --long-ms 5 --time-limit 0 s.tsv mm.txt 2>/dev/null
+printf 'screen=1.3 screen_ms=2 audit=0\n' > mm.want
+test_cmp bench-long-ms-not-in-other-plans mm.want mm.txt.part.plan
 
 # ---- the shape list: errors, -o -------------------------------------------------
 sed '4s/\t1\t1000\t1000\t1$/\t0\t1000\t1000\t1/' s.tsv > bad.tsv

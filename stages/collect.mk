@@ -2,10 +2,12 @@
 # (issue "Collect training data on our own GPUs"; spec §2, §3; design.md
 # "Parallel", "Resumable").  Included by the top-level Makefile, which
 # defines BIN, BUILD, CC, WARN, CFLAGS, LDLIBS, LIBA, LIB_HDR, CUDA, GPU,
-# GPUS, SAMPLES, SEED, REPS, FAST_REJECT, SCREEN, SCREEN_MS.
+# GPUS, SAMPLES, SEED, REPS, FAST_REJECT, SCREEN, SCREEN_MS, LONG_MS,
+# LONG_LAUNCHES.
 #
 #   make collect GPU=h200 GPUS=0,1 SAMPLES=N SEED=S [REPS=3] [FAST_REJECT=1.5] [SCREEN=1.3]
-#                [SCREEN_MS=2] [SHAPES=FILE] [KERNEL_TEMPLATE=triton] [BACKEND=inductor] [-j]
+#                [SCREEN_MS=2] [SHAPES=FILE] [KERNEL_TEMPLATE=triton [LONG_MS=10]
+#                [LONG_LAUNCHES=2]] [BACKEND=inductor] [-j]
 #
 # runs sample (4*N inputs; or, with SHAPES=FILE, takes the shape list FILE:
 # stages/FORMATS.md "shape list", e.g. datasets/shapes/real.tsv, explicit
@@ -30,7 +32,9 @@
 # stages/bench/triton_aot.py in parallel (TRITON_JOBS, default all CPUs; no
 # GPU needed) into $(CUBIN_CACHE)/triton-<hash>-<triton version>-sm<arch>/,
 # a make step (the stamp triton_cubins.stamp, triton_aot.py's summary); bench
-# then only loads.  `make triton-cubins` does that step alone (on a CPU
+# then only loads.  LONG_MS, LONG_LAUNCHES (bench --long-ms, --long-launches:
+# the long-kernel rule of this back end's Inductor timing, 0 = off) are passed
+# and stamped for it only.  `make triton-cubins` does that step alone (on a CPU
 # machine: carry $(CUBIN_CACHE) to the GPU host), for SHAPES=FILE or for the
 # collection SAMPLES/SEED would draw.  TRITON_CUBINS=DIR names the folder
 # instead (then no python3/triton is asked for it: a carried cache).
@@ -181,6 +185,15 @@ endif
 ifneq ($(and $(call collect_num,$(SCREEN_MS)),$(shell awk 'BEGIN { exit !($(SCREEN_MS) > 0) }' && echo y)),y)
 $(error SCREEN_MS=$(SCREEN_MS): expected a time > 0 in milliseconds, e.g. 2)
 endif
+ifneq ($(call collect_num,$(LONG_MS)),y)
+$(error LONG_MS=$(LONG_MS): expected 0 (off) or a time in milliseconds, e.g. 10)
+endif
+ifneq ($(shell [[ '$(LONG_LAUNCHES)' =~ ^[1-5]$$ ]] && echo y),y)
+$(error LONG_LAUNCHES=$(LONG_LAUNCHES): expected 1 to 5 timed launches)
+endif
+# the long-kernel rule's settings, for the triton back end only (the others
+# have no such rule: their stamps and commands do not change)
+collect_long = $(if $(filter triton,$(KERNEL_TEMPLATE)),$(1))
 
 # The merged log's versions: the distinct key/value lines of the shards'
 # sidecars (bench's LOG.versions.tsv; inductor_collect's LOG.inputs.tsv,
@@ -211,7 +224,7 @@ $(COLLECT_DIR)/sample.params: collect-force
 
 $(COLLECT_DIR)/bench.params: collect-force
 	@mkdir -p $(@D)
-	@echo "backend=$(BACKEND) $(if $(filter inductor,$(BACKEND)),inductor_reps=$(INDUCTOR_REPS) extra=$(INDUCTOR_EXTRA),reps=$(REPS) fast_reject=$(FAST_REJECT) screen=$(SCREEN)/$(SCREEN_MS) template=$(KERNEL_TEMPLATE) cublaslt=$(CUBLASLT)) gpus=$(GPUS)" > $@.new; \
+	@echo "backend=$(BACKEND) $(if $(filter inductor,$(BACKEND)),inductor_reps=$(INDUCTOR_REPS) extra=$(INDUCTOR_EXTRA),reps=$(REPS) fast_reject=$(FAST_REJECT) screen=$(SCREEN)/$(SCREEN_MS) template=$(KERNEL_TEMPLATE) cublaslt=$(CUBLASLT)$(call collect_long, long=$(LONG_MS)/$(LONG_LAUNCHES))) gpus=$(GPUS)" > $@.new; \
 	if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
 # sample.params also names SHAPES: switching between a list and sampling
@@ -261,7 +274,8 @@ collect_bench = $(if $(filter inductor,$(BACKEND)),$(call inductor_collect_bench
 		$(BIN)/$(BENCH) --device $(1) --shard $(2) --reps $(REPS) \
 		--fast-reject $(FAST_REJECT) --screen $(SCREEN) --screen-ms $(SCREEN_MS) \
 		--kernels kernels --template $(KERNEL_TEMPLATE) --cache $(CUBIN_CACHE) \
-		$(if $(filter triton,$(KERNEL_TEMPLATE)),--triton-cubins $(TRITON_ENTRY)) \
+		$(if $(filter triton,$(KERNEL_TEMPLATE)),--triton-cubins $(TRITON_ENTRY) \
+		  --long-ms $(LONG_MS) --long-launches $(LONG_LAUNCHES)) \
 		$(if $(COLLECT_TIME_LIMIT),--time-limit $(COLLECT_TIME_LIMIT)) \
 		$(if $(CUBLASLT),--cublaslt $(CUBLASLT)) \
 		--stats $(3) $(BENCH_EXTRA) $(COLLECT_DIR)/shapes.tsv $(4))

@@ -23,7 +23,9 @@
 # (carried): the .part/.plan files of an earlier call, copied in first, so
 # bench resumes where that call stopped.  Writes $OUT/collect.tar.xz (the
 # logs or their .part and .plan, stats, stderr, versions sidecars) and
-# $OUT/summary.txt.
+# $OUT/summary.txt.  LONG_MS=T, LONG_LAUNCHES=N: bench --long-ms, --long-launches
+# (default bench's, 10 and 2; LONG_MS=0: Inductor's timing exactly, which the
+# committed sample part, perf/results/gpu/h200_collect, was made with).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 MODE=${1:-run}
@@ -77,7 +79,8 @@ if [ "$MODE" = run ] && python3 -c 'import triton' 2>/dev/null; then
 	stamp "$(ls "$ED" | grep -c '\.json$') Triton variants"
 fi
 [ -n "${RESUME:-}" ] && cp "$RESUME"/*.part "$RESUME"/*.plan "$W/c/" 2>/dev/null && stamp "resumed from $RESUME: $(ls "$W/c")"
-B=("$BENCH" --template triton --reps 1 --kernels kernels --cache "$FC" --triton-cubins "$ED")
+B=("$BENCH" --template triton --reps 1 --kernels kernels --cache "$FC" --triton-cubins "$ED"
+	${LONG_MS:+--long-ms "$LONG_MS"} ${LONG_LAUNCHES:+--long-launches "$LONG_LAUNCHES"})
 run() {  # NAME LIMIT: bench on $C/NAME.tsv for at most LIMIT s
 	[ "$2" -gt 10 ] || { stamp "$1: no time left"; return; }
 	stamp "$1: --time-limit $2"

@@ -8,6 +8,7 @@
 #include "args.h"
 #include "opts.h"
 #include "rules.h"
+#include "ttsched.h"
 #include "util.h"
 
 static const char synopsis[] =
@@ -63,6 +64,22 @@ static const char help_screen_ms[] =
 	"as warm_reference_calls.  Part of the plan, like B (kept in "
 	"LOG.part.plan until LOG is complete; a resume with other values is "
 	"refused)";
+
+static const char help_long_ms[] =
+	"the long-kernel rule (ours; only for --template triton, whose choices, "
+	"extern_mm included, are timed as Inductor times them; default 10, 0 = "
+	"off = exactly Inductor's method): a choice whose warm-up call, timed by "
+	"an event pair, takes >= T ms gets N (--long-launches) timed launches, "
+	"each after an L2 flush, instead of Inductor's 5 estimation launches, 100 "
+	"memory warm-up flushes and max(min(100, floor(25 ms / estimate)), 1) "
+	"benchmark launches; the minimum of the N is its time when it is >= T ms "
+	"too (else Inductor's remaining launches follow, and its time is "
+	"Inductor's: a first call slowed by loading costs nothing).  Inductor "
+	"itself makes only 6 or 7 timed launches of a choice >= 8.3 ms; at 10 ms "
+	"the events' ~0.5 us resolution is 5e-5 of a time.  kernels/INDUCTOR_MM.md "
+	"section 5 has the numbers.  --stats counts long_choices and "
+	"long_fallbacks (warm-up >= T ms, launches < T ms).  Part of the plan: "
+	"resume with the same T and N";
 
 static const char help_template[] =
 	"the back end (stages/bench/backends.c).  mm (default): kernels/mm.cu, "
@@ -139,6 +156,8 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 	o->fast_reject = 1.5;
 	o->screen = 1.3;
 	o->screen_ms = 2.0;
+	o->long_ms = TT_LONG_MS_DEFAULT;
+	o->long_launches = TT_LONG_LAUNCHES_DEFAULT;
 	o->kernels = "kernels";
 	o->cache = "build/cubin";
 	a->ranking = 10;
@@ -170,6 +189,11 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 		         "out, yet within 2 % of the best at full size); the CUDA measurer names "
 		         "every screened-out candidate on stderr with its slice and full-size "
 		         "ratios to the best, MISS on the misses"),
+		OPT_DOUBLE("--long-ms", "T", &o->long_ms, 0, 1e9, 0, help_long_ms),
+		OPT_INT("--long-launches", "N", &o->long_launches, 1, 5, 0,
+		        "the timed launches of the long-kernel rule (--long-ms), each after an "
+		        "L2 flush (1-5, default 2: the first N of Inductor's 5 estimation "
+		        "launches).  Part of the plan"),
 		OPT_STRING("--kernels", "DIR", &o->kernels, 0,
 		           "the templates and their config lists (default kernels)"),
 		OPT_ENUM("--template", "T", &tmpl, names, 0,
@@ -271,6 +295,8 @@ void bench_args_screen(bench_args *a)
 			    "specialised to the input's K: a slice would run another kernel)", a->be->name);
 		o->screen = 0;
 	}
+	if (!a->be->plan->inductor_timing)
+		o->long_ms = 0; /* its timing has no such rule: not part of its plan */
 	if (o->reps < 2 && o->screen > 0 && !o->screen_audit) {
 		/* a screened block is recognised by its later repetitions */
 		fprintf(stderr, "bench: --reps %d: no screening (it needs --reps >= 2)\n", o->reps);

@@ -69,6 +69,11 @@ typedef struct {
 	 * specialised to the input's K: a slice would run another kernel);
 	 * bench turns it off, saying so. */
 	int no_screen;
+	/* 1: its GPU half times every choice, extern_mm included, as Inductor
+	 * does (stages/bench/triton_timing.h): the long-kernel rule (--long-ms,
+	 * stages/lib/ttsched.h) applies and is part of the plan; 0: bench sets
+	 * --long-ms to 0 (its timing has no such rule). */
+	int inductor_timing;
 } bench_plan_ops;
 
 /* A candidate made ready by prepare(), for run() and the measurer. */

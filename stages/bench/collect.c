@@ -19,18 +19,24 @@
 #include "util.h"
 
 /* The screening settings of LOG.part, which its rows cannot show (a
- * screened-out candidate has no row whatever B and T were): kept in the
- * sidecar LOG.part.plan (one line "screen=B screen_ms=T audit=A"; the log's
- * own lines must stay Inductor's) from the first run of the shard until
- * LOG is complete.  A resumed part whose sidecar says otherwise is refused;
+ * screened-out candidate has no row whatever B and T were), and the
+ * long-kernel rule's (how its times were taken): kept in the sidecar
+ * LOG.part.plan (one line "screen=B screen_ms=T audit=A", followed by
+ * " long_ms=L long_launches=N" when the rule is on: a part made before it
+ * existed, or with --long-ms 0, has the same line as Inductor's method; the
+ * log's own lines must stay Inductor's) from the first run of the shard
+ * until LOG is complete.  A resumed part whose sidecar says otherwise is refused;
  * for a part without one (an older bench's) this run's settings are
  * assumed, with a message, and written.
  * Returns the sidecar's path (malloc'd). */
 static char *plan_check(const char *part, const bench_opts *o, const char *ident, int resumed)
 {
-	char *want = xmalloc(128 + strlen(ident));
-	sprintf(want, "screen=%.17g screen_ms=%.17g audit=%d\n%s",
-	        o->screen, o->screen > 0 ? o->screen_ms : 0.0, o->screen_audit, ident);
+	char *want = xmalloc(192 + strlen(ident)), lng[80] = "";
+	if (o->long_ms > 0)
+		snprintf(lng, sizeof lng, " long_ms=%.17g long_launches=%d", o->long_ms,
+		         o->long_launches);
+	sprintf(want, "screen=%.17g screen_ms=%.17g audit=%d%s\n%s",
+	        o->screen, o->screen > 0 ? o->screen_ms : 0.0, o->screen_audit, lng, ident);
 	char *path = xmalloc(strlen(part) + 8);
 	sprintf(path, "%s.plan", part);
 	if (resumed && access(path, F_OK) == 0) {
@@ -43,7 +49,8 @@ static char *plan_check(const char *part, const bench_opts *o, const char *ident
 			for (char *q = want; *q; q++)
 				*q = *q == '\n' ? (q[1] ? ';' : '\0') : *q == '\t' ? '=' : *q;
 			die("%s was made with %s, this run has %s: resume with the same "
-			    "--screen/--screen-ms/--screen-audit (make: SCREEN, SCREEN_MS) and the "
+			    "--screen/--screen-ms/--screen-audit/--long-ms/--long-launches (make: "
+			    "SCREEN, SCREEN_MS, LONG_MS, LONG_LAUNCHES) and the "
 			    "same back end (tables, cubins), or remove %s to start over", part, have,
 			    want, part);
 		}

@@ -108,6 +108,8 @@ void measure_stats(measurer *m, FILE *fp)
 	fprintf(fp, "timing_cublaslt_s\t%.3f\ncublaslt_rejected\t%" PRId64
 	        "\ncublaslt_rebuild_mismatches\t%" PRId64 "\n", b->t_time_lt, b->n_lt_rejected,
 	        b->n_lt_mismatch);
+	fprintf(fp, "long_choices\t%" PRId64 "\nlong_fallbacks\t%" PRId64 "\n", b->n_long,
+	        b->n_long_fallback);
 }
 
 int measure_lt_heuristic(measurer *b, const bench_input *in, int n, lt_algo *out)

@@ -48,7 +48,8 @@ typedef struct {
 	       t_time_lt, t_screen;
 	int64_t n_compile, n_cache_hit, n_verify, n_verify_fail, n_compile_fail,
 	        n_launch_fail, n_oom, n_inputs, n_launch, n_lt_rejected, n_lt_mismatch,
-	        n_screened, n_screened_out, n_screen_miss, n_ref_warm;
+	        n_screened, n_screened_out, n_screen_miss, n_ref_warm,
+	        n_long, n_long_fallback; /* tt_time's long path taken; tried, not taken */
 } cuda_stats;
 
 struct measurer {

@@ -12,29 +12,43 @@
  * makes every candidate whose hash % N == 0 fail (inf, message on stderr);
  * --fake-delay-ms D sleeps D ms per input (to be killed mid-run).  cuBLASLt
  * choices (--cublaslt) are timed like the others; --lt-discover gets a
- * made-up heuristic answer (measure_lt_heuristic). */
+ * made-up heuristic answer (measure_lt_heuristic).  For a back end timed as
+ * Inductor times (backend.h inductor_timing: --template triton) every timed
+ * repetition follows tt_schedule (stages/lib/ttsched.h, the long-kernel
+ * rule of --long-ms) as the CUDA measurer's tt_time does, with the made-up
+ * time as every launch's and 1.5 x it as the warm-up call's (a first-call
+ * cost, so that the rule's fallback is taken too); the times logged do not
+ * depend on it, --stats counts long_choices, long_fallbacks and
+ * timed_launches (the calls the schedule makes, warm-up included). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "backend.h"
 #include "block.h"
 #include "measure.h"
 #include "screen.h"
+#include "ttsched.h"
 #include "util.h"
 
 struct measurer {
 	bench_opts o;
-	int64_t inputs, fails, screened, screened_out, misses;
+	int inductor_timing;       /* the back end's (backend.h) */
+	tt_params tp;              /* its schedule's parameters, --long-ms included */
+	int64_t inputs, fails, screened, screened_out, misses, longs, long_fallbacks, calls;
 };
 
 const char *measure_kind(void) { return "fake"; }
 
 measurer *measure_open(const bench_opts *o, const struct bench_backend *be, bench_device *dev)
 {
-	(void)be;
 	measurer *b = xcalloc(1, sizeof *b);
 	b->o = *o;
+	b->inductor_timing = be->plan->inductor_timing;
+	b->tp = (tt_params)TT_PARAMS_INDUCTOR;
+	b->tp.long_ms = o->long_ms;
+	b->tp.long_launches = o->long_launches;
 	dev->smem_optin = 232448;
 	dev->cap_major = o->fake_cap ? o->fake_cap : 9;
 	dev->cap_minor = 0;
@@ -59,6 +73,19 @@ static double fake_time(const bench_input *in, const bench_cand *c, int r, int f
 	if (hr % 7 == 0)
 		v = round(v * 1000.0) / 1000.0 + 1.0; /* short decimals */
 	return v;
+}
+
+/* One timed repetition of made-up time v under Inductor's schedule (with
+ * the long-kernel rule), counted as tt_time's caller counts it
+ * (triton_gpu.c); 128 events as there. */
+static void fake_schedule(measurer *b, double v)
+{
+	if (!b->inductor_timing || !isfinite(v))
+		return;
+	tt_sched s = tt_schedule(&b->tp, 1.5 * v, v, v, 128);
+	b->longs += s.is_long;
+	b->long_fallbacks += s.long_tried && !s.is_long;
+	b->calls += tt_sched_calls(&s);
 }
 
 void measure_input(measurer *b, const bench_input *in, const bench_cand *c, int nc, int reps,
@@ -116,6 +143,7 @@ void measure_input(measurer *b, const bench_input *in, const bench_cand *c, int 
 		for (int r = 0; r < reps; r++) {
 			double v = fake_time(in, &c[i], r, b->o.fake_fail);
 			fb[(size_t)r * nc + i] = v;
+			fake_schedule(b, v);
 			if (r == 0) {
 				if (v < best)
 					best = v;
@@ -164,6 +192,8 @@ void measure_stats(measurer *b, FILE *fp)
 	        (long long)b->inputs, (long long)b->fails);
 	fprintf(fp, "screened_inputs\t%lld\nscreened_out\t%lld\nscreen_misses\t%lld\n",
 	        (long long)b->screened, (long long)b->screened_out, (long long)b->misses);
+	fprintf(fp, "timed_launches\t%lld\nlong_choices\t%lld\nlong_fallbacks\t%lld\n",
+	        (long long)b->calls, (long long)b->longs, (long long)b->long_fallbacks);
 }
 
 void measure_describe(measurer *b, FILE *fp)

@@ -37,6 +37,10 @@ typedef struct {
 	                              reference call takes >= T ms */
 	int screen_audit;          /* --screen-audit: screen, but still time every
 	                              candidate at full size and count the misses */
+	double long_ms;            /* --long-ms T: the long-kernel rule of a back end
+	                              timed as Inductor times (stages/lib/ttsched.h);
+	                              0: off, and for the other back ends */
+	int long_launches;         /* --long-launches N: its flushed launches */
 } bench_opts;
 
 /* Device facts that go into the metadata line and the plan. */

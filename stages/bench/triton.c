@@ -113,4 +113,5 @@ static void triton_free(void *lists) { free(lists); }
 
 const bench_plan_ops triton_plan = { .load = triton_load, .candidates = triton_candidates,
                                      .free = triton_free, .skip = triton_skip,
-                                     .describe = triton_describe, .no_screen = 1 };
+                                     .describe = triton_describe, .no_screen = 1,
+                                     .inductor_timing = 1 };

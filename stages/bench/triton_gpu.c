@@ -6,7 +6,8 @@
  * strides (ic_args), and every choice of the input, extern_mm included,
  * timed with Inductor's method (triton_timing.h tt_time: an L2 flush before
  * each launch, its own event pair, the minimum; one repetition = one
- * tt_time).  The driver is reached through stages/cuda/cudrv.h (bench does
+ * tt_time), with the long-kernel rule of --long-ms (stages/lib/ttsched.h;
+ * --stats: long_choices, long_fallbacks).  The driver is reached through stages/cuda/cudrv.h (bench does
  * not link libcuda: it starts without a driver and says so).
  *
  * Failures as Inductor's: a variant recorded as a compile error, or one
@@ -92,6 +93,8 @@ static void *triton_open(measurer *m, const bench_opts *o, int variant)
 	if (tt_init(&st->tb, &m->drv, NULL, st->dev, 128, why, sizeof why))
 		die("the Triton timer: %s", why);
 	st->tp = (tt_params)TT_PARAMS_INDUCTOR;
+	st->tp.long_ms = o->long_ms; /* 0: Inductor's schedule */
+	st->tp.long_launches = o->long_launches;
 	return st;
 }
 
@@ -180,12 +183,16 @@ static double triton_time(void *s, measurer *m, const bench_input *in, const ben
 	tcall t = { m, in, c, r, bf };
 	double ms;
 	char why[512];
-	if (tt_time(&st->tb, &st->tp, call_once, &t, &ms, why, sizeof why)) {
+	tt_sched how;
+	if (tt_time(&st->tb, &st->tp, call_once, &t, &ms, &how, why, sizeof why)) {
 		fprintf(stderr, "bench: input %" PRId64 ": %s: %s\n", in->id, c->id, why);
 		cuda_check_context(m, c->id);
 		m->s.n_launch_fail++;
 		return -1;
 	}
+	m->s.n_launch += tt_sched_calls(&how);
+	m->s.n_long += how.is_long;
+	m->s.n_long_fallback += how.long_tried && !how.is_long;
 	return ms > 0 ? ms : 1e-6;
 }
 

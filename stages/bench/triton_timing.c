@@ -95,38 +95,55 @@ static int timed(tt_bench *b, const tt_params *p, tt_call call, void *ctx, int n
 	return 0;
 }
 
-int tt_time(tt_bench *b, const tt_params *p, tt_call call, void *ctx, double *ms,
-            char *why, size_t whylen)
+/* The warm-up call, timed by the event pair ev[0], ev[1] (the first
+ * call's costs, e.g. module loading, land in it). */
+static int warm_up(tt_bench *b, tt_call call, void *ctx, double *ms, char *why, size_t whylen)
 {
 	CU(b->d->streamsync(b->s), "cuStreamSynchronize (before)");
 	CU(b->d->ctxsync(), "cuCtxSynchronize (before)");
+	CU(b->d->evrecord(b->ev[0], b->s), "cuEventRecord (warm-up)");
 	if (call(ctx, b->s) != 0) {
 		snprintf(why, whylen, "the warm-up call failed");
 		return -1;
 	}
+	CU(b->d->evrecord(b->ev[1], b->s), "cuEventRecord (warm-up)");
 	CU(b->d->streamsync(b->s), "cuStreamSynchronize (warm-up call)");
+	float t;
+	CU(b->d->evelapsed(&t, b->ev[0], b->ev[1]), "cuEventElapsedTime (warm-up)");
+	*ms = t;
+	return 0;
+}
+
+int tt_time(tt_bench *b, const tt_params *p, tt_call call, void *ctx, double *ms,
+            tt_sched *how, char *why, size_t whylen)
+{
+	double warm;
+	if (warm_up(b, call, ctx, &warm, why, whylen))
+		return -1;
 	CU(b->d->memsetd32async(b->flush, 0, b->flush_words, b->s), "cuMemsetD32Async(L2 flush)");
-	int ne = p->estimation_iters < b->max_iters ? p->estimation_iters : b->max_iters;
-	if (ne < 1)
-		ne = 1;
-	double est;
-	if (timed(b, p, call, ctx, ne, &est, why, whylen))
+	/* the first estimation launches: all of them, or N on a long call */
+	tt_sched s = tt_schedule(p, warm, NAN, NAN, b->max_iters);
+	double est, more, best;
+	if (timed(b, p, call, ctx, s.first, &est, why, whylen))
 		return -1;
-	int iters = p->benchmark_iters;
-	if (est > 0) {
-		double q = floor(p->max_benchmark_ms / est);
-		if (q < iters)
-			iters = (int)q;
-		if (iters < 1)
-			iters = 1;
+	double first = est;
+	s = tt_schedule(p, warm, first, NAN, b->max_iters);
+	if (!s.is_long) {
+		if (s.estimation > 0) {
+			if (timed(b, p, call, ctx, s.estimation, &more, why, whylen))
+				return -1;
+			est = more < est ? more : est;
+		}
+		s = tt_schedule(p, warm, first, est, b->max_iters);
+		for (int i = 0; i < s.memory_warmup; i++)
+			CU(b->d->memsetd32async(b->flush, 0, b->flush_words, b->s),
+			   "cuMemsetD32Async(memory warm-up)");
+		if (timed(b, p, call, ctx, s.benchmark, &best, why, whylen))
+			return -1;
+		est = best < est ? best : est;
 	}
-	if (iters > b->max_iters)
-		iters = b->max_iters;
-	for (int i = 0; i < p->memory_warmup_iters; i++)
-		CU(b->d->memsetd32async(b->flush, 0, b->flush_words, b->s), "cuMemsetD32Async(memory warm-up)");
-	double best;
-	if (timed(b, p, call, ctx, iters, &best, why, whylen))
-		return -1;
-	*ms = est < best ? est : best;
+	*ms = est;
+	if (how)
+		*how = s;
 	return 0;
 }

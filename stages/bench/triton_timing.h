@@ -3,7 +3,8 @@
  * the default benchmarker since use_experimental_benchmarker = True,
  * config.py:462; kernels/INDUCTOR_MM.md "How Inductor times a choice"):
  *
- *   synchronize; one call (warm-up, catches failures); synchronize;
+ *   synchronize; one call (warm-up, catches failures; timed by an event
+ *   pair, for the long-kernel rule); synchronize;
  *   a buffer of the device's L2 size, zeroed;
  *   estimation_iters (5) x { zero the buffer; event; call; event };
  *   estimate = the minimum of those;
@@ -11,6 +12,12 @@
  *   memory_warmup_iters (100) x { zero the buffer };
  *   benchmark_iters x { zero the buffer; event; call; event };
  *   result = min(estimate, the minimum of the benchmark pairs), in ms.
+ *
+ * With p->long_ms = T > 0 (bench --long-ms; ours, not Inductor's) a call
+ * whose warm-up took >= T ms gets only p->long_launches flushed, timed
+ * launches, their minimum the result, when that minimum is >= T too; else
+ * the rest of Inductor's schedule follows (stages/lib/ttsched.h, the one
+ * home of the counts: tt_schedule).
  *
  * The statistic is the minimum over single launches, each after an L2
  * flush (the zeroing writes L2-size bytes), measured by one event pair per
@@ -32,18 +39,11 @@
 #include <cuda.h>
 
 #include "cudrv.h"
+#include "ttsched.h"
 
 typedef int (*tt_call)(void *ctx, CUstream s);
 
-typedef struct {
-	int estimation_iters;      /* 5 */
-	int memory_warmup_iters;   /* 100 */
-	int benchmark_iters;       /* 100 */
-	double max_benchmark_ms;   /* 25 */
-	double host_delay_us;      /* 0 */
-} tt_params;
-
-#define TT_PARAMS_INDUCTOR {5, 100, 100, 25.0, 0.0}
+/* tt_params, TT_PARAMS_INDUCTOR and the schedule: stages/lib/ttsched.h */
 
 typedef struct {
 	const cudrv *d;            /* the driver's functions (stages/cuda/cudrv.h) */
@@ -64,10 +64,12 @@ int tt_init(tt_bench *b, const cudrv *d, CUstream s, CUdevice dev, int max_iters
 int tt_free(tt_bench *b);
 
 /* Time call(ctx, s) with p (TT_PARAMS_INDUCTOR for Inductor's).  Returns 0
- * with *ms, or -1 with why[] when the call fails (its warm-up call or any
- * timed one) or a CUDA call fails; after a failed kernel the context may be
- * unusable (the caller checks, as for any CUDA fault). */
+ * with *ms and, when how is not NULL, *how: the schedule it followed
+ * (how->is_long: the long path; tt_sched_calls: the calls made), or -1 with
+ * why[] when the call fails (its warm-up call or any timed one) or a CUDA
+ * call fails; after a failed kernel the context may be unusable (the caller
+ * checks, as for any CUDA fault). */
 int tt_time(tt_bench *b, const tt_params *p, tt_call call, void *ctx, double *ms,
-            char *why, size_t whylen);
+            tt_sched *how, char *why, size_t whylen);
 
 #endif

@@ -1,0 +1,47 @@
+/* ttsched.c — see ttsched.h. */
+#include "ttsched.h"
+
+#include <math.h>
+
+static int clamp(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Inductor's benchmark_iters = max(min(100, int(25 // estimate)), 1); an
+ * estimate of 0 (below the events' resolution) gives the maximum. */
+static int benchmark_count(const tt_params *p, double est_ms, int max_iters)
+{
+	if (isnan(est_ms))
+		return 0;
+	int iters = p->benchmark_iters;
+	if (est_ms > 0) {
+		double q = floor(p->max_benchmark_ms / est_ms);
+		if (q < iters)
+			iters = (int)q;
+	}
+	return clamp(iters, 1, max_iters);
+}
+
+tt_sched tt_schedule(const tt_params *p, double warm_ms, double first_ms, double est_ms,
+                     int max_iters)
+{
+	tt_sched s = { 0 };
+	if (max_iters < 1)
+		max_iters = 1;
+	int ne = clamp(p->estimation_iters, 1, max_iters);
+	s.long_tried = p->long_ms > 0 && warm_ms >= p->long_ms;
+	s.first = s.long_tried ? clamp(p->long_launches, 1, ne) : ne;
+	s.is_long = s.long_tried && !(first_ms < p->long_ms);
+	if (s.is_long)
+		return s;
+	s.estimation = ne - s.first;
+	s.memory_warmup = p->memory_warmup_iters > 0 ? p->memory_warmup_iters : 0;
+	s.benchmark = benchmark_count(p, est_ms, max_iters);
+	return s;
+}
+
+int tt_sched_calls(const tt_sched *s)
+{
+	return 1 + s->first + s->estimation + s->benchmark;
+}

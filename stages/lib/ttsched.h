@@ -1,0 +1,70 @@
+/* ttsched.h — how many launches one timing of a choice makes: the schedule
+ * of Inductor's InductorBenchmarker.benchmark_gpu (torch 2.11
+ * runtime/benchmarking.py; kernels/INDUCTOR_MM.md "How Inductor times a
+ * choice") and our long-kernel rule (bench --long-ms), as pure functions of
+ * the times measured so far.  The one home of that decision:
+ * stages/bench/triton_timing.c (tt_time, the GPU) follows it for every
+ * choice, extern_mm included; bench-fake (stages/bench/fake.c) and
+ * check/unit/ttsched_print.c evaluate it on the CPU.
+ *
+ * Inductor's schedule after its warm-up call: estimation_iters (5) timed
+ * launches, each after an L2 flush; estimate = their minimum;
+ * memory_warmup_iters (100) flushes; benchmark_iters =
+ * max(min(100, floor(25 ms / estimate)), 1) timed launches; result =
+ * min(estimate, the benchmark minimum).
+ *
+ * The long-kernel rule (long_ms = T > 0): when the warm-up call, timed by
+ * an event pair, took >= T ms, only the first long_launches (N) of the
+ * estimation launches are made first; if their minimum is >= T as well,
+ * that minimum is the result (no more estimation launches, no memory
+ * warm-up, no benchmark launches: N + 1 calls instead of 6 + benchmark);
+ * if it is < T (the warm-up call was slowed by a first-call cost: module
+ * loading, a library's first use), the remaining estimation launches and
+ * everything after them follow as in Inductor's schedule, so the result is
+ * exactly Inductor's.  T = 0 is Inductor's schedule.  Times in ms.
+ */
+#ifndef MMRANK_TTSCHED_H
+#define MMRANK_TTSCHED_H
+
+typedef struct {
+	int estimation_iters;      /* 5 */
+	int memory_warmup_iters;   /* 100 */
+	int benchmark_iters;       /* 100 */
+	double max_benchmark_ms;   /* 25 */
+	double host_delay_us;      /* 0 (triton_timing.h; not part of the schedule) */
+	double long_ms;            /* 0: off (Inductor's schedule); else T, ms */
+	int long_launches;         /* N: flushed launches of the long path (2) */
+} tt_params;
+
+/* Inductor's parameters, the long-kernel rule off */
+#define TT_PARAMS_INDUCTOR {5, 100, 100, 25.0, 0.0, 0.0, 2}
+/* bench's defaults for --long-ms, --long-launches (bench --help says why) */
+#define TT_LONG_MS_DEFAULT 10.0
+#define TT_LONG_LAUNCHES_DEFAULT 2
+
+/* The launches of one timing after its warm-up call. */
+typedef struct {
+	int first;                 /* timed launches (each after a flush) right after the
+	                              warm-up call: N on a long candidate, else all
+	                              estimation launches */
+	int long_tried;            /* 1: the warm-up call took >= T ms */
+	int is_long;               /* 1: the long path: nothing after the first launches */
+	int estimation;            /* more estimation launches after the first ones */
+	int memory_warmup;         /* flushes after the estimation */
+	int benchmark;             /* timed launches after the memory warm-up */
+} tt_sched;
+
+/* The schedule, from what is known: warm_ms, the warm-up call's time;
+ * first_ms, the minimum of the first launches (NAN: not yet measured; the
+ * long path is then assumed where the warm-up allows it); est_ms, the
+ * estimate (the minimum over all estimation launches; NAN: not yet
+ * measured, benchmark is then 0).  max_iters (>= 1): the most timed
+ * launches one batch may have (the timer's events); every count is
+ * clamped to it.  A pure function. */
+tt_sched tt_schedule(const tt_params *p, double warm_ms, double first_ms, double est_ms,
+                     int max_iters);
+
+/* Timed calls the schedule makes in all, the warm-up call included. */
+int tt_sched_calls(const tt_sched *s);
+
+#endif
