@@ -343,9 +343,9 @@ def main(argv):
               f"{s['extern_largest_move']:.3f}x at {s['extern_largest_move_input']}")
     for who, t in (("A", s["throughput_a"]), (nx, s["throughput_x"])):
         if t:
+            ver = f"; torch {t['torch']}, triton {t['triton']}" if t["torch"] else ""
             print(f"  throughput {who:5}            {fmt(t['inputs_per_hour'])} inputs/hour/GPU "
-                  f"({t['inputs']} inputs in {t['wall_s']:.1f} GPU-s; torch {t['torch']}, "
-                  f"triton {t['triton']})")
+                  f"({t['inputs']} inputs in {t['wall_s']:.1f} GPU-s{ver})")
     if o.per_input:
         cols = ["input", "n_a", "n_x", "ids_equal", "a_best", "a_best_ms", "x_winner",
                 "x_winner_in_a", "within_2pct", "spearman", "extern_ratio"]
