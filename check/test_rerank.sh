@@ -1,6 +1,7 @@
 #!/bin/bash
 # test_rerank.sh — fit --leaf-rank greedy and --leaf-pad (stages/lib/rerank.h,
-# issue #3), --leaf-rank prefix (leaforder.h, issue #19): hand-worked leaves
+# issue #3), --leaf-rank prefix and joint, --select-rank (leaforder.h, issue
+# #19): hand-worked leaves
 # and their ranked lists, end to end through prune and emit; a hand-worked
 # depth-1 tree and its padded leaves.
 #
@@ -174,6 +175,49 @@ leaf_list rerank-prefix-m0 '[(0.500, 1), (0.333, 2), (0.167, 0)]' --leaf-rank pr
 	printf '#include "_T.h"\n#include <stdio.h>\nint main(void) { ah_mm_context c = {1, 16, 16, 16, 1, 16, 1,\n AH_MM_DTYPE_FLOAT16, AH_MM_DTYPE_FLOAT16, 1, 1, 0};\n printf("%%s\\n", T_choices[T_pick(&c)]); return 0; }\n' >"$TMP/pick.c" &&
 	${CC:-cc} -std=c99 -I"$TMP" "$TMP/pick.c" "$TMP/_T.c" -o "$TMP/pick" 2>"$TMP/cc.err" &&
 	[ "$("$TMP/pick")" = extern_mm ] && ok rerank-prefix-pick || fail rerank-prefix-pick "$(head -2 "$TMP/cc.err")"
+
+# --leaf-rank joint (issue #19, make's default; leaforder.h `exact`): the
+# coverage order (wins, ties by runner-up wins, then regret drop), then the
+# class whose list has the smallest first-entry regret, each input's first
+# entry computed on that list, moved to the front.
+# runnerup.txt: classes 0 E, 1 A, 2 B, 3 C (BLOCK-M=48):
+#        E     A     B      C      winner  runner-up (fastest but E)
+#   R1  1.0   3.0   1.005  1.01     E       B
+#   R2  1.0   3.0   1.005  1.01     E       B
+#   R3  1.0   3.0   1.3    1.01     E       C
+#   R4  3.0   1.0   3.0    3.0      A       A
+# Wins A 1, B 0, C 0.  greedy: A, then B and C gain nothing (every input's
+# winner is listed) and tie on wins: the larger p, C (3/1.01 = 2.970 near-
+# best weight) before B (2/1.005 = 1.990): A C B E; prefix: E first (A
+# alone costs 3 ln 3 - ln 3 + 0.2 more than E), then greedy's: E A C B.
+# joint's coverage: A, then B (2 runner-up wins) before C (1): A B C;
+# entry 0: E costs ln 3 = 1.0986 (R4), A 3 ln 3 + 0.2, B 2 ln 1.005 +
+# ln 1.3 + ln 3 + 0.2 = 1.5710, C 3 ln 1.01 + ln 3 + 0.2 = 1.3285: E A B C.
+"$BIN/featurize" -o "$TMP/leaf.feat.tsv" "$D/runnerup.txt" 2>/dev/null || fail rerank-runnerup-featurize "featurize failed"
+leaf_list rerank-joint-runnerup '[(0.400, 0), (0.300, 1), (0.200, 2), (0.100, 3)]' --leaf-rank joint
+leaf_list rerank-joint-runnerup-prefix '[(0.400, 0), (0.300, 1), (0.200, 3), (0.100, 2)]' --leaf-rank prefix
+leaf_list rerank-joint-runnerup-greedy '[(0.400, 1), (0.300, 3), (0.200, 2), (0.100, 0)]' --leaf-rank greedy
+leaf_list rerank-joint-hit-runnerup '[(0.400, 0), (0.300, 1), (0.200, 3), (0.100, 2)]' --leaf-rank joint-hit
+# exact.txt (A was not offered for X2, X3: no row):
+#        E     A     B     winner
+#   X1  1.05  1.0   3.0     A
+#   X2  2.0    -    1.0     B
+#   X3  2.0    -    1.0     B
+#   X4  1.0   1.01  3.0     E
+# Coverage: B (wins X2, X3), A (X1): B A, E last.  joint, entry 0: E costs
+# ln 1.05 + 2 ln 2 = 1.4351; A heads A B E, so X2, X3 get B (0): ln 1.01
+# + 2 x 0.05 = 0.1100; B: 2 ln 3 + 0.2 = 2.3972 -> A B E.  prefix lets E
+# stand in for the inputs A was not offered for: A's gain over E is ln 1.05
+# - ln 1.01 - 2 x 0.05 = -0.0611 < 0 (B's: ln 1.05 - ln 3 + 2 ln 2 - ln 3
+# - 0.2 = -0.9621), so E first, then B, A: E B A.
+"$BIN/featurize" -o "$TMP/leaf.feat.tsv" "$D/exact.txt" 2>/dev/null || fail rerank-exact-featurize "featurize failed"
+leaf_list rerank-joint-exact '[(0.500, 1), (0.333, 2), (0.167, 0)]' --leaf-rank joint
+leaf_list rerank-joint-exact-prefix '[(0.500, 0), (0.333, 2), (0.167, 1)]' --leaf-rank prefix
+# --select-rank: the models are scored with its lists, the written tree is
+# ordered by --leaf-rank (same tree, so the same list as above)
+leaf_list rerank-select-rank '[(0.500, 1), (0.333, 2), (0.167, 0)]' --leaf-rank joint --select-rank greedy
+expect_error rerank-select-rank-freq "--select-rank freq with --leaf-rank joint: freq goes only with freq" "$TMP/x.tsv" \
+	"$BIN/fit" "$TMP/leaf.feat.tsv" --split none --leaf-rank joint --select-rank freq -o "$TMP/x.tsv" --metrics "$TMP/xm.tsv"
 
 expect_error rerank-bad-mode "--leaf-rank: expected freq, greedy, prefix, .*got 'best'" "$TMP/x.tsv" \
 	"$BIN/fit" "$TMP/leaf.feat.tsv" --split none --leaf-rank best -o "$TMP/x.tsv" --metrics "$TMP/xm.tsv"

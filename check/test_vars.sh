@@ -34,7 +34,9 @@ bad_value vars-select   "SELECT='foo': expected top1, regret, hit or curve \(fit
 bad_value vars-split    "SPLIT='grup': expected rows, group or none \(fit --split\)" heuristic SPLIT=grup
 bad_value vars-ranking  "RANKING='abc': expected an integer in \[1, 100000\]" heuristic RANKING=abc
 bad_value vars-ranking0 "RANKING='0': expected an integer in \[1, 100000\]" prune RANKING=0
-bad_value vars-leaf-rank "LEAF_RANK='x': expected freq, greedy, prefix, .* or prefix-nodef \(fit --leaf-rank\)" fit LEAF_RANK=x
+bad_value vars-leaf-rank "LEAF_RANK='x': expected freq, greedy, prefix, .* or joint-hit \(fit --leaf-rank\)" fit LEAF_RANK=x
+bad_value vars-select-rank "SELECT_RANK='x': expected freq, greedy, prefix, .* or joint-hit \(fit --select-rank\)" fit SELECT_RANK=x
+bad_value vars-select-rank-freq "SELECT_RANK=freq with LEAF_RANK=joint: freq goes only with freq" fit SELECT_RANK=freq
 bad_value vars-leaf-pad "LEAF_PAD='-1': expected an integer in \[0, 100000\]" fit LEAF_PAD=-1
 bad_value vars-leaf-pad-freq "LEAF_PAD=10 needs LEAF_RANK=greedy or prefix" fit LEAF_RANK=freq LEAF_PAD=10
 bad_value vars-folds    "FOLDS='1': expected 0 \(off\) or an integer in \[2, 100\]" fit FOLDS=1
@@ -91,6 +93,7 @@ agree() { # NAME STAGE OPTION [WANT]: the stage's statement, or WANT when vars.s
 agree SPLIT fit --split
 agree SELECT fit --select
 agree LEAF_RANK fit --leaf-rank
+agree SELECT_RANK fit --select-rank
 agree LEAF_PAD fit --leaf-pad
 agree RANKING eval --ranking
 agree REPS bench-fake --reps

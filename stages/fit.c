@@ -20,7 +20,9 @@
  *     cross-validation);
  *  6. the written tree (leaves.h leaves_rank_all): the selected model's
  *     unpruned tree with every node ordered as a pruned leaf would be, so
- *     that the prune stage re-derives the tree evaluated here.
+ *     that the prune stage re-derives the tree evaluated here (with
+ *     --select-rank R other than --leaf-rank: the same classes, ordered by
+ *     --leaf-rank instead of R).
  * Outputs: that tree (-o; param ranking_k = K), the metrics TSV of every
  * (model, set), the ranking table on stdout, a timing line on stderr.
  */
@@ -43,7 +45,8 @@ static const char synopsis[] =
 "fit MAIN.feat.tsv [--data NAME PATH]... [--heuristic-name NAME]\n"
 "           [--ranking K] [--nrows N] [--seed S] [--split rows|group|none]\n"
 "           [--grid mm|reference|search|FILE] [--select top1|regret|hit|curve]\n"
-"           [--leaf-rank freq|greedy|prefix...] [--leaf-pad N] [--prune-exclude-extern]\n"
+"           [--leaf-rank freq|greedy|joint|prefix...] [--select-rank R]\n"
+"           [--leaf-pad N] [--prune-exclude-extern]\n"
 "           [--folds K] [--test-fraction F | --test-fold F/K] [--dump-train FILE]\n"
 "           [--write-split FILE] [--verbose] [--threads N]\n"
 "           [--save-dot FILE]\n"
@@ -107,7 +110,23 @@ static const char h_leaf_rank[] =
 "prefix-regret-mu1, prefix-half, prefix-nodef: the candidates prefix was "
 "chosen from out of fold (leaforder.h).  Same classes as freq; the "
 "written probabilities become rank weights (j-th of m: (m-j) / "
-"(m(m+1)/2)).  Used in cross-validation too.";
+"(m(m+1)/2)).  joint (ours, issue #19, make's default; leaforder.h): the "
+"coverage order (greedy's, ties among classes that win nothing by their "
+"runner-up wins: inputs whose fastest choice other than extern_mm they "
+"are), then to the front the class, extern_mm competing, whose list has "
+"the smallest first-entry regret over the node's training inputs, each "
+"input's first entry the first listed choice measured for it (another "
+"class must beat extern_mm by 0.05 mean ln regret per input); joint-hit: "
+"the same on greedy's order.  Used in cross-validation too, unless "
+"--select-rank says otherwise.";
+static const char h_select_rank[] =
+"(ours) the leaf order the grid search and cross-validation score every "
+"model with (--leaf-rank's names; default: --leaf-rank's), while the "
+"written tree is ordered by --leaf-rank: e.g. --leaf-rank joint "
+"--select-rank greedy selects the tree by its top-k coverage and then "
+"gives each leaf its first entry (make: SELECT_RANK).  The metrics TSV "
+"and the ranking table are then those of the --select-rank lists.  freq "
+"goes only with --leaf-rank freq";
 static const char h_leaf_pad[] =
 "(ours, with --leaf-rank greedy or prefix; default 0 = off) after a node's own "
 "classes, list up to N more: those of its parent, then grandparent, ... "
@@ -135,7 +154,7 @@ static const char h_folds[] =
 typedef struct {
 	const char *main_path, *out, *mout, *dot, *hname, *grid, *dump, *splitout;
 	opt_list data;      /* NAME PATH pairs */
-	int k, nrows, folds, select, lrank, lpad, pxe, verbose, threads;
+	int k, nrows, folds, select, lrank, srank, lpad, pxe, verbose, threads;
 	int64_t seed;
 	split_params sp;
 } fit_opts;
@@ -175,6 +194,12 @@ check_options(fit_opts *o)
 		die("--folds: expected 0 (off) or at least 2, got 1");
 	if (o->folds && o->sp.mode != SPLIT_GROUP)
 		die("--folds needs --split group (folds are sets of whole inputs)");
+	if (o->srank < 0)
+		o->srank = o->lrank;
+	if ((o->srank == RR_FREQ) != (o->lrank == RR_FREQ))
+		die("--select-rank %s with --leaf-rank %s: freq goes only with freq "
+		    "(the reference's lists, no training inputs per node)",
+		    rr_mode_names[o->srank], rr_mode_names[o->lrank]);
 	if (o->lpad > 0 && o->lrank == RR_FREQ)
 		die("--leaf-pad needs --leaf-rank greedy or prefix (the reference's lists are not padded)");
 	if (o->sp.tfolds && !isnan(o->sp.test_frac))
@@ -198,6 +223,7 @@ fit_cli(fit_opts *o, int argc, char **argv)
 	o->grid = "mm";
 	o->k = 10;
 	o->nrows = -1;
+	o->srank = -1;
 	o->seed = 42;
 	o->threads = pool_online_cpus();
 	o->sp = (split_params){SPLIT_ROWS, 42, NAN, 0, 0};
@@ -232,6 +258,7 @@ fit_cli(fit_opts *o, int argc, char **argv)
 		OPT_STRING("--grid", "G", &o->grid, 0, h_grid),
 		OPT_ENUM("--select", "RULE", &o->select, sels, 0, h_select),
 		OPT_ENUM("--leaf-rank", "R", &o->lrank, rr_mode_names, 0, h_leaf_rank),
+		OPT_ENUM("--select-rank", "R", &o->srank, rr_mode_names, 0, h_select_rank),
 		OPT_INT("--leaf-pad", "N", &o->lpad, 0, 100000, 0, h_leaf_pad),
 		OPT_FLAG("--prune-exclude-extern", &o->pxe, h_pxe),
 		OPT_INT("--folds", "K", &o->folds, 0, 100, 0, h_folds),
@@ -531,7 +558,7 @@ main(int argc, char **argv)
 	/* steps 4-6: grid/CV, selection, the written tree */
 	int rdef = tr.def < tr.n_class ? tr.def : -1; /* extern_mm, if a class */
 	gridcv g = {&tr, models, nmodels, o.folds, sets, nsets,
-	            {o.k, o.pxe ? rdef : -1, o.lrank, rdef, o.lpad}};
+	            {o.k, o.pxe ? rdef : -1, o.srank, rdef, o.lpad}};
 	gridcv_result r;
 	pool *pl = pool_new(o.threads);
 	double t_grid = mono_s();
@@ -542,7 +569,7 @@ main(int argc, char **argv)
 	    ? select_curve(r.cacc + S_VAL, r.mx + S_VAL, nmodels, (size_t)nsets)
 	    : select_model(r.mx + S_VAL, nmodels, (size_t)nsets, o.select);
 	if (best >= 0)
-		gridcv_rank_written(&g, &r.full[best]);
+		gridcv_rank_written(&g, &r.full[best], o.lrank);
 	write_outputs(&o, &g, &r, best);
 	/* r.t_fit, r.t_eval: each task's wall time, summed over the tasks that
 	 * ran on the threads at once (about their CPU time), not elapsed time */

@@ -54,8 +54,10 @@ need_int RANKING 1 100000 "top-k size: fit, prune and eval --ranking"
 need_int SEED 0 $I64 "fit and sample --seed"
 need_enum SPLIT "fit --split" rows group none
 need_enum SELECT "fit --select" top1 regret hit curve
-need_enum LEAF_RANK "fit --leaf-rank" freq greedy prefix prefix-m0 prefix-m10 prefix-regret \
-	prefix-regret-m0 prefix-regret-mu1 prefix-half prefix-nodef
+ranks=(freq greedy prefix prefix-m0 prefix-m10 prefix-regret prefix-regret-m0 prefix-regret-mu1
+	prefix-half prefix-nodef joint joint-hit)
+need_enum LEAF_RANK "fit --leaf-rank" "${ranks[@]}"
+need_enum SELECT_RANK "fit --select-rank" "${ranks[@]}"
 need_int LEAF_PAD 0 100000 "fit --leaf-pad"
 if has FOLDS; then
 	if ! int_in "${v[FOLDS]}" 0 100 || [ "${v[FOLDS]}" = 1 ]; then
@@ -68,6 +70,10 @@ if has FOLDS && has SPLIT && int_in "${v[FOLDS]}" 2 100 && [[ ${v[SPLIT]} == @(r
 fi
 if has LEAF_PAD && has LEAF_RANK && int_in "${v[LEAF_PAD]}" 1 100000 && [ "${v[LEAF_RANK]}" = freq ]; then
 	err "LEAF_PAD=${v[LEAF_PAD]} needs LEAF_RANK=greedy or prefix (the reference's lists are not padded), not LEAF_RANK=${v[LEAF_RANK]}"
+fi
+if has SELECT_RANK && has LEAF_RANK && { [ "${v[SELECT_RANK]}" = freq ] || [ "${v[LEAF_RANK]}" = freq ]; } &&
+	[ "${v[SELECT_RANK]}" != "${v[LEAF_RANK]}" ]; then
+	err "SELECT_RANK=${v[SELECT_RANK]} with LEAF_RANK=${v[LEAF_RANK]}: freq goes only with freq (fit --select-rank)"
 fi
 if goal compare && has HOLDOUT && { ! number "${v[HOLDOUT]}" ||
 	! awk -v x="${v[HOLDOUT]}" 'BEGIN { exit !(x > 0 && x <= 0.5) }'; }; then

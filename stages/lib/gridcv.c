@@ -346,16 +346,18 @@ gridcv_run(const gridcv *g, gridcv_result *r, pool *pl)
 }
 
 void
-gridcv_rank_written(const gridcv *g, tree *t)
+gridcv_rank_written(const gridcv *g, tree *t, int mode)
 {
 	const training *tr = g->tr;
 	rr_input *rr = NULL;
 	int n = 0;
-	if (g->rule.mode != RR_FREQ) {
+	leaf_rule rule = g->rule;
+	rule.mode = mode;
+	if (mode != RR_FREQ) {
 		rr = xmalloc((tr->n_inputs_max + 1) * sizeof *rr);
 		n = training_inputs(tr, -1, rr);
 	}
-	leaves_rank_all(t, &g->rule, rr, n);
+	leaves_rank_all(t, &rule, rr, n);
 	free(rr);
 }
 

@@ -109,8 +109,11 @@ void gridcv_finish(gridcv_result *r, const gridcv *g);
  * pass fits its groups on pl), then one item per (pass, model) job, then
  * the passes closed in pass order; the result does not depend on pl. */
 void gridcv_run(const gridcv *g, gridcv_result *r, pool *pl);
-/* Order every node of t (the written tree) as the final pass's leaves. */
-void gridcv_rank_written(const gridcv *g, tree *t);
+/* Order every node of t (the written tree) as the final pass orders its
+ * leaves, but by leaf order mode (rerank.h; fit --leaf-rank, which may
+ * differ from g->rule.mode, the order the models were scored with: fit
+ * --select-rank). */
+void gridcv_rank_written(const gridcv *g, tree *t, int mode);
 void gridcv_result_free(gridcv_result *r, const gridcv *g);
 
 #endif

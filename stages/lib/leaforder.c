@@ -8,8 +8,8 @@
 
 #include "util.h"
 
-#define LO_RULE(name, lambda, def_first, rest, mu, margin) \
-	{name, lambda, def_first, rest, mu, margin},
+#define LO_RULE(name, lambda, def_first, rest, mu, margin, exact) \
+	{name, lambda, def_first, rest, mu, margin, exact},
 const lo_rule lo_rules[] = {LO_RULES(LO_RULE)};
 #undef LO_RULE
 const int n_lo_rules = (int)(sizeof lo_rules / sizeof *lo_rules);
@@ -20,6 +20,7 @@ lo_scratch_free(lo_scratch *s)
 	free(s->cur);
 	free(s->fst);
 	free(s->wins);
+	free(s->wins2);
 	free(s->det);
 	free(s->used);
 	memset(s, 0, sizeof *s);
@@ -37,6 +38,7 @@ reserve(lo_scratch *s, int q, int m)
 	if ((size_t)m + 1 > s->c_cap) {
 		s->c_cap = (size_t)m + 1;
 		s->wins = xrealloc(s->wins, s->c_cap * sizeof *s->wins);
+		s->wins2 = xrealloc(s->wins2, s->c_cap * sizeof *s->wins2);
 		s->used = xrealloc(s->used, s->c_cap);
 	}
 }
@@ -52,20 +54,23 @@ lr(double tm, double best)
 	return log(r < 1.0 ? 1.0 : r);
 }
 
-/* Is candidate j (gain g, wins w) better than the best so far b (gain bg,
- * wins bw)?  Larger primary, then secondary (within 1e-9 each), then the
- * larger p, then the earlier position (b < 0: none yet). */
+/* Is a candidate with keys key[0..LO_NKEY) and probability p better than
+ * the best so far (keys bk, probability bp; b < 0: none yet)?  The larger
+ * key, in key order (within 1e-9 each), then the larger p (then the
+ * earlier position: the caller's scan order). */
+enum { LO_NKEY = 3 };
+
 static int
-beats(double g, double w, double p, double bg, double bw, double bp, int b)
+beats(const double *key, double p, const double *bk, double bp, int b)
 {
-	if (b < 0 || g > bg + 1e-9)
+	if (b < 0)
 		return 1;
-	if (g < bg - 1e-9)
-		return 0;
-	if (w > bw + 1e-9)
-		return 1;
-	if (w < bw - 1e-9)
-		return 0;
+	for (int i = 0; i < LO_NKEY; i++) {
+		if (key[i] > bk[i] + 1e-9)
+			return 1;
+		if (key[i] < bk[i] - 1e-9)
+			return 0;
+	}
 	return p > bp;
 }
 
@@ -113,54 +118,134 @@ take(int c, const rr_input *in, const int *ids, int q, lo_scratch *s)
 	}
 }
 
-void
-lo_order(const tree_prob *pr, int m, const rr_input *in, const int *ids,
-         int q, int def, const lo_rule *r, int *ord, lo_scratch *s)
+/* Start: the list is extern_mm alone (rank() appends it); every class's
+ * wins and runner-up wins (leaforder.h); returns def's position in pr
+ * (-1: not listed). */
+static int
+start(const tree_prob *pr, int m, const rr_input *in, const int *ids, int q,
+      int def, lo_scratch *s)
 {
-	reserve(s, q, m);
-	int di = -1, nd = 0;
+	int di = -1;
 	for (int j = 0; j < m; j++) {
-		s->wins[j] = 0;
+		s->wins[j] = s->wins2[j] = 0;
 		s->used[j] = 0;
 		if (pr[j].cls == def)
 			di = j;
 	}
-	/* before any entry the list is extern_mm alone (rank() appends it) */
 	for (int a = 0; a < q; a++) {
 		const rr_input *x = &in[ids[a]];
 		s->cur[a] = s->fst[a] = def >= 0 ? lr(x->time[def], x->time[x->winner])
 		                                 : log(RR_REGRET_CAP);
 		s->det[a] = 0;
-		for (int j = 0; j < m; j++)
-			if (pr[j].cls == x->winner && j != di) {
+		int ru = -1; /* the fastest listed class but def */
+		for (int j = 0; j < m; j++) {
+			double tj = x->time[pr[j].cls];
+			if (j == di || isnan(tj))
+				continue;
+			if (pr[j].cls == x->winner)
 				s->wins[j] += x->weight;
-				break;
-			}
+			if (ru < 0 || tj < x->time[pr[ru].cls])
+				ru = j;
+		}
+		if (ru >= 0)
+			s->wins2[ru] += x->weight;
 	}
-	for (int first = 1; nd < m; first = 0) {
-		/* HIT after entry 0: wins first, gain second; else gain, wins */
-		int hit = !first && r->rest == LO_REST_HIT, pick = -1;
-		double bg = 0, bw = 0, bp = 0;
+	return di;
+}
+
+/* The greedy loop: appends to ord[nd..) every class left but def (and def
+ * too at step 0 when first and r->def_first), each the best by the keys
+ * of leaforder.h (first: entry 0's value); returns the new count. */
+static int
+fill(const tree_prob *pr, int m, const rr_input *in, const int *ids, int q,
+     int di, const lo_rule *r, int first, int *ord, int nd, lo_scratch *s)
+{
+	for (;; first = 0) {
+		int pick = -1;
+		double bk[LO_NKEY] = {0}, bp = 0;
 		for (int j = 0; j < m; j++) {
 			if (s->used[j] || (j == di && !(first && r->def_first)))
 				continue;
 			double g = gain(pr, j, di, in, ids, q, r, first, s);
-			double p1 = hit ? s->wins[j] : g, p2 = hit ? g : s->wins[j];
-			if (beats(p1, p2, pr[j].p, bg, bw, bp, pick)) {
+			double key[LO_NKEY] = {g, s->wins[j], 0};
+			if (!first && r->rest != LO_REST_REGRET) {
+				/* HIT: wins, then gain; HIT2: wins, runner-up wins, gain */
+				int two = r->rest == LO_REST_HIT2;
+				key[0] = s->wins[j];
+				key[1] = two ? s->wins2[j] : g;
+				key[2] = two ? g : 0;
+			}
+			if (beats(key, pr[j].p, bk, bp, pick)) {
 				pick = j;
-				bg = p1;
-				bw = p2;
+				memcpy(bk, key, sizeof bk);
 				bp = pr[j].p;
 			}
 		}
 		if (pick < 0)
-			break; /* def alone is left */
+			return nd; /* def alone is left */
 		s->used[pick] = 1;
 		ord[nd++] = pick;
 		take(pr[pick].cls, in, ids, q, s);
 	}
+}
+
+/* r->exact: ord[0..nc) is the coverage order (def last if listed); move
+ * to the front the class (def included when r->def_first) whose list has
+ * the smallest first-entry regret over the node's inputs, plus the margin
+ * for a class other than def (leaforder.h); ties: the earlier one. */
+static void
+exact_first(const tree_prob *pr, int nc, const rr_input *in, const int *ids,
+            int q, int def, int di, const lo_rule *r, int *ord, lo_scratch *s)
+{
+	/* fst[a]: the first entry of the coverage order itself for input a */
+	for (int a = 0; a < q; a++) {
+		const rr_input *x = &in[ids[a]];
+		int c = def;
+		for (int j = 0; j < nc; j++)
+			if (!isnan(x->time[pr[ord[j]].cls])) {
+				c = pr[ord[j]].cls;
+				break;
+			}
+		s->fst[a] = c >= 0 ? lr(x->time[c], x->time[x->winner]) : log(RR_REGRET_CAP);
+	}
+	int best = -1;
+	double bc = 0;
+	for (int b = 0; b < nc; b++) {
+		int j = ord[b];
+		if (j == di && !r->def_first)
+			continue;
+		double cost = 0;
+		for (int a = 0; a < q; a++) {
+			const rr_input *x = &in[ids[a]];
+			double tj = x->time[pr[j].cls];
+			if (isnan(tj))
+				cost += x->weight * s->fst[a]; /* skipped: the order's first */
+			else
+				cost += x->weight * (lr(tj, x->time[x->winner]) + (j != di ? r->margin : 0));
+		}
+		if (best < 0 || cost < bc - 1e-9) {
+			best = b;
+			bc = cost;
+		}
+	}
+	int j = ord[best];
+	memmove(ord + 1, ord, (size_t)best * sizeof *ord);
+	ord[0] = j;
+	if (j != di && di >= 0 && ord[nc - 1] != di)
+		die("lo_order: internal error: def not last");
+}
+
+void
+lo_order(const tree_prob *pr, int m, const rr_input *in, const int *ids,
+         int q, int def, const lo_rule *r, int *ord, lo_scratch *s)
+{
+	reserve(s, q, m);
+	int di = start(pr, m, in, ids, q, def, s);
+	int nd = fill(pr, m, in, ids, q, di, r, !r->exact, ord, 0, s);
 	if (di >= 0 && !s->used[di])
 		ord[nd++] = di;
 	if (nd != m)
 		die("lo_order: internal error: %d of %d classes ordered", nd, m);
+	if (r->exact)
+		exact_first(pr, m, in, ids, q, def, di, r, ord, s);
 }

@@ -35,6 +35,14 @@
  *     LO_REST_HIT     the most (weighted) inputs won (a class wins an input
  *                     whose fastest choice it is), ties by the largest drop
  *                     of prefix (rerank.h RR_GREEDY's rule);
+ *     LO_REST_HIT2    the most inputs won, ties by the most runner-up wins
+ *                     (inputs whose fastest measured class other than def
+ *                     it is: the class that wins where extern_mm turns out
+ *                     slower; in-sample win counts leave the classes that
+ *                     win nothing tied, and out of fold such a class is
+ *                     the next winner more often than the one that lowers
+ *                     in-sample prefix regret most), then by the largest
+ *                     drop of prefix;
  *     LO_REST_REGRET  the largest drop of prefix plus mu x the drop of the
  *                     first-entry regret of the inputs whose first entry is
  *                     still undecided, ties by more wins;
@@ -42,15 +50,16 @@
  *   def        first if entry 0 chose it, else last (Inductor appends it
  *              anyway: listed before k it takes one of the k slots).
  * The rules of lo_rules[] were compared out of fold (perf/compare/oof.sh;
- * figures in perf/results/compare/README.txt); `prefix` is the one chosen.
+ * figures in perf/results/compare/README.txt and docs/RESULTS.md §2.6).
  *
- * Cost per node: O(m^2 q) for m classes and q inputs.
+ * Cost per node: O(m^2 q) for m classes and q inputs (exact: the same,
+ * plus O(m q)).
  */
 #ifndef MMRANK_LEAFORDER_H
 #define MMRANK_LEAFORDER_H
 #include "rerank.h"
 
-enum { LO_REST_HIT = 0, LO_REST_REGRET = 1 };
+enum { LO_REST_HIT = 0, LO_REST_REGRET = 1, LO_REST_HIT2 = 2 };
 
 typedef struct {
 	const char *name;  /* fit --leaf-rank NAME */
@@ -60,28 +69,33 @@ typedef struct {
 	double mu;         /* LO_REST_REGRET: weight of undecided first entries */
 	double margin;     /* entry 0: mean ln regret per input by which a class
 	                      other than def must beat def alone */
+	int exact;         /* 1: entry 0 moved to the front of the rest's order
+	                      by its exact first-entry regret (see above) */
 } lo_rule;
 
 /* The named rules, one table (fit --leaf-rank NAME; rerank.h RR_PREFIX + i
- * is rule i): name, lambda, def_first, rest, mu, margin.  `prefix` is
- * the one chosen by the out-of-fold comparison, the others are its
+ * is rule i): name, lambda, def_first, rest, mu, margin, exact.  `joint`
+ * is make's default (chosen out of fold, with fit --select-rank greedy);
+ * `prefix` was the first rule of issue #19, the others are their
  * candidates (perf/results/compare/README.txt). */
 #define LO_RULES(X) \
-	X("prefix",            1.0, 1, LO_REST_HIT,    0.0, 0.05) \
-	X("prefix-m0",         1.0, 1, LO_REST_HIT,    0.0, 0)    \
-	X("prefix-m10",        1.0, 1, LO_REST_HIT,    0.0, 0.10) \
-	X("prefix-regret",     1.0, 1, LO_REST_REGRET, 0.0, 0.05) \
-	X("prefix-regret-m0",  1.0, 1, LO_REST_REGRET, 0.0, 0)    \
-	X("prefix-regret-mu1", 1.0, 1, LO_REST_REGRET, 1.0, 0)    \
-	X("prefix-half",       0.5, 1, LO_REST_HIT,    0.0, 0)    \
-	X("prefix-nodef",      1.0, 0, LO_REST_HIT,    0.0, 0)
+	X("prefix",            1.0, 1, LO_REST_HIT,    0.0, 0.05, 0) \
+	X("prefix-m0",         1.0, 1, LO_REST_HIT,    0.0, 0,    0) \
+	X("prefix-m10",        1.0, 1, LO_REST_HIT,    0.0, 0.10, 0) \
+	X("prefix-regret",     1.0, 1, LO_REST_REGRET, 0.0, 0.05, 0) \
+	X("prefix-regret-m0",  1.0, 1, LO_REST_REGRET, 0.0, 0,    0) \
+	X("prefix-regret-mu1", 1.0, 1, LO_REST_REGRET, 1.0, 0,    0) \
+	X("prefix-half",       0.5, 1, LO_REST_HIT,    0.0, 0,    0) \
+	X("prefix-nodef",      1.0, 0, LO_REST_HIT,    0.0, 0,    0) \
+	X("joint",             1.0, 1, LO_REST_HIT2,   0.0, 0.05, 1) \
+	X("joint-hit",         1.0, 1, LO_REST_HIT,    0.0, 0.05, 1)
 
 extern const lo_rule lo_rules[];
 extern const int n_lo_rules;
 
 /* Scratch of lo_order(), grown on demand. */
 typedef struct {
-	double *cur, *fst, *wins;
+	double *cur, *fst, *wins, *wins2;
 	char *det, *used;
 	size_t q_cap, c_cap;
 } lo_scratch;
