@@ -29,7 +29,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 SHAPES=${SHAPES:-check/gpu/inductor_agree_shapes.tsv}
-CARRY=build/agreecarry
+CARRY=${CARRY:-build/agreecarry}
 FC=build/fccache/cubin
 STATE=${STATE:-build/agreerun}
 
