@@ -2,7 +2,7 @@
 """perf/kernels/loop_form.py — EXPERIMENT (issue #17: our best Triton times are 8-28 % above
 Inductor's on the largest inputs, growing with num_stages).  Times, in one process on one GPU,
 three kernels for the same configs: ours (kernels/triton_mm.py, run-time sizes), ours with
-Inductor's loop form (perf/kernels/triton_mm_loopform.py, run-time sizes) and Inductor's
+Inductor's loop form (made from it by loop_form_kernel(), run-time sizes) and Inductor's
 template with literal sizes and strides (the code Inductor generates, written out here).
 Triton JIT; triton.testing.do_bench (CUDA events around each launch, L2 flushed before each;
 median and min of the launches, ms).  Checks each result against torch.mm (fp32 reference).
@@ -32,8 +32,38 @@ def load(path):
     return m.triton_mm
 
 
-OURS = load(os.path.join(HERE, "..", "..", "kernels", "triton_mm.py"))
-LOOPF = load(os.path.join(HERE, "triton_mm_loopform.py"))
+KERNEL = os.path.join(HERE, "..", "..", "kernels", "triton_mm.py")
+LOOP_FORM = """    for k_idx in range(0, K_TILES if K_TILES > 0 else tl.cdiv(K, BLOCK_K)):
+        a_k = offs_k[None, :] + (k_idx * BLOCK_K).to(INDEX_DTYPE)
+        b_k = offs_k[:, None] + (k_idx * BLOCK_K).to(INDEX_DTYPE)
+        a_ptrs = A + (a_k * stride_ak + offs_a_m[:, None] * stride_am)
+        b_ptrs = B + (b_k * stride_bk + offs_b_n[None, :] * stride_bn)
+        if EVEN_K:
+            a = tl.load(a_ptrs)
+            b = tl.load(b_ptrs)
+        else:
+            a = tl.load(a_ptrs, mask=offs_k[None, :] < (K - k_idx * BLOCK_K), other=0.0)
+            b = tl.load(b_ptrs, mask=offs_k[:, None] < (K - k_idx * BLOCK_K), other=0.0)
+        acc += tl.dot(a, b, allow_tf32=ALLOW_TF32, out_dtype=ACC_TYPE)
+
+"""
+
+
+def loop_form_kernel():
+    """kernels/triton_mm.py with its K loop in Inductor's form (pointers recomputed from the 1-D
+    offsets each step instead of loop-invariant 2-D offset tiles), written to a temporary file
+    (Triton's JIT needs the source on disk)."""
+    import tempfile
+    src = open(KERNEL).read()
+    a, b = src.index("    a_offs = offs_a_m[:, None] * stride_am"), src.index("    # recompute the tile")
+    path = os.path.join(tempfile.mkdtemp(), "triton_mm_loopform.py")
+    with open(path, "w") as fh:
+        fh.write(src[:a] + LOOP_FORM + src[b:])
+    return load(path)
+
+
+OURS = load(KERNEL)
+LOOPF = loop_form_kernel()
 from loop_form_inductor import ind_mm  # noqa: E402
 
 SHAPES = [  # m, k, n, dtype, mat1 transposed, mat2 transposed (Inductor run A's largest inputs)
