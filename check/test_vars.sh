@@ -36,7 +36,13 @@ bad_value vars-ranking  "RANKING='abc': expected an integer in \[1, 100000\]" he
 bad_value vars-ranking0 "RANKING='0': expected an integer in \[1, 100000\]" prune RANKING=0
 bad_value vars-leaf-rank "LEAF_RANK='x': expected freq, greedy, prefix, .* or joint-hit \(fit --leaf-rank\)" fit LEAF_RANK=x
 bad_value vars-select-rank "SELECT_RANK='x': expected freq, greedy, prefix, .* or joint-hit \(fit --select-rank\)" fit SELECT_RANK=x
-bad_value vars-select-rank-freq "SELECT_RANK=freq with LEAF_RANK=joint: freq goes only with freq" fit SELECT_RANK=freq
+bad_value vars-select-rank-freq "SELECT_RANK=freq with LEAF_RANK=joint: freq goes only with freq" fit LEAF_RANK=joint SELECT_RANK=freq
+# the leaf order's default follows the data: joint for the official data, greedy for GPU=h200
+# (its out-of-fold top-10, docs/RESULTS.md section 7.4)
+if "${MK[@]}" -s fit-args GPU=h200 | grep -q -- '--leaf-rank greedy --select-rank greedy ' \
+	&& "${MK[@]}" -s fit-args GPU=a100 | grep -q -- '--leaf-rank joint --select-rank greedy '; then
+	ok vars-leaf-rank-default-per-gpu
+else fail vars-leaf-rank-default-per-gpu "h200: $("${MK[@]}" -s fit-args GPU=h200) a100: $("${MK[@]}" -s fit-args GPU=a100)"; fi
 bad_value vars-leaf-pad "LEAF_PAD='-1': expected an integer in \[0, 100000\]" fit LEAF_PAD=-1
 bad_value vars-leaf-pad-freq "LEAF_PAD=10 needs LEAF_RANK=greedy or prefix" fit LEAF_RANK=freq LEAF_PAD=10
 bad_value vars-folds    "FOLDS='1': expected 0 \(off\) or an integer in \[2, 100\]" fit FOLDS=1
