@@ -98,4 +98,24 @@ import sys; sys.path.insert(0, 'stages/bench'); import inductor_shapes as s
 x = s.read_shapes('perf/inductor/shapes.tsv'); print(len(x))")
 real=$(awk -F'\t' 'NR>1 && $1 !~ /^sample/' perf/inductor/shapes.tsv | wc -l)
 [ "$n" -ge 30 ] && [ "$real" -ge 15 ] && ok shape-list || fail shape-list "$n shapes, $real real"
+# perf/inductor/shapes_unseen.tsv: 32 shapes that read as a shapes list, 20 from real models,
+# none of whose (m, k, n, dtype) is an input of the committed H200 training logs (the
+# out-of-sample In-Inductor set for the H200 tree)
+if out=$(python3 - "$ROOT" <<'PY'
+import lzma, sys
+root = sys.argv[1]
+sys.path.insert(0, root + "/stages/bench")
+import inductor_shapes as ish
+shapes = ish.read_shapes(root + "/perf/inductor/shapes_unseen.tsv")
+train = set()
+for f in ("h200_inductor_seed2026.txt.xz", "h200_inductor_real.txt.xz"):
+    for i, line in enumerate(lzma.open(f"{root}/datasets/h200/{f}", "rt")):
+        if i >= 2:
+            p = line.split(",")
+            train.add((int(p[0]), int(p[1]), int(p[2]), p[3]))
+hit = [(x.m, x.k, x.n, x.dtype) for x in shapes if (x.m, x.k, x.n, x.dtype) in train]
+print(len(shapes), len(train), hit)
+sys.exit(0 if len(shapes) == 32 and len(train) > 400 and not hit else 1)
+PY
+) && [ "$(awk -F'\t' 'NR>1 && $1 !~ /^sample/' "$ROOT/perf/inductor/shapes_unseen.tsv" | wc -l)" -eq 20 ]; then ok shapes-unseen-out-of-sample; else fail shapes-unseen-out-of-sample "$out"; fi
 finish

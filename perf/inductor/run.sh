@@ -16,6 +16,9 @@
 # Environment: OUT (default out/device), TIME_LIMIT (seconds for dropin.py,
 #   default 450: it starts no new shape after that; a shape takes ~25-60 s,
 #   f32 ones more),
+#   SHAPES (a shapes list, default perf/inductor/shapes.tsv; perf/inductor/
+#   shapes_unseen.tsv: 32 shapes, 20 real-model ones of models absent from
+#   the H200 training data, none of its (m, k, n, dtype) in it),
 #   SUBSET (rows of shapes.tsv, e.g. 0-14), REPS (default 3), COLD=1 (every
 #   round with a fresh Triton cache, not only round 0), RESUME (the
 #   inductor.jsonl of an earlier call, carried: its records are kept and
@@ -43,7 +46,7 @@ else
 fi
 [ -n "${RESUME:-}" ] && [ -f "$RESUME" ] && cp "$RESUME" "$OUT/inductor.jsonl"
 timeout $((${TIME_LIMIT:-450} + 120)) python3 perf/inductor/dropin.py --ours "$art" "${discover[@]}" \
-	--reps "${REPS:-3}" ${COLD:+--cold} ${SUBSET:+--subset "$SUBSET"} \
+	--reps "${REPS:-3}" ${COLD:+--cold} ${SUBSET:+--subset "$SUBSET"} ${SHAPES:+--shapes "$SHAPES"} \
 	--time-limit "${TIME_LIMIT:-450}" "$OUT/inductor.jsonl" 2> >(tee "$OUT/dropin.err" >&2)
 echo "dropin exit $?"
 if [ ${#discover[@]} -gt 0 ]; then
