@@ -3,7 +3,8 @@
 Inductor's on the largest inputs, growing with num_stages).  Times, in one process on one GPU,
 three kernels for the same configs: ours (kernels/triton_mm.py, run-time sizes), ours with
 Inductor's loop form (made from it by loop_form_kernel(), run-time sizes) and Inductor's
-template with literal sizes and strides (the code Inductor generates, written out here).
+template with literal sizes and strides (the code Inductor generates: stages/bench/
+triton_speccheck.py's oracle, inductor_ref_mm).
 Triton JIT; triton.testing.do_bench (CUDA events around each launch, L2 flushed before each;
 median and min of the launches, ms).  Checks each result against torch.mm (fp32 reference).
 usage: python3 perf/kernels/loop_form.py   (needs a GPU, torch, triton)
@@ -64,7 +65,8 @@ def loop_form_kernel():
 
 OURS = load(KERNEL)
 LOOPF = loop_form_kernel()
-from loop_form_inductor import ind_mm  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "..", "stages", "bench"))
+from triton_speccheck import inductor_ref_mm as ind_mm  # noqa: E402  (the template's oracle)
 
 SHAPES = [  # m, k, n, dtype, mat1 transposed, mat2 transposed (Inductor run A's largest inputs)
     (4096, 4096, 14336, torch.bfloat16, False, True),
@@ -103,7 +105,7 @@ def main():
                                                          b.stride(0), b.stride(1), BLOCK_M=bm, BLOCK_N=bn,
                                                          BLOCK_K=bk, GROUP_M=8, EVEN_K=k % bk == 0,
                                                          ALLOW_TF32=False, ACC_TYPE=tl.float32,
-                                                         num_warps=w, num_stages=st),
+                                                         INDEX_DTYPE=tl.int32, num_warps=w, num_stages=st),
             }
             rep, gap = float(os.environ.get("REP", "200")), float(os.environ.get("GAP", "0"))
             keep = os.environ.get("KERNELS", ",".join(runs)).split(",")
