@@ -34,32 +34,30 @@ def load(path):
 
 
 KERNEL = os.path.join(HERE, "..", "..", "kernels", "triton_mm.py")
-LOOP_FORM = """    for k_idx in range(0, K_TILES if K_TILES > 0 else tl.cdiv(K, BLOCK_K)):
-        a_k = offs_k[None, :] + (k_idx * BLOCK_K).to(INDEX_DTYPE)
-        b_k = offs_k[:, None] + (k_idx * BLOCK_K).to(INDEX_DTYPE)
-        a_ptrs = A + (a_k * stride_ak + offs_a_m[:, None] * stride_am)
-        b_ptrs = B + (b_k * stride_bk + offs_b_n[None, :] * stride_bn)
-        if EVEN_K:
-            a = tl.load(a_ptrs)
-            b = tl.load(b_ptrs)
-        else:
-            a = tl.load(a_ptrs, mask=offs_k[None, :] < (K - k_idx * BLOCK_K), other=0.0)
-            b = tl.load(b_ptrs, mask=offs_k[:, None] < (K - k_idx * BLOCK_K), other=0.0)
-        acc += tl.dot(a, b, allow_tf32=ALLOW_TF32, out_dtype=ACC_TYPE)
-
-"""
+# kernels/triton_mm.py's lines -> Inductor's loop form: no loop-invariant 2-D offset tiles, the
+# addresses recomputed from the 1-D offsets and k0 at every K step
+LOOP_FORM = [
+    ("    a_offs = offs_a_m[:, None] * stride_am + offs_k[None, :] * stride_ak\n", ""),
+    ("    b_offs = offs_k[:, None] * stride_bk + offs_b_n[None, :] * stride_bn\n", ""),
+    ("a_ptrs = A + k0 * stride_ak + a_offs",
+     "a_ptrs = A + ((offs_k[None, :] + k0) * stride_ak + offs_a_m[:, None] * stride_am)"),
+    ("b_ptrs = B + k0 * stride_bk + b_offs",
+     "b_ptrs = B + ((offs_k[:, None] + k0) * stride_bk + offs_b_n[None, :] * stride_bn)"),
+]
 
 
 def loop_form_kernel():
-    """kernels/triton_mm.py with its K loop in Inductor's form (pointers recomputed from the 1-D
-    offsets each step instead of loop-invariant 2-D offset tiles), written to a temporary file
+    """kernels/triton_mm.py with its K loop in Inductor's form, written to a temporary file
     (Triton's JIT needs the source on disk)."""
     import tempfile
     src = open(KERNEL).read()
-    a, b = src.index("    a_offs = offs_a_m[:, None] * stride_am"), src.index("    # recompute the tile")
+    for old, new in LOOP_FORM:
+        if old not in src:
+            raise SystemExit(f"loop_form.py: {KERNEL}: no line '{old.strip()}' to rewrite")
+        src = src.replace(old, new)
     path = os.path.join(tempfile.mkdtemp(), "triton_mm_loopform.py")
     with open(path, "w") as fh:
-        fh.write(src[:a] + LOOP_FORM + src[b:])
+        fh.write(src)
     return load(path)
 
 
