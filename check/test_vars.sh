@@ -36,9 +36,14 @@ bad_value vars-ranking  "RANKING='abc': expected an integer in \[1, 100000\]" he
 bad_value vars-ranking0 "RANKING='0': expected an integer in \[1, 100000\]" prune RANKING=0
 bad_value vars-leaf-rank "LEAF_RANK='x': expected freq, greedy, prefix, .* or joint-hit \(fit --leaf-rank\)" fit LEAF_RANK=x
 bad_value vars-select-rank "SELECT_RANK='x': expected freq, greedy, prefix, .* or joint-hit \(fit --select-rank\)" fit SELECT_RANK=x
-bad_value vars-select-rank-freq "SELECT_RANK=freq with LEAF_RANK=joint: freq goes only with freq" fit SELECT_RANK=freq
+bad_value vars-select-rank-freq "SELECT_RANK=freq with LEAF_RANK=joint: freq goes only with freq" fit LEAF_RANK=joint SELECT_RANK=freq
+# (GPU=h200's default LEAF_RANK is greedy)
+bad_value vars-select-rank-freq-h200 "SELECT_RANK=freq with LEAF_RANK=greedy: freq goes only with freq" fit SELECT_RANK=freq
+# a bad LEAF_RANK is named once, not again as the SELECT_RANK it defaults
+bad_value vars-leaf-rank-once "LEAF_RANK='x'" fit LEAF_RANK=x
+grep -q SELECT_RANK "$TMP/m.err" && fail vars-leaf-rank-once-select "$(head -c 300 "$TMP/m.err")" || ok vars-leaf-rank-once-select
 bad_value vars-leaf-pad "LEAF_PAD='-1': expected an integer in \[0, 100000\]" fit LEAF_PAD=-1
-bad_value vars-leaf-pad-freq "LEAF_PAD=10 needs LEAF_RANK=greedy or prefix" fit LEAF_RANK=freq LEAF_PAD=10
+bad_value vars-leaf-pad-freq "LEAF_PAD=10 needs a LEAF_RANK other than freq" fit LEAF_RANK=freq LEAF_PAD=10
 bad_value vars-folds    "FOLDS='1': expected 0 \(off\) or an integer in \[2, 100\]" fit FOLDS=1
 bad_value vars-folds-rows "FOLDS=5 needs SPLIT=group" fit SPLIT=rows FOLDS=5
 bad_value vars-seed     "SEED='-3': expected an integer in \[0, 9223372036854775807\]" fit SEED=-3
