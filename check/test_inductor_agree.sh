@@ -146,4 +146,15 @@ if [ "$n1" -ge 2 ] && [ "$n2" -gt "$n1" ] && [ "$nr" -eq "$n2" ] \
 	&& grep -q "throughput A .* ($n2 inputs in" "$TMP/devp/summary.txt"; then
 	ok agree-script-paired-resumed
 else fail agree-script-paired-resumed "n1 $n1 n2 $n2 reps $nr: $(grep -E 'vs A|ratio|throughput' "$TMP/devp/summary.txt" | tr '\n' '|')"; fi
+# check/gpu/agree_lease.sh refuses a missing carry or an unusable STATE
+# before it creates, unpacks or runs anything
+CARRY="$TMP/nocarry" OUT="$TMP/lo" STATE="$TMP/ls" bash "$ROOT/check/gpu/agree_lease.sh" >"$TMP/l.txt" 2>&1
+[ $? = 1 ] && grep -q "missing $TMP/nocarry/triton.tar.xz" "$TMP/l.txt" && [ ! -e "$TMP/lo" ] && [ ! -e "$TMP/ls" ] &&
+	ok agree-lease-missing-carry || fail agree-lease-missing-carry "$(head -2 "$TMP/l.txt")"
+if [ -x "$BIN/bench" ] || [ -x "$ROOT/build/bin/bench" ]; then
+	mkdir -p "$TMP/carry" && : | xz > "$TMP/carry/triton.tar.xz" && : > "$TMP/state"
+	CARRY="$TMP/carry" OUT="$TMP/lo" STATE="$TMP/state/x" bash "$ROOT/check/gpu/agree_lease.sh" >"$TMP/l.txt" 2>&1
+	[ $? = 1 ] && grep -q "agree_lease: $TMP/state/x: cannot create or write to it" "$TMP/l.txt" &&
+		ok agree-lease-bad-state || fail agree-lease-bad-state "$(head -2 "$TMP/l.txt")"
+fi
 finish
