@@ -112,7 +112,7 @@ Variables (current value; every one is checked before anything runs):
   GPU=$(GPU) (a100, h100: official data; h200: committed; else your collection)  OUT=$(OUT) (output folder)
   RANKING=$(RANKING) (top-k)  SEED=$(SEED)  SPLIT=$(SPLIT) (rows|group)  HEURISTIC_NAME=$(HEURISTIC_NAME)
   GRID=$(GRID) (mm|reference|search|FILE)  SELECT=$(SELECT) (top1|regret|hit|curve)  FOLDS=$(FOLDS)
-  LEAF_RANK=$(LEAF_RANK) (freq|greedy|joint|prefix: leaf list order)  SELECT_RANK=$(SELECT_RANK) (the order models are scored with)
+  LEAF_RANK=$(LEAF_RANK) (freq|greedy|joint|joint-hit|prefix...: leaf list order)  SELECT_RANK=$(SELECT_RANK) (the order models are scored with)
   LEAF_PAD=$(LEAF_PAD) (ancestors' classes appended; fit --help)
   PROFILE=$(PROFILE) (ours|reference: sets SPLIT GRID SELECT LEAF_RANK SELECT_RANK LEAF_PAD FOLDS)
   SAMPLES=$(SAMPLES)  REPS=$(REPS)  GPUS=$(GPUS)  FAST_REJECT=$(FAST_REJECT)  SCREEN=$(SCREEN)  SCREEN_MS=$(SCREEN_MS)
@@ -211,7 +211,6 @@ SPLIT           ?= rows
 GRID            ?= $(REF_GRID)
 SELECT          ?= $(REF_SELECT)
 LEAF_RANK       ?= $(REF_LEAF_RANK)
-SELECT_RANK     ?= $(LEAF_RANK)
 FOLDS           ?= 0
 LEAF_PAD        ?= 0
 else
@@ -226,12 +225,15 @@ SELECT          ?= hit
 # 5-leaf tree, which costs a Triton slot of Inductor's top 10 (top-10 hit
 # 90.82 % against greedy's 94.90 %; docs/RESULTS.md section 7.4)
 LEAF_RANK       ?= $(if $(filter h200,$(GPU)),greedy,joint)
-SELECT_RANK     ?= $(if $(filter joint joint-hit,$(LEAF_RANK)),greedy,$(LEAF_RANK))
 # leaf lists padded with up to k ancestors' classes (fit --leaf-pad; not with freq)
 LEAF_PAD        ?= $(if $(filter-out freq,$(LEAF_RANK)),$(RANKING),0)
 # cross-validation needs whole inputs per fold: only with the grouped split
 FOLDS           ?= $(if $(filter group,$(SPLIT)),5,0)
 endif
+# the order models are scored with, in both profiles: joint's and joint-hit's
+# by the coverage order they start from (greedy; docs/RESULTS.md section 2.6),
+# any other by its own lists
+SELECT_RANK     ?= $(if $(filter joint joint-hit,$(LEAF_RANK)),greedy,$(LEAF_RANK))
 FIT_EXTRA       ?=
 # GRID: a built-in grid or an existing file of models (fit --help)
 ifeq ($(filter mm reference search,$(GRID))$(wildcard $(GRID)),)

@@ -126,6 +126,11 @@ expect_error bench-triton-resume-other-long-ms 'lo.txt.part was made with screen
 	lo.txt "$F" "${K[@]}" --long-ms 20 s.tsv lo.txt
 expect_error bench-triton-resume-other-long-launches 'this run has screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=1;' \
 	lo.txt "$F" "${K[@]}" --long-launches 1 s.tsv lo.txt
+# the rule is the triton back end's only: given to another, refused (not ignored)
+expect_error bench-long-ms-other-template '--long-ms/--long-launches: only for --template triton .*--template mm ' \
+	lm.txt "$F" --kernels "$ROOT/kernels" --long-ms 5 s.tsv lm.txt
+expect_error bench-long-launches-other-template '--long-ms/--long-launches: only for --template triton .*--template mma ' \
+	lm.txt "$F" --kernels "$ROOT/kernels" --template mma --long-launches 3 s.tsv lm.txt
 # a part of Inductor's method (an older bench's, e.g. perf/results/gpu/h200_collect's):
 # refused under the rule, resumed with --long-ms 0 to the same log
 printf 'screen=0 screen_ms=0 audit=0\ntorch\t2.11.0+cu130\n' > lo.txt.part.plan
@@ -133,8 +138,8 @@ expect_error bench-triton-resume-inductor-part-long 'lo.txt.part was made with s
 	lo.txt "$F" "${K[@]}" s.tsv lo.txt
 "$F" "${K[@]}" --long-ms 0 s.tsv lo.txt 2>lo.err
 test_cmp bench-triton-resume-inductor-part-long-ms-0 full.txt lo.txt
-# other back ends: no such rule, nothing in their plan
-"$F" --kernels "$ROOT/kernels" --template mma --long-ms 5 --time-limit 0 s.tsv mm.txt 2>/dev/null
+# other back ends: no such rule (refused above), nothing in their plan
+"$F" --kernels "$ROOT/kernels" --template mma --time-limit 0 s.tsv mm.txt 2>/dev/null
 printf 'screen=1.3 screen_ms=2 audit=0\n' > mm.want
 test_cmp bench-long-ms-not-in-other-plans mm.want mm.txt.part.plan
 

@@ -101,6 +101,15 @@ if grep -q 'input 2048,512,32000,.* left out: choice .* has 3 rows, not a multip
 	ok reps-uneven-left-out; else fail reps-uneven-left-out "$(cat "$TMP/r3.err" "$TMP/r3.txt" | head -5 | tr '\n' '|')"; fi
 expect_error reps-bad-spec 'expected R/N with 1 <= R <= N' "$TMP/none" $AG "$TMP/r2.log" "$TMP/r2.log" --x-rep 3/2
 expect_error rep-times-needs-rep 'needs --a-rep/--x-rep' "$TMP/none" $AG "$TMP/r2.log" "$TMP/r2.log" --a-stats "$TMP/reps.tsv"
+# a rep-times file of another N, or without rep R: refused (not "0 inputs in 0 s")
+expect_error rep-times-other-n 'reps.tsv:3: rep 2: expected 1 to 1 \(the N of R/N\)' "$TMP/none" \
+	$AG "$TMP/r2.log" "$TMP/r2.log" --a-rep 1/1 --x-rep 1/1 --a-stats "$TMP/reps.tsv"
+printf 'input\trep\tseconds\n0\t1\t10\n' >"$TMP/reps1.tsv"
+expect_error rep-times-no-rep "reps1.tsv: no line of rep 2" "$TMP/none" \
+	$AG "$TMP/r2.log" "$TMP/r2.log" --a-rep 1/2 --x-rep 2/2 --x-stats "$TMP/reps1.tsv"
+printf 'input\trep\tseconds\n0\t1\n' >"$TMP/reps1.tsv"
+expect_error rep-times-short-line "reps1.tsv:2: expected input, rep, seconds" "$TMP/none" \
+	$AG "$TMP/r2.log" "$TMP/r2.log" --a-rep 1/2 --x-rep 2/2 --a-stats "$TMP/reps1.tsv"
 # check/gpu/inductor_agree.sh end to end on the CPU (--fake, 2 "GPUs"): run A
 # stops by its time limit, run B measures exactly A's inputs per shard
 # (--max-inputs), the fake fast back end all; identical fakes agree fully
@@ -137,4 +146,15 @@ if [ "$n1" -ge 2 ] && [ "$n2" -gt "$n1" ] && [ "$nr" -eq "$n2" ] \
 	&& grep -q "throughput A .* ($n2 inputs in" "$TMP/devp/summary.txt"; then
 	ok agree-script-paired-resumed
 else fail agree-script-paired-resumed "n1 $n1 n2 $n2 reps $nr: $(grep -E 'vs A|ratio|throughput' "$TMP/devp/summary.txt" | tr '\n' '|')"; fi
+# check/gpu/agree_lease.sh refuses a missing carry or an unusable STATE
+# before it creates, unpacks or runs anything
+CARRY="$TMP/nocarry" OUT="$TMP/lo" STATE="$TMP/ls" bash "$ROOT/check/gpu/agree_lease.sh" >"$TMP/l.txt" 2>&1
+[ $? = 1 ] && grep -q "missing $TMP/nocarry/triton.tar.xz" "$TMP/l.txt" && [ ! -e "$TMP/lo" ] && [ ! -e "$TMP/ls" ] &&
+	ok agree-lease-missing-carry || fail agree-lease-missing-carry "$(head -2 "$TMP/l.txt")"
+if [ -x "$BIN/bench" ] || [ -x "$ROOT/build/bin/bench" ]; then
+	mkdir -p "$TMP/carry" && : | xz > "$TMP/carry/triton.tar.xz" && : > "$TMP/state"
+	CARRY="$TMP/carry" OUT="$TMP/lo" STATE="$TMP/state/x" bash "$ROOT/check/gpu/agree_lease.sh" >"$TMP/l.txt" 2>&1
+	[ $? = 1 ] && grep -q "agree_lease: $TMP/state/x: cannot create or write to it" "$TMP/l.txt" &&
+		ok agree-lease-bad-state || fail agree-lease-bad-state "$(head -2 "$TMP/l.txt")"
+fi
 finish

@@ -41,6 +41,24 @@ if [ "$(head -1 rt.tsv)" = $'input\trep\tseconds' ] && [ "$(tail -n +2 rt.tsv | 
 	ok rep-times; else fail rep-times "$(head -4 rt.tsv | tr '\n' '|')"; fi
 expect_error rep-times-not-per-process 'not known with --process-per-input' nothing.txt \
 	$IC --process-per-input --rep-times rt2.tsv s.tsv nothing.txt
+# a --rep-times file that cannot be written or is not one: refused before
+# anything is measured or created (no LOG.part)
+expect_error rep-times-no-folder 'rep-times nodir/rt.tsv: nodir is not a writable folder' nothing.txt \
+	$IC --rep-times nodir/rt.tsv s.tsv nothing.txt
+printf 'key\tvalue\n' > foreign.tsv
+expect_error rep-times-foreign "foreign.tsv:1: expected the header 'input<TAB>rep<TAB>seconds'" nothing.txt \
+	$IC --rep-times foreign.tsv s.tsv nothing.txt
+[ ! -e nothing.txt.part ] && [ "$(cat foreign.tsv)" = $'key\tvalue' ] && ok rep-times-refused-changes-nothing ||
+	fail rep-times-refused-changes-nothing "$(ls nothing.txt* 2>&1 | tr '\n' ' ')"
+# an empty one gets the header; a torn last line (killed while appending:
+# its input is redone) is cut off, so the resumed file equals a fresh one
+: > rte.tsv
+$IC --reps 2 --rep-times rte.tsv s.tsv rep2e.txt 2>/dev/null
+{ head -3 rt.tsv; printf '1\t1\t0.0'; } > rtt.tsv
+$IC --reps 2 --rep-times rtt.tsv s.tsv rep2t.txt 2>rtt.err
+cmp -s rte.tsv rt.tsv && cmp -s <(tail -n +4 rtt.tsv) <(tail -n +2 rt.tsv) && [ "$(sed -n 4p rtt.tsv)" = "$(sed -n 2p rt.tsv)" ] &&
+	grep -q '^inductor_collect: rtt.tsv:4: dropping 7 bytes of a partly written line' rtt.err &&
+	ok rep-times-empty-or-torn || fail rep-times-empty-or-torn "$(head -5 rtt.tsv | tr '\n' '|') $(cat rtt.err | head -2)"
 
 # sharded like bench: shard i has rows i, i+N, ...; merge gives the same rows
 $IC --shard 0/2 s.tsv d0.txt 2>/dev/null && $IC --shard 1/2 s.tsv d1.txt 2>/dev/null

@@ -28,6 +28,7 @@ make_error make-eval-log-clash "LOG=.*/main.txt would be a second set named 'mai
 make_error make-screen-bad "SCREEN=0.5: expected 0 \(off\) or a factor >= 1" collect GPU=zz SAMPLES=1 SCREEN=0.5
 make_error make-screen-ms-bad "SCREEN_MS=0: expected a time > 0" collect GPU=zz SAMPLES=1 SCREEN_MS=0
 make_error make-long-ms-bad "LONG_MS=-1: expected 0 \(off\) or a time in milliseconds" collect GPU=zz SAMPLES=1 LONG_MS=-1
+make_error make-long-ms-huge "LONG_MS=2000000000: expected 0 \(off\) or a time in milliseconds up to 1e9" collect GPU=zz SAMPLES=1 LONG_MS=2000000000
 make_error make-long-launches-bad "LONG_LAUNCHES=6: expected 1 to 5" collect GPU=zz SAMPLES=1 LONG_LAUNCHES=6
 make_error make-fast-reject-bad "FAST_REJECT='x': expected 0 \(off\) or a factor >= 1/0.98" collect GPU=zz SAMPLES=1 FAST_REJECT=x
 [ ! -e "$TMP/out/zz" ] && ok make-bad-settings-touch-nothing || fail make-bad-settings-touch-nothing "$TMP/out/zz created"

@@ -128,7 +128,7 @@ expect_error rerank-leaf-pad-param-needed "field 'n_labels': 3, but the node lis
 sed 's/^param	leaf_pad	2$/param	leaf_pad	1/' "$TMP/pad.tsv" >"$TMP/pad1.tsv"
 expect_error rerank-leaf-pad-bound "field 'n_labels': 3, but the node lists 5 classes with p > 0 \\(param leaf_pad 1\\)" \
 	"$TMP/x.tsv" "$BIN/prune" --ranking 2 -o "$TMP/x.tsv" "$TMP/pad1.tsv"
-expect_error rerank-leaf-pad-needs-greedy "--leaf-pad needs --leaf-rank greedy" "$TMP/x.tsv" \
+expect_error rerank-leaf-pad-needs-greedy "--leaf-pad needs a --leaf-rank other than freq" "$TMP/x.tsv" \
 	"$BIN/fit" "$TMP/leaf.feat.tsv" --split none --leaf-pad 2 -o "$TMP/x.tsv" --metrics "$TMP/xm.tsv"
 expect_error rerank-leaf-pad-bad "--leaf-pad" "$TMP/x.tsv" \
 	"$BIN/fit" "$TMP/leaf.feat.tsv" --split none --leaf-rank greedy --leaf-pad -1 -o "$TMP/x.tsv" --metrics "$TMP/xm.tsv"

@@ -43,8 +43,13 @@ if "${MK[@]}" -s fit-args GPU=h200 | grep -q -- '--leaf-rank greedy --select-ran
 	&& "${MK[@]}" -s fit-args GPU=a100 | grep -q -- '--leaf-rank joint --select-rank greedy '; then
 	ok vars-leaf-rank-default-per-gpu
 else fail vars-leaf-rank-default-per-gpu "h200: $("${MK[@]}" -s fit-args GPU=h200) a100: $("${MK[@]}" -s fit-args GPU=a100)"; fi
+# (GPU=h200's default LEAF_RANK is greedy)
+bad_value vars-select-rank-freq-h200 "SELECT_RANK=freq with LEAF_RANK=greedy: freq goes only with freq" fit SELECT_RANK=freq
+# a bad LEAF_RANK is named once, not again as the SELECT_RANK it defaults
+bad_value vars-leaf-rank-once "LEAF_RANK='x'" fit LEAF_RANK=x
+grep -q SELECT_RANK "$TMP/m.err" && fail vars-leaf-rank-once-select "$(head -c 300 "$TMP/m.err")" || ok vars-leaf-rank-once-select
 bad_value vars-leaf-pad "LEAF_PAD='-1': expected an integer in \[0, 100000\]" fit LEAF_PAD=-1
-bad_value vars-leaf-pad-freq "LEAF_PAD=10 needs LEAF_RANK=greedy or prefix" fit LEAF_RANK=freq LEAF_PAD=10
+bad_value vars-leaf-pad-freq "LEAF_PAD=10 needs a LEAF_RANK other than freq" fit LEAF_RANK=freq LEAF_PAD=10
 bad_value vars-folds    "FOLDS='1': expected 0 \(off\) or an integer in \[2, 100\]" fit FOLDS=1
 bad_value vars-folds-rows "FOLDS=5 needs SPLIT=group" fit SPLIT=rows FOLDS=5
 bad_value vars-seed     "SEED='-3': expected an integer in \[0, 9223372036854775807\]" fit SEED=-3

@@ -128,7 +128,7 @@ static const char h_select_rank[] =
 "and the ranking table are then those of the --select-rank lists.  freq "
 "goes only with --leaf-rank freq";
 static const char h_leaf_pad[] =
-"(ours, with --leaf-rank greedy or prefix; default 0 = off) after a node's own "
+"(ours, with any --leaf-rank but freq; default 0 = off) after a node's own "
 "classes, list up to N more: those of its parent, then grandparent, ... "
 "(each in its weighted frequency order, §5.2 labels), skipping listed ones "
 "and extern_mm (still last, unless it is first).  An input whose own candidate set barely "
@@ -201,7 +201,7 @@ check_options(fit_opts *o)
 		    "(the reference's lists, no training inputs per node)",
 		    rr_mode_names[o->srank], rr_mode_names[o->lrank]);
 	if (o->lpad > 0 && o->lrank == RR_FREQ)
-		die("--leaf-pad needs --leaf-rank greedy or prefix (the reference's lists are not padded)");
+		die("--leaf-pad needs a --leaf-rank other than freq (the reference's lists are not padded)");
 	if (o->sp.tfolds && !isnan(o->sp.test_frac))
 		die("--test-fold and --test-fraction both set the test share: give one");
 	if (o->sp.tfolds && o->sp.mode != SPLIT_GROUP)

@@ -56,8 +56,13 @@ need_enum SPLIT "fit --split" rows group none
 need_enum SELECT "fit --select" top1 regret hit curve
 ranks=(freq greedy prefix prefix-m0 prefix-m10 prefix-regret prefix-regret-m0 prefix-regret-mu1
 	prefix-half prefix-nodef joint joint-hit)
+b0=$bad bad=0
 need_enum LEAF_RANK "fit --leaf-rank" "${ranks[@]}"
-need_enum SELECT_RANK "fit --select-rank" "${ranks[@]}"
+# SELECT_RANK's default is LEAF_RANK (or greedy): a bad LEAF_RANK is said once
+if [ $bad = 0 ] || [ "${v[SELECT_RANK]-}" != "${v[LEAF_RANK]-}" ]; then
+	need_enum SELECT_RANK "fit --select-rank" "${ranks[@]}"
+fi
+bad=$((b0 | bad))
 need_int LEAF_PAD 0 100000 "fit --leaf-pad"
 if has FOLDS; then
 	if ! int_in "${v[FOLDS]}" 0 100 || [ "${v[FOLDS]}" = 1 ]; then
@@ -69,7 +74,7 @@ if has FOLDS && has SPLIT && int_in "${v[FOLDS]}" 2 100 && [[ ${v[SPLIT]} == @(r
 	err "FOLDS=${v[FOLDS]} needs SPLIT=group (folds are sets of whole inputs), not SPLIT=${v[SPLIT]}"
 fi
 if has LEAF_PAD && has LEAF_RANK && int_in "${v[LEAF_PAD]}" 1 100000 && [ "${v[LEAF_RANK]}" = freq ]; then
-	err "LEAF_PAD=${v[LEAF_PAD]} needs LEAF_RANK=greedy or prefix (the reference's lists are not padded), not LEAF_RANK=${v[LEAF_RANK]}"
+	err "LEAF_PAD=${v[LEAF_PAD]} needs a LEAF_RANK other than freq (the reference's lists are not padded), not LEAF_RANK=${v[LEAF_RANK]}"
 fi
 if has SELECT_RANK && has LEAF_RANK && { [ "${v[SELECT_RANK]}" = freq ] || [ "${v[LEAF_RANK]}" = freq ]; } &&
 	[ "${v[SELECT_RANK]}" != "${v[LEAF_RANK]}" ]; then

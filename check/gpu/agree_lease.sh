@@ -51,9 +51,12 @@ fi
 
 T0=$(date +%s)
 OUT=${OUT:-out/agree}
-mkdir -p "$OUT" "$STATE"
 [ -e "$CARRY/triton.tar.xz" ] && [ -x build/bin/bench ] ||
 	{ echo "missing $CARRY/triton.tar.xz or build/bin/bench: run check/gpu/agree_lease.sh --prepare here and carry build/bin $CARRY"; exit 1; }
+# (checked before anything is unpacked or run)
+for d in "$OUT" "$STATE"; do
+	mkdir -p "$d" 2>/dev/null && [ -w "$d" ] || { echo "agree_lease: $d: cannot create or write to it (OUT, STATE)"; exit 1; }
+done
 ED=$FC/$(cat "$CARRY/entry.txt")
 if [ ! -e "$STATE/unpacked" ]; then
 	mkdir -p "$FC" && tar xJf "$CARRY/triton.tar.xz" -C "$FC" && touch "$STATE/unpacked" || exit 1

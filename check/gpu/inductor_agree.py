@@ -200,16 +200,23 @@ def winner(times):
 
 
 def rep_seconds(path, lines, rep):
-    """(inputs, seconds) of rep (0-based) in a --rep-times file."""
+    """(inputs, seconds) of rep (R - 1, N) in a --rep-times file, whose reps
+    must be 1..N (another N: the file of another run)."""
     last = {}
     for i, line in enumerate(lines[1:], 2):
         f = line.rstrip("\n").split("\t")
         try:
             inp, r, t = int(f[0]), int(f[1]), float(f[2])
         except (ValueError, IndexError):
-            fail(f"{path}:{i}: expected input, rep, seconds")
+            fail(f"{path}:{i}: expected input, rep, seconds (integer, integer, number), "
+                 f"got {line.rstrip()!r}")
+        if not (1 <= r <= rep[1]) or not (math.isfinite(t) and t >= 0):
+            fail(f"{path}:{i}: " + (f"rep {r}: expected 1 to {rep[1]} (the N of R/N)"
+                                    if not 1 <= r <= rep[1] else f"seconds {f[2]}: expected >= 0"))
         last[(inp, r)] = t
-    secs = [t for (_, r), t in last.items() if r == rep + 1]
+    secs = [t for (_, r), t in last.items() if r == rep[0] + 1]
+    if not secs:
+        fail(f"{path}: no line of rep {rep[0] + 1} (R of R/N)")
     return len(secs), sum(secs)
 
 
@@ -223,7 +230,7 @@ def throughput(path, rep=None):
         if lines and lines[0] == "input\trep\tseconds\n":
             if rep is None:
                 fail(f"{path}: a --rep-times file needs --a-rep/--x-rep")
-            n, wall = rep_seconds(path, lines, rep[0])
+            n, wall = rep_seconds(path, lines, rep)
         else:
             for line in lines:
                 k, _, v = line.rstrip("\n").partition("\t")

@@ -156,8 +156,8 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 	o->fast_reject = 1.5;
 	o->screen = 1.3;
 	o->screen_ms = 2.0;
-	o->long_ms = TT_LONG_MS_DEFAULT;
-	o->long_launches = TT_LONG_LAUNCHES_DEFAULT;
+	o->long_ms = -1;       /* not given: TT_LONG_MS_DEFAULT, after the parse */
+	o->long_launches = 0;  /* likewise TT_LONG_LAUNCHES_DEFAULT */
 	o->kernels = "kernels";
 	o->cache = "build/cubin";
 	a->ranking = 10;
@@ -267,6 +267,13 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 	if (a->out)
 		a->log = a->out;
 	a->be = &bench_backends[tmpl];
+	if ((o->long_ms >= 0 || o->long_launches) && !a->be->plan->inductor_timing)
+		die("--long-ms/--long-launches: only for --template triton (the rule shortens "
+		    "Inductor's timing, which --template %s does not use)", a->be->name);
+	if (o->long_ms < 0)
+		o->long_ms = TT_LONG_MS_DEFAULT;
+	if (!o->long_launches)
+		o->long_launches = TT_LONG_LAUNCHES_DEFAULT;
 	if ((o->fake_delay_ms > 0 || o->fake_fail || o->fake_cap) && strcmp(measure_kind(), "fake"))
 		die("--fake-* options exist only in bench-fake");
 	if (a->lt_keep && !a->lt_topn)

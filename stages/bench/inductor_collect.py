@@ -160,13 +160,49 @@ def sha256(path):
         return hashlib.sha256(fh.read()).hexdigest()
 
 
+REP_TIMES_HEADER = "input\trep\tseconds\n"
+
+
+def open_rep_times(path, fix=True):
+    """Before anything is measured: a new (or empty) --rep-times file gets
+    its header; an existing one must start with it, and a torn last line (a
+    run killed while appending; that input is redone) is cut off.  With fix
+    False only checks, changing nothing.  Returns an error message, or None."""
+    hdr = REP_TIMES_HEADER.encode()
+    try:
+        if not fix and not os.path.exists(path):
+            d = os.path.dirname(path) or "."
+            if not os.path.isdir(d) or not os.access(d, os.W_OK):
+                return f"--rep-times {path}: {d} is not a writable folder"
+            return None
+        with open(path, "a+b" if fix else "rb") as fh:
+            fh.seek(0)
+            data = fh.read()
+            if data and not data.startswith(hdr):
+                first = data.split(b"\n")[0][:60].decode(errors="replace")
+                return (f"{path}:1: expected the header 'input<TAB>rep<TAB>seconds' (a "
+                        f"--rep-times file of this script), got {first!r}")
+            if not fix:
+                return None
+            if not data:
+                fh.write(hdr)
+            elif not data.endswith(b"\n"):
+                keep, line = data.rindex(b"\n") + 1, data.count(b"\n") + 1
+                fh.truncate(keep)
+                print(f"inductor_collect: {path}:{line}: dropping "
+                      f"{len(data) - keep} bytes of a partly written line", file=sys.stderr)
+            fh.flush()
+            os.fsync(fh.fileno())
+    except OSError as e:
+        return f"--rep-times {path}: {e.strerror}"
+    return None
+
+
 def append_rep_times(path, input_id, secs):
-    """input, rep, seconds lines (a header when the file is new), fsync'd;
-    a resumed input's reps are appended again (readers keep the last)."""
-    new = not os.path.exists(path)
+    """input, rep, seconds lines (after open_rep_times), fsync'd; a resumed
+    input's reps are appended again (readers keep the last)."""
     with open(path, "a") as fh:
-        fh.write(("input\trep\tseconds\n" if new else "")
-                 + "".join(f"{input_id}\t{r}\t{t:.3f}\n" for r, t in enumerate(secs, 1)))
+        fh.write("".join(f"{input_id}\t{r}\t{t:.3f}\n" for r, t in enumerate(secs, 1)))
         fh.flush()
         os.fsync(fh.fileno())
 
@@ -281,6 +317,8 @@ def main(argv):
     v = be.versions()
     stamp = (f"inductor_collect torch={v['torch']} triton={v['triton']} device={v['device']} "
              f"reps={a.reps} shapes_sha256={sha256(a.shapes)}")
+    if a.rep_times and (err := open_rep_times(a.rep_times, fix=False)):
+        sys.exit(f"inductor_collect: {err}")
     try:
         slog = ilog.ShardLog(a.log, stamp)
     except ilog.LogError as e:
@@ -294,6 +332,8 @@ def main(argv):
         print(f"inductor_collect: {slog.part}: dropping {slog.dropped} bytes of a partly "
               "written input", file=sys.stderr)
     resumed = len(done_ids)
+    if a.rep_times and (err := open_rep_times(a.rep_times)):
+        sys.exit(f"inductor_collect: {err}")
     what = f"inductor_collect[dev {a.device} shard {a.shard}]"
     print(f"{what}: {v['device']}, torch {v['torch']}, triton {v['triton']}: {len(todo)} "
           f"inputs, {resumed} already done", file=sys.stderr)
