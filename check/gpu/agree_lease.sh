@@ -51,8 +51,9 @@ fi
 
 T0=$(date +%s)
 OUT=${OUT:-out/agree}
-[ -e "$CARRY/triton.tar.xz" ] && [ -x build/bin/bench ] ||
-	{ echo "missing $CARRY/triton.tar.xz or build/bin/bench: run check/gpu/agree_lease.sh --prepare here and carry build/bin $CARRY"; exit 1; }
+BENCH=${BENCH:-build/bin/bench}
+[ -e "$CARRY/triton.tar.xz" ] && [ -x "$BENCH" ] ||
+	{ echo "missing $CARRY/triton.tar.xz or $BENCH: run check/gpu/agree_lease.sh --prepare here and carry build/bin $CARRY"; exit 1; }
 # (checked before anything is unpacked or run)
 for d in "$OUT" "$STATE"; do
 	mkdir -p "$d" 2>/dev/null && [ -w "$d" ] || { echo "agree_lease: $d: cannot create or write to it (OUT, STATE)"; exit 1; }
@@ -64,7 +65,7 @@ fi
 echo "$(ls "$ED" | grep -c '\.json$') Triton variants in $ED; state $STATE: $(ls "$STATE" | tr '\n' ' ')"
 A_S=$((${CALL_S:-540} - ($(date +%s) - T0) - 60))
 [ -e "$STATE/fast/data_0.txt" ] || A_S=$((A_S - 60))   # the fast run comes first
-[ -n "${FAST_CMD:-}" ] || FAST_CMD="build/bin/bench --template triton --reps 1 --kernels kernels --cache $FC --triton-cubins $ED --device {i} --shard {i}/{n} --stats {stats} -o {log} {shapes}"
+[ -n "${FAST_CMD:-}" ] || FAST_CMD="$BENCH --template triton --reps 1 --kernels kernels --cache $FC --triton-cubins $ED --device {i} --shard {i}/{n} --stats {stats} -o {log} {shapes}"
 OUT=$STATE PAIRED=1 GPUS=1 A_S=$A_S FAST_S=300 FAST_CMD=$FAST_CMD SHAPES=$SHAPES bash check/gpu/inductor_agree.sh
 rc=$?
 cp "$STATE/summary.txt" "$STATE/console.txt" "$OUT/" 2>/dev/null
