@@ -97,7 +97,7 @@ TRITON_CUBINS      ?=
 CUDA               ?= /usr/local/cuda
 CUDA_INC           ?= $(CUDA)/include
 CUDA_LIBDIR        ?= $(CUDA)/lib64
-BENCH_LDLIBS        = -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcublasLt -lnvrtc -lcudart
+BENCH_LDLIBS        = -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcublasLt -lnvrtc -lcudart -ldl
 
 # The bench wing (stages/bench/): the driver, the plan and the back ends'
 # plan halves (BENCH_COMMON) go into both binaries; the CUDA measurer and the
@@ -112,7 +112,7 @@ BENCH_COMMON = $(addprefix stages/bench/,bench.c args.c collect.c online.c disco
                  backends.c nvrtc.c triton.c)
 BENCH_GPU    = $(addprefix stages/bench/,cuda.c cuda_measure.c cuda_screen.c cuda_time.c \
                  cuda_extern.c cuda_lt.c nvrtc_gpu.c triton_gpu.c triton_launch.c \
-                 triton_timing.c triton_meta.c)
+                 triton_timing.c triton_meta.c nvml_clock.c)
 BENCH_DEPS   = $(BENCH_COMMON) $(wildcard stages/bench/*.h) $(LIBA) $(LIB_HDR)
 CUDA_SRC     = $(wildcard stages/cuda/*.c)
 CUDA_HDR     = $(wildcard stages/cuda/*.h)
