@@ -25,6 +25,10 @@ SCREEN_MS      ?= 2
 # (0 = off, every choice timed exactly as Inductor times it)
 LONG_MS        ?= 10
 LONG_LAUNCHES  ?= 2
+# bench --cool-clock / --cool-max-ms: KERNEL_TEMPLATE=triton waits, before each
+# timing, for the SM clock to be >= COOL_CLOCK % of its max (0 = off, the default)
+COOL_CLOCK     ?= 0
+COOL_MAX_MS    ?= 300
 GPUS           ?= 0
 DATASET_MIRROR ?= $(if $(wildcard ../shared/datasets),../shared/datasets,)
 V              ?= 0
@@ -128,6 +132,7 @@ Variables (current value; every one is checked before anything runs):
        CUBIN_CACHE=$(CUBIN_CACHE) (compiled kernels)  CUBIN_ARCH=$(CUBIN_ARCH) (make cubins' arch, whatever the GPU: sm_80 for an A100)
        TRITON_ARCH=$(TRITON_ARCH) (Triton cubins' arch, default CUBIN_ARCH's number: an A100 needs 80)  TRITON_JOBS=$(TRITON_JOBS) (parallel compiles)
        LONG_MS=$(LONG_MS) (ms; triton: the long-kernel rule, 0 = Inductor's timing exactly)  LONG_LAUNCHES=$(LONG_LAUNCHES) (its timed launches)
+       COOL_CLOCK=$(COOL_CLOCK) (percent; triton: wait for the SM clock before each timing, 0 = off)  COOL_MAX_MS=$(COOL_MAX_MS) (ms, its cap)
   build: CC=$(CC) (C11 compiler)  CFLAGS=$(CFLAGS) (build/san: the sanitizer flags)  CUDA=$(CUDA) (toolkit, for bench)
        BUILD=$(BUILD) (build|build/san)  V=$(V) (1 shows full commands)
   fit: FIT_EXTRA="more fit options"; THREADS=$(THREADS) (fit threads and featurize jobs at once; same output)
@@ -593,7 +598,8 @@ include $(sort $(wildcard stages/*.mk))
 # Last, when every default is set: a bad value stops make here, at parse
 # time, so no parameter stamp is rewritten and no good output is deleted.
 # (PROFILE, GRID, the spelling of GPU and OUT, LAUNCHER, the Slurm settings and
-# SCREEN, SCREEN_MS, LONG_MS, LONG_LAUNCHES are checked where they are defined.)
+# SCREEN, SCREEN_MS, LONG_MS, LONG_LAUNCHES, COOL_CLOCK, COOL_MAX_MS are checked
+# where they are defined.)
 VARS_CHECKED := GPU OUT RANKING SEED SPLIT SELECT LEAF_RANK SELECT_RANK LEAF_PAD FOLDS HOLDOUT \
   HEURISTIC_NAME CROSS_DEVICE V SAMPLES REPS FAST_REJECT GPUS ONLINE_SEED GPU_MEM_BYTES SAMPLE_MAX_GFLOP \
   COLLECT_TIME_LIMIT FUZZ_SECONDS CUBLASLT CC BUILD \

@@ -17,6 +17,16 @@
 #     more timed launches), the plan sidecar records T and N, and a part
 #     made with another T or N (or, with the rule on, by an older bench
 #     without one) is refused, while an older part resumes with --long-ms 0;
+#   * the cool-clock wait (--cool-clock P --cool-max-ms C, default off;
+#     stages/lib/coolwait.h) on bench-fake's made-up clock (1980 MHz max,
+#     -50 MHz per ms of a timed choice's made-up time, +4 MHz per ms
+#     waited, 2 ms sleeps): --stats cool_waits / cool_wait_s /
+#     cool_timeouts equal the clock replayed by check/fixtures/coolwait/
+#     replay.awk over the log's rows (P = 95, C = 100 and 300), all 0 when
+#     off, the log byte-identical in all three; the plan records P and C
+#     only when on; a part made with another P or C, or without the wait,
+#     is refused with it (and one made with it is refused without it);
+#     --cool-clock for another back end, P > 100 and C = 0 are refused;
 #   * bad lines of the shape list are refused with file:line: field, and
 #     -o LOG equals the positional form;
 #   * make collect SHAPES=<padded list> KERNEL_TEMPLATE=triton reaches
@@ -142,6 +152,47 @@ test_cmp bench-triton-resume-inductor-part-long-ms-0 full.txt lo.txt
 "$F" --kernels "$ROOT/kernels" --template mma --time-limit 0 s.tsv mm.txt 2>/dev/null
 printf 'screen=1.3 screen_ms=2 audit=0\n' > mm.want
 test_cmp bench-long-ms-not-in-other-plans mm.want mm.txt.part.plan
+
+# ---- the cool-clock wait (--cool-clock, --cool-max-ms) ------------------------------
+R=$ROOT/check/fixtures/coolwait/replay.awk
+coolstats() { awk -F'\t' '$1 == "cool_waits" { w = $2 } $1 == "cool_wait_s" { s = $2 }
+	$1 == "cool_timeouts" { t = $2 } END { print w, s, t }' "$1"; }
+"$F" "${K[@]}" --reps 1 --fast-reject 0 --stats cst0.tsv s.tsv cool0.txt 2>/dev/null
+[ "$(coolstats cst0.tsv)" = "0 0.000 0" ] && ok bench-triton-cool-off-counts-none ||
+	fail bench-triton-cool-off-counts-none "$(coolstats cst0.tsv)"
+for c in 100 300; do
+	"$F" "${K[@]}" --reps 1 --fast-reject 0 --cool-clock 95 --cool-max-ms $c --stats cst$c.tsv \
+		s.tsv cool$c.txt 2>/dev/null
+	want=$(awk -v P=95 -v C=$c -f "$R" cool$c.txt)
+	got=$(coolstats cst$c.tsv)
+	# real waits, and (C = 100) some stopped by the cap and some not
+	set -- $want
+	[ "$got" = "$want" ] && [ "$1" -gt 0 ] && { [ $c = 300 ] || { [ "$3" -gt 0 ] && [ "$3" -lt "$1" ]; }; } &&
+		ok bench-triton-cool-counted-c$c || fail bench-triton-cool-counted-c$c "stats $got, replayed $want"
+	test_cmp bench-triton-cool-same-log-c$c cool0.txt cool$c.txt
+done
+"$F" "${K[@]}" --cool-clock 95 --time-limit 0 s.tsv cp.txt 2>/dev/null
+printf 'screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2 cool_clock=95 cool_max_ms=300\ntorch\t2.11.0+cu130\n' > cp.want
+test_cmp bench-triton-cool-plan cp.want cp.txt.part.plan
+head -n 40 full.txt > co.txt.part
+cp cp.want co.txt.part.plan
+expect_error bench-triton-resume-other-cool-clock 'this run has screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2 cool_clock=90 cool_max_ms=300;.*--cool-clock/--cool-max-ms \(make: .*COOL_CLOCK, COOL_MAX_MS\)' \
+	co.txt "$F" "${K[@]}" --cool-clock 90 s.tsv co.txt
+expect_error bench-triton-resume-other-cool-max-ms 'this run has screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2 cool_clock=95 cool_max_ms=50;' \
+	co.txt "$F" "${K[@]}" --cool-clock 95 --cool-max-ms 50 s.tsv co.txt
+expect_error bench-triton-resume-cool-part-without 'co.txt.part was made with screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2 cool_clock=95 cool_max_ms=300;torch=2.11.0\+cu130, this run has screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2;' \
+	co.txt "$F" "${K[@]}" s.tsv co.txt
+printf 'screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2\ntorch\t2.11.0+cu130\n' > co.txt.part.plan
+expect_error bench-triton-resume-plain-part-with-cool 'this run has screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2 cool_clock=95 cool_max_ms=300;' \
+	co.txt "$F" "${K[@]}" --cool-clock 95 s.tsv co.txt
+printf 'screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2 cool_clock=95 cool_max_ms=20\ntorch\t2.11.0+cu130\n' > co.txt.part.plan
+"$F" "${K[@]}" --cool-clock 95 --cool-max-ms 20 s.tsv co.txt 2>/dev/null
+test_cmp bench-triton-resume-cool-part full.txt co.txt
+expect_error bench-cool-clock-other-backend '--cool-clock: only for --template triton .*not --template mma' x.txt \
+	"$F" --kernels "$ROOT/kernels" --template mma --cool-clock 95 s.tsv x.txt
+expect_error bench-cool-clock-over-100 '--cool-clock' x.txt "$F" "${K[@]}" --cool-clock 101 s.tsv x.txt
+expect_error bench-cool-max-ms-0 '--cool-max-ms: expected a time > 0 ms, got 0' x.txt \
+	"$F" "${K[@]}" --cool-clock 95 --cool-max-ms 0 s.tsv x.txt
 
 # ---- the shape list: errors, -o -------------------------------------------------
 sed '4s/\t1\t1000\t1000\t1$/\t0\t1000\t1000\t1/' s.tsv > bad.tsv

@@ -124,7 +124,8 @@ done
 ok make-help-lists-readme-variables
 # the variables beyond the README's: in make help and in docs/VARIABLES.md;
 # the dependency line names every library the build links
-for v in NVMMH_DIR TORCH_ARTIFACTS INSTALL_ARTIFACT CFLAGS CUBIN_CACHE CUBIN_ARCH TRITON_ARCH TRITON_JOBS GPU_MEM_BYTES; do
+for v in NVMMH_DIR TORCH_ARTIFACTS INSTALL_ARTIFACT CFLAGS CUBIN_CACHE CUBIN_ARCH TRITON_ARCH TRITON_JOBS GPU_MEM_BYTES \
+	LONG_MS LONG_LAUNCHES COOL_CLOCK COOL_MAX_MS; do
 	grep -q "\b$v=" "$TMP/help" || fail "make-help-lists-$v" "'$v=' is not in make help"
 	grep -q "^| \`$v\` |" "$ROOT/docs/VARIABLES.md" || fail "docs-variables-$v" "'$v' has no row in docs/VARIABLES.md"
 done

@@ -3,11 +3,11 @@
 # "Parallel", "Resumable").  Included by the top-level Makefile, which
 # defines BIN, BUILD, CC, WARN, CFLAGS, LDLIBS, LIBA, LIB_HDR, CUDA, GPU,
 # GPUS, SAMPLES, SEED, REPS, FAST_REJECT, SCREEN, SCREEN_MS, LONG_MS,
-# LONG_LAUNCHES.
+# LONG_LAUNCHES, COOL_CLOCK, COOL_MAX_MS.
 #
 #   make collect GPU=h200 GPUS=0,1 SAMPLES=N SEED=S [REPS=3] [FAST_REJECT=1.5] [SCREEN=1.3]
 #                [SCREEN_MS=2] [SHAPES=FILE] [KERNEL_TEMPLATE=triton [LONG_MS=10]
-#                [LONG_LAUNCHES=2]] [BACKEND=inductor] [-j]
+#                [LONG_LAUNCHES=2] [COOL_CLOCK=0] [COOL_MAX_MS=300]] [BACKEND=inductor] [-j]
 #
 # runs sample (4*N inputs; or, with SHAPES=FILE, takes the shape list FILE:
 # stages/FORMATS.md "shape list", e.g. datasets/shapes/real.tsv, explicit
@@ -34,7 +34,9 @@
 # a make step (the stamp triton_cubins.stamp, triton_aot.py's summary); bench
 # then only loads.  LONG_MS, LONG_LAUNCHES (bench --long-ms, --long-launches:
 # the long-kernel rule of this back end's Inductor timing, 0 = off) are passed
-# and stamped for it only.  `make triton-cubins` does that step alone (on a CPU
+# and stamped for it only; so are COOL_CLOCK, COOL_MAX_MS (bench --cool-clock,
+# --cool-max-ms: wait for the SM clock before each timing), and only when
+# COOL_CLOCK is not 0 (the default: the commands and stamps stay as before).  `make triton-cubins` does that step alone (on a CPU
 # machine: carry $(CUBIN_CACHE) to the GPU host), for SHAPES=FILE or for the
 # collection SAMPLES/SEED would draw.  TRITON_CUBINS=DIR names the folder
 # instead (then no python3/triton is asked for it: a carried cache).
@@ -97,7 +99,7 @@ TRITON_CUBINS      ?=
 CUDA               ?= /usr/local/cuda
 CUDA_INC           ?= $(CUDA)/include
 CUDA_LIBDIR        ?= $(CUDA)/lib64
-BENCH_LDLIBS        = -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcublasLt -lnvrtc -lcudart
+BENCH_LDLIBS        = -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcublasLt -lnvrtc -lcudart -ldl
 
 # The bench wing (stages/bench/): the driver, the plan and the back ends'
 # plan halves (BENCH_COMMON) go into both binaries; the CUDA measurer and the
@@ -112,7 +114,7 @@ BENCH_COMMON = $(addprefix stages/bench/,bench.c args.c collect.c online.c disco
                  backends.c nvrtc.c triton.c)
 BENCH_GPU    = $(addprefix stages/bench/,cuda.c cuda_measure.c cuda_screen.c cuda_time.c \
                  cuda_extern.c cuda_lt.c nvrtc_gpu.c triton_gpu.c triton_launch.c \
-                 triton_timing.c triton_meta.c)
+                 triton_timing.c triton_meta.c nvml_clock.c)
 BENCH_DEPS   = $(BENCH_COMMON) $(wildcard stages/bench/*.h) $(LIBA) $(LIB_HDR)
 CUDA_SRC     = $(wildcard stages/cuda/*.c)
 CUDA_HDR     = $(wildcard stages/cuda/*.h)
@@ -193,9 +195,17 @@ endif
 ifneq ($(shell [[ '$(LONG_LAUNCHES)' =~ ^[1-5]$$ ]] && echo y),y)
 $(error LONG_LAUNCHES=$(LONG_LAUNCHES): expected 1 to 5 timed launches)
 endif
+ifneq ($(and $(call collect_num,$(COOL_CLOCK)),$(shell awk 'BEGIN { exit !($(COOL_CLOCK) <= 100) }' && echo y)),y)
+$(error COOL_CLOCK=$(COOL_CLOCK): expected 0 (off) or a percent of the max SM clock up to 100, e.g. 95)
+endif
+ifneq ($(and $(call collect_num,$(COOL_MAX_MS)),$(shell awk 'BEGIN { exit !($(COOL_MAX_MS) > 0) }' && echo y)),y)
+$(error COOL_MAX_MS=$(COOL_MAX_MS): expected a time > 0 in milliseconds, e.g. 300)
+endif
 # the long-kernel rule's settings, for the triton back end only (the others
-# have no such rule: their stamps and commands do not change)
+# have no such rule: their stamps and commands do not change); the
+# cool-clock wait's likewise, and only when on
 collect_long = $(if $(filter triton,$(KERNEL_TEMPLATE)),$(1))
+collect_cool = $(call collect_long,$(if $(shell awk 'BEGIN { exit !($(COOL_CLOCK) > 0) }' && echo y),$(1)))
 
 # The merged log's versions: the distinct key/value lines of the shards'
 # sidecars (bench's LOG.versions.tsv; inductor_collect's LOG.inputs.tsv,
@@ -226,7 +236,7 @@ $(COLLECT_DIR)/sample.params: collect-force
 
 $(COLLECT_DIR)/bench.params: collect-force
 	@mkdir -p $(@D)
-	@echo "backend=$(BACKEND) $(if $(filter inductor,$(BACKEND)),inductor_reps=$(INDUCTOR_REPS) extra=$(INDUCTOR_EXTRA),reps=$(REPS) fast_reject=$(FAST_REJECT) screen=$(SCREEN)/$(SCREEN_MS) template=$(KERNEL_TEMPLATE) cublaslt=$(CUBLASLT)$(call collect_long, long=$(LONG_MS)/$(LONG_LAUNCHES))) gpus=$(GPUS)" > $@.new; \
+	@echo "backend=$(BACKEND) $(if $(filter inductor,$(BACKEND)),inductor_reps=$(INDUCTOR_REPS) extra=$(INDUCTOR_EXTRA),reps=$(REPS) fast_reject=$(FAST_REJECT) screen=$(SCREEN)/$(SCREEN_MS) template=$(KERNEL_TEMPLATE) cublaslt=$(CUBLASLT)$(call collect_long, long=$(LONG_MS)/$(LONG_LAUNCHES))$(call collect_cool, cool=$(COOL_CLOCK)/$(COOL_MAX_MS))) gpus=$(GPUS)" > $@.new; \
 	if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
 # sample.params also names SHAPES: switching between a list and sampling
@@ -278,6 +288,7 @@ collect_bench = $(if $(filter inductor,$(BACKEND)),$(call inductor_collect_bench
 		--kernels kernels --template $(KERNEL_TEMPLATE) --cache $(CUBIN_CACHE) \
 		$(if $(filter triton,$(KERNEL_TEMPLATE)),--triton-cubins $(TRITON_ENTRY) \
 		  --long-ms $(LONG_MS) --long-launches $(LONG_LAUNCHES)) \
+		$(call collect_cool,--cool-clock $(COOL_CLOCK) --cool-max-ms $(COOL_MAX_MS)) \
 		$(if $(COLLECT_TIME_LIMIT),--time-limit $(COLLECT_TIME_LIMIT)) \
 		$(if $(CUBLASLT),--cublaslt $(CUBLASLT)) \
 		--stats $(3) $(BENCH_EXTRA) $(COLLECT_DIR)/shapes.tsv $(4))

@@ -8,6 +8,7 @@
 #include "args.h"
 #include "opts.h"
 #include "rules.h"
+#include "coolwait.h"
 #include "ttsched.h"
 #include "util.h"
 
@@ -80,6 +81,22 @@ static const char help_long_ms[] =
 	"section 5 has the numbers.  --stats counts long_choices and "
 	"long_fallbacks (warm-up >= T ms, launches < T ms).  Part of the plan: "
 	"resume with the same T and N";
+
+static const char help_cool_clock[] =
+	"the cool-clock wait (ours, opt-in; only for --template triton; default "
+	"0 = off, every choice timed right after the one before): before each "
+	"timing of a choice, extern_mm included (one timing per repetition), wait "
+	"in 2 ms sleeps, on an idle GPU, until its current SM clock (NVML "
+	"nvmlDeviceGetClockInfo, NVML_CLOCK_SM; libnvidia-ml.so.1 loaded at run "
+	"time, only then) is >= P percent of its maximum SM clock "
+	"(nvmlDeviceGetMaxClockInfo), or --cool-max-ms C ms have passed.  P in "
+	"percent (0-100, e.g. 95: 1881 of an H200's 1980 MHz).  Inductor's "
+	"0.1-0.2 s of Python per choice lets the GPU return to its boost clock "
+	"before each of its timings; timed back to back, large problems run at "
+	"the power-limited clock (8-28 percent slower on an H200; "
+	"kernels/INDUCTOR_MM.md section 5).  --stats counts cool_waits (timings "
+	"that waited), cool_wait_s and cool_timeouts (waits stopped by C).  Part "
+	"of the plan: resume with the same P and C";
 
 static const char help_template[] =
 	"the back end (stages/bench/backends.c).  mm (default): kernels/mm.cu, "
@@ -158,6 +175,7 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 	o->screen_ms = 2.0;
 	o->long_ms = -1;       /* not given: TT_LONG_MS_DEFAULT, after the parse */
 	o->long_launches = 0;  /* likewise TT_LONG_LAUNCHES_DEFAULT */
+	o->cool_max_ms = COOL_MAX_MS_DEFAULT;
 	o->kernels = "kernels";
 	o->cache = "build/cubin";
 	a->ranking = 10;
@@ -194,6 +212,11 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 		        "the timed launches of the long-kernel rule (--long-ms), each after an "
 		        "L2 flush (1-5, default 2: the first N of Inductor's 5 estimation "
 		        "launches).  Part of the plan"),
+		OPT_DOUBLE("--cool-clock", "P", &o->cool_clock, 0, 100, 0, help_cool_clock),
+		OPT_DOUBLE("--cool-max-ms", "C", &o->cool_max_ms, 0, 1e6, 0,
+		           "the most one cool-clock wait (--cool-clock) lasts, in ms (> 0, "
+		           "default 300); a wait stopped by it is a cool_timeout and the "
+		           "choice is timed anyway.  Part of the plan with --cool-clock"),
 		OPT_STRING("--kernels", "DIR", &o->kernels, 0,
 		           "the templates and their config lists (default kernels)"),
 		OPT_ENUM("--template", "T", &tmpl, names, 0,
@@ -304,6 +327,11 @@ void bench_args_screen(bench_args *a)
 	}
 	if (!a->be->plan->inductor_timing)
 		o->long_ms = 0; /* its timing has no such rule: not part of its plan */
+	if (!(o->cool_max_ms > 0))
+		die("--cool-max-ms: expected a time > 0 ms, got %g", o->cool_max_ms);
+	if (o->cool_clock > 0 && !a->be->plan->inductor_timing)
+		die("--cool-clock: only for --template triton (the back end timed as Inductor "
+		    "times, stages/bench/triton_timing.h), not --template %s", a->be->name);
 	if (o->reps < 2 && o->screen > 0 && !o->screen_audit) {
 		/* a screened block is recognised by its later repetitions */
 		fprintf(stderr, "bench: --reps %d: no screening (it needs --reps >= 2)\n", o->reps);

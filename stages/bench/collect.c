@@ -23,20 +23,25 @@
  * long-kernel rule's (how its times were taken): kept in the sidecar
  * LOG.part.plan (one line "screen=B screen_ms=T audit=A", followed by
  * " long_ms=L long_launches=N" when the rule is on: a part made before it
- * existed, or with --long-ms 0, has the same line as Inductor's method; the
- * log's own lines must stay Inductor's) from the first run of the shard
+ * existed, or with --long-ms 0, has the same line as Inductor's method;
+ * then " cool_clock=P cool_max_ms=C" when the cool-clock wait is on, so
+ * that a part made without it resumes unchanged; the log's own lines must
+ * stay Inductor's) from the first run of the shard
  * until LOG is complete.  A resumed part whose sidecar says otherwise is refused;
  * for a part without one (an older bench's) this run's settings are
  * assumed, with a message, and written.
  * Returns the sidecar's path (malloc'd). */
 static char *plan_check(const char *part, const bench_opts *o, const char *ident, int resumed)
 {
-	char *want = xmalloc(192 + strlen(ident)), lng[80] = "";
+	char *want = xmalloc(320 + strlen(ident)), lng[80] = "", cool[96] = "";
 	if (o->long_ms > 0)
 		snprintf(lng, sizeof lng, " long_ms=%.17g long_launches=%d", o->long_ms,
 		         o->long_launches);
-	sprintf(want, "screen=%.17g screen_ms=%.17g audit=%d%s\n%s",
-	        o->screen, o->screen > 0 ? o->screen_ms : 0.0, o->screen_audit, lng, ident);
+	if (o->cool_clock > 0)
+		snprintf(cool, sizeof cool, " cool_clock=%.17g cool_max_ms=%.17g", o->cool_clock,
+		         o->cool_max_ms);
+	sprintf(want, "screen=%.17g screen_ms=%.17g audit=%d%s%s\n%s",
+	        o->screen, o->screen > 0 ? o->screen_ms : 0.0, o->screen_audit, lng, cool, ident);
 	char *path = xmalloc(strlen(part) + 8);
 	sprintf(path, "%s.plan", part);
 	if (resumed && access(path, F_OK) == 0) {
@@ -49,8 +54,9 @@ static char *plan_check(const char *part, const bench_opts *o, const char *ident
 			for (char *q = want; *q; q++)
 				*q = *q == '\n' ? (q[1] ? ';' : '\0') : *q == '\t' ? '=' : *q;
 			die("%s was made with %s, this run has %s: resume with the same "
-			    "--screen/--screen-ms/--screen-audit/--long-ms/--long-launches (make: "
-			    "SCREEN, SCREEN_MS, LONG_MS, LONG_LAUNCHES) and the "
+			    "--screen/--screen-ms/--screen-audit/--long-ms/--long-launches/"
+			    "--cool-clock/--cool-max-ms (make: SCREEN, SCREEN_MS, LONG_MS, "
+			    "LONG_LAUNCHES, COOL_CLOCK, COOL_MAX_MS) and the "
 			    "same back end (tables, cubins), or remove %s to start over", part, have,
 			    want, part);
 		}

@@ -19,7 +19,13 @@
  * time as every launch's and 1.5 x it as the warm-up call's (a first-call
  * cost, so that the rule's fallback is taken too); the times logged do not
  * depend on it, --stats counts long_choices, long_fallbacks and
- * timed_launches (the calls the schedule makes, warm-up included). */
+ * timed_launches (the calls the schedule makes, warm-up included).  With
+ * --cool-clock P (the same back end) each such repetition first waits as
+ * tt_time does (stages/lib/coolwait.h cool_wait) on a made-up clock on a
+ * virtual time (nothing sleeps): max 1980 MHz, at 1980 when it opens, down
+ * by 50 MHz per ms of the made-up time after each timed repetition (to
+ * 1450 MHz at the least), up by 4 MHz per ms waited (to 1980 at the most);
+ * --stats counts cool_waits, cool_wait_s (virtual) and cool_timeouts. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +33,7 @@
 
 #include "backend.h"
 #include "block.h"
+#include "coolwait.h"
 #include "measure.h"
 #include "screen.h"
 #include "ttsched.h"
@@ -37,7 +44,47 @@ struct measurer {
 	int inductor_timing;       /* the back end's (backend.h) */
 	tt_params tp;              /* its schedule's parameters, --long-ms included */
 	int64_t inputs, fails, screened, screened_out, misses, longs, long_fallbacks, calls;
+	cool_params cool;          /* --cool-clock, --cool-max-ms (pct 0: off) */
+	double mhz, now_ms;        /* the made-up clock and virtual time */
+	int64_t cool_waits, cool_timeouts;
+	double cool_wait_ms;
 };
+
+enum { FAKE_MAX_MHZ = 1980, FAKE_FLOOR_MHZ = 1450 };
+#define FAKE_DROP_PER_MS 50.0    /* MHz per ms of made-up time */
+#define FAKE_RECOVER_PER_MS 4.0  /* MHz per ms waited */
+
+static int fake_clock(void *ctx, unsigned *mhz, char *why, size_t whylen)
+{
+	(void)why;
+	(void)whylen;
+	*mhz = (unsigned)((measurer *)ctx)->mhz;
+	return 0;
+}
+
+static double fake_now(void *ctx) { return ((measurer *)ctx)->now_ms; }
+
+static void fake_sleep(void *ctx, double ms)
+{
+	measurer *b = ctx;
+	b->now_ms += ms;
+	b->mhz = fmin(FAKE_MAX_MHZ, b->mhz + FAKE_RECOVER_PER_MS * ms);
+}
+
+/* The wait before a timed repetition of made-up time v, then the clock's
+ * fall under its load. */
+static void fake_cool(measurer *b, double v)
+{
+	cool_source src = { fake_clock, fake_now, fake_sleep, b, FAKE_MAX_MHZ };
+	cool_result r;
+	char why[64];
+	if (cool_wait(&b->cool, &src, &r, why, sizeof why))
+		die("the fake clock: %s", why);
+	b->cool_waits += r.waited;
+	b->cool_timeouts += r.timeout;
+	b->cool_wait_ms += r.wait_ms;
+	b->mhz = fmax(FAKE_FLOOR_MHZ, b->mhz - FAKE_DROP_PER_MS * v);
+}
 
 const char *measure_kind(void) { return "fake"; }
 
@@ -49,6 +96,8 @@ measurer *measure_open(const bench_opts *o, const struct bench_backend *be, benc
 	b->tp = (tt_params)TT_PARAMS_INDUCTOR;
 	b->tp.long_ms = o->long_ms;
 	b->tp.long_launches = o->long_launches;
+	b->cool = (cool_params){ o->cool_clock, o->cool_max_ms, COOL_STEP_MS };
+	b->mhz = FAKE_MAX_MHZ;
 	dev->smem_optin = 232448;
 	dev->cap_major = o->fake_cap ? o->fake_cap : 9;
 	dev->cap_minor = 0;
@@ -82,6 +131,7 @@ static void fake_schedule(measurer *b, double v)
 {
 	if (!b->inductor_timing || !isfinite(v))
 		return;
+	fake_cool(b, v);
 	tt_sched s = tt_schedule(&b->tp, 1.5 * v, v, v, 128);
 	b->longs += s.is_long;
 	b->long_fallbacks += s.long_tried && !s.is_long;
@@ -194,6 +244,8 @@ void measure_stats(measurer *b, FILE *fp)
 	        (long long)b->screened, (long long)b->screened_out, (long long)b->misses);
 	fprintf(fp, "timed_launches\t%lld\nlong_choices\t%lld\nlong_fallbacks\t%lld\n",
 	        (long long)b->calls, (long long)b->longs, (long long)b->long_fallbacks);
+	fprintf(fp, "cool_waits\t%lld\ncool_wait_s\t%.3f\ncool_timeouts\t%lld\n",
+	        (long long)b->cool_waits, b->cool_wait_ms / 1e3, (long long)b->cool_timeouts);
 }
 
 void measure_describe(measurer *b, FILE *fp)

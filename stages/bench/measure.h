@@ -41,6 +41,11 @@ typedef struct {
 	                              timed as Inductor times (stages/lib/ttsched.h);
 	                              0: off, and for the other back ends */
 	int long_launches;         /* --long-launches N: its flushed launches */
+	double cool_clock;         /* --cool-clock P: before each timing of a back end
+	                              timed as Inductor times, wait until the SM clock
+	                              is >= P % of its max (stages/lib/coolwait.h);
+	                              0: off (the default) */
+	double cool_max_ms;        /* --cool-max-ms C: the most one wait lasts */
 } bench_opts;
 
 /* Device facts that go into the metadata line and the plan. */

@@ -96,11 +96,15 @@ static int timed(tt_bench *b, const tt_params *p, tt_call call, void *ctx, int n
 }
 
 /* The warm-up call, timed by the event pair ev[0], ev[1] (the first
- * call's costs, e.g. module loading, land in it). */
+ * call's costs, e.g. module loading, land in it); before it, on an idle
+ * GPU, the cool-clock wait when b->cool is set. */
 static int warm_up(tt_bench *b, tt_call call, void *ctx, double *ms, char *why, size_t whylen)
 {
 	CU(b->d->streamsync(b->s), "cuStreamSynchronize (before)");
 	CU(b->d->ctxsync(), "cuCtxSynchronize (before)");
+	memset(&b->cool_last, 0, sizeof b->cool_last);
+	if (b->cool && cool_wait(b->cool, b->cool_src, &b->cool_last, why, whylen))
+		return -1;
 	CU(b->d->evrecord(b->ev[0], b->s), "cuEventRecord (warm-up)");
 	if (call(ctx, b->s) != 0) {
 		snprintf(why, whylen, "the warm-up call failed");

@@ -25,6 +25,13 @@
  * (cuBLAS) so that both see the same flushes and statistic.  Driver API
  * only: the callable gets the stream; a nonzero return is a failure.
  *
+ * With b->cool set (bench --cool-clock P --cool-max-ms C; ours, opt-in)
+ * every timing first waits, after the synchronisation and before the
+ * warm-up call, until b->cool_src's SM clock is >= P % of its maximum or C
+ * ms have passed (stages/lib/coolwait.h cool_wait; the GPU's source is
+ * NVML, nvml_clock.h); b->cool_last is that wait's outcome (zeroed when
+ * off), for the caller's --stats.
+ *
  * host_delay_us (default 0) spins the CPU that long between the start event
  * and the call: Inductor's calls are Python (the Triton launcher, or
  * torch.mm(out=)) and their host latency lands inside the event pair when
@@ -38,6 +45,7 @@
 
 #include <cuda.h>
 
+#include "coolwait.h"
 #include "cudrv.h"
 #include "ttsched.h"
 
@@ -52,10 +60,13 @@ typedef struct {
 	size_t flush_words;        /* 32-bit words */
 	CUevent *ev;               /* 2 * max_iters events */
 	int max_iters;
+	const cool_params *cool;   /* NULL (tt_init's): no wait before a timing */
+	const cool_source *cool_src; /* the clock it waits on */
+	cool_result cool_last;     /* the last timing's wait */
 } tt_bench;
 
 /* Set up on the current context, calling the driver through d (kept in
- * b): the flush buffer (the device's CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE
+ * b), no cool-clock wait (the caller sets cool, cool_src): the flush buffer (the device's CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE
  * bytes, as torch's props.L2_cache_size), and events for up to max_iters
  * pairs.  Returns 0 or -1 with why[]. */
 int tt_init(tt_bench *b, const cudrv *d, CUstream s, CUdevice dev, int max_iters, char *why,

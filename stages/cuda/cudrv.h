@@ -42,6 +42,8 @@ typedef struct {
 	CUresult (*evelapsed)(float *, CUevent, CUevent);                 /* cuEventElapsedTime */
 	CUresult (*streamsync)(CUstream);                                 /* cuStreamSynchronize */
 	CUresult (*ctxsync)(void);                                        /* cuCtxSynchronize */
+	CUresult (*pcibusid)(char *, int, CUdevice);                      /* cuDeviceGetPCIBusId
+	                                                                     (bench --cool-clock) */
 } cudrv;
 
 /* *fp = the driver's function sym (e.g. "cuLaunchKernel").  Dies naming sym
