@@ -129,7 +129,7 @@ run_fast() {  # the fast back end, one shard per GPU; skipped when every shard i
 	for c in "${pids[@]}"; do wait "$c"; echo "fast shard: exit $?"; done
 }
 
-if [ "$PAIRED" = 1 ]; then
+paired_runs() {  # A and B as the two reps of one run; the fast back end first
 	[ -n "$FAST_CMD" ] && { echo "=== fast back end ==="; run_fast; }
 	echo "=== runs A and B: Inductor twice per input, fresh caches per compile ==="
 	run_inductor A "$A_S"
@@ -138,28 +138,32 @@ if [ "$PAIRED" = 1 ]; then
 	mkdir -p "$OUT/B" && cp "$OUT/A/logs" "$OUT/B/logs"   # B is the same log, rep 2
 	report B --a-rep 1/2 --x-rep 2/2
 	[ -n "$FAST_CMD" ] && combine fast && report fast --a-rep 1/2 --x-stats "$OUT/fast/stats.tsv"
-else
-echo "=== run A: Inductor, fresh caches per compile ==="
-run_inductor A "$A_S"
-combine A || exit 1
-echo "=== run B: Inductor again, on A's inputs ==="
-run_inductor B "$B_S"
-combine B && report B --x-stats "$OUT/B/stats.tsv"
-if [ "$C_S" -gt 0 ]; then
-	echo "=== run C: Inductor, a fresh process per input (shard 0 only) ==="
-	mkdir -p "$OUT/C"
-	timeout $((C_S + 150)) python3 $IC --process-per-input --device 0 --shard 0/$N --time-limit "$C_S" \
-		--triton-cache "$(mktemp -d)/triton" --stats "$OUT/C/stats_0.tsv" $COLLECT_EXTRA "$SHAPES" "$OUT/C/data_0.txt" \
-		2>"$OUT/C/stderr_0.txt"
-	echo "run C: exit $? ($(shard_done "$OUT/C" 0) inputs)"
-	(N=1 combine C) && report C --x-stats "$OUT/C/stats.tsv"
-fi
-if [ -n "$FAST_CMD" ]; then
-	echo "=== fast back end ==="
-	run_fast
-	combine fast && report fast --x-stats "$OUT/fast/stats.tsv"
-fi
-fi
+}
+
+separate_runs() {  # A, then B on A's inputs, then C and the fast back end
+	echo "=== run A: Inductor, fresh caches per compile ==="
+	run_inductor A "$A_S"
+	combine A || exit 1
+	echo "=== run B: Inductor again, on A's inputs ==="
+	run_inductor B "$B_S"
+	combine B && report B --x-stats "$OUT/B/stats.tsv"
+	if [ "$C_S" -gt 0 ]; then
+		echo "=== run C: Inductor, a fresh process per input (shard 0 only) ==="
+		mkdir -p "$OUT/C"
+		timeout $((C_S + 150)) python3 $IC --process-per-input --device 0 --shard 0/$N --time-limit "$C_S" \
+			--triton-cache "$(mktemp -d)/triton" --stats "$OUT/C/stats_0.tsv" $COLLECT_EXTRA "$SHAPES" "$OUT/C/data_0.txt" \
+			2>"$OUT/C/stderr_0.txt"
+		echo "run C: exit $? ($(shard_done "$OUT/C" 0) inputs)"
+		(N=1 combine C) && report C --x-stats "$OUT/C/stats.tsv"
+	fi
+	if [ -n "$FAST_CMD" ]; then
+		echo "=== fast back end ==="
+		run_fast
+		combine fast && report fast --x-stats "$OUT/fast/stats.tsv"
+	fi
+}
+
+if [ "$PAIRED" = 1 ]; then paired_runs; else separate_runs; fi
 {
 	echo "# inductor_agree summary ($(date -u +%FT%TZ)); versions:"
 	grep -h -E '^(torch|triton|device)	' "$OUT/A/stats_0.tsv"
