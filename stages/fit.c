@@ -11,7 +11,8 @@
  *     expanded rows (the reference's train_test_split twice) or by input;
  *     with --folds, the training inputs' folds;
  *  3. training set and classes (training.h): train rows plus train_timm
- *     and train_hf (if given) 3x each; classes = their sorted labels;
+ *     and train_hf (if given) 3x each; classes = their sorted labels
+ *     (--leaf-fill all: and every choice measured on a training input);
  *  4. grid/CV (gridcv.h, §5.4): every model of the grid (grid.h) fitted
  *     (cart.h), pruned with k = K and its leaves ordered (leaves.h: the
  *     one place that prunes, §5.6, rerank.h), evaluated on every set (§5.9,
@@ -22,7 +23,8 @@
  *     unpruned tree with every node ordered as a pruned leaf would be, so
  *     that the prune stage re-derives the tree evaluated here (with
  *     --select-rank R other than --leaf-rank: the same classes, ordered by
- *     --leaf-rank instead of R).
+ *     --leaf-rank instead of R; with --leaf-fill all: the models scored
+ *     unfilled, the written tree's lists filled).
  * Outputs: that tree (-o; param ranking_k = K), the metrics TSV of every
  * (model, set), the ranking table on stdout, a timing line on stderr.
  */
@@ -46,7 +48,7 @@ static const char synopsis[] =
 "           [--ranking K] [--nrows N] [--seed S] [--split rows|group|none]\n"
 "           [--grid mm|reference|search|FILE] [--select top1|regret|hit|curve]\n"
 "           [--leaf-rank freq|greedy|joint|prefix...] [--select-rank R]\n"
-"           [--leaf-pad N] [--prune-exclude-extern]\n"
+"           [--leaf-pad N] [--leaf-fill none|all] [--prune-exclude-extern]\n"
 "           [--folds K] [--test-fraction F | --test-fold F/K] [--dump-train FILE]\n"
 "           [--write-split FILE] [--verbose] [--threads N]\n"
 "           [--save-dot FILE]\n"
@@ -136,6 +138,22 @@ static const char h_leaf_pad[] =
 "configs) then finds more of its candidates in the list (make: LEAF_PAD = "
 "k).  n_labels stays the node's own count (pruning, §5.6, unchanged); the "
 "written list is longer (stages/FORMATS.md)";
+static const char h_leaf_fill[] =
+"(ours, departs from §5.2/§6.1: the reference lists only a leaf's near-best "
+"labels; with any --leaf-rank but freq; default none) all: the training "
+"classes become every choice with a finite time on at least one training "
+"input (extern_mm only as a label, as before), and every node lists, after "
+"its own classes and the --leaf-pad ones, every other such class, in one "
+"order for all nodes: ascending weighted mean ln regret (time / the input's "
+"best, capped at 4; failed = 4) over the training inputs that measured the "
+"class, ties by the lower class index; extern_mm keeps its place.  Inductor "
+"keeps the listed ids it offers, so an input then finds min(k, offered) "
+"candidates (make: LEAF_FILL).  The models are scored (grid search, "
+"cross-validation, the metrics TSV and the table) with the unfilled lists, "
+"so the selected tree and every entry before the fill are --leaf-fill "
+"none's; only the written tree is filled.  n_labels stays the node's own "
+"count (pruning, §5.6, unchanged); the tree says param leaf_fill 1 "
+"(stages/FORMATS.md)";
 static const char h_pxe[] =
 "(ours, departs from §5.6) the ranking pruning of every model (grid search "
 "and cross-validation) does not count extern_mm among a child's distinct "
@@ -154,7 +172,7 @@ static const char h_folds[] =
 typedef struct {
 	const char *main_path, *out, *mout, *dot, *hname, *grid, *dump, *splitout;
 	opt_list data;      /* NAME PATH pairs */
-	int k, nrows, folds, select, lrank, srank, lpad, pxe, verbose, threads;
+	int k, nrows, folds, select, lrank, srank, lpad, lfill, pxe, verbose, threads;
 	int64_t seed;
 	split_params sp;
 } fit_opts;
@@ -202,6 +220,8 @@ check_options(fit_opts *o)
 		    rr_mode_names[o->srank], rr_mode_names[o->lrank]);
 	if (o->lpad > 0 && o->lrank == RR_FREQ)
 		die("--leaf-pad needs a --leaf-rank other than freq (the reference's lists are not padded)");
+	if (o->lfill && o->lrank == RR_FREQ)
+		die("--leaf-fill all needs a --leaf-rank other than freq (the reference's lists are not filled)");
 	if (o->sp.tfolds && !isnan(o->sp.test_frac))
 		die("--test-fold and --test-fraction both set the test share: give one");
 	if (o->sp.tfolds && o->sp.mode != SPLIT_GROUP)
@@ -218,6 +238,7 @@ fit_cli(fit_opts *o, int argc, char **argv)
 {
 	static const char *const splits[] = {"rows", "group", "none", NULL};
 	static const char *const sels[] = {"top1", "regret", "hit", "curve", NULL};
+	static const char *const fills[] = {"none", "all", NULL};
 	memset(o, 0, sizeof *o);
 	o->hname = "learned_heuristic";
 	o->grid = "mm";
@@ -260,6 +281,7 @@ fit_cli(fit_opts *o, int argc, char **argv)
 		OPT_ENUM("--leaf-rank", "R", &o->lrank, rr_mode_names, 0, h_leaf_rank),
 		OPT_ENUM("--select-rank", "R", &o->srank, rr_mode_names, 0, h_select_rank),
 		OPT_INT("--leaf-pad", "N", &o->lpad, 0, 100000, 0, h_leaf_pad),
+		OPT_ENUM("--leaf-fill", "MODE", &o->lfill, fills, 0, h_leaf_fill),
 		OPT_FLAG("--prune-exclude-extern", &o->pxe, h_pxe),
 		OPT_INT("--folds", "K", &o->folds, 0, 100, 0, h_folds),
 		OPT_STRING("--dump-train", "FILE", &o->dump, OPT_OUTPUT,
@@ -520,7 +542,7 @@ load(const fit_opts *o, training *tr)
 	}
 	split_sets(&ds[0], &o->sp);
 	unsigned mask = o->folds ? (1u << S_TRAIN) | (1u << S_VAL) : 1u << S_TRAIN;
-	training_make(tr, ds, nds, mask, o->lrank != RR_FREQ);
+	training_make(tr, ds, nds, mask, o->lrank != RR_FREQ, o->lfill);
 	if (o->folds) {
 		int n_cv = split_folds(tr->src, mask, o->folds, o->sp.seed);
 		if (n_cv < o->folds)
@@ -558,7 +580,7 @@ main(int argc, char **argv)
 	/* steps 4-6: grid/CV, selection, the written tree */
 	int rdef = tr.def < tr.n_class ? tr.def : -1; /* extern_mm, if a class */
 	gridcv g = {&tr, models, nmodels, o.folds, sets, nsets,
-	            {o.k, o.pxe ? rdef : -1, o.srank, rdef, o.lpad}};
+	            {o.k, o.pxe ? rdef : -1, o.srank, rdef, o.lpad, 0}};
 	gridcv_result r;
 	pool *pl = pool_new(o.threads);
 	double t_grid = mono_s();
@@ -569,7 +591,7 @@ main(int argc, char **argv)
 	    ? select_curve(r.cacc + S_VAL, r.mx + S_VAL, nmodels, (size_t)nsets)
 	    : select_model(r.mx + S_VAL, nmodels, (size_t)nsets, o.select);
 	if (best >= 0)
-		gridcv_rank_written(&g, &r.full[best], o.lrank);
+		gridcv_rank_written(&g, &r.full[best], o.lrank, o.lfill);
 	write_outputs(&o, &g, &r, best);
 	/* r.t_fit, r.t_eval: each task's wall time, summed over the tasks that
 	 * ran on the threads at once (about their CPU time), not elapsed time */

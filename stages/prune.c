@@ -59,7 +59,7 @@ main(int argc, char **argv)
 		if (!strcmp(t.cls[c], DEFAULT_CHOICE))
 			excl = c;
 	/* the lists are ordered already (fit): RR_FREQ keeps them */
-	leaf_rule rule = {k, excl, RR_FREQ, -1, 0};
+	leaf_rule rule = {k, excl, RR_FREQ, -1, 0, 0};
 	leaves_prune(&p, &t, &rule, NULL, 0);
 	aout o;
 	FILE *fp = aout_open(&o, out);

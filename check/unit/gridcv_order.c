@@ -61,13 +61,13 @@ main(int argc, char **argv)
 	split_sets(&ds, &sp);
 	unsigned mask = (1u << S_TRAIN) | (1u << S_VAL);
 	training tr;
-	training_make(&tr, &ds, 1, mask, 1);
+	training_make(&tr, &ds, 1, mask, 1, 0);
 	split_folds(tr.src, mask, folds, 42);
 	evset *sets = gridcv_sets(&tr, 0, 1, &nsets);
 	model *models;
 	grid_read(argv[2], &models, &nmodels);
 	int rdef = tr.def < tr.n_class ? tr.def : -1;
-	gridcv g = {&tr, models, nmodels, folds, sets, nsets, {k, -1, RR_GREEDY, rdef, 2}};
+	gridcv g = {&tr, models, nmodels, folds, sets, nsets, {k, -1, RR_GREEDY, rdef, 2, 0}};
 
 	gridcv_result a, b;
 	gridcv_run(&g, &a, NULL);

@@ -346,13 +346,14 @@ gridcv_run(const gridcv *g, gridcv_result *r, pool *pl)
 }
 
 void
-gridcv_rank_written(const gridcv *g, tree *t, int mode)
+gridcv_rank_written(const gridcv *g, tree *t, int mode, int fill)
 {
 	const training *tr = g->tr;
 	rr_input *rr = NULL;
 	int n = 0;
 	leaf_rule rule = g->rule;
 	rule.mode = mode;
+	rule.fill = fill;
 	if (mode != RR_FREQ) {
 		rr = xmalloc((tr->n_inputs_max + 1) * sizeof *rr);
 		n = training_inputs(tr, -1, rr);

@@ -58,7 +58,7 @@ typedef struct {
 	int folds;           /* 0: select on val */
 	const evset *sets;   /* [nsets] gridcv_sets */
 	int nsets;
-	leaf_rule rule;      /* k, excluded class, leaf order, def, pad */
+	leaf_rule rule;      /* k, excluded class, leaf order, def, pad, fill */
 } gridcv;
 
 typedef struct {
@@ -112,8 +112,10 @@ void gridcv_run(const gridcv *g, gridcv_result *r, pool *pl);
 /* Order every node of t (the written tree) as the final pass orders its
  * leaves, but by leaf order mode (rerank.h; fit --leaf-rank, which may
  * differ from g->rule.mode, the order the models were scored with: fit
- * --select-rank). */
-void gridcv_rank_written(const gridcv *g, tree *t, int mode);
+ * --select-rank) and with fill (fit --leaf-fill all: the models are scored
+ * unfilled, g->rule.fill = 0, so the selected model and every entry before
+ * the fill are those of --leaf-fill none). */
+void gridcv_rank_written(const gridcv *g, tree *t, int mode, int fill);
 void gridcv_result_free(gridcv_result *r, const gridcv *g);
 
 #endif

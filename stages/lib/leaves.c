@@ -33,12 +33,14 @@ copy_header(tree *out, const tree *in)
 	out->ranking_k = in->ranking_k;
 	out->confidence_threshold = in->confidence_threshold;
 	out->leaf_pad = in->leaf_pad;
+	out->leaf_fill = in->leaf_fill;
 }
 
 /* Distinct labels of node i that count for pruning: n_labels, less one if
  * class excl (>= 0, extern_mm) is among them (its list holds the classes
- * with p > 0: its labels, and after fit --leaf-pad ancestors' classes too,
- * but never extern_mm, which rerank does not pad with). */
+ * with p > 0: its labels, and after fit --leaf-pad or --leaf-fill other
+ * classes too, but never extern_mm, which rerank does not pad or fill
+ * with). */
 static int
 counted_labels(const tree *t, int i, int excl)
 {
@@ -102,11 +104,11 @@ leaves_prune(tree *out, const tree *t, const leaf_rule *r, const rr_input *in,
              int n)
 {
 	prune(out, t, r->k, r->excl);
-	rerank(out, in, n, r->mode, r->def, 1, r->pad);
+	rerank(out, in, n, r->mode, r->def, 1, r->pad, r->fill);
 }
 
 void
 leaves_rank_all(tree *t, const leaf_rule *r, const rr_input *in, int n)
 {
-	rerank(t, in, n, r->mode, r->def, 0, r->pad);
+	rerank(t, in, n, r->mode, r->def, 0, r->pad, r->fill);
 }

@@ -8,7 +8,7 @@
  * excl if it is among them, becomes a leaf keeping its own list; the
  * reference resets a pruned leaf's n_samples, we keep it, spec §8 item 5),
  * then order each surviving leaf over the training inputs that reach it
- * (rerank.h: mode, def last, pad).  Every caller goes through it:
+ * (rerank.h: mode, def last, pad, fill).  Every caller goes through it:
  *   fit    every (model, fold) job of the grid/CV (gridcv.h) evaluates
  *          leaves_prune(fitted tree, rule, the job's training inputs);
  *   prune  the stage is leaves_prune(tree.tsv, {k, excl, RR_FREQ}): the
@@ -27,7 +27,8 @@
  * against 7 s), so fit does it once, for the written tree.  A padded
  * tree's lists are longer than its n_labels; the tree format's param
  * leaf_pad (tree.h) records by how much, so that tree_read can still check
- * every list against its labels.
+ * every list against its labels; a filled tree's (fit --leaf-fill) may
+ * hold every class, param leaf_fill says so.
  *
  * Issue #19's orders (leaves right at every list length, leaforder.h)
  * are rerank.h's RR_PREFIX modes: they see, per node, the inputs that
@@ -46,10 +47,12 @@ typedef struct {
 	               RR_PREFIX + i (leaforder.h) */
 	int def;    /* the always-included class (extern_mm), -1: none */
 	int pad;    /* fit --leaf-pad: ancestors' classes appended, 0: off */
+	int fill;   /* fit --leaf-fill all: every other measured class
+	               appended (rerank.h), 0: off */
 } leaf_rule;
 
 /* *out = t pruned by r (k, excl), every leaf ordered by r over the
- * training inputs in[0..n) (mode, def, pad; nothing with RR_FREQ);
+ * training inputs in[0..n) (mode, def, pad, fill; nothing with RR_FREQ);
  * out->ranking_k = k.  t is unchanged.  Dies if excl is out of range, or
  * when ordering, if def or an input is invalid (rerank). */
 void leaves_prune(tree *out, const tree *t, const leaf_rule *r,

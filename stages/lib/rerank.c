@@ -195,9 +195,48 @@ freq_order(const tree_prob *pr, int m, tree_prob *out)
 	return m;
 }
 
+/* The fill order (rerank.h, fit --leaf-fill): every class but def with a
+ * finite time on at least one of in[0..n), by ascending weighted mean log
+ * regret over the inputs that measured it (+inf: the cap), ties by the
+ * lower class index, into fill[]; returns how many. */
+static int
+fill_order(const rr_input *in, int n, int nc, int def, int *fill)
+{
+	double *sum = xcalloc((size_t)nc + 1, sizeof *sum);
+	double *wt = xcalloc((size_t)nc + 1, sizeof *wt);
+	char *fin = xcalloc((size_t)nc + 1, 1);
+	for (int i = 0; i < n; i++) {
+		double best = in[i].time[in[i].winner];
+		for (int c = 0; c < nc; c++) {
+			double tm = in[i].time[c];
+			if (isnan(tm))
+				continue;
+			sum[c] += in[i].weight * log_regret(tm, best);
+			wt[c] += in[i].weight;
+			fin[c] |= isfinite(tm);
+		}
+	}
+	int nf = 0;
+	for (int c = 0; c < nc; c++) {
+		if (!fin[c] || c == def)
+			continue;
+		double mc = sum[c] / wt[c];
+		int j = nf++;
+		/* insertion: after every class with a smaller or equal mean (a
+		 * lower index, as c ascends) */
+		for (; j > 0 && sum[fill[j - 1]] / wt[fill[j - 1]] > mc; j--)
+			fill[j] = fill[j - 1];
+		fill[j] = c;
+	}
+	free(fin);
+	free(wt);
+	free(sum);
+	return nf;
+}
+
 void
 rerank(tree *t, const rr_input *in, int n, int mode, int def, int leaves_only,
-       int pad)
+       int pad, int fill)
 {
 	static order_fn *const orders[] = {[RR_FREQ] = NULL, [RR_GREEDY] = greedy};
 	if (mode < 0 || mode >= RR_PREFIX + n_lo_rules)
@@ -239,6 +278,9 @@ rerank(tree *t, const rr_input *in, int n, int mode, int def, int leaves_only,
 			parent[t->node[v].left] = v;
 			parent[t->node[v].right] = v;
 		}
+	/* the fill order, once: it does not depend on the node */
+	int *forder = xmalloc(((size_t)nc + 1) * sizeof *forder);
+	int nfill = fill ? fill_order(in, n, nc, def, forder) : 0;
 	/* the re-ranked lists go to a new prob array */
 	size_t cap = (size_t)t->n_prob + 1, np = 0;
 	tree_prob *out = xmalloc(cap * sizeof *out);
@@ -266,24 +308,26 @@ rerank(tree *t, const rr_input *in, int n, int mode, int def, int leaves_only,
 				if (tmp[j].cls != def)
 					lst[nl++] = tmp[j];
 		}
-		if (pad > 0) {
-			/* then up to pad classes of the ancestors (parent first),
-			 * each ancestor's in its original (frequency) order */
-			int added = 0;
-			for (int j = 0; j < nl; j++)
-				mark[lst[j].cls] = 1;
-			for (int u = parent[v]; u >= 0 && added < pad; u = parent[u]) {
-				int nu = freq_order(t->prob + ooff[u], olen[u], tmp);
-				for (int j = 0; j < nu && added < pad; j++)
-					if (tmp[j].cls != def && !mark[tmp[j].cls]) {
-						mark[tmp[j].cls] = 1;
-						lst[nl++] = tmp[j];
-						added++;
-					}
-			}
-			for (int j = 0; j < nl; j++)
-				mark[lst[j].cls] = 0;
+		for (int j = 0; j < nl; j++)
+			mark[lst[j].cls] = 1;
+		/* then up to pad classes of the ancestors (parent first), each
+		 * ancestor's in its original (frequency) order */
+		for (int u = parent[v], added = 0; u >= 0 && added < pad; u = parent[u]) {
+			int nu = freq_order(t->prob + ooff[u], olen[u], tmp);
+			for (int j = 0; j < nu && added < pad; j++)
+				if (tmp[j].cls != def && !mark[tmp[j].cls]) {
+					mark[tmp[j].cls] = 1;
+					lst[nl++] = tmp[j];
+					added++;
+				}
 		}
+		/* then every class of the fill order the list lacks (p: the rank
+		 * weight below) */
+		for (int j = 0; j < nfill; j++)
+			if (!mark[forder[j]])
+				lst[nl++] = (tree_prob){forder[j], 0};
+		for (int j = 0; j < nl; j++)
+			mark[lst[j].cls] = 0;
 		for (int j = 0; j < m && !def_first; j++)
 			if (pr[j].cls == def)
 				lst[nl++] = pr[j];
@@ -304,6 +348,9 @@ rerank(tree *t, const rr_input *in, int n, int mode, int def, int leaves_only,
 	t->n_prob = (int)np;
 	if (pad > t->leaf_pad)
 		t->leaf_pad = pad;
+	if (fill)
+		t->leaf_fill = 1;
+	free(forder);
 	free(olen);
 	free(ooff);
 	free(parent);

@@ -26,7 +26,8 @@
  *                3. ties: the larger original probability, then the lower
  *                   class index;
  *              def itself goes last.
- *   Padding (pad > 0, fit --leaf-pad): see rerank() below.
+ *   Padding (pad > 0, fit --leaf-pad) and filling (fill, fit --leaf-fill
+ *   all): see rerank() below.
  *   Written probabilities are rank weights, not frequencies: the j-th of m
  *   ranked classes (0-based) gets (m - j) / (m (m + 1) / 2), strictly
  *   decreasing, summing to 1, so tree_ranked(), emit and eval list the
@@ -35,7 +36,8 @@
  *
  * Cost: O(inputs · depth) to route inputs, then per node
  * O(m² · inputs_at_node) for the regret tie-break (fit re-ranks only the
- * pruned leaves during the grid search, and every node once at the end).
+ * pruned leaves during the grid search, and every node once at the end);
+ * the fill order O(inputs · classes) once per call.
  */
 #ifndef MMRANK_RERANK_H
 #define MMRANK_RERANK_H
@@ -72,9 +74,20 @@ typedef struct {
  * grandparent's, ... each ancestor's in its original order (p descending,
  * then class), def excluded (fit --leaf-pad; with pad = 0 the class sets
  * stay as they are).  The original lists are read, so the result does
- * not depend on leaves_only.  Dies on a winner or def out of range or a
- * weight <= 0. */
+ * not depend on leaves_only.
+ * With fill (ours, fit --leaf-fill all) each re-ordered node then lists,
+ * after those and before def (when def is last), every other class but
+ * def with a finite time on at least one of in[0..n), in one order for
+ * all nodes, ascending regret *conditional on availability*: for class c,
+ * the mean over the inputs that measured c (time not NAN; +inf, failed,
+ * counts as the cap) of ln(time_c / best time), capped at
+ * ln RR_REGRET_CAP, weighted by rr_input.weight; ties by the lower class
+ * index.  A list then holds every choice the training data has, so an
+ * input finds min(k, offered) of its candidates; the entries before the
+ * fill are those of fill = 0, in the same order (rank weights over the
+ * longer list), and t->leaf_fill is set.  n_labels stays as it is.
+ * Dies on a winner or def out of range or a weight <= 0. */
 void rerank(tree *t, const rr_input *in, int n, int mode, int def,
-            int leaves_only, int pad);
+            int leaves_only, int pad, int fill);
 
 #endif

@@ -23,19 +23,32 @@ trains(const training *tr, int e, int r, int fold)
 	       (fold < 0 || x->fold[x->inp[r]] != fold);
 }
 
-/* The classes: sorted distinct labels of the training rows, into univ. */
+/* The classes: sorted distinct labels of the training rows, into univ;
+ * with fill also every choice other than DEFAULT_CHOICE with a finite time
+ * on a training input (an input trains when its winner row does). */
 static void
-classes(training *tr)
+classes(training *tr, int fill)
 {
 	size_t n = 0, cap = 0;
 	const char **lab = NULL;
 	for (int e = 0; e < TRAINING_SOURCES; e++) {
 		const dset *x = tr->src[e];
-		for (int r = 0; x && r < x->n_rows; r++)
-			if (trains(tr, e, r, -1)) {
-				xgrow((void **)&lab, &cap, n + 1, sizeof *lab);
-				lab[n++] = x->fs.choices[x->fs.choice[x->row[r]]];
+		for (int r = 0; x && r < x->n_rows; r++) {
+			if (!trains(tr, e, r, -1))
+				continue;
+			xgrow((void **)&lab, &cap, n + 1, sizeof *lab);
+			lab[n++] = x->fs.choices[x->fs.choice[x->row[r]]];
+			int i = x->inp[r];
+			if (!fill || x->row[r] != x->win[i])
+				continue;
+			for (int j = x->fs.first[i]; j < x->hi[i]; j++) {
+				const char *id = x->fs.choices[x->fs.choice[j]];
+				if (isfinite(x->fs.ms[j]) && strcmp(id, DEFAULT_CHOICE)) {
+					xgrow((void **)&lab, &cap, n + 1, sizeof *lab);
+					lab[n++] = id;
+				}
 			}
+		}
 	}
 	if (n == 0)
 		die("%s: no training rows", tr->ds[0].path);
@@ -104,7 +117,8 @@ const char *const training_extra[TRAINING_SOURCES] = {NULL, "train_timm", "train
                                                       "train_models"};
 
 void
-training_make(training *tr, dset *ds, int nds, unsigned mask, int times)
+training_make(training *tr, dset *ds, int nds, unsigned mask, int times,
+              int fill)
 {
 	memset(tr, 0, sizeof *tr);
 	tr->ds = ds;
@@ -124,7 +138,7 @@ training_make(training *tr, dset *ds, int nds, unsigned mask, int times)
 		      "--data %s PATH too, or neither", tr->src[1] ? "train_timm" :
 		      "train_hf", tr->src[1] ? "train_hf" : "train_timm",
 		      tr->src[1] ? "train_hf" : "train_timm");
-	classes(tr);
+	classes(tr, fill);
 	universe(tr);
 	tr->nf = ds[0].fs.n_feat;
 	for (int e = 0; e < TRAINING_SOURCES; e++) {

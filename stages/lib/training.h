@@ -10,7 +10,16 @@
  * shape list, datasets/MANIFEST.h200.tsv: weighted as the reference weights
  * its HF model shapes).  The
  * classes are the distinct labels of those rows sorted by strcmp (the
- * reference's classes_).  The universe: the classes, then every other
+ * reference's classes_); ours, with fill (fit --leaf-fill all): also
+ * every choice with a finite median time on at least one training input
+ * (an input trains when its winner row does, as in training_inputs;
+ * choices never near-best too, for rerank's fill order), except
+ * DEFAULT_CHOICE, which stays a class only as a label (the lists hold it
+ * as before; Inductor appends it anyway).  Extra classes have no training
+ * row: the fitted trees are the same (cart.h sums class terms in class
+ * order; a class without rows adds an exact 0); the label classes keep
+ * their order, their indices shift.  The
+ * universe: the classes, then every other
  * choice id of any set, in set order, then DEFAULT_CHOICE (rules.h) if no
  * set measured it; ds[].gch maps each set's choices onto it, so a class's
  * universe index is its class index.
@@ -38,12 +47,14 @@ typedef struct {
 	size_t n_inputs_max;    /* training inputs, at most */
 } training;
 
-/* Build tr over ds[0..nds) (expanded and split): sources, classes,
- * universe, ds[].gch; with times also ds[].ct for the sources (median ms
+/* Build tr over ds[0..nds) (expanded and split): sources, classes (with
+ * fill also the choices above), universe, ds[].gch; with times also
+ * ds[].ct for the sources (median ms
  * per class, for rerank).  Warns if only one of train_timm and train_hf is
  * given (the reference mm trainer uses both; a collection of our own has
  * neither); dies if there is no training row. */
-void training_make(training *tr, dset *ds, int nds, unsigned mask, int times);
+void training_make(training *tr, dset *ds, int nds, unsigned mask, int times,
+                   int fill);
 /* The training matrix without the inputs of fold `fold` (-1: all): X
  * [n * nf] features, Y class index, W weight, in source order (rows of the
  * extras repeated 3x consecutively); returns n (<= n_max).  X, Y and W

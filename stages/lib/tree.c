@@ -87,15 +87,17 @@ static void
 read_param(tree *t, char **f, int nf, const char *path, long ln, unsigned *seen)
 {
 	static const char *const keys[] = {"criterion", "max_depth",
-	    "min_samples_leaf", "ranking_k", "confidence_threshold", "leaf_pad"};
+	    "min_samples_leaf", "ranking_k", "confidence_threshold", "leaf_pad",
+	    "leaf_fill"};
+	const int nkeys = (int)(sizeof keys / sizeof *keys);
 	if (nf != 3)
 		die("%s:%ld: 'param' record needs 2 fields (key, value), has %d",
 		    path, ln, nf - 1);
 	int k;
-	for (k = 0; k < 6; k++)
+	for (k = 0; k < nkeys; k++)
 		if (strcmp(f[1], keys[k]) == 0)
 			break;
-	if (k == 6)
+	if (k == nkeys)
 		die("%s:%ld: unknown param '%s'", path, ln, f[1]);
 	if (*seen & (1u << k))
 		die("%s:%ld: param '%s' given twice", path, ln, f[1]);
@@ -127,6 +129,9 @@ read_param(tree *t, char **f, int nf, const char *path, long ln, unsigned *seen)
 		break;
 	case 5:
 		t->leaf_pad = need_int(f[2], path, ln, "leaf_pad", 0, 1000000);
+		break;
+	case 6:
+		t->leaf_fill = need_int(f[2], path, ln, "leaf_fill", 0, 1);
 		break;
 	}
 }
@@ -301,10 +306,12 @@ tree_read(tree *t, const char *path)
 			/* every training row has a weight > 0, so the distinct labels
 			 * of a node are among its classes with p > 0: all of them,
 			 * or up to leaf_pad fewer when fit --leaf-pad appended
-			 * ancestors' classes (nodes without a distribution, e.g.
-			 * imported internal nodes, are exempt) */
+			 * ancestors' classes, or any number fewer when fit
+			 * --leaf-fill appended the other classes (nodes without a
+			 * distribution, e.g. imported internal nodes, are exempt) */
 			if (d->prob_len > 0 && (d->n_labels > d->prob_len ||
-			                        d->prob_len > d->n_labels + t->leaf_pad))
+			                        (!t->leaf_fill &&
+			                         d->prob_len > d->n_labels + t->leaf_pad)))
 				die("%s:%ld: field 'n_labels': %d, but the node lists %d "
 				    "classes with p > 0 (param leaf_pad %d)", path, ln,
 				    d->n_labels, d->prob_len, t->leaf_pad);
@@ -334,6 +341,8 @@ tree_write(const tree *t, FILE *fp)
 	        t->confidence_threshold);
 	if (t->leaf_pad > 0)
 		fprintf(fp, "param\tleaf_pad\t%d\n", t->leaf_pad);
+	if (t->leaf_fill)
+		fprintf(fp, "param\tleaf_fill\t1\n");
 	for (int i = 0; i < t->n_feat; i++)
 		fprintf(fp, "feature\t%d\t%s\n", i, t->feat[i]);
 	for (int i = 0; i < t->n_class; i++)

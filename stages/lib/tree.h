@@ -27,7 +27,8 @@ typedef struct {
 	int64_t n_samples;  /* training rows reaching the node (unweighted) */
 	double weighted_n;  /* sum of their sample weights */
 	int n_labels;       /* distinct training labels reaching the node (§5.6);
-	                       = prob_len, or up to leaf_pad fewer */
+	                       = prob_len, or up to leaf_pad fewer; with
+	                       leaf_fill any number <= prob_len */
 	int prob_off;       /* this node's pairs: prob[prob_off .. prob_off+prob_len) */
 	int prob_len;
 } tree_node;
@@ -51,6 +52,9 @@ typedef struct {
 	int leaf_pad;       /* fit --leaf-pad: each node lists up to this many
 	                       classes beyond its n_labels own ones (0: none;
 	                       written as param leaf_pad only when > 0) */
+	int leaf_fill;      /* fit --leaf-fill all: each node may list any
+	                       number of classes beyond its own (1; 0: none;
+	                       written as param leaf_fill 1 only when on) */
 } tree;
 
 /* Read and validate a tree TSV: record kinds, indices in range, every
