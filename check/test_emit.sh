@@ -191,6 +191,19 @@ for t in "$ROOT"/out/*/pruned.tsv; do
 		ok emit-c-default-pruned-$g; else fail emit-c-default-pruned-$g "${why:-no driver}"; fi
 done
 
+# a filled tree (fit --leaf-fill all, check/test_leaffill.sh's fixture):
+# lists longer than the node's labels, the same ranking in both twins
+F=$TMP/filled
+mkdir -p "$F"
+if "$BIN/featurize" -o "$F/fill.feat.tsv" "$FIX/rerank/fill.txt" 2>/dev/null &&
+	"$BIN/fit" "$F/fill.feat.tsv" --split none --grid "$FIX/rerank/grid_depth1.tsv" --leaf-rank greedy \
+		--leaf-fill all --ranking 2 -o "$F/tree.tsv" --metrics "$F/m.tsv" >/dev/null 2>&1 &&
+	emit_all MMRankingF "$F/tree.tsv" "$F" && build_driver MMRankingF "$F" &&
+	why=$(same_rankings MMRankingF "$F" "$F/_MMRankingF.py" "$TMP/ctx.tsv") &&
+	why=$(default_everywhere MMRankingF "$F" "$F/tree.tsv" "$TMP/ctx.tsv"); then
+	ok emit-c-vs-py-filled
+else fail emit-c-vs-py-filled "${why:-fit, emit or compile failed: $(cat "$F"/err.* "$F"/cc.err 2>/dev/null | head -2)}"; fi
+
 # ---- PyTorch's shipped artifacts ----------------------------------------------
 if [ -f "$REF/_MMRankingA100.py" ] && [ -f "$REF/_MMRankingH100.py" ]; then
 	for g in A100 H100; do

@@ -50,6 +50,21 @@ bad_value vars-leaf-rank-once "LEAF_RANK='x'" fit LEAF_RANK=x
 grep -q SELECT_RANK "$TMP/m.err" && fail vars-leaf-rank-once-select "$(head -c 300 "$TMP/m.err")" || ok vars-leaf-rank-once-select
 bad_value vars-leaf-pad "LEAF_PAD='-1': expected an integer in \[0, 100000\]" fit LEAF_PAD=-1
 bad_value vars-leaf-pad-freq "LEAF_PAD=10 needs a LEAF_RANK other than freq" fit LEAF_RANK=freq LEAF_PAD=10
+bad_value vars-leaf-fill "LEAF_FILL='some': expected none or all \(fit --leaf-fill\)" fit LEAF_FILL=some
+bad_value vars-leaf-fill-freq "LEAF_FILL=all needs a LEAF_RANK other than freq" fit LEAF_RANK=freq LEAF_PAD=0 LEAF_FILL=all
+# LEAF_FILL's default: all with PROFILE=ours on every GPU (docs/RESULTS.md
+# section 7.5), none with PROFILE=reference or LEAF_RANK=freq; fit gets
+# --leaf-fill only when it is on (the other settings' commands stay)
+fill_of() { "${MK[@]}" -s fit-args "$@" | grep -o -- '--leaf-pad [0-9]* --leaf-fill all --folds' >/dev/null && echo all || echo none; }
+got="$(fill_of GPU=h200) $(fill_of GPU=a100) $(fill_of GPU=h100) $(fill_of GPU=h200 PROFILE=reference) $(fill_of GPU=a100 PROFILE=reference) $(fill_of GPU=h200 LEAF_RANK=freq) $(fill_of GPU=h200 LEAF_FILL=none)"
+want="all all all none none none none"
+if [ "$got" = "$want" ] && ! "${MK[@]}" -s fit-args GPU=a100 PROFILE=reference | grep -q leaf-fill &&
+	"${MK[@]}" -s help GPU=h200 | grep -q 'LEAF_FILL=all (none|all'; then ok vars-leaf-fill-default
+else fail vars-leaf-fill-default "h200 a100 h100 h200-ref a100-ref h200-freq h200-none: '$got', expected '$want'"; fi
+# changing it re-runs fit (the stamp holds fit's options), not changing it does not
+"${MK[@]}" -n fit GPU=h200 LEAF_FILL=none 2>&1 | grep -q 'bin/fit .*--leaf-pad 10 --folds' &&
+	! "${MK[@]}" -n fit GPU=h200 2>&1 | grep -q 'bin/fit ' && ok vars-leaf-fill-refits ||
+	fail vars-leaf-fill-refits "$("${MK[@]}" -n fit GPU=h200 LEAF_FILL=none 2>&1 | head -3 | tr '\n' '|')"
 bad_value vars-folds    "FOLDS='1': expected 0 \(off\) or an integer in \[2, 100\]" fit FOLDS=1
 bad_value vars-folds-rows "FOLDS=5 needs SPLIT=group" fit SPLIT=rows FOLDS=5
 bad_value vars-seed     "SEED='-3': expected an integer in \[0, 9223372036854775807\]" fit SEED=-3
@@ -106,6 +121,7 @@ agree SELECT fit --select
 agree LEAF_RANK fit --leaf-rank
 agree SELECT_RANK fit --select-rank
 agree LEAF_PAD fit --leaf-pad
+agree LEAF_FILL fit --leaf-fill
 agree RANKING eval --ranking
 agree REPS bench-fake --reps
 # fit and prune take a larger --ranking than eval: RANKING feeds all three

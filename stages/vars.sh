@@ -64,6 +64,7 @@ if [ $bad = 0 ] || [ "${v[SELECT_RANK]-}" != "${v[LEAF_RANK]-}" ]; then
 fi
 bad=$((b0 | bad))
 need_int LEAF_PAD 0 100000 "fit --leaf-pad"
+need_enum LEAF_FILL "fit --leaf-fill" none all
 if has FOLDS; then
 	if ! int_in "${v[FOLDS]}" 0 100 || [ "${v[FOLDS]}" = 1 ]; then
 		err "FOLDS='${v[FOLDS]}': expected 0 (off) or an integer in [2, 100] (fit --folds)"
@@ -75,6 +76,9 @@ if has FOLDS && has SPLIT && int_in "${v[FOLDS]}" 2 100 && [[ ${v[SPLIT]} == @(r
 fi
 if has LEAF_PAD && has LEAF_RANK && int_in "${v[LEAF_PAD]}" 1 100000 && [ "${v[LEAF_RANK]}" = freq ]; then
 	err "LEAF_PAD=${v[LEAF_PAD]} needs a LEAF_RANK other than freq (the reference's lists are not padded), not LEAF_RANK=${v[LEAF_RANK]}"
+fi
+if has LEAF_FILL && has LEAF_RANK && [ "${v[LEAF_FILL]}" = all ] && [ "${v[LEAF_RANK]}" = freq ]; then
+	err "LEAF_FILL=all needs a LEAF_RANK other than freq (the reference's lists are not filled), not LEAF_RANK=freq"
 fi
 if has SELECT_RANK && has LEAF_RANK && { [ "${v[SELECT_RANK]}" = freq ] || [ "${v[LEAF_RANK]}" = freq ]; } &&
 	[ "${v[SELECT_RANK]}" != "${v[LEAF_RANK]}" ]; then
