@@ -73,11 +73,11 @@ extern const char MMRankingA100_name[];  /* "mm" */
 
 /* Number of choices, and the choice ids in index order (spec §6.1
  * fill_choices): the index in a ranking entry refers to this table. */
-#define MMRankingA100_N_CHOICES 200
+#define MMRankingA100_N_CHOICES 272
 extern const char *const MMRankingA100_choices[MMRankingA100_N_CHOICES];
 /* The longest ranking any leaf returns (the appended default included): a
  * buffer of this many entries always receives the whole list. */
-#define MMRankingA100_MAX_RANKED 34
+#define MMRankingA100_MAX_RANKED 272
 /* Index of the default choice, "extern_mm" (cuBLAS through aten.mm): in
  * every list rank() returns, and what pick() falls back to. */
 #define MMRankingA100_DEFAULT_CHOICE 0

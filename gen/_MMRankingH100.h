@@ -73,11 +73,11 @@ extern const char MMRankingH100_name[];  /* "mm" */
 
 /* Number of choices, and the choice ids in index order (spec §6.1
  * fill_choices): the index in a ranking entry refers to this table. */
-#define MMRankingH100_N_CHOICES 204
+#define MMRankingH100_N_CHOICES 267
 extern const char *const MMRankingH100_choices[MMRankingH100_N_CHOICES];
 /* The longest ranking any leaf returns (the appended default included): a
  * buffer of this many entries always receives the whole list. */
-#define MMRankingH100_MAX_RANKED 34
+#define MMRankingH100_MAX_RANKED 267
 /* Index of the default choice, "extern_mm" (cuBLAS through aten.mm): in
  * every list rank() returns, and what pick() falls back to. */
 #define MMRankingH100_DEFAULT_CHOICE 0

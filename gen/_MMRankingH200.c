@@ -10,25 +10,52 @@ const char MMRankingH200_name[] = "mm";
 
 const char *const MMRankingH200_choices[MMRankingH200_N_CHOICES] = {
 	"extern_mm",
+	"type=triton_BLOCK-M=128_BLOCK-K=128_BLOCK-N=128_numstages=4_numwarps=8",
+	"type=triton_BLOCK-M=128_BLOCK-K=128_BLOCK-N=16_numstages=4_numwarps=8",
+	"type=triton_BLOCK-M=128_BLOCK-K=128_BLOCK-N=64_numstages=4_numwarps=8",
+	"type=triton_BLOCK-M=128_BLOCK-K=16_BLOCK-N=128_numstages=2_numwarps=8",
 	"type=triton_BLOCK-M=128_BLOCK-K=16_BLOCK-N=128_numstages=3_numwarps=4",
+	"type=triton_BLOCK-M=128_BLOCK-K=16_BLOCK-N=128_numstages=3_numwarps=8",
 	"type=triton_BLOCK-M=128_BLOCK-K=16_BLOCK-N=128_numstages=4_numwarps=4",
+	"type=triton_BLOCK-M=128_BLOCK-K=16_BLOCK-N=128_numstages=4_numwarps=8",
 	"type=triton_BLOCK-M=128_BLOCK-K=16_BLOCK-N=128_numstages=5_numwarps=4",
+	"type=triton_BLOCK-M=128_BLOCK-K=16_BLOCK-N=128_numstages=5_numwarps=8",
 	"type=triton_BLOCK-M=128_BLOCK-K=16_BLOCK-N=64_numstages=2_numwarps=2",
 	"type=triton_BLOCK-M=128_BLOCK-K=16_BLOCK-N=64_numstages=3_numwarps=4",
 	"type=triton_BLOCK-M=128_BLOCK-K=16_BLOCK-N=64_numstages=3_numwarps=8",
 	"type=triton_BLOCK-M=128_BLOCK-K=16_BLOCK-N=64_numstages=4_numwarps=8",
+	"type=triton_BLOCK-M=128_BLOCK-K=32_BLOCK-N=128_numstages=2_numwarps=8",
 	"type=triton_BLOCK-M=128_BLOCK-K=32_BLOCK-N=128_numstages=3_numwarps=4",
+	"type=triton_BLOCK-M=128_BLOCK-K=32_BLOCK-N=128_numstages=3_numwarps=8",
 	"type=triton_BLOCK-M=128_BLOCK-K=32_BLOCK-N=128_numstages=4_numwarps=4",
+	"type=triton_BLOCK-M=128_BLOCK-K=32_BLOCK-N=128_numstages=4_numwarps=8",
+	"type=triton_BLOCK-M=128_BLOCK-K=32_BLOCK-N=128_numstages=5_numwarps=4",
+	"type=triton_BLOCK-M=128_BLOCK-K=32_BLOCK-N=128_numstages=5_numwarps=8",
+	"type=triton_BLOCK-M=128_BLOCK-K=32_BLOCK-N=16_numstages=2_numwarps=2",
+	"type=triton_BLOCK-M=128_BLOCK-K=32_BLOCK-N=16_numstages=2_numwarps=8",
+	"type=triton_BLOCK-M=128_BLOCK-K=32_BLOCK-N=16_numstages=3_numwarps=4",
+	"type=triton_BLOCK-M=128_BLOCK-K=32_BLOCK-N=16_numstages=4_numwarps=4",
+	"type=triton_BLOCK-M=128_BLOCK-K=32_BLOCK-N=16_numstages=4_numwarps=8",
+	"type=triton_BLOCK-M=128_BLOCK-K=32_BLOCK-N=64_numstages=2_numwarps=2",
+	"type=triton_BLOCK-M=128_BLOCK-K=32_BLOCK-N=64_numstages=2_numwarps=8",
 	"type=triton_BLOCK-M=128_BLOCK-K=32_BLOCK-N=64_numstages=3_numwarps=4",
 	"type=triton_BLOCK-M=128_BLOCK-K=32_BLOCK-N=64_numstages=3_numwarps=8",
+	"type=triton_BLOCK-M=128_BLOCK-K=32_BLOCK-N=64_numstages=4_numwarps=4",
 	"type=triton_BLOCK-M=128_BLOCK-K=32_BLOCK-N=64_numstages=4_numwarps=8",
 	"type=triton_BLOCK-M=128_BLOCK-K=64_BLOCK-N=128_numstages=3_numwarps=4",
 	"type=triton_BLOCK-M=128_BLOCK-K=64_BLOCK-N=128_numstages=3_numwarps=8",
+	"type=triton_BLOCK-M=128_BLOCK-K=64_BLOCK-N=128_numstages=4_numwarps=8",
 	"type=triton_BLOCK-M=128_BLOCK-K=64_BLOCK-N=128_numstages=5_numwarps=4",
 	"type=triton_BLOCK-M=128_BLOCK-K=64_BLOCK-N=128_numstages=5_numwarps=8",
+	"type=triton_BLOCK-M=128_BLOCK-K=64_BLOCK-N=16_numstages=3_numwarps=4",
+	"type=triton_BLOCK-M=128_BLOCK-K=64_BLOCK-N=16_numstages=3_numwarps=8",
+	"type=triton_BLOCK-M=128_BLOCK-K=64_BLOCK-N=16_numstages=5_numwarps=4",
+	"type=triton_BLOCK-M=128_BLOCK-K=64_BLOCK-N=16_numstages=5_numwarps=8",
+	"type=triton_BLOCK-M=128_BLOCK-K=64_BLOCK-N=64_numstages=3_numwarps=4",
 	"type=triton_BLOCK-M=128_BLOCK-K=64_BLOCK-N=64_numstages=3_numwarps=8",
 	"type=triton_BLOCK-M=128_BLOCK-K=64_BLOCK-N=64_numstages=4_numwarps=8",
 	"type=triton_BLOCK-M=128_BLOCK-K=64_BLOCK-N=64_numstages=5_numwarps=4",
+	"type=triton_BLOCK-M=128_BLOCK-K=64_BLOCK-N=64_numstages=5_numwarps=8",
 	"type=triton_BLOCK-M=16_BLOCK-K=128_BLOCK-N=128_numstages=4_numwarps=4",
 	"type=triton_BLOCK-M=16_BLOCK-K=128_BLOCK-N=128_numstages=4_numwarps=8",
 	"type=triton_BLOCK-M=16_BLOCK-K=128_BLOCK-N=32_numstages=2_numwarps=2",
@@ -36,12 +63,25 @@ const char *const MMRankingH200_choices[MMRankingH200_N_CHOICES] = {
 	"type=triton_BLOCK-M=16_BLOCK-K=128_BLOCK-N=64_numstages=3_numwarps=4",
 	"type=triton_BLOCK-M=16_BLOCK-K=128_BLOCK-N=64_numstages=4_numwarps=4",
 	"type=triton_BLOCK-M=16_BLOCK-K=128_BLOCK-N=64_numstages=5_numwarps=4",
+	"type=triton_BLOCK-M=16_BLOCK-K=16_BLOCK-N=16_numstages=3_numwarps=1",
+	"type=triton_BLOCK-M=16_BLOCK-K=16_BLOCK-N=32_numstages=1_numwarps=2",
 	"type=triton_BLOCK-M=16_BLOCK-K=16_BLOCK-N=32_numstages=3_numwarps=2",
 	"type=triton_BLOCK-M=16_BLOCK-K=16_BLOCK-N=32_numstages=4_numwarps=2",
 	"type=triton_BLOCK-M=16_BLOCK-K=16_BLOCK-N=32_numstages=5_numwarps=2",
+	"type=triton_BLOCK-M=16_BLOCK-K=16_BLOCK-N=64_numstages=2_numwarps=4",
+	"type=triton_BLOCK-M=16_BLOCK-K=32_BLOCK-N=128_numstages=2_numwarps=8",
+	"type=triton_BLOCK-M=16_BLOCK-K=32_BLOCK-N=128_numstages=3_numwarps=4",
+	"type=triton_BLOCK-M=16_BLOCK-K=32_BLOCK-N=128_numstages=3_numwarps=8",
+	"type=triton_BLOCK-M=16_BLOCK-K=32_BLOCK-N=128_numstages=4_numwarps=4",
+	"type=triton_BLOCK-M=16_BLOCK-K=32_BLOCK-N=128_numstages=4_numwarps=8",
+	"type=triton_BLOCK-M=16_BLOCK-K=32_BLOCK-N=128_numstages=5_numwarps=4",
+	"type=triton_BLOCK-M=16_BLOCK-K=32_BLOCK-N=128_numstages=5_numwarps=8",
+	"type=triton_BLOCK-M=16_BLOCK-K=32_BLOCK-N=16_numstages=4_numwarps=1",
+	"type=triton_BLOCK-M=16_BLOCK-K=32_BLOCK-N=16_numstages=5_numwarps=1",
 	"type=triton_BLOCK-M=16_BLOCK-K=32_BLOCK-N=32_numstages=2_numwarps=2",
 	"type=triton_BLOCK-M=16_BLOCK-K=32_BLOCK-N=32_numstages=4_numwarps=2",
 	"type=triton_BLOCK-M=16_BLOCK-K=32_BLOCK-N=32_numstages=5_numwarps=2",
+	"type=triton_BLOCK-M=16_BLOCK-K=32_BLOCK-N=64_numstages=2_numwarps=2",
 	"type=triton_BLOCK-M=16_BLOCK-K=32_BLOCK-N=64_numstages=2_numwarps=4",
 	"type=triton_BLOCK-M=16_BLOCK-K=32_BLOCK-N=64_numstages=3_numwarps=4",
 	"type=triton_BLOCK-M=16_BLOCK-K=32_BLOCK-N=64_numstages=4_numwarps=4",
@@ -53,6 +93,8 @@ const char *const MMRankingH200_choices[MMRankingH200_N_CHOICES] = {
 	"type=triton_BLOCK-M=16_BLOCK-K=64_BLOCK-N=64_numstages=3_numwarps=4",
 	"type=triton_BLOCK-M=32_BLOCK-K=128_BLOCK-N=128_numstages=4_numwarps=4",
 	"type=triton_BLOCK-M=32_BLOCK-K=128_BLOCK-N=128_numstages=4_numwarps=8",
+	"type=triton_BLOCK-M=32_BLOCK-K=128_BLOCK-N=16_numstages=2_numwarps=2",
+	"type=triton_BLOCK-M=32_BLOCK-K=128_BLOCK-N=16_numstages=3_numwarps=2",
 	"type=triton_BLOCK-M=32_BLOCK-K=128_BLOCK-N=16_numstages=4_numwarps=2",
 	"type=triton_BLOCK-M=32_BLOCK-K=128_BLOCK-N=16_numstages=5_numwarps=2",
 	"type=triton_BLOCK-M=32_BLOCK-K=128_BLOCK-N=32_numstages=2_numwarps=4",
@@ -60,12 +102,15 @@ const char *const MMRankingH200_choices[MMRankingH200_N_CHOICES] = {
 	"type=triton_BLOCK-M=32_BLOCK-K=128_BLOCK-N=64_numstages=3_numwarps=4",
 	"type=triton_BLOCK-M=32_BLOCK-K=128_BLOCK-N=64_numstages=4_numwarps=8",
 	"type=triton_BLOCK-M=32_BLOCK-K=128_BLOCK-N=64_numstages=5_numwarps=4",
+	"type=triton_BLOCK-M=32_BLOCK-K=16_BLOCK-N=128_numstages=2_numwarps=8",
 	"type=triton_BLOCK-M=32_BLOCK-K=16_BLOCK-N=128_numstages=3_numwarps=4",
 	"type=triton_BLOCK-M=32_BLOCK-K=16_BLOCK-N=128_numstages=3_numwarps=8",
 	"type=triton_BLOCK-M=32_BLOCK-K=16_BLOCK-N=128_numstages=4_numwarps=4",
 	"type=triton_BLOCK-M=32_BLOCK-K=16_BLOCK-N=128_numstages=4_numwarps=8",
 	"type=triton_BLOCK-M=32_BLOCK-K=16_BLOCK-N=128_numstages=5_numwarps=4",
 	"type=triton_BLOCK-M=32_BLOCK-K=16_BLOCK-N=128_numstages=5_numwarps=8",
+	"type=triton_BLOCK-M=32_BLOCK-K=16_BLOCK-N=16_numstages=1_numwarps=2",
+	"type=triton_BLOCK-M=32_BLOCK-K=16_BLOCK-N=16_numstages=2_numwarps=2",
 	"type=triton_BLOCK-M=32_BLOCK-K=16_BLOCK-N=32_numstages=1_numwarps=2",
 	"type=triton_BLOCK-M=32_BLOCK-K=16_BLOCK-N=32_numstages=2_numwarps=4",
 	"type=triton_BLOCK-M=32_BLOCK-K=16_BLOCK-N=32_numstages=5_numwarps=4",
@@ -76,35 +121,72 @@ const char *const MMRankingH200_choices[MMRankingH200_N_CHOICES] = {
 	"type=triton_BLOCK-M=32_BLOCK-K=16_BLOCK-N=64_numstages=4_numwarps=8",
 	"type=triton_BLOCK-M=32_BLOCK-K=16_BLOCK-N=64_numstages=5_numwarps=4",
 	"type=triton_BLOCK-M=32_BLOCK-K=16_BLOCK-N=64_numstages=5_numwarps=8",
+	"type=triton_BLOCK-M=32_BLOCK-K=32_BLOCK-N=128_numstages=2_numwarps=8",
+	"type=triton_BLOCK-M=32_BLOCK-K=32_BLOCK-N=128_numstages=3_numwarps=4",
+	"type=triton_BLOCK-M=32_BLOCK-K=32_BLOCK-N=128_numstages=4_numwarps=4",
+	"type=triton_BLOCK-M=32_BLOCK-K=32_BLOCK-N=128_numstages=4_numwarps=8",
+	"type=triton_BLOCK-M=32_BLOCK-K=32_BLOCK-N=16_numstages=2_numwarps=2",
+	"type=triton_BLOCK-M=32_BLOCK-K=32_BLOCK-N=16_numstages=3_numwarps=2",
+	"type=triton_BLOCK-M=32_BLOCK-K=32_BLOCK-N=16_numstages=4_numwarps=2",
+	"type=triton_BLOCK-M=32_BLOCK-K=32_BLOCK-N=16_numstages=5_numwarps=2",
 	"type=triton_BLOCK-M=32_BLOCK-K=32_BLOCK-N=32_numstages=2_numwarps=4",
+	"type=triton_BLOCK-M=32_BLOCK-K=32_BLOCK-N=32_numstages=5_numwarps=4",
+	"type=triton_BLOCK-M=32_BLOCK-K=32_BLOCK-N=64_numstages=2_numwarps=2",
+	"type=triton_BLOCK-M=32_BLOCK-K=32_BLOCK-N=64_numstages=2_numwarps=4",
+	"type=triton_BLOCK-M=32_BLOCK-K=32_BLOCK-N=64_numstages=3_numwarps=4",
+	"type=triton_BLOCK-M=32_BLOCK-K=32_BLOCK-N=64_numstages=4_numwarps=8",
 	"type=triton_BLOCK-M=32_BLOCK-K=32_BLOCK-N=64_numstages=5_numwarps=8",
+	"type=triton_BLOCK-M=32_BLOCK-K=64_BLOCK-N=128_numstages=3_numwarps=4",
+	"type=triton_BLOCK-M=32_BLOCK-K=64_BLOCK-N=128_numstages=3_numwarps=8",
 	"type=triton_BLOCK-M=32_BLOCK-K=64_BLOCK-N=128_numstages=5_numwarps=4",
+	"type=triton_BLOCK-M=32_BLOCK-K=64_BLOCK-N=128_numstages=5_numwarps=8",
+	"type=triton_BLOCK-M=32_BLOCK-K=64_BLOCK-N=16_numstages=3_numwarps=2",
+	"type=triton_BLOCK-M=32_BLOCK-K=64_BLOCK-N=16_numstages=5_numwarps=2",
+	"type=triton_BLOCK-M=32_BLOCK-K=64_BLOCK-N=32_numstages=2_numwarps=4",
+	"type=triton_BLOCK-M=32_BLOCK-K=64_BLOCK-N=64_numstages=3_numwarps=8",
 	"type=triton_BLOCK-M=64_BLOCK-K=128_BLOCK-N=128_numstages=4_numwarps=4",
 	"type=triton_BLOCK-M=64_BLOCK-K=128_BLOCK-N=128_numstages=4_numwarps=8",
+	"type=triton_BLOCK-M=64_BLOCK-K=128_BLOCK-N=16_numstages=3_numwarps=4",
 	"type=triton_BLOCK-M=64_BLOCK-K=128_BLOCK-N=16_numstages=4_numwarps=4",
 	"type=triton_BLOCK-M=64_BLOCK-K=128_BLOCK-N=16_numstages=5_numwarps=4",
 	"type=triton_BLOCK-M=64_BLOCK-K=128_BLOCK-N=32_numstages=5_numwarps=4",
 	"type=triton_BLOCK-M=64_BLOCK-K=128_BLOCK-N=64_numstages=3_numwarps=4",
+	"type=triton_BLOCK-M=64_BLOCK-K=128_BLOCK-N=64_numstages=4_numwarps=4",
 	"type=triton_BLOCK-M=64_BLOCK-K=128_BLOCK-N=64_numstages=4_numwarps=8",
 	"type=triton_BLOCK-M=64_BLOCK-K=128_BLOCK-N=64_numstages=5_numwarps=4",
 	"type=triton_BLOCK-M=64_BLOCK-K=16_BLOCK-N=128_numstages=3_numwarps=4",
 	"type=triton_BLOCK-M=64_BLOCK-K=16_BLOCK-N=128_numstages=4_numwarps=4",
 	"type=triton_BLOCK-M=64_BLOCK-K=16_BLOCK-N=128_numstages=4_numwarps=8",
+	"type=triton_BLOCK-M=64_BLOCK-K=16_BLOCK-N=16_numstages=2_numwarps=4",
+	"type=triton_BLOCK-M=64_BLOCK-K=16_BLOCK-N=32_numstages=5_numwarps=4",
+	"type=triton_BLOCK-M=64_BLOCK-K=16_BLOCK-N=32_numstages=5_numwarps=8",
 	"type=triton_BLOCK-M=64_BLOCK-K=16_BLOCK-N=64_numstages=2_numwarps=4",
 	"type=triton_BLOCK-M=64_BLOCK-K=16_BLOCK-N=64_numstages=3_numwarps=4",
+	"type=triton_BLOCK-M=64_BLOCK-K=16_BLOCK-N=64_numstages=3_numwarps=8",
 	"type=triton_BLOCK-M=64_BLOCK-K=16_BLOCK-N=64_numstages=5_numwarps=4",
+	"type=triton_BLOCK-M=64_BLOCK-K=32_BLOCK-N=128_numstages=2_numwarps=8",
 	"type=triton_BLOCK-M=64_BLOCK-K=32_BLOCK-N=128_numstages=3_numwarps=4",
 	"type=triton_BLOCK-M=64_BLOCK-K=32_BLOCK-N=128_numstages=4_numwarps=4",
 	"type=triton_BLOCK-M=64_BLOCK-K=32_BLOCK-N=128_numstages=4_numwarps=8",
+	"type=triton_BLOCK-M=64_BLOCK-K=32_BLOCK-N=16_numstages=2_numwarps=4",
+	"type=triton_BLOCK-M=64_BLOCK-K=32_BLOCK-N=16_numstages=3_numwarps=4",
+	"type=triton_BLOCK-M=64_BLOCK-K=32_BLOCK-N=16_numstages=4_numwarps=4",
+	"type=triton_BLOCK-M=64_BLOCK-K=32_BLOCK-N=16_numstages=5_numwarps=4",
 	"type=triton_BLOCK-M=64_BLOCK-K=32_BLOCK-N=32_numstages=5_numwarps=4",
+	"type=triton_BLOCK-M=64_BLOCK-K=32_BLOCK-N=32_numstages=5_numwarps=8",
+	"type=triton_BLOCK-M=64_BLOCK-K=32_BLOCK-N=64_numstages=2_numwarps=2",
 	"type=triton_BLOCK-M=64_BLOCK-K=32_BLOCK-N=64_numstages=2_numwarps=4",
 	"type=triton_BLOCK-M=64_BLOCK-K=32_BLOCK-N=64_numstages=3_numwarps=4",
 	"type=triton_BLOCK-M=64_BLOCK-K=32_BLOCK-N=64_numstages=3_numwarps=8",
+	"type=triton_BLOCK-M=64_BLOCK-K=32_BLOCK-N=64_numstages=4_numwarps=8",
 	"type=triton_BLOCK-M=64_BLOCK-K=32_BLOCK-N=64_numstages=5_numwarps=4",
 	"type=triton_BLOCK-M=64_BLOCK-K=64_BLOCK-N=128_numstages=3_numwarps=4",
 	"type=triton_BLOCK-M=64_BLOCK-K=64_BLOCK-N=128_numstages=3_numwarps=8",
+	"type=triton_BLOCK-M=64_BLOCK-K=64_BLOCK-N=128_numstages=4_numwarps=4",
 	"type=triton_BLOCK-M=64_BLOCK-K=64_BLOCK-N=128_numstages=5_numwarps=4",
 	"type=triton_BLOCK-M=64_BLOCK-K=64_BLOCK-N=128_numstages=5_numwarps=8",
+	"type=triton_BLOCK-M=64_BLOCK-K=64_BLOCK-N=16_numstages=3_numwarps=4",
+	"type=triton_BLOCK-M=64_BLOCK-K=64_BLOCK-N=32_numstages=5_numwarps=4",
 	"type=triton_BLOCK-M=64_BLOCK-K=64_BLOCK-N=64_numstages=3_numwarps=4",
 	"type=triton_BLOCK-M=64_BLOCK-K=64_BLOCK-N=64_numstages=3_numwarps=8",
 	"type=triton_BLOCK-M=64_BLOCK-K=64_BLOCK-N=64_numstages=5_numwarps=4",
@@ -128,19 +210,19 @@ const char *MMRankingH200_get_choice(int idx)
  * weights: see ah_mm_ranked in the header), then the default choice with
  * weight 0.0 where the leaf lacks it (rank() in the header). */
 static const ah_mm_ranked MMRankingH200_leaf_2[] = {
-	{0.033, 47}, {0.032, 31}, {0.032, 32}, {0.031, 45}, {0.031, 68}, {0.030, 30}, {0.030, 77}, {0.029, 23}, {0.028, 27}, {0.028, 88}, {0.027, 96}, {0.027, 74}, {0.026, 59}, {0.026, 17}, {0.025, 91}, {0.025, 85}, {0.024, 62}, {0.023, 58}, {0.023, 57}, {0.022, 36}, {0.022, 75}, {0.021, 26}, {0.021, 28}, {0.020, 29}, {0.020, 34}, {0.019, 65}, {0.019, 33}, {0.018, 61}, {0.017, 66}, {0.017, 63}, {0.016, 89}, {0.016, 44}, {0.015, 64}, {0.015, 52}, {0.014, 54}, {0.014, 67}, {0.013, 18}, {0.013, 97}, {0.012, 98}, {0.011, 11}, {0.011, 87}, {0.010, 35}, {0.010, 55}, {0.009, 60}, {0.009, 53}, {0.008, 90}, {0.008, 56}, {0.007, 51}, {0.007, 19}, {0.006, 20}, {0.005, 21}, {0.005, 24}, {0.004, 25}, {0.004, 22}, {0.003, 42}, {0.003, 70}, {0.002, 71}, {0.002, 41}, {0.001, 48}, {0.001, 0}
+	{0.011, 89}, {0.011, 70}, {0.011, 71}, {0.011, 87}, {0.011, 126}, {0.011, 69}, {0.011, 144}, {0.011, 50}, {0.011, 56}, {0.010, 166}, {0.010, 178}, {0.010, 140}, {0.010, 104}, {0.010, 43}, {0.010, 170}, {0.010, 157}, {0.010, 107}, {0.010, 103}, {0.010, 102}, {0.010, 76}, {0.010, 141}, {0.010, 53}, {0.010, 57}, {0.010, 58}, {0.010, 74}, {0.009, 110}, {0.009, 73}, {0.009, 106}, {0.009, 111}, {0.009, 108}, {0.009, 167}, {0.009, 86}, {0.009, 109}, {0.009, 95}, {0.009, 97}, {0.009, 120}, {0.009, 44}, {0.009, 179}, {0.009, 180}, {0.009, 30}, {0.009, 163}, {0.008, 75}, {0.008, 98}, {0.008, 105}, {0.008, 96}, {0.008, 168}, {0.008, 99}, {0.008, 94}, {0.008, 45}, {0.008, 47}, {0.008, 48}, {0.008, 51}, {0.008, 52}, {0.008, 49}, {0.008, 82}, {0.008, 135}, {0.008, 136}, {0.008, 81}, {0.007, 90}, {0.007, 11}, {0.007, 66}, {0.007, 62}, {0.007, 5}, {0.007, 9}, {0.007, 7}, {0.007, 154}, {0.007, 142}, {0.007, 152}, {0.007, 65}, {0.007, 93}, {0.007, 42}, {0.007, 46}, {0.007, 85}, {0.007, 146}, {0.006, 145}, {0.006, 31}, {0.006, 177}, {0.006, 133}, {0.006, 12}, {0.006, 8}, {0.006, 10}, {0.006, 147}, {0.006, 6}, {0.006, 4}, {0.006, 153}, {0.006, 14}, {0.006, 13}, {0.006, 132}, {0.006, 173}, {0.006, 92}, {0.006, 149}, {0.005, 21}, {0.005, 19}, {0.005, 20}, {0.005, 17}, {0.005, 91}, {0.005, 79}, {0.005, 80}, {0.005, 129}, {0.005, 28}, {0.005, 143}, {0.005, 35}, {0.005, 131}, {0.005, 139}, {0.005, 175}, {0.005, 174}, {0.005, 130}, {0.004, 34}, {0.004, 150}, {0.004, 33}, {0.004, 138}, {0.004, 18}, {0.004, 118}, {0.004, 134}, {0.004, 77}, {0.004, 83}, {0.004, 78}, {0.004, 16}, {0.004, 121}, {0.004, 37}, {0.004, 36}, {0.004, 127}, {0.004, 172}, {0.004, 171}, {0.003, 128}, {0.003, 137}, {0.003, 2}, {0.003, 125}, {0.003, 68}, {0.003, 169}, {0.003, 117}, {0.003, 156}, {0.003, 119}, {0.003, 29}, {0.003, 114}, {0.003, 63}, {0.003, 64}, {0.003, 32}, {0.003, 40}, {0.003, 3}, {0.002, 158}, {0.002, 41}, {0.002, 115}, {0.002, 84}, {0.002, 67}, {0.002, 124}, {0.002, 61}, {0.002, 113}, {0.002, 176}, {0.002, 15}, {0.002, 162}, {0.002, 27}, {0.002, 38}, {0.002, 39}, {0.002, 72}, {0.002, 161}, {0.002, 60}, {0.001, 88}, {0.001, 116}, {0.001, 123}, {0.001, 122}, {0.001, 25}, {0.001, 155}, {0.001, 55}, {0.001, 165}, {0.001, 59}, {0.001, 26}, {0.001, 112}, {0.001, 151}, {0.001, 164}, {0.001, 160}, {0.001, 24}, {0.001, 54}, {0.000, 1}, {0.000, 22}, {0.000, 23}, {0.000, 100}, {0.000, 101}, {0.000, 148}, {0.000, 159}, {0.000, 0}
 };
 static const ah_mm_ranked MMRankingH200_leaf_4[] = {
-	{0.083, 20}, {0.080, 26}, {0.076, 24}, {0.072, 23}, {0.069, 22}, {0.065, 21}, {0.062, 25}, {0.058, 41}, {0.054, 39}, {0.051, 40}, {0.047, 37}, {0.043, 38}, {0.040, 42}, {0.036, 70}, {0.033, 71}, {0.029, 48}, {0.025, 93}, {0.022, 92}, {0.018, 43}, {0.014, 75}, {0.011, 97}, {0.007, 47}, {0.004, 0}
+	{0.011, 47}, {0.011, 53}, {0.011, 51}, {0.011, 50}, {0.011, 49}, {0.011, 48}, {0.011, 52}, {0.011, 81}, {0.011, 79}, {0.010, 80}, {0.010, 77}, {0.010, 78}, {0.010, 82}, {0.010, 135}, {0.010, 136}, {0.010, 90}, {0.010, 172}, {0.010, 171}, {0.010, 83}, {0.010, 141}, {0.010, 179}, {0.010, 89}, {0.010, 87}, {0.010, 104}, {0.010, 107}, {0.009, 86}, {0.009, 110}, {0.009, 69}, {0.009, 108}, {0.009, 109}, {0.009, 105}, {0.009, 11}, {0.009, 66}, {0.009, 62}, {0.009, 96}, {0.009, 98}, {0.009, 5}, {0.009, 94}, {0.009, 9}, {0.009, 7}, {0.009, 154}, {0.008, 163}, {0.008, 99}, {0.008, 170}, {0.008, 97}, {0.008, 95}, {0.008, 178}, {0.008, 142}, {0.008, 120}, {0.008, 45}, {0.008, 152}, {0.008, 168}, {0.008, 30}, {0.008, 65}, {0.008, 103}, {0.008, 93}, {0.008, 42}, {0.008, 111}, {0.007, 46}, {0.007, 57}, {0.007, 85}, {0.007, 146}, {0.007, 180}, {0.007, 145}, {0.007, 58}, {0.007, 31}, {0.007, 177}, {0.007, 133}, {0.007, 12}, {0.007, 8}, {0.007, 10}, {0.007, 44}, {0.007, 147}, {0.007, 6}, {0.006, 4}, {0.006, 153}, {0.006, 14}, {0.006, 13}, {0.006, 132}, {0.006, 173}, {0.006, 92}, {0.006, 149}, {0.006, 21}, {0.006, 19}, {0.006, 20}, {0.006, 17}, {0.006, 91}, {0.006, 129}, {0.006, 28}, {0.006, 143}, {0.006, 35}, {0.005, 131}, {0.005, 139}, {0.005, 175}, {0.005, 174}, {0.005, 130}, {0.005, 34}, {0.005, 150}, {0.005, 33}, {0.005, 138}, {0.005, 18}, {0.005, 118}, {0.005, 134}, {0.005, 16}, {0.005, 121}, {0.005, 76}, {0.005, 37}, {0.004, 36}, {0.004, 127}, {0.004, 128}, {0.004, 137}, {0.004, 2}, {0.004, 43}, {0.004, 75}, {0.004, 125}, {0.004, 157}, {0.004, 68}, {0.004, 169}, {0.004, 117}, {0.004, 156}, {0.004, 167}, {0.004, 119}, {0.004, 29}, {0.004, 114}, {0.003, 63}, {0.003, 64}, {0.003, 32}, {0.003, 40}, {0.003, 3}, {0.003, 158}, {0.003, 41}, {0.003, 74}, {0.003, 144}, {0.003, 115}, {0.003, 84}, {0.003, 67}, {0.003, 124}, {0.003, 61}, {0.003, 113}, {0.003, 176}, {0.002, 15}, {0.002, 162}, {0.002, 166}, {0.002, 27}, {0.002, 71}, {0.002, 38}, {0.002, 70}, {0.002, 39}, {0.002, 73}, {0.002, 72}, {0.002, 161}, {0.002, 140}, {0.002, 60}, {0.002, 88}, {0.002, 116}, {0.002, 123}, {0.002, 126}, {0.001, 122}, {0.001, 25}, {0.001, 155}, {0.001, 55}, {0.001, 165}, {0.001, 106}, {0.001, 59}, {0.001, 26}, {0.001, 112}, {0.001, 56}, {0.001, 151}, {0.001, 164}, {0.001, 160}, {0.001, 24}, {0.001, 54}, {0.001, 102}, {0.000, 1}, {0.000, 22}, {0.000, 23}, {0.000, 100}, {0.000, 101}, {0.000, 148}, {0.000, 159}, {0.000, 0}
 };
 static const ah_mm_ranked MMRankingH200_leaf_6[] = {
-	{0.061, 42}, {0.059, 48}, {0.057, 50}, {0.055, 4}, {0.053, 78}, {0.051, 79}, {0.049, 5}, {0.047, 43}, {0.045, 47}, {0.044, 69}, {0.042, 46}, {0.040, 49}, {0.038, 80}, {0.036, 2}, {0.034, 82}, {0.032, 7}, {0.030, 6}, {0.028, 83}, {0.027, 1}, {0.025, 3}, {0.023, 81}, {0.021, 70}, {0.019, 71}, {0.017, 93}, {0.015, 92}, {0.013, 75}, {0.011, 97}, {0.009, 94}, {0.008, 95}, {0.006, 77}, {0.004, 76}, {0.002, 0}
+	{0.011, 82}, {0.011, 90}, {0.011, 92}, {0.011, 11}, {0.011, 145}, {0.011, 146}, {0.011, 12}, {0.011, 83}, {0.011, 89}, {0.010, 129}, {0.010, 88}, {0.010, 91}, {0.010, 147}, {0.010, 7}, {0.010, 152}, {0.010, 14}, {0.010, 13}, {0.010, 154}, {0.010, 5}, {0.010, 9}, {0.010, 151}, {0.010, 135}, {0.010, 136}, {0.010, 172}, {0.010, 171}, {0.009, 141}, {0.009, 179}, {0.009, 174}, {0.009, 175}, {0.009, 144}, {0.009, 143}, {0.009, 87}, {0.009, 104}, {0.009, 107}, {0.009, 86}, {0.009, 110}, {0.009, 69}, {0.009, 108}, {0.009, 109}, {0.009, 105}, {0.009, 66}, {0.008, 62}, {0.008, 96}, {0.008, 98}, {0.008, 94}, {0.008, 163}, {0.008, 99}, {0.008, 170}, {0.008, 97}, {0.008, 95}, {0.008, 178}, {0.008, 142}, {0.008, 120}, {0.008, 45}, {0.008, 168}, {0.008, 30}, {0.008, 65}, {0.008, 103}, {0.007, 93}, {0.007, 42}, {0.007, 111}, {0.007, 46}, {0.007, 57}, {0.007, 85}, {0.007, 180}, {0.007, 50}, {0.007, 58}, {0.007, 31}, {0.007, 53}, {0.007, 177}, {0.007, 133}, {0.007, 8}, {0.007, 10}, {0.007, 44}, {0.006, 6}, {0.006, 4}, {0.006, 153}, {0.006, 52}, {0.006, 132}, {0.006, 173}, {0.006, 51}, {0.006, 149}, {0.006, 47}, {0.006, 21}, {0.006, 19}, {0.006, 48}, {0.006, 20}, {0.006, 17}, {0.006, 79}, {0.006, 80}, {0.006, 28}, {0.005, 35}, {0.005, 131}, {0.005, 139}, {0.005, 81}, {0.005, 130}, {0.005, 34}, {0.005, 150}, {0.005, 33}, {0.005, 49}, {0.005, 138}, {0.005, 18}, {0.005, 118}, {0.005, 134}, {0.005, 77}, {0.005, 78}, {0.005, 16}, {0.004, 121}, {0.004, 76}, {0.004, 37}, {0.004, 36}, {0.004, 127}, {0.004, 128}, {0.004, 137}, {0.004, 2}, {0.004, 43}, {0.004, 75}, {0.004, 125}, {0.004, 157}, {0.004, 68}, {0.004, 169}, {0.004, 117}, {0.004, 156}, {0.004, 167}, {0.003, 119}, {0.003, 29}, {0.003, 114}, {0.003, 63}, {0.003, 64}, {0.003, 32}, {0.003, 40}, {0.003, 3}, {0.003, 158}, {0.003, 41}, {0.003, 74}, {0.003, 115}, {0.003, 84}, {0.003, 67}, {0.003, 124}, {0.003, 61}, {0.002, 113}, {0.002, 176}, {0.002, 15}, {0.002, 162}, {0.002, 166}, {0.002, 27}, {0.002, 71}, {0.002, 38}, {0.002, 70}, {0.002, 39}, {0.002, 73}, {0.002, 72}, {0.002, 161}, {0.002, 140}, {0.002, 60}, {0.002, 116}, {0.002, 123}, {0.001, 126}, {0.001, 122}, {0.001, 25}, {0.001, 155}, {0.001, 55}, {0.001, 165}, {0.001, 106}, {0.001, 59}, {0.001, 26}, {0.001, 112}, {0.001, 56}, {0.001, 164}, {0.001, 160}, {0.001, 24}, {0.001, 54}, {0.001, 102}, {0.000, 1}, {0.000, 22}, {0.000, 23}, {0.000, 100}, {0.000, 101}, {0.000, 148}, {0.000, 159}, {0.000, 0}
 };
 static const ah_mm_ranked MMRankingH200_leaf_7[] = {
-	{0.091, 70}, {0.087, 77}, {0.082, 93}, {0.078, 71}, {0.074, 92}, {0.069, 75}, {0.065, 97}, {0.061, 94}, {0.056, 95}, {0.052, 76}, {0.048, 42}, {0.043, 48}, {0.039, 43}, {0.035, 47}, {0.030, 69}, {0.026, 46}, {0.022, 50}, {0.017, 49}, {0.013, 4}, {0.009, 78}, {0.004, 0}
+	{0.011, 135}, {0.011, 144}, {0.011, 172}, {0.011, 136}, {0.011, 171}, {0.011, 141}, {0.011, 179}, {0.011, 174}, {0.011, 175}, {0.010, 143}, {0.010, 82}, {0.010, 90}, {0.010, 83}, {0.010, 89}, {0.010, 129}, {0.010, 88}, {0.010, 92}, {0.010, 91}, {0.010, 11}, {0.010, 145}, {0.010, 87}, {0.010, 104}, {0.010, 107}, {0.010, 86}, {0.010, 110}, {0.009, 69}, {0.009, 108}, {0.009, 109}, {0.009, 105}, {0.009, 66}, {0.009, 62}, {0.009, 96}, {0.009, 98}, {0.009, 5}, {0.009, 94}, {0.009, 9}, {0.009, 7}, {0.009, 154}, {0.009, 163}, {0.009, 99}, {0.009, 170}, {0.008, 97}, {0.008, 95}, {0.008, 178}, {0.008, 142}, {0.008, 120}, {0.008, 45}, {0.008, 152}, {0.008, 168}, {0.008, 30}, {0.008, 65}, {0.008, 103}, {0.008, 93}, {0.008, 42}, {0.008, 111}, {0.008, 46}, {0.008, 57}, {0.008, 85}, {0.007, 146}, {0.007, 180}, {0.007, 50}, {0.007, 58}, {0.007, 31}, {0.007, 53}, {0.007, 177}, {0.007, 133}, {0.007, 12}, {0.007, 8}, {0.007, 10}, {0.007, 44}, {0.007, 147}, {0.007, 6}, {0.007, 4}, {0.007, 153}, {0.006, 14}, {0.006, 52}, {0.006, 13}, {0.006, 132}, {0.006, 173}, {0.006, 51}, {0.006, 149}, {0.006, 47}, {0.006, 21}, {0.006, 19}, {0.006, 48}, {0.006, 20}, {0.006, 17}, {0.006, 79}, {0.006, 80}, {0.006, 28}, {0.006, 35}, {0.005, 131}, {0.005, 139}, {0.005, 81}, {0.005, 130}, {0.005, 34}, {0.005, 150}, {0.005, 33}, {0.005, 49}, {0.005, 138}, {0.005, 18}, {0.005, 118}, {0.005, 134}, {0.005, 77}, {0.005, 78}, {0.005, 16}, {0.005, 121}, {0.004, 76}, {0.004, 37}, {0.004, 36}, {0.004, 127}, {0.004, 128}, {0.004, 137}, {0.004, 2}, {0.004, 43}, {0.004, 75}, {0.004, 125}, {0.004, 157}, {0.004, 68}, {0.004, 169}, {0.004, 117}, {0.004, 156}, {0.004, 167}, {0.004, 119}, {0.003, 29}, {0.003, 114}, {0.003, 63}, {0.003, 64}, {0.003, 32}, {0.003, 40}, {0.003, 3}, {0.003, 158}, {0.003, 41}, {0.003, 74}, {0.003, 115}, {0.003, 84}, {0.003, 67}, {0.003, 124}, {0.003, 61}, {0.003, 113}, {0.002, 176}, {0.002, 15}, {0.002, 162}, {0.002, 166}, {0.002, 27}, {0.002, 71}, {0.002, 38}, {0.002, 70}, {0.002, 39}, {0.002, 73}, {0.002, 72}, {0.002, 161}, {0.002, 140}, {0.002, 60}, {0.002, 116}, {0.002, 123}, {0.002, 126}, {0.001, 122}, {0.001, 25}, {0.001, 155}, {0.001, 55}, {0.001, 165}, {0.001, 106}, {0.001, 59}, {0.001, 26}, {0.001, 112}, {0.001, 56}, {0.001, 151}, {0.001, 164}, {0.001, 160}, {0.001, 24}, {0.001, 54}, {0.001, 102}, {0.000, 1}, {0.000, 22}, {0.000, 23}, {0.000, 100}, {0.000, 101}, {0.000, 148}, {0.000, 159}, {0.000, 0}
 };
 static const ah_mm_ranked MMRankingH200_leaf_8[] = {
-	{0.069, 13}, {0.067, 8}, {0.064, 14}, {0.062, 77}, {0.059, 15}, {0.057, 9}, {0.054, 92}, {0.052, 84}, {0.049, 16}, {0.047, 73}, {0.044, 10}, {0.042, 88}, {0.039, 86}, {0.037, 70}, {0.034, 72}, {0.032, 17}, {0.030, 12}, {0.027, 26}, {0.025, 20}, {0.022, 21}, {0.020, 23}, {0.017, 24}, {0.015, 25}, {0.012, 22}, {0.010, 42}, {0.007, 47}, {0.005, 71}, {0.002, 0}
+	{0.011, 33}, {0.011, 16}, {0.011, 34}, {0.011, 144}, {0.011, 36}, {0.011, 18}, {0.011, 171}, {0.011, 156}, {0.011, 37}, {0.010, 139}, {0.010, 29}, {0.010, 166}, {0.010, 158}, {0.010, 135}, {0.010, 138}, {0.010, 43}, {0.010, 32}, {0.010, 53}, {0.010, 47}, {0.010, 48}, {0.010, 50}, {0.010, 51}, {0.010, 52}, {0.010, 49}, {0.010, 82}, {0.009, 89}, {0.009, 136}, {0.009, 87}, {0.009, 104}, {0.009, 107}, {0.009, 86}, {0.009, 110}, {0.009, 69}, {0.009, 108}, {0.009, 109}, {0.009, 105}, {0.009, 11}, {0.009, 66}, {0.009, 62}, {0.009, 96}, {0.009, 98}, {0.008, 5}, {0.008, 94}, {0.008, 9}, {0.008, 7}, {0.008, 154}, {0.008, 163}, {0.008, 99}, {0.008, 170}, {0.008, 97}, {0.008, 95}, {0.008, 178}, {0.008, 142}, {0.008, 120}, {0.008, 45}, {0.008, 152}, {0.008, 168}, {0.008, 30}, {0.007, 65}, {0.007, 103}, {0.007, 93}, {0.007, 42}, {0.007, 111}, {0.007, 46}, {0.007, 57}, {0.007, 85}, {0.007, 146}, {0.007, 180}, {0.007, 145}, {0.007, 58}, {0.007, 31}, {0.007, 177}, {0.007, 133}, {0.007, 12}, {0.006, 8}, {0.006, 10}, {0.006, 44}, {0.006, 147}, {0.006, 6}, {0.006, 4}, {0.006, 153}, {0.006, 14}, {0.006, 13}, {0.006, 132}, {0.006, 173}, {0.006, 92}, {0.006, 149}, {0.006, 21}, {0.006, 19}, {0.006, 20}, {0.006, 17}, {0.005, 91}, {0.005, 90}, {0.005, 79}, {0.005, 80}, {0.005, 129}, {0.005, 28}, {0.005, 143}, {0.005, 35}, {0.005, 131}, {0.005, 175}, {0.005, 81}, {0.005, 174}, {0.005, 130}, {0.005, 150}, {0.005, 118}, {0.005, 134}, {0.004, 77}, {0.004, 83}, {0.004, 78}, {0.004, 121}, {0.004, 76}, {0.004, 127}, {0.004, 172}, {0.004, 128}, {0.004, 137}, {0.004, 2}, {0.004, 75}, {0.004, 125}, {0.004, 157}, {0.004, 68}, {0.004, 169}, {0.004, 117}, {0.004, 141}, {0.003, 167}, {0.003, 119}, {0.003, 114}, {0.003, 63}, {0.003, 64}, {0.003, 40}, {0.003, 3}, {0.003, 41}, {0.003, 74}, {0.003, 179}, {0.003, 115}, {0.003, 84}, {0.003, 67}, {0.003, 124}, {0.003, 61}, {0.003, 113}, {0.002, 176}, {0.002, 15}, {0.002, 162}, {0.002, 27}, {0.002, 71}, {0.002, 38}, {0.002, 70}, {0.002, 39}, {0.002, 73}, {0.002, 72}, {0.002, 161}, {0.002, 140}, {0.002, 60}, {0.002, 88}, {0.002, 116}, {0.002, 123}, {0.002, 126}, {0.001, 122}, {0.001, 25}, {0.001, 155}, {0.001, 55}, {0.001, 165}, {0.001, 106}, {0.001, 59}, {0.001, 26}, {0.001, 112}, {0.001, 56}, {0.001, 151}, {0.001, 164}, {0.001, 160}, {0.001, 24}, {0.001, 54}, {0.001, 102}, {0.000, 1}, {0.000, 22}, {0.000, 23}, {0.000, 100}, {0.000, 101}, {0.000, 148}, {0.000, 159}, {0.000, 0}
 };
 
 /* Copy min(n, cap) entries of a leaf to out; return n. */
@@ -234,20 +316,20 @@ int MMRankingH200_rank(const ah_mm_context *ctx, ah_mm_ranked *out, int cap)
 	(void)cap;
 	if (mk <= 983040) {	/* m*k <= 983040.0 */
 		if (ctx->n <= 7168) {	/* n <= 7168.0 */
-			return MMRankingH200_copy(MMRankingH200_leaf_2, 60, out, cap);
+			return MMRankingH200_copy(MMRankingH200_leaf_2, 181, out, cap);
 		} else {
 			if (ctx->m <= 17) {	/* m <= 17.5 */
-				return MMRankingH200_copy(MMRankingH200_leaf_4, 23, out, cap);
+				return MMRankingH200_copy(MMRankingH200_leaf_4, 181, out, cap);
 			} else {
 				if (ai <= 60.850718726558114) {	/* arith_intensity <= 60.850718726558114 */
-					return MMRankingH200_copy(MMRankingH200_leaf_6, 32, out, cap);
+					return MMRankingH200_copy(MMRankingH200_leaf_6, 181, out, cap);
 				} else {
-					return MMRankingH200_copy(MMRankingH200_leaf_7, 21, out, cap);
+					return MMRankingH200_copy(MMRankingH200_leaf_7, 181, out, cap);
 				}
 			}
 		}
 	} else {
-		return MMRankingH200_copy(MMRankingH200_leaf_8, 28, out, cap);
+		return MMRankingH200_copy(MMRankingH200_leaf_8, 181, out, cap);
 	}
 }
 
