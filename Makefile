@@ -238,7 +238,7 @@ LEAF_PAD        ?= $(if $(filter-out freq,$(LEAF_RANK)),$(RANKING),0)
 # fold no hit or regret changes, and every input finds min(k, offered) of
 # its measured candidates (GPU=h200's lists missed most ids Inductor offers
 # for small n); the cost is a 3.7-4.3x larger artifact for the official
-# data (docs/RESULTS.md section 7.5)
+# data (docs/RESULTS.md section 4.3)
 LEAF_FILL       ?= $(if $(filter freq,$(LEAF_RANK)),none,all)
 # cross-validation needs whole inputs per fold: only with the grouped split
 FOLDS           ?= $(if $(filter group,$(SPLIT)),5,0)

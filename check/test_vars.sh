@@ -53,7 +53,7 @@ bad_value vars-leaf-pad-freq "LEAF_PAD=10 needs a LEAF_RANK other than freq" fit
 bad_value vars-leaf-fill "LEAF_FILL='some': expected none or all \(fit --leaf-fill\)" fit LEAF_FILL=some
 bad_value vars-leaf-fill-freq "LEAF_FILL=all needs a LEAF_RANK other than freq" fit LEAF_RANK=freq LEAF_PAD=0 LEAF_FILL=all
 # LEAF_FILL's default: all with PROFILE=ours on every GPU (docs/RESULTS.md
-# section 7.5), none with PROFILE=reference or LEAF_RANK=freq; fit gets
+# section 4.3), none with PROFILE=reference or LEAF_RANK=freq; fit gets
 # --leaf-fill only when it is on (the other settings' commands stay)
 fill_of() { "${MK[@]}" -s fit-args "$@" | grep -o -- '--leaf-pad [0-9]* --leaf-fill all --folds' >/dev/null && echo all || echo none; }
 got="$(fill_of GPU=h200) $(fill_of GPU=a100) $(fill_of GPU=h100) $(fill_of GPU=h200 PROFILE=reference) $(fill_of GPU=a100 PROFILE=reference) $(fill_of GPU=h200 LEAF_RANK=freq) $(fill_of GPU=h200 LEAF_FILL=none)"
