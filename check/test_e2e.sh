@@ -58,7 +58,8 @@ if grep -qx "$widx" <<<"$top10"; then ok e2e-known-input-winner-in-top10; else
 # Regression guard (expect-test): the exact top-10 of this input.  Update
 # check/fixtures/e2e/h100_known_top10.txt deliberately when the learner changes.
 # (LEAF_RANK=joint, issue #19: extern_mm, index 0, is its leaf's first
-# entry, then greedy's first nine.)
+# entry, then greedy's first nine.  LEAF_FILL=all: the same ten choices,
+# their indices among 267 classes instead of 204.)
 echo "$top10" | tr '\n' ' ' | sed 's/ $/\n/' > "$TMP/top10.txt"
 test_cmp e2e-known-input-top10 "$FIX/e2e/h100_known_top10.txt" "$TMP/top10.txt"
 
