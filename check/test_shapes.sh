@@ -3,8 +3,11 @@
 # padded-stride log -> its exact strides, the reader's derived fields (layout,
 # BLAS leading dimensions, storage spans, contiguity), sample's shapes.tsv as
 # one instance of the format, the committed real-model list (= its
-# regeneration, sizes from the configs), the official HF log, usage errors,
-# and make collect SHAPES=FILE.  Malformed files: check/corpus (test_corpus.sh).
+# regeneration, sizes from the configs), its LoRA/router rows (hand-derived
+# GEMMs; lora.tsv = the GEMMs after the 453 the committed H200 log was
+# measured on, and measuring it alone then merging gives real.tsv's log),
+# the official HF log, usage errors, and make collect SHAPES=FILE.
+# Malformed files: check/corpus (test_corpus.sh).
 . check/lib.sh
 S=$BIN/shapes
 F=$FIX/shapes
@@ -99,8 +102,11 @@ D=$ROOT/datasets/shapes
 "$S" --from-models "$D/models.tsv" -o "$TMP/real.tsv" 2>"$TMP/real.err" || fail shapes-real-run "$(cat "$TMP/real.err")"
 test_cmp shapes-real-regenerates "$D/real.tsv" "$TMP/real.tsv"
 # make shapes-list is the rule that writes it
-make --no-print-directory -s -n -W "$D/models.tsv" BUILD="${BIN%/bin}" shapes-list >"$TMP/mk.n" 2>&1
+# (-W names the table as make does, relative: then the rule fires whatever the
+# timestamps; both lists are written)
+make --no-print-directory -s -n -W datasets/shapes/models.tsv BUILD="${BIN%/bin}" shapes-list >"$TMP/mk.n" 2>&1
 grep -qF "$BIN/shapes --from-models datasets/shapes/models.tsv -o datasets/shapes/real.tsv" "$TMP/mk.n" &&
+	grep -qF "> datasets/shapes/lora.tsv.tmp" "$TMP/mk.n" &&
 	ok shapes-real-make-rule || fail shapes-real-make-rule "$(head -3 "$TMP/mk.n" | tr '\n' '|')"
 R=$D/real.tsv
 has() { # NAME "m k n dtype tf32 layout s10 s11 s20 s21 source": that exact row
@@ -135,6 +141,86 @@ got=$(awk -F'\t' 'NR > 1 {
 bad=$(awk -F'\t' 'FNR == 1 { f++ } f == 1 && !/^#/ && NF == 12 { m[$1] = 1 }
 	f == 2 && FNR > 1 { split($11, s, "."); if (!(s[1] in m)) print $11 }' "$D/models.tsv" "$R" | head -3)
 [ -z "$bad" ] && ok shapes-real-sources || fail shapes-real-sources "unknown models: $bad"
+
+# ---- LoRA adapters and MoE routers (the rows appended after the H200 log) -----
+# hand-derived from the shapes_models.h table, T tokens, r the rank:
+#   lora_A (in -> r):  fwd T in r nt (in,1)(1,in); dX T r in nn (r,1)(in,1);
+#                      dW r T in tn (1,r)(in,1)
+#   lora_B (r -> out): fwd T r out nt (r,1)(1,r); dX T out r nn (out,1)(r,1);
+#                      dW out T r tn (1,out)(r,1)
+# Alpaca-LoRA on Llama-2-7B: r 8, q_proj/v_proj (4096 -> 4096), 4 x 256
+# tokens, fp16: the six GEMMs, in table order (lora_A's passes, then lora_B's)
+printf '%s\n' \
+	'1024 4096 8 torch.float16 0 nt 4096 1 1 4096 llama2-7b.q_proj+v_proj-lora_A-r8.finetune' \
+	'1024 8 4096 torch.float16 0 nn 8 1 4096 1 llama2-7b.q_proj+v_proj-lora_A-r8.finetune.dX' \
+	'8 1024 4096 torch.float16 0 tn 1 8 4096 1 llama2-7b.q_proj+v_proj-lora_A-r8.finetune.dW' \
+	'1024 8 4096 torch.float16 0 nt 8 1 1 8 llama2-7b.q_proj+v_proj-lora_B-r8.finetune' \
+	'1024 4096 8 torch.float16 0 nn 4096 1 8 1 llama2-7b.q_proj+v_proj-lora_B-r8.finetune.dX' \
+	'4096 1024 8 torch.float16 0 tn 1 4096 8 1 llama2-7b.q_proj+v_proj-lora_B-r8.finetune.dW' | tr ' ' '\t' >"$TMP/alpaca.want"
+grep -F 'llama2-7b.q_proj+v_proj-lora_' "$R" | grep -F '.finetune' >"$TMP/alpaca.got"
+test_cmp shapes-real-lora-alpaca-finetune "$TMP/alpaca.want" "$TMP/alpaca.got"
+# lora_A in prefill (Zephyr's r 16 on Mistral-7B: x (2048, 4096), W_A (16, 4096)),
+# lora_B in decode (PEFT's default r 8: h (16, 8), W_B (4096, 8)), the weight
+# gradients of a rank-16 adapter (m = r for lora_A, n = r for lora_B, over
+# 4 x 2048 tokens), a 64-expert router in fp32 (DeepSeek-V2-Lite's MoEGate)
+has shapes-real-lora-A-prefill '2048 4096 16 torch.bfloat16 0 nt 4096 1 1 4096 mistral-7b.q+k+v+o+gate+up-lora_A-r16.prefill'
+has shapes-real-lora-B-decode '16 8 4096 torch.float16 0 nt 8 1 1 8 llama2-7b.q_proj+v_proj-lora_B-r8.decode'
+has shapes-real-lora-A-wgrad '16 8192 4096 torch.bfloat16 0 tn 1 16 4096 1 mistral-7b.q+k+v+o+gate+up-lora_A-r16.finetune.dW'
+has shapes-real-lora-B-wgrad '4096 8192 16 torch.bfloat16 0 tn 1 4096 16 1 mistral-7b.q+o+down-lora_B-r16.finetune.dW'
+has shapes-real-lora-B-dgrad '8192 4096 16 torch.bfloat16 0 nn 4096 1 16 1 mistral-7b.q+o+down-lora_B-r16.finetune.dX'
+has shapes-real-router-64-fp32 '8192 2048 64 torch.float32 0 nt 2048 1 1 2048 deepseek-v2-lite.router.prefill'
+has shapes-real-router-60 '4 2048 60 torch.bfloat16 0 nt 2048 1 1 2048 qwen1_5-moe-a2_7b.router.decode'
+# the first 453 GEMMs are the list the committed H200 real-model log was
+# measured on, byte for byte (sha256 of real.tsv as of that collection);
+# lora.tsv is the header and the rest, each a LoRA adapter or router GEMM
+# with n, k or m <= 64, and make shapes-list writes it
+L=$D/lora.tsv
+[ "$(head -n 454 "$R" | sha256sum | cut -d' ' -f1)" = e03ac25a51393846b1b11520fea631b29875153f588051f9539ff7e4db4b5907 ] &&
+	ok shapes-real-h200-prefix-unchanged || fail shapes-real-h200-prefix-unchanged "the first 453 GEMMs of real.tsv changed"
+awk 'NR == 1 || NR > 454' "$R" >"$TMP/lora.want"
+test_cmp shapes-lora-is-real-tail "$TMP/lora.want" "$L"
+got=$(awk -F'\t' 'NR > 1 { n++; if ($11 !~ /-lora_[AB]-r[0-9]+\./ && $11 !~ /\.router\./) bad++
+	if (!($1 <= 64 || $2 <= 64 || $3 <= 64)) big++; if ($2 <= 64 || $3 <= 64) nk++ }
+	END { print n + 0, bad + 0, big + 0, nk + 0 }' "$L")
+[ "$got" = "141 0 0 134" ] && ok "shapes-lora-rows (141 GEMMs, 134 with n or k <= 64)" ||
+	fail shapes-lora-rows "GEMMs, not LoRA/router, none of m k n <= 64, n or k <= 64: $got (want 141 0 0 134)"
+make --no-print-directory -s -n -W datasets/shapes/real.tsv BUILD="${BIN%/bin}" datasets/shapes/lora.tsv >"$TMP/mkl.n" 2>&1
+grep -qF "awk 'NR == 1 || NR > 453 + 1' datasets/shapes/real.tsv > datasets/shapes/lora.tsv.tmp" "$TMP/mkl.n" &&
+	ok shapes-lora-make-rule || fail shapes-lora-make-rule "$(head -3 "$TMP/mkl.n" | tr '\n' '|')"
+# the committed log holds inputs of the first 453 GEMMs only (441; the other
+# 12 bench refused), none of lora.tsv
+H=$ROOT/datasets/h200/h200_inductor_real.txt.xz
+if command -v xz >/dev/null && [ -s "$H" ]; then
+	xz -dc "$H" | "$S" --from-log - --label real -o "$TMP/h200real.tsv" 2>/dev/null
+	key() { tail -n +2 "$1" | cut -f1-10 | sort; }
+	in_old=$(comm -12 <(key "$TMP/h200real.tsv") <(head -n 454 "$R" | key /dev/stdin) | wc -l)
+	in_new=$(comm -12 <(key "$TMP/h200real.tsv") <(key "$L") | wc -l)
+	[ "$in_old $in_new" = "441 0" ] && ok shapes-lora-not-in-h200-log ||
+		fail shapes-lora-not-in-h200-log "log inputs among the first 453, in lora.tsv: $in_old $in_new (want 441 0)"
+else
+	skip shapes-lora-not-in-h200-log "no xz or no $H"
+fi
+# measuring lora.tsv alone and merging it after the log of the first 453
+# gives the log of real.tsv (bench-fake, Inductor's candidates, --reps 1 as
+# the committed log), as does resuming real.tsv from that complete log
+if [ -x "$BIN/bench-fake" ] && [ -x "$BIN/merge" ]; then
+	BT=("$BIN/bench-fake" --template triton --reps 1 --kernels "$ROOT/kernels")
+	head -n 454 "$R" >"$TMP/old.tsv"
+	"${BT[@]}" -o "$TMP/old.txt" "$TMP/old.tsv" 2>/dev/null &&
+		"${BT[@]}" --stats "$TMP/lora.st" -o "$TMP/lora.txt" "$L" 2>/dev/null &&
+		"${BT[@]}" -o "$TMP/all.txt" "$R" 2>/dev/null &&
+		"$BIN/merge" -o "$TMP/merged.txt" "$TMP/old.txt" "$TMP/lora.txt" 2>/dev/null &&
+		cmp -s "$TMP/merged.txt" "$TMP/all.txt" &&
+		grep -qx "$(printf 'inputs_measured\t105')" "$TMP/lora.st" && grep -qx "$(printf 'inputs_skipped\t36')" "$TMP/lora.st" &&
+		ok "shapes-lora-merge-equals-real (105 measured, 36 decompose_k refused)" ||
+		fail shapes-lora-merge-equals-real "$(cat "$TMP/lora.st" 2>/dev/null | tr '\n' ' ')"
+	cp "$TMP/old.txt" "$TMP/res.txt.part"
+	"${BT[@]}" --stats "$TMP/res.st" -o "$TMP/res.txt" "$R" 2>/dev/null && cmp -s "$TMP/res.txt" "$TMP/all.txt" &&
+		grep -qx "$(printf 'inputs_resumed\t453')" "$TMP/res.st" && grep -qx "$(printf 'inputs_measured\t105')" "$TMP/res.st" &&
+		ok shapes-lora-resume-measures-new-only || fail shapes-lora-resume-measures-new-only "$(cat "$TMP/res.st" 2>/dev/null | tr '\n' ' ')"
+else
+	skip shapes-lora-merge-equals-real "no $BIN/bench-fake or merge"
+fi
 
 # ---- the official HF training log (when the dataset is at hand) ----------------
 ZIP=

@@ -9,7 +9,10 @@
 #   bash check/gpu/h200_collect.sh             # the device call (needs a GPU)
 #   bash check/gpu/h200_collect.sh --dry-run   # here: the same with bench-fake
 #
-# --prepare writes build/h200c/{real,sample}.tsv (shapes --from-list; sample
+# --prepare writes build/h200c/{real,sample}.tsv (shapes --from-list of
+# REAL_LIST, default datasets/shapes/real.tsv; REAL_LIST=datasets/shapes/lora.tsv:
+# only the GEMMs appended since the committed real log, merged after it later,
+# datasets/shapes/README.md; sample
 # --seed 2026 --samples 450: 1800 inputs), compiles the Triton variants of
 # the real list and of the first SAMPLE_N (default 300) sampled inputs into
 # build/fccache/cubin (stages/bench/triton_aot.py; what is there is kept)
@@ -36,7 +39,7 @@ SAMPLE_N=${SAMPLE_N:-300}
 prepare() {
 	make -s all build/bin/bench build/bin/bench-fake build/bin/triton_cands build/bin/shapes || return 1
 	mkdir -p "$C" "$FC"
-	build/bin/shapes --from-list datasets/shapes/real.tsv -o "$C/real.tsv" || return 1
+	build/bin/shapes --from-list "${REAL_LIST:-datasets/shapes/real.tsv}" -o "$C/real.tsv" || return 1
 	build/bin/sample --seed 2026 --samples 450 -o "$C/sample.tsv" 2>/dev/null || return 1
 	head -n $((SAMPLE_N + 1)) "$C/sample.tsv" > "$C/sample_head.tsv"
 	build/bin/triton_cands --variants "$C/real.tsv" "$C/v_real.tsv" &&
