@@ -309,12 +309,16 @@ tree_read(tree *t, const char *path)
 			 * ancestors' classes, or any number fewer when fit
 			 * --leaf-fill appended the other classes (nodes without a
 			 * distribution, e.g. imported internal nodes, are exempt) */
-			if (d->prob_len > 0 && (d->n_labels > d->prob_len ||
-			                        (!t->leaf_fill &&
-			                         d->prob_len > d->n_labels + t->leaf_pad)))
+			if (d->prob_len > 0 && d->n_labels > d->prob_len)
 				die("%s:%ld: field 'n_labels': %d, but the node lists %d "
-				    "classes with p > 0 (param leaf_pad %d)", path, ln,
-				    d->n_labels, d->prob_len, t->leaf_pad);
+				    "classes with p > 0", path, ln, d->n_labels,
+				    d->prob_len);
+			if (d->prob_len > 0 && !t->leaf_fill &&
+			    d->prob_len > d->n_labels + t->leaf_pad)
+				die("%s:%ld: field 'n_labels': %d, but the node lists %d "
+				    "classes with p > 0 (at most n_labels + param leaf_pad "
+				    "%d without param leaf_fill 1)", path, ln, d->n_labels,
+				    d->prob_len, t->leaf_pad);
 			t->n_node++;
 		}
 	}
