@@ -62,7 +62,10 @@ read_probs(tree *t, size_t *cap, char *s, const char *path, long ln)
 		*colon = '\0';
 		int c = need_int(s, path, ln, "probs", 0, t->n_class - 1);
 		double p = need_f64(colon + 1, path, ln, "probs");
-		if (c <= last)
+		if (c == last)
+			die("%s:%ld: field 'probs': class %d listed twice", path, ln,
+			    c);
+		if (c < last)
 			die("%s:%ld: field 'probs': class %d not in ascending order",
 			    path, ln, c);
 		if (!(p > 0 && p <= 1))
