@@ -137,7 +137,7 @@ Variables (current value; every one is checked before anything runs):
   build: CC=$(CC) (C11 compiler)  CFLAGS=$(CFLAGS) (build/san: the sanitizer flags)  CUDA=$(CUDA) (toolkit, for bench)
        BUILD=$(BUILD) (build|build/san)  V=$(V) (1 shows full commands)
   fit: FIT_EXTRA="more fit options"; THREADS=$(THREADS) (fit threads and featurize jobs at once; same output)
-  check: TESTS="check/test_x.sh ..."; fuzz: FUZZ_SECONDS=$(FUZZ_SECONDS)
+  check: TESTS="check/test_x.sh ..."; TORCH_PYTHON=PY (a python with torch: artifacts in real Inductor); fuzz: FUZZ_SECONDS=$(FUZZ_SECONDS)
   make -n shows the exact stage commands
 endef
 

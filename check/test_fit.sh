@@ -125,6 +125,11 @@ if grep -q '^probe ' "$T/out"; then ok fit-probe-stdout; else fail fit-probe-std
 # the timing line tells elapsed time from task time summed over threads
 if grep -q '^fit: time: read [0-9.]* s, grid [0-9.]* s elapsed on [0-9]* threads\{0,1\} (task time summed over threads: fit [0-9.]* s, eval [0-9.]* s)$' "$T/err"; then ok fit-timing-line
 else fail fit-timing-line "no timing line on stderr: $(grep 'time:' "$T/err")"; fi
+# ... and --help says it as it is (S: seconds, N: threads)
+doc=$("$BIN/fit" --help | tr '\n' ' ' | sed -n "s/.*one timing line '\([^']*\)'.*/\1/p" | tr -s ' ')
+pat=$(printf '%s' "$doc" | sed 's/[().]/\\&/g; s/ S s/ [0-9.]+ s/g; s/ N threads/ [0-9]+ threads?/')
+if [ -n "$doc" ] && grep -Eq "^$pat\$" "$T/err"; then ok fit-timing-help
+else fail fit-timing-help "--help: '$doc' does not describe: $(grep 'time:' "$T/err")"; fi
 # --ranking above the number of classes: said (every list holds every class)
 "$BIN/fit" "$D/main.feat.tsv" --split none --ranking 4 -o "$T/w.tree" --metrics "$T/w.m" >/dev/null 2>"$T/w.err"
 grep -q "warning: --ranking 4 is more than the 3 classes (choices) of the training set: every top-4 list holds all of them" "$T/w.err" &&

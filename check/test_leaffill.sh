@@ -117,7 +117,7 @@ else fail leaffill-roundtrip "prune refused the filled tree"; fi
 # without the param the longer lists are refused (the root's first: 5
 # labels, 9 listed); the param is 0 or 1
 grep -v leaf_fill "$TMP/all.tsv" >"$TMP/nofill.tsv"
-expect_error leaffill-param-needed "field 'n_labels': 5, but the node lists 9 classes with p > 0 \\(param leaf_pad 0\\)" \
+expect_error leaffill-param-needed "field 'n_labels': 5, but the node lists 9 classes with p > 0 \\(at most n_labels \\+ param leaf_pad 0 without param leaf_fill 1\\)" \
 	"$TMP/x.tsv" "$BIN/prune" --ranking 2 -o "$TMP/x.tsv" "$TMP/nofill.tsv"
 sed 's/^param	leaf_fill	1$/param	leaf_fill	2/' "$TMP/all.tsv" >"$TMP/fill2.tsv"
 expect_error leaffill-param-range "field 'leaf_fill': 2 out of range \\[0, 1\\]" "$TMP/x.tsv" \

@@ -123,10 +123,10 @@ grep -qx 'param	leaf_pad	2' "$TMP/pad.tsv" && grep -qx 'param	leaf_pad	2' "$TMP/
 	! grep -q leaf_pad "$TMP/t.tsv" && ok rerank-leaf-pad-param ||
 	fail rerank-leaf-pad-param "$(grep -H leaf_pad "$TMP/pad.tsv" "$TMP/padp.tsv" "$TMP/t.tsv" | tr '\n' ' ')"
 grep -v leaf_pad "$TMP/pad.tsv" >"$TMP/nopad.tsv"
-expect_error rerank-leaf-pad-param-needed "field 'n_labels': 3, but the node lists 5 classes with p > 0 \\(param leaf_pad 0\\)" \
+expect_error rerank-leaf-pad-param-needed "field 'n_labels': 3, but the node lists 5 classes with p > 0 \\(at most n_labels \\+ param leaf_pad 0 without param leaf_fill 1\\)" \
 	"$TMP/x.tsv" "$BIN/prune" --ranking 2 -o "$TMP/x.tsv" "$TMP/nopad.tsv"
 sed 's/^param	leaf_pad	2$/param	leaf_pad	1/' "$TMP/pad.tsv" >"$TMP/pad1.tsv"
-expect_error rerank-leaf-pad-bound "field 'n_labels': 3, but the node lists 5 classes with p > 0 \\(param leaf_pad 1\\)" \
+expect_error rerank-leaf-pad-bound "field 'n_labels': 3, but the node lists 5 classes with p > 0 \\(at most n_labels \\+ param leaf_pad 1 without param leaf_fill 1\\)" \
 	"$TMP/x.tsv" "$BIN/prune" --ranking 2 -o "$TMP/x.tsv" "$TMP/pad1.tsv"
 expect_error rerank-leaf-pad-needs-greedy "--leaf-pad needs a --leaf-rank other than freq" "$TMP/x.tsv" \
 	"$BIN/fit" "$TMP/leaf.feat.tsv" --split none --leaf-pad 2 -o "$TMP/x.tsv" --metrics "$TMP/xm.tsv"

@@ -3,8 +3,8 @@
 # * round trip: prune --ranking 1 never prunes (every node has >= 1 label), so
 #   its output must equal the input except for the ranking_k param;
 # * the reader rejects, with "file:line: message", a dangling child index,
-#   a cycle (a child pointing back to the root), a leaf with a child, and
-#   probabilities that do not sum to 1.
+#   a cycle (a child pointing back to the root), a leaf with a child,
+#   probabilities that do not sum to 1, a class listed twice or out of order.
 . check/lib.sh
 D=$FIX/tree
 if [ ! -x "$BIN/prune" ]; then fail tree "no $BIN/prune"; finish; fi
@@ -20,6 +20,14 @@ check_bad bad_dangling.tsv "bad_dangling\.tsv:18: node 4: right child 9 does not
 check_bad bad_cycle.tsv "bad_cycle\.tsv:18: node 4: right child 0 .*cycle"
 check_bad bad_leafchild.tsv "bad_leafchild\.tsv:19: leaf node 5 .*children"
 check_bad bad_probsum.tsv "bad_probsum\.tsv:20: field 'probs': probabilities sum to"
+# a class listed twice in a node's probs, and one out of order (line 16:
+# node 2, 0:0.5,1:0.5)
+sed '16s/0:0\.5,1:0\.5$/0:0.25,0:0.25,1:0.5/' "$D/tree.tsv" >"$TMP/twice.tsv"
+expect_error tree-probs-twice "twice\.tsv:16: field 'probs': class 0 listed twice" "$TMP/out.tsv" \
+	"$BIN/prune" --ranking 1 -o "$TMP/out.tsv" "$TMP/twice.tsv"
+sed '16s/0:0\.5,1:0\.5$/1:0.5,0:0.5/' "$D/tree.tsv" >"$TMP/order.tsv"
+expect_error tree-probs-order "order\.tsv:16: field 'probs': class 0 not in ascending order" "$TMP/out.tsv" \
+	"$BIN/prune" --ranking 1 -o "$TMP/out.tsv" "$TMP/order.tsv"
 # a truncated file (no node records) and a CRLF file
 head -13 "$D/tree.tsv" >"$TMP/nonodes.tsv"
 expect_error tree-no-nodes "no 'node' records" "$TMP/out.tsv" "$BIN/prune" --ranking 1 -o "$TMP/out.tsv" "$TMP/nonodes.tsv"

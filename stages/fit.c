@@ -59,7 +59,8 @@ static const char about[] =
 
 static const char notes[] =
 "stdout: the ranking table (§5.9 Output) plus regret columns; stderr: a\n"
-"summary and one timing line 'fit: time: read S s, fit S s, eval S s'.\n"
+"summary and one timing line 'fit: time: read S s, grid S s elapsed on N\n"
+"threads (task time summed over threads: fit S s, eval S s)'.\n"
 "Exit status: 0 on success; 1 on bad usage, invalid input (file:line and\n"
 "field named), no model passing the §5.10 rule, or a write error.\n";
 

@@ -62,7 +62,10 @@ read_probs(tree *t, size_t *cap, char *s, const char *path, long ln)
 		*colon = '\0';
 		int c = need_int(s, path, ln, "probs", 0, t->n_class - 1);
 		double p = need_f64(colon + 1, path, ln, "probs");
-		if (c <= last)
+		if (c == last)
+			die("%s:%ld: field 'probs': class %d listed twice", path, ln,
+			    c);
+		if (c < last)
 			die("%s:%ld: field 'probs': class %d not in ascending order",
 			    path, ln, c);
 		if (!(p > 0 && p <= 1))
@@ -309,12 +312,16 @@ tree_read(tree *t, const char *path)
 			 * ancestors' classes, or any number fewer when fit
 			 * --leaf-fill appended the other classes (nodes without a
 			 * distribution, e.g. imported internal nodes, are exempt) */
-			if (d->prob_len > 0 && (d->n_labels > d->prob_len ||
-			                        (!t->leaf_fill &&
-			                         d->prob_len > d->n_labels + t->leaf_pad)))
+			if (d->prob_len > 0 && d->n_labels > d->prob_len)
 				die("%s:%ld: field 'n_labels': %d, but the node lists %d "
-				    "classes with p > 0 (param leaf_pad %d)", path, ln,
-				    d->n_labels, d->prob_len, t->leaf_pad);
+				    "classes with p > 0", path, ln, d->n_labels,
+				    d->prob_len);
+			if (d->prob_len > 0 && !t->leaf_fill &&
+			    d->prob_len > d->n_labels + t->leaf_pad)
+				die("%s:%ld: field 'n_labels': %d, but the node lists %d "
+				    "classes with p > 0 (at most n_labels + param leaf_pad "
+				    "%d without param leaf_fill 1)", path, ln, d->n_labels,
+				    d->prob_len, t->leaf_pad);
 			t->n_node++;
 		}
 	}
