@@ -12,7 +12,16 @@
 #     short kernels keep Inductor's counts; the events clamp every count;
 #   all on check/fixtures/ttsched/cases.txt against the hand-derived
 #   expected.txt, and the benchmark counts of the rule-off cases against
-#   torch's own expression, max(min(100, int(25 // estimate)), 1), in Python.
+#   torch's own expression, max(min(100, int(25 // estimate)), 1), in Python;
+#   - the loser cut (--loser-ratio L, against the input's best so far):
+#     loser_cases.txt against the hand-derived loser_expected.txt: the loser
+#     path (warm-up and probe >= L x best, >= on both: 2 calls), the
+#     fallback (probe < L x best: exactly Inductor's counts, the probe the
+#     first launch), a long loser (warm-up + 1, the long rule not consulted),
+#     a long choice that is no loser (the long path on its N launches), no
+#     best (NAN, inf, 0) and L = 0 (no cut);
+#   - L = 0, no best, or a best the warm-up does not reach: every case of
+#     cases.txt, given as such, prints today's expected.txt byte for byte.
 . check/lib.sh
 U=${BIN%/bin}/unit/ttsched_print
 D=$FIX/ttsched
@@ -34,4 +43,15 @@ for line in sys.stdin:
         print("est %g: benchmark %s, torch %d" % (est, got["benchmark"], want)); bad = 1
 sys.exit(bad)' >"$TMP/py.out" 2>&1 && ok ttsched-benchmark-count-is-torchs ||
 	fail ttsched-benchmark-count-is-torchs "$(head -3 "$TMP/py.out" | tr '\n' '|')"
+"$U" <"$D/loser_cases.txt" >"$TMP/l.out" 2>"$TMP/err" || fail ttsched-loser-run "exit $?: $(head -1 "$TMP/err")"
+test_cmp ttsched-loser-expected "$D/loser_expected.txt" "$TMP/l.out"
+# the cut off (L = 0), without a best, or with one the warm-up never reaches
+# (1e9 ms): today's schedules unchanged, byte for byte
+for x in "0 1 nan" "0 0.001 0.001" "1.5 nan nan" "1.5 inf nan" "1.5 1e9 nan" "100 1e9 1e9"; do
+	grep -v '^#' "$D/cases.txt" | grep . | sed "s/\$/ $x/" | "$U" >"$TMP/x.out" 2>"$TMP/err"
+	sed 's/ probe=0 loser_tried=0 is_loser=0$//' "$TMP/x.out" >"$TMP/x.cut"
+	if cmp -s "$D/expected.txt" "$TMP/x.cut" && ! grep -qv 'probe=0 loser_tried=0 is_loser=0$' "$TMP/x.out"; then
+		ok "ttsched-loser-off-unchanged-${x// /_}"
+	else fail "ttsched-loser-off-unchanged-${x// /_}" "$(diff "$D/expected.txt" "$TMP/x.cut" | head -3 | tr '\n' '|')"; fi
+done
 finish
