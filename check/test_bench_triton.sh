@@ -37,7 +37,9 @@
 #     (without it) a part made with it is refused naming the sidecar and the
 #     field, the part left as it was, and one made with the same L resumes
 #     to the same log; L <= 1/0.98, > 100, negative, for another back end or
-#     with --use-heuristic is refused before any output;
+#     with --use-heuristic is refused before any output; make collect
+#     LOSER_RATIO=<bad> is refused before the collection is touched (its
+#     shards, stamps and merged log unchanged), a good one passed and stamped;
 #   * bad lines of the shape list are refused with file:line: field, and
 #     -o LOG equals the positional form;
 #   * make collect SHAPES=<padded list> KERNEL_TEMPLATE=triton reaches
@@ -291,6 +293,21 @@ grep -q '^4096,50272,768,torch.float16,torch.float16,50304,1,768,1,False,True,no
 	ok bench-triton-collect-padded || fail bench-triton-collect-padded "$(tail -3 mk.log | tr '\n' '|')"
 printf 'key\tvalue\nbackend\ttriton\ntorch\t2.11.0+cu130\nmeasurer\tfake\ndevice\tfake device 0\ndevice\tfake device 1\n' > mv.want
 test_cmp bench-triton-collect-versions mv.want "$M.versions.tsv"
+# LOSER_RATIO: a bad value is refused before the collection is touched
+snap() { (cd "$TMP/out/zz201" && find . -type f | sort | xargs md5sum); }
+snap > snap.before
+for v in 1.02 x 101; do
+	"${MK[@]}" collect SHAPES="$P" KERNEL_TEMPLATE=triton TRITON_CUBINS="$TMP/carried/triton-0000000000000000-3.6.0-sm90" \
+		LOSER_RATIO=$v > lrm.log 2>&1 && fail bench-triton-collect-loser-ratio-bad-$v "exit 0" ||
+		{ grep -q "LOSER_RATIO='$v': expected 0 (off) or a factor > 1/0.98" lrm.log && snap | cmp -s - snap.before &&
+			ok bench-triton-collect-loser-ratio-bad-$v ||
+			fail bench-triton-collect-loser-ratio-bad-$v "$(head -c 300 lrm.log); changed: $(snap | diff - snap.before | head -2 | tr '\n' '|')"; }
+done
+# a good one is passed to bench and stamped (the triton back end only)
+"${MK[@]}" -n collect SHAPES="$P" KERNEL_TEMPLATE=triton TRITON_CUBINS="$TMP/carried/triton-0000000000000000-3.6.0-sm90" \
+	LOSER_RATIO=1.5 > lrn.log 2>&1
+grep -q -- '--long-ms 10 --long-launches 2 *--loser-ratio 1.5 ' lrn.log && grep -q ' long=10/2 loser=1.5 gpus=' lrn.log &&
+	ok bench-triton-collect-loser-ratio-passed || fail bench-triton-collect-loser-ratio-passed "$(grep -m2 'bench.params\|bench-fake' lrn.log | tr '\n' '|')"
 if python3 -c 'import triton' 2>/dev/null; then
 	"${MK[@]}" -n collect SAMPLES=2 KERNEL_TEMPLATE=triton > n.log 2>&1
 	C=$TMP/out/zz201/collect
