@@ -40,6 +40,9 @@
 #     with --use-heuristic is refused before any output; make collect
 #     LOSER_RATIO=<bad> is refused before the collection is touched (its
 #     shards, stamps and merged log unchanged), a good one passed and stamped;
+#   * the GPU A/B scripts (check/gpu/loser_ab.sh, long_ms_ab.sh, their
+#     shared check/gpu/rule_ab.sh) dry-run on bench-fake: both sets, four
+#     runs each, the rule's counters only in its runs, the tables written;
 #   * bad lines of the shape list are refused with file:line: field, and
 #     -o LOG equals the positional form;
 #   * make collect SHAPES=<padded list> KERNEL_TEMPLATE=triton reaches
@@ -269,6 +272,20 @@ test_cmp bench-loser-ratio-0-not-in-other-plans mm.want mm0.txt.part.plan
 printf 'x\n' > tree.tsv
 expect_error bench-loser-ratio-use-heuristic '--loser-ratio does not go with --use-heuristic' x.txt \
 	"$F" "${K[@]}" --loser-ratio 1.5 --use-heuristic tree.tsv s.tsv x.txt
+# the GPU A/B scripts, dry-run on bench-fake (the script's plumbing, not the GPU)
+(cd "$ROOT" && BENCH=$F ENTRY=none OUT=$TMP/lab CARRY=$TMP/labc bash check/gpu/loser_ab.sh) > lab.log 2>&1
+rows=$(grep -c '^| [0L][ab] | `--loser-ratio ' "$TMP/lab/summary.md")
+on=$(awk -F'|' '$2 ~ /^ L[ab] $/ && $7 ~ /^ [1-9][0-9]* \([0-9]+\) $/' "$TMP/lab/summary.md" | wc -l)
+off=$(awk -F'|' '$2 ~ /^ 0[ab] $/ && $7 == " 0 (0) "' "$TMP/lab/summary.md" | wc -l)
+[ "$rows" = 8 ] && [ "$on" = 4 ] && [ "$off" = 4 ] && [ "$(($(wc -l < "$TMP/labc/agree.tsv") - 1))" = 24 ] &&
+	grep -q '^### giants (6 inputs, --loser-ratio 0 vs 1.5)' "$TMP/lab/summary.md" &&
+	[ "$(ls "$TMP/lab" | tr '\n' ' ')" = "agree.tar.xz giants.tar.xz summary.md " ] &&
+	tar tJf "$TMP/lab/agree.tar.xz" | grep -q '^agree/agree_Lb.json$' && ok bench-triton-loser-ab-dry-run ||
+	fail bench-triton-loser-ab-dry-run "rows $rows, on $on, off $off: $(tail -3 lab.log | tr '\n' '|')"
+(cd "$ROOT" && BENCH=$F ENTRY=none OUT=$TMP/lkab SHAPES=$TMP/labc/giants.tsv bash check/gpu/long_ms_ab.sh) > lkab.log 2>&1
+[ "$(awk -F'|' '$2 ~ /^ T[ab] $/ && $6 ~ /^ [1-9]/' "$TMP/lkab/table.md" | wc -l)" = 2 ] &&
+	[ "$(awk -F'|' '$2 ~ /^ 0[ab] $/ && $6 == " 0 "' "$TMP/lkab/table.md" | wc -l)" = 2 ] && ok bench-triton-long-ab-dry-run ||
+	fail bench-triton-long-ab-dry-run "$(tail -3 lkab.log | tr '\n' '|')"
 
 # ---- the shape list: errors, -o -------------------------------------------------
 sed '4s/\t1\t1000\t1000\t1$/\t0\t1000\t1000\t1/' s.tsv > bad.tsv
