@@ -27,6 +27,22 @@
 #     only when on; a part made with another P or C, or without the wait,
 #     is refused with it (and one made with it is refused without it);
 #     --cool-clock for another back end, P > 100 and C = 0 are refused;
+#   * the loser cut (--loser-ratio L, default 0 = off; stages/lib/ttsched.h):
+#     --stats loser_choices / loser_fallbacks equal bench-fake's schedule
+#     replayed by check/fixtures/ttsched/loser_replay.awk over the log
+#     (--reps 1 at L = 1.5 and 3: 175 and 3, 170 and 2 on these inputs;
+#     --reps 3, where the best so far spans every repetition: 584 and 4),
+#     0 when off, the log byte-identical, fewer timed launches; the plan
+#     records L only when on; a part made with another L, without it, or
+#     (without it) a part made with it is refused naming the sidecar and the
+#     field, the part left as it was, and one made with the same L resumes
+#     to the same log; L <= 1/0.98, > 100, negative, for another back end or
+#     with --use-heuristic is refused before any output; make collect
+#     LOSER_RATIO=<bad> is refused before the collection is touched (its
+#     shards, stamps and merged log unchanged), a good one passed and stamped;
+#   * the GPU A/B scripts (check/gpu/loser_ab.sh, long_ms_ab.sh, their
+#     shared check/gpu/rule_ab.sh) dry-run on bench-fake: both sets, four
+#     runs each, the rule's counters only in its runs, the tables written;
 #   * bad lines of the shape list are refused with file:line: field, and
 #     -o LOG equals the positional form;
 #   * make collect SHAPES=<padded list> KERNEL_TEMPLATE=triton reaches
@@ -176,7 +192,7 @@ printf 'screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2 cool_clock=95 co
 test_cmp bench-triton-cool-plan cp.want cp.txt.part.plan
 head -n 40 full.txt > co.txt.part
 cp cp.want co.txt.part.plan
-expect_error bench-triton-resume-other-cool-clock 'this run has screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2 cool_clock=90 cool_max_ms=300;.*--cool-clock/--cool-max-ms \(make: .*COOL_CLOCK, COOL_MAX_MS\)' \
+expect_error bench-triton-resume-other-cool-clock 'this run has screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2 cool_clock=90 cool_max_ms=300;.*--cool-clock/--cool-max-ms/--loser-ratio \(make: .*COOL_CLOCK, COOL_MAX_MS, LOSER_RATIO\)' \
 	co.txt "$F" "${K[@]}" --cool-clock 90 s.tsv co.txt
 expect_error bench-triton-resume-other-cool-max-ms 'this run has screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2 cool_clock=95 cool_max_ms=50;' \
 	co.txt "$F" "${K[@]}" --cool-clock 95 --cool-max-ms 50 s.tsv co.txt
@@ -193,6 +209,83 @@ expect_error bench-cool-clock-other-backend '--cool-clock: only for --template t
 expect_error bench-cool-clock-over-100 '--cool-clock' x.txt "$F" "${K[@]}" --cool-clock 101 s.tsv x.txt
 expect_error bench-cool-max-ms-0 '--cool-max-ms: expected a time > 0 ms, got 0' x.txt \
 	"$F" "${K[@]}" --cool-clock 95 --cool-max-ms 0 s.tsv x.txt
+
+# ---- the loser cut (--loser-ratio) ----------------------------------------------------
+LR=$ROOT/check/fixtures/ttsched/loser_replay.awk
+loserstats() { awk -F'\t' '$1 == "loser_choices" { l = $2 } $1 == "loser_fallbacks" { f = $2 }
+	END { print l, f }' "$1"; }
+launches() { awk -F'\t' '$1 == "timed_launches" { print $2 }' "$1"; }
+[ "$(loserstats cst0.tsv)" = "0 0" ] && ok bench-triton-loser-off-counts-none ||
+	fail bench-triton-loser-off-counts-none "$(loserstats cst0.tsv)"
+# the known values for these inputs (bench-fake's times are a pure function)
+# and the replay of its schedule over the log it wrote
+for lk in "1.5 175 3" "3 170 2"; do
+	set -- $lk
+	"$F" "${K[@]}" --reps 1 --fast-reject 0 --loser-ratio $1 --stats lst$1.tsv s.tsv loser$1.txt 2>/dev/null
+	want=$(awk -v L=$1 -f "$LR" loser$1.txt)
+	got=$(loserstats lst$1.tsv)
+	[ "$got" = "$want" ] && [ "$got" = "$2 $3" ] && ok bench-triton-loser-counted-l$1 ||
+		fail bench-triton-loser-counted-l$1 "stats $got, replayed $want, known $2 $3"
+	test_cmp bench-triton-loser-same-log-l$1 cool0.txt loser$1.txt
+	# each loser makes 2 calls instead of >= 3 (the long path) or >= 7
+	c0=$(launches cst0.tsv) c1=$(launches lst$1.tsv)
+	[ -n "$c1" ] && [ $((c0 - c1)) -ge "$2" ] && ok bench-triton-loser-fewer-launches-l$1 ||
+		fail bench-triton-loser-fewer-launches-l$1 "off $c0, on $c1 launches, $2 losers"
+done
+# repetitions: the best so far is over every repetition timed before
+"$F" "${K[@]}" --reps 3 --fast-reject 0 --loser-ratio 1.5 --stats lst3r.tsv s.tsv loser3r.txt 2>/dev/null
+want=$(awk -v L=1.5 -v R=3 -f "$LR" loser3r.txt)
+[ "$(loserstats lst3r.tsv)" = "$want" ] && [ "$want" = "584 4" ] && ok bench-triton-loser-counted-reps3 ||
+	fail bench-triton-loser-counted-reps3 "stats $(loserstats lst3r.tsv), replayed $want, known 584 4"
+"$F" "${K[@]}" --loser-ratio 1.5 --time-limit 0 s.tsv lp2.txt 2>/dev/null
+printf 'screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2 loser_ratio=1.5\ntorch\t2.11.0+cu130\n' > lr.want
+test_cmp bench-triton-loser-plan lr.want lp2.txt.part.plan
+# resumption: another L, none, or one where the part had none: refused, the
+# sidecar and the field named, the part as it was
+head -n 40 full.txt > lr.txt.part
+cp lr.want lr.txt.part.plan
+cp lr.txt.part lr.keep
+expect_error bench-triton-resume-other-loser-ratio 'lr.txt.part was made with [^;]* loser_ratio=1.5;torch=2.11.0\+cu130, this run has [^;]* loser_ratio=2;torch=2.11.0\+cu130 \(lr.txt.part.plan: loser_ratio 1.5 there, 2 here\).*--loser-ratio' \
+	lr.txt "$F" "${K[@]}" --loser-ratio 2 s.tsv lr.txt
+cmp -s lr.keep lr.txt.part && cmp -s lr.want lr.txt.part.plan && ok bench-triton-resume-other-loser-ratio-keeps-part ||
+	fail bench-triton-resume-other-loser-ratio-keeps-part "the part or its sidecar changed"
+expect_error bench-triton-resume-loser-part-without '\(lr.txt.part.plan: loser_ratio 1.5 there, none here\)' \
+	lr.txt "$F" "${K[@]}" s.tsv lr.txt
+printf 'screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2\ntorch\t2.11.0+cu130\n' > lr.txt.part.plan
+expect_error bench-triton-resume-plain-part-with-loser '\(lr.txt.part.plan: loser_ratio none there, 1.5 here\)' \
+	lr.txt "$F" "${K[@]}" --loser-ratio 1.5 s.tsv lr.txt
+cmp -s lr.keep lr.txt.part && ok bench-triton-resume-refused-keeps-part || fail bench-triton-resume-refused-keeps-part "the part changed"
+cp lr.want lr.txt.part.plan
+"$F" "${K[@]}" --loser-ratio 1.5 s.tsv lr.txt 2>/dev/null
+test_cmp bench-triton-resume-loser-part full.txt lr.txt
+# bad values: refused before any output (no LOG, no LOG.part, no sidecar)
+for v in 1.02 1 0.5 101 -1 x; do
+	case $v in 1.02|1|0.5) pat="--loser-ratio: expected 0 \(off\) or a factor > 1/0.98 = 1.0204082 and <= 100 .*got $v" ;;
+	*) pat="--loser-ratio: expected a number in \[0, 100\], got '$v'" ;; esac
+	expect_error bench-loser-ratio-bad-$v "$pat" x.txt "$F" "${K[@]}" --loser-ratio "$v" s.tsv x.txt
+	[ ! -e x.txt.part ] && [ ! -e x.txt.part.plan ] || fail bench-loser-ratio-bad-$v-no-part "x.txt.part left"
+done
+expect_error bench-loser-ratio-other-backend '--loser-ratio: only for --template triton .*--template mma ' x.txt \
+	"$F" --kernels "$ROOT/kernels" --template mma --loser-ratio 1.5 s.tsv x.txt
+"$F" --kernels "$ROOT/kernels" --template mma --loser-ratio 0 --time-limit 0 s.tsv mm0.txt 2>/dev/null
+test_cmp bench-loser-ratio-0-not-in-other-plans mm.want mm0.txt.part.plan
+printf 'x\n' > tree.tsv
+expect_error bench-loser-ratio-use-heuristic '--loser-ratio does not go with --use-heuristic' x.txt \
+	"$F" "${K[@]}" --loser-ratio 1.5 --use-heuristic tree.tsv s.tsv x.txt
+# the GPU A/B scripts, dry-run on bench-fake (the script's plumbing, not the GPU)
+(cd "$ROOT" && BENCH=$F ENTRY=none OUT=$TMP/lab CARRY=$TMP/labc bash check/gpu/loser_ab.sh) > lab.log 2>&1
+rows=$(grep -c '^| [0L][ab] | `--loser-ratio ' "$TMP/lab/summary.md")
+on=$(awk -F'|' '$2 ~ /^ L[ab] $/ && $7 ~ /^ [1-9][0-9]* \([0-9]+\) $/' "$TMP/lab/summary.md" | wc -l)
+off=$(awk -F'|' '$2 ~ /^ 0[ab] $/ && $7 == " 0 (0) "' "$TMP/lab/summary.md" | wc -l)
+[ "$rows" = 8 ] && [ "$on" = 4 ] && [ "$off" = 4 ] && [ "$(($(wc -l < "$TMP/labc/agree.tsv") - 1))" = 24 ] &&
+	grep -q '^### giants (6 inputs, --loser-ratio 0 vs 1.5)' "$TMP/lab/summary.md" &&
+	[ "$(ls "$TMP/lab" | tr '\n' ' ')" = "agree.tar.xz giants.tar.xz summary.md " ] &&
+	tar tJf "$TMP/lab/agree.tar.xz" | grep -q '^agree/agree_Lb.json$' && ok bench-triton-loser-ab-dry-run ||
+	fail bench-triton-loser-ab-dry-run "rows $rows, on $on, off $off: $(tail -3 lab.log | tr '\n' '|')"
+(cd "$ROOT" && BENCH=$F ENTRY=none OUT=$TMP/lkab SHAPES=$TMP/labc/giants.tsv bash check/gpu/long_ms_ab.sh) > lkab.log 2>&1
+[ "$(awk -F'|' '$2 ~ /^ T[ab] $/ && $6 ~ /^ [1-9]/' "$TMP/lkab/table.md" | wc -l)" = 2 ] &&
+	[ "$(awk -F'|' '$2 ~ /^ 0[ab] $/ && $6 == " 0 "' "$TMP/lkab/table.md" | wc -l)" = 2 ] && ok bench-triton-long-ab-dry-run ||
+	fail bench-triton-long-ab-dry-run "$(tail -3 lkab.log | tr '\n' '|')"
 
 # ---- the shape list: errors, -o -------------------------------------------------
 sed '4s/\t1\t1000\t1000\t1$/\t0\t1000\t1000\t1/' s.tsv > bad.tsv
@@ -217,6 +310,21 @@ grep -q '^4096,50272,768,torch.float16,torch.float16,50304,1,768,1,False,True,no
 	ok bench-triton-collect-padded || fail bench-triton-collect-padded "$(tail -3 mk.log | tr '\n' '|')"
 printf 'key\tvalue\nbackend\ttriton\ntorch\t2.11.0+cu130\nmeasurer\tfake\ndevice\tfake device 0\ndevice\tfake device 1\n' > mv.want
 test_cmp bench-triton-collect-versions mv.want "$M.versions.tsv"
+# LOSER_RATIO: a bad value is refused before the collection is touched
+snap() { (cd "$TMP/out/zz201" && find . -type f | sort | xargs md5sum); }
+snap > snap.before
+for v in 1.02 x 101; do
+	"${MK[@]}" collect SHAPES="$P" KERNEL_TEMPLATE=triton TRITON_CUBINS="$TMP/carried/triton-0000000000000000-3.6.0-sm90" \
+		LOSER_RATIO=$v > lrm.log 2>&1 && fail bench-triton-collect-loser-ratio-bad-$v "exit 0" ||
+		{ grep -q "LOSER_RATIO='$v': expected 0 (off) or a factor > 1/0.98" lrm.log && snap | cmp -s - snap.before &&
+			ok bench-triton-collect-loser-ratio-bad-$v ||
+			fail bench-triton-collect-loser-ratio-bad-$v "$(head -c 300 lrm.log); changed: $(snap | diff - snap.before | head -2 | tr '\n' '|')"; }
+done
+# a good one is passed to bench and stamped (the triton back end only)
+"${MK[@]}" -n collect SHAPES="$P" KERNEL_TEMPLATE=triton TRITON_CUBINS="$TMP/carried/triton-0000000000000000-3.6.0-sm90" \
+	LOSER_RATIO=1.5 > lrn.log 2>&1
+grep -q -- '--long-ms 10 --long-launches 2 *--loser-ratio 1.5 ' lrn.log && grep -q ' long=10/2 loser=1.5 gpus=' lrn.log &&
+	ok bench-triton-collect-loser-ratio-passed || fail bench-triton-collect-loser-ratio-passed "$(grep -m2 'bench.params\|bench-fake' lrn.log | tr '\n' '|')"
 if python3 -c 'import triton' 2>/dev/null; then
 	"${MK[@]}" -n collect SAMPLES=2 KERNEL_TEMPLATE=triton > n.log 2>&1
 	C=$TMP/out/zz201/collect

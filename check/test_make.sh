@@ -33,18 +33,30 @@ make_error make-long-launches-bad "LONG_LAUNCHES=6: expected 1 to 5" collect GPU
 make_error make-cool-clock-bad "COOL_CLOCK=101: expected 0 \(off\) or a percent of the max SM clock up to 100" collect GPU=zz SAMPLES=1 COOL_CLOCK=101
 make_error make-cool-clock-not-a-number "COOL_CLOCK=x: expected 0 \(off\) or a percent" collect GPU=zz SAMPLES=1 COOL_CLOCK=x
 make_error make-cool-max-ms-bad "COOL_MAX_MS=0: expected a time > 0 in milliseconds" collect GPU=zz SAMPLES=1 COOL_MAX_MS=0
+make_error make-loser-ratio-margin "LOSER_RATIO='1.02': expected 0 \(off\) or a factor > 1/0.98 = 1.0204082 and <= 100 .*\(bench --loser-ratio\)" collect GPU=zz SAMPLES=1 LOSER_RATIO=1.02
+make_error make-loser-ratio-huge "LOSER_RATIO='101': expected 0 \(off\) or a factor > 1/0.98" collect GPU=zz SAMPLES=1 LOSER_RATIO=101
+make_error make-loser-ratio-not-a-number "LOSER_RATIO='-1': expected 0 \(off\) or a factor" collect GPU=zz SAMPLES=1 LOSER_RATIO=-1
 make_error make-fast-reject-bad "FAST_REJECT='x': expected 0 \(off\) or a factor >= 1/0.98" collect GPU=zz SAMPLES=1 FAST_REJECT=x
 [ ! -e "$TMP/out/zz" ] && ok make-bad-settings-touch-nothing || fail make-bad-settings-touch-nothing "$TMP/out/zz created"
-# COOL_CLOCK (KERNEL_TEMPLATE=triton only, and only when not 0) is passed to
-# bench and stamped; off (the default), the stamp and the command are as
-# before it existed
-cool_n() { "${MK[@]}" -n collect GPU=zz SAMPLES=1 KERNEL_TEMPLATE=$1 BENCH=bench-fake \
-	TRITON_CUBINS="$TMP/triton-0000000000000000-3.6.0-sm90" "${@:2}" 2>&1 |
-	grep -o -- 'template=[a-z]* cublaslt=[^ ]*\( long=[^ ]*\)\?\( cool=[^ ]*\)\? gpus\|--cool-clock [^ ]* --cool-max-ms [^ ]*' | sort -u | tr '\n' '|'; }
-[ "$(cool_n triton)" = "template=triton cublaslt= long=10/2 gpus|" ] &&
-	[ "$(cool_n triton COOL_CLOCK=95 COOL_MAX_MS=50)" = "--cool-clock 95 --cool-max-ms 50|template=triton cublaslt= long=10/2 cool=95/50 gpus|" ] &&
+# COOL_CLOCK and LOSER_RATIO (KERNEL_TEMPLATE=triton only, and only when not
+# 0) are passed to bench and stamped; off (the default), the stamp and the
+# command are as before they existed.  stamp_n OPTIONS_RE TEMPLATE VARS...:
+# the stamp's bench part and the bench options matching OPTIONS_RE
+stamp_n() { "${MK[@]}" -n collect GPU=zz SAMPLES=1 KERNEL_TEMPLATE=$2 BENCH=bench-fake \
+	TRITON_CUBINS="$TMP/triton-0000000000000000-3.6.0-sm90" "${@:3}" 2>&1 |
+	grep -o -- "template=[a-z]* cublaslt=[^ ]*\( long=[^ ]*\)\?\( cool=[^ ]*\)\?\( loser=[^ ]*\)\? gpus\|$1" |
+	sort -u | tr '\n' '|'; }
+cool_n() { stamp_n '--cool-clock [^ ]* --cool-max-ms [^ ]*' "$@"; }
+loser_n() { stamp_n '--loser-ratio [^ ]*' "$@"; }
+for v in cool_n loser_n; do
+	[ "$($v triton)" = "template=triton cublaslt= long=10/2 gpus|" ] || fail make-$v-off "$($v triton)"
+done
+[ "$(cool_n triton COOL_CLOCK=95 COOL_MAX_MS=50)" = "--cool-clock 95 --cool-max-ms 50|template=triton cublaslt= long=10/2 cool=95/50 gpus|" ] &&
 	[ "$(cool_n mma COOL_CLOCK=95)" = "template=mma cublaslt= gpus|" ] && ok make-cool-clock-passed-and-stamped ||
-	fail make-cool-clock-passed-and-stamped "off: $(cool_n triton) on: $(cool_n triton COOL_CLOCK=95 COOL_MAX_MS=50) mma: $(cool_n mma COOL_CLOCK=95)"
+	fail make-cool-clock-passed-and-stamped "on: $(cool_n triton COOL_CLOCK=95 COOL_MAX_MS=50) mma: $(cool_n mma COOL_CLOCK=95)"
+[ "$(loser_n triton LOSER_RATIO=1.5)" = "--loser-ratio 1.5|template=triton cublaslt= long=10/2 loser=1.5 gpus|" ] &&
+	[ "$(loser_n mma LOSER_RATIO=1.5)" = "template=mma cublaslt= gpus|" ] && ok make-loser-ratio-passed-and-stamped ||
+	fail make-loser-ratio-passed-and-stamped "on: $(loser_n triton LOSER_RATIO=1.5) mma: $(loser_n mma LOSER_RATIO=1.5)"
 # a valid PROFILE and a GRID file still work (make -n: nothing is run)
 echo "5	0.01	entropy" >"$TMP/grid.tsv"
 if "${MK[@]}" -n fit GPU=h100 PROFILE=reference GRID="$TMP/grid.tsv" >"$TMP/n.out" 2>"$TMP/n.err" &&

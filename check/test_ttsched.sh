@@ -12,7 +12,21 @@
 #     short kernels keep Inductor's counts; the events clamp every count;
 #   all on check/fixtures/ttsched/cases.txt against the hand-derived
 #   expected.txt, and the benchmark counts of the rule-off cases against
-#   torch's own expression, max(min(100, int(25 // estimate)), 1), in Python.
+#   torch's own expression, max(min(100, int(25 // estimate)), 1), in Python;
+#   - the loser cut (--loser-ratio L, against the input's best so far):
+#     loser_cases.txt against the hand-derived loser_expected.txt: the loser
+#     path (warm-up and probe >= L x best, >= on both: 2 calls), the
+#     fallback (probe < L x best: exactly Inductor's counts, the probe the
+#     first launch), a long loser (warm-up + 1, the long rule not consulted),
+#     a long choice that is no loser (the long path on its N launches), no
+#     best (NAN, inf, 0) and L = 0 (no cut);
+#   - L = 0, no best, or a best the warm-up does not reach: every case of
+#     cases.txt, given as such, prints today's expected.txt byte for byte;
+#   - perf/collect/timing_model.py (these schedules over the committed
+#     98-input H200 log): 582.7 s of modelled timing for Inductor's method,
+#     283.0 s under the long-kernel rule, 182.1 s (1.55x) with the loser cut
+#     at L = 1.5 (1908 losers), 200.3 s at L = 2; no marked choice
+#     near-best in either committed log.
 . check/lib.sh
 U=${BIN%/bin}/unit/ttsched_print
 D=$FIX/ttsched
@@ -34,4 +48,26 @@ for line in sys.stdin:
         print("est %g: benchmark %s, torch %d" % (est, got["benchmark"], want)); bad = 1
 sys.exit(bad)' >"$TMP/py.out" 2>&1 && ok ttsched-benchmark-count-is-torchs ||
 	fail ttsched-benchmark-count-is-torchs "$(head -3 "$TMP/py.out" | tr '\n' '|')"
+"$U" <"$D/loser_cases.txt" >"$TMP/l.out" 2>"$TMP/err" || fail ttsched-loser-run "exit $?: $(head -1 "$TMP/err")"
+test_cmp ttsched-loser-expected "$D/loser_expected.txt" "$TMP/l.out"
+# the cut off (L = 0), without a best, or with one the warm-up never reaches
+# (1e9 ms): today's schedules unchanged, byte for byte
+for x in "0 1 nan" "0 0.001 0.001" "1.5 nan nan" "1.5 inf nan" "1.5 1e9 nan" "100 1e9 1e9"; do
+	grep -v '^#' "$D/cases.txt" | grep . | sed "s/\$/ $x/" | "$U" >"$TMP/x.out" 2>"$TMP/err"
+	sed 's/ probe=0 loser_tried=0 is_loser=0$//' "$TMP/x.out" >"$TMP/x.cut"
+	if cmp -s "$D/expected.txt" "$TMP/x.cut" && ! grep -qv 'probe=0 loser_tried=0 is_loser=0$' "$TMP/x.out"; then
+		ok "ttsched-loser-off-unchanged-${x// /_}"
+	else fail "ttsched-loser-off-unchanged-${x// /_}" "$(diff "$D/expected.txt" "$TMP/x.cut" | head -3 | tr '\n' '|')"; fi
+done
+python3 "$ROOT/perf/collect/timing_model.py" --ttsched "$U" >"$TMP/m.out" 2>"$TMP/err" ||
+	fail ttsched-timing-model-run "$(head -2 "$TMP/err" | tr '\n' '|')"
+grep -q '^| Inductor | 582.7 | 1.00x | 0.49x | 0 (0 %) | 0 | 521 |' "$TMP/m.out" &&
+	grep -q '^| long 10/2 | 283.0 | 2.06x | 1.00x | 0 (0 %) | 1067 |' "$TMP/m.out" &&
+	grep -q '^| loser 1.5 | 182.1 | 3.20x | 1.55x | 1908 (67 %) | 227 |' "$TMP/m.out" &&
+	grep -q '^| loser 2 | 200.3 | 2.91x | 1.41x | 1345 (47 %) |' "$TMP/m.out" && ok ttsched-timing-model ||
+	fail ttsched-timing-model "$(grep -E '^\| (Inductor|long 10/2|loser 1.5|loser 2) \|' "$TMP/m.out" | tr '\n' '|')"
+# the label check: every L marks choices, none of them near-best, in both logs
+[ "$(grep -cE '^\| (1.2|1.5|2|3) \| [1-9][0-9]* \| [0-9.]+ % \| [0-9.]+ \| 0 \|$' "$TMP/m.out")" = 8 ] &&
+	grep -q '^| 1.5 | 1908 | 67.2 % | 1.503 | 0 |$' "$TMP/m.out" && ok ttsched-timing-model-no-loser-near-best ||
+	fail ttsched-timing-model-no-loser-near-best "$(grep -E '^\| [0-9.]+ \|' "$TMP/m.out" | tr '\n' '|')"
 finish

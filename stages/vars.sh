@@ -105,6 +105,15 @@ if has FAST_REJECT; then
 		err "FAST_REJECT='${v[FAST_REJECT]}': expected 0 (off) or a factor >= 1/$nb = $(awk -v r="$nb" 'BEGIN { printf "%.8g", 1 / r }') (a smaller one would cut a near-best choice to one repetition: stages/lib/rules.h) (bench --fast-reject)"
 	fi
 fi
+# 0 or in (1/NEAR_BEST_RATIO, 100] (bench --loser-ratio checks the same: a
+# loser, >= L x the best, is then never near-best)
+if has LOSER_RATIO; then
+	nb=$(awk '$1 == "#define" && $2 == "NEAR_BEST_RATIO" { print $3 }' "$(dirname "$0")/lib/rules.h")
+	if ! number "${v[LOSER_RATIO]}" ||
+		! awk -v f="${v[LOSER_RATIO]}" -v r="$nb" 'BEGIN { exit !(f == 0 || (f > 1 / r && f <= 100)) }'; then
+		err "LOSER_RATIO='${v[LOSER_RATIO]}': expected 0 (off) or a factor > 1/$nb = $(awk -v r="$nb" 'BEGIN { printf "%.8g", 1 / r }') and <= 100 (a smaller one could cut a near-best choice to one launch: stages/lib/rules.h) (bench --loser-ratio)"
+	fi
+fi
 if has GPUS; then
 	if ! [[ ${v[GPUS]} =~ ^[0-9]+(,[0-9]+)*$ ]]; then
 		err "GPUS='${v[GPUS]}': expected device ordinals, comma-separated without spaces (e.g. 0,1)"

@@ -29,6 +29,8 @@
 # $OUT/summary.txt.  LONG_MS=T, LONG_LAUNCHES=N: bench --long-ms, --long-launches
 # (default bench's, 10 and 2; LONG_MS=0: Inductor's timing exactly, which the
 # committed sample part, perf/results/gpu/h200_collect, was made with).
+# LOSER_RATIO=L: bench --loser-ratio (default bench's, 0 = off; a part made
+# with one L resumes only with the same: its plan sidecar says which).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 MODE=${1:-run}
@@ -83,7 +85,8 @@ if [ "$MODE" = run ] && python3 -c 'import triton' 2>/dev/null; then
 fi
 [ -n "${RESUME:-}" ] && cp "$RESUME"/*.part "$RESUME"/*.plan "$W/c/" 2>/dev/null && stamp "resumed from $RESUME: $(ls "$W/c")"
 B=("$BENCH" --template triton --reps 1 --kernels kernels --cache "$FC" --triton-cubins "$ED"
-	${LONG_MS:+--long-ms "$LONG_MS"} ${LONG_LAUNCHES:+--long-launches "$LONG_LAUNCHES"})
+	${LONG_MS:+--long-ms "$LONG_MS"} ${LONG_LAUNCHES:+--long-launches "$LONG_LAUNCHES"}
+	${LOSER_RATIO:+--loser-ratio "$LOSER_RATIO"})
 run() {  # NAME LIMIT: bench on $C/NAME.tsv for at most LIMIT s
 	[ "$2" -gt 10 ] || { stamp "$1: no time left"; return; }
 	stamp "$1: --time-limit $2"

@@ -1,12 +1,16 @@
 /* ttsched_print — the C side of check/test_ttsched.sh: evaluates
- * tt_schedule (stages/lib/ttsched.h: Inductor's launch counts and the
- * long-kernel rule of bench --long-ms) on the cases read from stdin, one
- * per line (# comments and blank lines skipped):
- *   LONG_MS N WARM_MS FIRST_MS EST_MS MAX_ITERS
- * (times in ms, "nan" = not yet measured; Inductor's other parameters:
- * 5 estimation launches, 100 memory warm-up flushes, at most 100 benchmark
- * launches, 25 ms) and prints for each
+ * tt_schedule (stages/lib/ttsched.h: Inductor's launch counts, the
+ * long-kernel rule of bench --long-ms and the loser cut of bench
+ * --loser-ratio) on the cases read from stdin, one per line (# comments and
+ * blank lines skipped):
+ *   LONG_MS N WARM_MS FIRST_MS EST_MS MAX_ITERS [LOSER_RATIO BEST_MS PROBE_MS]
+ * (times in ms, "nan" = not yet measured or, for BEST_MS, none; without the
+ * last three, LOSER_RATIO 0 and BEST_MS, PROBE_MS nan; Inductor's other
+ * parameters: 5 estimation launches, 100 memory warm-up flushes, at most 100
+ * benchmark launches, 25 ms) and prints for each
  *   first=F long_tried=L is_long=I estimation=E memory_warmup=W benchmark=B calls=C
+ * followed, on a line with the last three fields, by
+ *   probe=P loser_tried=T is_loser=S
  */
 #include <math.h>
 #include <stdio.h>
@@ -25,15 +29,22 @@ int main(void)
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
 		tt_params p = TT_PARAMS_INDUCTOR;
-		double warm, first, est;
+		tt_known k = { NAN, NAN, NAN, NAN, NAN };
 		int max_iters;
-		if (sscanf(line, "%lf %d %lf %lf %lf %d", &p.long_ms, &p.long_launches, &warm,
-		           &first, &est, &max_iters) != 6)
-			die("stdin:%d: expected LONG_MS N WARM_MS FIRST_MS EST_MS MAX_ITERS", ln);
-		tt_sched s = tt_schedule(&p, warm, first, est, max_iters);
+		int n = sscanf(line, "%lf %d %lf %lf %lf %d %lf %lf %lf", &p.long_ms, &p.long_launches,
+		               &k.warm_ms, &k.first_ms, &k.est_ms, &max_iters, &p.loser_ratio,
+		               &k.best_ms, &k.probe_ms);
+		if (n != 6 && n != 9)
+			die("stdin:%d: expected LONG_MS N WARM_MS FIRST_MS EST_MS MAX_ITERS "
+			    "[LOSER_RATIO BEST_MS PROBE_MS]", ln);
+		tt_sched s = tt_schedule(&p, &k, max_iters);
 		printf("first=%d long_tried=%d is_long=%d estimation=%d memory_warmup=%d "
-		       "benchmark=%d calls=%d\n", s.first, s.long_tried, s.is_long, s.estimation,
+		       "benchmark=%d calls=%d", s.first, s.long_tried, s.is_long, s.estimation,
 		       s.memory_warmup, s.benchmark, tt_sched_calls(&s));
+		if (n == 9)
+			printf(" probe=%d loser_tried=%d is_loser=%d", s.probe, s.loser_tried,
+			       s.is_loser);
+		putchar('\n');
 	}
 	return 0;
 }

@@ -98,6 +98,28 @@ static const char help_cool_clock[] =
 	"that waited), cool_wait_s and cool_timeouts (waits stopped by C).  Part "
 	"of the plan: resume with the same P and C";
 
+static const char help_loser_ratio[] =
+	"the loser cut (ours, opt-in; only for --template triton; default 0 = off, "
+	"every choice timed fully, as Inductor times every choice): a timing of a "
+	"choice (one per repetition, extern_mm included) whose warm-up call took "
+	">= L x the input's best time so far (the smallest time of the choices "
+	"and repetitions timed before it on this input; extern_mm is timed first, "
+	"so there is one for every other choice) gets one flushed launch first; "
+	"if that took >= L x the best too, it is the choice's time (2 calls, "
+	"warm-up included, instead of Inductor's 7 or more, or the long-kernel "
+	"rule's 1 + N), else the timing goes on exactly as without the cut.  L is "
+	"a factor, 0 or > 1/0.98 = 1.0204 (the near-best ratio of "
+	"stages/lib/rules.h: a loser is then never near-best, spec section 5.2) "
+	"and <= 100, e.g. 1.5.  What the log loses: a loser's time is 1 launch "
+	"instead of the minimum of >= 6, never lower, and higher by what one launch "
+	"varies (on this repo's H200 logs the first of 3 single launches is "
+	"0.04-0.4 percent above their minimum at the median, up to 7.5 percent at "
+	"p90); labels are unchanged.  Not yet validated on a GPU "
+	"(kernels/INDUCTOR_MM.md section 5, with the command that does it).  "
+	"--stats counts "
+	"loser_choices and loser_fallbacks (warm-up >= L x best, the launch < L x "
+	"best).  Part of the plan: resume with the same L";
+
 static const char help_template[] =
 	"the back end (stages/bench/backends.c).  mm (default): kernels/mm.cu, "
 	"CUDA-core FFMA tiles, configs kernels/configs.tsv, ids "
@@ -217,6 +239,7 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 		           "the most one cool-clock wait (--cool-clock) lasts, in ms (> 0, "
 		           "default 300); a wait stopped by it is a cool_timeout and the "
 		           "choice is timed anyway.  Part of the plan with --cool-clock"),
+		OPT_DOUBLE("--loser-ratio", "L", &o->loser_ratio, 0, 100, 0, help_loser_ratio),
 		OPT_STRING("--kernels", "DIR", &o->kernels, 0,
 		           "the templates and their config lists (default kernels)"),
 		OPT_ENUM("--template", "T", &tmpl, names, 0,
@@ -293,6 +316,13 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 	if ((o->long_ms >= 0 || o->long_launches) && !a->be->plan->inductor_timing)
 		die("--long-ms/--long-launches: only for --template triton (the rule shortens "
 		    "Inductor's timing, which --template %s does not use)", a->be->name);
+	if (o->loser_ratio > 0 && !a->be->plan->inductor_timing)
+		die("--loser-ratio: only for --template triton (the cut shortens Inductor's "
+		    "timing, which --template %s does not use)", a->be->name);
+	if (o->loser_ratio != 0 && !(o->loser_ratio > 1 / NEAR_BEST_RATIO))
+		die("--loser-ratio: expected 0 (off) or a factor > 1/%g = %.8g and <= 100 (a "
+		    "smaller one could cut a near-best choice to one launch: stages/lib/rules.h), "
+		    "got %g", NEAR_BEST_RATIO, 1 / NEAR_BEST_RATIO, o->loser_ratio);
 	if (o->long_ms < 0)
 		o->long_ms = TT_LONG_MS_DEFAULT;
 	if (!o->long_launches)
@@ -312,6 +342,9 @@ void bench_args_screen(bench_args *a)
 		/* selection vs full autotune: every rep of every choice */
 		o->fast_reject = 0;
 		o->screen = 0;
+		if (o->loser_ratio > 0)
+			die("--loser-ratio does not go with --use-heuristic (its full autotune "
+			    "times every choice fully: a loser's time would enter the regret)");
 	}
 	if (o->screen < 0 || (o->screen > 0 && o->screen < 1))
 		die("--screen: expected 0 (off) or a factor >= 1, got %g", o->screen);

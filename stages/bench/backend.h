@@ -70,9 +70,9 @@ typedef struct {
 	 * bench turns it off, saying so. */
 	int no_screen;
 	/* 1: its GPU half times every choice, extern_mm included, as Inductor
-	 * does (stages/bench/triton_timing.h): the long-kernel rule (--long-ms,
-	 * stages/lib/ttsched.h) applies and is part of the plan; 0: bench sets
-	 * --long-ms to 0 (its timing has no such rule). */
+	 * does (triton_timing.h): the rules of stages/lib/ttsched.h (--long-ms,
+	 * --loser-ratio) apply, part of the plan; 0: bench sets --long-ms to 0
+	 * and refuses --loser-ratio (its timing has no such rules). */
 	int inductor_timing;
 } bench_plan_ops;
 

@@ -18,6 +18,48 @@
 #include "progress.h"
 #include "util.h"
 
+/* The fields of two plan lines (collect.c plan_check's, flattened: fields
+ * "key=value" separated by ' ' or ';') that differ, as "key X there, Y
+ * here" items ("none" for a field one of them lacks), into out. */
+static void plan_diff(const char *have, const char *want, char *out, size_t outlen)
+{
+	const char *side[2] = { have, want };
+	size_t used = 0;
+	out[0] = '\0';
+	for (int s = 0; s < 2; s++) {
+		for (const char *f = side[s]; *f;) {
+			size_t flen = strcspn(f, " ;"), klen = strcspn(f, "=");
+			if (klen > flen)
+				klen = flen;
+			/* this field's value on the other side, NULL when absent */
+			const char *o = side[!s], *ov = NULL;
+			size_t ovlen = 0;
+			for (const char *g = o; *g;) {
+				size_t glen = strcspn(g, " ;");
+				if (glen > klen && strncmp(g, f, klen) == 0 && g[klen] == '=') {
+					ov = g + klen + 1;
+					ovlen = glen - klen - 1;
+					break;
+				}
+				g += glen + (g[glen] != '\0');
+			}
+			const char *v = f + klen + (klen < flen);
+			size_t vlen = flen - klen - (klen < flen);
+			int same = ov && ovlen == vlen && strncmp(ov, v, vlen) == 0;
+			/* a field of both sides is said once, from the part's side */
+			if (!same && (s == 0 || !ov) && used < outlen) {
+				const char *hv = s == 0 ? v : ov, *wv = s == 0 ? ov : v;
+				int hl = (int)(s == 0 ? vlen : ovlen), wl = (int)(s == 0 ? ovlen : vlen);
+				int n = snprintf(out + used, outlen - used, "%s%.*s %.*s there, %.*s here",
+				                 used ? "; " : "", (int)klen, f, hv ? hl : 4,
+				                 hv ? hv : "none", wv ? wl : 4, wv ? wv : "none");
+				used += n > 0 ? (size_t)n : 0;
+			}
+			f += flen + (f[flen] != '\0');
+		}
+	}
+}
+
 /* The screening settings of LOG.part, which its rows cannot show (a
  * screened-out candidate has no row whatever B and T were), and the
  * long-kernel rule's (how its times were taken): kept in the sidecar
@@ -25,23 +67,28 @@
  * " long_ms=L long_launches=N" when the rule is on: a part made before it
  * existed, or with --long-ms 0, has the same line as Inductor's method;
  * then " cool_clock=P cool_max_ms=C" when the cool-clock wait is on, so
- * that a part made without it resumes unchanged; the log's own lines must
+ * that a part made without it resumes unchanged, then " loser_ratio=L"
+ * when the loser cut is on, likewise; the log's own lines must
  * stay Inductor's) from the first run of the shard
- * until LOG is complete.  A resumed part whose sidecar says otherwise is refused;
+ * until LOG is complete.  A resumed part whose sidecar says otherwise is
+ * refused, naming the sidecar and the fields that differ (plan_diff);
  * for a part without one (an older bench's) this run's settings are
  * assumed, with a message, and written.
  * Returns the sidecar's path (malloc'd). */
 static char *plan_check(const char *part, const bench_opts *o, const char *ident, int resumed)
 {
-	char *want = xmalloc(320 + strlen(ident)), lng[80] = "", cool[96] = "";
+	char *want = xmalloc(384 + strlen(ident)), lng[80] = "", cool[96] = "", los[48] = "";
 	if (o->long_ms > 0)
 		snprintf(lng, sizeof lng, " long_ms=%.17g long_launches=%d", o->long_ms,
 		         o->long_launches);
 	if (o->cool_clock > 0)
 		snprintf(cool, sizeof cool, " cool_clock=%.17g cool_max_ms=%.17g", o->cool_clock,
 		         o->cool_max_ms);
-	sprintf(want, "screen=%.17g screen_ms=%.17g audit=%d%s%s\n%s",
-	        o->screen, o->screen > 0 ? o->screen_ms : 0.0, o->screen_audit, lng, cool, ident);
+	if (o->loser_ratio > 0)
+		snprintf(los, sizeof los, " loser_ratio=%.17g", o->loser_ratio);
+	sprintf(want, "screen=%.17g screen_ms=%.17g audit=%d%s%s%s\n%s",
+	        o->screen, o->screen > 0 ? o->screen_ms : 0.0, o->screen_audit, lng, cool, los,
+	        ident);
 	char *path = xmalloc(strlen(part) + 8);
 	sprintf(path, "%s.plan", part);
 	if (resumed && access(path, F_OK) == 0) {
@@ -53,12 +100,14 @@ static char *plan_check(const char *part, const bench_opts *o, const char *ident
 				*q = *q == '\n' ? (q[1] ? ';' : '\0') : *q == '\t' ? '=' : *q;
 			for (char *q = want; *q; q++)
 				*q = *q == '\n' ? (q[1] ? ';' : '\0') : *q == '\t' ? '=' : *q;
-			die("%s was made with %s, this run has %s: resume with the same "
+			char diff[512];
+			plan_diff(have, want, diff, sizeof diff);
+			die("%s was made with %s, this run has %s (%s: %s): resume with the same "
 			    "--screen/--screen-ms/--screen-audit/--long-ms/--long-launches/"
-			    "--cool-clock/--cool-max-ms (make: SCREEN, SCREEN_MS, LONG_MS, "
-			    "LONG_LAUNCHES, COOL_CLOCK, COOL_MAX_MS) and the "
+			    "--cool-clock/--cool-max-ms/--loser-ratio (make: SCREEN, SCREEN_MS, "
+			    "LONG_MS, LONG_LAUNCHES, COOL_CLOCK, COOL_MAX_MS, LOSER_RATIO) and the "
 			    "same back end (tables, cubins), or remove %s to start over", part, have,
-			    want, part);
+			    want, path, diff, part);
 		}
 		free(have);
 		free(want);

@@ -112,6 +112,8 @@ void measure_stats(measurer *m, FILE *fp)
 	        b->n_long_fallback);
 	fprintf(fp, "cool_waits\t%" PRId64 "\ncool_wait_s\t%.3f\ncool_timeouts\t%" PRId64 "\n",
 	        b->n_cool_wait, b->t_cool_wait, b->n_cool_timeout);
+	fprintf(fp, "loser_choices\t%" PRId64 "\nloser_fallbacks\t%" PRId64 "\n", b->n_loser,
+	        b->n_loser_fallback);
 }
 
 int measure_lt_heuristic(measurer *b, const bench_input *in, int n, lt_algo *out)

@@ -50,7 +50,8 @@ typedef struct {
 	        n_launch_fail, n_oom, n_inputs, n_launch, n_lt_rejected, n_lt_mismatch,
 	        n_screened, n_screened_out, n_screen_miss, n_ref_warm,
 	        n_long, n_long_fallback, /* tt_time's long path taken; tried, not taken */
-	        n_cool_wait, n_cool_timeout; /* timings that waited; waits stopped by the cap */
+	        n_cool_wait, n_cool_timeout, /* timings that waited; waits stopped by the cap */
+	        n_loser, n_loser_fallback; /* tt_time's loser cut taken; tried, not taken */
 } cuda_stats;
 
 struct measurer {
@@ -69,6 +70,12 @@ struct measurer {
 	double *d_sums;            /* 3 doubles on the device (cmp_kernel) */
 	lt_gpu *lt;                /* cuBLASLt, opened on first use */
 	lt_prep ltp;               /* the cuBLASLt candidate being measured */
+	double input_best;         /* the input in flight's best time so far (ms): the
+	                              smallest of its full-size timings, every repetition
+	                              of every candidate timed before, failed ones
+	                              forgotten; +inf before the first (cuda_measure.c
+	                              keeps it, a back end's time() reads it: the loser
+	                              cut, bench --loser-ratio) */
 	cuda_stats s;
 };
 

@@ -159,6 +159,14 @@ static double reference(measurer *m, input_run *x)
 	return ref_ms;
 }
 
+/* A full-size timing t (ms) of the input in flight: the loser cut's best
+ * so far (cuda.h input_best; NaN and inf are no timing). */
+static void input_best_add(measurer *m, double t)
+{
+	if (isfinite(t) && t < m->input_best)
+		m->input_best = t;
+}
+
 /* The repetitions of candidate ci at full size into x->fb, after its
  * verification (on the slice when screened); its call, timed, doubles as
  * the warm-up call.  Failures leave it inf. */
@@ -198,6 +206,7 @@ static void full_size(measurer *m, input_run *x, int ci)
 		fb[ci] = t;
 		if (t < x->best)
 			x->best = t;
+		input_best_add(m, t);
 		if (!bench_full_reps(t, x->best, m->o.fast_reject)) {
 			for (int q = 1; q < reps; q++)
 				fb[(size_t)q * nc + ci] = NAN;
@@ -206,6 +215,8 @@ static void full_size(measurer *m, input_run *x, int ci)
 			for (int q = 1; q < reps && t >= 0; q++) {
 				t = cuda_time_rep(m, in, cd, &r, &x->bf, n_iter);
 				fb[(size_t)q * nc + ci] = t;
+				if (t >= 0)
+					input_best_add(m, t);
 			}
 			if (t < 0) {
 				/* a later repetition failed: the candidate is inf,
@@ -215,6 +226,10 @@ static void full_size(measurer *m, input_run *x, int ci)
 				for (int q = 0; q <= ci; q++)
 					if (fb[q] < x->best)
 						x->best = fb[q];
+				/* likewise the loser cut's best, over every repetition */
+				m->input_best = INFINITY;
+				for (size_t q = 0; q < (size_t)reps * (size_t)nc; q++)
+					input_best_add(m, fb[q]);
 			}
 		}
 	}
@@ -237,6 +252,7 @@ void measure_input(measurer *m, const bench_input *in, const bench_cand *c, int 
 	x.reps = reps;
 	x.fb = fb;
 	x.best = INFINITY;
+	m->input_best = INFINITY;
 	for (int i = 0; i < nc; i++)
 		cuda_mark_failed(fb, nc, i, reps, m->o.fast_reject);
 	m->s.n_inputs++;

@@ -25,7 +25,12 @@
  * virtual time (nothing sleeps): max 1980 MHz, at 1980 when it opens, down
  * by 50 MHz per ms of the made-up time after each timed repetition (to
  * 1450 MHz at the least), up by 4 MHz per ms waited (to 1980 at the most);
- * --stats counts cool_waits, cool_wait_s (virtual) and cool_timeouts. */
+ * --stats counts cool_waits, cool_wait_s (virtual) and cool_timeouts.
+ * With --loser-ratio L the schedule gets the input's best made-up time so
+ * far (over every repetition timed before, as cuda_measure.c keeps it) and
+ * the made-up time as the probe's: a repetition is a loser when its time
+ * is >= L x that best, a loser fallback when only its warm-up (1.5 x the
+ * time) is; --stats counts loser_choices and loser_fallbacks. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +48,8 @@ struct measurer {
 	bench_opts o;
 	int inductor_timing;       /* the back end's (backend.h) */
 	tt_params tp;              /* its schedule's parameters, --long-ms included */
-	int64_t inputs, fails, screened, screened_out, misses, longs, long_fallbacks, calls;
+	int64_t inputs, fails, screened, screened_out, misses, longs, long_fallbacks, calls,
+	        losers, loser_fallbacks;
 	cool_params cool;          /* --cool-clock, --cool-max-ms (pct 0: off) */
 	double mhz, now_ms;        /* the made-up clock and virtual time */
 	int64_t cool_waits, cool_timeouts;
@@ -96,6 +102,7 @@ measurer *measure_open(const bench_opts *o, const struct bench_backend *be, benc
 	b->tp = (tt_params)TT_PARAMS_INDUCTOR;
 	b->tp.long_ms = o->long_ms;
 	b->tp.long_launches = o->long_launches;
+	b->tp.loser_ratio = o->loser_ratio;
 	b->cool = (cool_params){ o->cool_clock, o->cool_max_ms, COOL_STEP_MS };
 	b->mhz = FAKE_MAX_MHZ;
 	dev->smem_optin = 232448;
@@ -125,16 +132,20 @@ static double fake_time(const bench_input *in, const bench_cand *c, int r, int f
 }
 
 /* One timed repetition of made-up time v under Inductor's schedule (with
- * the long-kernel rule), counted as tt_time's caller counts it
- * (triton_gpu.c); 128 events as there. */
-static void fake_schedule(measurer *b, double v)
+ * the long-kernel rule and the loser cut against best, the input's best
+ * time so far), counted as tt_time's caller counts it (triton_gpu.c); 128
+ * events as there. */
+static void fake_schedule(measurer *b, double v, double best)
 {
 	if (!b->inductor_timing || !isfinite(v))
 		return;
 	fake_cool(b, v);
-	tt_sched s = tt_schedule(&b->tp, 1.5 * v, v, v, 128);
+	tt_known k = { 1.5 * v, v, v, v, best };
+	tt_sched s = tt_schedule(&b->tp, &k, 128);
 	b->longs += s.is_long;
 	b->long_fallbacks += s.long_tried && !s.is_long;
+	b->losers += s.is_loser;
+	b->loser_fallbacks += s.loser_tried && !s.is_loser;
 	b->calls += tt_sched_calls(&s);
 }
 
@@ -178,7 +189,7 @@ void measure_input(measurer *b, const bench_input *in, const bench_cand *c, int 
 				b->misses++;
 		}
 	}
-	double best = INFINITY;
+	double best = INFINITY, tbest = INFINITY; /* first repetitions; every timing */
 	for (int i = 0; i < nc; i++) {
 		if (!keep[i]) {
 			for (int r = 0; r < reps; r++)
@@ -193,7 +204,9 @@ void measure_input(measurer *b, const bench_input *in, const bench_cand *c, int 
 		for (int r = 0; r < reps; r++) {
 			double v = fake_time(in, &c[i], r, b->o.fake_fail);
 			fb[(size_t)r * nc + i] = v;
-			fake_schedule(b, v);
+			fake_schedule(b, v, tbest);
+			if (v < tbest)
+				tbest = v;
 			if (r == 0) {
 				if (v < best)
 					best = v;
@@ -246,6 +259,8 @@ void measure_stats(measurer *b, FILE *fp)
 	        (long long)b->calls, (long long)b->longs, (long long)b->long_fallbacks);
 	fprintf(fp, "cool_waits\t%lld\ncool_wait_s\t%.3f\ncool_timeouts\t%lld\n",
 	        (long long)b->cool_waits, b->cool_wait_ms / 1e3, (long long)b->cool_timeouts);
+	fprintf(fp, "loser_choices\t%lld\nloser_fallbacks\t%lld\n", (long long)b->losers,
+	        (long long)b->loser_fallbacks);
 }
 
 void measure_describe(measurer *b, FILE *fp)

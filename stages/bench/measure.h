@@ -46,6 +46,9 @@ typedef struct {
 	                              is >= P % of its max (stages/lib/coolwait.h);
 	                              0: off (the default) */
 	double cool_max_ms;        /* --cool-max-ms C: the most one wait lasts */
+	double loser_ratio;        /* --loser-ratio L: the loser cut of a back end timed
+	                              as Inductor times (stages/lib/ttsched.h), against
+	                              the input's best time so far; 0: off (the default) */
 } bench_opts;
 
 /* Device facts that go into the metadata line and the plan. */

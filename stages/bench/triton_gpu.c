@@ -9,7 +9,10 @@
  * tt_time), with the long-kernel rule of --long-ms (stages/lib/ttsched.h;
  * --stats: long_choices, long_fallbacks) and, with --cool-clock P (off by
  * default), a wait for the SM clock before each timing (NVML,
- * nvml_clock.h; --stats: cool_waits, cool_wait_s, cool_timeouts).  The driver is reached through stages/cuda/cudrv.h (bench does
+ * nvml_clock.h; --stats: cool_waits, cool_wait_s, cool_timeouts) and,
+ * with --loser-ratio L (off by default), the loser cut against the input's
+ * best time so far (cuda.h measurer input_best; --stats: loser_choices,
+ * loser_fallbacks).  The driver is reached through stages/cuda/cudrv.h (bench does
  * not link libcuda: it starts without a driver and says so).
  *
  * Failures as Inductor's: a variant recorded as a compile error, or one
@@ -117,6 +120,7 @@ static void *triton_open(measurer *m, const bench_opts *o, int variant)
 	st->tp = (tt_params)TT_PARAMS_INDUCTOR;
 	st->tp.long_ms = o->long_ms; /* 0: Inductor's schedule */
 	st->tp.long_launches = o->long_launches;
+	st->tp.loser_ratio = o->loser_ratio; /* 0: no loser cut */
 	if (o->cool_clock > 0)
 		cool_open(st, m, o);
 	return st;
@@ -208,7 +212,7 @@ static double triton_time(void *s, measurer *m, const bench_input *in, const ben
 	double ms;
 	char why[512];
 	tt_sched how;
-	int rc = tt_time(&st->tb, &st->tp, call_once, &t, &ms, &how, why, sizeof why);
+	int rc = tt_time(&st->tb, &st->tp, call_once, &t, m->input_best, &ms, &how, why, sizeof why);
 	const cool_result *cw = &st->tb.cool_last;
 	m->s.n_cool_wait += cw->waited;
 	m->s.n_cool_timeout += cw->timeout;
@@ -222,6 +226,8 @@ static double triton_time(void *s, measurer *m, const bench_input *in, const ben
 	m->s.n_launch += tt_sched_calls(&how);
 	m->s.n_long += how.is_long;
 	m->s.n_long_fallback += how.long_tried && !how.is_long;
+	m->s.n_loser += how.is_loser;
+	m->s.n_loser_fallback += how.loser_tried && !how.is_loser;
 	return ms > 0 ? ms : 1e-6;
 }
 

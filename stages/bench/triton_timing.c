@@ -118,27 +118,39 @@ static int warm_up(tt_bench *b, tt_call call, void *ctx, double *ms, char *why, 
 	return 0;
 }
 
-int tt_time(tt_bench *b, const tt_params *p, tt_call call, void *ctx, double *ms,
-            tt_sched *how, char *why, size_t whylen)
+int tt_time(tt_bench *b, const tt_params *p, tt_call call, void *ctx, double best_ms,
+            double *ms, tt_sched *how, char *why, size_t whylen)
 {
-	double warm;
-	if (warm_up(b, call, ctx, &warm, why, whylen))
+	tt_known k = { NAN, NAN, NAN, NAN, best_ms };
+	if (warm_up(b, call, ctx, &k.warm_ms, why, whylen))
 		return -1;
 	CU(b->d->memsetd32async(b->flush, 0, b->flush_words, b->s), "cuMemsetD32Async(L2 flush)");
-	/* the first estimation launches: all of them, or N on a long call */
-	tt_sched s = tt_schedule(p, warm, NAN, NAN, b->max_iters);
+	/* the first estimation launches: all of them, N on a long call, or
+	 * the probe alone first on a possible loser */
+	tt_sched s = tt_schedule(p, &k, b->max_iters);
 	double est, more, best;
 	if (timed(b, p, call, ctx, s.first, &est, why, whylen))
 		return -1;
-	double first = est;
-	s = tt_schedule(p, warm, first, NAN, b->max_iters);
-	if (!s.is_long) {
+	if (s.probe) {
+		k.probe_ms = est;
+		s = tt_schedule(p, &k, b->max_iters);
+		/* not a loser: the rest of the first launches, as without the cut */
+		if (!s.is_loser && s.first > 1) {
+			if (timed(b, p, call, ctx, s.first - 1, &more, why, whylen))
+				return -1;
+			est = more < est ? more : est;
+		}
+	}
+	k.first_ms = est;
+	s = tt_schedule(p, &k, b->max_iters);
+	if (!s.is_loser && !s.is_long) {
 		if (s.estimation > 0) {
 			if (timed(b, p, call, ctx, s.estimation, &more, why, whylen))
 				return -1;
 			est = more < est ? more : est;
 		}
-		s = tt_schedule(p, warm, first, est, b->max_iters);
+		k.est_ms = est;
+		s = tt_schedule(p, &k, b->max_iters);
 		for (int i = 0; i < s.memory_warmup; i++)
 			CU(b->d->memsetd32async(b->flush, 0, b->flush_words, b->s),
 			   "cuMemsetD32Async(memory warm-up)");

@@ -19,6 +19,13 @@
  * the rest of Inductor's schedule follows (stages/lib/ttsched.h, the one
  * home of the counts: tt_schedule).
  *
+ * With p->loser_ratio = L > 0 (bench --loser-ratio; ours, off by default)
+ * and best_ms, the input's best time so far (its caller's bookkeeping;
+ * NAN: none), a call whose warm-up took >= L x best_ms gets its first
+ * flushed launch alone (the probe); if that took >= L x best_ms too, it is
+ * the result (warm-up + 1 call), else the schedule goes on as without the
+ * cut, the probe its first launch (tt_schedule).
+ *
  * The statistic is the minimum over single launches, each after an L2
  * flush (the zeroing writes L2-size bytes), measured by one event pair per
  * launch.  The same routine times the Triton candidates and extern_mm
@@ -74,13 +81,15 @@ int tt_init(tt_bench *b, const cudrv *d, CUstream s, CUdevice dev, int max_iters
 /* Returns 0, or -1 if a driver call failed. */
 int tt_free(tt_bench *b);
 
-/* Time call(ctx, s) with p (TT_PARAMS_INDUCTOR for Inductor's).  Returns 0
- * with *ms and, when how is not NULL, *how: the schedule it followed
- * (how->is_long: the long path; tt_sched_calls: the calls made), or -1 with
+/* Time call(ctx, s) with p (TT_PARAMS_INDUCTOR for Inductor's), best_ms
+ * the input's best time so far for the loser cut (NAN: none; unused when
+ * p->loser_ratio is 0).  Returns 0 with *ms and, when how is not NULL,
+ * *how: the schedule it followed (how->is_long: the long path,
+ * how->is_loser: the loser cut's; tt_sched_calls: the calls made), or -1 with
  * why[] when the call fails (its warm-up call or any timed one) or a CUDA
  * call fails; after a failed kernel the context may be unusable (the caller
  * checks, as for any CUDA fault). */
-int tt_time(tt_bench *b, const tt_params *p, tt_call call, void *ctx, double *ms,
-            tt_sched *how, char *why, size_t whylen);
+int tt_time(tt_bench *b, const tt_params *p, tt_call call, void *ctx, double best_ms,
+            double *ms, tt_sched *how, char *why, size_t whylen);
 
 #endif

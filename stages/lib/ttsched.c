@@ -23,21 +23,30 @@ static int benchmark_count(const tt_params *p, double est_ms, int max_iters)
 	return clamp(iters, 1, max_iters);
 }
 
-tt_sched tt_schedule(const tt_params *p, double warm_ms, double first_ms, double est_ms,
-                     int max_iters)
+tt_sched tt_schedule(const tt_params *p, const tt_known *k, int max_iters)
 {
 	tt_sched s = { 0 };
 	if (max_iters < 1)
 		max_iters = 1;
 	int ne = clamp(p->estimation_iters, 1, max_iters);
-	s.long_tried = p->long_ms > 0 && warm_ms >= p->long_ms;
+	if (p->loser_ratio > 0 && isfinite(k->best_ms) && k->best_ms > 0) {
+		double cut = p->loser_ratio * k->best_ms;
+		s.loser_tried = k->warm_ms >= cut;
+		s.probe = s.loser_tried;
+		s.is_loser = s.loser_tried && !(k->probe_ms < cut);
+		if (s.is_loser) {
+			s.first = 1;
+			return s; /* the long-kernel rule is not consulted */
+		}
+	}
+	s.long_tried = p->long_ms > 0 && k->warm_ms >= p->long_ms;
 	s.first = s.long_tried ? clamp(p->long_launches, 1, ne) : ne;
-	s.is_long = s.long_tried && !(first_ms < p->long_ms);
+	s.is_long = s.long_tried && !(k->first_ms < p->long_ms);
 	if (s.is_long)
 		return s;
 	s.estimation = ne - s.first;
 	s.memory_warmup = p->memory_warmup_iters > 0 ? p->memory_warmup_iters : 0;
-	s.benchmark = benchmark_count(p, est_ms, max_iters);
+	s.benchmark = benchmark_count(p, k->est_ms, max_iters);
 	return s;
 }
 

@@ -1,8 +1,8 @@
 /* ttsched.h — how many launches one timing of a choice makes: the schedule
  * of Inductor's InductorBenchmarker.benchmark_gpu (torch 2.11
  * runtime/benchmarking.py; kernels/INDUCTOR_MM.md "How Inductor times a
- * choice") and our long-kernel rule (bench --long-ms), as pure functions of
- * the times measured so far.  The one home of that decision:
+ * choice"), our long-kernel rule (bench --long-ms) and our loser cut (bench
+ * --loser-ratio), as pure functions of the times measured so far.  The one home of that decision:
  * stages/bench/triton_timing.c (tt_time, the GPU) follows it for every
  * choice, extern_mm included; bench-fake (stages/bench/fake.c) and
  * check/unit/ttsched_print.c evaluate it on the CPU.
@@ -21,7 +21,24 @@
  * if it is < T (the warm-up call was slowed by a first-call cost: module
  * loading, a library's first use), the remaining estimation launches and
  * everything after them follow as in Inductor's schedule, so the result is
- * exactly Inductor's.  T = 0 is Inductor's schedule.  Times in ms.
+ * exactly Inductor's.  T = 0 is Inductor's schedule.
+ *
+ * The loser cut (loser_ratio = L > 0, off by default): given the input's
+ * best time so far, best (the smallest time of the choices, and
+ * repetitions, of this input timed before this timing; extern_mm is timed
+ * first, so it is known for every other choice), when best is finite and
+ * > 0 and the warm-up call took >= L x best, the first flushed launch is
+ * made alone (the probe); if it took >= L x best as well, it is the result
+ * and nothing follows (2 calls in all, warm-up included, whatever the
+ * long-kernel rule would have made: a long loser gets warm-up + 1, not
+ * warm-up + N); if it is < L x best, the schedule goes on exactly as
+ * without the cut, the probe counting as the first of its first launches
+ * (the same calls, the same result: the minimum over them; the one
+ * difference is the host's wait for the probe before the next launch is
+ * queued, as for the long-kernel rule's first launches).  No best (NAN,
+ * inf, <= 0) or L = 0: no cut.  Such a result is >= L x best >= L x the
+ * input's final best, so with L > 1 / NEAR_BEST_RATIO (stages/lib/rules.h;
+ * bench refuses a smaller L) it is never near-best (spec §5.2).  Times in ms.
  */
 #ifndef MMRANK_TTSCHED_H
 #define MMRANK_TTSCHED_H
@@ -34,10 +51,11 @@ typedef struct {
 	double host_delay_us;      /* 0 (triton_timing.h; not part of the schedule) */
 	double long_ms;            /* 0: off (Inductor's schedule); else T, ms */
 	int long_launches;         /* N: flushed launches of the long path (2) */
+	double loser_ratio;        /* 0: off; else L > 1: the loser cut */
 } tt_params;
 
-/* Inductor's parameters, the long-kernel rule off */
-#define TT_PARAMS_INDUCTOR {5, 100, 100, 25.0, 0.0, 0.0, 2}
+/* Inductor's parameters, the long-kernel rule and the loser cut off */
+#define TT_PARAMS_INDUCTOR {5, 100, 100, 25.0, 0.0, 0.0, 2, 0.0}
 /* bench's defaults for --long-ms, --long-launches (bench --help says why) */
 #define TT_LONG_MS_DEFAULT 10.0
 #define TT_LONG_LAUNCHES_DEFAULT 2
@@ -45,24 +63,39 @@ typedef struct {
 /* The launches of one timing after its warm-up call. */
 typedef struct {
 	int first;                 /* timed launches (each after a flush) right after the
-	                              warm-up call: N on a long candidate, else all
-	                              estimation launches */
-	int long_tried;            /* 1: the warm-up call took >= T ms */
+	                              warm-up call, the probe included: 1 on a loser, N
+	                              on a long candidate, else all estimation launches */
+	int long_tried;            /* 1: the warm-up call took >= T ms (and the loser
+	                              cut did not take the timing) */
 	int is_long;               /* 1: the long path: nothing after the first launches */
 	int estimation;            /* more estimation launches after the first ones */
 	int memory_warmup;         /* flushes after the estimation */
 	int benchmark;             /* timed launches after the memory warm-up */
+	int probe;                 /* 1: the first of the first launches is made alone
+	                              (loser_tried), 0: they go together */
+	int loser_tried;           /* 1: the warm-up call took >= L x best */
+	int is_loser;              /* 1: the loser path: the probe alone, nothing after */
 } tt_sched;
 
-/* The schedule, from what is known: warm_ms, the warm-up call's time;
- * first_ms, the minimum of the first launches (NAN: not yet measured; the
- * long path is then assumed where the warm-up allows it); est_ms, the
- * estimate (the minimum over all estimation launches; NAN: not yet
- * measured, benchmark is then 0).  max_iters (>= 1): the most timed
+/* What one timing knows when it asks for its schedule (ms). */
+typedef struct {
+	double warm_ms;            /* the warm-up call's time */
+	double probe_ms;           /* the probe (NAN: not yet measured; the loser path
+	                              is then assumed where the warm-up allows it) */
+	double first_ms;           /* the minimum of the first launches, the probe
+	                              included (NAN: not yet measured; the long path is
+	                              then assumed where the warm-up allows it) */
+	double est_ms;             /* the estimate, the minimum over all estimation
+	                              launches (NAN: not yet measured; benchmark is
+	                              then 0) */
+	double best_ms;            /* the input's best time so far (NAN, inf or <= 0:
+	                              none, no loser cut) */
+} tt_known;
+
+/* The schedule, from what is known (k).  max_iters (>= 1): the most timed
  * launches one batch may have (the timer's events); every count is
  * clamped to it.  A pure function. */
-tt_sched tt_schedule(const tt_params *p, double warm_ms, double first_ms, double est_ms,
-                     int max_iters);
+tt_sched tt_schedule(const tt_params *p, const tt_known *k, int max_iters);
 
 /* Timed calls the schedule makes in all, the warm-up call included. */
 int tt_sched_calls(const tt_sched *s);
