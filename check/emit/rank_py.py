@@ -26,39 +26,20 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "stub"))
 from torch._inductor.autoheuristic.autoheuristic_utils import (  # noqa: E402
     AHContext, AHMetadata, mm_operations)
+from ctxrows import COLUMNS, context_rows  # noqa: E402
 
 NUM = ["m", "k", "n", "mat1_stride_0", "mat1_stride_1", "mat2_stride_0", "mat2_stride_1"]
-CAT = ["mat1_dtype", "mat2_dtype", "mat1_iscontig", "mat2_iscontig", "using_tf32"]
 
 
 def read_contexts(path):
-    with open(path) as f:
-        lines = f.read().split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    if lines and lines[0].startswith("{"):
-        lines.pop(0)
-    head = lines[0].split("\t")
-    col = {name: i for i, name in enumerate(head)}
-    for name in NUM + CAT:
-        if name not in col:
-            sys.exit(f"rank_py: {path}: no column '{name}'")
-    out, last = [], None
-    for line in lines[1:]:
-        f = line.split("\t")
-        if "input" in col:
-            if f[col["input"]] == last:
-                continue
-            last = f[col["input"]]
+    out = []
+    for v in context_rows(path, "rank_py"):
         ctx = AHContext()
-        for name in ["m", "k", "n", "mat1_dtype", "mat2_dtype", "mat1_stride_0",
-                     "mat1_stride_1", "mat2_stride_0", "mat2_stride_1",
-                     "mat1_iscontig", "mat2_iscontig", "using_tf32"]:
-            v = f[col[name]]
+        for name in COLUMNS:
             if name in NUM:
-                ctx.add_feature(name, int(v))
+                ctx.add_feature(name, int(v[name]))
             else:
-                ctx.add_feature(name, v, is_categorical=True)
+                ctx.add_feature(name, v[name], is_categorical=True)
         ctx.apply_operations(mm_operations())
         out.append(ctx)
     return out

@@ -29,6 +29,9 @@ import sys
 import tempfile
 import warnings
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ctxrows import context_rows  # noqa: E402
+
 
 def die(msg, code=2):
     sys.stderr.write(f"rank_torch: {msg}\n")
@@ -36,19 +39,7 @@ def die(msg, code=2):
 
 
 def contexts(path, torch, AHContext, mm_operations):
-    with open(path) as f:
-        lines = [ln for ln in f.read().split("\n") if ln]
-    if lines and lines[0].startswith("{"):
-        lines.pop(0)
-    col = {name: i for i, name in enumerate(lines[0].split("\t"))}
-    last = None
-    for line in lines[1:]:
-        f = line.split("\t")
-        if "input" in col:
-            if f[col["input"]] == last:
-                continue
-            last = f[col["input"]]
-        v = {name: f[i] for name, i in col.items()}
+    for v in context_rows(path, "rank_torch"):
         ctx = AHContext()
         for name in ("m", "k", "n"):
             ctx.add_feature(name, int(v[name]))
