@@ -623,7 +623,8 @@ VARS_CHECKED := GPU OUT RANKING SEED SPLIT SELECT LEAF_RANK SELECT_RANK LEAF_PAD
   DATASET_MIRROR LOG HELDOUT \
   $(foreach n,REFERENCE_DIR EVAL_TREE,$(if $(filter command line environment,$(origin $(n))),$(n)))
 VARS_BAD := $(shell stages/vars.sh --goals $(call sq,$(MAKECMDGOALS)) \
-  $(foreach n,$(VARS_CHECKED),$(call sq,$(n)=$($(n)))))
+  $(foreach n,$(VARS_CHECKED),$(call sq,$(n)=$($(n)))) \
+  $(call sq,PROFILE=$(PROFILE)) $(call sq,LEAF_RANK_ORIGIN=$(origin LEAF_RANK)))
 ifneq ($(VARS_BAD),)
 $(error bad settings (above); nothing was run)
 endif

@@ -52,6 +52,11 @@ bad_value vars-leaf-pad "LEAF_PAD='-1': expected an integer in \[0, 100000\]" fi
 bad_value vars-leaf-pad-freq "LEAF_PAD=10 needs a LEAF_RANK other than freq" fit LEAF_RANK=freq LEAF_PAD=10
 bad_value vars-leaf-fill "LEAF_FILL='some': expected none or all \(fit --leaf-fill\)" fit LEAF_FILL=some
 bad_value vars-leaf-fill-freq "LEAF_FILL=all needs a LEAF_RANK other than freq" fit LEAF_RANK=freq LEAF_PAD=0 LEAF_FILL=all
+# the message says when the profile, not the user, set LEAF_RANK=freq
+bad_value vars-leaf-fill-profile "not LEAF_RANK=freq \(PROFILE=reference sets it\)" fit PROFILE=reference LEAF_FILL=all
+bad_value vars-leaf-pad-profile "not LEAF_RANK=freq \(PROFILE=reference sets it\)" fit PROFILE=reference LEAF_PAD=2
+"${MK[@]}" -n fit LEAF_RANK=freq LEAF_PAD=0 LEAF_FILL=all 2>&1 | grep -q 'sets it' &&
+	fail vars-leaf-fill-user "blames the profile for the user's LEAF_RANK" || ok vars-leaf-fill-user
 # LEAF_FILL's default: all with PROFILE=ours on every GPU (docs/RESULTS.md
 # section 4.3), none with PROFILE=reference or LEAF_RANK=freq; fit gets
 # --leaf-fill only when it is on (the other settings' commands stay)

@@ -70,15 +70,21 @@ if has FOLDS; then
 		err "FOLDS='${v[FOLDS]}': expected 0 (off) or an integer in [2, 100] (fit --folds)"
 	fi
 fi
+# " (PROFILE=reference's)" when the profile, not the user, set LEAF_RANK
+# (LEAF_RANK_ORIGIN: make's $(origin LEAF_RANK))
+by_profile() {
+	[ "${v[PROFILE]:-}" = reference ] && [[ ${v[LEAF_RANK_ORIGIN]:-} != @(command line|environment) ]] &&
+		printf ' (PROFILE=reference sets it)'
+}
 # fit's checks across options (stages/fit.c check_options)
 if has FOLDS && has SPLIT && int_in "${v[FOLDS]}" 2 100 && [[ ${v[SPLIT]} == @(rows|none) ]]; then
 	err "FOLDS=${v[FOLDS]} needs SPLIT=group (folds are sets of whole inputs), not SPLIT=${v[SPLIT]}"
 fi
 if has LEAF_PAD && has LEAF_RANK && int_in "${v[LEAF_PAD]}" 1 100000 && [ "${v[LEAF_RANK]}" = freq ]; then
-	err "LEAF_PAD=${v[LEAF_PAD]} needs a LEAF_RANK other than freq (the reference's lists are not padded), not LEAF_RANK=${v[LEAF_RANK]}"
+	err "LEAF_PAD=${v[LEAF_PAD]} needs a LEAF_RANK other than freq (the reference's lists are not padded), not LEAF_RANK=${v[LEAF_RANK]}$(by_profile)"
 fi
 if has LEAF_FILL && has LEAF_RANK && [ "${v[LEAF_FILL]}" = all ] && [ "${v[LEAF_RANK]}" = freq ]; then
-	err "LEAF_FILL=all needs a LEAF_RANK other than freq (the reference's lists are not filled), not LEAF_RANK=freq"
+	err "LEAF_FILL=all needs a LEAF_RANK other than freq (the reference's lists are not filled), not LEAF_RANK=freq$(by_profile)"
 fi
 if has SELECT_RANK && has LEAF_RANK && { [ "${v[SELECT_RANK]}" = freq ] || [ "${v[LEAF_RANK]}" = freq ]; } &&
 	[ "${v[SELECT_RANK]}" != "${v[LEAF_RANK]}" ]; then
