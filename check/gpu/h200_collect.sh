@@ -17,7 +17,9 @@
 # the real list and of the first SAMPLE_N (default 300) sampled inputs into
 # build/fccache/cubin (stages/bench/triton_aot.py; what is there is kept)
 # and packs that entry folder into build/h200c/cubins.tar.xz.  The call
-# carries build/bin and build/h200c.
+# carries build/bin and build/h200c.  C=DIR: another prepared folder of the
+# same files (a new sample part: its sample.tsv a slice of the list, its
+# variants.tsv and cubins.tar.xz made for that slice).
 #
 # The run: bench --template triton --reps 1 (Inductor measures each choice
 # once; its timing, triton_timing.h) on real.tsv for at most REAL_S (330 s),
@@ -34,7 +36,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 MODE=${1:-run}
-C=build/h200c
+C=${C:-build/h200c}
 FC=build/fccache/cubin
 SAMPLE_N=${SAMPLE_N:-300}
 
