@@ -21,6 +21,8 @@
 #      object, rows that disagree (file:line: field), a --check-mode MODE
 #      without records, a recorded fallback the replay contradicts, a missing
 #      or unimportable artifact, two artifacts of one name, an unknown option.
+#   7. the later run of the filled artifact (perf/results/gpu/inductor_filled):
+#      its 96 ours records reproduced; 3 short, 342 candidates (min 5), 88/96.
 cd "$(dirname "$0")/.." || exit 1
 . check/lib.sh
 R=perf/results/gpu/inductor_unseen
@@ -68,6 +70,18 @@ for l in open(sys.argv[1]):
     print(json.dumps(r))' "$TMP/u.jsonl" >"$TMP/fb.jsonl"
 expect_error proxy_fallback_checked "fb.jsonl: row 0 .* mode ours: fallback true, but ours ranks" "$TMP/none" \
 	"${P[@]}" "$TMP/fb.jsonl" ours="$R/_MMRankingH200.measured.py" --check-mode ours=ours
+
+# 7. the run of the filled artifact (perf/results/gpu/inductor_filled: the
+# same 32 shapes, LEAF_FILL=all): the replay predicted it before it ran and
+# reproduces its 96 ours records; 3 shapes short, 342
+# candidates (min 5), 88 of that run's 96 full winners in the set
+F=perf/results/gpu/inductor_filled
+xz -dc "$F/inductor.jsonl.xz" >"$TMP/f.jsonl"
+"${P[@]}" "$TMP/f.jsonl" ours="$F/_MMRankingH200.measured.py" --check-mode ours=ours >"$TMP/fo" 2>&1
+want="ours: 32 shapes; fewer than min(10, offered) candidates on 3; candidates benchmarked 342 (min 5); full autotune's winners in the set 88/96"
+if grep -qx "check: every ours record (96) benchmarked exactly ours's replayed set" "$TMP/fo" &&
+	grep -qxF "$want" "$TMP/fo"; then ok proxy_filled_run
+else fail proxy_filled_run "$(head -c 300 "$TMP/fo")"; fi
 
 # 5. contiguity as torch's is_contiguous_strides_for_shape: k = 1 with
 # mat1 strides (1, m) and n = 1 with mat2 strides (1, k) are contiguous
