@@ -71,18 +71,6 @@ for l in open(sys.argv[1]):
 expect_error proxy_fallback_checked "fb.jsonl: row 0 .* mode ours: fallback true, but ours ranks" "$TMP/none" \
 	"${P[@]}" "$TMP/fb.jsonl" ours="$R/_MMRankingH200.measured.py" --check-mode ours=ours
 
-# 7. the run of the filled artifact (perf/results/gpu/inductor_filled: the
-# same 32 shapes, LEAF_FILL=all): the replay predicted it before it ran and
-# reproduces its 96 ours records; 3 shapes short, 342
-# candidates (min 5), 88 of that run's 96 full winners in the set
-F=perf/results/gpu/inductor_filled
-xz -dc "$F/inductor.jsonl.xz" >"$TMP/f.jsonl"
-"${P[@]}" "$TMP/f.jsonl" ours="$F/_MMRankingH200.measured.py" --check-mode ours=ours >"$TMP/fo" 2>&1
-want="ours: 32 shapes; fewer than min(10, offered) candidates on 3; candidates benchmarked 342 (min 5); full autotune's winners in the set 88/96"
-if grep -qx "check: every ours record (96) benchmarked exactly ours's replayed set" "$TMP/fo" &&
-	grep -qxF "$want" "$TMP/fo"; then ok proxy_filled_run
-else fail proxy_filled_run "$(head -c 300 "$TMP/fo")"; fi
-
 # 5. contiguity as torch's is_contiguous_strides_for_shape: k = 1 with
 # mat1 strides (1, m) and n = 1 with mat2 strides (1, k) are contiguous
 if python3 -c 'import sys; sys.argv = ["proxy"]; sys.path.insert(0, "perf/inductor"); import proxy
@@ -122,4 +110,16 @@ expect_error proxy_two_names "a second artifact named a" "$TMP/none" \
 	"${P[@]}" "$TMP/u.jsonl" a=gen/_MMRankingH200.py a=gen/_MMRankingH100.py
 expect_error proxy_unknown_option "unknown option '--topk=3'" "$TMP/none" \
 	"${P[@]}" "$TMP/u.jsonl" --topk=3 ours="$R/_MMRankingH200.measured.py"
+# 7. the run of the filled artifact (perf/results/gpu/inductor_filled: the
+# same 32 shapes, LEAF_FILL=all): the replay predicted it before it ran and
+# reproduces its 96 ours records; 3 shapes short, 342
+# candidates (min 5), 88 of that run's 96 full winners in the set
+F=perf/results/gpu/inductor_filled
+xz -dc "$F/inductor.jsonl.xz" >"$TMP/f.jsonl"
+"${P[@]}" "$TMP/f.jsonl" ours="$F/_MMRankingH200.measured.py" --check-mode ours=ours >"$TMP/fo" 2>&1
+want="ours: 32 shapes; fewer than min(10, offered) candidates on 3; candidates benchmarked 342 (min 5); full autotune's winners in the set 88/96"
+if grep -qx "check: every ours record (96) benchmarked exactly ours's replayed set" "$TMP/fo" &&
+	grep -qxF "$want" "$TMP/fo"; then ok proxy_filled_run
+else fail proxy_filled_run "$(head -c 300 "$TMP/fo")"; fi
+
 finish
