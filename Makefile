@@ -233,15 +233,18 @@ SELECT          ?= hit
 # the front (fit --leaf-rank joint; issue #19), the models scored with the
 # coverage order itself (--select-rank greedy; docs/RESULTS.md section 2.6);
 # another LEAF_RANK is scored with its own lists.  GPU=h200 (Inductor's ids):
-# greedy, chosen by out-of-fold figures: joint puts extern_mm first in its
-# 5-leaf tree, which costs a Triton slot of Inductor's top 10 (top-10 hit
-# 90.82 % against greedy's 94.90 %; docs/RESULTS.md section 7.4)
+# greedy, chosen by out-of-fold figures: joint puts extern_mm first in the
+# leaves, which cost a Triton slot of Inductor's top 10 on the 98 inputs of
+# sample part 1 (top-10 hit 90.82 % against greedy's 94.90 %); on 120 (part
+# 2 added) both reach 97.50 % at top 10, greedy ahead at top 1-5
+# (docs/RESULTS.md section 7.4)
 LEAF_RANK       ?= $(if $(filter h200,$(GPU)),greedy,joint)
 # leaf lists padded with up to k ancestors' classes (fit --leaf-pad; not with freq)
 LEAF_PAD        ?= $(if $(filter-out freq,$(LEAF_RANK)),$(RANKING),0)
 # then every other class the training inputs measured, by regret given
 # availability (fit --leaf-fill all; not with freq), on every GPU: out of
-# fold no hit or regret changes, and every input finds min(k, offered) of
+# fold no hit or regret gets worse (GPU=h200, 120 inputs: one more top-10
+# hit), and every input finds min(k, offered) of
 # its measured candidates (GPU=h200's lists missed most ids Inductor offers
 # for small n); the cost is a 3.7-4.3x larger artifact for the official
 # data (docs/RESULTS.md section 4.3)
