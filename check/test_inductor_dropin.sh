@@ -108,14 +108,15 @@ sys.path.insert(0, root + "/stages/bench")
 import inductor_shapes as ish
 shapes = ish.read_shapes(root + "/perf/inductor/shapes_unseen.tsv")
 train = set()
-for f in ("h200_inductor_seed2026.txt.xz", "h200_inductor_real.txt.xz"):
-    for i, line in enumerate(lzma.open(f"{root}/datasets/h200/{f}", "rt")):
+logs = [r.split("\t")[0] for r in open(root + "/datasets/MANIFEST.h200.tsv").read().splitlines()[1:]]
+for f in logs:  # every committed H200 log: both parts of the sample, the real-model list
+    for i, line in enumerate(lzma.open(f"{root}/datasets/{f}", "rt")):
         if i >= 2:
             p = line.split(",")
             train.add((int(p[0]), int(p[1]), int(p[2]), p[3]))
 hit = [(x.m, x.k, x.n, x.dtype) for x in shapes if (x.m, x.k, x.n, x.dtype) in train]
-print(len(shapes), len(train), hit)
-sys.exit(0 if len(shapes) == 32 and len(train) > 400 and not hit else 1)
+print(len(shapes), len(logs), len(train), hit)
+sys.exit(0 if len(shapes) == 32 and len(logs) >= 3 and len(train) > 400 and not hit else 1)
 PY
 ) && [ "$(awk -F'\t' 'NR>1 && $1 !~ /^sample/' "$ROOT/perf/inductor/shapes_unseen.tsv" | wc -l)" -eq 20 ]; then ok shapes-unseen-out-of-sample; else fail shapes-unseen-out-of-sample "$out"; fi
 finish

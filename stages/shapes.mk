@@ -9,11 +9,11 @@
 # regeneration.  Measure it with `make collect SHAPES=datasets/shapes/real.tsv`.
 # shapes writes the GEMMs in table order, each once (the first row that
 # gives it keeps it), so rows appended to the table only append GEMMs.  The
-# first SHAPES_H200_DONE GEMMs of real.tsv are the list the committed H200
-# real-model log (datasets/h200/h200_inductor_real.txt.xz) was measured on;
-# lora.tsv holds the rest (the LoRA adapters and MoE routers appended since,
-# datasets/shapes/README.md), the list a GPU session measures on its own
-# and merges after that log (docs/COLLECTING.md).
+# first SHAPES_H200_DONE GEMMs of real.tsv are the list the first H200
+# real-model log was measured on; lora.tsv holds the rest (the LoRA adapters
+# and MoE routers appended since, datasets/shapes/README.md), measured on its
+# own and merged after that log into the committed one
+# (datasets/h200/h200_inductor_real.txt.xz; docs/COLLECTING.md).
 SHAPES_TABLE     := datasets/shapes/models.tsv
 SHAPES_LIST      := datasets/shapes/real.tsv
 SHAPES_NEW       := datasets/shapes/lora.tsv
