@@ -18,8 +18,12 @@
 # build/fccache/cubin (stages/bench/triton_aot.py; what is there is kept)
 # and packs that entry folder into build/h200c/cubins.tar.xz.  The call
 # carries build/bin and build/h200c.  C=DIR: another prepared folder of the
-# same files (a new sample part: its sample.tsv a slice of the list, its
-# variants.tsv and cubins.tar.xz made for that slice).
+# same files, inside the repo (a new sample part).  SAMPLE_SKIP=S,
+# SAMPLE_TAKE=T: sample.tsv holds only inputs S..S+T-1 of the 1800 (default
+# all of them), SAMPLE_N counting from S; the second sample part is
+# C=build/h200s2 SAMPLE_SKIP=98 SAMPLE_TAKE=202 SAMPLE_N=202 (inputs
+# 98..299; perf/results/gpu/h200_collect/README.md).  cubins.tar.xz is
+# replaced only when every step succeeded.
 #
 # The run: bench --template triton --reps 1 (Inductor measures each choice
 # once; its timing, triton_timing.h) on real.tsv for at most REAL_S (330 s),
@@ -44,7 +48,10 @@ prepare() {
 	make -s all build/bin/bench build/bin/bench-fake build/bin/triton_cands build/bin/shapes || return 1
 	mkdir -p "$C" "$FC"
 	build/bin/shapes --from-list "${REAL_LIST:-datasets/shapes/real.tsv}" -o "$C/real.tsv" || return 1
-	build/bin/sample --seed 2026 --samples 450 -o "$C/sample.tsv" 2>/dev/null || return 1
+	build/bin/sample --seed 2026 --samples 450 -o "$C/sample.all.tmp" 2>/dev/null || return 1
+	awk -v s="${SAMPLE_SKIP:-0}" -v t="${SAMPLE_TAKE:-}" \
+		'NR == 1 || (NR - 2 >= s && (t == "" || NR - 2 < s + t))' "$C/sample.all.tmp" >"$C/sample.tsv" &&
+		rm -f "$C/sample.all.tmp" || return 1
 	head -n $((SAMPLE_N + 1)) "$C/sample.tsv" > "$C/sample_head.tsv"
 	build/bin/triton_cands --variants "$C/real.tsv" "$C/v_real.tsv" &&
 		build/bin/triton_cands --variants "$C/sample_head.tsv" "$C/v_sample.tsv" || return 1
@@ -55,7 +62,8 @@ prepare() {
 	[ "${PREP_COMPILE:-1}" = 0 ] ||
 		python3 stages/bench/triton_aot.py --cache "$FC" --jobs "${PREP_JOBS:-$(nproc)}" "$C/variants.tsv" ||
 		return 1
-	tar cJf "$C/cubins.tar.xz" -C "$FC" "$(cat "$C/triton_entry.txt")" || return 1
+	tar cJf "$C/cubins.tar.xz.tmp" -C "$FC" "$(cat "$C/triton_entry.txt")" &&
+		mv "$C/cubins.tar.xz.tmp" "$C/cubins.tar.xz" || { rm -f "$C/cubins.tar.xz.tmp"; return 1; }
 	du -sh build/bin "$C"
 }
 
@@ -65,19 +73,23 @@ case $MODE in
 run) OUT=${OUT:-out/h200c} BENCH=build/bin/bench ;;
 *) echo "usage: check/gpu/h200_collect.sh [--prepare | --dry-run]" >&2; exit 2 ;;
 esac
+# every input first: a missing one is named before anything is written
+for f in "$C/cubins.tar.xz" "$C/triton_entry.txt" "$C/real.tsv" "$C/sample.tsv" "$C/variants.tsv" "$BENCH"; do
+	[ -e "$f" ] || { echo "missing $f: run check/gpu/h200_collect.sh --prepare here, carry build/bin $C" >&2; exit 1; }
+done
 T0=$(date +%s)
 stamp() { echo "== $(date -u +%T) (+$(($(date +%s) - T0)) s): $*"; }
 W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
 mkdir -p "$OUT" "$W/c"
 exec > >(tee "$OUT/summary.txt") 2>&1
 stamp "h200 collection ($MODE), commit $(git log -1 --format=%h 2>/dev/null || echo '?')"
 nvidia-smi --query-gpu=index,name,clocks.sm,temperature.gpu,driver_version --format=csv,noheader 2>/dev/null
-for f in "$C/cubins.tar.xz" "$C/triton_entry.txt" "$C/real.tsv" "$C/sample.tsv" "$BENCH"; do
-	[ -e "$f" ] || { echo "missing $f: run check/gpu/h200_collect.sh --prepare here, carry build/bin $C"; exit 1; }
-done
 mkdir -p "$FC" && tar xJf "$C/cubins.tar.xz" -C "$FC" || { echo "cannot unpack the cubins"; exit 1; }
 ED=$FC/$(cat "$C/triton_entry.txt")
-stamp "unpacked $(ls "$ED" | grep -c '\.json$') Triton variants"
+nv=$(ls "$ED" 2>/dev/null | grep -c '\.json$')
+[ "$nv" -gt 0 ] || { stamp "no Triton variants in $C/cubins.tar.xz (entry $ED): run --prepare again"; exit 1; }
+stamp "unpacked $nv Triton variants"
 ldd build/bin/* 2>/dev/null | grep 'not found' | sort -u
 # what --prepare did not compile (the entry keeps what is there), on all CPUs
 if [ "$MODE" = run ] && python3 -c 'import triton' 2>/dev/null; then
@@ -100,5 +112,4 @@ run real "${REAL_S:-330}"
 run sample $((${TOTAL_S:-540} - ($(date +%s) - T0)))
 for f in "$W"/c/stats_*.tsv; do echo "$f: $(awk -F'\t' '$1 ~ /^(inputs_measured|wall_s|rows_written|verify_failures)$/ { printf "%s=%s ", $1, $2 }' "$f")"; done
 tar cJf "$OUT/collect.tar.xz" -C "$W" c
-rm -rf "$W"
 stamp "done"
