@@ -8,6 +8,9 @@
 #   bash check/gpu/h200_collect.sh --prepare   # here (CPU): build, compile, pack
 #   bash check/gpu/h200_collect.sh             # the device call (needs a GPU)
 #   bash check/gpu/h200_collect.sh --dry-run   # here: the same with bench-fake
+#   bash check/gpu/h200_collect.sh --slice IN OUT   # SAMPLE_SKIP/TAKE's slice of IN
+# FC (default build/fccache/cubin): the cubin cache; BENCH: the bench binary
+# (default build/bin/bench, --dry-run build/bin/bench-fake).
 #
 # --prepare writes build/h200c/{real,sample}.tsv (shapes --from-list of
 # REAL_LIST, default datasets/shapes/real.tsv; REAL_LIST=datasets/shapes/lora.tsv:
@@ -41,17 +44,22 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 MODE=${1:-run}
 C=${C:-build/h200c}
-FC=build/fccache/cubin
+FC=${FC:-build/fccache/cubin}
 SAMPLE_N=${SAMPLE_N:-300}
+
+# slice IN OUT: the header and inputs SAMPLE_SKIP..SAMPLE_SKIP+SAMPLE_TAKE-1
+# of the list IN (default all)
+slice() {
+	awk -v s="${SAMPLE_SKIP:-0}" -v t="${SAMPLE_TAKE:-}" \
+		'NR == 1 || (NR - 2 >= s && (t == "" || NR - 2 < s + t))' "$1" >"$2"
+}
 
 prepare() {
 	make -s all build/bin/bench build/bin/bench-fake build/bin/triton_cands build/bin/shapes || return 1
 	mkdir -p "$C" "$FC"
 	build/bin/shapes --from-list "${REAL_LIST:-datasets/shapes/real.tsv}" -o "$C/real.tsv" || return 1
 	build/bin/sample --seed 2026 --samples 450 -o "$C/sample.all.tmp" 2>/dev/null || return 1
-	awk -v s="${SAMPLE_SKIP:-0}" -v t="${SAMPLE_TAKE:-}" \
-		'NR == 1 || (NR - 2 >= s && (t == "" || NR - 2 < s + t))' "$C/sample.all.tmp" >"$C/sample.tsv" &&
-		rm -f "$C/sample.all.tmp" || return 1
+	slice "$C/sample.all.tmp" "$C/sample.tsv" && rm -f "$C/sample.all.tmp" || return 1
 	head -n $((SAMPLE_N + 1)) "$C/sample.tsv" > "$C/sample_head.tsv"
 	build/bin/triton_cands --variants "$C/real.tsv" "$C/v_real.tsv" &&
 		build/bin/triton_cands --variants "$C/sample_head.tsv" "$C/v_sample.tsv" || return 1
@@ -68,10 +76,11 @@ prepare() {
 }
 
 if [ "$MODE" = --prepare ]; then prepare; exit $?; fi
+if [ "$MODE" = --slice ]; then slice "$2" "$3"; exit $?; fi  # for check/test_h200_collect.sh
 case $MODE in
---dry-run) OUT=${OUT:-out/h200c-dry} BENCH=build/bin/bench-fake ;;
-run) OUT=${OUT:-out/h200c} BENCH=build/bin/bench ;;
-*) echo "usage: check/gpu/h200_collect.sh [--prepare | --dry-run]" >&2; exit 2 ;;
+--dry-run) OUT=${OUT:-out/h200c-dry} BENCH=${BENCH:-build/bin/bench-fake} ;;
+run) OUT=${OUT:-out/h200c} BENCH=${BENCH:-build/bin/bench} ;;
+*) echo "usage: check/gpu/h200_collect.sh [--prepare | --dry-run | --slice IN OUT]" >&2; exit 2 ;;
 esac
 # every input first: a missing one is named before anything is written
 for f in "$C/cubins.tar.xz" "$C/triton_entry.txt" "$C/real.tsv" "$C/sample.tsv" "$C/variants.tsv" "$BENCH"; do

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# check/test_h200_collect.sh — check/gpu/h200_collect.sh without a GPU:
+#   1. --dry-run (bench-fake) on a prepared folder C of 4 real and 4 sampled
+#      inputs: both logs complete in collect.tar.xz, summary.txt says done,
+#      the temporary folder is gone;
+#   2. a folder missing a file (variants.tsv): the file named, exit 1,
+#      nothing written ($OUT not created);
+#   3. cubins.tar.xz with no Triton variant in its entry: exit 1, named;
+#   4. --slice: SAMPLE_SKIP=S SAMPLE_TAKE=T keeps the header and inputs
+#      S..S+T-1 of a list (the second sample part's folder is made so).
+cd "$(dirname "$0")/.." || exit 1
+. check/lib.sh
+H=check/gpu/h200_collect.sh
+C=$TMP/c
+mkdir -p "$C" "$TMP/pack/entry1"
+echo '{}' >"$TMP/pack/entry1/v.json"
+tar cJf "$C/cubins.tar.xz" -C "$TMP/pack" entry1
+echo entry1 >"$C/triton_entry.txt"
+"$BIN/sample" --seed 3 --samples 1 -o "$C/sample.tsv" 2>/dev/null
+cp "$C/sample.tsv" "$C/real.tsv"
+"$BIN/triton_cands" --variants "$C/sample.tsv" "$C/variants.tsv"
+run_h() { # OUTDIR MODE: the script on folder C with bench-fake
+	C=$C FC=$TMP/fc OUT=$1 BENCH=$BIN/bench-fake REAL_S=30 TOTAL_S=60 bash "$H" "$2"
+}
+
+# 1. a dry run
+run_h "$TMP/out" --dry-run >"$TMP/log" 2>&1
+rc=$?
+w=$(grep -o '/tmp[^ ]*/c/real.txt' "$TMP/log" | head -1)
+tar xJf "$TMP/out/collect.tar.xz" -C "$TMP" 2>/dev/null
+if [ $rc -eq 0 ] && grep -q "): done$" "$TMP/out/summary.txt" &&
+	grep -qx 'inputs_measured	4' "$TMP/c/stats_real.tsv" &&
+	grep -qx 'inputs_measured	4' "$TMP/c/stats_sample.tsv" &&
+	[ -s "$TMP/c/real.txt" ] && [ -s "$TMP/c/sample.txt" ] &&
+	[ -n "$w" ] && [ ! -e "${w%/c/real.txt}" ]; then
+	ok h200_collect_dry_run
+else fail h200_collect_dry_run "rc $rc: $(tail -3 "$TMP/log" | tr '\n' '|')"; fi
+
+# 2. a missing file: named, nothing written
+mv "$C/variants.tsv" "$C/variants.keep"
+expect_error h200_collect_missing "missing $C/variants.tsv: run check/gpu/h200_collect.sh --prepare" \
+	"$TMP/out2" run_h "$TMP/out2" --dry-run
+mv "$C/variants.keep" "$C/variants.tsv"
+
+# 3. an entry without variants
+rm "$TMP/pack/entry1/v.json"
+tar cJf "$C/cubins.tar.xz" -C "$TMP/pack" entry1
+rm -rf "$TMP/fc"
+run_h "$TMP/out3" --dry-run >"$TMP/log3" 2>&1
+rc=$?
+if [ $rc -eq 1 ] && grep -q "no Triton variants in $C/cubins.tar.xz" "$TMP/log3" &&
+	[ ! -e "$TMP/out3/collect.tar.xz" ]; then ok h200_collect_no_variants
+else fail h200_collect_no_variants "rc $rc: $(tail -2 "$TMP/log3" | tr '\n' '|')"; fi
+
+# 4. the slice: the header, then inputs 1 and 2 of the 4
+SAMPLE_SKIP=1 SAMPLE_TAKE=2 bash "$H" --slice "$C/sample.tsv" "$TMP/slice.tsv"
+if [ "$(cut -f1 "$TMP/slice.tsv" | tr '\n' ' ')" = "input 1 2 " ]; then ok h200_collect_slice
+else fail h200_collect_slice "$(cut -f1 "$TMP/slice.tsv" | tr '\n' ' ')"; fi
+SAMPLE_SKIP=3 bash "$H" --slice "$C/sample.tsv" "$TMP/slice2.tsv"
+if [ "$(cut -f1 "$TMP/slice2.tsv" | tr '\n' ' ')" = "input 3 " ]; then ok h200_collect_slice_rest
+else fail h200_collect_slice_rest "$(cut -f1 "$TMP/slice2.tsv" | tr '\n' ' ')"; fi
+finish
