@@ -4,9 +4,10 @@
 # BLAS leading dimensions, storage spans, contiguity), sample's shapes.tsv as
 # one instance of the format, the committed real-model list (= its
 # regeneration, sizes from the configs), its LoRA/router rows (hand-derived
-# GEMMs; lora.tsv = the GEMMs after the 453 the first H200 log was
-# measured on, and measuring it alone then merging gives real.tsv's log; the
-# committed log is that merge),
+# GEMMs; lora.tsv = GEMMs 454..594, those after the 453 the first H200 log
+# was measured on, and measuring it alone then merging gives the log of
+# real.tsv's first 594; the committed log is that merge; lora32.tsv = the
+# rank-32 GEMMs after the 594, not yet collected, merged the same way),
 # the official HF log, usage errors, and make collect SHAPES=FILE.
 # Malformed files: check/corpus (test_corpus.sh).
 . check/lib.sh
@@ -108,6 +109,7 @@ test_cmp shapes-real-regenerates "$D/real.tsv" "$TMP/real.tsv"
 make --no-print-directory -s -n -W datasets/shapes/models.tsv BUILD="${BIN%/bin}" shapes-list >"$TMP/mk.n" 2>&1
 grep -qF "$BIN/shapes --from-models datasets/shapes/models.tsv -o datasets/shapes/real.tsv" "$TMP/mk.n" &&
 	grep -qF "> datasets/shapes/lora.tsv.tmp" "$TMP/mk.n" &&
+	grep -qF "> datasets/shapes/lora32.tsv.tmp" "$TMP/mk.n" &&
 	ok shapes-real-make-rule || fail shapes-real-make-rule "$(head -3 "$TMP/mk.n" | tr '\n' '|')"
 R=$D/real.tsv
 has() { # NAME "m k n dtype tf32 layout s10 s11 s20 s21 source": that exact row
@@ -173,12 +175,17 @@ has shapes-real-router-64-fp32 '8192 2048 64 torch.float32 0 nt 2048 1 1 2048 de
 has shapes-real-router-60 '4 2048 60 torch.bfloat16 0 nt 2048 1 1 2048 qwen1_5-moe-a2_7b.router.decode'
 # the first 453 GEMMs are the list the committed H200 real-model log was
 # measured on, byte for byte (sha256 of real.tsv as of that collection);
-# lora.tsv is the header and the rest, each a LoRA adapter or router GEMM
-# with n, k or m <= 64, and make shapes-list writes it
+# lora.tsv is the header and GEMMs 454..594 (the next 141, measured and
+# merged since), each a LoRA adapter or router GEMM with n, k or m <= 64,
+# and make shapes-list writes it; real.tsv's first 594 GEMMs are byte for
+# byte the list as of that collection (sha256 of the committed real.tsv of
+# 594 GEMMs), so rows appended since only append GEMMs (lora32.tsv, below)
 L=$D/lora.tsv
 [ "$(head -n 454 "$R" | sha256sum | cut -d' ' -f1)" = e03ac25a51393846b1b11520fea631b29875153f588051f9539ff7e4db4b5907 ] &&
 	ok shapes-real-h200-prefix-unchanged || fail shapes-real-h200-prefix-unchanged "the first 453 GEMMs of real.tsv changed"
-awk 'NR == 1 || NR > 454' "$R" >"$TMP/lora.want"
+[ "$(head -n 595 "$R" | sha256sum | cut -d' ' -f1)" = 1fefaa28c5e820ce01d6356978e1b6b10a655381c738ba76038b55707a470287 ] &&
+	ok shapes-real-h200-lora-prefix-unchanged || fail shapes-real-h200-lora-prefix-unchanged "the first 594 GEMMs of real.tsv changed"
+awk 'NR == 1 || NR > 454 && NR <= 595' "$R" >"$TMP/lora.want"
 test_cmp shapes-lora-is-real-tail "$TMP/lora.want" "$L"
 got=$(awk -F'\t' 'NR > 1 { n++; if ($11 !~ /-lora_[AB]-r[0-9]+\./ && $11 !~ /\.router\./) bad++
 	if (!($1 <= 64 || $2 <= 64 || $3 <= 64)) big++; if ($2 <= 64 || $3 <= 64) nk++ }
@@ -186,8 +193,26 @@ got=$(awk -F'\t' 'NR > 1 { n++; if ($11 !~ /-lora_[AB]-r[0-9]+\./ && $11 !~ /\.r
 [ "$got" = "141 0 0 134" ] && ok "shapes-lora-rows (141 GEMMs, 134 with n or k <= 64)" ||
 	fail shapes-lora-rows "GEMMs, not LoRA/router, none of m k n <= 64, n or k <= 64: $got (want 141 0 0 134)"
 make --no-print-directory -s -n -W datasets/shapes/real.tsv BUILD="${BIN%/bin}" datasets/shapes/lora.tsv >"$TMP/mkl.n" 2>&1
-grep -qF "awk 'NR == 1 || NR > 453 + 1' datasets/shapes/real.tsv > datasets/shapes/lora.tsv.tmp" "$TMP/mkl.n" &&
+grep -qF "awk 'NR == 1 || NR > 453 + 1 && NR <= 594 + 1' datasets/shapes/real.tsv > datasets/shapes/lora.tsv.tmp" "$TMP/mkl.n" &&
 	ok shapes-lora-make-rule || fail shapes-lora-make-rule "$(head -3 "$TMP/mkl.n" | tr '\n' '|')"
+# lora32.tsv is the header and the GEMMs after the 594: Axolotl's Llama-3-8B
+# LoRA at rank 32 (examples/llama-3/lora-8b.yml, all linear layers, 2 x 4096
+# tokens, bf16), 5 rows x fwd, dX, dW; each has n = 32 or k = 32, or is a
+# lora_A weight gradient with m = 32; none is in the committed log (below)
+L32=$D/lora32.tsv
+awk 'NR == 1 || NR > 595' "$R" >"$TMP/lora32.want"
+test_cmp shapes-lora32-is-real-tail "$TMP/lora32.want" "$L32"
+got=$(awk -F'\t' 'NR > 1 { g++; if ($11 !~ /^llama3-8b\..*-lora_[AB]-r32\.finetune/ || $4 != "torch.bfloat16") bad++
+	if ($3 == 32) n32++; else if ($2 == 32) k32++; else if ($1 == 32 && $11 ~ /-lora_A-r32\.finetune\.dW$/) m32++; else other++ }
+	END { print g + 0, bad + 0, n32 + 0, k32 + 0, m32 + 0, other + 0 }' "$L32")
+[ "$got" = "15 0 8 5 2 0" ] && ok "shapes-lora32-rows (15 GEMMs: 8 with n = 32, 5 with k = 32, 2 lora_A dW with m = 32)" ||
+	fail shapes-lora32-rows "GEMMs, not llama3-8b r32 bf16, n = 32, k = 32, dW m = 32, other: $got (want 15 0 8 5 2 0)"
+has shapes-real-lora32-A-fwd '8192 4096 32 torch.bfloat16 0 nt 4096 1 1 4096 llama3-8b.q+k+v+o+gate+up-lora_A-r32.finetune'
+has shapes-real-lora32-B-dgrad '8192 1024 32 torch.bfloat16 0 nn 1024 1 32 1 llama3-8b.k+v-lora_B-r32.finetune.dX'
+has shapes-real-lora32-A-wgrad '32 8192 14336 torch.bfloat16 0 tn 1 32 14336 1 llama3-8b.down-lora_A-r32.finetune.dW'
+make --no-print-directory -s -n -W datasets/shapes/real.tsv BUILD="${BIN%/bin}" datasets/shapes/lora32.tsv >"$TMP/mkl32.n" 2>&1
+grep -qF "awk 'NR == 1 || NR > 594 + 1' datasets/shapes/real.tsv > datasets/shapes/lora32.tsv.tmp" "$TMP/mkl32.n" &&
+	ok shapes-lora32-make-rule || fail shapes-lora32-make-rule "$(head -3 "$TMP/mkl32.n" | tr '\n' '|')"
 # the committed log is real.tsv's, measured in two lists: its first 13145
 # lines are byte for byte the log of the first 453 GEMMs (441 inputs; the
 # other 12 bench refused), then lora.tsv's (105; 36 refused: decompose_k),
@@ -198,33 +223,45 @@ if command -v xz >/dev/null && [ -s "$H" ]; then
 	key() { tail -n +2 "$1" | cut -f1-10 | sort; }
 	in_old=$(comm -12 <(key "$TMP/h200real.tsv") <(head -n 454 "$R" | key /dev/stdin) | wc -l)
 	in_new=$(comm -12 <(key "$TMP/h200real.tsv") <(key "$L") | wc -l)
+	in_32=$(comm -12 <(key "$TMP/h200real.tsv") <(key "$L32") | wc -l)
 	all=$(key "$TMP/h200real.tsv" | wc -l)
 	first=$(xz -dc "$H" | head -n 13145 | sha256sum | cut -d' ' -f1)
-	[ "$in_old $in_new $all" = "441 105 546" ] &&
+	[ "$in_old $in_new $all" = "441 105 546" ] && [ "$in_32" = 0 ] &&
 		[ "$first" = 4ce057d9cd63cd5de97357f0662d3d0dc50c1bf5723eaf7f64d927e2dacc9195 ] &&
 		ok shapes-h200-log-first-453-then-lora ||
-		fail shapes-h200-log-first-453-then-lora "log inputs among the first 453, in lora.tsv, in all: $in_old $in_new $all (want 441 105 546); first 13145 lines' sha256 $first"
+		fail shapes-h200-log-first-453-then-lora "log inputs among the first 453, in lora.tsv, in all: $in_old $in_new $all (want 441 105 546), in lora32.tsv: $in_32 (want 0); first 13145 lines' sha256 $first"
 else
 	skip shapes-h200-log-first-453-then-lora "no xz or no $H"
 fi
 # measuring lora.tsv alone and merging it after the log of the first 453
-# gives the log of real.tsv (bench-fake, Inductor's candidates, --reps 1 as
-# the committed log), as does resuming real.tsv from that complete log
+# gives the log of real.tsv's first 594 (bench-fake, Inductor's candidates,
+# --reps 1 as the committed log), as does resuming that list from that
+# complete log; the same for lora32.tsv after the 594 and all of real.tsv
 if [ -x "$BIN/bench-fake" ] && [ -x "$BIN/merge" ]; then
 	BT=("$BIN/bench-fake" --template triton --reps 1 --kernels "$ROOT/kernels")
 	head -n 454 "$R" >"$TMP/old.tsv"
+	head -n 595 "$R" >"$TMP/r594.tsv"
 	"${BT[@]}" -o "$TMP/old.txt" "$TMP/old.tsv" 2>/dev/null &&
 		"${BT[@]}" --stats "$TMP/lora.st" -o "$TMP/lora.txt" "$L" 2>/dev/null &&
-		"${BT[@]}" -o "$TMP/all.txt" "$R" 2>/dev/null &&
+		"${BT[@]}" -o "$TMP/all.txt" "$TMP/r594.tsv" 2>/dev/null &&
 		"$BIN/merge" -o "$TMP/merged.txt" "$TMP/old.txt" "$TMP/lora.txt" 2>/dev/null &&
 		cmp -s "$TMP/merged.txt" "$TMP/all.txt" &&
 		grep -qx "$(printf 'inputs_measured\t105')" "$TMP/lora.st" && grep -qx "$(printf 'inputs_skipped\t36')" "$TMP/lora.st" &&
 		ok "shapes-lora-merge-equals-real (105 measured, 36 decompose_k refused)" ||
 		fail shapes-lora-merge-equals-real "$(cat "$TMP/lora.st" 2>/dev/null | tr '\n' ' ')"
 	cp "$TMP/old.txt" "$TMP/res.txt.part"
-	"${BT[@]}" --stats "$TMP/res.st" -o "$TMP/res.txt" "$R" 2>/dev/null && cmp -s "$TMP/res.txt" "$TMP/all.txt" &&
+	"${BT[@]}" --stats "$TMP/res.st" -o "$TMP/res.txt" "$TMP/r594.tsv" 2>/dev/null && cmp -s "$TMP/res.txt" "$TMP/all.txt" &&
 		grep -qx "$(printf 'inputs_resumed\t453')" "$TMP/res.st" && grep -qx "$(printf 'inputs_measured\t105')" "$TMP/res.st" &&
 		ok shapes-lora-resume-measures-new-only || fail shapes-lora-resume-measures-new-only "$(cat "$TMP/res.st" 2>/dev/null | tr '\n' ' ')"
+	# lora32.tsv: all 15 measured (no decompose_k input), merged after the
+	# 594's log = the log of all of real.tsv
+	"${BT[@]}" --stats "$TMP/l32.st" -o "$TMP/l32.txt" "$L32" 2>/dev/null &&
+		"${BT[@]}" -o "$TMP/all609.txt" "$R" 2>/dev/null &&
+		"$BIN/merge" -o "$TMP/merged32.txt" "$TMP/all.txt" "$TMP/l32.txt" 2>/dev/null &&
+		cmp -s "$TMP/merged32.txt" "$TMP/all609.txt" &&
+		grep -qx "$(printf 'inputs_measured\t15')" "$TMP/l32.st" && grep -qx "$(printf 'inputs_skipped\t0')" "$TMP/l32.st" &&
+		ok "shapes-lora32-merge-equals-real (15 measured, 0 refused)" ||
+		fail shapes-lora32-merge-equals-real "$(cat "$TMP/l32.st" 2>/dev/null | tr '\n' ' ')"
 else
 	skip shapes-lora-merge-equals-real "no $BIN/bench-fake or merge"
 fi

@@ -13,9 +13,9 @@
 # (default build/bin/bench, --dry-run build/bin/bench-fake).
 #
 # --prepare writes build/h200c/{real,sample}.tsv (shapes --from-list of
-# REAL_LIST, default datasets/shapes/real.tsv; REAL_LIST=datasets/shapes/lora.tsv:
-# only the GEMMs appended since the committed real log, merged after it later,
-# datasets/shapes/README.md; sample
+# REAL_LIST, default datasets/shapes/real.tsv; REAL_LIST=datasets/shapes/lora32.tsv
+# (earlier lora.tsv): only the GEMMs appended since the committed real log,
+# merged after it later, datasets/shapes/README.md; sample
 # --seed 2026 --samples 450: 1800 inputs), compiles the Triton variants of
 # the real list and of the first SAMPLE_N (default 300) sampled inputs into
 # build/fccache/cubin (stages/bench/triton_aot.py; what is there is kept)
