@@ -7,7 +7,9 @@
 #      nothing written ($OUT not created);
 #   3. cubins.tar.xz with no Triton variant in its entry: exit 1, named;
 #   4. --slice: SAMPLE_SKIP=S SAMPLE_TAKE=T keeps the header and inputs
-#      S..S+T-1 of a list (the second sample part's folder is made so).
+#      S..S+T-1 of a list (the second sample part's folder is made so);
+#   5. a bench run that fails (not a --time-limit stop): exit 1, the logs
+#      and stderr still packed.
 cd "$(dirname "$0")/.." || exit 1
 . check/lib.sh
 H=check/gpu/h200_collect.sh
@@ -51,6 +53,18 @@ rc=$?
 if [ $rc -eq 1 ] && grep -q "no Triton variants in $C/cubins.tar.xz" "$TMP/log3" &&
 	[ ! -e "$TMP/out3/collect.tar.xz" ]; then ok h200_collect_no_variants
 else fail h200_collect_no_variants "rc $rc: $(tail -2 "$TMP/log3" | tr '\n' '|')"; fi
+
+# 5. a bench run that fails (not a --time-limit stop, exit 2): exit 1, the
+# logs and .err still packed (nothing collected is lost)
+printf '#!/bin/sh\necho "bench: made to fail" >&2\nexit 1\n' >"$TMP/failbench"
+chmod +x "$TMP/failbench"
+echo '{}' >"$TMP/pack/entry1/v.json" && tar cJf "$C/cubins.tar.xz" -C "$TMP/pack" entry1
+rm -rf "$TMP/fc"
+C=$C FC=$TMP/fc OUT=$TMP/out5 BENCH=$TMP/failbench REAL_S=30 TOTAL_S=60 bash "$H" --dry-run >"$TMP/log5" 2>&1
+rc=$?
+if [ $rc -eq 1 ] && grep -q "a bench run failed" "$TMP/log5" &&
+	tar tJf "$TMP/out5/collect.tar.xz" | grep -qx "c/real.err"; then ok h200_collect_bench_fails
+else fail h200_collect_bench_fails "rc $rc: $(tail -2 "$TMP/log5" | tr '\n' '|')"; fi
 
 # 4. the slice: the header, then inputs 1 and 2 of the 4
 SAMPLE_SKIP=1 SAMPLE_TAKE=2 bash "$H" --slice "$C/sample.tsv" "$TMP/slice.tsv"

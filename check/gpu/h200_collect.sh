@@ -35,7 +35,8 @@
 # (carried): the .part/.plan files of an earlier call, copied in first, so
 # bench resumes where that call stopped.  Writes $OUT/collect.tar.xz (the
 # logs or their .part and .plan, stats, stderr, versions sidecars) and
-# $OUT/summary.txt.  LONG_MS=T, LONG_LAUNCHES=N: bench --long-ms, --long-launches
+# $OUT/summary.txt; exit 1 when a bench run failed (its exit neither 0 nor
+# 2, the --time-limit stop), after packing.  LONG_MS=T, LONG_LAUNCHES=N: bench --long-ms, --long-launches
 # (default bench's, 10 and 2; LONG_MS=0: Inductor's timing exactly, which the
 # committed sample part, perf/results/gpu/h200_collect, was made with).
 # LOSER_RATIO=L: bench --loser-ratio (default bench's, 0 = off; a part made
@@ -115,10 +116,18 @@ run() {  # NAME LIMIT: bench on $C/NAME.tsv for at most LIMIT s
 	stamp "$1: --time-limit $2"
 	timeout --kill-after=10 $(($2 + 90)) "${B[@]}" --time-limit "$2" --stats "$W/c/stats_$1.tsv" \
 		-o "$W/c/$1.txt" "$C/$1.tsv" 2> "$W/c/$1.err"
-	stamp "$1: exit $? ($(grep -v '^bench: type=' "$W/c/$1.err" | tail -n 1))"
+	local rc=$?
+	stamp "$1: exit $rc ($(grep -v '^bench: type=' "$W/c/$1.err" | tail -n 1))"
+	# 0: done; 2: stopped by --time-limit (resumable); anything else failed
+	[ $rc -eq 0 ] || [ $rc -eq 2 ] || failed=1
 }
+failed=0
 run real "${REAL_S:-330}"
 run sample $((${TOTAL_S:-540} - ($(date +%s) - T0)))
-for f in "$W"/c/stats_*.tsv; do echo "$f: $(awk -F'\t' '$1 ~ /^(inputs_measured|wall_s|rows_written|verify_failures)$/ { printf "%s=%s ", $1, $2 }' "$f")"; done
+for f in "$W"/c/stats_*.tsv; do
+	[ -e "$f" ] || continue
+	echo "$f: $(awk -F'\t' '$1 ~ /^(inputs_measured|wall_s|rows_written|verify_failures)$/ { printf "%s=%s ", $1, $2 }' "$f")"
+done
 tar cJf "$OUT/collect.tar.xz" -C "$W" c
+[ $failed -eq 0 ] || { stamp "done, a bench run failed (its .err is in collect.tar.xz)"; exit 1; }
 stamp "done"
