@@ -192,7 +192,7 @@ printf 'screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2 cool_clock=95 co
 test_cmp bench-triton-cool-plan cp.want cp.txt.part.plan
 head -n 40 full.txt > co.txt.part
 cp cp.want co.txt.part.plan
-expect_error bench-triton-resume-other-cool-clock 'this run has screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2 cool_clock=90 cool_max_ms=300;.*--cool-clock/--cool-max-ms/--loser-ratio \(make: .*COOL_CLOCK, COOL_MAX_MS, LOSER_RATIO\)' \
+expect_error bench-triton-resume-other-cool-clock 'this run has screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2 cool_clock=90 cool_max_ms=300;.*--cool-clock/--cool-max-ms/--loser-ratio/--warm-from-verify \(make: .*COOL_CLOCK, COOL_MAX_MS, LOSER_RATIO, WARM_FROM_VERIFY\)' \
 	co.txt "$F" "${K[@]}" --cool-clock 90 s.tsv co.txt
 expect_error bench-triton-resume-other-cool-max-ms 'this run has screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2 cool_clock=95 cool_max_ms=50;' \
 	co.txt "$F" "${K[@]}" --cool-clock 95 --cool-max-ms 50 s.tsv co.txt
@@ -272,6 +272,60 @@ test_cmp bench-loser-ratio-0-not-in-other-plans mm.want mm0.txt.part.plan
 printf 'x\n' > tree.tsv
 expect_error bench-loser-ratio-use-heuristic '--loser-ratio does not go with --use-heuristic' x.txt \
 	"$F" "${K[@]}" --loser-ratio 1.5 --use-heuristic tree.tsv s.tsv x.txt
+
+# ---- the warm-up from verification (--warm-from-verify) -----------------------------
+# every verified choice (all but extern_mm, on every input) makes one timed
+# call fewer (its first repetition's warm-up), the log and the rules'
+# verdicts unchanged (the first repetition only: the count of the --reps 1
+# log's verified rows whatever the repetitions); not with --cool-clock (the
+# own warm-up follows the wait)
+wvstat() { awk -F'\t' -v k="$1" '$1 == k { print $2 }' "$2"; }
+verified() { awk -F, 'NR > 2 && $13 != "extern_mm" && $14 != "inf"' "$1" | wc -l; }
+for n in -plain -loser -reps3; do
+	case $n in -loser) x="--loser-ratio 1.5" ;; -reps3) x="--reps 3 --fast-reject 1.5" ;; *) x= ;; esac
+	"$F" "${K[@]}" --reps 1 --fast-reject 0 $x --stats wv0$n.tsv s.tsv wv0$n.txt 2>/dev/null
+	"$F" "${K[@]}" --reps 1 --fast-reject 0 $x --warm-from-verify --stats wv1$n.tsv s.tsv wv1$n.txt 2>/dev/null
+	v=$(verified wv0-plain.txt) c0=$(wvstat timed_launches wv0$n.tsv) c1=$(wvstat timed_launches wv1$n.tsv)
+	same=1
+	for k in long_choices long_fallbacks loser_choices loser_fallbacks; do
+		[ "$(wvstat $k wv0$n.tsv)" = "$(wvstat $k wv1$n.tsv)" ] || same=0
+	done
+	[ "$v" -gt 100 ] && [ "$(wvstat warm_from_verify wv1$n.tsv)" = "$v" ] &&
+		[ "$(wvstat warm_from_verify wv0$n.tsv)" = 0 ] && [ $((c0 - c1)) = "$v" ] && [ $same = 1 ] &&
+		ok bench-triton-warm-from-verify-one-call-fewer$n ||
+		fail bench-triton-warm-from-verify-one-call-fewer$n "verified $v, used $(wvstat warm_from_verify wv1$n.tsv), launches $c0 -> $c1, rules same $same"
+	test_cmp bench-triton-warm-from-verify-same-log$n wv0$n.txt wv1$n.txt
+done
+"$F" "${K[@]}" --reps 1 --fast-reject 0 --cool-clock 95 --warm-from-verify --stats wvc.tsv s.tsv wvc.txt 2>/dev/null
+[ "$(wvstat warm_from_verify wvc.tsv)" = 0 ] && [ "$(wvstat timed_launches wvc.tsv)" = "$(wvstat timed_launches cst300.tsv)" ] &&
+	[ "$(coolstats wvc.tsv)" = "$(awk -v P=95 -v C=300 -f "$R" wvc.txt)" ] &&
+	ok bench-triton-warm-from-verify-cool-clock-own-warm-up ||
+	fail bench-triton-warm-from-verify-cool-clock-own-warm-up "used $(wvstat warm_from_verify wvc.tsv), launches $(wvstat timed_launches wvc.tsv) vs $(wvstat timed_launches cst300.tsv)"
+test_cmp bench-triton-warm-from-verify-cool-clock-same-log cool0.txt wvc.txt
+expect_error bench-warm-from-verify-other-backend '--warm-from-verify: only for --template triton .*--template mma ' x.txt \
+	"$F" --kernels "$ROOT/kernels" --template mma --warm-from-verify s.tsv x.txt
+[ ! -e x.txt.part ] && [ ! -e x.txt.part.plan ] || fail bench-warm-from-verify-other-backend-no-part "x.txt.part left"
+# the plan: the field only when on; a resume with the other setting refused, naming it
+"$F" "${K[@]}" --warm-from-verify --time-limit 0 s.tsv wp.txt 2>/dev/null
+printf 'screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2 warm_from_verify=1\ntorch\t2.11.0+cu130\n' > wv.want
+test_cmp bench-triton-warm-from-verify-plan wv.want wp.txt.part.plan
+"$F" "${K[@]}" --time-limit 0 s.tsv wq.txt 2>/dev/null
+grep -q warm_from_verify wq.txt.part.plan && fail bench-triton-warm-from-verify-off-not-in-plan "$(head -1 wq.txt.part.plan)" ||
+	ok bench-triton-warm-from-verify-off-not-in-plan
+head -n 40 full.txt > wv.txt.part
+cp wv.want wv.txt.part.plan
+cp wv.txt.part wv.keep
+expect_error bench-triton-resume-warm-from-verify-part-without '\(wv.txt.part.plan: warm_from_verify 1 there, none here\).*--warm-from-verify' \
+	wv.txt "$F" "${K[@]}" s.tsv wv.txt
+printf 'screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2\ntorch\t2.11.0+cu130\n' > wv.txt.part.plan
+expect_error bench-triton-resume-plain-part-with-warm-from-verify '\(wv.txt.part.plan: warm_from_verify none there, 1 here\)' \
+	wv.txt "$F" "${K[@]}" --warm-from-verify s.tsv wv.txt
+cmp -s wv.keep wv.txt.part && ok bench-triton-resume-warm-from-verify-refused-keeps-part ||
+	fail bench-triton-resume-warm-from-verify-refused-keeps-part "the part changed"
+cp wv.want wv.txt.part.plan
+"$F" "${K[@]}" --warm-from-verify s.tsv wv.txt 2>/dev/null
+test_cmp bench-triton-resume-warm-from-verify-part full.txt wv.txt
+
 # the GPU A/B scripts, dry-run on bench-fake (the script's plumbing, not the GPU)
 (cd "$ROOT" && BENCH=$F ENTRY=none OUT=$TMP/lab CARRY=$TMP/labc bash check/gpu/loser_ab.sh) > lab.log 2>&1
 rows=$(grep -c '^| [0L][ab] | `--loser-ratio ' "$TMP/lab/summary.md")
@@ -282,6 +336,13 @@ off=$(awk -F'|' '$2 ~ /^ 0[ab] $/ && $7 == " 0 (0) "' "$TMP/lab/summary.md" | wc
 	[ "$(ls "$TMP/lab" | tr '\n' ' ')" = "agree.tar.xz giants.tar.xz summary.md " ] &&
 	tar tJf "$TMP/lab/agree.tar.xz" | grep -q '^agree/agree_Lb.json$' && ok bench-triton-loser-ab-dry-run ||
 	fail bench-triton-loser-ab-dry-run "rows $rows, on $on, off $off: $(tail -3 lab.log | tr '\n' '|')"
+(cd "$ROOT" && BENCH=$F ENTRY=none OUT=$TMP/wab CARRY=$TMP/wabc bash check/gpu/warmverify_ab.sh) > wab.log 2>&1
+# the on runs: one launch fewer per verified choice than the off runs
+wl=$(awk -F'|' '$2 ~ /^ [0W][ab] $/ { print $2 $5 }' "$TMP/wab/summary.md" | tr -d ' ' | tr '\n' ' ')
+grep -q '^### giants (6 inputs, none vs --warm-from-verify)' "$TMP/wab/summary.md" &&
+	[ "$(echo "$wl" | wc -w)" = 8 ] &&
+	awk -F'|' '$2 ~ /^ [0W][ab] $/ { gsub(/ /, "", $2); n[$2] = $5 + 0 } $2 ~ /^ Wb $/ { if (!(n["Wa"] < n["0a"] && n["Wa"] == n["Wb"] && n["0a"] == n["0b"])) bad = 1; delete n } END { exit bad }' "$TMP/wab/summary.md" &&
+	ok bench-triton-warmverify-ab-dry-run || fail bench-triton-warmverify-ab-dry-run "$wl: $(tail -3 wab.log | tr '\n' '|')"
 (cd "$ROOT" && BENCH=$F ENTRY=none OUT=$TMP/lkab SHAPES=$TMP/labc/giants.tsv bash check/gpu/long_ms_ab.sh) > lkab.log 2>&1
 [ "$(awk -F'|' '$2 ~ /^ T[ab] $/ && $6 ~ /^ [1-9]/' "$TMP/lkab/table.md" | wc -l)" = 2 ] &&
 	[ "$(awk -F'|' '$2 ~ /^ 0[ab] $/ && $6 == " 0 "' "$TMP/lkab/table.md" | wc -l)" = 2 ] && ok bench-triton-long-ab-dry-run ||

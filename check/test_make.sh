@@ -44,11 +44,12 @@ make_error make-fast-reject-bad "FAST_REJECT='x': expected 0 \(off\) or a factor
 # the stamp's bench part and the bench options matching OPTIONS_RE
 stamp_n() { "${MK[@]}" -n collect GPU=zz SAMPLES=1 KERNEL_TEMPLATE=$2 BENCH=bench-fake \
 	TRITON_CUBINS="$TMP/triton-0000000000000000-3.6.0-sm90" "${@:3}" 2>&1 |
-	grep -o -- "template=[a-z]* cublaslt=[^ ]*\( long=[^ ]*\)\?\( cool=[^ ]*\)\?\( loser=[^ ]*\)\? gpus\|$1" |
+	grep -o -- "template=[a-z]* cublaslt=[^ ]*\( long=[^ ]*\)\?\( cool=[^ ]*\)\?\( loser=[^ ]*\)\?\( warm_from_verify=[^ ]*\)\? gpus\|$1" |
 	sort -u | tr '\n' '|'; }
 cool_n() { stamp_n '--cool-clock [^ ]* --cool-max-ms [^ ]*' "$@"; }
 loser_n() { stamp_n '--loser-ratio [^ ]*' "$@"; }
-for v in cool_n loser_n; do
+warm_n() { stamp_n '--warm-from-verify' "$@"; }
+for v in cool_n loser_n warm_n; do
 	[ "$($v triton)" = "template=triton cublaslt= long=10/2 gpus|" ] || fail make-$v-off "$($v triton)"
 done
 [ "$(cool_n triton COOL_CLOCK=95 COOL_MAX_MS=50)" = "--cool-clock 95 --cool-max-ms 50|template=triton cublaslt= long=10/2 cool=95/50 gpus|" ] &&
@@ -57,6 +58,9 @@ done
 [ "$(loser_n triton LOSER_RATIO=1.5)" = "--loser-ratio 1.5|template=triton cublaslt= long=10/2 loser=1.5 gpus|" ] &&
 	[ "$(loser_n mma LOSER_RATIO=1.5)" = "template=mma cublaslt= gpus|" ] && ok make-loser-ratio-passed-and-stamped ||
 	fail make-loser-ratio-passed-and-stamped "on: $(loser_n triton LOSER_RATIO=1.5) mma: $(loser_n mma LOSER_RATIO=1.5)"
+[ "$(warm_n triton WARM_FROM_VERIFY=1)" = "--warm-from-verify|template=triton cublaslt= long=10/2 warm_from_verify=1 gpus|" ] &&
+	[ "$(warm_n mma WARM_FROM_VERIFY=1)" = "template=mma cublaslt= gpus|" ] && ok make-warm-from-verify-passed-and-stamped ||
+	fail make-warm-from-verify-passed-and-stamped "on: $(warm_n triton WARM_FROM_VERIFY=1) mma: $(warm_n mma WARM_FROM_VERIFY=1)"
 # a valid PROFILE and a GRID file still work (make -n: nothing is run)
 echo "5	0.01	entropy" >"$TMP/grid.tsv"
 if "${MK[@]}" -n fit GPU=h100 PROFILE=reference GRID="$TMP/grid.tsv" >"$TMP/n.out" 2>"$TMP/n.err" &&

@@ -88,6 +88,7 @@ bad_value vars-gpus-syntax "GPUS='0 1': expected device ordinals, comma-separate
 bad_value vars-fast-reject "FAST_REJECT='x': expected 0 \(off\) or a factor >= 1/0.98 = 1.0204082" heuristic FAST_REJECT=x
 bad_value vars-fast-reject-margin "FAST_REJECT='1.01': expected 0 \(off\) or a factor >= 1/0.98 = 1.0204082 .*\(bench --fast-reject\)" heuristic FAST_REJECT=1.01
 bad_value vars-loser-ratio "LOSER_RATIO='1.0204': expected 0 \(off\) or a factor > 1/0.98 = 1.0204082 and <= 100 .*\(bench --loser-ratio\)" heuristic LOSER_RATIO=1.0204
+bad_value vars-warm-from-verify "WARM_FROM_VERIFY='yes': expected 0 \(off\) or 1 \(on\) \(bench --warm-from-verify\)" heuristic WARM_FROM_VERIFY=yes
 bad_value vars-screen   "SCREEN=0.5: expected 0 \(off\) or a factor >= 1" heuristic SCREEN=0.5
 bad_value vars-screen-ms "SCREEN_MS=0: expected a time > 0" heuristic SCREEN_MS=0
 bad_value vars-time-limit "COLLECT_TIME_LIMIT='0': expected seconds > 0" heuristic COLLECT_TIME_LIMIT=0
@@ -147,7 +148,7 @@ ok make-help-lists-readme-variables
 # the variables beyond the README's: in make help and in docs/VARIABLES.md;
 # the dependency line names every library the build links
 for v in NVMMH_DIR TORCH_ARTIFACTS INSTALL_ARTIFACT CFLAGS CUBIN_CACHE CUBIN_ARCH TRITON_ARCH TRITON_JOBS GPU_MEM_BYTES \
-	LONG_MS LONG_LAUNCHES COOL_CLOCK COOL_MAX_MS LOSER_RATIO; do
+	LONG_MS LONG_LAUNCHES COOL_CLOCK COOL_MAX_MS LOSER_RATIO WARM_FROM_VERIFY; do
 	grep -q "\b$v=" "$TMP/help" || fail "make-help-lists-$v" "'$v=' is not in make help"
 	grep -q "^| \`$v\` |" "$ROOT/docs/VARIABLES.md" || fail "docs-variables-$v" "'$v' has no row in docs/VARIABLES.md"
 done

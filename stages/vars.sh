@@ -120,6 +120,10 @@ if has LOSER_RATIO; then
 		err "LOSER_RATIO='${v[LOSER_RATIO]}': expected 0 (off) or a factor > 1/$nb = $(awk -v r="$nb" 'BEGIN { printf "%.8g", 1 / r }') and <= 100 (a smaller one could cut a near-best choice to one launch: stages/lib/rules.h) (bench --loser-ratio)"
 	fi
 fi
+# 0 or 1 (bench --warm-from-verify: off or on)
+if has WARM_FROM_VERIFY && ! [[ ${v[WARM_FROM_VERIFY]} =~ ^[01]$ ]]; then
+	err "WARM_FROM_VERIFY='${v[WARM_FROM_VERIFY]}': expected 0 (off) or 1 (on) (bench --warm-from-verify)"
+fi
 if has GPUS; then
 	if ! [[ ${v[GPUS]} =~ ^[0-9]+(,[0-9]+)*$ ]]; then
 		err "GPUS='${v[GPUS]}': expected device ordinals, comma-separated without spaces (e.g. 0,1)"

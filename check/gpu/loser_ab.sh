@@ -25,6 +25,10 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 L=${L:-1.5} EVERY=${EVERY:-2} CARRY=${CARRY:-build/loserab} OUT=${OUT:-out/loser_ab}
+# the options compared (check/gpu/warmverify_ab.sh sets them): off, on, the
+# on runs' letter, the sets' titles
+AB_OFF=${AB_OFF---loser-ratio 0} AB_ON=${AB_ON---loser-ratio $L} AB_X=${AB_X:-L}
+AB_TITLE=${AB_TITLE:---loser-ratio 0 vs $L}
 WORK=${WORK:-$CARRY/run}
 GIANTS=perf/results/gpu/long_ms_h200/shapes.tsv AGREE=check/gpu/inductor_agree_shapes.tsv
 
@@ -55,12 +59,12 @@ mkdir -p "$OUT" "$WORK" || exit 1
 nvidia-smi --query-gpu=name,clocks.sm,temperature.gpu,power.draw --format=csv,noheader 2>/dev/null
 rc=0
 for set in giants agree; do
-	echo "==== $set ($(($(wc -l < "$CARRY/$set.tsv") - 1)) inputs), --loser-ratio 0 vs $L"
-	rule_ab "$WORK/$set" "$CARRY/$set.tsv" L "--loser-ratio 0" "--loser-ratio $L" || rc=1
+	echo "==== $set ($(($(wc -l < "$CARRY/$set.tsv") - 1)) inputs), $AB_TITLE"
+	rule_ab "$WORK/$set" "$CARRY/$set.tsv" "$AB_X" "$AB_OFF" "$AB_ON" || rc=1
 	tar cJf "$OUT/$set.tar.xz" -C "$WORK" "$set" || rc=1
 done
 for set in giants agree; do
-	echo "### $set ($(($(wc -l < "$CARRY/$set.tsv") - 1)) inputs, --loser-ratio 0 vs $L)"
+	echo "### $set ($(($(wc -l < "$CARRY/$set.tsv") - 1)) inputs, $AB_TITLE)"
 	cat "$WORK/$set/table.md" 2>/dev/null
 done > "$OUT/summary.md"
 cat "$OUT/summary.md"

@@ -16,7 +16,7 @@
 BENCH=${BENCH:-build/bin/bench}
 
 # one line of bench --stats keys, for the console
-rule_ab_keys='inputs_measured|inputs_per_hour|timing_nvrtc_s|timing_extern_s|verify_s|timed_launches|long_choices|long_fallbacks|loser_choices|loser_fallbacks|verify_failures'
+rule_ab_keys='inputs_measured|inputs_per_hour|timing_nvrtc_s|timing_extern_s|verify_s|timed_launches|long_choices|long_fallbacks|loser_choices|loser_fallbacks|warm_from_verify|verify_failures'
 
 rule_ab() {
 	local dir=$1 shapes=$2 x=$3 off=$4 on=$5 run opts t0 r

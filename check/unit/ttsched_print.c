@@ -29,7 +29,7 @@ int main(void)
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
 		tt_params p = TT_PARAMS_INDUCTOR;
-		tt_known k = { NAN, NAN, NAN, NAN, NAN };
+		tt_known k = { NAN, NAN, NAN, NAN, NAN, 0 };
 		int max_iters;
 		int n = sscanf(line, "%lf %d %lf %lf %lf %d %lf %lf %lf", &p.long_ms, &p.long_launches,
 		               &k.warm_ms, &k.first_ms, &k.est_ms, &max_iters, &p.loser_ratio,

@@ -120,6 +120,23 @@ static const char help_loser_ratio[] =
 	"loser_choices and loser_fallbacks (warm-up >= L x best, the launch < L x "
 	"best).  Part of the plan: resume with the same L";
 
+static const char help_warm_from_verify[] =
+	"the warm-up from verification (ours, opt-in; only for --template triton; "
+	"default off: every timing makes its own warm-up call, as Inductor's): "
+	"a choice verified on this input (one call into a poisoned output, "
+	"event-timed, checked against cuBLAS; every input for --template triton, "
+	"extern_mm excepted) takes that call as its first timing's warm-up "
+	"call: its time in ms is the warm-up time the long-kernel rule "
+	"(--long-ms) and the loser cut (--loser-ratio) try on, and the timing "
+	"makes one call fewer; everything after the warm-up is unchanged.  Not "
+	"with --cool-clock (its wait must precede the warm-up call: the timing "
+	"then makes its own).  Safe: a warm-up time only makes a rule try, its "
+	"flushed launches decide (stages/bench/triton_timing.h); times and labels "
+	"are otherwise as without it.  Not yet measured on a GPU "
+	"(kernels/INDUCTOR_MM.md section 5).  --stats counts warm_from_verify "
+	"(the timings that took it).  Part of the plan: resume with the same "
+	"setting";
+
 static const char help_template[] =
 	"the back end (stages/bench/backends.c).  mm (default): kernels/mm.cu, "
 	"CUDA-core FFMA tiles, configs kernels/configs.tsv, ids "
@@ -240,6 +257,7 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 		           "default 300); a wait stopped by it is a cool_timeout and the "
 		           "choice is timed anyway.  Part of the plan with --cool-clock"),
 		OPT_DOUBLE("--loser-ratio", "L", &o->loser_ratio, 0, 100, 0, help_loser_ratio),
+		OPT_FLAG("--warm-from-verify", &o->warm_from_verify, help_warm_from_verify),
 		OPT_STRING("--kernels", "DIR", &o->kernels, 0,
 		           "the templates and their config lists (default kernels)"),
 		OPT_ENUM("--template", "T", &tmpl, names, 0,
@@ -362,6 +380,9 @@ void bench_args_screen(bench_args *a)
 		o->long_ms = 0; /* its timing has no such rule: not part of its plan */
 	if (!(o->cool_max_ms > 0))
 		die("--cool-max-ms: expected a time > 0 ms, got %g", o->cool_max_ms);
+	if (o->warm_from_verify && !a->be->plan->inductor_timing)
+		die("--warm-from-verify: only for --template triton (it shortens Inductor's "
+		    "timing, which --template %s does not use)", a->be->name);
 	if (o->cool_clock > 0 && !a->be->plan->inductor_timing)
 		die("--cool-clock: only for --template triton (the back end timed as Inductor "
 		    "times, stages/bench/triton_timing.h), not --template %s", a->be->name);

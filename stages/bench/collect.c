@@ -68,7 +68,8 @@ static void plan_diff(const char *have, const char *want, char *out, size_t outl
  * existed, or with --long-ms 0, has the same line as Inductor's method;
  * then " cool_clock=P cool_max_ms=C" when the cool-clock wait is on, so
  * that a part made without it resumes unchanged, then " loser_ratio=L"
- * when the loser cut is on, likewise; the log's own lines must
+ * when the loser cut is on, likewise, then " warm_from_verify=1" when the
+ * warm-up from verification is on, likewise; the log's own lines must
  * stay Inductor's) from the first run of the shard
  * until LOG is complete.  A resumed part whose sidecar says otherwise is
  * refused, naming the sidecar and the fields that differ (plan_diff);
@@ -86,9 +87,9 @@ static char *plan_check(const char *part, const bench_opts *o, const char *ident
 		         o->cool_max_ms);
 	if (o->loser_ratio > 0)
 		snprintf(los, sizeof los, " loser_ratio=%.17g", o->loser_ratio);
-	sprintf(want, "screen=%.17g screen_ms=%.17g audit=%d%s%s%s\n%s",
+	sprintf(want, "screen=%.17g screen_ms=%.17g audit=%d%s%s%s%s\n%s",
 	        o->screen, o->screen > 0 ? o->screen_ms : 0.0, o->screen_audit, lng, cool, los,
-	        ident);
+	        o->warm_from_verify ? " warm_from_verify=1" : "", ident);
 	char *path = xmalloc(strlen(part) + 8);
 	sprintf(path, "%s.plan", part);
 	if (resumed && access(path, F_OK) == 0) {
@@ -104,8 +105,9 @@ static char *plan_check(const char *part, const bench_opts *o, const char *ident
 			plan_diff(have, want, diff, sizeof diff);
 			die("%s was made with %s, this run has %s (%s: %s): resume with the same "
 			    "--screen/--screen-ms/--screen-audit/--long-ms/--long-launches/"
-			    "--cool-clock/--cool-max-ms/--loser-ratio (make: SCREEN, SCREEN_MS, "
-			    "LONG_MS, LONG_LAUNCHES, COOL_CLOCK, COOL_MAX_MS, LOSER_RATIO) and the "
+			    "--cool-clock/--cool-max-ms/--loser-ratio/--warm-from-verify (make: "
+			    "SCREEN, SCREEN_MS, LONG_MS, LONG_LAUNCHES, COOL_CLOCK, COOL_MAX_MS, "
+			    "LOSER_RATIO, WARM_FROM_VERIFY) and the "
 			    "same back end (tables, cubins), or remove %s to start over", part, have,
 			    want, path, diff, part);
 		}

@@ -25,6 +25,7 @@
  * (context lost) is fatal.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,7 @@ measurer *measure_open(const bench_opts *o, const bench_backend *be, bench_devic
 	if (o->device >= count)
 		die("--device %d: only %d CUDA device(s)", o->device, count);
 	measurer *m = xcalloc(1, sizeof *m);
+	m->verify_ms = NAN; /* no verification call given (cuda.h) */
 	m->o = *o;
 	m->be = be;
 	CUDA_OK(cudaSetDevice(o->device));
@@ -114,6 +116,7 @@ void measure_stats(measurer *m, FILE *fp)
 	        b->n_cool_wait, b->t_cool_wait, b->n_cool_timeout);
 	fprintf(fp, "loser_choices\t%" PRId64 "\nloser_fallbacks\t%" PRId64 "\n", b->n_loser,
 	        b->n_loser_fallback);
+	fprintf(fp, "warm_from_verify\t%" PRId64 "\n", b->n_warm_from_verify);
 }
 
 int measure_lt_heuristic(measurer *b, const bench_input *in, int n, lt_algo *out)

@@ -44,14 +44,15 @@ typedef struct {
 
 /* --stats: seconds and counts (cuda.c measure_stats prints them). */
 typedef struct {
-	double t_compile, t_load, t_setup, t_ref, t_verify, t_time_nvrtc, t_time_extern,
-	       t_time_lt, t_screen, t_cool_wait; /* t_cool_wait: --cool-clock's waits */
+	double t_compile, t_load, t_setup, t_ref, t_verify, t_time_nvrtc, t_time_extern, t_time_lt,
+	       t_screen, t_cool_wait; /* t_cool_wait: --cool-clock's waits */
 	int64_t n_compile, n_cache_hit, n_verify, n_verify_fail, n_compile_fail,
 	        n_launch_fail, n_oom, n_inputs, n_launch, n_lt_rejected, n_lt_mismatch,
 	        n_screened, n_screened_out, n_screen_miss, n_ref_warm,
 	        n_long, n_long_fallback, /* tt_time's long path taken; tried, not taken */
 	        n_cool_wait, n_cool_timeout, /* timings that waited; waits stopped by the cap */
-	        n_loser, n_loser_fallback; /* tt_time's loser cut taken; tried, not taken */
+	        n_loser, n_loser_fallback, /* tt_time's loser cut taken; tried, not taken */
+	        n_warm_from_verify; /* timings with the verification call as the warm-up */
 } cuda_stats;
 
 struct measurer {
@@ -70,12 +71,11 @@ struct measurer {
 	double *d_sums;            /* 3 doubles on the device (cmp_kernel) */
 	lt_gpu *lt;                /* cuBLASLt, opened on first use */
 	lt_prep ltp;               /* the cuBLASLt candidate being measured */
-	double input_best;         /* the input in flight's best time so far (ms): the
-	                              smallest of its full-size timings, every repetition
-	                              of every candidate timed before, failed ones
-	                              forgotten; +inf before the first (cuda_measure.c
-	                              keeps it, a back end's time() reads it: the loser
-	                              cut, bench --loser-ratio) */
+	double input_best;         /* the input in flight's best time so far (ms): over its
+	                              full-size timings (every repetition, failed ones
+	                              forgotten; +inf before the first; --loser-ratio) */
+	double verify_ms;          /* its candidate's verification call just made (ms, NAN:
+	                              none; --warm-from-verify); both kept by cuda_measure.c */
 	cuda_stats s;
 };
 

@@ -199,9 +199,12 @@ static void full_size(measurer *m, input_run *x, int ci)
 	}
 	if (r.launched && t >= 0)
 		*r.launched = 1;
-	/* first repetition; the others only if bench_full_reps says so */
+	/* first repetition; the others only if bench_full_reps says so; a back
+	 * end's time() may take the verification call as its warm-up */
+	m->verify_ms = warm_ms >= 0 ? warm_ms : NAN;
 	if (t >= 0)
 		t = cuda_time_rep(m, in, cd, &r, &x->bf, ms >= 0 ? cuda_iters_for(ms) : 1);
+	m->verify_ms = NAN;
 	if (t >= 0) {
 		fb[ci] = t;
 		if (t < x->best)

@@ -30,7 +30,12 @@
  * far (over every repetition timed before, as cuda_measure.c keeps it) and
  * the made-up time as the probe's: a repetition is a loser when its time
  * is >= L x that best, a loser fallback when only its warm-up (1.5 x the
- * time) is; --stats counts loser_choices and loser_fallbacks. */
+ * time) is; --stats counts loser_choices and loser_fallbacks.  With
+ * --warm-from-verify the first repetition of every choice but extern_mm
+ * (verified just before, as cuda_verify does on every input for this back
+ * end) takes the verification call, of the warm-up call's made-up time, as
+ * its warm-up (tt_warm_reused: not with --cool-clock): one timed call
+ * fewer, the same schedule otherwise; --stats counts warm_from_verify. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +54,7 @@ struct measurer {
 	int inductor_timing;       /* the back end's (backend.h) */
 	tt_params tp;              /* its schedule's parameters, --long-ms included */
 	int64_t inputs, fails, screened, screened_out, misses, longs, long_fallbacks, calls,
-	        losers, loser_fallbacks;
+	        losers, loser_fallbacks, warm_reused;
 	cool_params cool;          /* --cool-clock, --cool-max-ms (pct 0: off) */
 	double mhz, now_ms;        /* the made-up clock and virtual time */
 	int64_t cool_waits, cool_timeouts;
@@ -103,6 +108,7 @@ measurer *measure_open(const bench_opts *o, const struct bench_backend *be, benc
 	b->tp.long_ms = o->long_ms;
 	b->tp.long_launches = o->long_launches;
 	b->tp.loser_ratio = o->loser_ratio;
+	b->tp.warm_from_verify = o->warm_from_verify;
 	b->cool = (cool_params){ o->cool_clock, o->cool_max_ms, COOL_STEP_MS };
 	b->mhz = FAKE_MAX_MHZ;
 	dev->smem_optin = 232448;
@@ -133,15 +139,18 @@ static double fake_time(const bench_input *in, const bench_cand *c, int r, int f
 
 /* One timed repetition of made-up time v under Inductor's schedule (with
  * the long-kernel rule and the loser cut against best, the input's best
- * time so far), counted as tt_time's caller counts it (triton_gpu.c); 128
- * events as there. */
-static void fake_schedule(measurer *b, double v, double best)
+ * time so far; verified: the choice's verification call, of the warm-up
+ * call's made-up time, was made just before), counted as tt_time's caller
+ * counts it (triton_gpu.c); 128 events as there. */
+static void fake_schedule(measurer *b, double v, double best, int verified)
 {
 	if (!b->inductor_timing || !isfinite(v))
 		return;
 	fake_cool(b, v);
-	tt_known k = { 1.5 * v, v, v, v, best };
+	tt_known k = { 1.5 * v, v, v, v, best,
+	               tt_warm_reused(&b->tp, verified ? 1.5 * v : NAN, b->cool.pct > 0) };
 	tt_sched s = tt_schedule(&b->tp, &k, 128);
+	b->warm_reused += s.warm_reused;
 	b->longs += s.is_long;
 	b->long_fallbacks += s.long_tried && !s.is_long;
 	b->losers += s.is_loser;
@@ -204,7 +213,9 @@ void measure_input(measurer *b, const bench_input *in, const bench_cand *c, int 
 		for (int r = 0; r < reps; r++) {
 			double v = fake_time(in, &c[i], r, b->o.fake_fail);
 			fb[(size_t)r * nc + i] = v;
-			fake_schedule(b, v, tbest);
+			/* verified first (cuda_verify: every input for an Inductor-timed
+			 * back end, which has no screening; extern_mm is the reference) */
+			fake_schedule(b, v, tbest, r == 0 && !c[i].is_extern);
 			if (v < tbest)
 				tbest = v;
 			if (r == 0) {
@@ -261,6 +272,7 @@ void measure_stats(measurer *b, FILE *fp)
 	        (long long)b->cool_waits, b->cool_wait_ms / 1e3, (long long)b->cool_timeouts);
 	fprintf(fp, "loser_choices\t%lld\nloser_fallbacks\t%lld\n", (long long)b->losers,
 	        (long long)b->loser_fallbacks);
+	fprintf(fp, "warm_from_verify\t%lld\n", (long long)b->warm_reused);
 }
 
 void measure_describe(measurer *b, FILE *fp)

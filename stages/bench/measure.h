@@ -49,6 +49,10 @@ typedef struct {
 	double loser_ratio;        /* --loser-ratio L: the loser cut of a back end timed
 	                              as Inductor times (stages/lib/ttsched.h), against
 	                              the input's best time so far; 0: off (the default) */
+	int warm_from_verify;      /* --warm-from-verify: a back end timed as Inductor
+	                              times takes a choice's verification call on the
+	                              input as its first timing's warm-up
+	                              (stages/lib/ttsched.h); 0: off (the default) */
 } bench_opts;
 
 /* Device facts that go into the metadata line and the plan. */

@@ -12,7 +12,9 @@
  * nvml_clock.h; --stats: cool_waits, cool_wait_s, cool_timeouts) and,
  * with --loser-ratio L (off by default), the loser cut against the input's
  * best time so far (cuda.h measurer input_best; --stats: loser_choices,
- * loser_fallbacks).  The driver is reached through stages/cuda/cudrv.h (bench does
+ * loser_fallbacks) and, with --warm-from-verify (off by default), the
+ * candidate's verification call on the input as the first timing's warm-up
+ * (cuda.h measurer verify_ms; --stats: warm_from_verify).  The driver is reached through stages/cuda/cudrv.h (bench does
  * not link libcuda: it starts without a driver and says so).
  *
  * Failures as Inductor's: a variant recorded as a compile error, or one
@@ -121,6 +123,7 @@ static void *triton_open(measurer *m, const bench_opts *o, int variant)
 	st->tp.long_ms = o->long_ms; /* 0: Inductor's schedule */
 	st->tp.long_launches = o->long_launches;
 	st->tp.loser_ratio = o->loser_ratio; /* 0: no loser cut */
+	st->tp.warm_from_verify = o->warm_from_verify; /* 0: a warm-up call of its own */
 	if (o->cool_clock > 0)
 		cool_open(st, m, o);
 	return st;
@@ -212,7 +215,8 @@ static double triton_time(void *s, measurer *m, const bench_input *in, const ben
 	double ms;
 	char why[512];
 	tt_sched how;
-	int rc = tt_time(&st->tb, &st->tp, call_once, &t, m->input_best, &ms, &how, why, sizeof why);
+	int rc = tt_time(&st->tb, &st->tp, call_once, &t, m->input_best, m->verify_ms, &ms, &how,
+	                 why, sizeof why);
 	const cool_result *cw = &st->tb.cool_last;
 	m->s.n_cool_wait += cw->waited;
 	m->s.n_cool_timeout += cw->timeout;
@@ -228,6 +232,7 @@ static double triton_time(void *s, measurer *m, const bench_input *in, const ben
 	m->s.n_long_fallback += how.long_tried && !how.is_long;
 	m->s.n_loser += how.is_loser;
 	m->s.n_loser_fallback += how.loser_tried && !how.is_loser;
+	m->s.n_warm_from_verify += how.warm_reused;
 	return ms > 0 ? ms : 1e-6;
 }
 

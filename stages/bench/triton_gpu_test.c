@@ -398,7 +398,7 @@ static void operands_make(run *g, const crow *x, operands *o)
 	if (g->do_time) {
 		char why[1024];
 		bcall bt = {g->h, in, o->A, o->B, o->C};
-		if (tt_time(&g->tb, &g->tp, call_cublas, &bt, NAN, &o->ext_ms, NULL, why, sizeof why))
+		if (tt_time(&g->tb, &g->tp, call_cublas, &bt, NAN, NAN, &o->ext_ms, NULL, why, sizeof why))
 			die("input %" PRId64 ": timing extern_mm: %s", x->input, why);
 	}
 }
@@ -463,7 +463,7 @@ static void check_output(run *g, const operands *o, const crow *x, tcall *tc, ou
 		}
 	}
 	char why[1024];
-	if (g->do_time && tt_time(&g->tb, &g->tp, call_triton, tc, NAN, &oc->ours, NULL, why, sizeof why))
+	if (g->do_time && tt_time(&g->tb, &g->tp, call_triton, tc, NAN, NAN, &oc->ours, NULL, why, sizeof why))
 		die("input %" PRId64 " %s: timing: %s (%s)", x->input, x->variant, why, tc->why);
 }
 
@@ -483,7 +483,7 @@ static void time_static(run *g, const operands *o, const crow *x, outcome *oc)
 	if (rl->rc == 0) {
 		tcall rc = {&rl->k, o->A, o->B, o->C, {0}, ""};
 		ic_args(in, rc.arg);
-		if (tt_time(&g->tb, &g->tp, call_triton, &rc, NAN, &oc->stat, NULL, why, sizeof why))
+		if (tt_time(&g->tb, &g->tp, call_triton, &rc, NAN, NAN, &oc->stat, NULL, why, sizeof why))
 			die("input %" PRId64 " %s: timing the static kernel: %s", x->input, rn, why);
 	}
 }

@@ -119,11 +119,16 @@ static int warm_up(tt_bench *b, tt_call call, void *ctx, double *ms, char *why, 
 }
 
 int tt_time(tt_bench *b, const tt_params *p, tt_call call, void *ctx, double best_ms,
-            double *ms, tt_sched *how, char *why, size_t whylen)
+            double verify_ms, double *ms, tt_sched *how, char *why, size_t whylen)
 {
-	tt_known k = { NAN, NAN, NAN, NAN, best_ms };
-	if (warm_up(b, call, ctx, &k.warm_ms, why, whylen))
+	tt_known k = { NAN, NAN, NAN, NAN, best_ms, tt_warm_reused(p, verify_ms, b->cool != NULL) };
+	if (k.warm_reused) {
+		/* the verification call was the warm-up (ttsched.h) */
+		memset(&b->cool_last, 0, sizeof b->cool_last);
+		k.warm_ms = verify_ms;
+	} else if (warm_up(b, call, ctx, &k.warm_ms, why, whylen)) {
 		return -1;
+	}
 	CU(b->d->memsetd32async(b->flush, 0, b->flush_words, b->s), "cuMemsetD32Async(L2 flush)");
 	/* the first estimation launches: all of them, N on a long call, or
 	 * the probe alone first on a possible loser */

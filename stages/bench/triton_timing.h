@@ -44,6 +44,23 @@
  * torch.mm(out=)) and their host latency lands inside the event pair when
  * it exceeds the time the GPU spends on the flush; a C caller's does not.
  * It exists to measure that effect in the agreement study, not to hide it.
+ *
+ * With p->warm_from_verify (bench --warm-from-verify; ours, off by default)
+ * and verify_ms >= 0, the time of the call that verified the choice on
+ * this input just before (bench's cuda_verify: one call into the output,
+ * event-timed, the same operands), and no cool-clock wait (b->cool NULL:
+ * the wait must precede the warm-up call), the timing makes no warm-up
+ * call: verify_ms is its warm-up time (stages/lib/ttsched.h
+ * tt_warm_reused, the one home of that rule), everything after it as
+ * above; one call fewer per verified choice.  Safe by construction: the
+ * warm-up time decides nothing alone.  It only makes the long-kernel rule
+ * or the loser cut try (warm-up >= T, >= L x best), and each confirms its
+ * verdict with flushed, timed launches (first_ms >= T, probe_ms >= L x
+ * best) before it shortens the schedule; otherwise Inductor's schedule
+ * follows.  A verification call slower than a warm-up call (its output
+ * poisoned first, no synchronisation just before it) can only make a rule
+ * try where it would not have, costing the host's wait for those
+ * launches; a faster one can hide a try, as a warm-up call's own noise can.
  */
 #ifndef MMRANK_TRITON_TIMING_H
 #define MMRANK_TRITON_TIMING_H
@@ -83,13 +100,15 @@ int tt_free(tt_bench *b);
 
 /* Time call(ctx, s) with p (TT_PARAMS_INDUCTOR for Inductor's), best_ms
  * the input's best time so far for the loser cut (NAN: none; unused when
- * p->loser_ratio is 0).  Returns 0 with *ms and, when how is not NULL,
+ * p->loser_ratio is 0), verify_ms the verification call's time for the
+ * warm-up from verification (NAN: none, a warm-up call of its own; unused
+ * unless p->warm_from_verify).  Returns 0 with *ms and, when how is not NULL,
  * *how: the schedule it followed (how->is_long: the long path,
  * how->is_loser: the loser cut's; tt_sched_calls: the calls made), or -1 with
  * why[] when the call fails (its warm-up call or any timed one) or a CUDA
  * call fails; after a failed kernel the context may be unusable (the caller
  * checks, as for any CUDA fault). */
 int tt_time(tt_bench *b, const tt_params *p, tt_call call, void *ctx, double best_ms,
-            double *ms, tt_sched *how, char *why, size_t whylen);
+            double verify_ms, double *ms, tt_sched *how, char *why, size_t whylen);
 
 #endif

@@ -26,6 +26,7 @@ static int benchmark_count(const tt_params *p, double est_ms, int max_iters)
 tt_sched tt_schedule(const tt_params *p, const tt_known *k, int max_iters)
 {
 	tt_sched s = { 0 };
+	s.warm_reused = k->warm_reused != 0;
 	if (max_iters < 1)
 		max_iters = 1;
 	int ne = clamp(p->estimation_iters, 1, max_iters);
@@ -52,5 +53,10 @@ tt_sched tt_schedule(const tt_params *p, const tt_known *k, int max_iters)
 
 int tt_sched_calls(const tt_sched *s)
 {
-	return 1 + s->first + s->estimation + s->benchmark;
+	return !s->warm_reused + s->first + s->estimation + s->benchmark;
+}
+
+int tt_warm_reused(const tt_params *p, double verify_ms, int cool)
+{
+	return p->warm_from_verify && verify_ms >= 0 && isfinite(verify_ms) && !cool;
 }

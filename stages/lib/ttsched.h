@@ -39,6 +39,19 @@
  * inf, <= 0) or L = 0: no cut.  Such a result is >= L x best >= L x the
  * input's final best, so with L > 1 / NEAR_BEST_RATIO (stages/lib/rules.h;
  * bench refuses a smaller L) it is never near-best (spec §5.2).  Times in ms.
+ *
+ * The warm-up from verification (warm_from_verify = 1, bench
+ * --warm-from-verify, off by default): a choice verified on this input
+ * just before its timing (bench's cuda_verify: one call, event-timed,
+ * checked against cuBLAS) has made Inductor's warm-up call already; when
+ * its time is given (>= 0) and no cool-clock wait precedes the timing (the
+ * wait must come before the warm-up call), the timing makes no warm-up call
+ * of its own and the verification's time is warm_ms (tt_warm_reused, the
+ * one home of that rule; tt_sched_calls counts one call fewer).  It only
+ * feeds the long-kernel rule's and the loser cut's tries: each verdict is
+ * confirmed by flushed launches (first_ms, probe_ms), so a verification
+ * call slower than a warm-up call would be can make a rule try, never
+ * decide; everything after the warm-up is unchanged.
  */
 #ifndef MMRANK_TTSCHED_H
 #define MMRANK_TTSCHED_H
@@ -52,10 +65,12 @@ typedef struct {
 	double long_ms;            /* 0: off (Inductor's schedule); else T, ms */
 	int long_launches;         /* N: flushed launches of the long path (2) */
 	double loser_ratio;        /* 0: off; else L > 1: the loser cut */
+	int warm_from_verify;      /* 1: a given verification call is the warm-up */
 } tt_params;
 
-/* Inductor's parameters, the long-kernel rule and the loser cut off */
-#define TT_PARAMS_INDUCTOR {5, 100, 100, 25.0, 0.0, 0.0, 2, 0.0}
+/* Inductor's parameters, the long-kernel rule, the loser cut and the
+ * warm-up from verification off */
+#define TT_PARAMS_INDUCTOR {5, 100, 100, 25.0, 0.0, 0.0, 2, 0.0, 0}
 /* bench's defaults for --long-ms, --long-launches (bench --help says why) */
 #define TT_LONG_MS_DEFAULT 10.0
 #define TT_LONG_LAUNCHES_DEFAULT 2
@@ -75,6 +90,7 @@ typedef struct {
 	                              (loser_tried), 0: they go together */
 	int loser_tried;           /* 1: the warm-up call took >= L x best */
 	int is_loser;              /* 1: the loser path: the probe alone, nothing after */
+	int warm_reused;           /* 1: no warm-up call: warm_ms is the verification's */
 } tt_sched;
 
 /* What one timing knows when it asks for its schedule (ms). */
@@ -90,6 +106,8 @@ typedef struct {
 	                              then 0) */
 	double best_ms;            /* the input's best time so far (NAN, inf or <= 0:
 	                              none, no loser cut) */
+	int warm_reused;           /* 1: warm_ms is the verification call's
+	                              (tt_warm_reused): no warm-up call is made */
 } tt_known;
 
 /* The schedule, from what is known (k).  max_iters (>= 1): the most timed
@@ -97,7 +115,14 @@ typedef struct {
  * clamped to it.  A pure function. */
 tt_sched tt_schedule(const tt_params *p, const tt_known *k, int max_iters);
 
-/* Timed calls the schedule makes in all, the warm-up call included. */
+/* Timed calls the schedule makes in all, the warm-up call included (none
+ * when s->warm_reused). */
 int tt_sched_calls(const tt_sched *s);
+
+/* 1 when a timing uses the verification call as its warm-up: p's
+ * warm_from_verify is on, verify_ms (the verification call's time, ms;
+ * NAN or < 0: none on this input) is given and cool (a cool-clock wait
+ * before the timing) is 0; else 0 (the timing makes its own). */
+int tt_warm_reused(const tt_params *p, double verify_ms, int cool);
 
 #endif
