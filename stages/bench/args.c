@@ -131,8 +131,8 @@ static const char help_warm_from_verify[] =
 	"makes one call fewer; everything after the warm-up is unchanged.  Not "
 	"with --cool-clock (its wait must precede the warm-up call: the timing "
 	"then makes its own).  Safe: a warm-up time only makes a rule try, its "
-	"flushed launches decide (stages/bench/triton_timing.h); times and labels "
-	"are otherwise as without it.  Not yet measured on a GPU "
+	"flushed launches decide (stages/bench/triton_timing.h); the schedule is "
+	"otherwise as without it.  Not yet measured on a GPU "
 	"(kernels/INDUCTOR_MM.md section 5).  --stats counts warm_from_verify "
 	"(the timings that took it).  Part of the plan: resume with the same "
 	"setting";
