@@ -9,7 +9,8 @@
 #   4. --slice: SAMPLE_SKIP=S SAMPLE_TAKE=T keeps the header and inputs
 #      S..S+T-1 of a list (the second sample part's folder is made so);
 #   5. a bench run that fails (not a --time-limit stop): exit 1, the logs
-#      and stderr still packed.
+#      and stderr still packed;
+#   6. WARM_FROM_VERIFY=1 reaches bench; another value refused, nothing written.
 cd "$(dirname "$0")/.." || exit 1
 . check/lib.sh
 H=check/gpu/h200_collect.sh
@@ -65,6 +66,18 @@ rc=$?
 if [ $rc -eq 1 ] && grep -q "a bench run failed" "$TMP/log5" &&
 	tar tJf "$TMP/out5/collect.tar.xz" | grep -qx "c/real.err"; then ok h200_collect_bench_fails
 else fail h200_collect_bench_fails "rc $rc: $(tail -2 "$TMP/log5" | tr '\n' '|')"; fi
+
+# 6. WARM_FROM_VERIFY=1 reaches bench as --warm-from-verify; a bad value is
+# refused before anything is written
+printf '#!/bin/sh\necho "$@" >>"%s"\nexit 0\n' "$TMP/args" >"$TMP/argbench"
+chmod +x "$TMP/argbench"
+rm -rf "$TMP/fc"
+WARM_FROM_VERIFY=1 C=$C FC=$TMP/fc OUT=$TMP/out6 BENCH=$TMP/argbench REAL_S=30 TOTAL_S=60 \
+	bash "$H" --dry-run >/dev/null 2>&1
+if [ "$(grep -c -- '--warm-from-verify' "$TMP/args")" = 2 ]; then ok h200_collect_warm_from_verify
+else fail h200_collect_warm_from_verify "$(head -c 300 "$TMP/args")"; fi
+expect_error h200_collect_bad_warm "WARM_FROM_VERIFY=yes: expected 0 or 1; nothing done" "$TMP/out7" \
+	env WARM_FROM_VERIFY=yes C="$C" FC="$TMP/fc" OUT="$TMP/out7" BENCH="$TMP/argbench" bash "$H" --dry-run
 
 # 4. the slice: the header, then inputs 1 and 2 of the 4
 SAMPLE_SKIP=1 SAMPLE_TAKE=2 bash "$H" --slice "$C/sample.tsv" "$TMP/slice.tsv"

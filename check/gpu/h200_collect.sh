@@ -41,9 +41,15 @@
 # committed sample part, perf/results/gpu/h200_collect, was made with).
 # LOSER_RATIO=L: bench --loser-ratio (default bench's, 0 = off; a part made
 # with one L resumes only with the same: its plan sidecar says which).
+# WARM_FROM_VERIFY=1: bench --warm-from-verify (default 0; likewise part of
+# the plan; not yet measured on a GPU, kernels/INDUCTOR_MM.md section 5).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 MODE=${1:-run}
+case ${WARM_FROM_VERIFY:-0} in
+0 | 1) ;;
+*) echo "h200_collect.sh: WARM_FROM_VERIFY=$WARM_FROM_VERIFY: expected 0 or 1; nothing done" >&2; exit 2 ;;
+esac
 C=${C:-build/h200c}
 FC=${FC:-build/fccache/cubin}
 SAMPLE_N=${SAMPLE_N:-300}
@@ -111,6 +117,7 @@ fi
 B=("$BENCH" --template triton --reps 1 --kernels kernels --cache "$FC" --triton-cubins "$ED"
 	${LONG_MS:+--long-ms "$LONG_MS"} ${LONG_LAUNCHES:+--long-launches "$LONG_LAUNCHES"}
 	${LOSER_RATIO:+--loser-ratio "$LOSER_RATIO"})
+[ "${WARM_FROM_VERIFY:-0}" = 1 ] && B+=(--warm-from-verify)
 run() {  # NAME LIMIT: bench on $C/NAME.tsv for at most LIMIT s
 	[ "$2" -gt 10 ] || { stamp "$1: no time left"; return; }
 	stamp "$1: --time-limit $2"
