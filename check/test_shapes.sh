@@ -239,27 +239,30 @@ fi
 # complete log; the same for lora32.tsv after the 594 and all of real.tsv
 if [ -x "$BIN/bench-fake" ] && [ -x "$BIN/merge" ]; then
 	BT=("$BIN/bench-fake" --template triton --reps 1 --kernels "$ROOT/kernels")
+	# merge_after NAME PREV LIST FULL MEASURED SKIPPED: LIST measured alone
+	# ($TMP/NAME.st its stats) and merged after the log PREV is the log of
+	# the list FULL ($TMP/NAME.full.txt), MEASURED inputs measured, SKIPPED refused
+	merge_after() {
+		"${BT[@]}" --stats "$TMP/$1.st" -o "$TMP/$1.txt" "$3" 2>/dev/null &&
+			"${BT[@]}" -o "$TMP/$1.full.txt" "$4" 2>/dev/null &&
+			"$BIN/merge" -o "$TMP/$1.merged.txt" "$2" "$TMP/$1.txt" 2>/dev/null &&
+			cmp -s "$TMP/$1.merged.txt" "$TMP/$1.full.txt" &&
+			grep -qx "$(printf 'inputs_measured\t%s' "$5")" "$TMP/$1.st" &&
+			grep -qx "$(printf 'inputs_skipped\t%s' "$6")" "$TMP/$1.st"
+	}
 	head -n 454 "$R" >"$TMP/old.tsv"
 	head -n 595 "$R" >"$TMP/r594.tsv"
 	"${BT[@]}" -o "$TMP/old.txt" "$TMP/old.tsv" 2>/dev/null &&
-		"${BT[@]}" --stats "$TMP/lora.st" -o "$TMP/lora.txt" "$L" 2>/dev/null &&
-		"${BT[@]}" -o "$TMP/all.txt" "$TMP/r594.tsv" 2>/dev/null &&
-		"$BIN/merge" -o "$TMP/merged.txt" "$TMP/old.txt" "$TMP/lora.txt" 2>/dev/null &&
-		cmp -s "$TMP/merged.txt" "$TMP/all.txt" &&
-		grep -qx "$(printf 'inputs_measured\t105')" "$TMP/lora.st" && grep -qx "$(printf 'inputs_skipped\t36')" "$TMP/lora.st" &&
+		merge_after lora "$TMP/old.txt" "$L" "$TMP/r594.tsv" 105 36 &&
 		ok "shapes-lora-merge-equals-real (105 measured, 36 decompose_k refused)" ||
 		fail shapes-lora-merge-equals-real "$(cat "$TMP/lora.st" 2>/dev/null | tr '\n' ' ')"
 	cp "$TMP/old.txt" "$TMP/res.txt.part"
-	"${BT[@]}" --stats "$TMP/res.st" -o "$TMP/res.txt" "$TMP/r594.tsv" 2>/dev/null && cmp -s "$TMP/res.txt" "$TMP/all.txt" &&
+	"${BT[@]}" --stats "$TMP/res.st" -o "$TMP/res.txt" "$TMP/r594.tsv" 2>/dev/null && cmp -s "$TMP/res.txt" "$TMP/lora.full.txt" &&
 		grep -qx "$(printf 'inputs_resumed\t453')" "$TMP/res.st" && grep -qx "$(printf 'inputs_measured\t105')" "$TMP/res.st" &&
 		ok shapes-lora-resume-measures-new-only || fail shapes-lora-resume-measures-new-only "$(cat "$TMP/res.st" 2>/dev/null | tr '\n' ' ')"
 	# lora32.tsv: all 15 measured (no decompose_k input), merged after the
 	# 594's log = the log of all of real.tsv
-	"${BT[@]}" --stats "$TMP/l32.st" -o "$TMP/l32.txt" "$L32" 2>/dev/null &&
-		"${BT[@]}" -o "$TMP/all609.txt" "$R" 2>/dev/null &&
-		"$BIN/merge" -o "$TMP/merged32.txt" "$TMP/all.txt" "$TMP/l32.txt" 2>/dev/null &&
-		cmp -s "$TMP/merged32.txt" "$TMP/all609.txt" &&
-		grep -qx "$(printf 'inputs_measured\t15')" "$TMP/l32.st" && grep -qx "$(printf 'inputs_skipped\t0')" "$TMP/l32.st" &&
+	merge_after l32 "$TMP/lora.full.txt" "$L32" "$R" 15 0 &&
 		ok "shapes-lora32-merge-equals-real (15 measured, 0 refused)" ||
 		fail shapes-lora32-merge-equals-real "$(cat "$TMP/l32.st" 2>/dev/null | tr '\n' ' ')"
 else
