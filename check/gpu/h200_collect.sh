@@ -95,8 +95,14 @@ for f in "$C/cubins.tar.xz" "$C/triton_entry.txt" "$C/real.tsv" "$C/sample.tsv" 
 done
 T0=$(date +%s)
 stamp() { echo "== $(date -u +%T) (+$(($(date +%s) - T0)) s): $*"; }
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
+# The work folder is under build/ (kept on a warm machine) and is packed into
+# $OUT on every exit, a signal's too: a call killed at its limit (the input in
+# flight outlasting --time-limit) still brings back its complete inputs
+# (bench fsyncs the .part per input).  It is removed only after a clean pack.
+mkdir -p build || exit 1
+W=$(mktemp -d build/h200c-work.XXXXXX) || exit 1
+pack() { tar cJf "$OUT/collect.tar.xz.tmp" -C "$W" c && mv "$OUT/collect.tar.xz.tmp" "$OUT/collect.tar.xz"; }
+trap 'trap "" PIPE; pack; stamp "signal: packed what was written" 2>/dev/null; exit 143' TERM INT HUP
 mkdir -p "$OUT" "$W/c"
 exec > >(tee "$OUT/summary.txt") 2>&1
 stamp "h200 collection ($MODE), commit $(git log -1 --format=%h 2>/dev/null || echo '?')"
@@ -121,12 +127,17 @@ B=("$BENCH" --template triton --reps 1 --kernels kernels --cache "$FC" --triton-
 run() {  # NAME LIMIT: bench on $C/NAME.tsv for at most LIMIT s
 	[ "$2" -gt 10 ] || { stamp "$1: no time left"; return; }
 	stamp "$1: --time-limit $2"
-	timeout --kill-after=10 $(($2 + 90)) "${B[@]}" --time-limit "$2" --stats "$W/c/stats_$1.tsv" \
+	# the hard stop: CALL_S (590) after the start, less 15 s to pack, so an
+	# input in flight past --time-limit is cut, not the whole call
+	local hard=$((${CALL_S:-590} - 15 - ($(date +%s) - T0)))
+	[ "$hard" -lt $(($2 + 90)) ] || hard=$(($2 + 90))
+	timeout --kill-after=5 "$hard" "${B[@]}" --time-limit "$2" --stats "$W/c/stats_$1.tsv" \
 		-o "$W/c/$1.txt" "$C/$1.tsv" 2> "$W/c/$1.err"
 	local rc=$?
 	stamp "$1: exit $rc ($(grep -v '^bench: type=' "$W/c/$1.err" | tail -n 1))"
-	# 0: done; 2: stopped by --time-limit (resumable); anything else failed
-	[ $rc -eq 0 ] || [ $rc -eq 2 ] || failed=1
+	# 0: done; 2: stopped by --time-limit; 124/137: cut by the hard stop (the
+	# .part holds complete inputs: resumable); anything else failed
+	case $rc in 0 | 2) ;; 124 | 137) stamp "$1: cut at the hard stop ($hard s); the .part is resumable" ;; *) failed=1 ;; esac
 }
 failed=0
 run real "${REAL_S:-330}"
@@ -135,6 +146,8 @@ for f in "$W"/c/stats_*.tsv; do
 	[ -e "$f" ] || continue
 	echo "$f: $(awk -F'\t' '$1 ~ /^(inputs_measured|wall_s|rows_written|verify_failures)$/ { printf "%s=%s ", $1, $2 }' "$f")"
 done
-tar cJf "$OUT/collect.tar.xz" -C "$W" c
+pack || { stamp "cannot pack $W into $OUT/collect.tar.xz (kept)"; exit 1; }
+trap - TERM INT HUP
+rm -rf "$W"
 [ $failed -eq 0 ] || { stamp "done, a bench run failed (its .err is in collect.tar.xz)"; exit 1; }
 stamp "done"
