@@ -48,8 +48,8 @@ make --no-print-directory BUILD="$BUILD" OUT="$TMP/o2" GPU=h200nvrtc heuristic >
 make --no-print-directory BUILD="$BUILD" OUT="$TMP/o3" GPU=h200 heuristic >"$TMP/h3.log" 2>&1 &&
 	grep -q 'merge: wrote .*/o3/h200/main.parts.txt: 6272 rows from 3 files' "$TMP/h3.log" &&
 	grep -q '/o3/h200/main.parts.txt: 6272 measurements, 204 inputs (204 kept)' "$TMP/h3.log" &&
-	grep -q 'h200_inductor_real.txt.xz: 15991 measurements, 546 inputs (546 kept)' "$TMP/h3.log" &&
-	grep -q 'training set 4078 rows .*train_models 546' "$TMP/h3.log" &&
+	grep -q 'h200_inductor_real.txt.xz: 16418 measurements, 561 inputs (561 kept)' "$TMP/h3.log" &&
+	grep -q 'training set 4210 rows .*train_models 561' "$TMP/h3.log" &&
 	grep -q "type=triton_BLOCK-M=" "$TMP/o3/h200/_MMRankingH200.py" &&
 	! grep -q "nvrtc" "$TMP/o3/h200/_MMRankingH200.py" \
 	&& ok collect-train-committed-h200 || fail collect-train-committed-h200 "$(tail -3 "$TMP/h3.log")"

@@ -213,25 +213,34 @@ has shapes-real-lora32-A-wgrad '32 8192 14336 torch.bfloat16 0 tn 1 32 14336 1 l
 make --no-print-directory -s -n -W datasets/shapes/real.tsv BUILD="${BIN%/bin}" datasets/shapes/lora32.tsv >"$TMP/mkl32.n" 2>&1
 grep -qF "awk 'NR == 1 || NR > 594 + 1' datasets/shapes/real.tsv > datasets/shapes/lora32.tsv.tmp" "$TMP/mkl32.n" &&
 	ok shapes-lora32-make-rule || fail shapes-lora32-make-rule "$(head -3 "$TMP/mkl32.n" | tr '\n' '|')"
-# the committed log is real.tsv's, measured in two lists: its first 13145
-# lines are byte for byte the log of the first 453 GEMMs (441 inputs; the
-# other 12 bench refused), then lora.tsv's (105; 36 refused: decompose_k),
-# merged after it (datasets/shapes/README.md); no input of any other list
+# the committed log is real.tsv's, measured in three lists and merged in
+# its order (datasets/shapes/README.md): its inputs are, in order, 441 of
+# the first 453 GEMMs (the other 12 bench refused), lora.tsv's 105 (36
+# refused: decompose_k), lora32.tsv's 15 (none refused), 561 in all, no
+# input of any other list; its first 13145 lines are byte for byte the log
+# of the first 453, its first 15993 the 546-input log of the first 594 as
+# committed before lora32.tsv's were merged (sha256 of its lines), then
+# lora32.tsv's 427 rows
 H=$ROOT/datasets/h200/h200_inductor_real.txt.xz
 if command -v xz >/dev/null && [ -s "$H" ]; then
-	xz -dc "$H" | "$S" --from-log - --label real -o "$TMP/h200real.tsv" 2>/dev/null
-	key() { tail -n +2 "$1" | cut -f1-10 | sort; }
-	in_old=$(comm -12 <(key "$TMP/h200real.tsv") <(head -n 454 "$R" | key /dev/stdin) | wc -l)
-	in_new=$(comm -12 <(key "$TMP/h200real.tsv") <(key "$L") | wc -l)
-	in_32=$(comm -12 <(key "$TMP/h200real.tsv") <(key "$L32") | wc -l)
-	all=$(key "$TMP/h200real.tsv" | wc -l)
-	first=$(xz -dc "$H" | head -n 13145 | sha256sum | cut -d' ' -f1)
-	[ "$in_old $in_new $all" = "441 105 546" ] && [ "$in_32" = 0 ] &&
+	xz -dc "$H" >"$TMP/h200real.txt"
+	"$S" --from-log "$TMP/h200real.txt" -o "$TMP/h200real.tsv" 2>/dev/null
+	# each log input (in log order) tagged with the list it is in, runs counted
+	runs=$(awk -F'\t' -v OFS='\t' 'FNR == 1 { f++; next }
+		{ k = $1; for (i = 2; i <= 10; i++) k = k OFS $i }
+		f == 1 && FNR <= 454 { t[k] = "first453"; next } f == 2 { t[k] = "lora"; next } f == 3 { t[k] = "lora32"; next }
+		f == 4 { print (k in t ? t[k] : "other") }' "$R" "$L" "$L32" "$TMP/h200real.tsv" | uniq -c | awk '{ printf "%s%s %s", (NR > 1 ? "|" : ""), $1, $2 }')
+	all=$(tail -n +2 "$TMP/h200real.tsv" | cut -f1-10 | sort -u | wc -l)
+	first=$(head -n 13145 "$TMP/h200real.txt" | sha256sum | cut -d' ' -f1)
+	prev=$(head -n 15993 "$TMP/h200real.txt" | sha256sum | cut -d' ' -f1)
+	lines=$(wc -l <"$TMP/h200real.txt")
+	[ "$runs" = "441 first453|105 lora|15 lora32" ] && [ "$all" = 561 ] && [ "$lines" = 16420 ] &&
 		[ "$first" = 4ce057d9cd63cd5de97357f0662d3d0dc50c1bf5723eaf7f64d927e2dacc9195 ] &&
-		ok shapes-h200-log-first-453-then-lora ||
-		fail shapes-h200-log-first-453-then-lora "log inputs among the first 453, in lora.tsv, in all: $in_old $in_new $all (want 441 105 546), in lora32.tsv: $in_32 (want 0); first 13145 lines' sha256 $first"
+		[ "$prev" = 7d761bc82eab9eb08374f4638551ca1121cb5696c08494257e5b578316ddb9c0 ] &&
+		ok "shapes-h200-log-first-453-then-lora-then-lora32 (441 + 105 + 15 = 561 inputs, 16418 rows)" ||
+		fail shapes-h200-log-first-453-then-lora-then-lora32 "log inputs by list, in order: $runs (want 441 first453|105 lora|15 lora32), distinct $all (want 561), lines $lines (want 16420); first 13145 lines' sha256 $first, first 15993 lines' $prev"
 else
-	skip shapes-h200-log-first-453-then-lora "no xz or no $H"
+	skip shapes-h200-log-first-453-then-lora-then-lora32 "no xz or no $H"
 fi
 # measuring lora.tsv alone and merging it after the log of the first 453
 # gives the log of real.tsv's first 594 (bench-fake, Inductor's candidates,
