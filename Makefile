@@ -103,7 +103,7 @@ Main targets:
   make nvmmh                build the optional nvMatmulHeuristics ranker (NVMMH_DIR=dir, or pip install nvidia-matmul-heuristics)
   make triton-cubins GPU=h200 SHAPES=FILE|SAMPLES=N   compile the Triton variants a collection needs (no GPU)
   make shapes-list          regenerate datasets/shapes/real.tsv (real-model GEMMs) from datasets/shapes/models.tsv,
-                            lora.tsv (its GEMMs 454..594, collected) and lora32.tsv (those after 594, not yet)
+                            lora.tsv (its GEMMs 454..594) and lora32.tsv (595..609), both collected
 
 Single stages (each redoes only what is stale, then says "<target> GPU=...: up to date: <files>"):
   make fetch | featurize | fit | prune | emit  GPU=...

@@ -6,8 +6,9 @@
 # regeneration, sizes from the configs), its LoRA/router rows (hand-derived
 # GEMMs; lora.tsv = GEMMs 454..594, those after the 453 the first H200 log
 # was measured on, and measuring it alone then merging gives the log of
-# real.tsv's first 594; the committed log is that merge; lora32.tsv = the
-# rank-32 GEMMs after the 594, not yet collected, merged the same way),
+# real.tsv's first 594; lora32.tsv = GEMMs 595..609, the rank-32 GEMMs
+# after them, merged after those the same way; the committed log is that
+# merge),
 # the official HF log, usage errors, and make collect SHAPES=FILE.
 # Malformed files: check/corpus (test_corpus.sh).
 . check/lib.sh
@@ -179,12 +180,16 @@ has shapes-real-router-60 '4 2048 60 torch.bfloat16 0 nt 2048 1 1 2048 qwen1_5-m
 # merged since), each a LoRA adapter or router GEMM with n, k or m <= 64,
 # and make shapes-list writes it; real.tsv's first 594 GEMMs are byte for
 # byte the list as of that collection (sha256 of the committed real.tsv of
-# 594 GEMMs), so rows appended since only append GEMMs (lora32.tsv, below)
+# 594 GEMMs), so rows appended since only append GEMMs (lora32.tsv, below),
+# and its first 609 the list lora32.tsv was measured on (sha256 of the
+# committed real.tsv of 609 GEMMs)
 L=$D/lora.tsv
 [ "$(head -n 454 "$R" | sha256sum | cut -d' ' -f1)" = e03ac25a51393846b1b11520fea631b29875153f588051f9539ff7e4db4b5907 ] &&
 	ok shapes-real-h200-prefix-unchanged || fail shapes-real-h200-prefix-unchanged "the first 453 GEMMs of real.tsv changed"
 [ "$(head -n 595 "$R" | sha256sum | cut -d' ' -f1)" = 1fefaa28c5e820ce01d6356978e1b6b10a655381c738ba76038b55707a470287 ] &&
 	ok shapes-real-h200-lora-prefix-unchanged || fail shapes-real-h200-lora-prefix-unchanged "the first 594 GEMMs of real.tsv changed"
+[ "$(head -n 610 "$R" | sha256sum | cut -d' ' -f1)" = c1681994c3f35e3c83d895c05d9289108a821930cf95e2e327a4633d567758e3 ] &&
+	ok shapes-real-h200-lora32-prefix-unchanged || fail shapes-real-h200-lora32-prefix-unchanged "the first 609 GEMMs of real.tsv changed"
 awk 'NR == 1 || NR > 454 && NR <= 595' "$R" >"$TMP/lora.want"
 test_cmp shapes-lora-is-real-tail "$TMP/lora.want" "$L"
 got=$(awk -F'\t' 'NR > 1 { n++; if ($11 !~ /-lora_[AB]-r[0-9]+\./ && $11 !~ /\.router\./) bad++
@@ -195,12 +200,13 @@ got=$(awk -F'\t' 'NR > 1 { n++; if ($11 !~ /-lora_[AB]-r[0-9]+\./ && $11 !~ /\.r
 make --no-print-directory -s -n -W datasets/shapes/real.tsv BUILD="${BIN%/bin}" datasets/shapes/lora.tsv >"$TMP/mkl.n" 2>&1
 grep -qF "awk 'NR == 1 || NR > 453 + 1 && NR <= 594 + 1' datasets/shapes/real.tsv > datasets/shapes/lora.tsv.tmp" "$TMP/mkl.n" &&
 	ok shapes-lora-make-rule || fail shapes-lora-make-rule "$(head -3 "$TMP/mkl.n" | tr '\n' '|')"
-# lora32.tsv is the header and the GEMMs after the 594: Axolotl's Llama-3-8B
-# LoRA at rank 32 (examples/llama-3/lora-8b.yml, all linear layers, 2 x 4096
+# lora32.tsv is the header and GEMMs 595..609 (the 15 after the 594; those
+# appended after 609 go to a list of their own): Axolotl's Llama-3-8B LoRA
+# at rank 32 (examples/llama-3/lora-8b.yml, all linear layers, 2 x 4096
 # tokens, bf16), 5 rows x fwd, dX, dW; each has n = 32 or k = 32, or is a
-# lora_A weight gradient with m = 32; none is in the committed log (below)
+# lora_A weight gradient with m = 32; all 15 are in the committed log (below)
 L32=$D/lora32.tsv
-awk 'NR == 1 || NR > 595' "$R" >"$TMP/lora32.want"
+awk 'NR == 1 || NR > 595 && NR <= 610' "$R" >"$TMP/lora32.want"
 test_cmp shapes-lora32-is-real-tail "$TMP/lora32.want" "$L32"
 got=$(awk -F'\t' 'NR > 1 { g++; if ($11 !~ /^llama3-8b\..*-lora_[AB]-r32\.finetune/ || $4 != "torch.bfloat16") bad++
 	if ($3 == 32) n32++; else if ($2 == 32) k32++; else if ($1 == 32 && $11 ~ /-lora_A-r32\.finetune\.dW$/) m32++; else other++ }
@@ -211,7 +217,7 @@ has shapes-real-lora32-A-fwd '8192 4096 32 torch.bfloat16 0 nt 4096 1 1 4096 lla
 has shapes-real-lora32-B-dgrad '8192 1024 32 torch.bfloat16 0 nn 1024 1 32 1 llama3-8b.k+v-lora_B-r32.finetune.dX'
 has shapes-real-lora32-A-wgrad '32 8192 14336 torch.bfloat16 0 tn 1 32 14336 1 llama3-8b.down-lora_A-r32.finetune.dW'
 make --no-print-directory -s -n -W datasets/shapes/real.tsv BUILD="${BIN%/bin}" datasets/shapes/lora32.tsv >"$TMP/mkl32.n" 2>&1
-grep -qF "awk 'NR == 1 || NR > 594 + 1' datasets/shapes/real.tsv > datasets/shapes/lora32.tsv.tmp" "$TMP/mkl32.n" &&
+grep -qF "awk 'NR == 1 || NR > 594 + 1 && NR <= 609 + 1' datasets/shapes/real.tsv > datasets/shapes/lora32.tsv.tmp" "$TMP/mkl32.n" &&
 	ok shapes-lora32-make-rule || fail shapes-lora32-make-rule "$(head -3 "$TMP/mkl32.n" | tr '\n' '|')"
 # the committed log is real.tsv's, measured in three lists and merged in
 # its order (datasets/shapes/README.md): its inputs are, in order, 441 of
@@ -245,7 +251,7 @@ fi
 # measuring lora.tsv alone and merging it after the log of the first 453
 # gives the log of real.tsv's first 594 (bench-fake, Inductor's candidates,
 # --reps 1 as the committed log), as does resuming that list from that
-# complete log; the same for lora32.tsv after the 594 and all of real.tsv
+# complete log; the same for lora32.tsv after the 594 and real.tsv's first 609
 if [ -x "$BIN/bench-fake" ] && [ -x "$BIN/merge" ]; then
 	BT=("$BIN/bench-fake" --template triton --reps 1 --kernels "$ROOT/kernels")
 	# merge_after NAME PREV LIST FULL MEASURED SKIPPED: LIST measured alone
@@ -270,8 +276,9 @@ if [ -x "$BIN/bench-fake" ] && [ -x "$BIN/merge" ]; then
 		grep -qx "$(printf 'inputs_resumed\t453')" "$TMP/res.st" && grep -qx "$(printf 'inputs_measured\t105')" "$TMP/res.st" &&
 		ok shapes-lora-resume-measures-new-only || fail shapes-lora-resume-measures-new-only "$(cat "$TMP/res.st" 2>/dev/null | tr '\n' ' ')"
 	# lora32.tsv: all 15 measured (no decompose_k input), merged after the
-	# 594's log = the log of all of real.tsv
-	merge_after l32 "$TMP/lora.full.txt" "$L32" "$R" 15 0 &&
+	# 594's log = the log of real.tsv's first 609
+	head -n 610 "$R" >"$TMP/r609.tsv"
+	merge_after l32 "$TMP/lora.full.txt" "$L32" "$TMP/r609.tsv" 15 0 &&
 		ok "shapes-lora32-merge-equals-real (15 measured, 0 refused)" ||
 		fail shapes-lora32-merge-equals-real "$(cat "$TMP/l32.st" 2>/dev/null | tr '\n' ' ')"
 else

@@ -14,18 +14,21 @@
 # SHAPES_LORA_DONE (the LoRA adapters and MoE routers appended since,
 # datasets/shapes/README.md), measured on their own and merged after that
 # log into the committed one (datasets/h200/h200_inductor_real.txt.xz;
-# docs/COLLECTING.md); lora32.tsv holds the GEMMs after SHAPES_LORA_DONE
-# (the rank-32 adapters appended since, not yet collected).  When a list is
-# collected and merged, its upper bound becomes the next list's lower one.
-SHAPES_TABLE     := datasets/shapes/models.tsv
-SHAPES_LIST      := datasets/shapes/real.tsv
-SHAPES_LORA      := datasets/shapes/lora.tsv
-SHAPES_NEW       := datasets/shapes/lora32.tsv
-SHAPES_H200_DONE := 453
-SHAPES_LORA_DONE := 594
+# docs/COLLECTING.md); lora32.tsv holds GEMMs SHAPES_LORA_DONE+1 ..
+# SHAPES_LORA32_DONE (the rank-32 adapters appended since), collected and
+# merged after those the same way.  When a list is collected and merged, its
+# upper bound becomes the next list's lower one: GEMMs appended after
+# SHAPES_LORA32_DONE go to a new list, none grows silently.
+SHAPES_TABLE       := datasets/shapes/models.tsv
+SHAPES_LIST        := datasets/shapes/real.tsv
+SHAPES_LORA        := datasets/shapes/lora.tsv
+SHAPES_LORA32      := datasets/shapes/lora32.tsv
+SHAPES_H200_DONE   := 453
+SHAPES_LORA_DONE   := 594
+SHAPES_LORA32_DONE := 609
 
 .PHONY: shapes-list
-shapes-list: $(SHAPES_LIST) $(SHAPES_LORA) $(SHAPES_NEW)
+shapes-list: $(SHAPES_LIST) $(SHAPES_LORA) $(SHAPES_LORA32)
 
 $(SHAPES_LIST): $(SHAPES_TABLE) $(BIN)/shapes
 	$(if $(Q),@echo "  SHAPES  $@")
@@ -39,6 +42,6 @@ $(SHAPES_LORA): $(SHAPES_LIST)
 	$(if $(Q),@echo "  SHAPES  $@")
 	$(Q)$(call shapes_slice,$(SHAPES_H200_DONE),$(SHAPES_LORA_DONE))
 
-$(SHAPES_NEW): $(SHAPES_LIST)
+$(SHAPES_LORA32): $(SHAPES_LIST)
 	$(if $(Q),@echo "  SHAPES  $@")
-	$(Q)$(call shapes_slice,$(SHAPES_LORA_DONE),)
+	$(Q)$(call shapes_slice,$(SHAPES_LORA_DONE),$(SHAPES_LORA32_DONE))
