@@ -73,11 +73,11 @@ extern const char MMRankingH200_name[];  /* "mm" */
 
 /* Number of choices, and the choice ids in index order (spec §6.1
  * fill_choices): the index in a ranking entry refers to this table. */
-#define MMRankingH200_N_CHOICES 199
+#define MMRankingH200_N_CHOICES 217
 extern const char *const MMRankingH200_choices[MMRankingH200_N_CHOICES];
 /* The longest ranking any leaf returns (the appended default included): a
  * buffer of this many entries always receives the whole list. */
-#define MMRankingH200_MAX_RANKED 199
+#define MMRankingH200_MAX_RANKED 217
 /* Index of the default choice, "extern_mm" (cuBLAS through aten.mm): in
  * every list rank() returns, and what pick() falls back to. */
 #define MMRankingH200_DEFAULT_CHOICE 0
