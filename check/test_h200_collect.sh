@@ -10,7 +10,15 @@
 #      S..S+T-1 of a list (the second sample part's folder is made so);
 #   5. a bench run that fails (not a --time-limit stop): exit 1, the logs
 #      and stderr still packed;
-#   6. WARM_FROM_VERIFY=1 reaches bench; another value refused, nothing written.
+#   6. WARM_FROM_VERIFY=1 reaches bench; another value refused, nothing written;
+#   7. the hard stop: a bench hanging after one complete input (a giant in
+#      flight) is cut CALL_S - 15 s after the start: exit 0 within CALL_S,
+#      "cut at the hard stop" said, the .part line packed, the work folder
+#      gone, the hanging bench gone;
+#   8. a TERM to the script (bench hanging, the hard stop far): the trap runs
+#      at once (not when bench ends), stops bench, packs the .part, exit 143,
+#      the work folder kept; 9. the same with a TERM to the whole process
+#      group (as a device's time limit sends: tee dies too).
 cd "$(dirname "$0")/.." || exit 1
 . check/lib.sh
 H=check/gpu/h200_collect.sh
@@ -26,18 +34,28 @@ run_h() { # OUTDIR MODE: the script on folder C with bench-fake
 	C=$C FC=$TMP/fc OUT=$1 BENCH=$BIN/bench-fake REAL_S=30 TOTAL_S=60 bash "$H" "$2"
 }
 
-# 1. a dry run
+# the work folder a run named (build/h200c-work.XXXXXX, under the repo root)
+work_of() { sed -n 's/^== .*: work folder \(build\/h200c-work\.[A-Za-z0-9]*\)$/\1/p' "$1" | head -1; }
+# has FILE PATTERN: FILE (tee's copy, written a moment after the script
+# ends) holds a line matching PATTERN within 3 s
+has() {
+	local i
+	for i in $(seq 30); do grep -q -- "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
+	return 1
+}
+
+# 1. a dry run: the work folder removed after the clean pack
 run_h "$TMP/out" --dry-run >"$TMP/log" 2>&1
 rc=$?
-w=$(grep -o '/tmp[^ ]*/c/real.txt' "$TMP/log" | head -1)
+w=$(work_of "$TMP/log")
 tar xJf "$TMP/out/collect.tar.xz" -C "$TMP" 2>/dev/null
-if [ $rc -eq 0 ] && grep -q "): done$" "$TMP/out/summary.txt" &&
+if [ $rc -eq 0 ] && has "$TMP/out/summary.txt" "): done$" &&
 	grep -qx 'inputs_measured	4' "$TMP/c/stats_real.tsv" &&
 	grep -qx 'inputs_measured	4' "$TMP/c/stats_sample.tsv" &&
 	[ -s "$TMP/c/real.txt" ] && [ -s "$TMP/c/sample.txt" ] &&
-	[ -n "$w" ] && [ ! -e "${w%/c/real.txt}" ]; then
+	[ -n "$w" ] && [ ! -e "$w" ]; then
 	ok h200_collect_dry_run
-else fail h200_collect_dry_run "rc $rc: $(tail -3 "$TMP/log" | tr '\n' '|')"; fi
+else fail h200_collect_dry_run "rc $rc, work folder '$w': $(tail -3 "$TMP/log" | tr '\n' '|')"; fi
 
 # 2. a missing file: named, nothing written
 mv "$C/variants.tsv" "$C/variants.keep"
@@ -52,7 +70,7 @@ rm -rf "$TMP/fc"
 run_h "$TMP/out3" --dry-run >"$TMP/log3" 2>&1
 rc=$?
 if [ $rc -eq 1 ] && grep -q "no Triton variants in $C/cubins.tar.xz" "$TMP/log3" &&
-	[ ! -e "$TMP/out3/collect.tar.xz" ]; then ok h200_collect_no_variants
+	[ ! -e "$TMP/out3/collect.tar.xz" ] && [ -z "$(work_of "$TMP/log3")" ]; then ok h200_collect_no_variants
 else fail h200_collect_no_variants "rc $rc: $(tail -2 "$TMP/log3" | tr '\n' '|')"; fi
 
 # 5. a bench run that fails (not a --time-limit stop, exit 2): exit 1, the
@@ -63,8 +81,9 @@ echo '{}' >"$TMP/pack/entry1/v.json" && tar cJf "$C/cubins.tar.xz" -C "$TMP/pack
 rm -rf "$TMP/fc"
 C=$C FC=$TMP/fc OUT=$TMP/out5 BENCH=$TMP/failbench REAL_S=30 TOTAL_S=60 bash "$H" --dry-run >"$TMP/log5" 2>&1
 rc=$?
+w=$(work_of "$TMP/log5")
 if [ $rc -eq 1 ] && grep -q "a bench run failed" "$TMP/log5" &&
-	tar tJf "$TMP/out5/collect.tar.xz" | grep -qx "c/real.err"; then ok h200_collect_bench_fails
+	tar tJf "$TMP/out5/collect.tar.xz" | grep -qx "c/real.err" && [ -n "$w" ] && [ ! -e "$w" ]; then ok h200_collect_bench_fails
 else fail h200_collect_bench_fails "rc $rc: $(tail -2 "$TMP/log5" | tr '\n' '|')"; fi
 
 # 6. WARM_FROM_VERIFY=1 reaches bench as --warm-from-verify; a bad value is
@@ -78,6 +97,94 @@ if [ "$(grep -c -- '--warm-from-verify' "$TMP/args")" = 2 ]; then ok h200_collec
 else fail h200_collect_warm_from_verify "$(head -c 300 "$TMP/args")"; fi
 expect_error h200_collect_bad_warm "WARM_FROM_VERIFY=yes: expected 0 or 1; nothing done" "$TMP/out7" \
 	env WARM_FROM_VERIFY=yes C="$C" FC="$TMP/fc" OUT="$TMP/out7" BENCH="$TMP/argbench" bash "$H" --dry-run
+
+# 7-9: a bench that writes one complete input's line into its .part (as
+# bench does, fsync'd), says its pid, then hangs as a giant in flight does
+cat >"$TMP/hangbench" <<EOF
+#!/bin/sh
+while [ \$# -gt 1 ]; do [ "\$1" = -o ] && o=\$2; shift; done
+echo "complete input 0	row" >>"\$o.part"
+sync
+echo \$\$ >"$TMP/hang.pid.tmp" && mv "$TMP/hang.pid.tmp" "$TMP/hang.pid"
+exec sleep 300
+EOF
+chmod +x "$TMP/hangbench"
+# gone NAME: the hanging bench is no longer running (else it is ended here)
+gone() {
+	local p
+	p=$(cat "$TMP/hang.pid" 2>/dev/null) || return 0
+	kill -0 "$p" 2>/dev/null || return 0
+	kill "$p" 2>/dev/null; fail "$1" "bench (pid $p) left running"; return 1
+}
+# packed TARBALL: it holds c/sample.txt.part with the line
+packed() {
+	tar xJOf "$1" c/sample.txt.part 2>/dev/null | grep -qx 'complete input 0	row'
+}
+# hang_h OUTDIR CALL_S: the script with the hanging bench, sample list only
+hang_h() {
+	rm -f "$TMP/hang.pid"
+	C=$C FC=$TMP/fc OUT=$1 BENCH=$TMP/hangbench REAL_S=0 TOTAL_S=60 CALL_S=$2 bash "$H" --dry-run
+}
+# wait_pid: until the hanging bench said its pid (its line is written), 10 s
+wait_pid() {
+	local i
+	for i in $(seq 100); do [ -e "$TMP/hang.pid" ] && return 0; sleep 0.1; done
+	return 1
+}
+
+# 7. the hard stop: CALL_S=20 cuts bench 20 - 15 = 5 s after the start
+t0=$(date +%s)
+hang_h "$TMP/out8" 20 >"$TMP/log8" 2>&1
+rc=$? dt=$(($(date +%s) - t0))
+w=$(work_of "$TMP/log8")
+if [ $rc -eq 0 ] && [ $dt -le 20 ] && [ $dt -ge 4 ] &&
+	has "$TMP/out8/summary.txt" "sample: cut at the hard stop ([45] s); the .part is resumable" &&
+	has "$TMP/out8/summary.txt" "): done$" && packed "$TMP/out8/collect.tar.xz" &&
+	tar tJf "$TMP/out8/collect.tar.xz" | grep -qx c/sample.err &&
+	[ -n "$w" ] && [ ! -e "$w" ]; then
+	gone h200_collect_hard_stop && ok h200_collect_hard_stop
+else
+	gone h200_collect_hard_stop
+	fail h200_collect_hard_stop "rc $rc after $dt s, work folder '$w': $(tail -4 "$TMP/log8" | tr '\n' '|')"
+fi
+
+# term_h NAME OUTDIR KILLARG: the script (CALL_S=30: the hard stop 15 s
+# away) in the background, TERM sent to KILLARG once bench is hanging; the
+# trap must not wait for bench: exit 143 within 3 s, the .part packed, the
+# work folder kept.  KILLARG "-": the script's pid; "group": its process
+# group (setsid gives it one of its own), as a device's time limit sends,
+# tee dying with it
+term_h() {
+	local name=$1 out=$2 sp rc dt w
+	rm -f "$TMP/hang.pid"
+	# (exec'd, not in a subshell: $! is the script's bash)
+	local e=(env C="$C" FC="$TMP/fc" OUT="$out" BENCH="$TMP/hangbench" REAL_S=0 TOTAL_S=60 CALL_S=30)
+	if [ "$3" = group ]; then setsid "${e[@]}" bash "$H" --dry-run >"$out.log" 2>&1 &
+	else "${e[@]}" bash "$H" --dry-run >"$out.log" 2>&1 &
+	fi
+	sp=$!
+	if ! wait_pid; then
+		kill -TERM $sp; wait $sp; gone "$name"
+		fail "$name" "bench never started: $(tail -3 "$out.log" | tr '\n' '|')"; return
+	fi
+	t0=$(date +%s)
+	if [ "$3" = group ]; then kill -TERM -- -$sp; else kill -TERM $sp; fi
+	wait $sp
+	rc=$? dt=$(($(date +%s) - t0))
+	w=$(work_of "$out.log")
+	if [ $rc -eq 143 ] && [ $dt -le 3 ] && packed "$out/collect.tar.xz" &&
+		[ -n "$w" ] && [ -s "$w/c/sample.txt.part" ] &&
+		{ [ "$3" = group ] || has "$out/summary.txt" "signal: packed what was written"; }; then
+		gone "$name" && ok "$name"
+	else
+		gone "$name"
+		fail "$name" "rc $rc after $dt s, work folder '$w': $(tail -3 "$out.log" | tr '\n' '|')"
+	fi
+	[ -z "$w" ] || rm -rf "$w"
+}
+# 8. a TERM to the script alone; 9. to its process group
+term_h h200_collect_term "$TMP/out9" -
+term_h h200_collect_term_group "$TMP/out10" group
 
 # 4. the slice: the header, then inputs 1 and 2 of the 4
 SAMPLE_SKIP=1 SAMPLE_TAKE=2 bash "$H" --slice "$C/sample.tsv" "$TMP/slice.tsv"

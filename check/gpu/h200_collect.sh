@@ -36,13 +36,30 @@
 # bench resumes where that call stopped.  Writes $OUT/collect.tar.xz (the
 # logs or their .part and .plan, stats, stderr, versions sidecars) and
 # $OUT/summary.txt; exit 1 when a bench run failed (its exit neither 0 nor
-# 2, the --time-limit stop), after packing.  LONG_MS=T, LONG_LAUNCHES=N: bench --long-ms, --long-launches
+# 2, the --time-limit stop, nor a cut at the hard stop), after packing.
+# CALL_S (default 590): the seconds the device call leaves the script from
+# its start (the device's limit is 600 s a command: less what the command
+# runs before the script); bench is cut by `timeout` (TERM, KILL 5 s later)
+# at CALL_S - 15 s after the script's start (15 s to pack; at most
+# --time-limit + 90 s into a run; a run starting past it is skipped), since
+# --time-limit only stops after the input in flight and one giant (30-90
+# TFLOP) can outlast it by minutes: bench's exit 124/137 there is "cut at
+# the hard stop; the .part is resumable" (its complete inputs are fsync'd),
+# not a failure (2026-12-01: a call killed at the device's 600 s with that
+# input in flight lost all it had measured with its /tmp folder).  The work
+# folder is build/h200c-work.XXXXXX (not /tmp: kept on a warm machine); it is
+# packed into $OUT/collect.tar.xz on every exit, and on TERM, INT or HUP too
+# (bench runs in the background under `wait`, so the trap runs at once: bench
+# is stopped, the folder packed, exit 143); it is removed only after a clean
+# pack on the normal path (a signalled call keeps it).
+# LONG_MS=T, LONG_LAUNCHES=N: bench --long-ms, --long-launches
 # (default bench's, 10 and 2; LONG_MS=0: Inductor's timing exactly, which the
 # committed sample part, perf/results/gpu/h200_collect, was made with).
 # LOSER_RATIO=L: bench --loser-ratio (default bench's, 0 = off; a part made
 # with one L resumes only with the same: its plan sidecar says which).
 # WARM_FROM_VERIFY=1: bench --warm-from-verify (default 0; likewise part of
-# the plan; not yet measured on a GPU, kernels/INDUCTOR_MM.md section 5).
+# the plan; measured on the H200, perf/results/gpu/warmverify_h200: 1.3x on
+# the giants, no winner moved; used for the third sample part).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 MODE=${1:-run}
@@ -95,15 +112,7 @@ for f in "$C/cubins.tar.xz" "$C/triton_entry.txt" "$C/real.tsv" "$C/sample.tsv" 
 done
 T0=$(date +%s)
 stamp() { echo "== $(date -u +%T) (+$(($(date +%s) - T0)) s): $*"; }
-# The work folder is under build/ (kept on a warm machine) and is packed into
-# $OUT on every exit, a signal's too: a call killed at its limit (the input in
-# flight outlasting --time-limit) still brings back its complete inputs
-# (bench fsyncs the .part per input).  It is removed only after a clean pack.
-mkdir -p build || exit 1
-W=$(mktemp -d build/h200c-work.XXXXXX) || exit 1
-pack() { tar cJf "$OUT/collect.tar.xz.tmp" -C "$W" c && mv "$OUT/collect.tar.xz.tmp" "$OUT/collect.tar.xz"; }
-trap 'trap "" PIPE; pack; stamp "signal: packed what was written" 2>/dev/null; exit 143' TERM INT HUP
-mkdir -p "$OUT" "$W/c"
+mkdir -p "$OUT" || exit 1
 exec > >(tee "$OUT/summary.txt") 2>&1
 stamp "h200 collection ($MODE), commit $(git log -1 --format=%h 2>/dev/null || echo '?')"
 nvidia-smi --query-gpu=index,name,clocks.sm,temperature.gpu,driver_version --format=csv,noheader 2>/dev/null
@@ -119,6 +128,21 @@ if [ "$MODE" = run ] && python3 -c 'import triton' 2>/dev/null; then
 	python3 stages/bench/triton_aot.py --cache "$FC" --jobs "$(nproc)" "$C/variants.tsv" | tail -n 3
 	stamp "$(ls "$ED" | grep -c '\.json$') Triton variants"
 fi
+# The work folder is under build/ (kept on a warm machine) and is packed into
+# $OUT on every exit, a signal's too: a call killed at its limit (the input in
+# flight outlasting --time-limit) still brings back its complete inputs
+# (bench fsyncs the .part per input).  On a signal bench (BP, its `timeout`,
+# which passes the signal on and kills after 5 s) is stopped first, so the
+# pack holds no line being written.  PIPE is ignored there: tee may be dead
+# (a TERM to the process group).  Removed only after a clean pack.
+mkdir -p build || exit 1
+W=$(mktemp -d build/h200c-work.XXXXXX) || exit 1
+mkdir -p "$W/c" || exit 1
+pack() { tar cJf "$OUT/collect.tar.xz.tmp" -C "$W" c && mv "$OUT/collect.tar.xz.tmp" "$OUT/collect.tar.xz"; }
+BP=
+trap 'trap "" PIPE; [ -z "$BP" ] || { kill -TERM "$BP" 2>/dev/null; wait "$BP"; }; pack
+	stamp "signal: packed what was written into $OUT/collect.tar.xz (work folder $W kept)" 2>/dev/null; exit 143' TERM INT HUP
+stamp "work folder $W"
 [ -n "${RESUME:-}" ] && cp "$RESUME"/*.part "$RESUME"/*.plan "$W/c/" 2>/dev/null && stamp "resumed from $RESUME: $(ls "$W/c")"
 B=("$BENCH" --template triton --reps 1 --kernels kernels --cache "$FC" --triton-cubins "$ED"
 	${LONG_MS:+--long-ms "$LONG_MS"} ${LONG_LAUNCHES:+--long-launches "$LONG_LAUNCHES"}
@@ -131,9 +155,16 @@ run() {  # NAME LIMIT: bench on $C/NAME.tsv for at most LIMIT s
 	# input in flight past --time-limit is cut, not the whole call
 	local hard=$((${CALL_S:-590} - 15 - ($(date +%s) - T0)))
 	[ "$hard" -lt $(($2 + 90)) ] || hard=$(($2 + 90))
+	# (timeout 0 would never cut; a negative one is an error)
+	[ "$hard" -gt 0 ] || { stamp "$1: no time left before the hard stop (CALL_S ${CALL_S:-590})"; return; }
+	# in the background, under `wait`: bash runs a trap only when its
+	# foreground child ends, but interrupts `wait` for it at once
 	timeout --kill-after=5 "$hard" "${B[@]}" --time-limit "$2" --stats "$W/c/stats_$1.tsv" \
-		-o "$W/c/$1.txt" "$C/$1.tsv" 2> "$W/c/$1.err"
+		-o "$W/c/$1.txt" "$C/$1.tsv" 2> "$W/c/$1.err" &
+	BP=$!
+	wait "$BP"
 	local rc=$?
+	BP=
 	stamp "$1: exit $rc ($(grep -v '^bench: type=' "$W/c/$1.err" | tail -n 1))"
 	# 0: done; 2: stopped by --time-limit; 124/137: cut by the hard stop (the
 	# .part holds complete inputs: resumable); anything else failed

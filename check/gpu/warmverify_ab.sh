@@ -9,6 +9,7 @@
 #   bash check/gpu/warmverify_ab.sh --prepare   # here (CPU), as loser_ab.sh's
 #   bash check/gpu/warmverify_ab.sh             # the device call; carry build/bin build/loserab
 #
-# Settings as loser_ab.sh's; OUT defaults to out/warmverify_ab.
+# Settings as loser_ab.sh's; OUT defaults to out/warmverify_ab.  Measured on
+# the H200 (2026-12-01): perf/results/gpu/warmverify_h200/README.md.
 cd "$(dirname "$0")/../.." || exit 1
 AB_OFF='' AB_ON=--warm-from-verify AB_X=W AB_TITLE='none vs --warm-from-verify' OUT=${OUT:-out/warmverify_ab} exec bash check/gpu/loser_ab.sh "$@"
