@@ -240,8 +240,9 @@ SELECT          ?= hit
 # greedy, chosen by out-of-fold figures: joint puts extern_mm first in the
 # leaves, which cost a Triton slot of Inductor's top 10 on the 98 inputs of
 # sample part 1 (top-10 hit 90.82 % against greedy's 94.90 %); on 120 (part
-# 2 added) both reach 97.50 % at top 10, greedy ahead at top 1-5
-# (docs/RESULTS.md section 7.4)
+# 2 added) both reach 97.50 % at top 10; on 204 (part 3) greedy 98.04 % /
+# regret 1.000547 against joint's 97.55 % / 1.001507, joint far ahead on
+# the first entry alone (docs/RESULTS.md section 7.4)
 LEAF_RANK       ?= $(if $(filter h200,$(GPU)),greedy,joint)
 # leaf lists padded with up to k ancestors' classes (fit --leaf-pad; not with freq)
 LEAF_PAD        ?= $(if $(filter-out freq,$(LEAF_RANK)),$(RANKING),0)
