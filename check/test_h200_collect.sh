@@ -18,7 +18,11 @@
 #   8. a TERM to the script (bench hanging, the hard stop far): the trap runs
 #      at once (not when bench ends), stops bench, packs the .part, exit 143,
 #      the work folder kept; 9. the same with a TERM to the whole process
-#      group (as a device's time limit sends: tee dies too).
+#      group (as a device's time limit sends: tee dies too);
+#  10. a bad setting (seconds not whole, 0590, CALL_S < 20, a ratio not a
+#      number, RESUME without one .part and its .plan) refused with exit 2
+#      before anything is written; 11. a second run on the same OUT refused
+#      while the first measures, the first's files untouched.
 cd "$(dirname "$0")/.." || exit 1
 . check/lib.sh
 H=check/gpu/h200_collect.sh
@@ -185,6 +189,50 @@ term_h() {
 # 8. a TERM to the script alone; 9. to its process group
 term_h h200_collect_term "$TMP/out9" -
 term_h h200_collect_term_group "$TMP/out10" group
+
+# 10. a bad setting is refused before anything is written: no $OUT, no work
+# folder (each would otherwise fail half-way, lose data or measure nothing)
+nwork() { compgen -G "build/h200c-work.*" | wc -l; }
+bad_h() { # NAME PATTERN VAR=VALUE...: refused, exit 2, nothing written
+	local name=$1 pat=$2 n0
+	shift 2
+	n0=$(nwork)
+	expect_error "$name" "$pat" "$TMP/out12" env C="$C" FC="$TMP/fc" OUT="$TMP/out12" \
+		BENCH="$BIN/bench-fake" "$@" bash "$H" --dry-run
+	[ "$(nwork)" = "$n0" ] || fail "$name" "a work folder was made"
+}
+bad_h h200_collect_bad_total "TOTAL_S=abc: expected whole seconds" TOTAL_S=abc
+bad_h h200_collect_bad_call_octal "CALL_S=0590: expected whole seconds" CALL_S=0590
+bad_h h200_collect_bad_call_small "CALL_S=10: expected at least 20" CALL_S=10
+bad_h h200_collect_bad_real "REAL_S=-5: expected whole seconds" REAL_S=-5
+bad_h h200_collect_bad_loser "LOSER_RATIO=1,5: expected a number" LOSER_RATIO=1,5
+bad_h h200_collect_bad_resume "RESUME=$TMP/nosuch: expected one LOG.part and its LOG.part.plan" RESUME="$TMP/nosuch"
+mkdir -p "$TMP/res_noplan" && echo x >"$TMP/res_noplan/sample.txt.part"
+bad_h h200_collect_resume_no_plan "RESUME=$TMP/res_noplan: expected one LOG.part and its LOG.part.plan" RESUME="$TMP/res_noplan"
+
+# 11. one run per OUT: a second one, while the first is measuring, is refused
+# and does not touch the first's files
+rm -f "$TMP/hang.pid"
+C=$C FC=$TMP/fc OUT=$TMP/out13 BENCH=$TMP/hangbench REAL_S=0 TOTAL_S=60 CALL_S=30 bash "$H" --dry-run >"$TMP/log13" 2>&1 &
+sp=$!
+if wait_pid; then
+	C=$C FC=$TMP/fc OUT=$TMP/out13 BENCH=$BIN/bench-fake bash "$H" --dry-run >"$TMP/log13b" 2>&1
+	rc2=$?
+	kill -TERM $sp; wait $sp
+	rc1=$?
+	w=$(work_of "$TMP/log13")
+	if [ $rc2 = 2 ] && grep -q "another h200_collect.sh is writing $TMP/out13" "$TMP/log13b" &&
+		[ $rc1 = 143 ] && packed "$TMP/out13/collect.tar.xz" && ! grep -q "bench-fake\|another" "$TMP/out13/summary.txt"; then
+		gone h200_collect_one_per_out && ok h200_collect_one_per_out
+	else
+		gone h200_collect_one_per_out
+		fail h200_collect_one_per_out "second rc $rc2, first rc $rc1: $(tail -2 "$TMP/log13b" | tr '\n' '|')"
+	fi
+	[ -z "$w" ] || rm -rf "$w"
+else
+	kill -TERM $sp; wait $sp; gone h200_collect_one_per_out
+	fail h200_collect_one_per_out "bench never started: $(tail -3 "$TMP/log13" | tr '\n' '|')"
+fi
 
 # 4. the slice: the header, then inputs 1 and 2 of the 4
 SAMPLE_SKIP=1 SAMPLE_TAKE=2 bash "$H" --slice "$C/sample.tsv" "$TMP/slice.tsv"

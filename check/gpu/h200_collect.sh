@@ -61,12 +61,36 @@
 # the plan; measured on the H200, perf/results/gpu/warmverify_h200: 1.3x on
 # the giants, no winner moved; used for the third sample part).
 set -u
+# a write to a dead tee (the device's TERM reaches the whole process group)
+# must not end the script before its pack: EPIPE, not SIGPIPE
+trap '' PIPE
 cd "$(dirname "$0")/../.." || exit 1
 MODE=${1:-run}
+bad() { echo "h200_collect.sh: $1; nothing done" >&2; exit 2; }
 case ${WARM_FROM_VERIFY:-0} in
 0 | 1) ;;
-*) echo "h200_collect.sh: WARM_FROM_VERIFY=$WARM_FROM_VERIFY: expected 0 or 1; nothing done" >&2; exit 2 ;;
+*) bad "WARM_FROM_VERIFY=$WARM_FROM_VERIFY: expected 0 or 1" ;;
 esac
+# every setting is checked before anything is written (a bad one changes
+# nothing): seconds are decimal integers (no leading 0: bash reads 0590 as
+# octal), the bench settings numbers (bench judges their ranges before it
+# measures anything)
+for v in REAL_S TOTAL_S CALL_S; do
+	[ -z "${!v+x}" ] || [[ ${!v} =~ ^(0|[1-9][0-9]{0,5})$ ]] || bad "$v=${!v}: expected whole seconds (0, 1, 2, ...)"
+done
+[ "${CALL_S:-590}" -ge 20 ] || bad "CALL_S=$CALL_S: expected at least 20 (15 s are kept for the pack)"
+for v in LONG_MS LONG_LAUNCHES LOSER_RATIO; do
+	[ -z "${!v+x}" ] || [[ ${!v} =~ ^[0-9]+(\.[0-9]+)?$ ]] || bad "$v=${!v}: expected a number"
+done
+# RESUME=DIR: exactly one .part and its .plan, or nothing would be resumed
+# and the part measured again from its first input
+if [ -n "${RESUME:-}" ]; then
+	shopt -s nullglob
+	parts=("$RESUME"/*.part)
+	shopt -u nullglob
+	[ ${#parts[@]} -eq 1 ] && [ -s "${parts[0]}" ] && [ -s "${parts[0]}.plan" ] ||
+		bad "RESUME=$RESUME: expected one LOG.part and its LOG.part.plan there (found ${#parts[@]} .part)"
+fi
 C=${C:-build/h200c}
 FC=${FC:-build/fccache/cubin}
 SAMPLE_N=${SAMPLE_N:-300}
@@ -113,6 +137,10 @@ done
 T0=$(date +%s)
 stamp() { echo "== $(date -u +%T) (+$(($(date +%s) - T0)) s): $*"; }
 mkdir -p "$OUT" || exit 1
+# one run per OUT: a second one would write the same files (the lock is
+# OUT.lock beside it, so nothing extra comes back from $OUT)
+exec 9>"${OUT%/}.lock" || exit 1
+flock -n 9 || bad "another h200_collect.sh is writing $OUT"
 exec > >(tee "$OUT/summary.txt") 2>&1
 stamp "h200 collection ($MODE), commit $(git log -1 --format=%h 2>/dev/null || echo '?')"
 nvidia-smi --query-gpu=index,name,clocks.sm,temperature.gpu,driver_version --format=csv,noheader 2>/dev/null
@@ -138,12 +166,45 @@ fi
 mkdir -p build || exit 1
 W=$(mktemp -d build/h200c-work.XXXXXX) || exit 1
 mkdir -p "$W/c" || exit 1
-pack() { tar cJf "$OUT/collect.tar.xz.tmp" -C "$W" c && mv "$OUT/collect.tar.xz.tmp" "$OUT/collect.tar.xz"; }
+# pack: the work folder into $OUT/collect.tar.xz, checked (xz -t) before it
+# replaces the last one; once (PACKED), and a signal during it waits for the
+# tar in flight (PK) instead of starting again; a tar killed by the signal
+# (a TERM to the group) is redone
+PACKED=0 PK=
+pack() {
+	[ "$PACKED" = 0 ] || return 0
+	local tmp="$OUT/collect.tar.xz.tmp"
+	if [ -z "$PK" ]; then
+		tar cJf "$tmp" -C "$W" c &
+		PK=$!
+	fi
+	wait "$PK" || { PK=; tar cJf "$tmp" -C "$W" c || return 1; }
+	PK=
+	xz -t "$tmp" && mv "$tmp" "$OUT/collect.tar.xz" && PACKED=1
+}
 BP=
-trap 'trap "" PIPE; [ -z "$BP" ] || { kill -TERM "$BP" 2>/dev/null; wait "$BP"; }; pack
-	stamp "signal: packed what was written into $OUT/collect.tar.xz (work folder $W kept)" 2>/dev/null; exit 143' TERM INT HUP
+# on a signal: bench stopped first (no line half written; every background
+# job but the pack's tar, so also one started just before BP was set), then
+# the pack; on any other exit (an error) the pack too; INT exits 130,
+# TERM/HUP 143
+onsig() {
+	trap - EXIT
+	local j
+	for j in $(jobs -p); do
+		[ "$j" = "$PK" ] || { kill -TERM "$j" 2>/dev/null; wait "$j"; }
+	done
+	pack
+	stamp "signal: packed what was written into $OUT/collect.tar.xz (work folder $W kept)" 2>/dev/null
+	exit "$1"
+}
+trap 'onsig 143' TERM HUP
+trap 'onsig 130' INT
+trap 'pack' EXIT
 stamp "work folder $W"
-[ -n "${RESUME:-}" ] && cp "$RESUME"/*.part "$RESUME"/*.plan "$W/c/" 2>/dev/null && stamp "resumed from $RESUME: $(ls "$W/c")"
+if [ -n "${RESUME:-}" ]; then
+	cp "$RESUME"/*.part "$RESUME"/*.plan "$W/c/" || { stamp "cannot copy $RESUME into $W/c"; exit 1; }
+	stamp "resumed from $RESUME: $(ls "$W/c" | tr '\n' ' ')"
+fi
 B=("$BENCH" --template triton --reps 1 --kernels kernels --cache "$FC" --triton-cubins "$ED"
 	${LONG_MS:+--long-ms "$LONG_MS"} ${LONG_LAUNCHES:+--long-launches "$LONG_LAUNCHES"}
 	${LOSER_RATIO:+--loser-ratio "$LOSER_RATIO"})
@@ -178,7 +239,7 @@ for f in "$W"/c/stats_*.tsv; do
 	echo "$f: $(awk -F'\t' '$1 ~ /^(inputs_measured|wall_s|rows_written|verify_failures)$/ { printf "%s=%s ", $1, $2 }' "$f")"
 done
 pack || { stamp "cannot pack $W into $OUT/collect.tar.xz (kept)"; exit 1; }
-trap - TERM INT HUP
+trap - TERM INT HUP EXIT
 rm -rf "$W"
 [ $failed -eq 0 ] || { stamp "done, a bench run failed (its .err is in collect.tar.xz)"; exit 1; }
 stamp "done"
