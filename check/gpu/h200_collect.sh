@@ -52,9 +52,14 @@
 # (bench runs in the background under `wait`, so the trap runs at once: bench
 # is stopped, the folder packed, exit 143); it is removed only after a clean
 # pack on the normal path (a signalled call keeps it).
+# Every setting is checked before anything is written (exit 2: whole
+# seconds for REAL_S, TOTAL_S, CALL_S >= 20; numbers for LONG_MS,
+# LONG_LAUNCHES, LOSER_RATIO; RESUME holding one .part and its .plan), and
+# one run at a time writes an OUT (flock on OUT.lock, beside it).
 # LONG_MS=T, LONG_LAUNCHES=N: bench --long-ms, --long-launches
 # (default bench's, 10 and 2; LONG_MS=0: Inductor's timing exactly, which the
-# committed sample part, perf/results/gpu/h200_collect, was made with).
+# first sample part and the real-model log were made with;
+# perf/results/gpu/h200_collect).
 # LOSER_RATIO=L: bench --loser-ratio (default bench's, 0 = off; a part made
 # with one L resumes only with the same: its plan sidecar says which).
 # WARM_FROM_VERIFY=1: bench --warm-from-verify (default 0; likewise part of
