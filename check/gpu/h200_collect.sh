@@ -25,7 +25,8 @@
 # SAMPLE_TAKE=T: sample.tsv holds only inputs S..S+T-1 of the 1800 (default
 # all of them), SAMPLE_N counting from S; the second sample part is
 # C=build/h200s2 SAMPLE_SKIP=98 SAMPLE_TAKE=202 SAMPLE_N=202 (inputs
-# 98..299; perf/results/gpu/h200_collect/README.md).  cubins.tar.xz is
+# 98..299), the third C=build/h200s3 SAMPLE_SKIP=120 SAMPLE_TAKE=180
+# SAMPLE_N=180 (inputs 120..299; perf/results/gpu/h200_collect/README.md).  cubins.tar.xz is
 # replaced only when every step succeeded.
 #
 # The run: bench --template triton --reps 1 (Inductor measures each choice
@@ -42,7 +43,7 @@
 # runs before the script); bench is cut by `timeout` (TERM, KILL 5 s later)
 # at CALL_S - 15 s after the script's start (15 s to pack; at most
 # --time-limit + 90 s into a run; a run starting past it is skipped), since
-# --time-limit only stops after the input in flight and one giant (30-90
+# --time-limit only stops after the input in flight and one giant (part 2's were 32 and 91
 # TFLOP) can outlast it by minutes: bench's exit 124/137 there is "cut at
 # the hard stop; the .part is resumable" (its complete inputs are fsync'd),
 # not a failure (2026-12-01: a call killed at the device's 600 s with that
