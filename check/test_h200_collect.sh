@@ -19,8 +19,8 @@
 #      at once (not when bench ends), stops bench, packs the .part, exit 143,
 #      the work folder kept; 9. the same with a TERM to the whole process
 #      group (as a device's time limit sends: tee dies too);
-#  10. a bad setting (seconds not whole, 0590, CALL_S < 20, a ratio not a
-#      number, RESUME without one .part and its .plan) refused with exit 2
+#  10. a bad setting (seconds not whole, 0590, CALL_S < 20, LOSER_RATIO out
+#      of make's range, LONG_MS not a number, RESUME without one .part and its .plan) refused with exit 2
 #      before anything is written; 11. a second run on the same OUT refused
 #      while the first measures, the first's files untouched.
 cd "$(dirname "$0")/.." || exit 1
@@ -99,7 +99,7 @@ WARM_FROM_VERIFY=1 C=$C FC=$TMP/fc OUT=$TMP/out6 BENCH=$TMP/argbench REAL_S=30 T
 	bash "$H" --dry-run >/dev/null 2>&1
 if [ "$(grep -c -- '--warm-from-verify' "$TMP/args")" = 2 ]; then ok h200_collect_warm_from_verify
 else fail h200_collect_warm_from_verify "$(head -c 300 "$TMP/args")"; fi
-expect_error h200_collect_bad_warm "WARM_FROM_VERIFY=yes: expected 0 or 1; nothing done" "$TMP/out7" \
+expect_error h200_collect_bad_warm "WARM_FROM_VERIFY='yes': expected 0 \\(off\\) or 1 \\(on\\).*; nothing done" "$TMP/out7" \
 	env WARM_FROM_VERIFY=yes C="$C" FC="$TMP/fc" OUT="$TMP/out7" BENCH="$TMP/argbench" bash "$H" --dry-run
 
 # 7-9: a bench that writes one complete input's line into its .part (as
@@ -205,7 +205,9 @@ bad_h h200_collect_bad_total "TOTAL_S=abc: expected whole seconds" TOTAL_S=abc
 bad_h h200_collect_bad_call_octal "CALL_S=0590: expected whole seconds" CALL_S=0590
 bad_h h200_collect_bad_call_small "CALL_S=10: expected at least 20" CALL_S=10
 bad_h h200_collect_bad_real "REAL_S=-5: expected whole seconds" REAL_S=-5
-bad_h h200_collect_bad_loser "LOSER_RATIO=1,5: expected a number" LOSER_RATIO=1,5
+bad_h h200_collect_bad_loser "LOSER_RATIO='1,5': expected 0 \\(off\\) or a factor" LOSER_RATIO=1,5
+bad_h h200_collect_bad_loser_small "LOSER_RATIO='1': expected 0 \\(off\\) or a factor" LOSER_RATIO=1
+bad_h h200_collect_bad_long "LONG_MS=ten: expected a number" LONG_MS=ten
 bad_h h200_collect_bad_resume "RESUME=$TMP/nosuch: expected one LOG.part and its LOG.part.plan" RESUME="$TMP/nosuch"
 mkdir -p "$TMP/res_noplan" && echo x >"$TMP/res_noplan/sample.txt.part"
 bad_h h200_collect_resume_no_plan "RESUME=$TMP/res_noplan: expected one LOG.part and its LOG.part.plan" RESUME="$TMP/res_noplan"

@@ -55,7 +55,8 @@
 # pack on the normal path (a signalled call keeps it).
 # Every setting is checked before anything is written (exit 2: whole
 # seconds for REAL_S, TOTAL_S, CALL_S >= 20; numbers for LONG_MS,
-# LONG_LAUNCHES, LOSER_RATIO; RESUME holding one .part and its .plan), and
+# LONG_LAUNCHES; LOSER_RATIO, WARM_FROM_VERIFY as make checks them,
+# stages/vars.sh; RESUME holding one .part and its .plan), and
 # one run at a time writes an OUT (flock on OUT.lock, beside it).
 # LONG_MS=T, LONG_LAUNCHES=N: bench --long-ms, --long-launches
 # (default bench's, 10 and 2; LONG_MS=0: Inductor's timing exactly, which the
@@ -73,21 +74,24 @@ trap '' PIPE
 cd "$(dirname "$0")/../.." || exit 1
 MODE=${1:-run}
 bad() { echo "h200_collect.sh: $1; nothing done" >&2; exit 2; }
-case ${WARM_FROM_VERIFY:-0} in
-0 | 1) ;;
-*) bad "WARM_FROM_VERIFY=$WARM_FROM_VERIFY: expected 0 or 1" ;;
-esac
 # every setting is checked before anything is written (a bad one changes
-# nothing): seconds are decimal integers (no leading 0: bash reads 0590 as
-# octal), the bench settings numbers (bench judges their ranges before it
-# measures anything)
+# nothing): LOSER_RATIO and WARM_FROM_VERIFY by make's own check
+# (stages/vars.sh, their one home), LONG_MS and LONG_LAUNCHES numbers (bench
+# judges their ranges before it measures anything), seconds decimal
+# integers (no leading 0: bash reads 0590 as octal)
+mk=()
+for v in LOSER_RATIO WARM_FROM_VERIFY; do [ -z "${!v+x}" ] || mk+=("$v=${!v}"); done
+if [ ${#mk[@]} -gt 0 ]; then
+	why=$(bash stages/vars.sh "${mk[@]}" 2>&1 >/dev/null)
+	[ -z "$why" ] || bad "$(echo "$why" | sed 's/^make: //' | paste -sd ';')"
+fi
+for v in LONG_MS LONG_LAUNCHES; do
+	[ -z "${!v+x}" ] || [[ ${!v} =~ ^[0-9]+(\.[0-9]+)?$ ]] || bad "$v=${!v}: expected a number"
+done
 for v in REAL_S TOTAL_S CALL_S; do
 	[ -z "${!v+x}" ] || [[ ${!v} =~ ^(0|[1-9][0-9]{0,5})$ ]] || bad "$v=${!v}: expected whole seconds (0, 1, 2, ...)"
 done
 [ "${CALL_S:-590}" -ge 20 ] || bad "CALL_S=$CALL_S: expected at least 20 (15 s are kept for the pack)"
-for v in LONG_MS LONG_LAUNCHES LOSER_RATIO; do
-	[ -z "${!v+x}" ] || [[ ${!v} =~ ^[0-9]+(\.[0-9]+)?$ ]] || bad "$v=${!v}: expected a number"
-done
 # RESUME=DIR: exactly one .part and its .plan, or nothing would be resumed
 # and the part measured again from its first input
 if [ -n "${RESUME:-}" ]; then
