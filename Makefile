@@ -232,18 +232,19 @@ LEAF_FILL       ?= none
 else
 SPLIT           ?= group
 GRID            ?= search
-SELECT          ?= hit
+SELECT          ?= $(if $(filter h200,$(GPU)),curve,hit)
 # leaf lists: the coverage order with each leaf's best first entry moved to
 # the front (fit --leaf-rank joint; issue #19), the models scored with the
 # coverage order itself (--select-rank greedy; docs/RESULTS.md section 2.6);
 # another LEAF_RANK is scored with its own lists.  GPU=h200 (Inductor's ids):
-# greedy, chosen by out-of-fold figures: joint puts extern_mm first in the
-# leaves, which cost a Triton slot of Inductor's top 10 on the 98 inputs of
-# sample part 1 (top-10 hit 90.82 % against greedy's 94.90 %); on 120 (part
-# 2 added) both reach 97.50 % at top 10; on 204 (part 3) greedy 98.04 % /
-# regret 1.000547 against joint's 97.55 % / 1.001507, joint far ahead on
-# the first entry alone (docs/RESULTS.md section 7.4)
-LEAF_RANK       ?= $(if $(filter h200,$(GPU)),greedy,joint)
+# LEAF_RANK=prefix SELECT=curve, chosen by out-of-fold figures on the 496
+# sampled inputs of parts 1-4 (docs/RESULTS.md section 7.4): top-10 hit
+# 96.98 % / regret 1.001969 against greedy's 96.37 % / 1.002233 and joint's
+# 95.97 % / 1.002563, first entry alone 79.23 % against greedy's 3.23 %, and
+# 90 and 89 of 96 full-autotune winners in the In-Inductor replay against
+# greedy's 87 and 88 (on 204 inputs greedy had led at top 10: 98.04 %
+# against prefix's 97.06 %)
+LEAF_RANK       ?= $(if $(filter h200,$(GPU)),prefix,joint)
 # leaf lists padded with up to k ancestors' classes (fit --leaf-pad; not with freq)
 LEAF_PAD        ?= $(if $(filter-out freq,$(LEAF_RANK)),$(RANKING),0)
 # then every other class the training inputs measured, by regret given
