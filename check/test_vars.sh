@@ -38,10 +38,12 @@ bad_value vars-leaf-rank "LEAF_RANK='x': expected freq, greedy, prefix, .* or jo
 bad_value vars-select-rank "SELECT_RANK='x': expected freq, greedy, prefix, .* or joint-hit \(fit --select-rank\)" fit SELECT_RANK=x
 bad_value vars-select-rank-freq "SELECT_RANK=freq with LEAF_RANK=joint: freq goes only with freq" fit LEAF_RANK=joint SELECT_RANK=freq
 # the leaf order's default follows the data: joint (models selected by hit) for the official
-# data, prefix (selected by the whole curve) for GPU=h200 (its out-of-fold figures,
-# docs/RESULTS.md section 7.4)
+# data and GPU=h200nvrtc, prefix (selected by the whole curve) for GPU=h200 (its out-of-fold
+# figures, docs/RESULTS.md section 7.4); PROFILE=reference's on every GPU
 if "${MK[@]}" -s fit-args GPU=h200 | grep -q -- '--select curve --leaf-rank prefix --select-rank prefix ' \
-	&& "${MK[@]}" -s fit-args GPU=a100 | grep -q -- '--select hit --leaf-rank joint --select-rank greedy '; then
+	&& "${MK[@]}" -s fit-args GPU=a100 | grep -q -- '--select hit --leaf-rank joint --select-rank greedy ' \
+	&& "${MK[@]}" -s fit-args GPU=h200nvrtc | grep -q -- '--select hit --leaf-rank joint --select-rank greedy ' \
+	&& "${MK[@]}" -s fit-args GPU=h200 PROFILE=reference | grep -q -- '--select top1 --leaf-rank freq --select-rank freq '; then
 	ok vars-leaf-rank-default-per-gpu
 else fail vars-leaf-rank-default-per-gpu "h200: $("${MK[@]}" -s fit-args GPU=h200) a100: $("${MK[@]}" -s fit-args GPU=a100)"; fi
 # (GPU=h200's default LEAF_RANK is prefix)
