@@ -109,7 +109,7 @@ import inductor_shapes as ish
 shapes = ish.read_shapes(root + "/perf/inductor/shapes_unseen.tsv")
 train = set()
 logs = [r.split("\t")[0] for r in open(root + "/datasets/MANIFEST.h200.tsv").read().splitlines()[1:]]
-for f in logs:  # every committed H200 log: the three parts of the sample, the real-model list
+for f in logs:  # every committed H200 log: the four parts of the sample, the real-model list
     for i, line in enumerate(lzma.open(f"{root}/datasets/{f}", "rt")):
         if i >= 2:
             p = line.split(",")
