@@ -243,7 +243,8 @@ SELECT          ?= $(if $(filter h200,$(GPU)),curve,hit)
 # 95.97 % / 1.002563, first entry alone 79.23 % against greedy's 3.23 %, and
 # 90 and 89 of 96 full-autotune winners in the In-Inductor replay against
 # greedy's 87 and 88 (on 204 inputs greedy had led at top 10: 98.04 %
-# against prefix's 97.06 %)
+# against prefix's 97.06 %).  SELECT's default follows GPU alone, not
+# LEAF_RANK: the earlier h200 default is LEAF_RANK=greedy SELECT=hit
 LEAF_RANK       ?= $(if $(filter h200,$(GPU)),prefix,joint)
 # leaf lists padded with up to k ancestors' classes (fit --leaf-pad; not with freq)
 LEAF_PAD        ?= $(if $(filter-out freq,$(LEAF_RANK)),$(RANKING),0)
