@@ -311,7 +311,7 @@ else
 # "-") is an extra training set (fit --data NAME), as train_timm/train_hf
 # are for the official data: the H200 model-shape list, say.  A set named
 # on several rows is their logs merged in manifest order (a sample
-# collected in parts: the H200 main set is its parts 1, 2 and 3).
+# collected in parts: the H200 main set is its sample parts, in manifest order).
 MANIFEST_G := datasets/MANIFEST.$(GPU).tsv
 # one word per row: NAME|FILE|SHA256 (row 2 is main; a row without a set
 # column, or with "-" in it, is no training set)

@@ -66,7 +66,7 @@
 # with one L resumes only with the same: its plan sidecar says which).
 # WARM_FROM_VERIFY=1: bench --warm-from-verify (default 0; likewise part of
 # the plan; measured on the H200, perf/results/gpu/warmverify_h200: 1.3x on
-# the giants, no winner moved; used for the third sample part).
+# the giants, no winner moved; used for sample parts 3 and 4).
 set -u
 # a write to a dead tee (the device's TERM reaches the whole process group)
 # must not end the script before its pack: EPIPE, not SIGPIPE
