@@ -192,7 +192,7 @@ printf 'screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2 cool_clock=95 co
 test_cmp bench-triton-cool-plan cp.want cp.txt.part.plan
 head -n 40 full.txt > co.txt.part
 cp cp.want co.txt.part.plan
-expect_error bench-triton-resume-other-cool-clock 'this run has screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2 cool_clock=90 cool_max_ms=300;.*--cool-clock/--cool-max-ms/--loser-ratio/--warm-from-verify \(make: .*COOL_CLOCK, COOL_MAX_MS, LOSER_RATIO, WARM_FROM_VERIFY\)' \
+expect_error bench-triton-resume-other-cool-clock 'this run has screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2 cool_clock=90 cool_max_ms=300;.*--cool-clock/--cool-max-ms/--loser-ratio/--warm-from-verify/--verify-cut/--verify-cut-audit \(make: .*COOL_CLOCK, COOL_MAX_MS, LOSER_RATIO, WARM_FROM_VERIFY, VERIFY_CUT, VERIFY_CUT_AUDIT\)' \
 	co.txt "$F" "${K[@]}" --cool-clock 90 s.tsv co.txt
 expect_error bench-triton-resume-other-cool-max-ms 'this run has screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2 cool_clock=95 cool_max_ms=50;' \
 	co.txt "$F" "${K[@]}" --cool-clock 95 --cool-max-ms 50 s.tsv co.txt
@@ -270,7 +270,7 @@ expect_error bench-loser-ratio-other-backend '--loser-ratio: only for --template
 "$F" --kernels "$ROOT/kernels" --template mma --loser-ratio 0 --time-limit 0 s.tsv mm0.txt 2>/dev/null
 test_cmp bench-loser-ratio-0-not-in-other-plans mm.want mm0.txt.part.plan
 printf 'x\n' > tree.tsv
-expect_error bench-loser-ratio-use-heuristic '--loser-ratio does not go with --use-heuristic' x.txt \
+expect_error bench-loser-ratio-use-heuristic '--loser-ratio and --verify-cut do not go with --use-heuristic' x.txt \
 	"$F" "${K[@]}" --loser-ratio 1.5 --use-heuristic tree.tsv s.tsv x.txt
 
 # ---- the warm-up from verification (--warm-from-verify) -----------------------------
@@ -325,6 +325,71 @@ cmp -s wv.keep wv.txt.part && ok bench-triton-resume-warm-from-verify-refused-ke
 cp wv.want wv.txt.part.plan
 "$F" "${K[@]}" --warm-from-verify s.tsv wv.txt 2>/dev/null
 test_cmp bench-triton-resume-warm-from-verify-part full.txt wv.txt
+
+# ---- the verification cut (--verify-cut, --verify-cut-audit) ------------------------
+# bench-fake's counts against check/fixtures/ttsched/vcut_replay.awk over the
+# log it wrote, and the known values for these inputs (S = 2, L = 1.5, T =
+# 10: 124 choices the cut would take): K = 10 audits the 1st, 11th, ...
+# (111 cut, 13 audited), K = 0 none, K = 1 all (every launch kept); at T =
+# 1e-6 and S = L = 1.5 the audits find the 3 flips (probe < L x best: the
+# loser cut's fallbacks); the log is byte-identical to the cut off, the
+# audits' ratio is the fake's 1.5, and every cut saves its launches
+VR=$ROOT/check/fixtures/ttsched/vcut_replay.awk
+VC=(--reps 1 --fast-reject 0 --loser-ratio 1.5 --warm-from-verify)
+vcstats() { awk -F'\t' '$1 == "verify_cuts" { c = $2 } $1 == "verify_cut_audits" { a = $2 }
+	$1 == "verify_cut_flips" { f = $2 } END { print c, a, f }' "$1"; }
+"$F" "${K[@]}" "${VC[@]}" --stats vcoff.tsv s.tsv vcoff.txt 2>/dev/null
+[ "$(vcstats vcoff.tsv)" = "0 0 0" ] && [ "$(wvstat verify_cut_ratio_min vcoff.tsv)" = - ] &&
+	ok bench-triton-verify-cut-off-counts-none || fail bench-triton-verify-cut-off-counts-none "$(vcstats vcoff.tsv)"
+for c in "2 10 10 111 13 0" "2 0 10 124 0 0" "2 1 10 0 124 0" "1.5 1 1e-6 0 178 3"; do
+	set -- $c
+	n=vc$1_$2_$3
+	"$F" "${K[@]}" "${VC[@]}" --long-ms $3 --verify-cut $1 --verify-cut-audit $2 --stats $n.tsv s.tsv $n.txt 2>/dev/null
+	got=$(vcstats $n.tsv) want=$(awk -v S=$1 -v K=$2 -v L=1.5 -v T=$3 -f "$VR" $n.txt)
+	[ "$got" = "$want" ] && [ "$got" = "$4 $5 $6" ] && ok bench-triton-verify-cut-counted-$n ||
+		fail bench-triton-verify-cut-counted-$n "stats $got, replayed $want, known $4 $5 $6"
+	test_cmp bench-triton-verify-cut-same-log-$n vcoff.txt $n.txt
+done
+[ "$(wvstat verify_cut_ratio_geomean vc2_10_10.tsv)" = 1.5000 ] && [ "$(wvstat verify_cut_ratio_max vc2_10_10.tsv)" = 1.5000 ] &&
+	[ $(($(wvstat timed_launches vcoff.tsv) - $(wvstat timed_launches vc2_0_10.tsv))) -ge 124 ] &&
+	[ "$(wvstat timed_launches vc2_1_10.tsv)" = "$(wvstat timed_launches vcoff.tsv)" ] &&
+	[ $(($(wvstat loser_choices vcoff.tsv) - $(wvstat loser_choices vc2_10_10.tsv))) = 111 ] &&
+	ok bench-triton-verify-cut-launches || fail bench-triton-verify-cut-launches \
+	"launches off $(wvstat timed_launches vcoff.tsv), K=0 $(wvstat timed_launches vc2_0_10.tsv), K=1 $(wvstat timed_launches vc2_1_10.tsv); losers $(wvstat loser_choices vcoff.tsv) -> $(wvstat loser_choices vc2_10_10.tsv)"
+# the plan: S and K only when on; a resume with another S, K or none refused
+"$F" "${K[@]}" "${VC[@]}" --verify-cut 2 --time-limit 0 s.tsv vp.txt 2>/dev/null
+printf 'screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2 loser_ratio=1.5 warm_from_verify=1 verify_cut=2 verify_cut_audit=10\ntorch\t2.11.0+cu130\n' > vc.want
+test_cmp bench-triton-verify-cut-plan vc.want vp.txt.part.plan
+head -n 40 vcoff.txt > vr.txt.part
+cp vc.want vr.txt.part.plan
+cp vr.txt.part vr.keep
+expect_error bench-triton-resume-other-verify-cut '\(vr.txt.part.plan: verify_cut 2 there, 3 here\).*--verify-cut' \
+	vr.txt "$F" "${K[@]}" "${VC[@]}" --verify-cut 3 s.tsv vr.txt
+expect_error bench-triton-resume-other-verify-cut-audit '\(vr.txt.part.plan: verify_cut_audit 10 there, 5 here\)' \
+	vr.txt "$F" "${K[@]}" "${VC[@]}" --verify-cut 2 --verify-cut-audit 5 s.tsv vr.txt
+expect_error bench-triton-resume-verify-cut-part-without '\(vr.txt.part.plan: verify_cut 2 there, none here' \
+	vr.txt "$F" "${K[@]}" "${VC[@]}" s.tsv vr.txt
+cmp -s vr.keep vr.txt.part && ok bench-triton-resume-verify-cut-refused-keeps-part ||
+	fail bench-triton-resume-verify-cut-refused-keeps-part "the part changed"
+"$F" "${K[@]}" "${VC[@]}" --verify-cut 2 s.tsv vr.txt 2>/dev/null
+test_cmp bench-triton-resume-verify-cut-part vcoff.txt vr.txt
+# bad settings: refused before any output
+for b in "--verify-cut 1.2|--verify-cut 1.2: expected a factor >= --loser-ratio 1.5" \
+	"--verify-cut 101|--verify-cut: expected a number in \[0, 100\]" \
+	"--verify-cut-audit 5|--verify-cut-audit needs --verify-cut S > 0" \
+	"--verify-cut 2 --long-ms 0|--verify-cut 2 needs .* got --long-ms 0\)" \
+	"--verify-cut 2 --cool-clock 95|--verify-cut 2 needs .* got --cool-clock\)" \
+	"--verify-cut 2 --use-heuristic tree.tsv|--loser-ratio and --verify-cut do not go with --use-heuristic"; do
+	o=${b%%|*} n=${o//[^a-z0-9.]/_}
+	expect_error bench-verify-cut-bad$n "${b#*|}" x.txt "$F" "${K[@]}" "${VC[@]}" $o s.tsv x.txt
+	[ ! -e x.txt.part ] && [ ! -e x.txt.part.plan ] || fail bench-verify-cut-bad$n-no-part "x.txt.part left"
+done
+expect_error bench-verify-cut-without-warm-from-verify '--verify-cut 2 needs .*got no --warm-from-verify\)' x.txt \
+	"$F" "${K[@]}" --loser-ratio 1.5 --verify-cut 2 s.tsv x.txt
+expect_error bench-verify-cut-without-loser-ratio '--verify-cut 2 needs .*got no --loser-ratio\)' x.txt \
+	"$F" "${K[@]}" --warm-from-verify --verify-cut 2 s.tsv x.txt
+expect_error bench-verify-cut-other-backend '--verify-cut: only for --template triton .*--template mma ' x.txt \
+	"$F" --kernels "$ROOT/kernels" --template mma --verify-cut 2 s.tsv x.txt
 
 # the GPU A/B scripts, dry-run on bench-fake (the script's plumbing, not the GPU)
 (cd "$ROOT" && BENCH=$F ENTRY=none OUT=$TMP/lab CARRY=$TMP/labc bash check/gpu/loser_ab.sh) > lab.log 2>&1

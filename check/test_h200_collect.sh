@@ -11,6 +11,7 @@
 #   5. a bench run that fails (not a --time-limit stop): exit 1, the logs
 #      and stderr still packed;
 #   6. WARM_FROM_VERIFY=1 reaches bench; another value refused, nothing written;
+#      VERIFY_CUT, VERIFY_CUT_AUDIT reach bench as --verify-cut, --verify-cut-audit;
 #   7. the hard stop: a bench hanging after one complete input (a giant in
 #      flight) is cut CALL_S - 15 s after the start: exit 0 within CALL_S,
 #      "cut at the hard stop" said, the .part line packed, the work folder
@@ -99,6 +100,11 @@ WARM_FROM_VERIFY=1 C=$C FC=$TMP/fc OUT=$TMP/out6 BENCH=$TMP/argbench REAL_S=30 T
 	bash "$H" --dry-run >/dev/null 2>&1
 if [ "$(grep -c -- '--warm-from-verify' "$TMP/args")" = 2 ]; then ok h200_collect_warm_from_verify
 else fail h200_collect_warm_from_verify "$(head -c 300 "$TMP/args")"; fi
+: >"$TMP/args"
+VERIFY_CUT=2 VERIFY_CUT_AUDIT=5 LOSER_RATIO=1.5 WARM_FROM_VERIFY=1 C=$C FC=$TMP/fc OUT=$TMP/out6v \
+	BENCH=$TMP/argbench REAL_S=30 TOTAL_S=60 bash "$H" --dry-run >/dev/null 2>&1
+if [ "$(grep -c -- '--warm-from-verify --verify-cut 2 --verify-cut-audit 5' "$TMP/args")" = 2 ]; then ok h200_collect_verify_cut
+else fail h200_collect_verify_cut "$(head -c 300 "$TMP/args")"; fi
 expect_error h200_collect_bad_warm "WARM_FROM_VERIFY='yes': expected 0 \\(off\\) or 1 \\(on\\).*; nothing done" "$TMP/out7" \
 	env WARM_FROM_VERIFY=yes C="$C" FC="$TMP/fc" OUT="$TMP/out7" BENCH="$TMP/argbench" bash "$H" --dry-run
 
@@ -207,6 +213,8 @@ bad_h h200_collect_bad_call_small "CALL_S=10: expected at least 20" CALL_S=10
 bad_h h200_collect_bad_real "REAL_S=-5: expected whole seconds" REAL_S=-5
 bad_h h200_collect_bad_loser "LOSER_RATIO='1,5': expected 0 \\(off\\) or a factor" LOSER_RATIO=1,5
 bad_h h200_collect_bad_loser_small "LOSER_RATIO='1': expected 0 \\(off\\) or a factor" LOSER_RATIO=1
+bad_h h200_collect_bad_verify_cut "VERIFY_CUT='1.2': expected 0 \\(off\\) or a factor >= LOSER_RATIO='1.5'" VERIFY_CUT=1.2 LOSER_RATIO=1.5 WARM_FROM_VERIFY=1
+bad_h h200_collect_bad_verify_cut_audit "VERIFY_CUT_AUDIT='x': expected an integer" VERIFY_CUT_AUDIT=x
 bad_h h200_collect_bad_long "LONG_MS=ten: expected a number" LONG_MS=ten
 bad_h h200_collect_bad_resume "RESUME=$TMP/nosuch: expected one LOG.part and its LOG.part.plan" RESUME="$TMP/nosuch"
 mkdir -p "$TMP/res_noplan" && echo x >"$TMP/res_noplan/sample.txt.part"

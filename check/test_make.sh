@@ -44,12 +44,13 @@ make_error make-fast-reject-bad "FAST_REJECT='x': expected 0 \(off\) or a factor
 # the stamp's bench part and the bench options matching OPTIONS_RE
 stamp_n() { "${MK[@]}" -n collect GPU=zz SAMPLES=1 KERNEL_TEMPLATE=$2 BENCH=bench-fake \
 	TRITON_CUBINS="$TMP/triton-0000000000000000-3.6.0-sm90" "${@:3}" 2>&1 |
-	grep -o -- "template=[a-z]* cublaslt=[^ ]*\( long=[^ ]*\)\?\( cool=[^ ]*\)\?\( loser=[^ ]*\)\?\( warm_from_verify=[^ ]*\)\? gpus\|$1" |
+	grep -o -- "template=[a-z]* cublaslt=[^ ]*\( long=[^ ]*\)\?\( cool=[^ ]*\)\?\( loser=[^ ]*\)\?\( warm_from_verify=[^ ]*\)\?\( verify_cut=[^ ]*\)\? gpus\|$1" |
 	sort -u | tr '\n' '|'; }
 cool_n() { stamp_n '--cool-clock [^ ]* --cool-max-ms [^ ]*' "$@"; }
 loser_n() { stamp_n '--loser-ratio [^ ]*' "$@"; }
 warm_n() { stamp_n '--warm-from-verify' "$@"; }
-for v in cool_n loser_n warm_n; do
+vcut_n() { stamp_n '--verify-cut [^ ]* --verify-cut-audit [^ ]*' "$@"; }
+for v in cool_n loser_n warm_n vcut_n; do
 	[ "$($v triton)" = "template=triton cublaslt= long=10/2 gpus|" ] || fail make-$v-off "$($v triton)"
 done
 [ "$(cool_n triton COOL_CLOCK=95 COOL_MAX_MS=50)" = "--cool-clock 95 --cool-max-ms 50|template=triton cublaslt= long=10/2 cool=95/50 gpus|" ] &&
@@ -61,6 +62,21 @@ done
 [ "$(warm_n triton WARM_FROM_VERIFY=1)" = "--warm-from-verify|template=triton cublaslt= long=10/2 warm_from_verify=1 gpus|" ] &&
 	[ "$(warm_n mma WARM_FROM_VERIFY=1)" = "template=mma cublaslt= gpus|" ] && ok make-warm-from-verify-passed-and-stamped ||
 	fail make-warm-from-verify-passed-and-stamped "on: $(warm_n triton WARM_FROM_VERIFY=1) mma: $(warm_n mma WARM_FROM_VERIFY=1)"
+VC=(LOSER_RATIO=1.5 WARM_FROM_VERIFY=1 VERIFY_CUT=2)
+[ "$(vcut_n triton "${VC[@]}")" = "--verify-cut 2 --verify-cut-audit 10|template=triton cublaslt= long=10/2 loser=1.5 warm_from_verify=1 verify_cut=2/10 gpus|" ] &&
+	[ "$(vcut_n triton "${VC[@]}" VERIFY_CUT_AUDIT=0)" = "--verify-cut 2 --verify-cut-audit 0|template=triton cublaslt= long=10/2 loser=1.5 warm_from_verify=1 verify_cut=2/0 gpus|" ] &&
+	[ "$(vcut_n mma "${VC[@]}")" = "template=mma cublaslt= gpus|" ] && ok make-verify-cut-passed-and-stamped ||
+	fail make-verify-cut-passed-and-stamped "on: $(vcut_n triton "${VC[@]}") mma: $(vcut_n mma "${VC[@]}")"
+# a bad VERIFY_CUT (below LOSER_RATIO, without WARM_FROM_VERIFY, not a number)
+# or VERIFY_CUT_AUDIT stops make at parse time
+for b in "VERIFY_CUT=1.2 LOSER_RATIO=1.5 WARM_FROM_VERIFY=1|>= LOSER_RATIO='1.5'" \
+	"VERIFY_CUT=2 LOSER_RATIO=1.5|needs WARM_FROM_VERIFY=1" "VERIFY_CUT=two|VERIFY_CUT='two': expected 0" \
+	"VERIFY_CUT_AUDIT=-1|VERIFY_CUT_AUDIT='-1': expected an integer"; do
+	set -- ${b%%|*}
+	if ! "${MK[@]}" -n collect GPU=zz SAMPLES=1 KERNEL_TEMPLATE=triton "$@" >"$TMP/vc.out" 2>&1 &&
+		grep -qF -- "${b#*|}" "$TMP/vc.out"; then ok "make-verify-cut-bad-${1//[^A-Za-z0-9_.=-]/_}"
+	else fail "make-verify-cut-bad-${1//[^A-Za-z0-9_.=-]/_}" "$(head -c 300 "$TMP/vc.out")"; fi
+done
 # a valid PROFILE and a GRID file still work (make -n: nothing is run)
 echo "5	0.01	entropy" >"$TMP/grid.tsv"
 if "${MK[@]}" -n fit GPU=h100 PROFILE=reference GRID="$TMP/grid.tsv" >"$TMP/n.out" 2>"$TMP/n.err" &&

@@ -26,7 +26,9 @@
 #     98-input H200 log): 582.7 s of modelled timing for Inductor's method,
 #     283.0 s under the long-kernel rule, 182.1 s (1.55x) with the loser cut
 #     at L = 1.5 (1908 losers), 200.3 s at L = 2; no marked choice
-#     near-best in either committed log.
+#     near-best in either committed log; the verification cut (--verify-cut
+#     S) over sample part 4, verification included: 1067.4 s without, 724.1
+#     s (1.47x) at S = 2 audited every 10th.
 . check/lib.sh
 U=${BIN%/bin}/unit/ttsched_print
 D=$FIX/ttsched
@@ -59,6 +61,18 @@ for x in "0 1 nan" "0 0.001 0.001" "1.5 nan nan" "1.5 inf nan" "1.5 1e9 nan" "10
 		ok "ttsched-loser-off-unchanged-${x// /_}"
 	else fail "ttsched-loser-off-unchanged-${x// /_}" "$(diff "$D/expected.txt" "$TMP/x.cut" | head -3 | tr '\n' '|')"; fi
 done
+# the verification cut (--verify-cut S): vcut_cases.txt against the
+# hand-derived vcut_expected.txt: taken on a reused verification call >= S x
+# best and >= T (>= on both: 0 calls), audited (the probe decides: a loser,
+# or a fallback to the long path), and not taken without a reused call,
+# below S x best, below T, without a best, at S = 0 or at --long-ms 0
+"$U" <"$D/vcut_cases.txt" >"$TMP/v.out" 2>"$TMP/err" || fail ttsched-vcut-run "exit $?: $(head -1 "$TMP/err")"
+test_cmp ttsched-vcut-expected "$D/vcut_expected.txt" "$TMP/v.out"
+# S = 0: every loser case prints its loser_expected.txt line, vcut=0
+grep -v '^#' "$D/loser_cases.txt" | grep . | sed 's/$/ 0 0 0/' | "$U" >"$TMP/v0.out" 2>"$TMP/err"
+if sed 's/ vcut=0 vcut_audited=0$//' "$TMP/v0.out" | cmp -s - "$D/loser_expected.txt" &&
+	! grep -qv ' vcut=0 vcut_audited=0$' "$TMP/v0.out"; then ok ttsched-vcut-off-unchanged
+else fail ttsched-vcut-off-unchanged "$(sed 's/ vcut=0 vcut_audited=0$//' "$TMP/v0.out" | diff "$D/loser_expected.txt" - | head -3 | tr '\n' '|')"; fi
 python3 "$ROOT/perf/collect/timing_model.py" --ttsched "$U" >"$TMP/m.out" 2>"$TMP/err" ||
 	fail ttsched-timing-model-run "$(head -2 "$TMP/err" | tr '\n' '|')"
 grep -q '^| Inductor | 582.7 | 1.00x | 0.49x | 0 (0 %) | 0 | 521 |' "$TMP/m.out" &&
@@ -66,6 +80,11 @@ grep -q '^| Inductor | 582.7 | 1.00x | 0.49x | 0 (0 %) | 0 | 521 |' "$TMP/m.out"
 	grep -q '^| loser 1.5 | 182.1 | 3.20x | 1.55x | 1908 (67 %) | 227 |' "$TMP/m.out" &&
 	grep -q '^| loser 2 | 200.3 | 2.91x | 1.41x | 1345 (47 %) |' "$TMP/m.out" && ok ttsched-timing-model ||
 	fail ttsched-timing-model "$(grep -E '^\| (Inductor|long 10/2|loser 1.5|loser 2) \|' "$TMP/m.out" | tr '\n' '|')"
+# the verification cut over the committed sample part 4 (the whole call,
+# verification included): S = 2 with an audit every 10th, 1.47x
+grep -q '^| 0 | 1067.4 | 1.00x | 0 | 0 |$' "$TMP/m.out" && grep -q '^| 2 | 724.1 | 1.47x | 1207 | 135 |$' "$TMP/m.out" &&
+	ok ttsched-timing-model-verify-cut ||
+	fail ttsched-timing-model-verify-cut "$(grep -E '^\| [0-9.]+ \| [0-9.]+ \| [0-9.]+x \|' "$TMP/m.out" | tr '\n' '|')"
 # the label check: every L marks choices, none of them near-best, in both logs
 [ "$(grep -cE '^\| (1.2|1.5|2|3) \| [1-9][0-9]* \| [0-9.]+ % \| [0-9.]+ \| 0 \|$' "$TMP/m.out")" = 8 ] &&
 	grep -q '^| 1.5 | 1908 | 67.2 % | 1.503 | 0 |$' "$TMP/m.out" && ok ttsched-timing-model-no-loser-near-best ||

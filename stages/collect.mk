@@ -3,12 +3,13 @@
 # "Parallel", "Resumable").  Included by the top-level Makefile, which
 # defines BIN, BUILD, CC, WARN, CFLAGS, LDLIBS, LIBA, LIB_HDR, CUDA, GPU,
 # GPUS, SAMPLES, SEED, REPS, FAST_REJECT, SCREEN, SCREEN_MS, LONG_MS,
-# LONG_LAUNCHES, COOL_CLOCK, COOL_MAX_MS, LOSER_RATIO, WARM_FROM_VERIFY.
+# LONG_LAUNCHES, COOL_CLOCK, COOL_MAX_MS, LOSER_RATIO, WARM_FROM_VERIFY,
+# VERIFY_CUT, VERIFY_CUT_AUDIT.
 #
 #   make collect GPU=h200 GPUS=0,1 SAMPLES=N SEED=S [REPS=3] [FAST_REJECT=1.5] [SCREEN=1.3]
 #                [SCREEN_MS=2] [SHAPES=FILE] [KERNEL_TEMPLATE=triton [LONG_MS=10]
 #                [LONG_LAUNCHES=2] [COOL_CLOCK=0] [COOL_MAX_MS=300] [LOSER_RATIO=0]
-#                [WARM_FROM_VERIFY=0]]
+#                [WARM_FROM_VERIFY=0] [VERIFY_CUT=0] [VERIFY_CUT_AUDIT=10]]
 #                [BACKEND=inductor] [-j]
 #
 # runs sample (4*N inputs; or, with SHAPES=FILE, takes the shape list FILE:
@@ -41,7 +42,9 @@
 # COOL_CLOCK is not 0 (the default: the commands and stamps stay as before),
 # and LOSER_RATIO (bench --loser-ratio: the loser cut; checked by
 # stages/vars.sh) only when not 0, likewise, and WARM_FROM_VERIFY (bench
-# --warm-from-verify: the verification call as the warm-up) only when 1.  `make triton-cubins` does that step alone (on a CPU
+# --warm-from-verify: the verification call as the warm-up) only when 1, and
+# VERIFY_CUT, VERIFY_CUT_AUDIT (bench --verify-cut, --verify-cut-audit) only
+# when VERIFY_CUT is not 0.  `make triton-cubins` does that step alone (on a CPU
 # machine: carry $(CUBIN_CACHE) to the GPU host), for SHAPES=FILE or for the
 # collection SAMPLES/SEED would draw.  TRITON_CUBINS=DIR names the folder
 # instead (then no python3/triton is asked for it: a carried cache).
@@ -213,6 +216,7 @@ collect_long = $(if $(filter triton,$(KERNEL_TEMPLATE)),$(1))
 collect_cool = $(call collect_long,$(if $(shell awk 'BEGIN { exit !($(COOL_CLOCK) > 0) }' && echo y),$(1)))
 collect_loser = $(call collect_long,$(if $(shell awk 'BEGIN { exit !($(LOSER_RATIO) > 0) }' && echo y),$(1)))
 collect_warm = $(call collect_long,$(if $(filter 1,$(WARM_FROM_VERIFY)),$(1)))
+collect_vcut = $(call collect_long,$(if $(shell awk 'BEGIN { exit !($(VERIFY_CUT) > 0) }' && echo y),$(1)))
 
 # The merged log's versions: the distinct key/value lines of the shards'
 # sidecars (bench's LOG.versions.tsv; inductor_collect's LOG.inputs.tsv,
@@ -243,7 +247,7 @@ $(COLLECT_DIR)/sample.params: collect-force
 
 $(COLLECT_DIR)/bench.params: collect-force
 	@mkdir -p $(@D)
-	@echo "backend=$(BACKEND) $(if $(filter inductor,$(BACKEND)),inductor_reps=$(INDUCTOR_REPS) extra=$(INDUCTOR_EXTRA),reps=$(REPS) fast_reject=$(FAST_REJECT) screen=$(SCREEN)/$(SCREEN_MS) template=$(KERNEL_TEMPLATE) cublaslt=$(CUBLASLT)$(call collect_long, long=$(LONG_MS)/$(LONG_LAUNCHES))$(call collect_cool, cool=$(COOL_CLOCK)/$(COOL_MAX_MS))$(call collect_loser, loser=$(LOSER_RATIO))$(call collect_warm, warm_from_verify=1)) gpus=$(GPUS)" > $@.new; \
+	@echo "backend=$(BACKEND) $(if $(filter inductor,$(BACKEND)),inductor_reps=$(INDUCTOR_REPS) extra=$(INDUCTOR_EXTRA),reps=$(REPS) fast_reject=$(FAST_REJECT) screen=$(SCREEN)/$(SCREEN_MS) template=$(KERNEL_TEMPLATE) cublaslt=$(CUBLASLT)$(call collect_long, long=$(LONG_MS)/$(LONG_LAUNCHES))$(call collect_cool, cool=$(COOL_CLOCK)/$(COOL_MAX_MS))$(call collect_loser, loser=$(LOSER_RATIO))$(call collect_warm, warm_from_verify=1)$(call collect_vcut, verify_cut=$(VERIFY_CUT)/$(VERIFY_CUT_AUDIT))) gpus=$(GPUS)" > $@.new; \
 	if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
 # sample.params also names SHAPES: switching between a list and sampling
@@ -298,6 +302,7 @@ collect_bench = $(if $(filter inductor,$(BACKEND)),$(call inductor_collect_bench
 		$(call collect_cool,--cool-clock $(COOL_CLOCK) --cool-max-ms $(COOL_MAX_MS)) \
 		$(call collect_loser,--loser-ratio $(LOSER_RATIO)) \
 		$(call collect_warm,--warm-from-verify) \
+		$(call collect_vcut,--verify-cut $(VERIFY_CUT) --verify-cut-audit $(VERIFY_CUT_AUDIT)) \
 		$(if $(COLLECT_TIME_LIMIT),--time-limit $(COLLECT_TIME_LIMIT)) \
 		$(if $(CUBLASLT),--cublaslt $(CUBLASLT)) \
 		--stats $(3) $(BENCH_EXTRA) $(COLLECT_DIR)/shapes.tsv $(4))

@@ -120,6 +120,22 @@ if has LOSER_RATIO; then
 		err "LOSER_RATIO='${v[LOSER_RATIO]}': expected 0 (off) or a factor > 1/$nb = $(awk -v r="$nb" 'BEGIN { printf "%.8g", 1 / r }') and <= 100 (a smaller one could cut a near-best choice to one launch: stages/lib/rules.h) (bench --loser-ratio)"
 	fi
 fi
+# 0 or in [1/NEAR_BEST_RATIO, 100] (bench --verify-cut; bench also
+# requires LOSER_RATIO <= it, WARM_FROM_VERIFY=1 and LONG_MS > 0)
+if has VERIFY_CUT; then
+	nb=$(awk '$1 == "#define" && $2 == "NEAR_BEST_RATIO" { print $3 }' "$(dirname "$0")/lib/rules.h")
+	if ! number "${v[VERIFY_CUT]}" ||
+		! awk -v f="${v[VERIFY_CUT]}" -v r="$nb" 'BEGIN { exit !(f == 0 || (f > 1 / r && f <= 100)) }'; then
+		err "VERIFY_CUT='${v[VERIFY_CUT]}': expected 0 (off) or a factor > 1/$nb = $(awk -v r="$nb" 'BEGIN { printf "%.8g", 1 / r }') and <= 100, >= LOSER_RATIO (bench --verify-cut)"
+	elif has LOSER_RATIO && number "${v[LOSER_RATIO]}" &&
+		! awk -v f="${v[VERIFY_CUT]}" -v l="${v[LOSER_RATIO]}" 'BEGIN { exit !(f == 0 || (l > 0 && f >= l)) }'; then
+		err "VERIFY_CUT='${v[VERIFY_CUT]}': expected 0 (off) or a factor >= LOSER_RATIO='${v[LOSER_RATIO]}' > 0 (the cut is the loser cut decided without its probe) (bench --verify-cut)"
+	elif has WARM_FROM_VERIFY && [ "${v[WARM_FROM_VERIFY]}" != 1 ] &&
+		! awk -v f="${v[VERIFY_CUT]}" 'BEGIN { exit !(f == 0) }'; then
+		err "VERIFY_CUT='${v[VERIFY_CUT]}': needs WARM_FROM_VERIFY=1 (it decides on the verification call taken as the warm-up) (bench --verify-cut)"
+	fi
+fi
+need_int VERIFY_CUT_AUDIT 0 1000000 "bench --verify-cut-audit"
 # 0 or 1 (bench --warm-from-verify: off or on)
 if has WARM_FROM_VERIFY && ! [[ ${v[WARM_FROM_VERIFY]} =~ ^[01]$ ]]; then
 	err "WARM_FROM_VERIFY='${v[WARM_FROM_VERIFY]}': expected 0 (off) or 1 (on) (bench --warm-from-verify)"

@@ -67,6 +67,9 @@
 # WARM_FROM_VERIFY=1: bench --warm-from-verify (default 0; likewise part of
 # the plan; measured on the H200, perf/results/gpu/warmverify_h200: 1.3x on
 # the giants, no winner moved; used for sample parts 3 and 4).
+# VERIFY_CUT=S, VERIFY_CUT_AUDIT=K: bench --verify-cut, --verify-cut-audit
+# (default off; needs LOSER_RATIO <= S and WARM_FROM_VERIFY=1; part of the
+# plan; used from sample part 5 on).
 set -u
 # a write to a dead tee (the device's TERM reaches the whole process group)
 # must not end the script before its pack: EPIPE, not SIGPIPE
@@ -75,12 +78,12 @@ cd "$(dirname "$0")/../.." || exit 1
 MODE=${1:-run}
 bad() { echo "h200_collect.sh: $1; nothing done" >&2; exit 2; }
 # every setting is checked before anything is written (a bad one changes
-# nothing): LOSER_RATIO and WARM_FROM_VERIFY by make's own check
+# nothing): LOSER_RATIO, WARM_FROM_VERIFY, VERIFY_CUT and VERIFY_CUT_AUDIT by make's own check
 # (stages/vars.sh, their one home), LONG_MS and LONG_LAUNCHES numbers (bench
 # judges their ranges before it measures anything), seconds decimal
 # integers (no leading 0: bash reads 0590 as octal)
 mk=()
-for v in LOSER_RATIO WARM_FROM_VERIFY; do [ -z "${!v+x}" ] || mk+=("$v=${!v}"); done
+for v in LOSER_RATIO WARM_FROM_VERIFY VERIFY_CUT VERIFY_CUT_AUDIT; do [ -z "${!v+x}" ] || mk+=("$v=${!v}"); done
 if [ ${#mk[@]} -gt 0 ]; then
 	why=$(bash stages/vars.sh "${mk[@]}" 2>&1 >/dev/null)
 	[ -z "$why" ] || bad "$(echo "$why" | sed 's/^make: //' | paste -sd ';')"
@@ -219,6 +222,7 @@ B=("$BENCH" --template triton --reps 1 --kernels kernels --cache "$FC" --triton-
 	${LONG_MS:+--long-ms "$LONG_MS"} ${LONG_LAUNCHES:+--long-launches "$LONG_LAUNCHES"}
 	${LOSER_RATIO:+--loser-ratio "$LOSER_RATIO"})
 [ "${WARM_FROM_VERIFY:-0}" = 1 ] && B+=(--warm-from-verify)
+[ "${VERIFY_CUT:-0}" = 0 ] || B+=(--verify-cut "$VERIFY_CUT" ${VERIFY_CUT_AUDIT:+--verify-cut-audit "$VERIFY_CUT_AUDIT"})
 run() {  # NAME LIMIT: bench on $C/NAME.tsv for at most LIMIT s
 	[ "$2" -gt 10 ] || { stamp "$1: no time left"; return; }
 	stamp "$1: --time-limit $2"

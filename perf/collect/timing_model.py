@@ -5,7 +5,7 @@ loser cut (bench --loser-ratio) would save: a model over the times of a
 committed log, not a measurement (kernels/INDUCTOR_MM.md section 5).
 
 usage: timing_model.py [--ttsched PATH] [--flush-us US] [--memory-warmup]
-                       [--stats STATS] [--inputs N] [LOG ...]
+                       [--stats STATS] [--inputs N] [--vcut-log LOG] [LOG ...]
 
 LOG: AutoHeuristic logs of that back end (.xz or plain; default the
 committed datasets/h200/h200_inductor_seed2026.txt.xz, the uncapped
@@ -43,6 +43,17 @@ NEAR_BEST_RATIO, stages/lib/rules.h) when L > 1 / NEAR_BEST_RATIO; per L, the
 choices the cut marks in each log, their share, the smallest t / best among
 them and how many are near-best (0 by construction; checked on the data).
 
+The verification cut (bench --verify-cut S, audited every K-th, with
+--loser-ratio 1.5 --warm-from-verify --long-ms 10: how the later sample
+parts are collected): over --vcut-log (default the committed sample part 4,
+collected that way without the cut), the whole call, verification
+included: every choice but extern_mm costs its verification call (t) plus
+its timing's calls, the warm-up reused; extern_mm its timing with a warm-up
+of its own.  Per S: modelled seconds, the ratio to no cut, the cuts and
+audits.  Without the cut the model is checked against that part's measured
+wall time (1092.7 s over its two calls, perf/results/gpu/h200_collect
+p4_call*_stats_sample.tsv).
+
 What a loser's time loses: it is one launch, not the minimum of >= 6.  No
 committed log has single flushed launches of short choices; the closest is
 this repo's CUDA-measurer logs with 3 repetitions of one launch each for
@@ -63,6 +74,8 @@ sys.path.insert(0, os.path.join(ROOT, "stages", "lib"))
 import rules  # noqa: E402
 
 MAIN = "datasets/h200/h200_inductor_seed2026.txt.xz"
+VCUT_LOG = "datasets/h200/h200_inductor_seed2026_p4.txt.xz"
+VCUT_S = (0, 1.5, 2, 3, 4)
 REAL = "datasets/h200/h200_inductor_real.txt.xz"
 STATS = "perf/results/gpu/h200_collect/call3_stats_sample.tsv"
 CURRENT = ("long 10/2", 10, 2, 0)  # bench's default: --long-ms 10 --long-launches 2
@@ -131,6 +144,35 @@ def model(tool, tb, setting, flush_us, memory_warmup):
     return tot / 1e3, losers, longs
 
 
+def vcut_model(tool, rows, s_cut, audit_every=10, lr=1.5, lng=10, flush_us=15.0):
+    """Modelled seconds of a whole collection call (verification included)
+    under the verification cut S (0: off), its cuts and audits."""
+    tb, key, best = [], None, math.nan
+    for k, c, t in rows:
+        if k != key:
+            key, best = k, math.nan
+        if math.isinf(t):
+            continue
+        tb.append((t, best, c != "extern_mm"))
+        best = t if math.isnan(best) else min(best, t)
+
+    def cases(audit):
+        return [f"{lng} 2 {t!r} {t!r} {t!r} 128 {lr} {b!r} {t!r} {s_cut} {int(v)} {int(a)}\n"
+                for (t, b, v), a in zip(tb, audit)]
+    first = schedules(tool, cases([0] * len(tb)))
+    audit, seen = [], 0
+    for s in first:
+        audit.append(s["vcut"] and audit_every > 0 and seen % audit_every == 0)
+        seen += s["vcut"]
+    tot = cuts = audits = 0
+    for (t, _, v), s in zip(tb, schedules(tool, cases(audit))):
+        flushes = s["first"] + s["estimation"] + s["benchmark"]
+        tot += (s["calls"] + v) * t + flush_us * 1e-3 * flushes
+        cuts += s["vcut"]
+        audits += s["vcut_audited"]
+    return tot / 1e3, cuts, audits
+
+
 def split(path):
     st = {}
     for line in open(os.path.join(ROOT, path)):
@@ -197,6 +239,7 @@ def main(argv):
     p.add_argument("--memory-warmup", action="store_true")
     p.add_argument("--stats", default=STATS)
     p.add_argument("--inputs", type=int, default=1800)
+    p.add_argument("--vcut-log", default=VCUT_LOG)
     o = p.parse_args(argv)
     if not os.access(o.ttsched, os.X_OK):
         sys.exit(f"timing_model: {o.ttsched}: not built (make units)")
@@ -222,6 +265,17 @@ def main(argv):
     print()
     for path in logs:
         label_check(path, rows[path])
+    print()
+    vrows = read_log(o.vcut_log)
+    print(f"{o.vcut_log}: the verification cut (--loser-ratio 1.5 --warm-from-verify --long-ms 10, "
+          f"audit every 10th), the whole call modelled, verification included")
+    print("| S | modelled s | vs no cut | cuts | audits |")
+    print("|---|---|---|---|---|")
+    base = None
+    for s_cut in VCUT_S:
+        tot, cuts, audits = vcut_model(o.ttsched, vrows, s_cut, flush_us=o.flush_us)
+        base = base or tot
+        print(f"| {s_cut:g} | {tot:.1f} | {base / tot:.2f}x | {cuts} | {audits} |")
     print()
     print("first launch / min of 3 - 1 (single launches, CUDA measurer):")
     first_launch_excess(NOISE_LOGS)

@@ -139,6 +139,25 @@ static const char help_warm_from_verify[] =
 	"(the timings that took it).  Part of the plan: resume with the same "
 	"setting";
 
+static const char help_verify_cut[] =
+	"the verification cut (ours, opt-in; only for --template triton, with "
+	"--warm-from-verify, --loser-ratio L <= S and the long-kernel rule on, "
+	"not with --cool-clock; default 0 = off): a choice whose verification "
+	"call on this input (taken as its warm-up) took >= S x the input's best "
+	"time so far and >= T ms (--long-ms) gets no launch at all: that call's "
+	"time is its time (0 calls instead of the loser cut's 1 probe).  S is a "
+	"factor >= L and <= 100, e.g. 2: such a time is >= L x the input's best, "
+	"never near-best (spec section 5.2).  What the log loses: the time of a "
+	"choice >= 2x off the best on a large input is one unflushed call into a "
+	"poisoned output, which may carry a first-call cost, instead of the "
+	"minimum of the flushed probe; the audit (--verify-cut-audit) measures "
+	"that excess.  Why: on this repo's H200 logs (perf/collect/timing_model.py) "
+	"inputs whose best is >= 10 ms take ~94 percent of the GPU time, and "
+	"their losers' second call ~35 percent.  --stats counts verify_cuts and "
+	"the audits (verify_cut_audits, verify_cut_flips: audited timings whose "
+	"probe was < L x best, verify_cut_ratio_min/_geomean/_max: verification "
+	"call / probe).  Part of the plan: resume with the same S and K";
+
 static const char help_template[] =
 	"the back end (stages/bench/backends.c).  mm (default): kernels/mm.cu, "
 	"CUDA-core FFMA tiles, configs kernels/configs.tsv, ids "
@@ -217,6 +236,7 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 	o->long_ms = -1;       /* not given: TT_LONG_MS_DEFAULT, after the parse */
 	o->long_launches = 0;  /* likewise TT_LONG_LAUNCHES_DEFAULT */
 	o->cool_max_ms = COOL_MAX_MS_DEFAULT;
+	o->verify_cut_audit = -1; /* not given: 10 with --verify-cut */
 	o->kernels = "kernels";
 	o->cache = "build/cubin";
 	a->ranking = 10;
@@ -260,6 +280,12 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 		           "choice is timed anyway.  Part of the plan with --cool-clock"),
 		OPT_DOUBLE("--loser-ratio", "L", &o->loser_ratio, 0, 100, 0, help_loser_ratio),
 		OPT_FLAG("--warm-from-verify", &o->warm_from_verify, help_warm_from_verify),
+		OPT_DOUBLE("--verify-cut", "S", &o->verify_cut, 0, 100, 0, help_verify_cut),
+		OPT_INT("--verify-cut-audit", "K", &o->verify_cut_audit, 0, 1000000, 0,
+		        "with --verify-cut: every K-th timing the cut would take (the first "
+		        "included) is audited instead: the loser cut's probe decides as "
+		        "without the cut, and --stats compares the verification call with "
+		        "it (default 10; 0: no audit).  Part of the plan"),
 		OPT_STRING("--kernels", "DIR", &o->kernels, 0,
 		           "the templates and their config lists (default kernels)"),
 		OPT_ENUM("--template", "T", &tmpl, names, 0,
@@ -362,9 +388,10 @@ void bench_args_screen(bench_args *a)
 		/* selection vs full autotune: every rep of every choice */
 		o->fast_reject = 0;
 		o->screen = 0;
-		if (o->loser_ratio > 0)
-			die("--loser-ratio does not go with --use-heuristic (its full autotune "
-			    "times every choice fully: a loser's time would enter the regret)");
+		if (o->loser_ratio > 0 || o->verify_cut > 0)
+			die("--loser-ratio and --verify-cut do not go with --use-heuristic (its full "
+			    "autotune times every choice fully: a loser's time would enter the "
+			    "regret)");
 	}
 	if (o->screen < 0 || (o->screen > 0 && o->screen < 1))
 		die("--screen: expected 0 (off) or a factor >= 1, got %g", o->screen);
@@ -385,6 +412,29 @@ void bench_args_screen(bench_args *a)
 	if (o->warm_from_verify && !a->be->plan->inductor_timing)
 		die("--warm-from-verify: only for --template triton (it shortens Inductor's "
 		    "timing, which --template %s does not use)", a->be->name);
+	if (o->verify_cut > 0) {
+		if (!a->be->plan->inductor_timing)
+			die("--verify-cut: only for --template triton (it shortens Inductor's "
+			    "timing, which --template %s does not use)", a->be->name);
+		if (!o->warm_from_verify || !(o->loser_ratio > 0) || !(o->long_ms > 0) ||
+		    o->cool_clock > 0)
+			die("--verify-cut %g needs --warm-from-verify, --loser-ratio L > 0 and "
+			    "--long-ms T > 0, and not --cool-clock (it decides on the verification "
+			    "call taken as the warm-up; got%s%s%s%s)", o->verify_cut,
+			    o->warm_from_verify ? "" : " no --warm-from-verify",
+			    o->loser_ratio > 0 ? "" : " no --loser-ratio",
+			    o->long_ms > 0 ? "" : " --long-ms 0",
+			    o->cool_clock > 0 ? " --cool-clock" : "");
+		if (o->verify_cut < o->loser_ratio)
+			die("--verify-cut %g: expected a factor >= --loser-ratio %g (the cut is the "
+			    "loser cut decided without its probe)", o->verify_cut, o->loser_ratio);
+		if (o->verify_cut_audit < 0)
+			o->verify_cut_audit = 10;
+	} else if (o->verify_cut_audit >= 0) {
+		die("--verify-cut-audit needs --verify-cut S > 0");
+	} else {
+		o->verify_cut_audit = 0;
+	}
 	if (o->cool_clock > 0 && !a->be->plan->inductor_timing)
 		die("--cool-clock: only for --template triton (the back end timed as Inductor "
 		    "times, stages/bench/triton_timing.h), not --template %s", a->be->name);

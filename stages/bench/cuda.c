@@ -117,6 +117,7 @@ void measure_stats(measurer *m, FILE *fp)
 	fprintf(fp, "loser_choices\t%" PRId64 "\nloser_fallbacks\t%" PRId64 "\n", b->n_loser,
 	        b->n_loser_fallback);
 	fprintf(fp, "warm_from_verify\t%" PRId64 "\n", b->n_warm_from_verify);
+	tt_vcut_print(fp, &b->vcut);
 }
 
 int measure_lt_heuristic(measurer *b, const bench_input *in, int n, lt_algo *out)

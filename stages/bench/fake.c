@@ -55,6 +55,8 @@ struct measurer {
 	tt_params tp;              /* its schedule's parameters, --long-ms included */
 	int64_t inputs, fails, screened, screened_out, misses, longs, long_fallbacks, calls,
 	        losers, loser_fallbacks, warm_reused;
+	long long vcut_seen;       /* timings the verification cut would take (audit) */
+	tt_vcut_stats vcut;
 	cool_params cool;          /* --cool-clock, --cool-max-ms (pct 0: off) */
 	double mhz, now_ms;        /* the made-up clock and virtual time */
 	int64_t cool_waits, cool_timeouts;
@@ -109,6 +111,8 @@ measurer *measure_open(const bench_opts *o, const struct bench_backend *be, benc
 	b->tp.long_launches = o->long_launches;
 	b->tp.loser_ratio = o->loser_ratio;
 	b->tp.warm_from_verify = o->warm_from_verify;
+	b->tp.verify_cut = o->verify_cut;
+	b->tp.verify_cut_audit = o->verify_cut_audit;
 	b->cool = (cool_params){ o->cool_clock, o->cool_max_ms, COOL_STEP_MS };
 	b->mhz = FAKE_MAX_MHZ;
 	dev->smem_optin = 232448;
@@ -148,8 +152,13 @@ static void fake_schedule(measurer *b, double v, double best, int verified)
 		return;
 	fake_cool(b, v);
 	tt_known k = { 1.5 * v, v, v, v, best,
-	               tt_warm_reused(&b->tp, verified ? 1.5 * v : NAN, b->cool.pct > 0) };
+	               tt_warm_reused(&b->tp, verified ? 1.5 * v : NAN, b->cool.pct > 0), 0 };
 	tt_sched s = tt_schedule(&b->tp, &k, 128);
+	if (s.vcut && tt_vcut_audit(&b->tp, b->vcut_seen++)) {
+		k.audit = 1; /* as tt_time: the probe (v) decides */
+		s = tt_schedule(&b->tp, &k, 128);
+	}
+	tt_vcut_count(&b->vcut, &s, k.warm_ms / v);
 	b->warm_reused += s.warm_reused;
 	b->longs += s.is_long;
 	b->long_fallbacks += s.long_tried && !s.is_long;
@@ -272,6 +281,7 @@ void measure_stats(measurer *b, FILE *fp)
 	        (long long)b->cool_waits, b->cool_wait_ms / 1e3, (long long)b->cool_timeouts);
 	fprintf(fp, "loser_choices\t%lld\nloser_fallbacks\t%lld\n", (long long)b->losers,
 	        (long long)b->loser_fallbacks);
+	tt_vcut_print(fp, &b->vcut);
 	fprintf(fp, "warm_from_verify\t%lld\n", (long long)b->warm_reused);
 }
 

@@ -53,6 +53,10 @@ typedef struct {
 	                              times takes a choice's verification call on the
 	                              input as its first timing's warm-up
 	                              (stages/lib/ttsched.h); 0: off (the default) */
+	double verify_cut;         /* --verify-cut S: the verification cut
+	                              (stages/lib/ttsched.h); 0: off (the default) */
+	int verify_cut_audit;      /* --verify-cut-audit K: every K-th timing it would
+	                              take is audited (0: none) */
 } bench_opts;
 
 /* Device facts that go into the metadata line and the plan. */

@@ -124,6 +124,8 @@ static void *triton_open(measurer *m, const bench_opts *o, int variant)
 	st->tp.long_launches = o->long_launches;
 	st->tp.loser_ratio = o->loser_ratio; /* 0: no loser cut */
 	st->tp.warm_from_verify = o->warm_from_verify; /* 0: a warm-up call of its own */
+	st->tp.verify_cut = o->verify_cut;             /* 0: no verification cut */
+	st->tp.verify_cut_audit = o->verify_cut_audit;
 	if (o->cool_clock > 0)
 		cool_open(st, m, o);
 	return st;
@@ -233,6 +235,7 @@ static double triton_time(void *s, measurer *m, const bench_input *in, const ben
 	m->s.n_loser += how.is_loser;
 	m->s.n_loser_fallback += how.loser_tried && !how.is_loser;
 	m->s.n_warm_from_verify += how.warm_reused;
+	tt_vcut_count(&m->s.vcut, &how, st->tb.audit_ratio);
 	return ms > 0 ? ms : 1e-6;
 }
 

@@ -24,6 +24,7 @@ int tt_init(tt_bench *b, const cudrv *d, CUstream s, CUdevice dev, int max_iters
             size_t whylen)
 {
 	memset(b, 0, sizeof *b);
+	b->audit_ratio = NAN;
 	b->d = d;
 	b->s = s;
 	int l2;
@@ -121,7 +122,8 @@ static int warm_up(tt_bench *b, tt_call call, void *ctx, double *ms, char *why, 
 int tt_time(tt_bench *b, const tt_params *p, tt_call call, void *ctx, double best_ms,
             double verify_ms, double *ms, tt_sched *how, char *why, size_t whylen)
 {
-	tt_known k = { NAN, NAN, NAN, NAN, best_ms, tt_warm_reused(p, verify_ms, b->cool != NULL) };
+	tt_known k = { NAN, NAN, NAN, NAN, best_ms, tt_warm_reused(p, verify_ms, b->cool != NULL), 0 };
+	b->audit_ratio = NAN;
 	if (k.warm_reused) {
 		/* the verification call was the warm-up (ttsched.h) */
 		memset(&b->cool_last, 0, sizeof b->cool_last);
@@ -129,15 +131,28 @@ int tt_time(tt_bench *b, const tt_params *p, tt_call call, void *ctx, double bes
 	} else if (warm_up(b, call, ctx, &k.warm_ms, why, whylen)) {
 		return -1;
 	}
+	tt_sched s = tt_schedule(p, &k, b->max_iters);
+	if (s.vcut && tt_vcut_audit(p, b->vcut_seen++)) {
+		k.audit = 1; /* the loser cut's probe decides; compared below */
+		s = tt_schedule(p, &k, b->max_iters);
+	}
+	if (s.vcut) {
+		/* the verification cut: that call's time is the result */
+		*ms = k.warm_ms;
+		if (how)
+			*how = s;
+		return 0;
+	}
 	CU(b->d->memsetd32async(b->flush, 0, b->flush_words, b->s), "cuMemsetD32Async(L2 flush)");
 	/* the first estimation launches: all of them, N on a long call, or
 	 * the probe alone first on a possible loser */
-	tt_sched s = tt_schedule(p, &k, b->max_iters);
 	double est, more, best;
 	if (timed(b, p, call, ctx, s.first, &est, why, whylen))
 		return -1;
 	if (s.probe) {
 		k.probe_ms = est;
+		if (s.vcut_audited)
+			b->audit_ratio = k.warm_ms / est;
 		s = tt_schedule(p, &k, b->max_iters);
 		/* not a loser: the rest of the first launches, as without the cut */
 		if (!s.is_loser && s.first > 1) {

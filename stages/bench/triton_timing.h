@@ -61,6 +61,18 @@
  * poisoned first, no synchronisation just before it) can only make a rule
  * try where it would not have, costing the host's wait for those
  * launches; a faster one can hide a try, as a warm-up call's own noise can.
+ *
+ * With p->verify_cut = S (bench --verify-cut; ours, off by default; it
+ * needs the loser cut, the long-kernel rule and the warm-up from
+ * verification) a timing whose reused verification call took >= S x best_ms
+ * and >= p->long_ms makes no call at all: that call's time is the result
+ * (how->vcut; stages/lib/ttsched.h says what it trusts).  Every
+ * p->verify_cut_audit-th such timing (the first included; b->vcut_seen
+ * counts them) is audited instead: the loser cut's probe decides as
+ * without the verification cut, and b->audit_ratio is the verification
+ * call's time over the probe's (how->vcut_audited; a flip, where the
+ * verification cut would have been wrong about the loser, is
+ * vcut_audited && !is_loser).
  */
 #ifndef MMRANK_TRITON_TIMING_H
 #define MMRANK_TRITON_TIMING_H
@@ -87,6 +99,11 @@ typedef struct {
 	const cool_params *cool;   /* NULL (tt_init's): no wait before a timing */
 	const cool_source *cool_src; /* the clock it waits on */
 	cool_result cool_last;     /* the last timing's wait */
+	long long vcut_seen;       /* timings the verification cut would have taken
+	                              (the audit's count, tt_vcut_audit) */
+	double audit_ratio;        /* the last timing's verification call over its
+	                              probe when it was audited (how->vcut_audited),
+	                              else NAN */
 } tt_bench;
 
 /* Set up on the current context, calling the driver through d (kept in

@@ -30,6 +30,14 @@ tt_sched tt_schedule(const tt_params *p, const tt_known *k, int max_iters)
 	if (max_iters < 1)
 		max_iters = 1;
 	int ne = clamp(p->estimation_iters, 1, max_iters);
+	if (p->verify_cut > 0 && k->warm_reused && p->long_ms > 0 && isfinite(k->best_ms) &&
+	    k->best_ms > 0 && k->warm_ms >= p->verify_cut * k->best_ms && k->warm_ms >= p->long_ms) {
+		if (!k->audit) {
+			s.vcut = 1;
+			return s; /* no launch: the verification call's time is the result */
+		}
+		s.vcut_audited = 1;
+	}
 	if (p->loser_ratio > 0 && isfinite(k->best_ms) && k->best_ms > 0) {
 		double cut = p->loser_ratio * k->best_ms;
 		s.loser_tried = k->warm_ms >= cut;
@@ -59,4 +67,33 @@ int tt_sched_calls(const tt_sched *s)
 int tt_warm_reused(const tt_params *p, double verify_ms, int cool)
 {
 	return p->warm_from_verify && verify_ms >= 0 && isfinite(verify_ms) && !cool;
+}
+
+int tt_vcut_audit(const tt_params *p, long long n)
+{
+	return p->verify_cut_audit > 0 && n % p->verify_cut_audit == 0;
+}
+
+void tt_vcut_count(tt_vcut_stats *v, const tt_sched *s, double ratio)
+{
+	v->cuts += s->vcut;
+	if (!s->vcut_audited || !(ratio > 0) || !isfinite(ratio))
+		return;
+	v->lo = v->audits == 0 || ratio < v->lo ? ratio : v->lo;
+	v->hi = v->audits == 0 || ratio > v->hi ? ratio : v->hi;
+	v->logsum += log(ratio);
+	v->audits++;
+	v->flips += !s->is_loser;
+}
+
+void tt_vcut_print(FILE *fp, const tt_vcut_stats *v)
+{
+	fprintf(fp, "verify_cuts\t%lld\nverify_cut_audits\t%lld\nverify_cut_flips\t%lld\n", v->cuts,
+	        v->audits, v->flips);
+	if (v->audits == 0) {
+		fputs("verify_cut_ratio_min\t-\nverify_cut_ratio_geomean\t-\nverify_cut_ratio_max\t-\n", fp);
+		return;
+	}
+	fprintf(fp, "verify_cut_ratio_min\t%.4f\nverify_cut_ratio_geomean\t%.4f\nverify_cut_ratio_max\t%.4f\n",
+	        v->lo, exp(v->logsum / (double)v->audits), v->hi);
 }

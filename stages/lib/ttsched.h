@@ -52,9 +52,28 @@
  * confirmed by flushed launches (first_ms, probe_ms), so a verification
  * call slower than a warm-up call would be can make a rule try, never
  * decide; everything after the warm-up is unchanged.
+ *
+ * The verification cut (verify_cut = S > 0, bench --verify-cut, off by
+ * default; bench requires the loser cut with L <= S, the warm-up from
+ * verification and the long-kernel rule): when the warm-up is the
+ * verification call's (warm_reused) and it took >= S x best and >= T ms
+ * (long_ms), that call's time is the result and no launch follows (vcut: 0
+ * calls; the only rule that decides on the verification call alone).  Such
+ * a result is >= S x best >= L x the input's final best: never near-best,
+ * as the loser cut's.  What it trusts: one event-timed call of >= T ms into
+ * a poisoned output, without an L2 flush before it (a flush changes little
+ * at >= T ms: a 60 MiB L2 refills in ~15 us) and possibly carrying a
+ * first-call cost (module loading: ~1 ms against >= T); its excess over a
+ * flushed launch is what the audit measures.  The audit (known.audit = 1,
+ * the caller's choice: bench audits every verify_cut_audit-th timing the
+ * cut would take, tt_vcut_audit) does not take the cut where it would
+ * apply (vcut_audited = 1) and the loser cut's probe decides as before, so
+ * the caller can compare the verification call with the probe.
  */
 #ifndef MMRANK_TTSCHED_H
 #define MMRANK_TTSCHED_H
+
+#include <stdio.h>
 
 typedef struct {
 	int estimation_iters;      /* 5 */
@@ -66,11 +85,14 @@ typedef struct {
 	int long_launches;         /* N: flushed launches of the long path (2) */
 	double loser_ratio;        /* 0: off; else L > 1: the loser cut */
 	int warm_from_verify;      /* 1: a given verification call is the warm-up */
+	double verify_cut;         /* 0: off; else S >= L: the verification cut */
+	int verify_cut_audit;      /* K: every K-th timing it would take is audited
+	                              (tt_vcut_audit; 0: none) */
 } tt_params;
 
 /* Inductor's parameters, the long-kernel rule, the loser cut and the
  * warm-up from verification off */
-#define TT_PARAMS_INDUCTOR {5, 100, 100, 25.0, 0.0, 0.0, 2, 0.0, 0}
+#define TT_PARAMS_INDUCTOR {5, 100, 100, 25.0, 0.0, 0.0, 2, 0.0, 0, 0.0, 0}
 /* bench's defaults for --long-ms, --long-launches (bench --help says why) */
 #define TT_LONG_MS_DEFAULT 10.0
 #define TT_LONG_LAUNCHES_DEFAULT 2
@@ -91,6 +113,10 @@ typedef struct {
 	int loser_tried;           /* 1: the warm-up call took >= L x best */
 	int is_loser;              /* 1: the loser path: the probe alone, nothing after */
 	int warm_reused;           /* 1: no warm-up call: warm_ms is the verification's */
+	int vcut;                  /* 1: the verification cut: warm_ms is the result, no
+	                              launch at all (first 0) */
+	int vcut_audited;          /* 1: the cut would have been taken; audited, so the
+	                              loser cut's probe decides */
 } tt_sched;
 
 /* What one timing knows when it asks for its schedule (ms). */
@@ -108,6 +134,7 @@ typedef struct {
 	                              none, no loser cut) */
 	int warm_reused;           /* 1: warm_ms is the verification call's
 	                              (tt_warm_reused): no warm-up call is made */
+	int audit;                 /* 1: the verification cut is audited, not taken */
 } tt_known;
 
 /* The schedule, from what is known (k).  max_iters (>= 1): the most timed
@@ -124,5 +151,29 @@ int tt_sched_calls(const tt_sched *s);
  * NAN or < 0: none on this input) is given and cool (a cool-clock wait
  * before the timing) is 0; else 0 (the timing makes its own). */
 int tt_warm_reused(const tt_params *p, double verify_ms, int cool);
+
+/* 1 when the n-th timing (from 0) that the verification cut would take is
+ * audited: p's verify_cut_audit K > 0 and n % K == 0 (the first, then every
+ * K-th); else 0. */
+int tt_vcut_audit(const tt_params *p, long long n);
+
+/* The verification cut's --stats (bench's and bench-fake's). */
+typedef struct {
+	long long cuts;            /* timings it took (vcut) */
+	long long audits;          /* timings it would have taken, audited */
+	long long flips;           /* audited and the probe was no loser: the cut
+	                              would have shortened a timing the loser cut
+	                              does not */
+	double lo, hi, logsum;     /* the audits' verification / probe ratios */
+} tt_vcut_stats;
+
+/* Counts one timing's schedule s; ratio: its verification call over its
+ * probe when s->vcut_audited (a NAN or non-positive one is not counted). */
+void tt_vcut_count(tt_vcut_stats *v, const tt_sched *s, double ratio);
+
+/* Prints the --stats lines verify_cuts, verify_cut_audits,
+ * verify_cut_flips and verify_cut_ratio_min/_geomean/_max (the audits'
+ * verification / probe; "-" without an audit). */
+void tt_vcut_print(FILE *fp, const tt_vcut_stats *v);
 
 #endif
