@@ -66,7 +66,7 @@
 # with one L resumes only with the same: its plan sidecar says which).
 # WARM_FROM_VERIFY=1: bench --warm-from-verify (default 0; likewise part of
 # the plan; measured on the H200, perf/results/gpu/warmverify_h200: 1.3x on
-# the giants, no winner moved; used for sample parts 3 and 4).
+# the giants, no winner moved; used for sample parts 3 to 5).
 # VERIFY_CUT=S, VERIFY_CUT_AUDIT=K: bench --verify-cut, --verify-cut-audit
 # (default off; needs LOSER_RATIO <= S and WARM_FROM_VERIFY=1; part of the
 # plan; used from sample part 5 on).

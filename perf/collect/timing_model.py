@@ -104,14 +104,15 @@ def read_log(path):
 
 
 def timings(rows):
-    """[(t, best so far)] of the finite choices, per input in order."""
+    """[(t, best so far, verified)] of the finite choices, per input in
+    order; verified: not extern_mm (bench verifies every other choice)."""
     out, key, best = [], None, math.nan
-    for k, _, t in rows:
+    for k, c, t in rows:
         if k != key:
             key, best = k, math.nan
         if math.isinf(t):
             continue
-        out.append((t, best))
+        out.append((t, best, c != "extern_mm"))
         best = t if math.isnan(best) else min(best, t)
     return out
 
@@ -130,9 +131,9 @@ def model(tool, tb, setting, flush_us, memory_warmup):
     _, lng, n, lr = setting
     keep5 = lr < 0
     lr = abs(lr)
-    cases = [f"{lng} {n} {t!r} {t!r} {t!r} 128 {lr} {b!r} {t!r}\n" for t, b in tb]
+    cases = [f"{lng} {n} {t!r} {t!r} {t!r} 128 {lr} {b!r} {t!r}\n" for t, b, _ in tb]
     tot = losers = longs = 0
-    for (t, b), s in zip(tb, schedules(tool, cases)):
+    for (t, b, _), s in zip(tb, schedules(tool, cases)):
         calls, flushes = s["calls"], s["first"] + s["estimation"] + s["benchmark"]
         if keep5 and s["is_loser"] and t < lng:
             calls, flushes = 6, 5
@@ -147,14 +148,7 @@ def model(tool, tb, setting, flush_us, memory_warmup):
 def vcut_model(tool, rows, s_cut, audit_every=10, lr=1.5, lng=10, flush_us=15.0):
     """Modelled seconds of a whole collection call (verification included)
     under the verification cut S (0: off), its cuts and audits."""
-    tb, key, best = [], None, math.nan
-    for k, c, t in rows:
-        if k != key:
-            key, best = k, math.nan
-        if math.isinf(t):
-            continue
-        tb.append((t, best, c != "extern_mm"))
-        best = t if math.isnan(best) else min(best, t)
+    tb = timings(rows)
 
     def cases(audit):
         return [f"{lng} 2 {t!r} {t!r} {t!r} 128 {lr} {b!r} {t!r} {s_cut} {int(v)} {int(a)}\n"

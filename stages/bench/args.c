@@ -158,6 +158,17 @@ static const char help_verify_cut[] =
 	"probe was < L x best, verify_cut_ratio_min/_geomean/_max: verification "
 	"call / probe).  Part of the plan: resume with the same S and K";
 
+static const char help_verify_cut_audit[] =
+	"with --verify-cut: every K-th timing the cut would take (the first "
+	"included) is audited instead: the loser cut's probe decides as "
+	"without the cut, and --stats compares the verification call with "
+	"it (default 10; 0: no audit).  Part of the plan";
+
+static const char help_cool_max_ms[] =
+	"the most one cool-clock wait (--cool-clock) lasts, in ms (> 0, "
+	"default 300); a wait stopped by it is a cool_timeout and the "
+	"choice is timed anyway.  Part of the plan with --cool-clock";
+
 static const char help_template[] =
 	"the back end (stages/bench/backends.c).  mm (default): kernels/mm.cu, "
 	"CUDA-core FFMA tiles, configs kernels/configs.tsv, ids "
@@ -274,18 +285,12 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 		        "L2 flush (1-5, default 2: the first N of Inductor's 5 estimation "
 		        "launches).  Part of the plan"),
 		OPT_DOUBLE("--cool-clock", "P", &o->cool_clock, 0, 100, 0, help_cool_clock),
-		OPT_DOUBLE("--cool-max-ms", "C", &o->cool_max_ms, 0, 1e6, 0,
-		           "the most one cool-clock wait (--cool-clock) lasts, in ms (> 0, "
-		           "default 300); a wait stopped by it is a cool_timeout and the "
-		           "choice is timed anyway.  Part of the plan with --cool-clock"),
+		OPT_DOUBLE("--cool-max-ms", "C", &o->cool_max_ms, 0, 1e6, 0, help_cool_max_ms),
 		OPT_DOUBLE("--loser-ratio", "L", &o->loser_ratio, 0, 100, 0, help_loser_ratio),
 		OPT_FLAG("--warm-from-verify", &o->warm_from_verify, help_warm_from_verify),
 		OPT_DOUBLE("--verify-cut", "S", &o->verify_cut, 0, 100, 0, help_verify_cut),
 		OPT_INT("--verify-cut-audit", "K", &o->verify_cut_audit, 0, 1000000, 0,
-		        "with --verify-cut: every K-th timing the cut would take (the first "
-		        "included) is audited instead: the loser cut's probe decides as "
-		        "without the cut, and --stats compares the verification call with "
-		        "it (default 10; 0: no audit).  Part of the plan"),
+		        help_verify_cut_audit),
 		OPT_STRING("--kernels", "DIR", &o->kernels, 0,
 		           "the templates and their config lists (default kernels)"),
 		OPT_ENUM("--template", "T", &tmpl, names, 0,

@@ -21,7 +21,7 @@
 #include "backend.h"
 #include "cuda_lt.h"
 #include "cudrv.h"
-#include "ttsched.h"
+#include "vcutstats.h"
 
 /* One input's device operands (backend.h cuda_bufs). */
 struct cuda_bufs {
@@ -38,10 +38,7 @@ typedef struct {
 } cuda_aux;
 
 /* A verification verdict, per (choice, dtype, tf32, transposes). */
-typedef struct {
-	uint64_t key;
-	int ok;
-} vstate;
+typedef struct { uint64_t key; int ok; } vstate;
 
 /* --stats: seconds and counts (cuda.c measure_stats prints them). */
 typedef struct {
@@ -54,7 +51,7 @@ typedef struct {
 	        n_cool_wait, n_cool_timeout, /* timings that waited; waits stopped by the cap */
 	        n_loser, n_loser_fallback, /* tt_time's loser cut taken; tried, not taken */
 	        n_warm_from_verify; /* timings with the verification call as the warm-up */
-	tt_vcut_stats vcut;        /* --verify-cut: taken, audited (stages/lib/ttsched.h) */
+	tt_vcut_stats vcut;        /* --verify-cut's (stages/lib/vcutstats.h) */
 } cuda_stats;
 
 struct measurer {

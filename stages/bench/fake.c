@@ -47,6 +47,7 @@
 #include "measure.h"
 #include "screen.h"
 #include "ttsched.h"
+#include "vcutstats.h"
 #include "util.h"
 
 struct measurer {

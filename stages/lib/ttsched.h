@@ -56,24 +56,16 @@
  * The verification cut (verify_cut = S > 0, bench --verify-cut, off by
  * default; bench requires the loser cut with L <= S, the warm-up from
  * verification and the long-kernel rule): when the warm-up is the
- * verification call's (warm_reused) and it took >= S x best and >= T ms
- * (long_ms), that call's time is the result and no launch follows (vcut: 0
- * calls; the only rule that decides on the verification call alone).  Such
- * a result is >= S x best >= L x the input's final best: never near-best,
- * as the loser cut's.  What it trusts: one event-timed call of >= T ms into
- * a poisoned output, without an L2 flush before it (a flush changes little
- * at >= T ms: a 60 MiB L2 refills in ~15 us) and possibly carrying a
- * first-call cost (module loading: ~1 ms against >= T); its excess over a
- * flushed launch is what the audit measures.  The audit (known.audit = 1,
- * the caller's choice: bench audits every verify_cut_audit-th timing the
- * cut would take, tt_vcut_audit) does not take the cut where it would
- * apply (vcut_audited = 1) and the loser cut's probe decides as before, so
- * the caller can compare the verification call with the probe.
+ * verification call's (warm_reused) and took >= S x best and >= T ms, that
+ * call's time is the result, no launch follows (vcut: 0 calls; never
+ * near-best, as the loser cut's result).  The only rule that decides on an
+ * unconfirmed call (no flush before it, maybe a first-call cost), so the
+ * caller audits it (known.audit = 1, every verify_cut_audit-th timing it
+ * would take: tt_vcut_audit): the cut is not taken (vcut_audited = 1) and
+ * the loser cut's probe decides (kernels/INDUCTOR_MM.md section 5).
  */
 #ifndef MMRANK_TTSCHED_H
 #define MMRANK_TTSCHED_H
-
-#include <stdio.h>
 
 typedef struct {
 	int estimation_iters;      /* 5 */
@@ -86,8 +78,7 @@ typedef struct {
 	double loser_ratio;        /* 0: off; else L > 1: the loser cut */
 	int warm_from_verify;      /* 1: a given verification call is the warm-up */
 	double verify_cut;         /* 0: off; else S >= L: the verification cut */
-	int verify_cut_audit;      /* K: every K-th timing it would take is audited
-	                              (tt_vcut_audit; 0: none) */
+	int verify_cut_audit;      /* K: audit every K-th (tt_vcut_audit; 0: none) */
 } tt_params;
 
 /* Inductor's parameters, the long-kernel rule, the loser cut and the
@@ -113,10 +104,8 @@ typedef struct {
 	int loser_tried;           /* 1: the warm-up call took >= L x best */
 	int is_loser;              /* 1: the loser path: the probe alone, nothing after */
 	int warm_reused;           /* 1: no warm-up call: warm_ms is the verification's */
-	int vcut;                  /* 1: the verification cut: warm_ms is the result, no
-	                              launch at all (first 0) */
-	int vcut_audited;          /* 1: the cut would have been taken; audited, so the
-	                              loser cut's probe decides */
+	int vcut;                  /* 1: the verification cut: warm_ms is the result */
+	int vcut_audited;          /* 1: it would apply; audited: the probe decides */
 } tt_sched;
 
 /* What one timing knows when it asks for its schedule (ms). */
@@ -156,24 +145,5 @@ int tt_warm_reused(const tt_params *p, double verify_ms, int cool);
  * audited: p's verify_cut_audit K > 0 and n % K == 0 (the first, then every
  * K-th); else 0. */
 int tt_vcut_audit(const tt_params *p, long long n);
-
-/* The verification cut's --stats (bench's and bench-fake's). */
-typedef struct {
-	long long cuts;            /* timings it took (vcut) */
-	long long audits;          /* timings it would have taken, audited */
-	long long flips;           /* audited and the probe was no loser: the cut
-	                              would have shortened a timing the loser cut
-	                              does not */
-	double lo, hi, logsum;     /* the audits' verification / probe ratios */
-} tt_vcut_stats;
-
-/* Counts one timing's schedule s; ratio: its verification call over its
- * probe when s->vcut_audited (a NAN or non-positive one is not counted). */
-void tt_vcut_count(tt_vcut_stats *v, const tt_sched *s, double ratio);
-
-/* Prints the --stats lines verify_cuts, verify_cut_audits,
- * verify_cut_flips and verify_cut_ratio_min/_geomean/_max (the audits'
- * verification / probe; "-" without an audit). */
-void tt_vcut_print(FILE *fp, const tt_vcut_stats *v);
 
 #endif
