@@ -149,7 +149,7 @@ Variables (current value; every one is checked before anything runs):
        COOL_CLOCK=$(COOL_CLOCK) (percent; triton: wait for the SM clock before each timing, 0 = off)  COOL_MAX_MS=$(COOL_MAX_MS) (ms, its cap)
        LOSER_RATIO=$(LOSER_RATIO) (factor; triton: a choice >= it x the input's best so far timed by 1 launch, 0 = off)
        WARM_FROM_VERIFY=$(WARM_FROM_VERIFY) (0/1; triton: the verification call is the timing's warm-up call, 0 = off)
-       VERIFY_CUT=$(VERIFY_CUT) (factor; triton: a choice whose verification call is >= it x the best so far and >= LONG_MS takes that time, 0 = off)  VERIFY_CUT_AUDIT=$(VERIFY_CUT_AUDIT) (every K-th such choice probed instead)
+       VERIFY_CUT=$(VERIFY_CUT) (factor; triton: a choice whose verification call is >= it x the best so far and >= LONG_MS takes that time, 0 = off)  VERIFY_CUT_AUDIT=$(VERIFY_CUT_AUDIT) (every K-th such choice probed instead, 0 = no audit)
   build: CC=$(CC) (C11 compiler)  CFLAGS=$(CFLAGS) (build/san: the sanitizer flags)  CUDA=$(CUDA) (toolkit, for bench)
        BUILD=$(BUILD) (build|build/san)  V=$(V) (1 shows full commands)
   fit: FIT_EXTRA="more fit options"; THREADS=$(THREADS) (fit threads and featurize jobs at once; same output)
@@ -647,7 +647,7 @@ include $(sort $(wildcard stages/*.mk))
 # SCREEN, SCREEN_MS, LONG_MS, LONG_LAUNCHES, COOL_CLOCK, COOL_MAX_MS are checked
 # where they are defined.)
 VARS_CHECKED := GPU OUT RANKING SEED SPLIT SELECT LEAF_RANK SELECT_RANK LEAF_PAD LEAF_FILL FOLDS HOLDOUT \
-  HEURISTIC_NAME CROSS_DEVICE V SAMPLES REPS FAST_REJECT LOSER_RATIO WARM_FROM_VERIFY VERIFY_CUT VERIFY_CUT_AUDIT GPUS ONLINE_SEED GPU_MEM_BYTES SAMPLE_MAX_GFLOP \
+  HEURISTIC_NAME CROSS_DEVICE V SAMPLES REPS FAST_REJECT LOSER_RATIO WARM_FROM_VERIFY VERIFY_CUT VERIFY_CUT_AUDIT LONG_MS COOL_CLOCK GPUS ONLINE_SEED GPU_MEM_BYTES SAMPLE_MAX_GFLOP \
   COLLECT_TIME_LIMIT FUZZ_SECONDS CUBLASLT CC BUILD \
   DATASET_MIRROR LOG HELDOUT \
   $(foreach n,REFERENCE_DIR EVAL_TREE,$(if $(filter command line environment,$(origin $(n))),$(n)))

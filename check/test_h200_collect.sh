@@ -103,7 +103,10 @@ else fail h200_collect_warm_from_verify "$(head -c 300 "$TMP/args")"; fi
 : >"$TMP/args"
 VERIFY_CUT=2 VERIFY_CUT_AUDIT=5 LOSER_RATIO=1.5 WARM_FROM_VERIFY=1 C=$C FC=$TMP/fc OUT=$TMP/out6v \
 	BENCH=$TMP/argbench REAL_S=30 TOTAL_S=60 bash "$H" --dry-run >/dev/null 2>&1
-if [ "$(grep -c -- '--warm-from-verify --verify-cut 2 --verify-cut-audit 5' "$TMP/args")" = 2 ]; then ok h200_collect_verify_cut
+VERIFY_CUT=0.0 LOSER_RATIO=1.5 WARM_FROM_VERIFY=1 C=$C FC=$TMP/fc OUT=$TMP/out6w \
+	BENCH=$TMP/argbench REAL_S=30 TOTAL_S=60 bash "$H" --dry-run >/dev/null 2>&1
+if [ "$(grep -c -- '--warm-from-verify --verify-cut 2 --verify-cut-audit 5' "$TMP/args")" = 2 ] && [ "$(wc -l < "$TMP/args")" = 4 ] &&
+	[ "$(grep -c -- '--verify-cut 0' "$TMP/args")" = 0 ]; then ok h200_collect_verify_cut
 else fail h200_collect_verify_cut "$(head -c 300 "$TMP/args")"; fi
 expect_error h200_collect_bad_warm "WARM_FROM_VERIFY='yes': expected 0 \\(off\\) or 1 \\(on\\).*; nothing done" "$TMP/out7" \
 	env WARM_FROM_VERIFY=yes C="$C" FC="$TMP/fc" OUT="$TMP/out7" BENCH="$TMP/argbench" bash "$H" --dry-run
@@ -214,6 +217,8 @@ bad_h h200_collect_bad_real "REAL_S=-5: expected whole seconds" REAL_S=-5
 bad_h h200_collect_bad_loser "LOSER_RATIO='1,5': expected 0 \\(off\\) or a factor" LOSER_RATIO=1,5
 bad_h h200_collect_bad_loser_small "LOSER_RATIO='1': expected 0 \\(off\\) or a factor" LOSER_RATIO=1
 bad_h h200_collect_bad_verify_cut "VERIFY_CUT='1.2': expected 0 \\(off\\) or a factor >= LOSER_RATIO='1.5'" VERIFY_CUT=1.2 LOSER_RATIO=1.5 WARM_FROM_VERIFY=1
+bad_h h200_collect_verify_cut_alone "VERIFY_CUT='2': expected 0 \\(off\\) or a factor >= LOSER_RATIO='0'" VERIFY_CUT=2
+bad_h h200_collect_verify_cut_long_0 "VERIFY_CUT='2': needs LONG_MS > 0" VERIFY_CUT=2 LOSER_RATIO=1.5 WARM_FROM_VERIFY=1 LONG_MS=0
 bad_h h200_collect_bad_verify_cut_audit "VERIFY_CUT_AUDIT='x': expected an integer" VERIFY_CUT_AUDIT=x
 bad_h h200_collect_bad_long "LONG_MS=ten: expected a number" LONG_MS=ten
 bad_h h200_collect_bad_resume "RESUME=$TMP/nosuch: expected one LOG.part and its LOG.part.plan" RESUME="$TMP/nosuch"

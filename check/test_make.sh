@@ -71,7 +71,10 @@ VC=(LOSER_RATIO=1.5 WARM_FROM_VERIFY=1 VERIFY_CUT=2)
 # or VERIFY_CUT_AUDIT stops make at parse time
 for b in "VERIFY_CUT=1.2 LOSER_RATIO=1.5 WARM_FROM_VERIFY=1|>= LOSER_RATIO='1.5'" \
 	"VERIFY_CUT=2 LOSER_RATIO=1.5|needs WARM_FROM_VERIFY=1" "VERIFY_CUT=two|VERIFY_CUT='two': expected 0" \
-	"VERIFY_CUT_AUDIT=-1|VERIFY_CUT_AUDIT='-1': expected an integer"; do
+	"VERIFY_CUT_AUDIT=-1|VERIFY_CUT_AUDIT='-1': expected an integer" \
+	"VERIFY_CUT=2 LOSER_RATIO=1.5 WARM_FROM_VERIFY=1 LONG_MS=0|needs LONG_MS > 0" \
+	"VERIFY_CUT=2 LOSER_RATIO=1.5 WARM_FROM_VERIFY=1 COOL_CLOCK=95|not with COOL_CLOCK='95'" \
+	"VERIFY_CUT=2 WARM_FROM_VERIFY=1|>= LOSER_RATIO='0' > 0"; do
 	set -- ${b%%|*}
 	if ! "${MK[@]}" -n collect GPU=zz SAMPLES=1 KERNEL_TEMPLATE=triton "$@" >"$TMP/vc.out" 2>&1 &&
 		grep -qF -- "${b#*|}" "$TMP/vc.out"; then ok "make-verify-cut-bad-${1//[^A-Za-z0-9_.=-]/_}"

@@ -63,7 +63,7 @@ for x in "0 1 nan" "0 0.001 0.001" "1.5 nan nan" "1.5 inf nan" "1.5 1e9 nan" "10
 done
 # the verification cut (--verify-cut S): vcut_cases.txt against the
 # hand-derived vcut_expected.txt: taken on a reused verification call >= S x
-# best and >= T (>= on both: 0 calls), audited (the probe decides: a loser,
+# best and >= T (>= on both, each at its threshold once: 0 calls), audited (the probe decides: a loser,
 # or a fallback to the long path), and not taken without a reused call,
 # below S x best, below T, without a best, at S = 0 or at --long-ms 0
 "$U" <"$D/vcut_cases.txt" >"$TMP/v.out" 2>"$TMP/err" || fail ttsched-vcut-run "exit $?: $(head -1 "$TMP/err")"
@@ -73,6 +73,15 @@ grep -v '^#' "$D/loser_cases.txt" | grep . | sed 's/$/ 0 0 0/' | "$U" >"$TMP/v0.
 if sed 's/ vcut=0 vcut_audited=0$//' "$TMP/v0.out" | cmp -s - "$D/loser_expected.txt" &&
 	! grep -qv ' vcut=0 vcut_audited=0$' "$TMP/v0.out"; then ok ttsched-vcut-off-unchanged
 else fail ttsched-vcut-off-unchanged "$(sed 's/ vcut=0 vcut_audited=0$//' "$TMP/v0.out" | diff "$D/loser_expected.txt" - | head -3 | tr '\n' '|')"; fi
+# its --stats (stages/lib/vcutstats.h): cuts, audits with a ratio (one
+# without is not counted), flips (audited, no loser), ratio min / geomean /
+# max; none: "-"
+VP=${BIN%/bin}/unit/vcut_print
+printf '1 0 0 nan\n0 1 1 1.2\n0 1 0 0.8\n0 1 1 1.1\n0 1 1 nan\n0 0 1 2\n1 0 0 nan\n0 1 1 -1\n' | "$VP" | tr '\t\n' '= ' >"$TMP/vs.out"
+printf '# nothing\n' | "$VP" | tr '\t\n' '= ' >"$TMP/vs0.out"
+[ "$(cat "$TMP/vs.out")" = "verify_cuts=2 verify_cut_audits=3 verify_cut_flips=1 verify_cut_ratio_min=0.8000 verify_cut_ratio_geomean=1.0183 verify_cut_ratio_max=1.2000 " ] &&
+	[ "$(cat "$TMP/vs0.out")" = "verify_cuts=0 verify_cut_audits=0 verify_cut_flips=0 verify_cut_ratio_min=- verify_cut_ratio_geomean=- verify_cut_ratio_max=- " ] &&
+	ok ttsched-vcut-stats || fail ttsched-vcut-stats "$(cat "$TMP/vs.out") / $(cat "$TMP/vs0.out")"
 python3 "$ROOT/perf/collect/timing_model.py" --ttsched "$U" >"$TMP/m.out" 2>"$TMP/err" ||
 	fail ttsched-timing-model-run "$(head -2 "$TMP/err" | tr '\n' '|')"
 grep -q '^| Inductor | 582.7 | 1.00x | 0.49x | 0 (0 %) | 0 | 521 |' "$TMP/m.out" &&

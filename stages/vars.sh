@@ -120,19 +120,28 @@ if has LOSER_RATIO; then
 		err "LOSER_RATIO='${v[LOSER_RATIO]}': expected 0 (off) or a factor > 1/$nb = $(awk -v r="$nb" 'BEGIN { printf "%.8g", 1 / r }') and <= 100 (a smaller one could cut a near-best choice to one launch: stages/lib/rules.h) (bench --loser-ratio)"
 	fi
 fi
-# 0 or in [1/NEAR_BEST_RATIO, 100] (bench --verify-cut; bench also
-# requires LOSER_RATIO <= it, WARM_FROM_VERIFY=1 and LONG_MS > 0)
+# 0 or in (1/NEAR_BEST_RATIO, 100] (bench --verify-cut); when on, bench also
+# requires LOSER_RATIO in (0, it], WARM_FROM_VERIFY=1, LONG_MS > 0 and
+# COOL_CLOCK 0: checked here too (an unset LOSER_RATIO, WARM_FROM_VERIFY is
+# off; LONG_MS, COOL_CLOCK only when given), so a bad mix stops before
+# anything is written
 if has VERIFY_CUT; then
 	nb=$(awk '$1 == "#define" && $2 == "NEAR_BEST_RATIO" { print $3 }' "$(dirname "$0")/lib/rules.h")
-	if ! number "${v[VERIFY_CUT]}" ||
-		! awk -v f="${v[VERIFY_CUT]}" -v r="$nb" 'BEGIN { exit !(f == 0 || (f > 1 / r && f <= 100)) }'; then
-		err "VERIFY_CUT='${v[VERIFY_CUT]}': expected 0 (off) or a factor > 1/$nb = $(awk -v r="$nb" 'BEGIN { printf "%.8g", 1 / r }') and <= 100, >= LOSER_RATIO (bench --verify-cut)"
-	elif has LOSER_RATIO && number "${v[LOSER_RATIO]}" &&
-		! awk -v f="${v[VERIFY_CUT]}" -v l="${v[LOSER_RATIO]}" 'BEGIN { exit !(f == 0 || (l > 0 && f >= l)) }'; then
-		err "VERIFY_CUT='${v[VERIFY_CUT]}': expected 0 (off) or a factor >= LOSER_RATIO='${v[LOSER_RATIO]}' > 0 (the cut is the loser cut decided without its probe) (bench --verify-cut)"
-	elif has WARM_FROM_VERIFY && [ "${v[WARM_FROM_VERIFY]}" != 1 ] &&
-		! awk -v f="${v[VERIFY_CUT]}" 'BEGIN { exit !(f == 0) }'; then
-		err "VERIFY_CUT='${v[VERIFY_CUT]}': needs WARM_FROM_VERIFY=1 (it decides on the verification call taken as the warm-up) (bench --verify-cut)"
+	vc=${v[VERIFY_CUT]}
+	if ! number "$vc" ||
+		! awk -v f="$vc" -v r="$nb" 'BEGIN { exit !(f == 0 || (f > 1 / r && f <= 100)) }'; then
+		err "VERIFY_CUT='$vc': expected 0 (off) or a factor > 1/$nb = $(awk -v r="$nb" 'BEGIN { printf "%.8g", 1 / r }') and <= 100, >= LOSER_RATIO (bench --verify-cut)"
+	elif ! awk -v f="$vc" 'BEGIN { exit !(f == 0) }'; then
+		lr=${v[LOSER_RATIO]:-0} wf=${v[WARM_FROM_VERIFY]:-0}
+		if ! number "$lr" || ! awk -v f="$vc" -v l="$lr" 'BEGIN { exit !(l > 0 && f >= l) }'; then
+			err "VERIFY_CUT='$vc': expected 0 (off) or a factor >= LOSER_RATIO='$lr' > 0 (the cut is the loser cut decided without its probe) (bench --verify-cut)"
+		elif [ "$wf" != 1 ]; then
+			err "VERIFY_CUT='$vc': needs WARM_FROM_VERIFY=1 (it decides on the verification call taken as the warm-up) (bench --verify-cut)"
+		elif has LONG_MS && number "${v[LONG_MS]}" && awk -v t="${v[LONG_MS]}" 'BEGIN { exit !(t <= 0) }'; then
+			err "VERIFY_CUT='$vc': needs LONG_MS > 0 (its floor: a cut call is >= LONG_MS ms), got LONG_MS='${v[LONG_MS]}' (bench --verify-cut)"
+		elif has COOL_CLOCK && number "${v[COOL_CLOCK]}" && awk -v c="${v[COOL_CLOCK]}" 'BEGIN { exit !(c > 0) }'; then
+			err "VERIFY_CUT='$vc': not with COOL_CLOCK='${v[COOL_CLOCK]}' (its wait must precede the warm-up call, so no verification call is reused) (bench --verify-cut)"
+		fi
 	fi
 fi
 need_int VERIFY_CUT_AUDIT 0 1000000 "bench --verify-cut-audit"

@@ -83,7 +83,7 @@ bad() { echo "h200_collect.sh: $1; nothing done" >&2; exit 2; }
 # judges their ranges before it measures anything), seconds decimal
 # integers (no leading 0: bash reads 0590 as octal)
 mk=()
-for v in LOSER_RATIO WARM_FROM_VERIFY VERIFY_CUT VERIFY_CUT_AUDIT; do [ -z "${!v+x}" ] || mk+=("$v=${!v}"); done
+for v in LOSER_RATIO WARM_FROM_VERIFY VERIFY_CUT VERIFY_CUT_AUDIT LONG_MS; do [ -z "${!v+x}" ] || mk+=("$v=${!v}"); done
 if [ ${#mk[@]} -gt 0 ]; then
 	why=$(bash stages/vars.sh "${mk[@]}" 2>&1 >/dev/null)
 	[ -z "$why" ] || bad "$(echo "$why" | sed 's/^make: //' | paste -sd ';')"
@@ -222,7 +222,7 @@ B=("$BENCH" --template triton --reps 1 --kernels kernels --cache "$FC" --triton-
 	${LONG_MS:+--long-ms "$LONG_MS"} ${LONG_LAUNCHES:+--long-launches "$LONG_LAUNCHES"}
 	${LOSER_RATIO:+--loser-ratio "$LOSER_RATIO"})
 [ "${WARM_FROM_VERIFY:-0}" = 1 ] && B+=(--warm-from-verify)
-[ "${VERIFY_CUT:-0}" = 0 ] || B+=(--verify-cut "$VERIFY_CUT" ${VERIFY_CUT_AUDIT:+--verify-cut-audit "$VERIFY_CUT_AUDIT"})
+awk -v f="${VERIFY_CUT:-0}" 'BEGIN { exit !(f == 0) }' || B+=(--verify-cut "$VERIFY_CUT" ${VERIFY_CUT_AUDIT:+--verify-cut-audit "$VERIFY_CUT_AUDIT"})
 run() {  # NAME LIMIT: bench on $C/NAME.tsv for at most LIMIT s
 	[ "$2" -gt 10 ] || { stamp "$1: no time left"; return; }
 	stamp "$1: --time-limit $2"

@@ -160,7 +160,7 @@ static const char help_verify_cut[] =
 
 static const char help_verify_cut_audit[] =
 	"with --verify-cut: every K-th timing the cut would take (the first "
-	"included) is audited instead: the loser cut's probe decides as "
+	"included, counted per bench process) is audited instead: the loser cut's probe decides as "
 	"without the cut, and --stats compares the verification call with "
 	"it (default 10; 0: no audit).  Part of the plan";
 

@@ -35,7 +35,12 @@
  * (verified just before, as cuda_verify does on every input for this back
  * end) takes the verification call, of the warm-up call's made-up time, as
  * its warm-up (tt_warm_reused: not with --cool-clock): one timed call
- * fewer, the same schedule otherwise; --stats counts warm_from_verify. */
+ * fewer, the same schedule otherwise; --stats counts warm_from_verify.
+ * With --verify-cut S (and its --verify-cut-audit K) that verification
+ * call's made-up time, 1.5 x the time, decides the cut (>= S x best and >=
+ * --long-ms) and the probe's, the time, an audit (vcutstats.h: the ratio is
+ * always 1.5); the log still holds the made-up time (on a GPU a cut choice
+ * logs its verification call's time). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,8 +287,8 @@ void measure_stats(measurer *b, FILE *fp)
 	        (long long)b->cool_waits, b->cool_wait_ms / 1e3, (long long)b->cool_timeouts);
 	fprintf(fp, "loser_choices\t%lld\nloser_fallbacks\t%lld\n", (long long)b->losers,
 	        (long long)b->loser_fallbacks);
-	tt_vcut_print(fp, &b->vcut);
 	fprintf(fp, "warm_from_verify\t%lld\n", (long long)b->warm_reused);
+	tt_vcut_print(fp, &b->vcut);
 }
 
 void measure_describe(measurer *b, FILE *fp)
