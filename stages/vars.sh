@@ -103,45 +103,42 @@ need_enum V "1 shows full commands" 0 1
 # ---- collection (sample, bench) ----------------------------------------------
 need_int SAMPLES 1 $I64 "sample --samples"
 need_int REPS 1 1000 "bench --reps"
-# 0 or >= 1/NEAR_BEST_RATIO (stages/lib/rules.h, "fast reject"; bench checks the same)
+# NEAR_BEST_RATIO (stages/lib/rules.h) and 1 / it, for the factors below
+nb=$(awk '$1 == "#define" && $2 == "NEAR_BEST_RATIO" { print $3 }' "$(dirname "$0")/lib/rules.h")
+inb=$(awk -v r="$nb" 'BEGIN { printf "%.8g", 1 / r }')
+# cut_factor VALUE: 0 (off) or in (1/NEAR_BEST_RATIO, 100] (a choice >= it x
+# the best is then never near-best)
+cut_factor() { number "$1" && awk -v f="$1" -v r="$nb" 'BEGIN { exit !(f == 0 || (f > 1 / r && f <= 100)) }'; }
+is_zero() { awk -v f="$1" 'BEGIN { exit !(f == 0) }'; }
+# 0 or >= 1/NEAR_BEST_RATIO ("fast reject"; bench checks the same)
 if has FAST_REJECT; then
-	nb=$(awk '$1 == "#define" && $2 == "NEAR_BEST_RATIO" { print $3 }' "$(dirname "$0")/lib/rules.h")
 	if ! number "${v[FAST_REJECT]}" ||
 		! awk -v f="${v[FAST_REJECT]}" -v r="$nb" 'BEGIN { exit !(f == 0 || f >= 1 / r) }'; then
-		err "FAST_REJECT='${v[FAST_REJECT]}': expected 0 (off) or a factor >= 1/$nb = $(awk -v r="$nb" 'BEGIN { printf "%.8g", 1 / r }') (a smaller one would cut a near-best choice to one repetition: stages/lib/rules.h) (bench --fast-reject)"
+		err "FAST_REJECT='${v[FAST_REJECT]}': expected 0 (off) or a factor >= 1/$nb = $inb (a smaller one would cut a near-best choice to one repetition: stages/lib/rules.h) (bench --fast-reject)"
 	fi
 fi
-# 0 or in (1/NEAR_BEST_RATIO, 100] (bench --loser-ratio checks the same: a
-# loser, >= L x the best, is then never near-best)
-if has LOSER_RATIO; then
-	nb=$(awk '$1 == "#define" && $2 == "NEAR_BEST_RATIO" { print $3 }' "$(dirname "$0")/lib/rules.h")
-	if ! number "${v[LOSER_RATIO]}" ||
-		! awk -v f="${v[LOSER_RATIO]}" -v r="$nb" 'BEGIN { exit !(f == 0 || (f > 1 / r && f <= 100)) }'; then
-		err "LOSER_RATIO='${v[LOSER_RATIO]}': expected 0 (off) or a factor > 1/$nb = $(awk -v r="$nb" 'BEGIN { printf "%.8g", 1 / r }') and <= 100 (a smaller one could cut a near-best choice to one launch: stages/lib/rules.h) (bench --loser-ratio)"
-	fi
+# bench --loser-ratio checks the same
+if has LOSER_RATIO && ! cut_factor "${v[LOSER_RATIO]}"; then
+	err "LOSER_RATIO='${v[LOSER_RATIO]}': expected 0 (off) or a factor > 1/$nb = $inb and <= 100 (a smaller one could cut a near-best choice to one launch: stages/lib/rules.h) (bench --loser-ratio)"
 fi
-# 0 or in (1/NEAR_BEST_RATIO, 100] (bench --verify-cut); when on, bench also
-# requires LOSER_RATIO in (0, it], WARM_FROM_VERIFY=1, LONG_MS > 0 and
-# COOL_CLOCK 0: checked here too (an unset LOSER_RATIO, WARM_FROM_VERIFY is
-# off; LONG_MS, COOL_CLOCK only when given), so a bad mix stops before
-# anything is written
+# bench --verify-cut; when on, bench also requires LOSER_RATIO in (0, it],
+# WARM_FROM_VERIFY=1, LONG_MS > 0 and COOL_CLOCK 0: checked here too (an
+# unset LOSER_RATIO, WARM_FROM_VERIFY is off; LONG_MS, COOL_CLOCK only when
+# given), so a bad mix stops before anything is written
 if has VERIFY_CUT; then
-	nb=$(awk '$1 == "#define" && $2 == "NEAR_BEST_RATIO" { print $3 }' "$(dirname "$0")/lib/rules.h")
-	vc=${v[VERIFY_CUT]}
-	if ! number "$vc" ||
-		! awk -v f="$vc" -v r="$nb" 'BEGIN { exit !(f == 0 || (f > 1 / r && f <= 100)) }'; then
-		err "VERIFY_CUT='$vc': expected 0 (off) or a factor > 1/$nb = $(awk -v r="$nb" 'BEGIN { printf "%.8g", 1 / r }') and <= 100, >= LOSER_RATIO (bench --verify-cut)"
-	elif ! awk -v f="$vc" 'BEGIN { exit !(f == 0) }'; then
-		lr=${v[LOSER_RATIO]:-0} wf=${v[WARM_FROM_VERIFY]:-0}
-		if ! number "$lr" || ! awk -v f="$vc" -v l="$lr" 'BEGIN { exit !(l > 0 && f >= l) }'; then
-			err "VERIFY_CUT='$vc': expected 0 (off) or a factor >= LOSER_RATIO='$lr' > 0 (the cut is the loser cut decided without its probe) (bench --verify-cut)"
-		elif [ "$wf" != 1 ]; then
-			err "VERIFY_CUT='$vc': needs WARM_FROM_VERIFY=1 (it decides on the verification call taken as the warm-up) (bench --verify-cut)"
-		elif has LONG_MS && number "${v[LONG_MS]}" && awk -v t="${v[LONG_MS]}" 'BEGIN { exit !(t <= 0) }'; then
-			err "VERIFY_CUT='$vc': needs LONG_MS > 0 (its floor: a cut call is >= LONG_MS ms), got LONG_MS='${v[LONG_MS]}' (bench --verify-cut)"
-		elif has COOL_CLOCK && number "${v[COOL_CLOCK]}" && awk -v c="${v[COOL_CLOCK]}" 'BEGIN { exit !(c > 0) }'; then
-			err "VERIFY_CUT='$vc': not with COOL_CLOCK='${v[COOL_CLOCK]}' (its wait must precede the warm-up call, so no verification call is reused) (bench --verify-cut)"
-		fi
+	vc=${v[VERIFY_CUT]} lr=${v[LOSER_RATIO]:-0}
+	if ! cut_factor "$vc"; then
+		err "VERIFY_CUT='$vc': expected 0 (off) or a factor > 1/$nb = $inb and <= 100, >= LOSER_RATIO (bench --verify-cut)"
+	elif is_zero "$vc"; then
+		:
+	elif ! number "$lr" || ! awk -v f="$vc" -v l="$lr" 'BEGIN { exit !(l > 0 && f >= l) }'; then
+		err "VERIFY_CUT='$vc': expected 0 (off) or a factor >= LOSER_RATIO='$lr' > 0 (the cut is the loser cut decided without its probe) (bench --verify-cut)"
+	elif [ "${v[WARM_FROM_VERIFY]:-0}" != 1 ]; then
+		err "VERIFY_CUT='$vc': needs WARM_FROM_VERIFY=1 (it decides on the verification call taken as the warm-up) (bench --verify-cut)"
+	elif has LONG_MS && number "${v[LONG_MS]}" && is_zero "${v[LONG_MS]}"; then
+		err "VERIFY_CUT='$vc': needs LONG_MS > 0 (its floor: a cut call is >= LONG_MS ms), got LONG_MS='${v[LONG_MS]}' (bench --verify-cut)"
+	elif has COOL_CLOCK && number "${v[COOL_CLOCK]}" && ! is_zero "${v[COOL_CLOCK]}"; then
+		err "VERIFY_CUT='$vc': not with COOL_CLOCK='${v[COOL_CLOCK]}' (its wait must precede the warm-up call, so no verification call is reused) (bench --verify-cut)"
 	fi
 fi
 need_int VERIFY_CUT_AUDIT 0 1000000 "bench --verify-cut-audit"

@@ -159,11 +159,7 @@ static void fake_schedule(measurer *b, double v, double best, int verified)
 	fake_cool(b, v);
 	tt_known k = { 1.5 * v, v, v, v, best,
 	               tt_warm_reused(&b->tp, verified ? 1.5 * v : NAN, b->cool.pct > 0), 0 };
-	tt_sched s = tt_schedule(&b->tp, &k, 128);
-	if (s.vcut && tt_vcut_audit(&b->tp, b->vcut_seen++)) {
-		k.audit = 1; /* as tt_time: the probe (v) decides */
-		s = tt_schedule(&b->tp, &k, 128);
-	}
+	tt_sched s = tt_schedule_audited(&b->tp, &k, 128, &b->vcut_seen); /* as tt_time */
 	tt_vcut_count(&b->vcut, &s, k.warm_ms / v);
 	b->warm_reused += s.warm_reused;
 	b->longs += s.is_long;

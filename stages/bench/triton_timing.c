@@ -131,11 +131,8 @@ int tt_time(tt_bench *b, const tt_params *p, tt_call call, void *ctx, double bes
 	} else if (warm_up(b, call, ctx, &k.warm_ms, why, whylen)) {
 		return -1;
 	}
-	tt_sched s = tt_schedule(p, &k, b->max_iters);
-	if (s.vcut && tt_vcut_audit(p, b->vcut_seen++)) {
-		k.audit = 1; /* the loser cut's probe decides; compared below */
-		s = tt_schedule(p, &k, b->max_iters);
-	}
+	/* audited: the loser cut's probe decides, compared below */
+	tt_sched s = tt_schedule_audited(p, &k, b->max_iters, &b->vcut_seen);
 	if (s.vcut) {
 		/* the verification cut: that call's time is the result */
 		*ms = k.warm_ms;

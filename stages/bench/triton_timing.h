@@ -100,7 +100,7 @@ typedef struct {
 	const cool_source *cool_src; /* the clock it waits on */
 	cool_result cool_last;     /* the last timing's wait */
 	long long vcut_seen;       /* timings the verification cut would have taken
-	                              (the audit's count, tt_vcut_audit) */
+	                              (the audit's count, tt_schedule_audited) */
 	double audit_ratio;        /* the last timing's verification call over its
 	                              probe when it was audited (how->vcut_audited),
 	                              else NAN */

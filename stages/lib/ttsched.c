@@ -69,7 +69,15 @@ int tt_warm_reused(const tt_params *p, double verify_ms, int cool)
 	return p->warm_from_verify && verify_ms >= 0 && isfinite(verify_ms) && !cool;
 }
 
-int tt_vcut_audit(const tt_params *p, long long n)
+tt_sched tt_schedule_audited(const tt_params *p, tt_known *k, int max_iters, long long *seen)
 {
-	return p->verify_cut_audit > 0 && n % p->verify_cut_audit == 0;
+	tt_sched s = tt_schedule(p, k, max_iters);
+	if (!s.vcut)
+		return s;
+	long long n = (*seen)++;
+	if (p->verify_cut_audit > 0 && n % p->verify_cut_audit == 0) {
+		k->audit = 1;
+		s = tt_schedule(p, k, max_iters);
+	}
+	return s;
 }

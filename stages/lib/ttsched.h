@@ -61,7 +61,7 @@
  * near-best, as the loser cut's result).  The only rule that decides on an
  * unconfirmed call (no flush before it, maybe a first-call cost), so the
  * caller audits it (known.audit = 1, every verify_cut_audit-th timing it
- * would take: tt_vcut_audit): the cut is not taken (vcut_audited = 1) and
+ * would take: tt_schedule_audited): the cut is not taken (vcut_audited = 1) and
  * the loser cut's probe decides (kernels/INDUCTOR_MM.md section 5).
  */
 #ifndef MMRANK_TTSCHED_H
@@ -78,7 +78,7 @@ typedef struct {
 	double loser_ratio;        /* 0: off; else L > 1: the loser cut */
 	int warm_from_verify;      /* 1: a given verification call is the warm-up */
 	double verify_cut;         /* 0: off; else S >= L: the verification cut */
-	int verify_cut_audit;      /* K: audit every K-th (tt_vcut_audit; 0: none) */
+	int verify_cut_audit;      /* K: audit every K-th (tt_schedule_audited; 0: none) */
 } tt_params;
 
 /* Inductor's parameters, the long-kernel rule, the loser cut and the
@@ -141,9 +141,10 @@ int tt_sched_calls(const tt_sched *s);
  * before the timing) is 0; else 0 (the timing makes its own). */
 int tt_warm_reused(const tt_params *p, double verify_ms, int cool);
 
-/* 1 when the n-th timing (from 0) that the verification cut would take is
- * audited: p's verify_cut_audit K > 0 and n % K == 0 (the first, then every
- * K-th); else 0. */
-int tt_vcut_audit(const tt_params *p, long long n);
+/* tt_schedule with the verification cut's audit (tt_time and bench-fake
+ * start with it): the n-th timing the cut would take (n = (*seen)++, from
+ * 0) is audited when K = p->verify_cut_audit > 0 and n % K == 0: k->audit
+ * is set and the schedule is the loser cut's. */
+tt_sched tt_schedule_audited(const tt_params *p, tt_known *k, int max_iters, long long *seen);
 
 #endif
