@@ -256,4 +256,18 @@ else fail h200_collect_slice "$(cut -f1 "$TMP/slice.tsv" | tr '\n' ' ')"; fi
 SAMPLE_SKIP=3 bash "$H" --slice "$C/sample.tsv" "$TMP/slice2.tsv"
 if [ "$(cut -f1 "$TMP/slice2.tsv" | tr '\n' ' ')" = "input 3 " ]; then ok h200_collect_slice_rest
 else fail h200_collect_slice_rest "$(cut -f1 "$TMP/slice2.tsv" | tr '\n' ' ')"; fi
+# SAMPLE_LAST: inputs 2 and 0 moved to the end, in that order, the rest
+# in the list's order; a number not in the slice, or twice, or not a
+# number: exit 2 and no OUT
+SAMPLE_LAST="2 0" bash "$H" --slice "$C/sample.tsv" "$TMP/slice3.tsv"
+if [ "$(cut -f1 "$TMP/slice3.tsv" | tr '\n' ' ')" = "input 1 3 2 0 " ] &&
+	[ "$(sort "$TMP/slice3.tsv" | md5sum)" = "$(sort "$C/sample.tsv" | md5sum)" ]; then ok h200_collect_slice_last
+else fail h200_collect_slice_last "$(cut -f1 "$TMP/slice3.tsv" | tr '\n' ' ')"; fi
+for last in "1 9" "1 1" "1 x"; do
+	SAMPLE_SKIP=1 SAMPLE_LAST="$last" bash "$H" --slice "$C/sample.tsv" "$TMP/slice4.tsv" 2>"$TMP/slice4.err"
+	rc=$?
+	if [ $rc = 2 ] && [ ! -e "$TMP/slice4.tsv" ] && [ ! -e "$TMP/slice4.tsv.tmp" ] &&
+		grep -q "SAMPLE_LAST" "$TMP/slice4.err"; then ok "h200_collect_slice_last_bad ($last)"
+	else fail "h200_collect_slice_last_bad ($last)" "rc $rc: $(cat "$TMP/slice4.err")"; fi
+done
 finish

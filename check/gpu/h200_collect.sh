@@ -26,7 +26,10 @@
 # all of them), SAMPLE_N counting from S; the second sample part is
 # C=build/h200s2 SAMPLE_SKIP=98 SAMPLE_TAKE=202 SAMPLE_N=202 (inputs
 # 98..299), the third C=build/h200s3 SAMPLE_SKIP=120 SAMPLE_TAKE=180
-# SAMPLE_N=180 (inputs 120..299; perf/results/gpu/h200_collect/README.md).  cubins.tar.xz is
+# SAMPLE_N=180 (inputs 120..299; perf/results/gpu/h200_collect/README.md).
+# SAMPLE_LAST="ID ...": those inputs moved to the slice's end (slice below;
+# part 5 from input 1335 on: C=build/h200s7 SAMPLE_SKIP=504 SAMPLE_LAST="1335
+# 1772 1773 1774 1775 1384 1385 1386 1387", its nine fp32 giants last).  cubins.tar.xz is
 # replaced only when every step succeeded.
 #
 # The run: bench --template triton --reps 1 (Inductor measures each choice
@@ -94,6 +97,7 @@ done
 for v in REAL_S TOTAL_S CALL_S; do
 	[ -z "${!v+x}" ] || [[ ${!v} =~ ^(0|[1-9][0-9]{0,5})$ ]] || bad "$v=${!v}: expected whole seconds (0, 1, 2, ...)"
 done
+[[ ${SAMPLE_LAST:-} =~ ^\ *((0|[1-9][0-9]*)\ *)*$ ]] || bad "SAMPLE_LAST=$SAMPLE_LAST: expected input numbers separated by spaces"
 [ "${CALL_S:-590}" -ge 20 ] || bad "CALL_S=$CALL_S: expected at least 20 (15 s are kept for the pack)"
 # RESUME=DIR: exactly one .part and its .plan, or nothing would be resumed
 # and the part measured again from its first input
@@ -109,10 +113,26 @@ FC=${FC:-build/fccache/cubin}
 SAMPLE_N=${SAMPLE_N:-300}
 
 # slice IN OUT: the header and inputs SAMPLE_SKIP..SAMPLE_SKIP+SAMPLE_TAKE-1
-# of the list IN (default all)
+# of the list IN (default all); SAMPLE_LAST="ID ...": those inputs (the
+# input column) moved to the end of the slice, in that order (the giants
+# measured last, so a session's calls are not spent on a few of them; the
+# rest keeps the list's order; part 5's second half, the collection README).
+# An ID not in the slice, or given twice, is an error and OUT is not written.
 slice() {
-	awk -v s="${SAMPLE_SKIP:-0}" -v t="${SAMPLE_TAKE:-}" \
-		'NR == 1 || (NR - 2 >= s && (t == "" || NR - 2 < s + t))' "$1" >"$2"
+	awk -F'\t' -v s="${SAMPLE_SKIP:-0}" -v t="${SAMPLE_TAKE:-}" -v last="${SAMPLE_LAST:-}" '
+	BEGIN { nl = split(last, L, " ")
+		for (i = 1; i <= nl; i++) {
+			if (L[i] !~ /^(0|[1-9][0-9]*)$/) { print "SAMPLE_LAST: " L[i] ": expected an input number" > "/dev/stderr"; bad = 1; exit 2 }
+			if (L[i] in want) { print "SAMPLE_LAST: " L[i] " given twice" > "/dev/stderr"; bad = 1; exit 2 }
+			want[L[i]] = i } }
+	NR == 1 { print > out; next }
+	NR - 2 >= s && (t == "" || NR - 2 < s + t) {
+		if ($1 in want) held[want[$1]] = $0; else print > out }
+	END { if (bad) exit 2
+		for (i = 1; i <= nl; i++)
+			if (!(i in held)) { print "SAMPLE_LAST: input " L[i] " is not in the slice" > "/dev/stderr"; exit 2 }
+		for (i = 1; i <= nl; i++) print held[i] > out }' out="$2.tmp" "$1" &&
+		mv "$2.tmp" "$2" || { rm -f "$2.tmp"; return 2; }
 }
 
 prepare() {
