@@ -8,6 +8,8 @@
 #   3. cubins.tar.xz with no Triton variant in its entry: exit 1, named;
 #   4. --slice: SAMPLE_SKIP=S SAMPLE_TAKE=T keeps the header and inputs
 #      S..S+T-1 of a list (the second sample part's folder is made so);
+#      SAMPLE_LAST moves the inputs named to its end, in that order (one not
+#      in the slice, named twice or not a number: exit 2, no OUT);
 #   5. a bench run that fails (not a --time-limit stop): exit 1, the logs
 #      and stderr still packed;
 #   6. WARM_FROM_VERIFY=1 reaches bench; another value refused, nothing written;
@@ -21,7 +23,8 @@
 #      the work folder kept; 9. the same with a TERM to the whole process
 #      group (as a device's time limit sends: tee dies too);
 #  10. a bad setting (seconds not whole, 0590, CALL_S < 20, LOSER_RATIO out
-#      of make's range, LONG_MS not a number, RESUME without one .part and its .plan) refused with exit 2
+#      of make's range, LONG_MS not a number, SAMPLES < 1, SAMPLE_LAST not
+#      numbers, RESUME without one .part and its .plan) refused with exit 2
 #      before anything is written; 11. a second run on the same OUT refused
 #      while the first measures, the first's files untouched.
 cd "$(dirname "$0")/.." || exit 1
@@ -221,6 +224,8 @@ bad_h h200_collect_verify_cut_alone "VERIFY_CUT='2': expected 0 \\(off\\) or a f
 bad_h h200_collect_verify_cut_long_0 "VERIFY_CUT='2': needs LONG_MS > 0" VERIFY_CUT=2 LOSER_RATIO=1.5 WARM_FROM_VERIFY=1 LONG_MS=0
 bad_h h200_collect_bad_verify_cut_audit "VERIFY_CUT_AUDIT='x': expected an integer" VERIFY_CUT_AUDIT=x
 bad_h h200_collect_bad_long "LONG_MS=ten: expected a number" LONG_MS=ten
+bad_h h200_collect_bad_samples "SAMPLES=0: expected a whole number of samples" SAMPLES=0
+bad_h h200_collect_bad_last "SAMPLE_LAST=3 x: expected input numbers" SAMPLE_LAST="3 x"
 bad_h h200_collect_bad_resume "RESUME=$TMP/nosuch: expected one LOG.part and its LOG.part.plan" RESUME="$TMP/nosuch"
 mkdir -p "$TMP/res_noplan" && echo x >"$TMP/res_noplan/sample.txt.part"
 bad_h h200_collect_resume_no_plan "RESUME=$TMP/res_noplan: expected one LOG.part and its LOG.part.plan" RESUME="$TMP/res_noplan"

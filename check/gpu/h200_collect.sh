@@ -16,7 +16,9 @@
 # REAL_LIST, default datasets/shapes/real.tsv; REAL_LIST=datasets/shapes/lora32.tsv
 # (earlier lora.tsv): only the GEMMs appended since the committed real log,
 # merged after it later, datasets/shapes/README.md; sample
-# --seed 2026 --samples 450: 1800 inputs), compiles the Triton variants of
+# --seed 2026 --samples 450: 1800 inputs; SAMPLES=N: --samples N, whose
+# first 4 x 450 inputs are those, sample's draw being prefix-stable; part 6:
+# SAMPLES=470 SAMPLE_SKIP=1800, inputs 1800..1879), compiles the Triton variants of
 # the real list and of the first SAMPLE_N (default 300) sampled inputs into
 # build/fccache/cubin (stages/bench/triton_aot.py; what is there is kept)
 # and packs that entry folder into build/h200c/cubins.tar.xz.  The call
@@ -98,6 +100,7 @@ for v in REAL_S TOTAL_S CALL_S; do
 	[ -z "${!v+x}" ] || [[ ${!v} =~ ^(0|[1-9][0-9]{0,5})$ ]] || bad "$v=${!v}: expected whole seconds (0, 1, 2, ...)"
 done
 [[ ${SAMPLE_LAST:-} =~ ^\ *((0|[1-9][0-9]*)\ *)*$ ]] || bad "SAMPLE_LAST=$SAMPLE_LAST: expected input numbers separated by spaces"
+[[ ${SAMPLES:-450} =~ ^[1-9][0-9]{0,5}$ ]] || bad "SAMPLES=$SAMPLES: expected a whole number of samples >= 1"
 [ "${CALL_S:-590}" -ge 20 ] || bad "CALL_S=$CALL_S: expected at least 20 (15 s are kept for the pack)"
 # RESUME=DIR: exactly one .part and its .plan, or nothing would be resumed
 # and the part measured again from its first input
@@ -139,7 +142,7 @@ prepare() {
 	make -s all build/bin/bench build/bin/bench-fake build/bin/triton_cands build/bin/shapes || return 1
 	mkdir -p "$C" "$FC"
 	build/bin/shapes --from-list "${REAL_LIST:-datasets/shapes/real.tsv}" -o "$C/real.tsv" || return 1
-	build/bin/sample --seed 2026 --samples 450 -o "$C/sample.all.tmp" 2>/dev/null || return 1
+	build/bin/sample --seed 2026 --samples "${SAMPLES:-450}" -o "$C/sample.all.tmp" 2>/dev/null || return 1
 	slice "$C/sample.all.tmp" "$C/sample.tsv" && rm -f "$C/sample.all.tmp" || return 1
 	head -n $((SAMPLE_N + 1)) "$C/sample.tsv" > "$C/sample_head.tsv"
 	build/bin/triton_cands --variants "$C/real.tsv" "$C/v_real.tsv" &&
