@@ -29,7 +29,7 @@
 # C=build/h200s2 SAMPLE_SKIP=98 SAMPLE_TAKE=202 SAMPLE_N=202 (inputs
 # 98..299), the third C=build/h200s3 SAMPLE_SKIP=120 SAMPLE_TAKE=180
 # SAMPLE_N=180 (inputs 120..299; perf/results/gpu/h200_collect/README.md).
-# SAMPLE_LAST="ID ...": those inputs moved to the slice's end (slice below;
+# SAMPLE_LAST="ID ..." (--prepare, --slice): those inputs moved to the slice's end (slice below;
 # part 5 from input 1335 on: C=build/h200s7 SAMPLE_SKIP=504 SAMPLE_LAST="1335
 # 1772 1773 1774 1775 1384 1385 1386 1387", its nine fp32 giants last).  cubins.tar.xz is
 # replaced only when every step succeeded.
@@ -99,8 +99,14 @@ done
 for v in REAL_S TOTAL_S CALL_S; do
 	[ -z "${!v+x}" ] || [[ ${!v} =~ ^(0|[1-9][0-9]{0,5})$ ]] || bad "$v=${!v}: expected whole seconds (0, 1, 2, ...)"
 done
-[[ ${SAMPLE_LAST:-} =~ ^\ *((0|[1-9][0-9]*)\ *)*$ ]] || bad "SAMPLE_LAST=$SAMPLE_LAST: expected input numbers separated by spaces"
-[[ ${SAMPLES:-450} =~ ^[1-9][0-9]{0,5}$ ]] || bad "SAMPLES=$SAMPLES: expected a whole number of samples >= 1"
+# the list's settings (--prepare and --slice; a run reads the prepared
+# folder): SAMPLE_LAST's numbers are checked against the slice in slice()
+# (exit 2, nothing written), their form here
+[[ ${SAMPLE_LAST:-} =~ ^\ *((0|[1-9][0-9]*)(\ +|$))*$ ]] || bad "SAMPLE_LAST=$SAMPLE_LAST: expected input numbers separated by spaces"
+[ -z "${SAMPLES+x}" ] || [[ $SAMPLES =~ ^[1-9][0-9]{0,5}$ ]] || bad "SAMPLES=$SAMPLES: expected a whole number of samples >= 1"
+for v in SAMPLE_SKIP SAMPLE_TAKE SAMPLE_N; do
+	[ -z "${!v+x}" ] || [[ ${!v} =~ ^(0|[1-9][0-9]{0,6})$ ]] || bad "$v=${!v}: expected a whole number of inputs (0, 1, 2, ...)"
+done
 [ "${CALL_S:-590}" -ge 20 ] || bad "CALL_S=$CALL_S: expected at least 20 (15 s are kept for the pack)"
 # RESUME=DIR: exactly one .part and its .plan, or nothing would be resumed
 # and the part measured again from its first input
@@ -122,6 +128,7 @@ SAMPLE_N=${SAMPLE_N:-300}
 # rest keeps the list's order; part 5's second half, the collection README).
 # An ID not in the slice, or given twice, is an error and OUT is not written.
 slice() {
+	[ -s "$1" ] || { echo "h200_collect.sh: $1: missing or empty (no header line)" >&2; return 1; }
 	awk -F'\t' -v s="${SAMPLE_SKIP:-0}" -v t="${SAMPLE_TAKE:-}" -v last="${SAMPLE_LAST:-}" '
 	BEGIN { nl = split(last, L, " ")
 		for (i = 1; i <= nl; i++) {
@@ -140,10 +147,15 @@ slice() {
 
 prepare() {
 	make -s all build/bin/bench build/bin/bench-fake build/bin/triton_cands build/bin/shapes || return 1
-	mkdir -p "$C" "$FC"
+	# the list first, in a folder of its own: a SAMPLE_LAST number not in
+	# the slice (exit 2) leaves C as it was
+	local tmp rc
+	tmp=$(mktemp -d build/h200c-prep.XXXXXX) || return 1
+	build/bin/sample --seed 2026 --samples "${SAMPLES:-450}" -o "$tmp/all.tsv" 2>/dev/null ||
+		{ rm -rf "$tmp"; return 1; }
+	slice "$tmp/all.tsv" "$tmp/sample.tsv" || { rc=$?; rm -rf "$tmp"; return $rc; }
+	mkdir -p "$C" "$FC" && mv "$tmp/sample.tsv" "$C/sample.tsv" && rm -rf "$tmp" || return 1
 	build/bin/shapes --from-list "${REAL_LIST:-datasets/shapes/real.tsv}" -o "$C/real.tsv" || return 1
-	build/bin/sample --seed 2026 --samples "${SAMPLES:-450}" -o "$C/sample.all.tmp" 2>/dev/null || return 1
-	slice "$C/sample.all.tmp" "$C/sample.tsv" && rm -f "$C/sample.all.tmp" || return 1
 	head -n $((SAMPLE_N + 1)) "$C/sample.tsv" > "$C/sample_head.tsv"
 	build/bin/triton_cands --variants "$C/real.tsv" "$C/v_real.tsv" &&
 		build/bin/triton_cands --variants "$C/sample_head.tsv" "$C/v_sample.tsv" || return 1
