@@ -1,36 +1,69 @@
 #!/usr/bin/env bash
 # check/test_manifest.sh — the committed collections agree with their
-# manifests (datasets/MANIFEST.<gpu>.tsv; datasets/README.md): for every row,
-#   1. the file exists and its sha256 is the row's sha256 (make checks this
-#      too, before it trains), and the decompressed log's is sha256_uncompressed;
-#   2. the log starts with AutoHeuristic's two header lines (the JSON
-#      metadata of "mm", then the CSV header ending in choice,feedback);
-#   3. rows = its lines after those two, and inputs = its inputs in log
-#      order (a run of rows of one (m, k, n, dtype, strides, using_tf32)
-#      tuple; an input measured twice counts twice, as in h200_seed2's row).
-# The counter itself is checked first on a known log.  The rows and inputs
-# columns are written by hand when a collection part is committed
-# (perf/results/gpu/h200_collect/README.md), so this is where a slip shows.
+# manifests (datasets/MANIFEST.<gpu>.tsv; datasets/README.md), and
+# stages/manifest_row.sh, which computes a row's measured columns:
+#   1. manifest_row.sh on a known log: its sha256s, 5 rows, inputs A A B A
+#      counted 3 (an input again after another counts again);
+#   2. --update rewrites only those four columns of only that row; bad
+#      input (no such file, not xz, not a log, a log with no row, a
+#      manifest without the columns or without the file's row, bad usage)
+#      exits non-zero with the reason and leaves the manifest as it was;
+#   3. every row of every datasets/MANIFEST.<gpu>.tsv: the file exists and
+#      manifest_row.sh gives the row's sha256, sha256_uncompressed, inputs
+#      and rows (make checks the sha256 too, before it trains; the counts
+#      are written by hand when a part is committed, so a slip shows here).
 cd "$(dirname "$0")/.." || exit 1
 . check/lib.sh
+MR=$ROOT/stages/manifest_row.sh
 
-# count LOG: "ROWS INPUTS" of a decompressed log on stdin
-count() {
-	awk -F, 'NR > 2 { k = $1 "," $2 "," $3 "," $4 "," $6 "," $7 "," $8 "," $9 "," $12
-		if (k != last) { n++; last = k } rows++ }
-		END { print rows + 0, n + 0 }'
+# 1. a known log
+hdr='m,k,n,mat1_dtype,mat2_dtype,mat1_stride_0,mat1_stride_1,mat2_stride_0,mat2_stride_1,mat1_iscontig,mat2_iscontig,using_tf32,choice,feedback'
+a='8,16,32,torch.float16,torch.float16,16,1,32,1,True,True,not_float_32'
+b='8,16,32,torch.float16,torch.float16,1,8,32,1,False,True,not_float_32'
+mkdir -p "$TMP/ds/g"
+printf '%s\n' '{"name": "mm"}' "$hdr" "$a,extern_mm,0.01" "$a,triton_a,0.02" "$b,extern_mm,0.01" \
+	"$a,extern_mm,0.01" "$a,triton_a,0.03" >"$TMP/known.txt"
+xz -c "$TMP/known.txt" >"$TMP/ds/g/known.txt.xz"
+want="$(sha256sum "$TMP/ds/g/known.txt.xz" | cut -d' ' -f1)	$(sha256sum "$TMP/known.txt" | cut -d' ' -f1)	3	5"
+got=$(bash "$MR" "$TMP/ds/g/known.txt.xz")
+[ "$got" = "$want" ] && ok manifest-row-known || fail manifest-row-known "got '$got', want '$want'"
+
+# 2. --update: only that row's four columns; empty columns elsewhere kept
+printf 'file\tgpu\tsha256\tsha256_uncompressed\tinputs\trows\tseed\tdescription\n' >"$TMP/ds/M.tsv"
+printf 'g/other.txt.xz\tg\taa\tbb\t1\t2\t\tkept as is\n' >>"$TMP/ds/M.tsv"
+printf 'g/known.txt.xz\tg\told\told\t9\t9\t\ta description, kept\n' >>"$TMP/ds/M.tsv"
+cp "$TMP/ds/M.tsv" "$TMP/M.orig"
+bash "$MR" --update "$TMP/ds/M.tsv" "$TMP/ds/g/known.txt.xz" >/dev/null
+{ head -2 "$TMP/M.orig"; printf 'g/known.txt.xz\tg\t%s\t\ta description, kept\n' "$want"; } >"$TMP/M.want"
+test_cmp manifest-row-update "$TMP/M.want" "$TMP/ds/M.tsv"
+cp "$TMP/ds/M.tsv" "$TMP/M.now"
+refused() { # NAME PATTERN ARGS...: non-zero, PATTERN on stderr, M.tsv unchanged, no temporary left
+	local name=$1 pat=$2 rc
+	shift 2
+	bash "$MR" "$@" >/dev/null 2>"$TMP/err"
+	rc=$?
+	if [ $rc -ne 0 ] && grep -qE "$pat" "$TMP/err" && cmp -s "$TMP/M.now" "$TMP/ds/M.tsv" &&
+		[ -z "$(compgen -G "$TMP/ds/M.tsv.tmp*")" ]; then ok "$name"
+	else fail "$name" "rc $rc: $(tr '\n' '|' <"$TMP/err")"; fi
 }
+printf 'not xz' >"$TMP/ds/g/bad.txt.xz"
+printf '%s\n' 'm,k,n' '1,2,3' | xz -c >"$TMP/ds/g/nolog.txt.xz"
+printf '%s\n' '{"name": "mm"}' "$hdr" | xz -c >"$TMP/ds/g/empty.txt.xz"
+printf 'name\tsha256\n' >"$TMP/ds/N.tsv"
+refused manifest-row-missing "no such file" --update "$TMP/ds/M.tsv" "$TMP/ds/g/nosuch.txt.xz"
+refused manifest-row-not-xz "not an xz file" --update "$TMP/ds/M.tsv" "$TMP/ds/g/bad.txt.xz"
+refused manifest-row-not-log "not an AutoHeuristic log" --update "$TMP/ds/M.tsv" "$TMP/ds/g/nolog.txt.xz"
+refused manifest-row-no-rows "has no rows" --update "$TMP/ds/M.tsv" "$TMP/ds/g/empty.txt.xz"
+cp "$TMP/ds/g/known.txt.xz" "$TMP/ds/g/unlisted.txt.xz"
+refused manifest-row-no-row "no row with file g/unlisted.txt.xz" --update "$TMP/ds/M.tsv" "$TMP/ds/g/unlisted.txt.xz"
+refused manifest-row-usage "usage" --update "$TMP/ds/M.tsv"
+bash "$MR" --update "$TMP/ds/N.tsv" "$TMP/ds/g/known.txt.xz" 2>"$TMP/err" >/dev/null &&
+	fail manifest-row-columns "exit 0" ||
+	{ grep -q "want the columns file, sha256, sha256_uncompressed, inputs, rows" "$TMP/err" &&
+		[ "$(cat "$TMP/ds/N.tsv")" = "$(printf 'name\tsha256')" ] && ok manifest-row-columns ||
+		fail manifest-row-columns "$(cat "$TMP/err")"; }
 
-# the counter on a known log: 5 rows, inputs A A B A (A again after B: 3)
-printf '%s\n' '{"name": "mm"}' 'm,k,n,mat1_dtype,mat2_dtype,mat1_stride_0,mat1_stride_1,mat2_stride_0,mat2_stride_1,mat1_iscontig,mat2_iscontig,using_tf32,choice,feedback' \
-	'8,16,32,torch.float16,torch.float16,16,1,32,1,True,True,not_float_32,extern_mm,0.01' \
-	'8,16,32,torch.float16,torch.float16,16,1,32,1,True,True,not_float_32,triton_a,0.02' \
-	'8,16,32,torch.float16,torch.float16,1,8,32,1,False,True,not_float_32,extern_mm,0.01' \
-	'8,16,32,torch.float16,torch.float16,16,1,32,1,True,True,not_float_32,extern_mm,0.01' \
-	'8,16,32,torch.float16,torch.float16,16,1,32,1,True,True,not_float_32,triton_a,0.03' >"$TMP/known.txt"
-got=$(count <"$TMP/known.txt")
-[ "$got" = "5 3" ] && ok manifest-counter-known || fail manifest-counter-known "counted '$got', want '5 3'"
-
+# 3. the committed collections
 shopt -s nullglob
 mans=(datasets/MANIFEST.*.tsv)
 [ ${#mans[@]} -gt 0 ] || fail manifest-files "no datasets/MANIFEST.<gpu>.tsv"
@@ -39,28 +72,16 @@ for man in "${mans[@]}"; do
 	rows=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
 			if (!c["file"] || !c["sha256"] || !c["sha256_uncompressed"] || !c["inputs"] || !c["rows"]) exit 3
 			next }
-		{ print $c["file"] " " $c["sha256"] " " $c["sha256_uncompressed"] " " $c["inputs"] " " $c["rows"] }' "$man")
+		{ print $c["file"] "\t" $c["sha256"] "\t" $c["sha256_uncompressed"] "\t" $c["inputs"] "\t" $c["rows"] }' "$man")
 	if [ $? -ne 0 ]; then
 		fail "manifest-columns ($man)" "want file, sha256, sha256_uncompressed, inputs, rows in: $(head -1 "$man")"
 		continue
 	fi
-	while read -r file sha_m shu_m inputs_m rows_m; do
-		name="$(basename "$man") $file"
-		p=datasets/$file
-		if [ ! -f "$p" ]; then fail "manifest ($name)" "missing $p"; continue; fi
-		sha=$(sha256sum "$p" | cut -d' ' -f1)
-		[ "$sha" = "$sha_m" ] || { fail "manifest-sha256 ($name)" "$sha, manifest $sha_m"; continue; }
-		xz -dc "$p" >"$TMP/log.txt" || { fail "manifest ($name)" "xz -dc failed"; continue; }
-		shu=$(sha256sum "$TMP/log.txt" | cut -d' ' -f1)
-		[ "$shu" = "$shu_m" ] || fail "manifest-sha256-uncompressed ($name)" "$shu, manifest $shu_m"
-		if ! head -1 "$TMP/log.txt" | grep -q '"name": "mm"' ||
-			! sed -n 2p "$TMP/log.txt" | grep -q '^m,k,n,.*,choice,feedback$'; then
-			fail "manifest-header ($name)" "$(head -c 120 "$TMP/log.txt" | tr '\n' '|')"
-			continue
-		fi
-		got=$(count <"$TMP/log.txt") want="$rows_m $inputs_m"
+	while IFS= read -r r; do
+		file=${r%%$'\t'*} want=${r#*$'\t'} name="$(basename "$man") ${r%%$'\t'*}"
+		got=$(bash "$MR" "datasets/$file" 2>&1)
 		[ "$got" = "$want" ] && ok "manifest ($name)" ||
-			fail "manifest-counts ($name)" "rows inputs $got, manifest $want"
+			fail "manifest ($name)" "manifest_row.sh: $got; the manifest: $want"
 	done <<<"$rows"
 done
 finish
