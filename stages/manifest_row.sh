@@ -17,9 +17,13 @@
 # dtype, the four strides, using_tf32); an input measured twice counts
 # twice); rows: its lines after the two header lines.  check/test_manifest.sh
 # checks every committed row with this.
-# Errors (exit 1, nothing written): FILE.xz missing or not xz, a log
-# without the two header lines or with no row, MANIFEST without the columns
-# file, sha256, sha256_uncompressed, inputs, rows, or without FILE.xz's row.
+# Errors (exit 1, nothing written; the line named): FILE.xz missing or not
+# xz, a log without the two header lines, with a row whose fields are not
+# the header's (a blank or cut line, a second log appended) or with no row;
+# MANIFEST missing, not writable, without the columns file, sha256,
+# sha256_uncompressed, inputs, rows, or without exactly one row of FILE.xz.
+# A symlinked MANIFEST: its target is rewritten.  Two --update runs on one
+# manifest folder take turns (flock on the folder).
 # Exit 2: bad usage.
 set -euo pipefail
 [ "${1:-}" = --help ] && { sed -n '2,/^set /{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0; }
@@ -33,30 +37,39 @@ fi
 [ $# -eq 1 ] || { echo "usage: stages/manifest_row.sh [--update MANIFEST] FILE.xz" >&2; exit 2; }
 f=$1
 [ -f "$f" ] || die "$f: no such file"
-sha=$(sha256sum "$f" | cut -d' ' -f1)
-xz -t "$f" 2>/dev/null || die "$f: not an xz file (xz -t failed)"
+sha=$(sha256sum -- "$f" | cut -d' ' -f1)
+xz -t -- "$f" 2>/dev/null || die "$f: not an xz file (xz -t failed)"
 log=$(mktemp "${TMPDIR:-/tmp}/manifest_row.XXXXXX")
 trap 'rm -f "$log"' EXIT
-xz -dc "$f" >"$log" || die "$f: xz -dc failed"
+xz -dc -- "$f" >"$log" || die "$f: xz -dc failed"
 shu=$(sha256sum "$log" | cut -d' ' -f1)
-counts=$(awk -F, 'NR == 1 { meta = ($0 ~ /^\{.*"name": *"mm"/) }
-	NR == 2 { hdr = ($0 ~ /^m,k,n,.*,choice,feedback$/) }
-	NR > 2 { k = $1 "," $2 "," $3 "," $4 "," $6 "," $7 "," $8 "," $9 "," $12
+# every row has the header's fields (14: the features, choice, feedback);
+# a blank, short or long line (a cut row, a second log appended) is an error
+counts=$(awk -F, -v f="$f" 'NR == 1 { if ($0 !~ /^\{.*"name": *"mm"/) bad = "line 1: not the JSON metadata of \"mm\"" }
+	NR == 2 && !bad { if ($0 !~ /^m,k,n,.*,choice,feedback$/) bad = "line 2: not the CSV header m,k,n,...,choice,feedback"; nf = NF }
+	NR > 2 && !bad { if (NF != nf) { bad = "line " NR ": " NF " fields, the header has " nf; exit }
+		k = $1 "," $2 "," $3 "," $4 "," $6 "," $7 "," $8 "," $9 "," $12
 		if (k != last) { n++; last = k } rows++ }
-	END { if (NR < 2 || !meta || !hdr) print "noheader"; else print n + 0 "\t" rows + 0 }' "$log")
+	END { if (NR < 2 && !bad) bad = "no CSV header (" NR " lines)"
+		if (bad) print "bad\t" bad; else if (!rows) print "bad\tthe log has no rows"; else print n "\t" rows }' "$log")
 rm -f "$log"
 trap - EXIT
-[ "$counts" != noheader ] ||
-	die "$f: not an AutoHeuristic log (line 1: the JSON metadata of \"mm\", line 2: m,k,n,...,choice,feedback)"
-[ "${counts#*$'\t'}" != 0 ] || die "$f: the log has no rows"
+[ "${counts%%$'\t'*}" != bad ] || die "$f: not an AutoHeuristic log (spec section 1.1): ${counts#*$'\t'}"
 row="$sha	$shu	$counts"
 if [ -z "$man" ]; then
 	printf '%s\n' "$row"
 	exit 0
 fi
 [ -f "$man" ] || die "$man: no such file"
-rel=$(realpath --relative-to="$(dirname "$man")" "$f")
-tmp=$(mktemp "$man.tmp.XXXXXX")
+# the file a symlinked manifest points to is the one rewritten (beside it)
+target=$(realpath -- "$man")
+[ -w "$target" ] || die "$man: not writable"
+rel=$(realpath -s --relative-to="$(dirname -- "$man")" -- "$f")
+# one --update at a time per manifest folder (the read and the rename under
+# one lock on the folder itself: no lock file is left there)
+exec 9<"$(dirname -- "$target")" || die "$(dirname -- "$target"): cannot open for the lock"
+flock 9 || die "$man: cannot lock its folder"
+tmp=$(mktemp "$target.tmp.XXXXXX")
 trap 'rm -f "$tmp"' EXIT
 awk -F'\t' -v OFS='\t' -v rel="$rel" -v sha="$sha" -v shu="$shu" -v c="$counts" -v man="$man" '
 	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i
@@ -68,8 +81,11 @@ awk -F'\t' -v OFS='\t' -v rel="$rel" -v sha="$sha" -v shu="$shu" -v c="$counts" 
 	{ print }
 	END { if (bad) exit 1
 		if (found != 1) { print "manifest_row: " man ": " (found ? found " rows" : "no row") " with file " rel > "/dev/stderr"; exit 1 } }' \
-	"$man" >"$tmp" || exit 1
-chmod --reference="$man" "$tmp"
-mv "$tmp" "$man"
+	"$target" >"$tmp" || exit 1
+# awk ends every line with a newline: a manifest without a final one keeps it so
+if [ -s "$target" ] && [ "$(tail -c 1 "$target" | od -An -c | tr -d ' ')" != '\n' ]; then
+	truncate -s -1 "$tmp" || exit 1
+fi
+chmod --reference="$target" "$tmp" && mv -f -- "$tmp" "$target" || die "$man: could not replace it"
 trap - EXIT
 printf 'manifest_row: %s: %s: %s\n' "$man" "$rel" "$row"
