@@ -45,7 +45,7 @@ xz -dc -- "$f" >"$log" || die "$f: xz -dc failed"
 shu=$(sha256sum "$log" | cut -d' ' -f1)
 # every row has the header's fields (14: the features, choice, feedback);
 # a blank, short or long line (a cut row, a second log appended) is an error
-counts=$(awk -F, -v f="$f" 'NR == 1 { if ($0 !~ /^\{.*"name": *"mm"/) bad = "line 1: not the JSON metadata of \"mm\"" }
+counts=$(awk -F, 'NR == 1 { if ($0 !~ /^\{.*"name": *"mm"/) bad = "line 1: not the JSON metadata of \"mm\"" }
 	NR == 2 && !bad { if ($0 !~ /^m,k,n,.*,choice,feedback$/) bad = "line 2: not the CSV header m,k,n,...,choice,feedback"; nf = NF }
 	NR > 2 && !bad { if (NF != nf) { bad = "line " NR ": " NF " fields, the header has " nf; exit }
 		k = $1 "," $2 "," $3 "," $4 "," $6 "," $7 "," $8 "," $9 "," $12
