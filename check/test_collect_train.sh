@@ -41,15 +41,15 @@ make --no-print-directory BUILD="$BUILD" OUT="$TMP/o2" GPU=h200nvrtc heuristic >
 	&& ok collect-train-committed-h200nvrtc || fail collect-train-committed-h200nvrtc "$(tail -3 "$TMP/h2.log")"
 # the committed H200 collection with Inductor's ids (datasets/MANIFEST.h200.tsv):
 # row 2 is the main log (sampled, part 1) and the later rows whose set column is
-# main its parts 2 to 5, merged after it in order (main.parts.txt); the row of train_models
+# main its parts 2 to 6, merged after it in order (main.parts.txt); the row of train_models
 # (the real-model list) is featurized against main's categories and trained
 # on 3x (fit --data train_models); every checksum verified; the tree ranks
 # Inductor's triton_ ids and extern_mm only
 make --no-print-directory BUILD="$BUILD" OUT="$TMP/o3" GPU=h200 heuristic >"$TMP/h3.log" 2>&1 &&
-	grep -q 'merge: wrote .*/o3/h200/main.parts.txt: 53238 rows from 5 files' "$TMP/h3.log" &&
-	grep -q '/o3/h200/main.parts.txt: 53238 measurements, 1738 inputs (1738 kept)' "$TMP/h3.log" &&
+	grep -q 'merge: wrote .*/o3/h200/main.parts.txt: 55690 rows from 6 files' "$TMP/h3.log" &&
+	grep -q '/o3/h200/main.parts.txt: 55690 measurements, 1818 inputs (1818 kept)' "$TMP/h3.log" &&
 	grep -q 'h200_inductor_real.txt.xz: 16418 measurements, 561 inputs (561 kept)' "$TMP/h3.log" &&
-	grep -q 'training set 6268 rows .*train_models 561' "$TMP/h3.log" &&
+	grep -q 'training set 6369 rows .*train_models 561' "$TMP/h3.log" &&
 	grep -q "type=triton_BLOCK-M=" "$TMP/o3/h200/_MMRankingH200.py" &&
 	! grep -q "nvrtc" "$TMP/o3/h200/_MMRankingH200.py" \
 	&& ok collect-train-committed-h200 || fail collect-train-committed-h200 "$(tail -3 "$TMP/h3.log")"
@@ -64,8 +64,8 @@ n_merged=$(ninputs)
 rm -f "$TMP/o3/h200/merged.txt"
 make --no-print-directory BUILD="$BUILD" OUT="$TMP/o3" GPU=h200 heuristic >"$TMP/h5.log" 2>&1
 n_back=$(ninputs)
-[ "$n_merged" = 12 ] && [ "$n_back" = 1738 ] && ok collect-train-data-source-change ||
-	fail collect-train-data-source-change "inputs trained on: $n_merged with an old merged.txt (want 12), $n_back after deleting it (want 1738)"
+[ "$n_merged" = 12 ] && [ "$n_back" = 1818 ] && ok collect-train-data-source-change ||
+	fail collect-train-data-source-change "inputs trained on: $n_merged with an old merged.txt (want 12), $n_back after deleting it (want 1818)"
 # a committed log that no longer matches its manifest sha256: make says
 # which file and how to restore it, nothing trained (in a copy of the tree,
 # so the checkout's datasets/ are never touched)
@@ -89,7 +89,7 @@ else ok collect-train-committed-sha-part; fi
 # train_models trains: the same set under another name is only evaluated
 "$BIN/fit" "$TMP/o3/h200/main.feat.tsv" --data other "$TMP/o3/h200/train_models.feat.tsv" --grid reference \
 	--split none -o "$TMP/t.tsv" --metrics "$TMP/m.tsv" 2>"$TMP/fo.log" >/dev/null &&
-	grep -q 'training set 2339 rows' "$TMP/fo.log" && ok collect-train-models-weight ||
+	grep -q 'training set 2441 rows' "$TMP/fo.log" && ok collect-train-models-weight ||
 	fail collect-train-models-weight "$(grep 'training set' "$TMP/fo.log")"
 # an unknown GPU: a clear error, no collection started
 "${MK[@]}" heuristic GPU=nosuchgpu >"$TMP/u.log" 2>&1 && fail collect-train-unknown-gpu "exit 0" || {
