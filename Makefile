@@ -244,8 +244,8 @@ SELECT          ?= $(if $(filter h200,$(GPU)),curve,hit)
 # the front (fit --leaf-rank joint; issue #19), the models scored with the
 # coverage order itself (--select-rank greedy; docs/RESULTS.md section 2.6);
 # another LEAF_RANK is scored with its own lists.  GPU=h200 (Inductor's ids):
-# LEAF_RANK=prefix SELECT=curve (kept on the 998, 1287 and 1738 inputs of parts 1-5, where
-# joint and greedy are close: docs/RESULTS.md sections 7.5-7.7), chosen by out-of-fold figures on the 496
+# LEAF_RANK=prefix SELECT=curve (kept on the 998, 1287, 1738 and 1818 inputs of parts 1-6, where
+# joint and greedy are close: docs/RESULTS.md sections 7.5-7.8), chosen by out-of-fold figures on the 496
 # sampled inputs of parts 1-4 (docs/RESULTS.md section 7.4): top-10 hit
 # 96.98 % / regret 1.001969 against greedy's 96.37 % / 1.002233 and joint's
 # 95.97 % / 1.002563, first entry alone 79.23 % against greedy's 3.23 %, and

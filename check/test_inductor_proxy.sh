@@ -22,7 +22,10 @@
 #      without records, a recorded fallback the replay contradicts, a missing
 #      or unimportable artifact, two artifacts of one name, an unknown option.
 #   7. the later run of the filled artifact (perf/results/gpu/inductor_filled):
-#      its 96 ours records reproduced; 3 short, 342 candidates (min 5), 88/96.
+#      its 96 ours records reproduced; 3 short, 342 candidates (min 5), 88/96;
+#   8. the run of the tree of 1 818 sampled inputs (perf/results/gpu/
+#      inductor_final): its 96 ours records reproduced; 1 short, 323
+#      candidates (min 5), 88/96.
 cd "$(dirname "$0")/.." || exit 1
 . check/lib.sh
 R=perf/results/gpu/inductor_unseen
@@ -121,5 +124,13 @@ want="ours: 32 shapes; fewer than min(10, offered) candidates on 3; candidates b
 if grep -qx "check: every ours record (96) benchmarked exactly ours's replayed set" "$TMP/fo" &&
 	grep -qxF "$want" "$TMP/fo"; then ok proxy_filled_run
 else fail proxy_filled_run "$(head -c 300 "$TMP/fo")"; fi
+# 8. the run of the tree of 1 818 sampled inputs (perf/results/gpu/inductor_final)
+F=perf/results/gpu/inductor_final
+xz -dc "$F/inductor.jsonl.xz" >"$TMP/g.jsonl"
+"${P[@]}" "$TMP/g.jsonl" ours="$F/_MMRankingH200.measured.py" --check-mode ours=ours >"$TMP/go" 2>&1
+want="ours: 32 shapes; fewer than min(10, offered) candidates on 1; candidates benchmarked 323 (min 5); full autotune's winners in the set 88/96"
+if grep -qx "check: every ours record (96) benchmarked exactly ours's replayed set" "$TMP/go" &&
+	grep -qxF "$want" "$TMP/go"; then ok proxy_final_run
+else fail proxy_final_run "$(head -c 300 "$TMP/go")"; fi
 
 finish

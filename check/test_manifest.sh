@@ -15,7 +15,11 @@
 #   3. every row of every datasets/MANIFEST.<gpu>.tsv (each file listed once): the file exists and
 #      manifest_row.sh gives the row's sha256, sha256_uncompressed, inputs
 #      and rows (make checks the sha256 too, before it trains; the counts
-#      are written by hand when a part is committed, so a slip shows here).
+#      are written by hand when a part is committed, so a slip shows here);
+#   4. part 5's resume state (perf/results/gpu/h200_collect/README.md): its
+#      log with the two giants measured after it appended is one log, of
+#      1 244 inputs and 38 160 rows (the giants: 2 inputs, 62 rows, of
+#      shape 24832 x 58624 x 23680, fp32).
 cd "$(dirname "$0")/.." || exit 1
 . check/lib.sh
 MR=$ROOT/stages/manifest_row.sh
@@ -116,4 +120,12 @@ for man in "${mans[@]}"; do
 			fail "manifest ($name)" "manifest_row.sh: $got; the manifest: $want"
 	done <<<"$rows"
 done
+
+# 4. part 5 and its two giants, one log
+G=perf/results/gpu/h200_collect/p5_giants_1774_1775.txt.xz
+{ xz -dc datasets/h200/h200_inductor_seed2026_p5.txt.xz && xz -dc "$G"; } | xz -0 -c >"$TMP/p5g.txt.xz"
+got=$(bash "$MR" "$TMP/p5g.txt.xz" 2>&1 | cut -f3-)
+shapes=$(xz -dc "$G" | cut -d, -f1-5 | sort -u | paste -sd' ')
+[ "$got" = "$(printf '1244\t38160')" ] && [ "$shapes" = "24832,58624,23680,torch.float32,torch.float32" ] &&
+	ok manifest-p5-giants || fail manifest-p5-giants "inputs, rows: $got; shapes: $shapes"
 finish
