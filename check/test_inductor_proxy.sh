@@ -113,24 +113,23 @@ expect_error proxy_two_names "a second artifact named a" "$TMP/none" \
 	"${P[@]}" "$TMP/u.jsonl" a=gen/_MMRankingH200.py a=gen/_MMRankingH100.py
 expect_error proxy_unknown_option "unknown option '--topk=3'" "$TMP/none" \
 	"${P[@]}" "$TMP/u.jsonl" --topk=3 ours="$R/_MMRankingH200.measured.py"
+# replayed_run NAME DIR WANT: DIR's 96 ours records reproduced by the artifact
+# it measured, and the summary line WANT
+replayed_run() {
+	xz -dc "$2/inductor.jsonl.xz" >"$TMP/$1.jsonl"
+	"${P[@]}" "$TMP/$1.jsonl" ours="$2/_MMRankingH200.measured.py" --check-mode ours=ours >"$TMP/$1.out" 2>&1
+	if grep -qx "check: every ours record (96) benchmarked exactly ours's replayed set" "$TMP/$1.out" &&
+		grep -qxF "$3" "$TMP/$1.out"; then ok "$1"
+	else fail "$1" "$(head -c 300 "$TMP/$1.out")"; fi
+}
 # 7. the run of the filled artifact (perf/results/gpu/inductor_filled: the
 # same 32 shapes, LEAF_FILL=all): the replay predicted it before it ran and
 # reproduces its 96 ours records; 3 shapes short, 342
 # candidates (min 5), 88 of that run's 96 full winners in the set
-F=perf/results/gpu/inductor_filled
-xz -dc "$F/inductor.jsonl.xz" >"$TMP/f.jsonl"
-"${P[@]}" "$TMP/f.jsonl" ours="$F/_MMRankingH200.measured.py" --check-mode ours=ours >"$TMP/fo" 2>&1
-want="ours: 32 shapes; fewer than min(10, offered) candidates on 3; candidates benchmarked 342 (min 5); full autotune's winners in the set 88/96"
-if grep -qx "check: every ours record (96) benchmarked exactly ours's replayed set" "$TMP/fo" &&
-	grep -qxF "$want" "$TMP/fo"; then ok proxy_filled_run
-else fail proxy_filled_run "$(head -c 300 "$TMP/fo")"; fi
+replayed_run proxy_filled_run perf/results/gpu/inductor_filled \
+	"ours: 32 shapes; fewer than min(10, offered) candidates on 3; candidates benchmarked 342 (min 5); full autotune's winners in the set 88/96"
 # 8. the run of the tree of 1 818 sampled inputs (perf/results/gpu/inductor_final)
-F=perf/results/gpu/inductor_final
-xz -dc "$F/inductor.jsonl.xz" >"$TMP/g.jsonl"
-"${P[@]}" "$TMP/g.jsonl" ours="$F/_MMRankingH200.measured.py" --check-mode ours=ours >"$TMP/go" 2>&1
-want="ours: 32 shapes; fewer than min(10, offered) candidates on 1; candidates benchmarked 323 (min 5); full autotune's winners in the set 88/96"
-if grep -qx "check: every ours record (96) benchmarked exactly ours's replayed set" "$TMP/go" &&
-	grep -qxF "$want" "$TMP/go"; then ok proxy_final_run
-else fail proxy_final_run "$(head -c 300 "$TMP/go")"; fi
+replayed_run proxy_final_run perf/results/gpu/inductor_final \
+	"ours: 32 shapes; fewer than min(10, offered) candidates on 1; candidates benchmarked 323 (min 5); full autotune's winners in the set 88/96"
 
 finish
