@@ -69,16 +69,19 @@ VC=(LOSER_RATIO=1.5 WARM_FROM_VERIFY=1 VERIFY_CUT=2)
 	fail make-verify-cut-passed-and-stamped "on: $(vcut_n triton "${VC[@]}") mma: $(vcut_n mma "${VC[@]}")"
 # a bad VERIFY_CUT (below LOSER_RATIO, without WARM_FROM_VERIFY, not a number)
 # or VERIFY_CUT_AUDIT stops make at parse time
-for b in "VERIFY_CUT=1.2 LOSER_RATIO=1.5 WARM_FROM_VERIFY=1|>= LOSER_RATIO='1.5'" \
-	"VERIFY_CUT=2 LOSER_RATIO=1.5|needs WARM_FROM_VERIFY=1" "VERIFY_CUT=two|VERIFY_CUT='two': expected 0" \
-	"VERIFY_CUT_AUDIT=-1|VERIFY_CUT_AUDIT='-1': expected an integer" \
-	"VERIFY_CUT=2 LOSER_RATIO=1.5 WARM_FROM_VERIFY=1 LONG_MS=0|needs LONG_MS > 0" \
-	"VERIFY_CUT=2 LOSER_RATIO=1.5 WARM_FROM_VERIFY=1 COOL_CLOCK=95|not with COOL_CLOCK='95'" \
-	"VERIFY_CUT=2 WARM_FROM_VERIFY=1|>= LOSER_RATIO='0' > 0"; do
+# NAME|SETTINGS|MESSAGE
+for b in "below-loser-ratio|VERIFY_CUT=1.2 LOSER_RATIO=1.5 WARM_FROM_VERIFY=1|>= LOSER_RATIO='1.5'" \
+	"no-warm-from-verify|VERIFY_CUT=2 LOSER_RATIO=1.5|needs WARM_FROM_VERIFY=1" \
+	"not-a-number|VERIFY_CUT=two|VERIFY_CUT='two': expected 0" \
+	"audit-negative|VERIFY_CUT_AUDIT=-1|VERIFY_CUT_AUDIT='-1': expected an integer" \
+	"long-ms-zero|VERIFY_CUT=2 LOSER_RATIO=1.5 WARM_FROM_VERIFY=1 LONG_MS=0|needs LONG_MS > 0" \
+	"with-cool-clock|VERIFY_CUT=2 LOSER_RATIO=1.5 WARM_FROM_VERIFY=1 COOL_CLOCK=95|not with COOL_CLOCK='95'" \
+	"loser-ratio-off|VERIFY_CUT=2 WARM_FROM_VERIFY=1|>= LOSER_RATIO='0' > 0"; do
+	n=make-verify-cut-bad-${b%%|*} b=${b#*|}
 	set -- ${b%%|*}
 	if ! "${MK[@]}" -n collect GPU=zz SAMPLES=1 KERNEL_TEMPLATE=triton "$@" >"$TMP/vc.out" 2>&1 &&
-		grep -qF -- "${b#*|}" "$TMP/vc.out"; then ok "make-verify-cut-bad-${1//[^A-Za-z0-9_.=-]/_}"
-	else fail "make-verify-cut-bad-${1//[^A-Za-z0-9_.=-]/_}" "$(head -c 300 "$TMP/vc.out")"; fi
+		grep -qF -- "${b#*|}" "$TMP/vc.out"; then ok "$n"
+	else fail "$n" "$(head -c 300 "$TMP/vc.out")"; fi
 done
 # a valid PROFILE and a GRID file still work (make -n: nothing is run)
 echo "5	0.01	entropy" >"$TMP/grid.tsv"

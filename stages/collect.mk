@@ -308,11 +308,13 @@ collect_bench = $(if $(filter inductor,$(BACKEND)),$(call inductor_collect_bench
 		--stats $(3) $(BENCH_EXTRA) $(COLLECT_DIR)/shapes.tsv $(4))
 
 ifeq ($(LAUNCHER),local)
-# One shard per GPU: $(1) device id, $(2) shard index.
+# One shard per GPU: $(1) device id, $(2) shard index.  collect_bench is
+# expanded when the recipe runs ($$), not here: the triton probe
+# (TRITON_ENTRY) must not stop make before the settings check.
 define collect_shard
 $(COLLECT_DIR)/data_$(1).txt: $(COLLECT_DIR)/shapes.tsv $(COLLECT_DIR)/bench.params $(COLLECT_KERNELS) | $(COLLECT_PROG)
 	rm -f $$@
-	$(call collect_bench,$(1),$(2)/$(COLLECT_N),$(COLLECT_DIR)/stats_$(1).tsv,$$@)
+	$$(call collect_bench,$(1),$(2)/$(COLLECT_N),$(COLLECT_DIR)/stats_$(1).tsv,$$@)
 endef
 $(foreach p,$(COLLECT_PAIRS),$(eval $(call collect_shard,$(word 1,$(subst :, ,$(p))),$(word 2,$(subst :, ,$(p))))))
 
