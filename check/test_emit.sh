@@ -289,6 +289,42 @@ expect_error emit-err-m4 "m4" "$TMP/x.py" \
 	"$BIN/emit" --templates "$TPL" --m4 "$TMP/no-such-m4" --heuristic-name X --format py -o "$TMP/x.py" "$FE/tree.tsv"
 expect_error emit-err-tree "cannot open|No such" "$TMP/x.py" \
 	"$BIN/emit" --templates "$TPL" --heuristic-name X --format py -o "$TMP/x.py" "$TMP/missing.tsv"
+# the one name rule (emittable.h): metadata name mm; NAME no m4 builtin, no
+# template macro (issue #33)
+sed '1s/"name": "mm"/"name": "pad_mm"/' "$FE/tree.tsv" >"$TMP/padmm.tsv"
+expect_error emit-err-meta-name "metadata 'name': expected 'mm', found 'pad_mm'" "$TMP/x.py" \
+	"$BIN/emit" --templates "$TPL" --heuristic-name X --format py -o "$TMP/x.py" "$TMP/padmm.tsv"
+expect_error emit-err-name-m4 "'m4_changequote': an m4 name" "$TMP/x.py" \
+	"$BIN/emit" --templates "$TPL" --heuristic-name m4_changequote --format py -o "$TMP/x.py" "$FE/tree.tsv"
+expect_error emit-err-name-macro "'MMR_TREE': a template macro name" "$TMP/x.c" \
+	"$BIN/emit" --templates "$TPL" --heuristic-name MMR_TREE --format c -o "$TMP/x.c" "$FE/tree.tsv"
+expect_error emit-err-name-builtin "'divert': a Python keyword, a name the artifact uses or an m4 builtin" "$TMP/x.h" \
+	"$BIN/emit" --templates "$TPL" --heuristic-name divert --format h -o "$TMP/x.h" "$FE/tree.tsv"
+# nothing is published that does not parse or compile: a template that
+# writes broken code, or a checker that fails, leaves no output
+mkdir -p "$TMP/badtpl"
+cp "$TPL"/heuristic.*.m4 "$TMP/badtpl/"
+printf 'def broken(:\n' >>"$TMP/badtpl/heuristic.py.m4"
+printf 'int broken(;\n' >>"$TMP/badtpl/heuristic.h.m4"
+expect_error emit-err-py-parse "the generated .py does not parse as Python.*nothing written" "$TMP/x.py" \
+	"$BIN/emit" --templates "$TMP/badtpl" --heuristic-name X --format py -o "$TMP/x.py" "$FE/tree.tsv"
+expect_error emit-err-h-compile "the generated .h does not compile.*nothing written" "$TMP/x.h" \
+	"$BIN/emit" --templates "$TMP/badtpl" --heuristic-name X --format h -o "$TMP/x.h" "$FE/tree.tsv"
+expect_error emit-err-c-compile "the generated .c does not compile.*nothing written" "$TMP/x.c" \
+	"$BIN/emit" --templates "$TMP/badtpl" --heuristic-name X --format c -o "$TMP/x.c" "$FE/tree.tsv"
+expect_error emit-err-python-tool "does not parse as Python \(false " "$TMP/x.py" \
+	"$BIN/emit" --templates "$TPL" --python false --heuristic-name X --format py -o "$TMP/x.py" "$FE/tree.tsv"
+expect_error emit-err-cc-tool "does not compile \($TMP/no-cc .*exit status 127" "$TMP/x.c" \
+	"$BIN/emit" --templates "$TPL" --cc "$TMP/no-cc" --heuristic-name X --format c -o "$TMP/x.c" "$FE/tree.tsv"
+# the input's file name reaches the .h comment letters, digits, '.-_' only
+mkdir -p "$TMP/fn"
+cp "$FE/tree.tsv" "$TMP/fn/m4_esyscmd(>pwned4)"
+if (cd "$TMP/fn" && "$BIN/emit" --templates "$TPL" --heuristic-name X --format h -o x.h 'm4_esyscmd(>pwned4)') 2>/dev/null &&
+	[ ! -e "$TMP/fn/pwned4" ] && grep -q 'from m4_esyscmd__pwned4_\.  Do not edit' "$TMP/fn/x.h"; then
+	ok emit-file-name-inert
+else
+	fail emit-file-name-inert "$(ls "$TMP/fn" | tr '\n' ' ')"
+fi
 # a categorical feature the C types do not know: the template refuses
 sed '1s/"using_tf32"\]/"using_tf32", "layout"]/; s/^feature\t9\tusing_tf32_True$/feature\t9\tlayout_x/' \
 	"$FE/tree.tsv" >"$TMP/layout.tsv"

@@ -15,6 +15,7 @@
  * and, for C, the mapping from feature names to C expressions.  dot is
  * written directly by stages/lib/dot.c (shared with fit --save-dot). */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <signal.h>
@@ -34,7 +35,8 @@
 
 static const char synopsis[] =
 "emit --heuristic-name NAME --format py|c|h|dot [-o FILE]\n"
-"            [--templates DIR] [--m4 PROG] TREE.tsv";
+"            [--templates DIR] [--m4 PROG] [--python PROG] [--cc PROG]\n"
+"            TREE.tsv";
 
 static const char about[] =
 "Generate one artifact of the learned mm ranking heuristic from a (pruned)\n"
@@ -43,8 +45,13 @@ static const char about[] =
 
 static const char notes[] =
 "Exit status: 0 on success; 1 on bad usage, an invalid tree, a name or\n"
-"category the target cannot represent, an m4 failure, or a write error.\n"
-"No partial output is ever left under FILE.\n";
+"category the target cannot represent, an m4 failure, a generated file\n"
+"that does not parse (.py) or compile (.c, .h), or a write error.\n"
+"No partial output is ever left under FILE.\n"
+"Names (stages/FORMATS.md \"names\"): NAME is a Python/C identifier that is\n"
+"no keyword, no m4 builtin (with or without m4_) and no template macro\n"
+"(MMR_...); the metadata name is mm; every value from the tree reaches m4\n"
+"quoted, so none is ever expanded.\n";
 
 enum fmt { FMT_PY, FMT_C, FMT_H, FMT_DOT };
 static const char *const fmt_name[] = {"py", "c", "h", "dot", NULL};
@@ -130,32 +137,13 @@ static void check_text(const char *what, const char *s)
 		die("%s '%s' cannot be emitted: %s", what, s, bad);
 }
 
+/* The heuristic name: the one name rule of emittable.h (a Python/C
+ * identifier that is no keyword, no m4 builtin, no template macro). */
 static void check_identifier(const char *s)
 {
-	size_t n = strlen(s);
-	if (n == 0 || n > 64)
-		die("--heuristic-name '%s': must be 1 to 64 characters", s);
-	for (size_t i = 0; i < n; i++) {
-		char c = s[i];
-		int ok = c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-		         (i > 0 && c >= '0' && c <= '9');
-		if (!ok)
-			die("--heuristic-name '%s': not an identifier ([A-Za-z_][A-Za-z0-9_]*)",
-			    s);
-	}
-	/* the class name must also be legal Python (and not shadow a builtin
-	 * the artifact uses) */
-	static const char *const reserved[] = {
-		"False", "None", "True", "and", "as", "assert", "async", "await", "break",
-		"class", "continue", "def", "del", "elif", "else", "except", "finally", "for",
-		"from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or",
-		"pass", "raise", "return", "try", "while", "with", "yield", "str", "int",
-		"float", "list", "tuple", "Optional", "AHContext", "AHMetadata", "Choice",
-		"LearnedHeuristicDecision",
-	};
-	for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++)
-		if (!strcmp(s, reserved[i]))
-			die("--heuristic-name '%s': a Python keyword or a name the artifact uses", s);
+	const char *bad = emittable_name_problem(s);
+	if (bad)
+		die("--heuristic-name '%s': %s (stages/FORMATS.md \"names\")", s, bad);
 }
 
 /* ---- features: numeric or dummy (spec §4.3, §4.4) ------------------------ */
@@ -189,6 +177,30 @@ static featinfo *classify(const tree *t, const ah_meta *m)
 		}
 	}
 	return fi;
+}
+
+/* The C twin computes only mm's context values (spec §1.1, §4.1;
+ * templates/heuristic.c.m4): die naming the first feature it cannot, before
+ * m4 sees any name. */
+static void check_c_features(const tree *t, const featinfo *fi, const char *in)
+{
+	for (int f = 0; f < t->n_feat; f++) {
+		const char *name = fi[f].dummy ? fi[f].orig : t->feat[f];
+		int ok = 0;
+		if (fi[f].dummy) {
+			for (int j = 0; j < MM_N_RAW_CAT; j++)
+				ok |= !strcmp(name, mm_raw_cat_name[j]);
+		} else {
+			for (int j = 0; j < MM_N_RAW_NUM; j++)
+				ok |= !strcmp(name, mm_raw_num_name[j]);
+			for (int j = 0; j < MM_N_DERIVED; j++)
+				ok |= !strcmp(name, mm_derived_name[j]);
+		}
+		if (!ok)
+			die("%s: feature %d '%s': %s feature with no C counterpart (mm's "
+			    "context values only: spec §1.1, §4.1)", in, f, t->feat[f],
+			    fi[f].dummy ? "categorical" : "numeric");
+	}
 }
 
 /* ---- m4 definitions ---------------------------------------------------- */
@@ -337,9 +349,12 @@ static void tree_calls(gen *g, int i, int depth, tree_prob *buf)
 	}
 }
 
+/* A data macro: defined quoted twice, so that its expansion is the quoted
+ * value, which m4 outputs as it is and never rescans (value holds no [ or
+ * ]: emittable.h). */
 static void define(FILE *fp, const char *name, const char *value)
 {
-	fprintf(fp, "m4_define([[%s]], [[%s]])m4_dnl\n", name, value);
+	fprintf(fp, "m4_define([[%s]], [[[[%s]]]])m4_dnl\n", name, value);
 }
 
 /* Write the m4 definitions of t for format fmt (see templates/heuristic.{py,h,c}.m4). */
@@ -408,29 +423,69 @@ static void write_defs(FILE *fp, const tree *t, const ah_meta *m,
 	free(buf);
 }
 
-/* Run `m4prog -P - template` with stdin = the definitions and stdout =
- * out_fd.  Dies if m4 cannot run or exits non-zero. */
-static void run_m4(const char *m4prog, const char *template, int out_fd,
-                   const tree *t, const ah_meta *m, const featinfo *fi,
-                   enum fmt fmt, const char *hname, const char *source)
+/* The m4 definitions of t for fmt, in memory (write_defs validates the
+ * tree: a failure dies before m4 starts).  *n gets their length. */
+static char *make_defs(const tree *t, const ah_meta *m, const featinfo *fi,
+                       enum fmt fmt, const char *hname, const char *source,
+                       size_t *n)
 {
-	/* The definitions are made first, in memory: write_defs validates the
-	 * tree, and a failure then leaves m4 unstarted (no stray m4 error). */
 	char *defs = NULL;
-	size_t ndefs = 0;
-	FILE *mem = open_memstream(&defs, &ndefs);
+	FILE *mem = open_memstream(&defs, n);
 	if (!mem)
 		die("cannot open a memory stream: %s", strerror(errno));
 	write_defs(mem, t, m, fi, fmt, hname, source);
 	if (ferror(mem) || fclose(mem) != 0)
 		die("cannot build the m4 definitions: %s", strerror(errno));
+	return defs;
+}
+
+/* Wait for child pid; 0 if it exited 0, else -1 with why in err (what
+ * names the program). */
+static int wait_ok(pid_t pid, const char *what, char *err, size_t errn)
+{
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			snprintf(err, errn, "waiting for %s: %s", what, strerror(errno));
+			return -1;
+		}
+	if (WIFSIGNALED(st)) {
+		snprintf(err, errn, "%s killed by signal %d", what, WTERMSIG(st));
+		return -1;
+	}
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		snprintf(err, errn, "%s failed with exit status %d", what,
+		         WEXITSTATUS(st));
+		return -1;
+	}
+	return 0;
+}
+
+/* Run `m4prog -P - template` with stdin = defs and stdout = the new file
+ * outpath.  0 on success, else -1 with why in err. */
+static int run_m4(const char *m4prog, const char *template, const char *outpath,
+                  const char *defs, size_t ndefs, char *err, size_t errn)
+{
+	int out_fd = open(outpath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (out_fd < 0) {
+		snprintf(err, errn, "cannot create '%s': %s", outpath, strerror(errno));
+		return -1;
+	}
 	int pfd[2];
-	if (pipe(pfd) != 0)
-		die("cannot create a pipe: %s", strerror(errno));
+	if (pipe(pfd) != 0) {
+		snprintf(err, errn, "cannot create a pipe: %s", strerror(errno));
+		close(out_fd);
+		return -1;
+	}
 	fflush(NULL);
 	pid_t pid = fork();
-	if (pid < 0)
-		die("cannot fork: %s", strerror(errno));
+	if (pid < 0) {
+		snprintf(err, errn, "cannot fork: %s", strerror(errno));
+		close(out_fd);
+		close(pfd[0]);
+		close(pfd[1]);
+		return -1;
+	}
 	if (pid == 0) {
 		if (dup2(pfd[0], 0) < 0 || dup2(out_fd, 1) < 0)
 			_exit(126);
@@ -441,32 +496,145 @@ static void run_m4(const char *m4prog, const char *template, int out_fd,
 		_exit(127);
 	}
 	close(pfd[0]);
-	FILE *fp = fdopen(pfd[1], "w");
-	if (!fp)
-		die("cannot open a pipe to m4: %s", strerror(errno));
-	fwrite(defs, 1, ndefs, fp);
-	free(defs);
-	int werr = ferror(fp) != 0;
-	werr |= fclose(fp) != 0;
-	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			die("waiting for m4: %s", strerror(errno));
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		if (WIFSIGNALED(st))
-			die("m4 ('%s' on '%s') killed by signal %d", m4prog, template,
-			    WTERMSIG(st));
-		die("m4 ('%s' on '%s') failed with exit status %d", m4prog, template,
-		    WEXITSTATUS(st));
+	close(out_fd);
+	int werr = 0;
+	for (size_t off = 0; off < ndefs && !werr;) {
+		ssize_t w = write(pfd[1], defs + off, ndefs - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			werr = errno ? errno : EIO;
+		else
+			off += (size_t)w;
 	}
-	if (werr)
-		die("cannot write the m4 definitions: %s", strerror(errno));
+	close(pfd[1]);
+	char what[4200];
+	snprintf(what, sizeof what, "m4 ('%s' on '%s')", m4prog, template);
+	if (wait_ok(pid, what, err, errn) != 0)
+		return -1;
+	if (werr) {
+		snprintf(err, errn, "cannot write the m4 definitions: %s",
+		         strerror(werr));
+		return -1;
+	}
+	return 0;
+}
+
+/* Run argv[0] (PATH searched) with stdout sent to stderr, stdin from
+ * /dev/null.  0 if it exits 0, else -1 with why in err. */
+static int run_tool(char *const argv[], char *err, size_t errn)
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		snprintf(err, errn, "cannot fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		int dn = open("/dev/null", O_RDONLY);
+		if (dn < 0 || dup2(dn, 0) < 0 || dup2(2, 1) < 0)
+			_exit(126);
+		execvp(argv[0], argv);
+		fprintf(stderr, "emit: cannot run '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	return wait_ok(pid, argv[0], err, errn);
+}
+
+/* Check the artifact at path before it is published: a .py must parse
+ * (Python's compile(), nothing of it runs), a .c or .h must pass
+ * `cc -std=c99 -pedantic-errors -fsyntax-only` (the .c with its header
+ * beside it).  0 if it does, else -1 with why in err. */
+static int check_artifact(enum fmt fmt, const char *path, const char *python,
+                          const char *cc, char *err, size_t errn)
+{
+	char tool_err[256];
+	if (fmt == FMT_PY) {
+		char *argv[] = {(char *)python, "-I", "-c",
+		                "import sys; compile(open(sys.argv[1], 'rb').read(), "
+		                "sys.argv[1], 'exec')",
+		                (char *)path, NULL};
+		if (run_tool(argv, tool_err, sizeof tool_err) == 0)
+			return 0;
+		snprintf(err, errn, "the generated .py does not parse as Python (%s -I "
+		         "-c compile(...): %s)", python, tool_err);
+		return -1;
+	}
+	char *argv[] = {(char *)cc, "-std=c99", "-pedantic-errors", "-fsyntax-only",
+	                "-x", "c", (char *)path, NULL};
+	if (run_tool(argv, tool_err, sizeof tool_err) == 0)
+		return 0;
+	snprintf(err, errn, "the generated .%s does not compile (%s -std=c99 "
+	         "-pedantic-errors -fsyntax-only: %s)", fmt_name[fmt], cc, tool_err);
+	return -1;
+}
+
+/* Generate the artifact of fmt with m4 into a private temporary folder
+ * (with the header beside a .c), check it (check_artifact), and copy it to
+ * fp only if it passes; the folder is removed either way.  Dies on any
+ * failure, having written nothing to fp. */
+static void generate(FILE *fp, const char *m4prog, const char *tdir,
+                     const char *python, const char *cc, const tree *t,
+                     const ah_meta *m, const featinfo *fi, enum fmt fmt,
+                     const char *hname, const char *source)
+{
+	size_t nd, nh = 0;
+	char *defs = make_defs(t, m, fi, fmt, hname, source, &nd);
+	char *hdefs = fmt == FMT_C ? make_defs(t, m, fi, FMT_H, hname, source, &nh)
+	                           : NULL;
+	const char *tmp = getenv("TMPDIR");
+	char dir[4096], main_path[4200], h_path[4200], tpl[4200], err[8500] = "";
+	snprintf(dir, sizeof dir, "%s/mmrank-emit.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir))
+		die("cannot create a temporary folder '%s': %s", dir, strerror(errno));
+	snprintf(main_path, sizeof main_path, "%s/_%s.%s", dir, hname, fmt_name[fmt]);
+	snprintf(h_path, sizeof h_path, "%s/_%s.h", dir, hname);
+	snprintf(tpl, sizeof tpl, "%s/heuristic.%s.m4", tdir, fmt_name[fmt]);
+	int rc = run_m4(m4prog, tpl, main_path, defs, nd, err, sizeof err);
+	if (rc == 0 && hdefs) {
+		snprintf(tpl, sizeof tpl, "%s/heuristic.h.m4", tdir);
+		rc = run_m4(m4prog, tpl, h_path, hdefs, nh, err, sizeof err);
+	}
+	if (rc == 0)
+		rc = check_artifact(fmt, main_path, python, cc, err, sizeof err);
+	size_t len = 0;
+	char *text = NULL;
+	if (rc == 0) {
+		FILE *in = fopen(main_path, "rb");
+		if (!in) {
+			snprintf(err, sizeof err, "cannot read back '%s': %s", main_path,
+			         strerror(errno));
+			rc = -1;
+		} else {
+			FILE *mem = open_memstream(&text, &len);
+			char b[65536];
+			size_t r;
+			while (mem && (r = fread(b, 1, sizeof b, in)) > 0)
+				fwrite(b, 1, r, mem);
+			if (!mem || ferror(in) || fclose(mem) != 0) {
+				snprintf(err, sizeof err, "cannot read back '%s'", main_path);
+				rc = -1;
+			}
+			fclose(in);
+		}
+	}
+	unlink(main_path);
+	if (hdefs)
+		unlink(h_path);
+	rmdir(dir);
+	free(defs);
+	free(hdefs);
+	if (rc != 0)
+		die("%s; nothing written", err);
+	fwrite(text, 1, len, fp);
+	free(text);
 }
 
 int main(int argc, char **argv)
 {
 	const char *hname = NULL, *out = NULL, *in = NULL;
 	const char *tdir = getenv("MMRANK_TEMPLATES"), *m4prog = getenv("M4");
+	const char *python = getenv("PYTHON"), *cc = getenv("CC");
 	int fmt = -1;
 	const opt table[] = {
 		OPT_STRING("--heuristic-name", "NAME", &hname, OPT_REQUIRED,
@@ -487,6 +655,12 @@ int main(int argc, char **argv)
 		           "or ./templates)"),
 		OPT_STRING("--m4", "PROG", &m4prog, 0,
 		           "the m4 program, GNU m4 (default: $M4 or m4 on PATH)"),
+		OPT_STRING("--python", "PROG", &python, 0,
+		           "Python 3 that checks a .py parses before it is written "
+		           "(compile(), nothing runs; default: $PYTHON or python3)"),
+		OPT_STRING("--cc", "PROG", &cc, 0,
+		           "C compiler that checks a .c/.h before it is written (-std=c99 "
+		           "-pedantic-errors -fsyntax-only; default: $CC or cc)"),
 		OPT_POS("TREE.tsv", &in, OPT_REQUIRED | OPT_INPUT,
 		        "the (pruned) tree TSV"),
 		OPT_END()
@@ -498,6 +672,10 @@ int main(int argc, char **argv)
 		tdir = "templates";
 	if (!m4prog || !*m4prog)
 		m4prog = "m4";
+	if (!python || !*python)
+		python = "python3";
+	if (!cc || !*cc)
+		cc = "cc";
 
 	tree t;
 	tree_read(&t, in);
@@ -506,7 +684,10 @@ int main(int argc, char **argv)
 	snprintf(where, sizeof where, "%s:1", in);
 	ah_meta meta;
 	ah_meta_parse(&meta, t.meta_json, where);
-	check_text("metadata name", meta.name);
+	if (strcmp(meta.name, EMITTABLE_META_NAME) != 0)
+		die("%s: metadata 'name': expected '%s', found '%.64s' (mmrank emits mm "
+		    "heuristics only; stages/FORMATS.md \"names\")", where,
+		    EMITTABLE_META_NAME, meta.name);
 	for (int c = 0; c < t.n_class; c++) {
 		snprintf(where, sizeof where, "class %d", c);
 		check_text(where, t.cls[c]);
@@ -519,18 +700,31 @@ int main(int argc, char **argv)
 		die("%s: confidence_threshold %.17g is not finite", in,
 		    t.confidence_threshold);
 	featinfo *fi = classify(&t, &meta);
+	if (fmt == FMT_C)
+		check_c_features(&t, fi, in);
+	/* the input's file name, for a comment of the .h/.c: letters, digits,
+	 * '.', '-' and '_' only (anything else becomes '_'), and quoted for m4
+	 * like every data macro */
 	const char *base = strrchr(in, '/') ? strrchr(in, '/') + 1 : in;
 	char source[256];
 	snprintf(source, sizeof source, "%s", base);
-	emittable_fix(source);
+	for (char *p = source; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '-' || *p == '_'))
+			*p = '_';
 
 	char template[4096];
 	if (fmt != FMT_DOT) {
 		struct stat sb;
-		snprintf(template, sizeof template, "%s/heuristic.%s.m4", tdir, fmtname);
-		if (stat(template, &sb) != 0)
-			die("cannot find template '%s': %s (see --templates)", template,
-			    strerror(errno));
+		for (int k = 0; k < 2; k++) {
+			const char *f = k ? "h" : fmtname;
+			if (k && fmt != FMT_C)
+				break;
+			snprintf(template, sizeof template, "%s/heuristic.%s.m4", tdir, f);
+			if (stat(template, &sb) != 0)
+				die("cannot find template '%s': %s (see --templates)", template,
+				    strerror(errno));
+		}
 		signal(SIGPIPE, SIG_IGN);
 	}
 
@@ -541,8 +735,8 @@ int main(int argc, char **argv)
 	if (fmt == FMT_DOT) {
 		dot_write(&t, fp);
 	} else {
-		run_m4(m4prog, template, out ? o.fd : 1, &t, &meta, fi, fmt, hname,
-		       source);
+		generate(fp, m4prog, tdir, python, cc, &t, &meta, fi, fmt, hname,
+		         source);
 	}
 	if (out)
 		aout_commit(&o);

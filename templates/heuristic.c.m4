@@ -19,7 +19,8 @@ m4_dnl compares int <= float exactly; so does `x <= floor(t)` on integers),
 m4_dnl or `always`/`never` when floor(t) is outside int64.
 m4_dnl
 m4_dnl The C names of the context values, spec §1.1/§4.1 (one place):
-m4_define([[MMR_FAIL]], [[m4_errprint(m4___program__[[: ]]$1
+m4_dnl (MMR_FAIL prints its message quoted: a name in it is never expanded)
+m4_define([[MMR_FAIL]], [[m4_errprint(m4___program__[[: ]][[$1]]
 )m4_m4exit(1)]])m4_dnl
 m4_define([[MMR_INT_LE]], [[m4_ifelse([[$2]], [[always]], [[1]],
 	[[$2]], [[never]], [[0]], [[$1 <= $2]])]])m4_dnl

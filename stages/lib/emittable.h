@@ -21,4 +21,19 @@ const char *emittable_problem(const char *s);
  * name in the generated header). */
 void emittable_fix(char *s);
 
+/* The one name rule (stages/FORMATS.md "names"; the Makefile and
+ * stages/vars.sh restate it for HEURISTIC_NAME, import applies it to the
+ * class name it reads).  NULL if s can be a heuristic name: a Python and C
+ * identifier ([A-Za-z_][A-Za-z0-9_]*, 1 to 64 characters) that is no Python
+ * keyword nor a name the artifact uses, no m4 builtin with or without the
+ * m4_ prefix (m4_dnl, dnl, __file__, ...: any name starting "m4_" is
+ * refused) and no template macro (any name starting "MMR_").  Else a
+ * description of what is wrong. */
+const char *emittable_name_problem(const char *s);
+/* The only metadata name emit and import accept (get_name()). */
+#define EMITTABLE_META_NAME "mm"
+/* The names emittable_name_problem refuses outright, NULL-terminated (for
+ * check/test_injection.sh, which checks that make refuses them too). */
+extern const char *const emittable_reserved[];
+
 #endif
