@@ -2,7 +2,19 @@
 #   BIN      stage binaries (default build/bin)
 #   TMP      a fresh scratch folder, removed on exit
 # Each check prints one line: "ok NAME", "FAIL NAME: why" or "skip NAME: why";
-# run.sh counts them.  A test script exits non-zero if any check failed.
+# a check skipped for a missing prerequisite says "skip NAME: [PREREQ] why".
+# run.sh counts them, refuses a name printed twice and sums the skips per
+# prerequisite.  A test script exits non-zero if any check failed.
+#
+#   test_expect_success [PREREQ[,PREREQ]] 'NAME' 'BODY'
+#                       BODY (shell text, eval'd here) must succeed: ok NAME,
+#                       else FAIL NAME with BODY's last output lines
+#   test_expect_failure [PREREQ] 'NAME' 'BODY'   BODY must fail
+#   test_have_prereq P[,P]   0 if every prerequisite holds (!P: P must not)
+#   test_skip_unless P[,P] NAME   test_have_prereq, or "skip NAME: [P] why"
+#   test_require P[,P] NAME       the same, and the whole script stops there
+#   test_have_bins NAME PROG...   $BIN/PROG built, or "skip NAME: [BUILT] ..."
+# The prerequisites are probed lazily, once per script (_prereq_probe below).
 set -u
 BIN=${BIN:-build/bin}
 case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
@@ -15,6 +27,109 @@ ok()   { echo "ok $1"; }
 fail() { echo "FAIL $1: $2"; _failed=1; }
 skip() { echo "skip $1: $2"; }
 finish() { exit $_failed; }
+
+# ---- prerequisites: one probe each, here only --------------------------------
+# DATASET_DIR: the folder holding the official dataset zips (DATASET_MIRROR,
+# else ../shared/datasets next to the checkout).
+DATASET_DIR=${DATASET_MIRROR:-$ROOT/../shared/datasets}
+case $DATASET_DIR in /*) ;; *) DATASET_DIR=$ROOT/$DATASET_DIR ;; esac
+REFERENCE_DIR=${REFERENCE_DIR:-$ROOT/../shared/reference}
+CUDA=${CUDA:-/usr/local/cuda}
+TORCH_PYTHON=${TORCH_PYTHON:-python3}
+# _prereq_probe P: 0 if P holds; else 1 with the reason (and its remedy) in
+# _prereq_why.
+_prereq_probe() {
+	_prereq_why=
+	case $1 in
+	PYTHON3) command -v python3 >/dev/null || _prereq_why="no python3 (apt-get install python3)" ;;
+	TRITON) python3 -c 'import triton, sys; sys.exit(triton.__version__ != "3.6.0")' 2>/dev/null ||
+		_prereq_why="python3 cannot import triton 3.6.0 (python3 -m pip install triton==3.6.0)" ;;
+	TORCH) "$TORCH_PYTHON" -c 'import torch._inductor' 2>/dev/null ||
+		_prereq_why="torch Inductor not importable by $TORCH_PYTHON (pip install torch, or set TORCH_PYTHON)" ;;
+	TORCH_SRC) [ -f "${TORCH_SRC:-/work/torch211}/torch/_inductor/template_heuristics/triton.py" ] ||
+		_prereq_why="no torch 2.11 sources (set TORCH_SRC to an unpacked wheel)" ;;
+	GPU) command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 ||
+		_prereq_why="no NVIDIA GPU (nvidia-smi -L)" ;;
+	CUDA) [ -e "$CUDA/include/cuda.h" ] && [ -e "$CUDA/include/cublas_v2.h" ] ||
+		_prereq_why="no CUDA toolkit (cuda.h, cublas_v2.h) at $CUDA (set CUDA)" ;;
+	NVRTC) [ -f "$CUDA/include/nvrtc.h" ] && compgen -G "$CUDA/lib64/libnvrtc.so*" >/dev/null ||
+		_prereq_why="no NVRTC under $CUDA (the CUDA toolkit)" ;;
+	CUOBJDUMP) [ -x "${CUOBJDUMP:-$(command -v cuobjdump || echo "$CUDA/bin/cuobjdump")}" ] ||
+		_prereq_why="no cuobjdump (the CUDA toolkit, or set CUOBJDUMP)" ;;
+	NVML) ldconfig -p 2>/dev/null | grep -q 'libnvidia-ml\.so\.1 ' ||
+		_prereq_why="no libnvidia-ml.so.1 (the NVIDIA driver)" ;;
+	NVMMH) _prereq_why=$("$ROOT/stages/nvmmh-dir.sh" 2>&1 >/dev/null) && _prereq_why= ||
+		_prereq_why=${_prereq_why:-nvMatmulHeuristics not found (stages/nvmmh-dir.sh)} ;;
+	DATASET) [ -r "$DATASET_DIR/a100_mm.zip" ] && [ -r "$DATASET_DIR/h100_mm.zip" ] ||
+		_prereq_why="no official dataset zips in $DATASET_DIR (set DATASET_MIRROR; README: the data)" ;;
+	REFERENCE) compgen -G "$REFERENCE_DIR/_MMRanking*.py" >/dev/null ||
+		_prereq_why="no PyTorch artifacts _MMRanking*.py in $REFERENCE_DIR (set REFERENCE_DIR)" ;;
+	SLURM) command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v sbatch >/dev/null &&
+		command -v munged >/dev/null || _prereq_why="slurm-wlm/munge are not installed (apt-get install \
+slurm-wlm munge, or MMRANK_SLURM_INSTALL=1 lets test_slurm.sh do it, as root)" ;;
+	ROOT) [ "$(id -u)" -eq 0 ] || _prereq_why="not root" ;;
+	VALGRIND) command -v valgrind >/dev/null || _prereq_why="no valgrind (apt-get install valgrind)" ;;
+	SKLEARN) python3 -c 'import sklearn, numpy' 2>/dev/null ||
+		_prereq_why="scikit-learn not importable by python3 (pip install scikit-learn)" ;;
+	AFL) command -v afl-clang-fast >/dev/null || _prereq_why="no afl-clang-fast (apt-get install afl++)" ;;
+	GRAPHVIZ) command -v dot >/dev/null && command -v gnuplot >/dev/null ||
+		_prereq_why="graphviz/gnuplot missing (apt-get install graphviz gnuplot-nox)" ;;
+	CHROMIUM) command -v chromium >/dev/null || command -v chromium-browser >/dev/null ||
+		command -v google-chrome >/dev/null || _prereq_why="no chromium (apt-get install chromium)" ;;
+	CURL) command -v curl >/dev/null || _prereq_why="no curl (apt-get install curl)" ;;
+	SETSID) command -v setsid >/dev/null || _prereq_why="no setsid (util-linux)" ;;
+	UNZIP) command -v unzip >/dev/null || _prereq_why="no unzip (apt-get install unzip)" ;;
+	XZ) command -v xz >/dev/null || _prereq_why="no xz (apt-get install xz-utils)" ;;
+	TIME) [ -x /usr/bin/time ] || _prereq_why="no /usr/bin/time (apt-get install time)" ;;
+	*) echo "check/lib.sh: unknown prerequisite '$1'" >&2; _prereq_why="unknown prerequisite '$1'"; return 2 ;;
+	esac
+	[ -z "$_prereq_why" ]
+}
+declare -A _prereq_have=() _prereq_reason=()
+# test_have_prereq P[,P...]: 0 if all hold; else 1, the first failing one in
+# _prereq_missing and its reason in _prereq_why.
+test_have_prereq() {
+	local p neg name IFS=,
+	for p in $1; do
+		neg=; name=$p
+		case $p in !*) neg=1 name=${p#!} ;; esac
+		if [ -z "${_prereq_have[$name]+set}" ]; then
+			if _prereq_probe "$name"; then _prereq_have[$name]=1; else _prereq_have[$name]=0; fi
+			_prereq_reason[$name]=$_prereq_why
+		fi
+		if [ -n "$neg" ] && [ "${_prereq_have[$name]}" = 1 ]; then
+			_prereq_missing=$p _prereq_why="this machine has $name"; return 1
+		elif [ -z "$neg" ] && [ "${_prereq_have[$name]}" = 0 ]; then
+			_prereq_missing=$p _prereq_why=${_prereq_reason[$name]}; return 1
+		fi
+	done
+	return 0
+}
+test_skip_unless() {
+	test_have_prereq "$1" && return 0
+	skip "$2" "[$_prereq_missing] $_prereq_why"; return 1
+}
+test_require() { test_skip_unless "$@" || finish; }
+# test_have_bins NAME PROG...: every $BIN/PROG is built, or "skip NAME: [BUILT]"
+# (make check builds them all; a partial build skips).
+test_have_bins() {
+	local name=$1 b; shift
+	for b; do [ -x "$BIN/$b" ] || { skip "$name" "[BUILT] $BIN/$b not built (make check-bins)"; return 1; }; done
+}
+
+# test_expect_success [PREREQ] NAME BODY; test_expect_failure: BODY must fail.
+_test_expect() {
+	local want=$1; shift
+	if [ $# -eq 3 ]; then test_skip_unless "$1" "$2" || return 0; shift; fi
+	[ $# -eq 2 ] || { fail "${1:-unnamed}" "test_expect_*: want [PREREQ] NAME BODY, got $# arguments"; return; }
+	local rc
+	eval "$2" >"$TMP/_body.out" 2>&1 </dev/null; rc=$?
+	if { [ "$want" = success ] && [ $rc -eq 0 ]; } || { [ "$want" = failure ] && [ $rc -ne 0 ] && [ $rc -lt 128 ]; }; then
+		ok "$1"
+	else fail "$1" "body exited $rc: $(tail -5 "$TMP/_body.out" | tr '\n' '|' | head -c 400)"; fi
+}
+test_expect_success() { _test_expect success "$@"; }
+test_expect_failure() { _test_expect failure "$@"; }
 
 # test_cmp NAME EXPECTED ACTUAL — files must be identical.
 test_cmp() {

@@ -1,17 +1,27 @@
 #!/usr/bin/env bash
 # check/run.sh — run every check/test_*.sh (or the ones named) and print the
-# closing line "N passed, N failed, N skipped".  Exit status 1 if any failed.
+# closing lines: "N passed, N failed, N skipped" and the skips per
+# prerequisite ("skipped by prerequisite: TRITON 12, TORCH 5; other 3").
+# A check name printed twice (in one file or across files) is a failure.
+# Exit status 1 if any failed.
 # Environment: BIN (stage binaries), passed through to the tests.
 set -u
 cd "$(dirname "$0")/.."
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=(check/test_*.sh)
 pass=0 failn=0 skipn=0
+names=$(mktemp "${TMPDIR:-/tmp}/mmrank-names.XXXXXX") skips=$names.skips
+trap 'rm -f "$names" "$skips"' EXIT
 for t in "${tests[@]}"; do
 	start=$(date +%s%N)
 	out=$(bash "$t" 2>&1); rc=$?
 	p=$(grep -c '^ok ' <<<"$out"); f=$(grep -c '^FAIL ' <<<"$out"); s=$(grep -c '^skip ' <<<"$out")
 	if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then f=1; out+=$'\n'"FAIL $t: exited with status $rc"; fi
+	# the names (the line less its first word, up to a ": "), each with its file
+	dup=$(grep -E '^(ok|FAIL|skip) ' <<<"$out" | sed -E 's/^[A-Za-z]+ //; s/: .*//; s/:$//' | awk -v t="$t" '{ print $0 "\t" t }' |
+		tee -a "$names" | cut -f1 | sort | uniq -d | head -5 | paste -sd'|')
+	if [ -n "$dup" ]; then f=$((f + 1)); out+=$'\n'"FAIL $t: check names printed twice: $dup"; fi
+	grep -E '^skip ' <<<"$out" | sed -nE 's/^skip [^ ]+ \[(!?[A-Z0-9_]+)\] .*/\1/p; t; s/^skip .*/other/p' >>"$skips"
 	pass=$((pass + p)) failn=$((failn + f)) skipn=$((skipn + s))
 	ms=$((($(date +%s%N) - start) / 1000000))
 	printf '%-34s %3d ok %2d failed %2d skipped  %4d.%03ds\n' "$t" "$p" "$f" "$s" \
@@ -19,5 +29,16 @@ for t in "${tests[@]}"; do
 	grep -E '^(FAIL|skip) ' <<<"$out" | sed 's/^/    /'
 	if [ "$f" -gt 0 ]; then grep -vE '^(ok|FAIL|skip) ' <<<"$out" | tail -20 | sed 's/^/    | /'; fi
 done
+# a name used by two files
+across=$(sort -u "$names" | cut -f1 | sort | uniq -d | head -10)
+if [ -n "$across" ]; then
+	failn=$((failn + 1))
+	echo "FAIL check names used by more than one file: $(paste -sd'|' <<<"$across")"
+	while IFS= read -r n; do awk -F'\t' -v n="$n" '$1 == n { print "    " n ": " $2 }' "$names" | sort -u; done <<<"$across"
+fi
 echo "$pass passed, $failn failed, $skipn skipped"
+if [ -s "$skips" ]; then
+	echo "skipped by prerequisite: $(grep -v '^other$' "$skips" | sort | uniq -c | sort -k1,1nr -k2 |
+		awk '{ printf "%s%s %d", (NR > 1 ? ", " : ""), $2, $1 }')$(n=$(grep -c '^other$' "$skips"); [ "$n" -gt 0 ] && echo "; other $n")"
+fi
 [ "$failn" -eq 0 ]

@@ -12,7 +12,7 @@
 #   * build/bin/bench (CUDA) without a GPU exits 1 with a clear message.
 . check/lib.sh
 F=$BIN/bench-fake
-if [ ! -x "$F" ]; then skip bench-fake "$F not built (make $F)"; finish; fi
+test_have_bins bench-fake bench-fake || finish
 "$BIN/sample" --seed 3 --samples 6 -o "$TMP/shapes.tsv" || { fail bench-shapes "sample failed"; finish; }
 # add small/odd shapes so shrinking (spec §3.5) and dedup are exercised
 printf '%s\n' \
@@ -55,14 +55,12 @@ END { if (bad == "" && in_ != nw) bad = in_ " inputs, expected " nw; if (bad) { 
 grep -q '^1,1,1,.*type=nvrtc_BLOCK-M=16_BLOCK-K=16_BLOCK-N=16_numstages=1_numwarps=1,' full.txt \
 	&& ! grep -q '^1,1,1,.*BLOCK-M=32' full.txt && ok bench-shrink || fail bench-shrink "no shrunk 16x16x16 candidate for 1x1x1"
 
-if command -v python3 >/dev/null; then
+if test_skip_unless PYTHON3 bench-feedback-python-repr; then
 	python3 - full.txt <<'EOF' > repr.out && ok bench-feedback-python-repr || fail bench-feedback-python-repr "$(head -3 repr.out)"
 import sys
 bad = [l for l in open(sys.argv[1]).read().split('\n')[2:] if l and repr(float(l.rsplit(',', 1)[1])) != l.rsplit(',', 1)[1]]
 print('\n'.join(bad[:3])); sys.exit(1 if bad else 0)
 EOF
-else
-	skip bench-feedback-python-repr "no python3"
 fi
 
 "$F" $K shapes.tsv again.txt 2>/dev/null
@@ -86,7 +84,7 @@ def firsts(p):
     return out
 print('same' if firsts(sys.argv[1]) == firsts(sys.argv[2]) else 'differ')
 EOF
-if command -v python3 >/dev/null; then
+if test_skip_unless PYTHON3 bench-adaptive-reps-rule; then
 	r=$(python3 "$ROOT/check/adaptive_reps.py" full.txt 1.5) && set -- $r && [ "$1" -gt 0 ] && [ "$2" -gt 0 ] \
 		&& ok bench-adaptive-reps-rule || fail bench-adaptive-reps-rule "$r"
 	"$F" $K --fast-reject 0 shapes.tsv full0.txt 2>/dev/null
@@ -96,8 +94,6 @@ if command -v python3 >/dev/null; then
 	# the first repetitions are the same measurements either way
 	r=$(python3 firsts.py full.txt full0.txt)
 	[ "$r" = same ] && ok bench-adaptive-first-reps || fail bench-adaptive-first-reps "$r"
-else
-	skip bench-adaptive-reps-rule "no python3"
 fi
 
 # --- screening of long inputs (--screen, default 1.3) ---------------------------
@@ -105,7 +101,7 @@ fi
 # --screen 0 log: on screened inputs exactly the candidates within 1.3x of
 # the best keep rows.  Every test above already ran with screening on (the
 # default), including the kill/cut/resume ones.
-if command -v python3 >/dev/null; then
+if test_skip_unless PYTHON3 bench-screen-rule; then
 	"$F" $K --screen 0 shapes.tsv nos.txt 2>/dev/null
 	r=$(python3 "$ROOT/check/screen_rule.py" nos.txt full.txt 1.3 2) && set -- $r && [ "$1" -gt 0 ] && [ "$2" -gt 0 ] \
 		&& ok bench-screen-rule || fail bench-screen-rule "$r"
@@ -116,8 +112,6 @@ if command -v python3 >/dev/null; then
 	"$F" $K --screen-audit --stats audit.tsv shapes.tsv audit.txt 2>/dev/null
 	cmp -s nos.txt audit.txt && grep -q "^screened_out	$dropped$" audit.tsv && grep -q "^screen_misses	0$" audit.tsv \
 		&& ok bench-screen-audit || fail bench-screen-audit "$(grep screen audit.tsv | tr '\n' ' ') dropped $dropped"
-else
-	skip bench-screen-rule "no python3"
 fi
 # with one repetition a screened block could not be told from a cut one: off
 "$F" $K --reps 1 shapes.tsv r1.txt 2>/dev/null; "$F" $K --reps 1 --screen 0 shapes.tsv r1s0.txt 2>/dev/null
@@ -256,13 +250,11 @@ grep -q "^inputs_measured	28$" st.tsv && ok bench-stats || fail bench-stats "$(h
 
 # --- the CUDA build without a GPU ------------------------------------------------
 if [ -x "$BIN/bench" ]; then
-	if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
-		skip bench-no-gpu "a GPU is present"
-	else
+	if test_skip_unless '!GPU' bench-no-gpu; then
 		expect_error bench-no-gpu 'no usable CUDA GPU' nogpu.txt "$BIN/bench" $K shapes.tsv nogpu.txt
 		[ ! -e nogpu.txt.part ] && ok bench-no-gpu-no-file || fail bench-no-gpu-no-file "nogpu.txt.part created"
 	fi
 else
-	skip bench-no-gpu "$BIN/bench not built (needs the CUDA toolkit)"
+	skip bench-no-gpu "[CUDA] $BIN/bench not built (needs the CUDA toolkit)"
 fi
 finish

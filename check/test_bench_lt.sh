@@ -15,7 +15,7 @@
 . check/lib.sh
 F=$BIN/bench-fake
 LIST=$ROOT/kernels/cublaslt_algos.tsv
-if [ ! -x "$F" ]; then skip bench-lt "$F not built (make $F)"; finish; fi
+test_have_bins bench-lt bench-fake || finish
 [ -f "$LIST" ] || { fail bench-lt-list "$LIST missing"; finish; }
 "$BIN/sample" --seed 3 --samples 10 -o "$TMP/shapes.tsv" || { fail bench-lt-shapes "sample failed"; finish; }
 K="--kernels $ROOT/kernels"

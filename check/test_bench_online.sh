@@ -5,7 +5,7 @@
 # the top-10 + extern_mm, measured by bench, must equal eval's regret (spec
 # §5.9 list rule, computed from the featurized log by metrics.c).
 . check/lib.sh
-[ -x "$BIN/bench-fake" ] || { skip bench-online "$BIN/bench-fake not built"; finish; }
+test_have_bins bench-online bench-fake || finish
 cd "$TMP"
 "$BIN/sample" --seed 7 --samples 60 --max-gflop 50 -o shapes.tsv 2>/dev/null
 # every rep of every choice (no adaptive repetitions, no screening), as the

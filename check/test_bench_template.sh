@@ -4,7 +4,7 @@
 # candidate ids, shared-memory pruning per dtype, which inputs get wgmma
 # candidates (compact operands only), resumption.
 . check/lib.sh
-[ -x "$BIN/bench-fake" ] || { skip bench-template "$BIN/bench-fake not built"; finish; }
+test_have_bins bench-template bench-fake || finish
 cd "$TMP"
 K=(--kernels "$ROOT/kernels" --template mma)
 "$BIN/sample" --seed 3 --samples 40 --max-gflop 50 -o shapes.tsv 2>/dev/null

@@ -52,7 +52,7 @@
 #     merges and records the versions like bench.
 . check/lib.sh
 F=$BIN/bench-fake TC=$BIN/triton_cands
-for b in "$F" "$TC"; do [ -x "$b" ] || { skip bench-triton "$b not built"; finish; }; done
+test_have_bins bench-triton bench-fake triton_cands || finish
 K=(--kernels "$ROOT/kernels" --template triton)
 cd "$TMP"
 # 0 nothing shrinks; 1 decode-like nt (ids of both lists repeat); 2 tn tf32;
@@ -451,7 +451,7 @@ done
 	LOSER_RATIO=1.5 > lrn.log 2>&1
 grep -q -- '--long-ms 10 --long-launches 2 *--loser-ratio 1.5 ' lrn.log && grep -q ' long=10/2 loser=1.5 gpus=' lrn.log &&
 	ok bench-triton-collect-loser-ratio-passed || fail bench-triton-collect-loser-ratio-passed "$(grep -m2 'bench.params\|bench-fake' lrn.log | tr '\n' '|')"
-if python3 -c 'import triton' 2>/dev/null; then
+if test_skip_unless TRITON bench-triton-collect-compiles-first; then
 	"${MK[@]}" -n collect SAMPLES=2 KERNEL_TEMPLATE=triton > n.log 2>&1
 	C=$TMP/out/zz201/collect
 	v=$(grep -n "bin/triton_cands --variants $C/shapes.tsv $C/triton_variants.tsv" n.log | cut -d: -f1)
@@ -462,8 +462,6 @@ if python3 -c 'import triton' 2>/dev/null; then
 	"${MK[@]}" -n triton-cubins SHAPES="$P" > t.log 2>&1
 	grep -q "shapes --from-list $P" t.log && grep -q 'triton_aot.py' t.log && ! grep -q 'bench-fake' t.log &&
 		ok bench-triton-cubins-target || fail bench-triton-cubins-target "$(tail -3 t.log | tr '\n' '|')"
-else
-	skip bench-triton-collect-compiles-first "python3 cannot import triton"
 fi
 # BACKEND=inductor: inductor_collect.py shards the same way, merged, versions kept
 "${MK[@]}" collect SAMPLES=2 BACKEND=inductor INDUCTOR_EXTRA=--fake OUT="$TMP/ind" > ind.log 2>&1

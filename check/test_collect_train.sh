@@ -4,7 +4,7 @@
 # re-benchmark or re-merge it (that would cost hours on a GPU) -- and an
 # unknown GPU name must be an error, not a new collection.  CPU back end.
 . check/lib.sh
-[ -x "$BIN/bench-fake" ] || { skip collect-train "$BIN/bench-fake not built"; finish; }
+test_have_bins collect-train bench-fake || finish
 BUILD=${BIN%/bin}
 MK=(make --no-print-directory BUILD="$BUILD" OUT="$TMP/out" GPU=zz100 BENCH=bench-fake)
 "${MK[@]}" -j2 collect GPUS=0,1 SAMPLES=3 SEED=1 >"$TMP/c.log" 2>&1 ||

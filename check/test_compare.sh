@@ -8,10 +8,8 @@
 # rows are (b)'s; and that make compare refuses (b) and (d) splits that hold
 # out different inputs, leaving no compare.txt.
 . check/lib.sh
-MIRROR=${DATASET_MIRROR:-../shared/datasets}
-if [ ! -f "$MIRROR/h100_mm.zip" ]; then
-	skip compare "no dataset mirror at $MIRROR (set DATASET_MIRROR)"; finish
-fi
+test_require DATASET compare
+MIRROR=$DATASET_DIR
 BUILD=${BIN%/bin}
 MK=(env -u MAKEFLAGS -u MAKELEVEL make --no-print-directory -C "$ROOT" GPU=h100 OUT="$TMP/out"
 	BUILD="$BUILD" DATASET_MIRROR="$MIRROR")
@@ -83,7 +81,7 @@ awk -F'\t' '$1 == "ours"' "$C/fair.tsv" >"$TMP/d.ours"
 # perf/compare/paired.py: per-input hit/regret recomputed from eval --ranks
 # agree with eval's own figures (it exits 1 otherwise), and a tree compared
 # with itself differs by exactly nothing
-if command -v python3 >/dev/null; then
+if test_skip_unless PYTHON3 compare-paired; then
 	r=$(python3 "$ROOT/perf/compare/paired.py" --bin "$BIN" --resamples 50 "$C/group/test.feat.tsv" \
 		ref="$C/refgroup/pruned.tsv" ours="$C/group/pruned.tsv" 2>&1) &&
 		grep -q 'hit rate   ref ' <<<"$r" && ok compare-paired-matches-eval || fail compare-paired-matches-eval "$r"
@@ -116,8 +114,6 @@ if command -v python3 >/dev/null; then
 		[ "$n" = "$want" ] && [ $((t0 + t1)) = 322 ] && grep -q 'hit rate   ref ' "$TMP/oof.txt" &&
 			ok compare-oof || fail compare-oof "$n pooled tables (want $want), test folds $t0 + $t1: $(head -c 300 "$TMP/oof.txt")"
 	else fail compare-oof "$(tail -3 "$TMP/oof.err" | tr '\n' '|')"; fi
-else
-	skip compare-paired "no python3"
 fi
 
 # (b) and (d) holding out different inputs: refused, no compare.txt

@@ -15,10 +15,10 @@ fi
 C=$TMP/out/h200nvrtc/compare.txt
 [ "$(grep -c '^== ([abcd])' "$C")" = 4 ] && grep -q "^skip shipped: no $TMP/ref/_MMRankingH200NVRTC.py" "$C" &&
 	ok compare-h200 || fail compare-h200 "sections: $(grep '^==' "$C" | cut -c1-12 | tr '\n' '|')"
-if stages/nvmmh-dir.sh >/dev/null 2>&1; then
+if test_skip_unless NVMMH compare-h200-nvmmh-skipped; then
 	n=$(grep -c "^skip nvmmh on set '[a-z]*': it has no Triton choices (type=triton_...), the only ones nvMatmulHeuristics ranks$" "$C")
 	[ "$n" = 4 ] && ok compare-h200-nvmmh-skipped || fail compare-h200-nvmmh-skipped "$n skip lines, want 4 (one per section)"
-else skip compare-h200-nvmmh-skipped "nvMatmulHeuristics not installed (stages/nvmmh-dir.sh)"; fi
+fi
 # a damaged shipped artifact: import's message, nothing about the splits
 echo 'not python' >"$TMP/ref/_MMRankingH200NVRTC.py"
 if "${MK[@]}" compare >"$TMP/make.log" 2>&1; then fail compare-step-message "exit status 0"

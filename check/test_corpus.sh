@@ -117,8 +117,8 @@ fi
 # 1.5 MB release, 7 MB ASan); asserted: merge < 64 MiB, featurize < 72 B/row
 # + 64 MiB.  Set CORPUS_BIG_ROWS to change the size.
 ROWS=${CORPUS_BIG_ROWS:-10240000}
-if [ ! -x /usr/bin/time ]; then
-	skip corpus-big-log "/usr/bin/time is absent (apt-get install time)"
+if ! test_skip_unless TIME corpus-big-log; then
+	:
 elif [ ! -x "$BIN/featurize" ] || [ ! -x "$BIN/merge" ]; then
 	skip corpus-big-log "no featurize/merge in $BIN"
 elif [ "$(df -Pk "$TMP" | awk 'NR == 2 {print $4}')" -lt $((ROWS / 1024 * 200)) ]; then

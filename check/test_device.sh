@@ -43,8 +43,8 @@ else fail device-eval-cross-device "$(head -c 300 "$TMP/err")"; fi
 
 # H100 and H200: one metadata line, one device (the official H100 train_hf
 # set next to the committed H200 collection)
-MIRROR=${DATASET_MIRROR:-../shared/datasets}
-if [ -f "$MIRROR/h100_mm.zip" ]; then
+MIRROR=$DATASET_DIR
+if test_skip_unless DATASET,UNZIP device-h100-h200-accepted; then
 	xz -dc "$ROOT/datasets/h200nvrtc/h200_seed2026_uncapped.txt.xz" | "$BIN/featurize" -o "$TMP/h200.feat.tsv" - 2>/dev/null
 	unzip -p "$MIRROR/h100_mm.zip" h100/h100_hf_train_mm.txt |
 		"$BIN/featurize" --categories "$TMP/h200.feat.tsv" -o "$TMP/h100hf.feat.tsv" - 2>"$TMP/err" &&
@@ -52,7 +52,7 @@ if [ -f "$MIRROR/h100_mm.zip" ]; then
 			--metrics "$TMP/hh.tsv" >/dev/null 2>>"$TMP/err" &&
 		grep -q '^train_hf' "$TMP/hh.tsv" && ! grep -q 'another device' "$TMP/err" &&
 		ok device-h100-h200-accepted || fail device-h100-h200-accepted "$(head -c 300 "$TMP/err")"
-else skip device-h100-h200-accepted "no $MIRROR/h100_mm.zip (set DATASET_MIRROR)"; fi
+fi
 
 # make eval: CROSS_DEVICE=1 reaches featurize and eval; a log of other
 # candidates (triton ids, the tree's are nvrtc) is refused with the overlap

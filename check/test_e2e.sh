@@ -4,10 +4,8 @@
 # reference trainer's recorded counts, a known input's ranking, and that
 # Make redoes only what is stale.
 . check/lib.sh
-MIRROR=${DATASET_MIRROR:-../shared/datasets}
-if [ ! -f "$MIRROR/h100_mm.zip" ]; then
-	skip e2e "no dataset mirror at $MIRROR (set DATASET_MIRROR)"; finish
-fi
+test_require DATASET e2e
+MIRROR=$DATASET_DIR
 BUILD=${BIN%/bin}
 MK=(make --no-print-directory GPU=h100 OUT="$TMP/out" BUILD="$BUILD" DATASET_MIRROR="$MIRROR")
 O=$TMP/out/h100

@@ -27,8 +27,8 @@
 E=$ROOT/check/emit
 FE=$FIX/emit
 TPL=$ROOT/templates
-REF=${MMRANK_REFERENCE:-$ROOT/../shared/reference}
-MIRROR=${DATASET_MIRROR:-$ROOT/../shared/datasets}
+REF=${MMRANK_REFERENCE:-$REFERENCE_DIR}
+MIRROR=$DATASET_DIR
 CC=${CC:-cc}
 C99="-std=c99 -Wall -Wextra -Werror -pedantic"
 emit() { "$BIN/emit" --templates "$TPL" "$@"; }
@@ -166,7 +166,7 @@ fi
 
 # a real feat TSV (featurize on the official A100 data), if available
 FEAT=${FEAT:-}
-if [ -z "$FEAT" ] && [ -f "$MIRROR/a100_mm.zip" ] && [ -x "$BIN/featurize" ]; then
+if [ -z "$FEAT" ] && test_have_prereq DATASET,UNZIP && [ -x "$BIN/featurize" ]; then
 	mkdir -p "$TMP/ds" && unzip -q -o -j "$MIRROR/a100_mm.zip" '*/a100_mm.txt' -d "$TMP/ds" 2>/dev/null &&
 		"$BIN/featurize" -o "$TMP/ds/a100.feat.tsv" "$TMP/ds/a100_mm.txt" 2>/dev/null &&
 		FEAT=$TMP/ds/a100.feat.tsv
@@ -175,7 +175,8 @@ if [ -n "$FEAT" ] && [ -s "$FEAT" ]; then
 	if why=$(same_rankings MMRankingTest "$D" "$D/_MMRankingTest.py" "$FEAT"); then ok emit-c-vs-py-feat
 	else fail emit-c-vs-py-feat "$why"; fi
 else
-	skip emit-c-vs-py-feat "no feat TSV (set FEAT=, or DATASET_MIRROR with a100_mm.zip and $BIN/featurize)"
+	test_skip_unless DATASET emit-c-vs-py-feat &&
+		skip emit-c-vs-py-feat "no feat TSV (set FEAT=, or build $BIN/featurize)"
 fi
 
 # trees of the pipeline, when present (out/<gpu>/pruned.tsv)
@@ -274,7 +275,7 @@ if [ -f "$REF/_MMRankingA100.py" ] && [ -f "$REF/_MMRankingH100.py" ]; then
 		fi
 	fi
 else
-	skip emit-reference "no PyTorch artifacts in $REF"
+	skip emit-reference "[REFERENCE] no _MMRankingA100.py and _MMRankingH100.py in $REF (set REFERENCE_DIR)"
 fi
 
 # ---- errors: non-zero exit, a message, no output left behind --------------------

@@ -18,14 +18,11 @@ E=$ROOT/check/emit
 FE=$FIX/emit
 TP=${TORCH_PYTHON:-python3}
 RT=("$TP" -W ignore "$E/rank_torch.py")
-command -v "$TP" >/dev/null || { skip emit-torch "no $TP (set TORCH_PYTHON)"; finish; }
+test_require TORCH emit-torch
 
 cp "$FE/expected.py" "$TMP/_MMRankingTest.py"
 if "${RT[@]}" "$TMP/_MMRankingTest.py" MMRankingTest "$FE/contexts.tsv" 166912 8,0 >"$TMP/hand" 2>"$TMP/err"; then
 	test_cmp emit-torch-hand "$FE/expected_rank.txt" "$TMP/hand"
-elif grep -q '^rank_torch: no torch Inductor' "$TMP/err"; then
-	skip emit-torch "torch Inductor not importable by $TP (set TORCH_PYTHON)"
-	finish
 else fail emit-torch-hand "$(tail -c 300 "$TMP/err")"; fi
 
 python3 "$E/gen_contexts.py" 400 17 >"$TMP/ctx.tsv"

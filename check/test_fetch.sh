@@ -23,7 +23,7 @@ elif compgen -G "$D.part*" >/dev/null; then fail fetch-concurrent "temporary fil
 else ok fetch-concurrent; fi
 # a mirror without the file: say so, then name the failed download
 rm -f "$D"
-if command -v curl >/dev/null; then
+if test_skip_unless CURL fetch-mirror-miss; then
 	MANIFEST=$TMP/MANIFEST.tsv DATASET_MIRROR=$TMP/empty "$ROOT/stages/fetch.sh" x.zip "$D" 2>"$TMP/f.err"
 	rc=$?
 	if [ $rc -ne 1 ]; then fail fetch-mirror-miss "exit status $rc: $(head -c 300 "$TMP/f.err")"
@@ -33,12 +33,12 @@ if command -v curl >/dev/null; then
 		fail fetch-mirror-miss "no download failure message: $(head -c 300 "$TMP/f.err")"
 	elif [ -e "$D" ] || compgen -G "$D.part*" >/dev/null; then fail fetch-mirror-miss "partial output left"
 	else ok fetch-mirror-miss; fi
-else skip fetch-mirror-miss "curl is absent"; fi
+fi
 
 # SIGKILL while copying leaves DEST.part.PID.N (no trap runs); the next
 # fetch removes parts whose writer is gone, and only those: a live writer's
 # part and a file of another name are left (the latter named).
-if command -v curl >/dev/null && command -v setsid >/dev/null; then
+if test_skip_unless CURL,SETSID fetch-sigkill; then
 	rm -f "$D"
 	printf 'file\tgpu\tsha256\turl\nx.zip\txx\t%s\tfile://%s\n' \
 		"$(sha256sum "$M/x.zip" | cut -d' ' -f1)" "$M/x.zip" >"$TMP/MANIFEST2.tsv"
@@ -71,7 +71,7 @@ if command -v curl >/dev/null && command -v setsid >/dev/null; then
 		kill "$live" 2>/dev/null; wait "$live" 2>/dev/null
 		rm -f "$D".part.*
 	fi
-else skip fetch-sigkill "curl or setsid is absent"; fi
+fi
 
 # SIGTERM during a download: fetch ends its download child too (none left
 # running on a removed part), removes the part, exits 1.  A curl stand-in on

@@ -17,7 +17,8 @@ for b in "$BIN"/*; do
 done
 h=$(make -s help)
 for t in 'make heuristic GPU=a100' 'make check' 'make collect' 'RANKING=' 'DATASET_MIRROR='; do
-	grep -qF "$t" <<<"$h" && ok "make-help: $t" || fail "make-help" "missing '$t'"
+	n=make-help-${t//[^A-Za-z0-9]/-}
+	grep -qF "$t" <<<"$h" && ok "${n%-}" || fail "${n%-}" "missing '$t'"
 done
 # perf/compare/paired.py --help describes its arguments and how to make the
 # shipped tree TSV it needs (import)

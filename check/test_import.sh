@@ -11,7 +11,7 @@
 # The shipped artifacts are read from ../shared/reference/ (skipped if absent).
 . check/lib.sh
 F=$FIX/import
-REF=${REFERENCE_DIR:-$ROOT/../shared/reference}
+REF=$REFERENCE_DIR
 
 "$BIN/import" --help | grep -q '^usage: import' && ok import-help || fail import-help "--help lacks the synopsis"
 
@@ -66,7 +66,7 @@ expect_error import-err-missing "no such file|cannot|No such" "$TMP/bad.tsv" "$B
 # leaves internal classes, worked-vector prefix for the fp16 input
 check_shipped() { # GPU LEAVES INTERNAL CLASSES VECTOR
 	local g=$1 art="$REF/_MMRanking$1.py"
-	if [ ! -r "$art" ]; then skip "import-$g" "no $art"; return; fi
+	if [ ! -r "$art" ]; then skip "import-$g" "[REFERENCE] no $art (set REFERENCE_DIR)"; return; fi
 	if ! "$BIN/import" -o "$TMP/$g.tsv" "$art" 2>"$TMP/err"; then
 		fail "import-$g" "exit non-zero: $(head -1 "$TMP/err")"; return; fi
 	local got

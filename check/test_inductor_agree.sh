@@ -156,5 +156,5 @@ if [ -x "$BIN/bench" ]; then
 	BENCH="$BIN/bench" CARRY="$TMP/carry" OUT="$TMP/lo" STATE="$TMP/state/x" bash "$ROOT/check/gpu/agree_lease.sh" >"$TMP/l.txt" 2>&1
 	[ $? = 1 ] && grep -q "agree_lease: $TMP/state/x: cannot create or write to it" "$TMP/l.txt" &&
 		ok agree-lease-bad-state || fail agree-lease-bad-state "$(head -2 "$TMP/l.txt")"
-else skip agree-lease-bad-state "no $BIN/bench (make it first)"; fi
+else skip agree-lease-bad-state "[CUDA] no $BIN/bench (needs the CUDA toolkit)"; fi
 finish

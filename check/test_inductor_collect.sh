@@ -146,7 +146,7 @@ grep -q 'BACKEND=cuda: expected bench or inductor' mk.out && ok make-fragment-ba
 # and back, then Inductor's legacy query (select_algorithm.py:2744) must not
 # raise -- the H200 run of 2026-12-01 lost its tf32 input to exactly that.
 TP=${TORCH_PYTHON:-python3}
-if "$TP" -c 'import torch' 2>/dev/null; then
+if test_skip_unless TORCH set-tf32-torch; then
 	r=$(cd "$ROOT/stages/bench" && "$TP" -W ignore -c '
 import torch, inductor_torch as it
 out = []
@@ -156,8 +156,6 @@ for f in (False, True, False, True):
 print(",".join(out))' 2>&1)
 	if [ "$r" = "ieee/highest,tf32/high,ieee/highest,tf32/high" ]; then ok set-tf32-torch
 	else fail set-tf32-torch "got: $(echo "$r" | tail -2 | tr '\n' ' ')"; fi
-else
-	skip set-tf32-torch "torch not importable by $TP (set TORCH_PYTHON)"
 fi
 
 finish

@@ -12,10 +12,8 @@
 TRIALS=${KILL_TRIALS:-5}
 SEED=${KILL_SEED:-$((RANDOM * 32768 + RANDOM))}
 RANDOM=$SEED
-ZIP=${DATASET_MIRROR:-../shared/datasets}/h100_mm.zip
-case $ZIP in /*) ;; *) ZIP=$ROOT/$ZIP ;; esac
-if [ ! -f "$ZIP" ]; then skip kill "no $ZIP (set DATASET_MIRROR)"; finish; fi
-if ! command -v unzip >/dev/null; then skip kill "unzip is absent"; finish; fi
+test_require DATASET,UNZIP kill
+ZIP=$DATASET_DIR/h100_mm.zip
 IN=$TMP/in
 mkdir -p "$IN"
 unzip -q -o -j "$ZIP" h100/h100_mm.txt h100/h100_timm_train_mm.txt -d "$IN" ||

@@ -11,8 +11,7 @@
 #   - a failing nvmlInit_v2, an unknown bus id and a failing clock reading
 #     are each refused naming the NVML call and its error.
 . check/lib.sh
-CUDA=${CUDA:-/usr/local/cuda}
-[ -e "$CUDA/include/cuda.h" ] || { skip nvml-clock "no $CUDA/include/cuda.h"; finish; }
+test_require CUDA nvml-clock
 W="-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all"
 mkdir -p "$TMP/lib" "$TMP/none"
 cc -std=c11 -Wall -Wextra -Werror -O1 -shared -fPIC -o "$TMP/lib/libnvidia-ml.so.1" "$FIX/nvml/fake_nvml.c" &&
@@ -20,9 +19,7 @@ cc -std=c11 -Wall -Wextra -Werror -O1 -shared -fPIC -o "$TMP/lib/libnvidia-ml.so
 		"$FIX/nvml/nvml_clock_run.c" stages/bench/nvml_clock.c stages/lib/coolwait.c -ldl -lm ||
 	{ fail nvml-clock-build "see above"; finish; }
 R() { ASAN_OPTIONS=detect_leaks=1 LD_LIBRARY_PATH="$1" "$TMP/run" "${@:2}" >"$TMP/out" 2>"$TMP/err"; }
-if ldconfig -p 2>/dev/null | grep -q 'libnvidia-ml\.so\.1 '; then
-	skip nvml-clock-missing-library "this machine has a libnvidia-ml.so.1"
-else
+if test_skip_unless '!NVML' nvml-clock-missing-library; then
 	R "$TMP/none" 00000000:3B:00.0 95 300
 	[ $? = 1 ] && grep -q '^cannot load libnvidia-ml.so.1 (NVML, part of the NVIDIA driver): ' "$TMP/err" &&
 		ok nvml-clock-missing-library || fail nvml-clock-missing-library "$(head -1 "$TMP/err")"

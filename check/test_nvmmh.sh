@@ -25,7 +25,7 @@ if stages/nvmmh-dir.sh "$TMP/none" >/dev/null 2>"$TMP/err"; then
 elif grep -q "no $TMP/none/include/nvMatmulHeuristics.h" "$TMP/err"; then ok nvmmh-dir-missing
 else fail nvmmh-dir-missing "message: $(cat "$TMP/err")"; fi
 
-if ! why=$(stages/nvmmh-dir.sh 2>&1); then skip nvmmh "$why"; finish; fi
+test_require NVMMH nvmmh
 N=$BIN/nvmmh
 make -s --no-print-directory BUILD="$(dirname "$BIN")" "$N" >"$TMP/make.out" 2>&1 ||
 	{ fail nvmmh-build "$(tail -3 "$TMP/make.out")"; finish; }

@@ -7,11 +7,8 @@
 # $DATASET_MIRROR) is present.  A tree with a corrupted root split must be
 # reported as a disagreement (the oracle can fail).
 . check/lib.sh
-if ! python3 -c 'import sklearn, numpy' 2>"$TMP/err"; then
-	skip oracle "scikit-learn not importable ($(tail -1 "$TMP/err")); pip install scikit-learn"
-	finish
-fi
-[ -x "$BIN/fit" ] || { skip oracle "no $BIN/fit"; finish; }
+test_require SKLEARN oracle
+test_have_bins oracle fit || finish
 
 oracle_on() { # NAME FEAT
 	local name=$1 feat=$2
@@ -40,12 +37,9 @@ else
 	fail oracle-syn "featurize failed: $(tail -1 "$TMP/err")"
 fi
 
-zip=
-for d in "${DATASET_MIRROR:-}" "$ROOT/../shared/datasets"; do
-	[ -n "$d" ] && [ -r "$d/h100_mm.zip" ] && { zip=$d/h100_mm.zip; break; }
-done
-if [ -z "$zip" ]; then
-	skip oracle-h100 "no h100_mm.zip (set DATASET_MIRROR)"
+zip=$DATASET_DIR/h100_mm.zip
+if ! test_skip_unless DATASET,UNZIP oracle-h100; then
+	:
 elif unzip -q -o -j "$zip" '*h100_mm.txt' -d "$TMP/h100" 2>"$TMP/err" &&
      "$BIN/featurize" -o "$TMP/h100.feat.tsv" "$TMP/h100/h100_mm.txt" 2>"$TMP/err"; then
 	oracle_on h100 "$TMP/h100.feat.tsv"

@@ -16,13 +16,8 @@ expect_error report-no-output 'no output given' "$TMP/x.html" "$R" a b c
 expect_error report-missing-tree 'nope\.tsv: cannot read' "$TMP/x.html" "$R" -o "$TMP/x.html" "$TMP/nope.tsv" "$FIX/../../Makefile" "$TMP/m.feat.tsv"
 expect_error report-bad-top 'not a positive integer' "$TMP/x.html" "$R" --top 0 -o "$TMP/x.html" a b c
 
-if ! "$R" --deps --check >"$TMP/deps" 2>&1; then
-	skip report-all "graphviz/gnuplot missing: $(tail -1 "$TMP/deps" | sed 's/^ *//')"; finish
-fi
-MIRROR=${DATASET_MIRROR:-../shared/datasets}
-if [ ! -f "$MIRROR/h100_mm.zip" ]; then
-	skip report-all "no dataset mirror at $MIRROR (set DATASET_MIRROR)"; finish
-fi
+test_require GRAPHVIZ,DATASET report-all
+MIRROR=$DATASET_DIR
 
 # ---- build the H100 report -----------------------------------------------------
 BUILD=${BIN%/bin}
@@ -142,14 +137,12 @@ touch "$O/pruned.tsv"
 	fail report-make-rebuild "after touching pruned.tsv: $(grep -E '^  [A-Z]+ ' "$TMP/make4.log" | tr '\n' '|')"
 
 # ---- rendering in headless Chromium -------------------------------------------
-CHROME=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
-if [ -z "$CHROME" ]; then
-	skip report-render "no chromium; install it with: sudo sh -c 'apt-get update && apt-get install -y chromium'"; finish
-fi
+test_require CHROMIUM report-render
+CHROME=$(command -v chromium || command -v chromium-browser || command -v google-chrome)
 chrome() { timeout 40 "$CHROME" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
 	--disable-extensions --user-data-dir="$TMP/chrome-profile" "$@"; }
 if ! chrome --dump-dom "file://$P" >"$TMP/dom.html" 2>"$TMP/dom.err" || ! grep -q '<svg' "$TMP/dom.html"; then
-	skip report-render "chromium cannot run here: $(grep -v dbus "$TMP/dom.err" | tail -2 | tr '\n' '|')"; finish
+	skip report-render "[CHROMIUM] chromium cannot run here: $(grep -v dbus "$TMP/dom.err" | tail -2 | tr '\n' '|')"; finish
 fi
 ndom=$(grep -o '<svg' "$TMP/dom.html" | wc -l)
 [ "$ndom" -eq 3 ] && ok report-dom-svgs || fail report-dom-svgs "$ndom <svg> elements in the DOM, expected 3"

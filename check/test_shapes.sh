@@ -228,7 +228,7 @@ grep -qF "awk 'NR == 1 || NR > 594 + 1 && NR <= 609 + 1' datasets/shapes/real.ts
 # committed before lora32.tsv's were merged (sha256 of its lines), then
 # lora32.tsv's 427 rows
 H=$ROOT/datasets/h200/h200_inductor_real.txt.xz
-if command -v xz >/dev/null && [ -s "$H" ]; then
+if test_have_prereq XZ && [ -s "$H" ]; then
 	xz -dc "$H" >"$TMP/h200real.txt"
 	"$S" --from-log "$TMP/h200real.txt" -o "$TMP/h200real.tsv" 2>/dev/null
 	# each log input (in log order) tagged with the list it is in, runs counted
@@ -246,7 +246,8 @@ if command -v xz >/dev/null && [ -s "$H" ]; then
 		ok "shapes-h200-log-first-453-then-lora-then-lora32 (441 + 105 + 15 = 561 inputs, 16418 rows)" ||
 		fail shapes-h200-log-first-453-then-lora-then-lora32 "log inputs by list, in order: $runs (want 441 first453|105 lora|15 lora32), distinct $all (want 561), lines $lines (want 16420); first 13145 lines' sha256 $first, first 15993 lines' $prev"
 else
-	skip shapes-h200-log-first-453-then-lora-then-lora32 "no xz or no $H"
+	test_skip_unless XZ shapes-h200-log-first-453-then-lora-then-lora32 &&
+		fail shapes-h200-log-first-453-then-lora-then-lora32 "no $H"
 fi
 # measuring lora.tsv alone and merging it after the log of the first 453
 # gives the log of real.tsv's first 594 (bench-fake, Inductor's candidates,
@@ -286,13 +287,8 @@ else
 fi
 
 # ---- the official HF training log (when the dataset is at hand) ----------------
-ZIP=
-for z in "${DATASET_MIRROR:-}/h100_mm.zip" "$ROOT/../shared/datasets/h100_mm.zip"; do
-	[ -s "$z" ] && { ZIP=$z; break; }
-done
-if [ -z "$ZIP" ] || ! command -v unzip >/dev/null; then
-	skip shapes-official-hf "no h100_mm.zip (DATASET_MIRROR) or no unzip"
-else
+ZIP=$DATASET_DIR/h100_mm.zip
+if test_skip_unless DATASET,UNZIP shapes-official-hf; then
 	unzip -p "$ZIP" h100/h100_hf_train_mm.txt | "$S" --from-log - --label h100_mm.zip:h100/h100_hf_train_mm.txt \
 		-o "$TMP/hf.tsv" 2>"$TMP/hf.err"
 	grep -qF "h100_hf_train_mm.txt: 242638 rows, 294 new distinct inputs (17 with strides other than the transposes')" "$TMP/hf.err" &&

@@ -22,25 +22,21 @@
 # daemon it started is stopped on exit.
 . check/lib.sh
 T=slurm
-for b in sample merge bench-fake; do
-	[ -x "$BIN/$b" ] || { skip $T "$BIN/$b not built (make all $BIN/bench-fake)"; finish; }
-done
-[ "$(id -u)" -eq 0 ] || { skip $T "not root (needed to install and run slurmd)"; finish; }
+test_have_bins $T sample merge bench-fake || finish
+test_require ROOT $T   # to install and run slurmd
 
 # ---- install (outside the network namespace: apt needs the network) -------
 have_slurm() { command -v slurmctld && command -v slurmd && command -v sbatch && command -v munged; } >/dev/null
 if [ "${1:-}" != --in-netns ] && ! have_slurm; then
-	if [ "${MMRANK_SLURM_INSTALL:-0}" != 1 ]; then
-		skip $T "slurm-wlm/munge are not installed (MMRANK_SLURM_INSTALL=1 lets this test apt-get install them, as root)"; finish
-	fi
-	command -v apt-get >/dev/null || { skip $T "slurm-wlm is not installed and there is no apt-get"; finish; }
+	[ "${MMRANK_SLURM_INSTALL:-0}" = 1 ] || test_require SLURM $T
+	command -v apt-get >/dev/null || { skip $T "[SLURM] slurm-wlm is not installed and there is no apt-get"; finish; }
 	cand() { apt-cache policy slurm-wlm 2>/dev/null | awk '/Candidate:/{print $2}'; }
 	c=$(cand)
 	if [ -z "$c" ] || [ "$c" = "(none)" ]; then
 		timeout 60 apt-get update -qq >"$TMP/apt-update.log" 2>&1 || true
 		c=$(cand)
 	fi
-	if [ -z "$c" ] || [ "$c" = "(none)" ]; then skip $T "apt has no slurm-wlm candidate"; finish; fi
+	if [ -z "$c" ] || [ "$c" = "(none)" ]; then skip $T "[SLURM] apt has no slurm-wlm candidate"; finish; fi
 	# The packages' postinst scripts must not start system daemons: where no
 	# policy-rc.d exists, one that denies every start is in place meanwhile.
 	prc=/usr/sbin/policy-rc.d
@@ -54,7 +50,7 @@ if [ "${1:-}" != --in-netns ] && ! have_slurm; then
 		--no-install-recommends slurm-wlm munge >"$TMP/apt.log" 2>&1 || irc=$?
 	[ -z "$prc" ] || { rm -f $prc; trap 'rm -rf "$TMP"' EXIT; }
 	if [ $irc -ne 0 ] || ! have_slurm; then
-		skip $T "apt-get install slurm-wlm munge failed: $(tail -2 "$TMP/apt.log" | tr '\n' '|')"; finish
+		skip $T "[SLURM] apt-get install slurm-wlm munge failed: $(tail -2 "$TMP/apt.log" | tr '\n' '|')"; finish
 	fi
 	echo "installed slurm-wlm $c"
 fi

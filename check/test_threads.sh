@@ -59,14 +59,12 @@ same_for_threads() {
 MIN_ROWS=$((56 * 3)) same_for_threads threads-identical-synthetic "$TMP/syn.feat.tsv" \
 	--split group --grid search --select hit --leaf-rank greedy --leaf-pad 10 --folds 3
 
-MIRROR=${DATASET_MIRROR:-../shared/datasets}
-if [ -f "$MIRROR/h100_mm.zip" ]; then
+MIRROR=$DATASET_DIR
+if test_skip_unless DATASET threads-identical-h100; then
 	"$BIN/featurize" --zip "$MIRROR/h100_mm.zip" -o "$TMP/h.feat.tsv" h100/h100_mm.txt 2>/dev/null &&
 	MIN_ROWS=$((56 * 3)) same_for_threads threads-identical-h100 "$TMP/h.feat.tsv" --nrows 20000 \
 		--split group --grid search --select hit --leaf-rank greedy --leaf-pad 10 --folds 5 ||
 		fail threads-identical-h100 "featurize of $MIRROR/h100_mm.zip failed"
-else
-	skip threads-identical-h100 "no dataset mirror at $MIRROR (set DATASET_MIRROR)"
 fi
 
 # cart_fit_grid: a grid with depths 1..6 of two min_samples_leaf values and

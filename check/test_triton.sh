@@ -22,7 +22,7 @@ INC="-iquote $ROOT/stages/lib -iquote $ROOT/stages/bench"
 if [ ! -f "$LIBA" ]; then fail triton-lib "$LIBA missing (make check builds it)"; finish; fi
 TC=$TMP/triton_cands MC=$TMP/triton_metacheck
 if ! $CC $FLAGS $INC -o "$TC" stages/bench/triton_cands.c "$LIBA" -ljansson -lm 2>"$TMP/cc.err" ||
-   ! $CC $FLAGS $INC -o "$MC" stages/bench/triton_metacheck.c stages/bench/triton_meta.c "$LIBA" -ljansson -lm 2>>"$TMP/cc.err"; then
+   ! $CC $FLAGS $INC -o "$MC" check/triton/triton_metacheck.c stages/bench/triton_meta.c "$LIBA" -ljansson -lm 2>>"$TMP/cc.err"; then
 	fail triton-build "$(head -c 400 "$TMP/cc.err")"; finish
 fi
 ok triton-build
@@ -231,33 +231,26 @@ expect_error triton-params-bad-value "par2.tsv:[0-9]+: field 'value': not an int
 
 # ---- the committed tables are torch 2.11's ------------------------------------------
 TSRC=${TORCH_SRC:-/work/torch211}
-if [ -f "$TSRC/torch/_inductor/template_heuristics/triton.py" ]; then
+if test_skip_unless TORCH_SRC triton-table-torch211; then
 	python3 stages/bench/triton_configs.py --source "$TSRC" --configs > "$TMP/tc.tsv" &&
 		test_cmp triton-table-configs-torch211 kernels/inductor_mm_configs.tsv "$TMP/tc.tsv" ||
 		fail triton-table-configs-torch211 "triton_configs.py failed"
 	python3 stages/bench/triton_configs.py --source "$TSRC" --params > "$TMP/tp.tsv" &&
 		test_cmp triton-table-params-torch211 kernels/inductor_mm_params.tsv "$TMP/tp.tsv" ||
 		fail triton-table-params-torch211 "triton_configs.py failed"
-else
-	skip triton-table-torch211 "no torch 2.11 sources at $TSRC (set TORCH_SRC to an unpacked wheel)"
 fi
 
 # ---- the launcher and the GPU harness compile and link --------------------------------
-if [ -f "$CUDA/include/cuda.h" ] && [ -f "$CUDA/include/cublas_v2.h" ]; then
-	if $CC $FLAGS $INC -iquote stages/cuda -I"$CUDA/include" -o "$TMP/triton_gpu_test" stages/bench/triton_gpu_test.c \
+if test_skip_unless CUDA triton-launch-links; then
+	if $CC $FLAGS $INC -iquote stages/cuda -I"$CUDA/include" -o "$TMP/triton_gpu_test" check/triton/triton_gpu_test.c \
 		stages/bench/triton_launch.c stages/bench/triton_timing.c stages/bench/triton_meta.c stages/cuda/cudrv.c "$LIBA" \
 		-L"$CUDA/lib64" -L"$CUDA/lib64/stubs" -lcublas -lcudart -lcuda -ljansson -lm 2> "$TMP/ld.err"; then
 		ok triton-launch-links
 	else fail triton-launch-links "$(head -c 400 "$TMP/ld.err")"; fi
-else
-	skip triton-launch-links "no CUDA toolkit at $CUDA"
 fi
 
 # ---- the AOT compile --------------------------------------------------------
-if ! python3 -c 'import triton, sys; sys.exit(triton.__version__ != "3.6.0")' 2>/dev/null; then
-	skip triton-aot "triton 3.6.0 not installed (python3 -m pip install triton==3.6.0)"
-	finish
-fi
+test_require TRITON triton-aot
 "$TC" --variants "$TMP/s.tsv" "$TMP/v.tsv"
 { head -1 "$TMP/v.tsv"; grep -E '^(f16-16x32x16-s1w2g8-ek1-h01-kt0|f16-128x128x128-s4w8g8-ek1-h11-kt8)-' "$TMP/v.tsv"; } > "$TMP/v2.tsv"
 [ "$(wc -l < "$TMP/v2.tsv")" = 3 ] || fail triton-aot-variants "$(cat "$TMP/v2.tsv")"
@@ -317,7 +310,7 @@ shapes > "$TMP/sp.tsv" <<'EOF'
 1	1000	1000	1000	torch.float32	1	0	1
 EOF
 "$TC" "$TMP/sp.tsv" "$TMP/sp.c.tsv"
-if python3 stages/bench/triton_speccheck.py compare --jobs 2 --every 13 --limit 4 "$TMP/sp.c.tsv" > "$TMP/spec.out" 2>&1 &&
+if python3 check/triton/triton_speccheck.py compare --jobs 2 --every 13 --limit 4 "$TMP/sp.c.tsv" > "$TMP/spec.out" 2>&1 &&
    grep -q '^speccheck: 4 cases, .* 0 differ$' "$TMP/spec.out"; then ok triton-speccheck
 else fail triton-speccheck "$(tail -5 "$TMP/spec.out" | tr '\n' '|')"; fi
 

@@ -9,7 +9,7 @@
 # (quick when up to date), so it never tests stale binaries or skips a stage that
 # was not built before.  Skipped without valgrind.
 . check/lib.sh
-if ! command -v valgrind >/dev/null; then skip valgrind "valgrind is absent (apt-get install valgrind)"; finish; fi
+test_require VALGRIND valgrind
 VB=$ROOT/build/bin
 env -u MAKEFLAGS -u MAKELEVEL make --no-print-directory -C "$ROOT" BUILD=build all \
 	>/dev/null 2>"$TMP/make.err" ||

@@ -12,15 +12,10 @@
 . check/lib.sh
 CUDA=${CUDA:-/usr/local/cuda}
 CUOBJDUMP=${CUOBJDUMP:-$(command -v cuobjdump || echo "$CUDA/bin/cuobjdump")}
-if [ ! -f "$CUDA/include/nvrtc.h" ] || ! ls "$CUDA"/lib64/libnvrtc.so* >/dev/null 2>&1; then
-	skip wgmma-sass "no NVRTC under $CUDA"; finish
-fi
-if [ ! -x "$CUOBJDUMP" ]; then
-	skip wgmma-sass "no cuobjdump (set CUOBJDUMP)"; finish
-fi
+test_require NVRTC,CUOBJDUMP wgmma-sass
 if ! bash perf/kernels/build.sh >"$TMP/build.log" 2>&1; then
 	if grep -q "cublas_v2.h\|cannot find -l" "$TMP/build.log"; then
-		skip wgmma-sass "CUDA toolkit incomplete: $(head -c 200 "$TMP/build.log")"; finish
+		skip wgmma-sass "[CUDA] CUDA toolkit incomplete: $(head -c 200 "$TMP/build.log")"; finish
 	fi
 	fail wgmma-sass-build "$(head -c 300 "$TMP/build.log")"; finish
 fi

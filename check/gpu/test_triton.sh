@@ -41,8 +41,8 @@ if [ "${1:-}" = --build ]; then
 	mkdir -p "$T"
 	W="-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O2 -g -iquote stages/lib -iquote stages/bench"
 	cc $W -o "$T/triton_cands" stages/bench/triton_cands.c build/libmmrank.a -ljansson -lm &&
-	cc $W -o "$T/triton_metacheck" stages/bench/triton_metacheck.c stages/bench/triton_meta.c build/libmmrank.a -ljansson -lm &&
-	cc $W -iquote stages/cuda -I"$CUDA/include" -o "$T/triton_gpu_test" stages/bench/triton_gpu_test.c stages/bench/triton_launch.c \
+	cc $W -o "$T/triton_metacheck" check/triton/triton_metacheck.c stages/bench/triton_meta.c build/libmmrank.a -ljansson -lm &&
+	cc $W -iquote stages/cuda -I"$CUDA/include" -o "$T/triton_gpu_test" check/triton/triton_gpu_test.c stages/bench/triton_launch.c \
 		stages/bench/triton_timing.c stages/bench/triton_meta.c stages/cuda/cudrv.c build/libmmrank.a \
 		-L"$CUDA/lib64" -L"$CUDA/lib64/stubs" -Wl,-rpath,"$CUDA/lib64" -lcublas -lcudart -lcuda -ljansson -lm &&
 	build/bin/sample --seed 2026 --samples 125 "$T/sample500.tsv" &&
@@ -119,7 +119,7 @@ printf 'input\tm\tk\tn\tdtype\ttf32\ttranspose_left\ttranspose_right\n0\t4096\t4
 "$T/triton_cands" "$OUT/time_shapes.tsv" "$OUT/time_cands.tsv"
 "$T/triton_cands" --variants "$OUT/time_shapes.tsv" "$OUT/time_variants.tsv"
 python3 stages/bench/triton_aot.py --cache "$CACHE" --arch "$ARCH" --jobs "$JOBS" "$OUT/time_variants.tsv" > "$OUT/compile_time.txt"
-python3 stages/bench/triton_speccheck.py static --jobs "$JOBS" --cache "$CACHE" "$OUT/time_cands.tsv" > "$OUT/compile_static.txt"
+python3 check/triton/triton_speccheck.py static --jobs "$JOBS" --cache "$CACHE" "$OUT/time_cands.tsv" > "$OUT/compile_static.txt"
 cat "$OUT/compile_time.txt" "$OUT/compile_static.txt"
 RD=$(awk -F'\t' '$1 == "entry" { print $2 }' "$OUT/compile_static.txt")
 echo "== timing (Inductor's method: min over launches, L2 flushed before each)"
@@ -156,7 +156,7 @@ EOF
 
 # ---- 4. generated code vs the static oracle ---------------------------------------
 echo "== specialisation check (48 cases)"
-if python3 stages/bench/triton_speccheck.py compare --jobs "$JOBS" --every 17 --limit 48 "$OUT/check_cands.tsv" \
+if python3 check/triton/triton_speccheck.py compare --jobs "$JOBS" --every 17 --limit 48 "$OUT/check_cands.tsv" \
 	> "$OUT/speccheck.txt" 2>&1; then res ok triton-gpu-speccheck
 else res fail triton-gpu-speccheck "$(tail -1 "$OUT/speccheck.txt")"; fi
 grep -v '^equal' "$OUT/speccheck.txt" | head -20
