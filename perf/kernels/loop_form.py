@@ -63,7 +63,7 @@ def loop_form_kernel():
 
 OURS = load(KERNEL)
 LOOPF = loop_form_kernel()
-sys.path.insert(0, os.path.join(HERE, "..", "..", "stages", "bench"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "check", "triton"))
 from triton_speccheck import inductor_ref_mm as ind_mm  # noqa: E402  (the template's oracle)
 
 SHAPES = [  # m, k, n, dtype, mat1 transposed, mat2 transposed (Inductor run A's largest inputs)
