@@ -40,8 +40,8 @@
 #     with --use-heuristic is refused before any output; make collect
 #     LOSER_RATIO=<bad> is refused before the collection is touched (its
 #     shards, stamps and merged log unchanged), a good one passed and stamped;
-#   * the GPU A/B scripts (check/gpu/loser_ab.sh, long_ms_ab.sh, their
-#     shared check/gpu/rule_ab.sh) dry-run on bench-fake: both sets, four
+#   * the GPU A/B scripts (perf/experiments/loser_ab.sh, long_ms_ab.sh, their
+#     shared perf/experiments/rule_ab.sh) dry-run on bench-fake: both sets, four
 #     runs each, the rule's counters only in its runs, the tables written;
 #   * bad lines of the shape list are refused with file:line: field, and
 #     -o LOG equals the positional form;
@@ -392,7 +392,7 @@ expect_error bench-verify-cut-other-backend '--verify-cut: only for --template t
 	"$F" --kernels "$ROOT/kernels" --template mma --verify-cut 2 s.tsv x.txt
 
 # the GPU A/B scripts, dry-run on bench-fake (the script's plumbing, not the GPU)
-(cd "$ROOT" && BENCH=$F ENTRY=none OUT=$TMP/lab CARRY=$TMP/labc bash check/gpu/loser_ab.sh) > lab.log 2>&1
+(cd "$ROOT" && BENCH=$F ENTRY=none OUT=$TMP/lab CARRY=$TMP/labc bash perf/experiments/loser_ab.sh) > lab.log 2>&1
 rows=$(grep -c '^| [0L][ab] | `--loser-ratio ' "$TMP/lab/summary.md")
 on=$(awk -F'|' '$2 ~ /^ L[ab] $/ && $7 ~ /^ [1-9][0-9]* \([0-9]+\) $/' "$TMP/lab/summary.md" | wc -l)
 off=$(awk -F'|' '$2 ~ /^ 0[ab] $/ && $7 == " 0 (0) "' "$TMP/lab/summary.md" | wc -l)
@@ -401,14 +401,14 @@ off=$(awk -F'|' '$2 ~ /^ 0[ab] $/ && $7 == " 0 (0) "' "$TMP/lab/summary.md" | wc
 	[ "$(ls "$TMP/lab" | tr '\n' ' ')" = "agree.tar.xz giants.tar.xz summary.md " ] &&
 	tar tJf "$TMP/lab/agree.tar.xz" | grep -q '^agree/agree_Lb.json$' && ok bench-triton-loser-ab-dry-run ||
 	fail bench-triton-loser-ab-dry-run "rows $rows, on $on, off $off: $(tail -3 lab.log | tr '\n' '|')"
-(cd "$ROOT" && BENCH=$F ENTRY=none OUT=$TMP/wab CARRY=$TMP/wabc bash check/gpu/warmverify_ab.sh) > wab.log 2>&1
+(cd "$ROOT" && BENCH=$F ENTRY=none OUT=$TMP/wab CARRY=$TMP/wabc bash perf/experiments/warmverify_ab.sh) > wab.log 2>&1
 # the on runs: one launch fewer per verified choice than the off runs
 wl=$(awk -F'|' '$2 ~ /^ [0W][ab] $/ { print $2 $5 }' "$TMP/wab/summary.md" | tr -d ' ' | tr '\n' ' ')
 grep -q '^### giants (6 inputs, none vs --warm-from-verify)' "$TMP/wab/summary.md" &&
 	[ "$(echo "$wl" | wc -w)" = 8 ] &&
 	awk -F'|' '$2 ~ /^ [0W][ab] $/ { gsub(/ /, "", $2); n[$2] = $5 + 0 } $2 ~ /^ Wb $/ { if (!(n["Wa"] < n["0a"] && n["Wa"] == n["Wb"] && n["0a"] == n["0b"])) bad = 1; delete n } END { exit bad }' "$TMP/wab/summary.md" &&
 	ok bench-triton-warmverify-ab-dry-run || fail bench-triton-warmverify-ab-dry-run "$wl: $(tail -3 wab.log | tr '\n' '|')"
-(cd "$ROOT" && BENCH=$F ENTRY=none OUT=$TMP/lkab SHAPES=$TMP/labc/giants.tsv bash check/gpu/long_ms_ab.sh) > lkab.log 2>&1
+(cd "$ROOT" && BENCH=$F ENTRY=none OUT=$TMP/lkab SHAPES=$TMP/labc/giants.tsv bash perf/experiments/long_ms_ab.sh) > lkab.log 2>&1
 [ "$(awk -F'|' '$2 ~ /^ T[ab] $/ && $6 ~ /^ [1-9]/' "$TMP/lkab/table.md" | wc -l)" = 2 ] &&
 	[ "$(awk -F'|' '$2 ~ /^ 0[ab] $/ && $6 == " 0 "' "$TMP/lkab/table.md" | wc -l)" = 2 ] && ok bench-triton-long-ab-dry-run ||
 	fail bench-triton-long-ab-dry-run "$(tail -3 lkab.log | tr '\n' '|')"

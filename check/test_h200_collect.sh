@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check/test_h200_collect.sh — check/gpu/h200_collect.sh without a GPU:
+# check/test_h200_collect.sh — perf/collect/h200_collect.sh without a GPU:
 #   1. --dry-run (bench-fake) on a prepared folder C of 4 real and 4 sampled
 #      inputs: both logs complete in collect.tar.xz, summary.txt says done,
 #      the temporary folder is gone;
@@ -29,7 +29,7 @@
 #      while the first measures, the first's files untouched.
 cd "$(dirname "$0")/.." || exit 1
 . check/lib.sh
-H=check/gpu/h200_collect.sh
+H=perf/collect/h200_collect.sh
 C=$TMP/c
 mkdir -p "$C" "$TMP/pack/entry1"
 echo '{}' >"$TMP/pack/entry1/v.json"
@@ -67,7 +67,7 @@ else fail h200_collect_dry_run "rc $rc, work folder '$w': $(tail -3 "$TMP/log" |
 
 # 2. a missing file: named, nothing written
 mv "$C/variants.tsv" "$C/variants.keep"
-expect_error h200_collect_missing "missing $C/variants.tsv: run check/gpu/h200_collect.sh --prepare" \
+expect_error h200_collect_missing "missing $C/variants.tsv: run perf/collect/h200_collect.sh --prepare" \
 	"$TMP/out2" run_h "$TMP/out2" --dry-run
 mv "$C/variants.keep" "$C/variants.tsv"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check/test_inductor_agree.sh — check/gpu/inductor_agree.py (the agreement
+# check/test_inductor_agree.sh — perf/experiments/inductor_agree.py (the agreement
 # report of issue #17) on two hand-made logs, check/fixtures/inductor/
 # agree_{a,x}.log, whose figures were computed by hand:
 #   input F1 (64x4096x4096): A extern 1.0, c1 2, c2 3, c3 4, c5 inf;
@@ -21,7 +21,7 @@
 # 3 in 36 s = 300/h.
 cd "$(dirname "$0")/.." || exit 1
 . check/lib.sh
-AG="python3 $ROOT/check/gpu/inductor_agree.py"
+AG="python3 $ROOT/perf/experiments/inductor_agree.py"
 F=$FIX/inductor
 $AG "$F/agree_a.log" "$F/agree_x.log" --a-stats "$F/agree_a.stats.tsv" --x-stats "$F/agree_x.stats.tsv" \
 	--name-x B --json "$TMP/s.json" --per-input "$TMP/p.tsv" >"$TMP/out.txt" 2>"$TMP/err.txt"
@@ -110,12 +110,12 @@ expect_error rep-times-no-rep "reps1.tsv: no line of rep 2" "$TMP/none" \
 printf 'input\trep\tseconds\n0\t1\n' >"$TMP/reps1.tsv"
 expect_error rep-times-short-line "reps1.tsv:2: expected input, rep, seconds" "$TMP/none" \
 	$AG "$TMP/r2.log" "$TMP/r2.log" --a-rep 1/2 --x-rep 2/2 --a-stats "$TMP/reps1.tsv"
-# check/gpu/inductor_agree.sh end to end on the CPU (--fake, 2 "GPUs"): run A
+# perf/experiments/inductor_agree.sh end to end on the CPU (--fake, 2 "GPUs"): run A
 # stops by its time limit, run B measures exactly A's inputs per shard
 # (--max-inputs), the fake fast back end all; identical fakes agree fully
 OUT=$TMP/dev GPUS=2 A_S=1 B_S=30 COLLECT_EXTRA="--fake --fake-delay-ms 100" \
 	FAST_CMD="python3 $ROOT/stages/bench/inductor_collect.py --fake --shard {i}/{n} --stats {stats} {shapes} {log}" \
-	bash "$ROOT/check/gpu/inductor_agree.sh" >"$TMP/dev.txt" 2>&1
+	bash "$ROOT/perf/experiments/inductor_agree.sh" >"$TMP/dev.txt" 2>&1
 na=$(($(cat "$TMP"/dev/A/data_*.part.done | grep -c '^[0-9]')))
 nb=$(($(cat "$TMP"/dev/B/data_*.part.done | grep -c '^[0-9]')))
 if [ "$na" -ge 2 ] && [ "$na" -lt 48 ] && [ "$na" -eq "$nb" ] \
@@ -131,7 +131,7 @@ else fail agree-script-dry-run "A $na B $nb: $(tail -5 "$TMP/dev.txt" | tr '\n' 
 pair() {
 	OUT=$TMP/devp GPUS=2 PAIRED=1 A_S=1 COLLECT_EXTRA="--fake --fake-delay-ms 150" \
 		FAST_CMD="python3 $ROOT/stages/bench/inductor_collect.py --fake --shard {i}/{n} --stats {stats} {shapes} {log}" \
-		bash "$ROOT/check/gpu/inductor_agree.sh" >"$TMP/devp$1.txt" 2>&1
+		bash "$ROOT/perf/experiments/inductor_agree.sh" >"$TMP/devp$1.txt" 2>&1
 }
 pair 1
 n1=$(cat "$TMP"/devp/A/data_*.part.done | grep -c '^[0-9]')
@@ -146,14 +146,14 @@ if [ "$n1" -ge 2 ] && [ "$n2" -gt "$n1" ] && [ "$nr" -eq "$n2" ] \
 	&& grep -q "throughput A .* ($n2 inputs in" "$TMP/devp/summary.txt"; then
 	ok agree-script-paired-resumed
 else fail agree-script-paired-resumed "n1 $n1 n2 $n2 reps $nr: $(grep -E 'vs A|ratio|throughput' "$TMP/devp/summary.txt" | tr '\n' '|')"; fi
-# check/gpu/agree_lease.sh refuses a missing carry or an unusable STATE
+# perf/experiments/agree_lease.sh refuses a missing carry or an unusable STATE
 # before it creates, unpacks or runs anything
-CARRY="$TMP/nocarry" OUT="$TMP/lo" STATE="$TMP/ls" bash "$ROOT/check/gpu/agree_lease.sh" >"$TMP/l.txt" 2>&1
+CARRY="$TMP/nocarry" OUT="$TMP/lo" STATE="$TMP/ls" bash "$ROOT/perf/experiments/agree_lease.sh" >"$TMP/l.txt" 2>&1
 [ $? = 1 ] && grep -q "missing $TMP/nocarry/triton.tar.xz" "$TMP/l.txt" && [ ! -e "$TMP/lo" ] && [ ! -e "$TMP/ls" ] &&
 	ok agree-lease-missing-carry || fail agree-lease-missing-carry "$(head -2 "$TMP/l.txt")"
 if [ -x "$BIN/bench" ]; then
 	mkdir -p "$TMP/carry" && : | xz > "$TMP/carry/triton.tar.xz" && : > "$TMP/state"
-	BENCH="$BIN/bench" CARRY="$TMP/carry" OUT="$TMP/lo" STATE="$TMP/state/x" bash "$ROOT/check/gpu/agree_lease.sh" >"$TMP/l.txt" 2>&1
+	BENCH="$BIN/bench" CARRY="$TMP/carry" OUT="$TMP/lo" STATE="$TMP/state/x" bash "$ROOT/perf/experiments/agree_lease.sh" >"$TMP/l.txt" 2>&1
 	[ $? = 1 ] && grep -q "agree_lease: $TMP/state/x: cannot create or write to it" "$TMP/l.txt" &&
 		ok agree-lease-bad-state || fail agree-lease-bad-state "$(head -2 "$TMP/l.txt")"
 else skip agree-lease-bad-state "[CUDA] no $BIN/bench (needs the CUDA toolkit)"; fi

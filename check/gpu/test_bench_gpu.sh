@@ -19,7 +19,7 @@
 # Environment: BIN (default build/bin), DEVICE (default 0), RESULTS (a
 # folder for the logs, default: the scratch folder), CUBIN_CACHE (default
 # build/cubin), BAD_CUBIN_CACHE (the --bad-kernel cubins, default a fresh
-# folder: compiled here; a carried one saves that, check/gpu/final_call.sh).
+# folder: compiled here; a carried one saves that, perf/experiments/final_call.sh).
 . check/lib.sh
 B=$BIN/bench
 DEV=${DEVICE:-0}

@@ -40,7 +40,7 @@ int bench_screen_slice(const bench_input *in, double ref_ms, double screen_ms,
  * 0 otherwise: left out of the log (no row).  A choice beta > 1 times
  * slower than the best on the slice is not near-best at full size (spec
  * §5.2: within 2 %) unless the slice misjudges it by that factor, which
- * bench --screen-audit measures (check/gpu/screen_collect.sh).  beta <= 0
+ * bench --screen-audit measures (perf/experiments/screen_collect.sh).  beta <= 0
  * keeps all.  A candidate whose id an earlier one has (a config of both
  * lists, both offered) takes the earlier one's verdict: the copies of an
  * id have rows together or not at all, so resumption (resume.c) can tell
