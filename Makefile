@@ -111,7 +111,7 @@ Main targets:
   make shapes-list          regenerate datasets/shapes/real.tsv (real-model GEMMs) from datasets/shapes/models.tsv,
                             lora.tsv (its GEMMs 454..594) and lora32.tsv (595..609), both collected
 
-Single stages (each redoes only what is stale, then says "<target> GPU=...: up to date: <files>"):
+Single stages (each redoes only what is stale, then says "<target> GPU=...: made|up to date: <files>"):
   make fetch | featurize | fit | prune | emit  GPU=...
   make promote GPU=...      copy the artifacts to gen/ (committed, like torch artifacts/)
   make install-artifact GPU=...   make Inductor use ours over the shipped one (uninstall-artifact undoes it)
@@ -431,7 +431,8 @@ $(FIT_OUTS) &: $(O)/main.feat.tsv $(EXTRA_FEATS) $(BIN)/fit \
 	  --threads $(THREADS) -o $(O)/tree.tsv --metrics $(O)/metrics.tsv && \
 	  $(call stamp_write,$(O)/fit.params,$(FIT_ARGS))
 
-$(O)/prune.params: FORCE
+# (asked only when its text changes: make -n then lists nothing stale)
+$(O)/prune.params: $(call stamp_stale,$(O)/prune.params,--ranking $(RANKING))
 	$(call stamp,--ranking $(RANKING))
 
 $(O)/pruned.tsv: $(O)/tree.tsv $(BIN)/prune $(O)/prune.params
@@ -564,9 +565,12 @@ extra-sets:
 deps:
 	@stages/deps.sh
 
-# Every user-facing target ends with the same line, whether it redid
-# anything or not (the stage lines above it, "  FIT ...", say what was redone).
-up_to_date = @echo "$@ GPU=$(GPU): up to date: $(1)"
+# Every user-facing target ends with the same line: "made" when this make
+# wrote one of its files (the stage lines above it, "  FIT ...", say which),
+# else "up to date".
+MAKE_START := $(shell date +@%s.%N)
+up_to_date = @if [ -n "$$(find $(1) -maxdepth 0 -newermt '$(MAKE_START)' 2>/dev/null | head -1)" ]; \
+	then echo "$@ GPU=$(GPU): made: $(1)"; else echo "$@ GPU=$(GPU): up to date: $(1)"; fi
 
 # The main job: everything from the dataset to the artifacts.
 heuristic: $(ARTIFACTS) $(O)/metrics.tsv

@@ -165,4 +165,8 @@ want=$(fmt_cols "## eval ranks TSV"); got="$(head -1 "$TMP/r.tsv" | tr '\t' ' ')
 [ "$got" = "$want" ] && ok eval-formats-ranks-tsv || fail eval-formats-ranks-tsv "FORMATS.md '$want', eval '$got'"
 grep -q "^## curve TSV (\`eval --curve\` output" "$ROOT/stages/FORMATS.md" && ok eval-formats-curve ||
 	fail eval-formats-curve "no curve TSV section"
+# a set that cannot be opened is refused before the table's first line
+test_expect_success 'eval-missing-set-before-any-output' '
+	! "$BIN/eval" "$F/small.tree.tsv" "$TMP/small.feat.tsv" "$TMP/nope.feat.tsv" >"$TMP/ms.out" 2>"$TMP/ms.err" &&
+	grep -q "cannot open .*nope.feat.tsv" "$TMP/ms.err" && [ ! -s "$TMP/ms.out" ]'
 finish

@@ -182,4 +182,11 @@ done
 	fail readpath-par-success "$(cat "$TMP/p.out")"
 "$P" 0 true >/dev/null 2>"$TMP/p.err"; [ $? -eq 2 ] && grep -q "N='0'" "$TMP/p.err" && ok readpath-par-bad-n ||
 	fail readpath-par-bad-n "$(cat "$TMP/p.err")"
+# an interrupt ends par.sh by that signal (make then says "Interrupt", not
+# "Error 130"), its commands stopped
+test_expect_success PYTHON3 'readpath-par-dies-of-sigint' '
+	[ "$(python3 -c "
+import os, signal, subprocess, sys, time
+p = subprocess.Popen([\"$P\", \"2\", \"sleep 30\", \"sleep 30\"])
+time.sleep(0.5); p.send_signal(signal.SIGINT); print(p.wait(timeout=10))")" = -2 ]'
 finish

@@ -16,7 +16,11 @@ case $n in ''|*[!0-9]*|0) echo "par.sh: N='$n': expected an integer >= 1" >&2; e
 T=$(mktemp -d "${TMPDIR:-/tmp}/mmrank-par.XXXXXX") || exit 1
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null; rm -rf "$T"' EXIT
-trap 'exit 130' INT TERM
+# an interrupt: stop the commands, clean up, then die of the same signal (so
+# make says "Interrupt", not "Error 130")
+on_signal() { trap - EXIT INT TERM; kill "${pids[@]}" 2>/dev/null; rm -rf "$T"; kill -"$1" $$; }
+trap 'on_signal INT' INT
+trap 'on_signal TERM' TERM
 cmds=("$@")
 rc=0 shown=0
 # show CMD i's output once it is done (wait), in order

@@ -20,8 +20,9 @@
 # Needs:   graphviz (dot), gnuplot (gnuplot-nox), awk, sort.  --deps checks
 #          them; run as root (without --check) it installs the missing ones
 #          with apt-get, otherwise it prints the install command and exits 1
-#          (the same policy as stages/deps.sh).  Without --deps the check
-#          runs too, but never installs unless run as root.
+#          (the same policy as stages/deps.sh).  Without --deps (make
+#          report) the check runs too but never installs: it names the
+#          missing packages and the command, and exits 1.
 # Exit:    0 success; 1 bad usage, missing dependency, unreadable or invalid
 #          input (the message names the file), or a failed tool.
 set -euo pipefail
@@ -47,7 +48,7 @@ deps() { # deps [--check]
 		return 0
 	fi
 	echo "$prog: missing ${missing[*]}; install them with:" >&2
-	echo "    sudo sh -c '$cmd'" >&2
+	echo "    sudo sh -c '$cmd'    (or, as root: stages/report.sh --deps)" >&2
 	exit 1
 }
 
@@ -82,7 +83,7 @@ done
 [ -x "$evalbin" ] || die "$evalbin: eval binary not found or not executable (--eval PATH; make all)"
 grep -q $'^node\t' "$tree" || die "$tree: no node records (not a tree TSV?)"
 head -1 "$metrics" | grep -q $'^set\t' || die "$metrics: line 1 is not a metrics TSV header"
-deps
+deps --check
 
 if [ -z "$ranking" ]; then
 	ranking=$(awk -F'\t' '$1 == "param" && $2 == "ranking_k" { print $3; exit }' "$tree")
