@@ -414,8 +414,9 @@ parse_node(builder *b, int *li, int ind, int depth)
 	if (L->indent != ind)
 		die("%s:%ld: indentation %d, expected %d", s->path, L->ln, L->indent,
 		    ind);
-	if (depth > 64)
-		die("%s:%ld: tree deeper than 64 tests", s->path, L->ln);
+	if (depth > TREE_MAX_DEPTH)
+		die("%s:%ld: tree deeper than %d tests (TREE_MAX_DEPTH)", s->path,
+		    L->ln, TREE_MAX_DEPTH);
 	int id = new_node(b, *li);
 	const char *r;
 	if ((r = after(L->text, "return "))) {

@@ -127,8 +127,9 @@ check_params(const cart_params *p)
 {
 	if (p->criterion != CART_GINI && p->criterion != CART_ENTROPY)
 		die("cart: unknown criterion %d", p->criterion);
-	if (p->max_depth < 0)
-		die("cart: max_depth %d < 0", p->max_depth);
+	if (p->max_depth < 0 || p->max_depth > TREE_MAX_DEPTH)
+		die("cart: max_depth %d not in 0..%d (TREE_MAX_DEPTH)", p->max_depth,
+		    TREE_MAX_DEPTH);
 	if (!(p->min_samples_leaf > 0) || isinf(p->min_samples_leaf) ||
 	    (p->min_samples_leaf >= 1 &&
 	     p->min_samples_leaf != floor(p->min_samples_leaf)))

@@ -61,9 +61,9 @@ grid_read(const char *g, model **out, int *n)
 			    "criterion), got %d", g, ln, nf);
 		model m;
 		int64_t d;
-		if (parse_i64(f[0], strlen(f[0]), &d) || d < 0 || d > 1000)
-			die("%s:%ld: field 'max_depth': expected 0..1000, got '%s'", g,
-			    ln, f[0]);
+		if (parse_i64(f[0], strlen(f[0]), &d) || d < 0 || d > TREE_MAX_DEPTH)
+			die("%s:%ld: field 'max_depth': expected 0..%d (TREE_MAX_DEPTH), "
+			    "got '%s'", g, ln, TREE_MAX_DEPTH, f[0]);
 		m.max_depth = (int)d;
 		if (parse_f64(f[1], strlen(f[1]), &m.msl) || !(m.msl > 0) ||
 		    isinf(m.msl) || (m.msl >= 1 && m.msl != floor(m.msl)))

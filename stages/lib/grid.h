@@ -7,7 +7,7 @@
  * 10, 0.005, 0.01, 0.02, 0.05 x gini, entropy, 56 models).  Any other name
  * is a TSV file of lines 'max_depth<TAB>min_samples_leaf<TAB>gini|entropy'
  * ('#' comments, empty lines and a header line starting 'max_depth'
- * allowed): max_depth in 0..1000, min_samples_leaf a count >= 1 or a
+ * allowed): max_depth in 0..TREE_MAX_DEPTH (64), min_samples_leaf a count >= 1 or a
  * fraction in (0, 1).  Errors name file:line and the field.
  */
 #ifndef MMRANK_GRID_H

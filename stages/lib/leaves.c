@@ -59,9 +59,13 @@ counted_labels(const tree *t, int i, int excl)
 /* Copy node i of in (and, unless pruned, its subtree) into out in pre-order;
  * returns the new id. */
 static int
-prune_rec(tree *out, const tree *in, int i, int k, int excl, size_t *ncap,
-          size_t *pcap)
+prune_rec(tree *out, const tree *in, int i, int depth, int k, int excl,
+          size_t *ncap, size_t *pcap)
 {
+	/* bounded: every tree is at most TREE_MAX_DEPTH deep (tree_read, cart) */
+	if (depth > TREE_MAX_DEPTH)
+		die("prune: node %d at depth %d: deeper than TREE_MAX_DEPTH %d", i,
+		    depth, TREE_MAX_DEPTH);
 	const tree_node *s = &in->node[i];
 	int id = out->n_node++;
 	xgrow((void **)&out->node, ncap, (size_t)out->n_node, sizeof *out->node);
@@ -69,8 +73,9 @@ prune_rec(tree *out, const tree *in, int i, int k, int excl, size_t *ncap,
 	      sizeof *out->prob);
 	tree_node d = *s;
 	d.prob_off = out->n_prob;
-	memcpy(out->prob + out->n_prob, in->prob + s->prob_off,
-	       (size_t)s->prob_len * sizeof *out->prob);
+	if (s->prob_len > 0) /* a node without pairs: no (NULL) arrays to copy */
+		memcpy(out->prob + out->n_prob, in->prob + s->prob_off,
+		       (size_t)s->prob_len * sizeof *out->prob);
 	out->n_prob += s->prob_len;
 	if (s->feature >= 0 && (counted_labels(in, s->left, excl) < k ||
 	                        counted_labels(in, s->right, excl) < k)) {
@@ -79,8 +84,8 @@ prune_rec(tree *out, const tree *in, int i, int k, int excl, size_t *ncap,
 		d.left = d.right = -1;
 	}
 	if (d.feature >= 0) {
-		d.left = prune_rec(out, in, s->left, k, excl, ncap, pcap);
-		d.right = prune_rec(out, in, s->right, k, excl, ncap, pcap);
+		d.left = prune_rec(out, in, s->left, depth + 1, k, excl, ncap, pcap);
+		d.right = prune_rec(out, in, s->right, depth + 1, k, excl, ncap, pcap);
 	}
 	out->node[id] = d;
 	return id;
@@ -96,7 +101,7 @@ prune(tree *out, const tree *in, int k, int excl)
 	copy_header(out, in);
 	out->ranking_k = k;
 	if (in->n_node > 0)
-		prune_rec(out, in, 0, k, excl < 0 ? -1 : excl, &ncap, &pcap);
+		prune_rec(out, in, 0, 0, k, excl < 0 ? -1 : excl, &ncap, &pcap);
 }
 
 void

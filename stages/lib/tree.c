@@ -113,7 +113,7 @@ read_param(tree *t, char **f, int nf, const char *path, long ln, unsigned *seen)
 		snprintf(t->criterion, sizeof t->criterion, "%s", f[2]);
 		break;
 	case 1:
-		t->max_depth = need_int(f[2], path, ln, "max_depth", 0, 1000000);
+		t->max_depth = need_int(f[2], path, ln, "max_depth", 0, TREE_MAX_DEPTH);
 		break;
 	case 2:
 		t->min_samples_leaf = need_f64(f[2], path, ln, "min_samples_leaf");
@@ -164,6 +164,8 @@ check_structure(const tree *t, const long *lines, const char *path)
 {
 	int n = t->n_node;
 	int *parent = xmalloc((size_t)n * sizeof *parent);
+	/* every error frees parent[] first (no leak for LeakSanitizer to report) */
+#define STRUCT_DIE(...) do { free(parent); die(__VA_ARGS__); } while (0)
 	for (int i = 0; i < n; i++)
 		parent[i] = -1;
 	for (int i = 0; i < n; i++) {
@@ -175,22 +177,38 @@ check_structure(const tree *t, const long *lines, const char *path)
 			if (c < 0)
 				continue;
 			if (c >= n)
-				die("%s:%ld: node %d: %s child %d does not exist "
+				STRUCT_DIE("%s:%ld: node %d: %s child %d does not exist "
 				    "(dangling; the tree has %d nodes)", path, lines[i],
 				    i, side, c, n);
 			if (c <= i)
-				die("%s:%ld: node %d: %s child %d is not after its parent "
+				STRUCT_DIE("%s:%ld: node %d: %s child %d is not after its parent "
 				    "(cycle or not pre-order)", path, lines[i], i, side, c);
-			if (parent[c] >= 0)
-				die("%s:%ld: node %d: %s child %d already has parent %d",
-				    path, lines[i], i, side, c, parent[c]);
+			int pc = parent[c];
+			if (pc >= 0)
+				STRUCT_DIE("%s:%ld: node %d: %s child %d already has parent %d",
+				    path, lines[i], i, side, c, pc);
 			parent[c] = i;
 		}
 	}
 	for (int i = 1; i < n; i++)
 		if (parent[i] < 0)
-			die("%s:%ld: node %d is not reachable from the root", path,
+			STRUCT_DIE("%s:%ld: node %d is not reachable from the root", path,
 			    lines[i], i);
+	/* depth (tests from the root): a parent precedes its children, so one
+	 * pass; parent[] becomes the depth of each node */
+	parent[0] = 0;
+	for (int i = 0; i < n; i++) {
+		const tree_node *d = &t->node[i];
+		if (d->left < 0)
+			continue;
+		int dep = parent[i] + 1;
+		if (dep > TREE_MAX_DEPTH)
+			STRUCT_DIE("%s:%ld: node %d: depth %d exceeds the cap of %d tests from "
+			    "the root (TREE_MAX_DEPTH: the Python artifact would exceed "
+			    "Python's indentation limit)", path, lines[d->left], d->left,
+			    dep, TREE_MAX_DEPTH);
+		parent[d->left] = parent[d->right] = dep;
+	}
 	/* pre-order: the left child follows its parent directly, the right
 	 * child follows the last node of the left subtree. */
 	for (int i = 0; i < n; i++) {
@@ -198,7 +216,7 @@ check_structure(const tree *t, const long *lines, const char *path)
 		if (d->left < 0)
 			continue;
 		if (d->left != i + 1)
-			die("%s:%ld: node %d: left child %d is not node %d "
+			STRUCT_DIE("%s:%ld: node %d: left child %d is not node %d "
 			    "(nodes must be in depth-first pre-order)", path,
 			    lines[i], i, d->left, i + 1);
 		/* last node of the left subtree: follow rightmost path */
@@ -206,10 +224,11 @@ check_structure(const tree *t, const long *lines, const char *path)
 		while (t->node[last].left >= 0)
 			last = t->node[last].right;
 		if (d->right != last + 1)
-			die("%s:%ld: node %d: right child %d is not node %d "
+			STRUCT_DIE("%s:%ld: node %d: right child %d is not node %d "
 			    "(nodes must be in depth-first pre-order)", path,
 			    lines[i], i, d->right, last + 1);
 	}
+#undef STRUCT_DIE
 	free(parent);
 }
 
@@ -394,19 +413,26 @@ tree_apply(const tree *t, const double *x)
 	return i;
 }
 
-static int
-depth_of(const tree *t, int i)
-{
-	if (t->node[i].feature < 0)
-		return 0;
-	int l = depth_of(t, t->node[i].left), r = depth_of(t, t->node[i].right);
-	return 1 + (l > r ? l : r);
-}
-
+/* Children follow their parent (pre-order, tree_read checks it; fit and
+ * prune build trees so), so one pass over the nodes gives every depth. */
 int
 tree_depth(const tree *t)
 {
-	return t->n_node ? depth_of(t, 0) : 0;
+	if (t->n_node == 0)
+		return 0;
+	int *dep = xmalloc((size_t)t->n_node * sizeof *dep), max = 0;
+	dep[0] = 0;
+	for (int i = 0; i < t->n_node; i++) {
+		const tree_node *d = &t->node[i];
+		if (d->feature < 0) {
+			if (dep[i] > max)
+				max = dep[i];
+			continue;
+		}
+		dep[d->left] = dep[d->right] = dep[i] + 1;
+	}
+	free(dep);
+	return max;
 }
 
 int

@@ -15,6 +15,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* The one depth cap (tests on the longest root-to-leaf path) of every tree
+ * mmrank reads, fits, prunes, imports or emits: the Python of a deeper tree
+ * exceeds Python's 100 indentation levels, and its size grows with the
+ * depth, so nothing deeper is accepted anywhere (tree_read, fit's grid,
+ * cart, prune, import). */
+#define TREE_MAX_DEPTH 64
+
 typedef struct {
 	int cls;        /* class index into tree.cls */
 	double p;       /* probability (weighted fraction), > 0 */
@@ -59,7 +66,8 @@ typedef struct {
 
 /* Read and validate a tree TSV: record kinds, indices in range, every
  * non-root node with exactly one parent that precedes it (no dangling child,
- * no cycle), leaves with both children -1, probabilities in (0, 1].
+ * no cycle), leaves with both children -1, probabilities in (0, 1], depth
+ * at most TREE_MAX_DEPTH (the first node deeper is named).
  * Dies with "path:line: ..." on any error. */
 void tree_read(tree *t, const char *path);
 /* Write t as a tree TSV (numbers with %.17g: the round trip is exact). */
