@@ -60,6 +60,15 @@ bad name        "s/return 'mm'/return 'pad_mm'/"         "bad\.py:44: .*only 'mm
 bad class-order "s/append('type=a')/append('type=z')/"   "bad\.py:41: choice 'type=b' is not after 'type=z'"
 bad dup-choice  "s/(0.001, 2)/(0.001, 1)/"               "bad\.py:53: choice 1 listed twice"
 bad threshold   "s/<= 1024.5:/<= 1024.5x:/"              "bad\.py:47: threshold: not a finite number"
+# the one name rule and the device (issue #33): what emit could not write
+# back, or no compute capability, is refused where it is read
+bad class-m4    "s/^class MMRankingTiny(/class m4_dnl(/"  "bad\.py:17: class name 'm4_dnl': an m4 name"
+bad class-macro "s/^class MMRankingTiny(/class MMR_TREE(/" "bad\.py:17: class name 'MMR_TREE': a template macro name"
+bad class-ident "s/^class MMRankingTiny(/class 9x(/"      "bad\.py:17: class name '9x': not an identifier"
+bad capa-minor-neg "s/(8, 0)/(9, -1)/"                    "bad\.py:27: device_capa \(9, -1\): expected a compute capability"
+bad capa-minor-big "s/(8, 0)/(9, 999)/"                   "bad\.py:27: device_capa \(9, 999\): expected a compute capability"
+bad capa-major  "s/(8, 0)/(0, 0)/"                        "bad\.py:27: device_capa \(0, 0\)"
+bad choice-m4   "s/append('type=b')/append('type=b[m4_dnl]')/" "bad\.py:41: choice 'type=b\[m4_dnl\]' cannot be emitted"
 expect_error import-err-missing "no such file|cannot|No such" "$TMP/bad.tsv" "$BIN/import" -o "$TMP/bad.tsv" "$TMP/nonexistent.py"
 
 # --- the shipped artifacts (spec §6.3) --------------------------------------

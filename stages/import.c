@@ -44,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emittable.h"
 #include "mmfeatures.h"
 #include "opts.h"
 #include "tree.h"
@@ -448,6 +449,10 @@ parse_node(builder *b, int *li, int ind, int depth)
 			die("%s:%ld: expected \"str(context.get_value('%s')) != "
 			    "'VALUE':\"", s->path, L->ln, f);
 		char *v = py_string(&q, s, *li);
+		const char *bad = emittable_problem(v);
+		if (bad)
+			die("%s:%ld: category '%s' cannot be emitted: %s", s->path, L->ln,
+			    v, bad);
 		if (strcmp(q, ":"))
 			die("%s:%ld: expected ':' after the category, got '%s'",
 			    s->path, L->ln, q);
@@ -506,6 +511,19 @@ read_header(const src *s, tree *t)
 		die("%s:%ld: heuristic name '%s': only 'mm' artifacts can be "
 		    "imported (the context feature lists of spec §1.1 are mm's)",
 		    s->path, s->l[find_once(s, "def get_name(") + 1].ln, name);
+	/* the class name: the one name rule (emittable.h), as emit's */
+	int cl = find_once(s, "class ");
+	const char *cn = s->l[cl].text + strlen("class ");
+	const char *par = strchr(cn, '(');
+	if (!par || strcmp(par, "(LearnedHeuristicDecision):"))
+		die("%s:%ld: expected 'class NAME(LearnedHeuristicDecision):'", s->path,
+		    s->l[cl].ln);
+	char *cname = xstrndup(cn, (size_t)(par - cn));
+	const char *bad = emittable_name_problem(cname);
+	if (bad)
+		die("%s:%ld: class name '%s': %s (stages/FORMATS.md \"names\")", s->path,
+		    s->l[cl].ln, cname, bad);
+	free(cname);
 	int li = find_once(s, "and metadata.shared_memory == ");
 	const char *v = s->l[li].text + strlen("and metadata.shared_memory == ");
 	int64_t smem = num_i64(v, v + strlen(v), s, li, "shared_memory");
@@ -518,6 +536,14 @@ read_header(const src *s, tree *t)
 		    s->path, s->l[li].ln);
 	int64_t cmaj = num_i64(v, comma, s, li, "device_capa major");
 	int64_t cmin = num_i64(comma + 2, close, s, li, "device_capa minor");
+	/* a CUDA compute capability: major 1..99, minor 0..9 */
+	if (cmaj < 1 || cmaj > 99 || cmin < 0 || cmin > 9)
+		die("%s:%ld: device_capa (%lld, %lld): expected a compute capability "
+		    "(major 1..99, minor 0..9)", s->path, s->l[li].ln, (long long)cmaj,
+		    (long long)cmin);
+	if (smem < 0)
+		die("%s:%ld: shared_memory %lld: expected bytes >= 0", s->path,
+		    s->l[li].ln, (long long)smem);
 	r = def_return(s, "def get_confidence_threshold(");
 	li = find_once(s, "def get_confidence_threshold(") + 1;
 	t->confidence_threshold = num_f64(r, r + strlen(r), s, li,
@@ -553,6 +579,10 @@ read_classes(const src *s, tree *t)
 		if (!p)
 			break;
 		char *c = py_string(&p, s, i);
+		const char *bad = emittable_problem(c);
+		if (bad)
+			die("%s:%ld: choice '%s' cannot be emitted: %s", s->path,
+			    s->l[i].ln, c, bad);
 		if (strcmp(p, ")"))
 			die("%s:%ld: trailing text after the choice: '%s'", s->path,
 			    s->l[i].ln, p);
