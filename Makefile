@@ -45,6 +45,64 @@ VERIFY_CUT_AUDIT ?= 10
 GPUS           ?= 0
 DATASET_MIRROR ?= $(if $(wildcard ../shared/datasets),../shared/datasets,)
 V              ?= 0
+# ---- settings: checked in pure make before any $(shell) sees one (issue #33) -
+# No setting given on the command line or in the environment may hold a
+# quote (') or a newline: several reach $(shell) and recipes inside '...'.
+# MMR_SETTINGS: every user variable (check/test_injection.sh checks that each
+# `NAME ?=` of the Makefile and stages/*.mk is listed).
+MMR_SETTINGS := BENCH BENCH_EXTRA BUILD CC CFLAGS COLLECT_DIR COLLECT_MERGED COLLECT_TIME_LIMIT \
+  COOL_CLOCK COOL_MAX_MS CROSS_DEVICE CUBIN_ARCH CUBIN_CACHE CUBLASLT CUDA CUDA_INC CUDA_LIBDIR \
+  DATASET_MIRROR EVAL_TREE FAST_REJECT FIT_EXTRA FOLDS FUZZ_HARNESS FUZZ_SECONDS GPU GPUS \
+  GPU_MEM_BYTES GRID HELDOUT HEURISTIC_NAME HOLDOUT INSTALL_ARTIFACT KERNEL_TEMPLATE LAUNCHER \
+  LEAF_FILL LEAF_PAD LEAF_RANK LOG LONG_LAUNCHES LONG_MS LOSER_RATIO NVMMH_DIR ONLINE_SEED OUT \
+  PROFILE RANKING REFERENCE_DIR REPS SAMPLES SAMPLE_MAX_GFLOP SCREEN SCREEN_MS SEED SELECT \
+  SELECT_RANK SHAPES SHARDS SLURM_GPU_OPT SLURM_JOBS SLURM_LOGS SLURM_OPTS SLURM_RETRIES SPLIT \
+  TORCH_ARTIFACTS TRITON_ARCH TRITON_CUBINS TRITON_JOBS V VERIFY_CUT VERIFY_CUT_AUDIT \
+  WARM_FROM_VERIFY THREADS TESTS PYTHON BACKEND INDUCTOR_REPS INDUCTOR_EXTRA
+define mmr_nl
+
+
+endef
+mmr_q := '
+mmr_given = $(or $(findstring command line,$(origin $(1))),$(findstring environment,$(origin $(1))))
+MMR_QUOTED := $(strip $(foreach v,$(sort $(MMR_SETTINGS) $(foreach x,$(.VARIABLES),$(if \
+  $(findstring command line,$(origin $(x))),$(x)))),$(if $(call mmr_given,$(v)),$(if \
+  $(or $(findstring $(mmr_q),$(value $(v))),$(findstring $(mmr_nl),$(value $(v)))),$(v)))))
+ifneq ($(MMR_QUOTED),)
+$(error $(firstword $(MMR_QUOTED)): a setting must not hold a quote (') or a newline; nothing was run)
+endif
+# $(call mmr_strip,TEXT,CHARS): TEXT without any of the (space-separated) CHARS
+mmr_strip = $(if $(2),$(call mmr_strip,$(subst $(firstword $(2)),,$(1)),$(wordlist 2,999,$(2))),$(1))
+# $(call mmr_map,TEXT,FROM,TO): each char of FROM replaced by the one of TO
+mmr_map = $(if $(2),$(call mmr_map,$(subst $(firstword $(2)),$(firstword $(3)),$(1)),$(wordlist \
+  2,999,$(2)),$(wordlist 2,999,$(3))),$(1))
+# $(call mmr_spread,TEXT,CHARS): a space after each of CHARS (to count them)
+mmr_spread = $(if $(2),$(call mmr_spread,$(subst $(firstword $(2)),$(firstword $(2)) ,$(1)),$(wordlist \
+  2,999,$(2))),$(1))
+mmr_lower  := a b c d e f g h i j k l m n o p q r s t u v w x y z
+mmr_upper  := A B C D E F G H I J K L M N O P Q R S T U V W X Y Z
+mmr_digits := 0 1 2 3 4 5 6 7 8 9
+mmr_comma  := ,
+# the identifier characters of a heuristic name
+mmr_ident  := $(mmr_lower) $(mmr_upper) $(mmr_digits) _
+# The heuristic-name rule of stages/lib/emittable.c (emittable_name_problem),
+# restated: those names refused outright, then any m4_... or MMR_... name
+MMR_RESERVED := False None True and as assert async await break class continue def del elif else \
+  except finally for from global if import in is lambda nonlocal not or pass raise return try while \
+  with yield str int float list tuple Optional AHContext AHMetadata Choice LearnedHeuristicDecision \
+  __file__ __gnu__ __line__ __os2__ __program__ __unix__ __windows__ builtin changecom changequote \
+  debugfile debugmode decr define defn divert divnum dnl dumpdef errprint esyscmd eval format ifdef \
+  ifelse include incr index indir len m4exit m4wrap maketemp mkstemp os2 patsubst popdef pushdef \
+  regexp shift sinclude substr syscmd sysval traceoff traceon translit undefine undivert unix \
+  windows
+# $(call mmr_name_bad,NAME): empty iff NAME is a valid heuristic name
+mmr_name_bad = $(or $(filter-out 1,$(words $(1))),$(call mmr_strip,$(1),$(mmr_ident)),$(filter \
+  $(addsuffix %,$(mmr_digits)) m4_% MMR_% $(MMR_RESERVED),$(1)),$(word 65,$(call \
+  mmr_spread,$(1),$(mmr_ident))))
+ifneq ($(call mmr_strip,$(GPUS),$(mmr_digits) $(mmr_comma)),)
+$(error GPUS='$(GPUS)': expected device ordinals, comma-separated without spaces (e.g. 0,1); nothing was run)
+endif
+
 # threads of fit's grid and featurize jobs at once (the output never depends
 # on it): the online CPUs by default (asked once, not per use)
 ifeq ($(origin THREADS),undefined)
@@ -206,9 +264,20 @@ endif
 ifneq ($(words $(OUT))$(findstring :,$(OUT)),1)
 $(error OUT='$(OUT)': a folder name without spaces or ':' expected (default out))
 endif
+# GPU and OUT reach $(shell) and recipes unquoted: letters, digits and
+# '._-' only for GPU (and '/+,@' too for OUT), checked here in pure make
+ifneq ($(call mmr_strip,$(GPU),$(mmr_ident) . -),)
+$(error GPU='$(GPU)': letters, digits, '.', '-' and '_' only (a100, h100, or your collection's name); nothing was run)
+endif
+ifneq ($(call mmr_strip,$(OUT),$(mmr_ident) . - / + @ $(mmr_comma)),)
+$(error OUT='$(OUT)': a folder name of letters, digits and '._-/+,@' only (default out); nothing was run)
+endif
 O               := $(OUT)/$(GPU)
-GPU_UC          := $(shell echo '$(GPU)' | tr a-z A-Z)
+GPU_UC          := $(call mmr_map,$(GPU),$(mmr_lower),$(mmr_upper))
 HEURISTIC_NAME  ?= MMRanking$(GPU_UC)
+ifneq ($(call mmr_name_bad,$(HEURISTIC_NAME)),)
+$(error HEURISTIC_NAME='$(HEURISTIC_NAME)': expected an identifier of 1 to 64 characters ([A-Za-z_][A-Za-z0-9_]*: the class name, emit --heuristic-name) that is no Python keyword, no m4 builtin (m4_...) and no template macro (MMR_...) (stages/FORMATS.md "names"); nothing was run)
+endif
 # fit settings.  Default (ours): leakage-free grouped split, a 56-model grid
 # chosen by 5-fold cross-validated top-k hit rate (ties: regret) of lists
 # ordered greedily for the top-k hit rate (issue #3), written with each
@@ -628,7 +697,7 @@ distclean: clean
 # without it nothing is built or installed.
 INSTALL_ARTIFACT ?= $(O)/_$(HEURISTIC_NAME).py
 TORCH_ARTIFACTS  ?=
-inductor_install  = python3 stages/bench/inductor_install.py $(1) $(if $(TORCH_ARTIFACTS),--artifacts-dir $(TORCH_ARTIFACTS))
+inductor_install  = python3 stages/bench/inductor_install.py $(1) $(if $(TORCH_ARTIFACTS),--artifacts-dir $(call sq,$(TORCH_ARTIFACTS)))
 ifneq ($(filter install-artifact,$(MAKECMDGOALS)),)
 ifneq ($(shell $(call inductor_install,check) >/dev/null && echo y),y)
 $(error make install-artifact: nothing was built or installed (above))

@@ -94,8 +94,16 @@ if goal compare && has HOLDOUT && { ! number "${v[HOLDOUT]}" ||
 	! awk -v x="${v[HOLDOUT]}" 'BEGIN { exit !(x > 0 && x <= 0.5) }'; }; then
 	err "HOLDOUT='${v[HOLDOUT]}': expected a number in (0, 0.5] (fit --test-fraction, make compare)"
 fi
-if has HEURISTIC_NAME && ! [[ ${v[HEURISTIC_NAME]} =~ ^[A-Za-z_][A-Za-z0-9_]{0,63}$ ]]; then
-	err "HEURISTIC_NAME='${v[HEURISTIC_NAME]}': expected an identifier of 1 to 64 characters ([A-Za-z_][A-Za-z0-9_]*: the class name, emit --heuristic-name)"
+# the one name rule (stages/lib/emittable.c emittable_name_problem; its
+# list of reserved names read from there; the Makefile restates it in pure make)
+if has HEURISTIC_NAME; then
+	hn=${v[HEURISTIC_NAME]}
+	reserved=$(awk '/BEGIN reserved names/ { f = 1; next } /END reserved names/ { f = 0 } f' \
+		"$(dirname "$0")/lib/emittable.c" | grep -o '"[^"]*"' | tr -d '"')
+	if ! [[ $hn =~ ^[A-Za-z_][A-Za-z0-9_]{0,63}$ ]] || [[ $hn == m4_* || $hn == MMR_* ]] ||
+		grep -qxF -- "$hn" <<<"$reserved"; then
+		err "HEURISTIC_NAME='$hn': expected an identifier of 1 to 64 characters ([A-Za-z_][A-Za-z0-9_]*: the class name, emit --heuristic-name) that is no Python keyword, no m4 builtin (m4_...) and no template macro (MMR_...) (stages/FORMATS.md \"names\")"
+	fi
 fi
 need_enum CROSS_DEVICE "make eval: 1 evaluates a LOG of another device on purpose" 0 1
 need_enum V "1 shows full commands" 0 1
