@@ -178,7 +178,7 @@ Single stages (each redoes only what is stale, then says "<target> GPU=...: made
   make report GPU=...       out/<gpu>/report.html: tree, metrics, regret plots, data summary
   make evaluate-online GPU=... SAMPLES=N [ONLINE_SEED=S]   bench --use-heuristic on fresh inputs (GPU)
   make unpack GPU=...       extract the official logs to out/<gpu>/raw/ (featurize reads the zip)
-  make fuzz [FUZZ_SECONDS=60]   AFL++ harnesses of the log, feat TSV and tree readers
+  make fuzz [FUZZ_SECONDS=60]   AFL++ harnesses of the log, feat TSV, tree and artifact readers and emit
   make compare GPU=... [HELDOUT=logs]  PyTorch shipped artifact (and the reference learner) vs ours
   make fit-args [PROFILE=...]  print the fit options the profile uses
   make all                  build the stage programs into build/bin/

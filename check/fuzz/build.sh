@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # check/fuzz/build.sh — build the AFL++ harnesses (ASan + UBSan) into
 # build/fuzz/bin/: featurize (log reader), featset_driver (feat TSV reader),
-# prune (tree reader).  Usage: check/fuzz/build.sh [CC]   (default
+# prune (tree reader), emit (tree reader + m4 + the artifact check), import
+# (artifact reader).  Usage: check/fuzz/build.sh [CC]   (default
 # afl-clang-fast; any compiler works for a plain sanitizer build).
+# FUZZ_BUILD=DIR builds into DIR/bin/ instead (check/test_fuzz.sh).
 # Only the library files the harnesses need are compiled, so work in
 # progress elsewhere in stages/lib/ cannot break the fuzz build.
 set -eu
@@ -12,11 +14,12 @@ if ! command -v "$CC" >/dev/null; then
 	echo "build.sh: $CC not found (apt-get install -y afl++)" >&2
 	exit 1
 fi
-B=build/fuzz
+B=${FUZZ_BUILD:-build/fuzz}
 mkdir -p "$B/obj" "$B/bin"
 FLAGS=(-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer
        -fsanitize=address,undefined -fno-sanitize-recover=all -iquote stages/lib)
-LIBS=(util opts pool ahlog ahlog_write ahmeta emittable sniff readahead zipmember intern g17 mmfeatures featset tree leaves rerank rules)
+LIBS=(util opts pool ahlog ahlog_write ahmeta emittable sniff readahead zipmember intern g17 mmfeatures
+      featset tree leaves leaforder rerank rules tsvtext dot)
 objs=()
 for l in "${LIBS[@]}"; do
 	"$CC" "${FLAGS[@]}" -c -o "$B/obj/$l.o" "stages/lib/$l.c"
@@ -25,4 +28,6 @@ done
 "$CC" "${FLAGS[@]}" -o "$B/bin/featurize" stages/featurize.c "${objs[@]}" -ljansson -lzip -lisal -lm -pthread
 "$CC" "${FLAGS[@]}" -o "$B/bin/prune" stages/prune.c "${objs[@]}" -ljansson -lzip -lisal -lm -pthread
 "$CC" "${FLAGS[@]}" -o "$B/bin/featset_driver" check/fuzz/featset_driver.c "${objs[@]}" -ljansson -lzip -lisal -lm -pthread
-echo "build.sh: built $B/bin/{featurize,prune,featset_driver} with $CC"
+"$CC" "${FLAGS[@]}" -o "$B/bin/emit" stages/emit.c "${objs[@]}" -ljansson -lzip -lisal -lm -pthread
+"$CC" "${FLAGS[@]}" -o "$B/bin/import" stages/import.c "${objs[@]}" -ljansson -lzip -lisal -lm -pthread
+echo "build.sh: built $B/bin/{featurize,prune,featset_driver,emit,import} with $CC"
