@@ -366,14 +366,16 @@ LOG_SRC    := $(ZIP)
 featurize = $(BIN)/featurize $(2) --zip $(ZIP) --label '$(notdir $(ZIP)):$(LOG_$(1))' \
   -o $(3) '$(LOG_$(1))'
 
-$(ZIP): datasets/MANIFEST.tsv
-	$(if $(Q),@echo "  FETCH   $@")
+# (FORCE: fetch.sh runs on every build and rechecks the sha256 of a zip
+# already there; a good one is left untouched, so nothing is redone)
+$(ZIP): datasets/MANIFEST.tsv FORCE
+	$(if $(Q),@[ -f $@ ] || echo "  FETCH   $@")
 	$(Q)DATASET_MIRROR='$(DATASET_MIRROR)' stages/fetch.sh $(GPU)_mm.zip $@
 
 .PHONY: unpack
 unpack: $(ZIP)
-	rm -rf $(O)/raw.part && mkdir -p $(O)/raw.part && unzip -q -o -j $< -d $(O)/raw.part && \
-	  rm -rf $(O)/raw && mv $(O)/raw.part $(O)/raw
+	rm -rf $(O)/raw.part && mkdir -p $(O)/raw.part && { unzip -q -o -j $< -d $(O)/raw.part || \
+	  { rm -rf $(O)/raw.part; false; }; } && rm -rf $(O)/raw && mv $(O)/raw.part $(O)/raw
 else ifneq ($(wildcard datasets/MANIFEST.$(GPU).tsv),)
 # A dataset we collected and committed (datasets/MANIFEST.<gpu>.tsv, first
 # row = the main log, xz-compressed) -- unless `make collect` made a fresh

@@ -74,4 +74,19 @@ expect_error featurize-bad-second-metadata 'twometa.txt:14: a second metadata bl
 { head -2 "$F/small.txt"; echo 17; } > "$TMP/onefield.txt"
 expect_error featurize-one-field-row 'onefield.txt:3: row has 1 field, the header has 14 \(short row\)' "$TMP/bad.tsv" \
 	"$BIN/featurize" -o "$TMP/bad.tsv" "$TMP/onefield.txt"
+# one huge line (issue #33): refused at file:line after reading 16 MiB and
+# searching each byte once (was: quadratic, the whole line in memory), from
+# a zip member too; the 2nd line (header) likewise
+head -c $((17 << 20)) /dev/zero | tr '\0' x >"$TMP/longline.txt"
+expect_error featurize-long-line 'longline.txt:1: line longer than 16 MiB' "$TMP/bad.tsv" \
+	"$BIN/featurize" -o "$TMP/bad.tsv" "$TMP/longline.txt"
+if command -v zip >/dev/null; then
+	(cd "$TMP" && zip -q long.zip longline.txt)
+	expect_error featurize-long-line-zip 'long.zip:longline.txt:1: line longer than 16 MiB' "$TMP/bad.tsv" \
+		"$BIN/featurize" --zip "$TMP/long.zip" -o "$TMP/bad.tsv" longline.txt
+else skip featurize-long-line-zip "no zip program"; fi
+{ head -1 "$F/small.txt"; cat "$TMP/longline.txt"; } >"$TMP/longhead.txt"
+expect_error featurize-long-header 'longhead.txt:2: line longer than 16 MiB' "$TMP/bad.tsv" \
+	"$BIN/featurize" -o "$TMP/bad.tsv" "$TMP/longhead.txt"
+rm -f "$TMP/longline.txt" "$TMP/longhead.txt" "$TMP/long.zip"
 finish

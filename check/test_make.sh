@@ -108,9 +108,42 @@ if [ "$BUILD" = "$ROOT/build/san" ]; then
 else skip make-check-build-quiet "BIN is not build/san/bin (make check's build)"; fi
 
 # ---- a damaged dataset zip is named ---------------------------------------------
+# (a manifest whose sha256 is the damaged zip's, so fetch.sh keeps it)
 mkdir -p "$TMP/out/h100"
 echo 'not a zip' >"$TMP/out/h100/h100_mm.zip"
-touch -r "$ROOT/datasets/MANIFEST.tsv" "$TMP/out/h100/h100_mm.zip"   # as new as the manifest: not refetched
-make_error make-damaged-zip "cannot read 'h100/h100_mm.txt' from $TMP/out/h100/h100_mm.zip \(missing or damaged zip" featurize GPU=h100
+awk -F'\t' -v OFS='\t' -v s="$(sha256sum <"$TMP/out/h100/h100_mm.zip" | cut -d' ' -f1)" \
+	'$1 == "h100_mm.zip" { $3 = s } { print }' "$ROOT/datasets/MANIFEST.tsv" >"$TMP/manifest.tsv"
+MANIFEST=$TMP/manifest.tsv make_error make-damaged-zip "cannot read 'h100/h100_mm.txt' from $TMP/out/h100/h100_mm.zip \(missing or damaged zip" featurize GPU=h100
 [ -e "$TMP/out/h100/main.feat.tsv" ] && fail make-damaged-zip-no-output "main.feat.tsv written" || ok make-damaged-zip-no-output
+# make unpack on a zip with traversal member names fails and leaves no
+# raw.part/ (nor raw/) behind
+mkdir -p "$TMP/out/a100"
+python3 -c 'import sys, zipfile
+with zipfile.ZipFile(sys.argv[1], "w") as z:
+    z.writestr("../../evil.txt", "x"); z.writestr("/abs.txt", "y"); z.writestr("a100/a100_mm.txt", "z")' \
+	"$TMP/out/a100/a100_mm.zip"
+awk -F'\t' -v OFS='\t' -v s="$(sha256sum <"$TMP/out/a100/a100_mm.zip" | cut -d' ' -f1)" \
+	'$1 == "a100_mm.zip" { $3 = s } { print }' "$ROOT/datasets/MANIFEST.tsv" >"$TMP/manifest-a.tsv"
+MANIFEST=$TMP/manifest-a.tsv make_error make-unpack-traversal "unzip|stripped|skipp" unpack GPU=a100
+if [ -e "$TMP/out/a100/raw.part" ] || [ -e "$TMP/out/a100/raw" ] || [ -e "$TMP/evil.txt" ]; then
+	fail make-unpack-traversal-clean "$(ls "$TMP/out/a100" | tr '\n' ' ')"
+else ok make-unpack-traversal-clean; fi
+rm -rf "$TMP/out/a100"
+# a zip already in OUT/<gpu>/ is used only if its sha256 still matches the
+# manifest's (issue #33): a changed one is fetched again
+MIR=${DATASET_MIRROR:-$ROOT/../shared/datasets}
+if [ -f "$MIR/h100_mm.zip" ]; then
+	"${MK[@]}" fetch GPU=h100 DATASET_MIRROR="$MIR" >"$TMP/refetch.out" 2>&1
+	if grep -q "fetch: $TMP/out/h100/h100_mm.zip: sha256 mismatch (expected .*changed or damaged since it was fetched); fetching it again" "$TMP/refetch.out" &&
+		cmp -s "$MIR/h100_mm.zip" "$TMP/out/h100/h100_mm.zip"; then ok make-zip-rechecked
+	else fail make-zip-rechecked "$(head -3 "$TMP/refetch.out" | tr '\n' '|')"; fi
+	touch -d '2001-01-01' "$TMP/out/h100/h100_mm.zip"
+	"${MK[@]}" fetch GPU=h100 DATASET_MIRROR="$MIR" >"$TMP/refetch2.out" 2>&1
+	if [ "$(stat -c %Y "$TMP/out/h100/h100_mm.zip")" = "$(date -d 2001-01-01 +%s)" ] && ! grep -q FETCH "$TMP/refetch2.out"; then
+		ok make-zip-good-untouched
+	else fail make-zip-good-untouched "$(head -3 "$TMP/refetch2.out" | tr '\n' '|')"; fi
+else
+	skip make-zip-rechecked "no $MIR/h100_mm.zip (DATASET_MIRROR)"
+	skip make-zip-good-untouched "no $MIR/h100_mm.zip (DATASET_MIRROR)"
+fi
 finish

@@ -10,7 +10,9 @@
 # Looks in $DATASET_MIRROR (a folder) first, then downloads the manifest's
 # URL with curl or wget (saying so when the mirror lacks the file).  The
 # sha256 (sha256sum) must match the manifest's: on a mismatch the file is
-# removed and the exit status is 1.  Stopped by SIGINT, SIGTERM or SIGHUP,
+# removed and the exit status is 1.  A DEST that exists is checked the same
+# way: kept (untouched, so nothing downstream is redone) if it matches, else
+# fetched again.  Stopped by SIGINT, SIGTERM or SIGHUP,
 # it stops its copy or download too (no child is left running on a removed
 # part), removes the part and exits 1.
 set -euo pipefail
@@ -29,6 +31,13 @@ sha='' url=''
 	done
 } <"$manifest"
 [ -n "$sha" ] || { echo "fetch: '$file' is not listed in $manifest" >&2; exit 1; }
+# A DEST already there is used only if its sha256 matches (make runs this
+# on every build: a file changed since its fetch is fetched again)
+if [ -f "$dest" ]; then
+	got=$(sha256sum "$dest")
+	[ "${got%% *}" != "$sha" ] || exit 0
+	echo "fetch: $dest: sha256 mismatch (expected $sha, got ${got%% *}: changed or damaged since it was fetched); fetching it again" >&2
+fi
 dir=${dest%/*}; [ "$dir" != "$dest" ] || dir=.
 [ -d "$dir" ] || mkdir -p "$dir"
 alive() { if [ -d /proc/self ]; then [ -d "/proc/$1" ]; else kill -0 "$1" 2>/dev/null; fi; }

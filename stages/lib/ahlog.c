@@ -227,10 +227,14 @@ static void refill(ah_reader *r)
  * Returns its length, or -1 at EOF.  Rejects '\r' (CRLF) and NUL bytes. */
 static ssize_t read_line(ah_reader *r)
 {
-	size_t n;
+	size_t n, seen = 0; /* bytes of this line already searched for '\n' */
 	for (;;) {
 		char *s = r->buf + r->pos;
-		char *nl = memchr(s, '\n', r->end - r->pos);
+		char *nl = memchr(s + seen, '\n', r->end - r->pos - seen);
+		seen = r->end - r->pos;
+		if (!nl && seen > AH_MAX_LINE)
+			die("%s:%lld: line longer than %d MiB (not an AutoHeuristic log?)",
+			    r->path, (long long)r->lineno + 1, AH_MAX_LINE >> 20);
 		if (nl) {
 			n = (size_t)(nl - s);
 			r->missing_newline = 0;

@@ -36,6 +36,10 @@
 #include "intern.h"
 
 #define AH_MAX_FEATURES 64
+/* The longest line a log may have: a longer one is refused at file:line
+ * (the reader searches each byte once, so a huge line costs linear time
+ * and at most this much memory). */
+#define AH_MAX_LINE (16 << 20)
 #define AH_BLANK_SHOWN 5   /* blank lines whose numbers a warning names */
 
 typedef struct {
