@@ -30,8 +30,8 @@ for h in "${H[@]}"; do
 		fail "fuzz-replay-$h" "${line:-no summary}: $(grep -m2 ": $h: " "$TMP/replay.err" | tr '\n' '|')"
 	fi
 done
-if ! command -v afl-fuzz >/dev/null || [ "$CCF" != afl-clang-fast ]; then
-	for h in "${H[@]}"; do skip "fuzz-afl-$h" "afl-fuzz or afl-clang-fast not installed (apt-get install -y afl++)"; done
+if ! test_have_prereq AFL || ! command -v afl-fuzz >/dev/null; then
+	for h in "${H[@]}"; do skip "fuzz-afl-$h" "[AFL] ${_prereq_why:-no afl-fuzz (apt-get install afl++)}"; done
 	finish
 fi
 for h in "${H[@]}"; do
