@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""report.py — the whole-model table from perf/models/run.py records.
+
+usage: report.py RECORDS.jsonl [--json OUT.json]
+
+Per model x phase (rows with a cold mode-b record): cold compile seconds of
+modes a, b, c, d, e, f (rep 1, fresh caches); step time (ms: the median over
+reps of each rep's median replay) of b and the ratios e/b, c/b, d/b, f/b;
+the autotuning overhead (e - a) / (b - a) of compile time for e, c, d, f;
+GEMMs autotuned (select_algorithm_autotune) and choices benchmarked (timed
+by Inductor's benchmarker) in b and e; the handler's decisions (mm, addmm)
+and mean k in e.  Then the geomeans over model x phase of the step ratios,
+the worst e/b, the overhead as sum(e - a) / sum(b - a) and its median, the
+handler totals, and the goals of issue #35 (e/b geomean <= 1.005, no case
+over 1.03; overhead <= 25 %) as met / not met.  Markdown on stdout.
+Records with status error/timeout are listed at the end.
+"""
+import argparse
+import json
+import math
+import statistics
+import sys
+
+MODES = ("a", "b", "c", "d", "e", "f")
+
+
+def load(path):
+    recs = []
+    with open(path) as fh:
+        for i, line in enumerate(fh, 1):
+            if line.strip():
+                try:
+                    recs.append(json.loads(line))
+                except json.JSONDecodeError as e:
+                    sys.exit(f"report.py: {path}:{i}: not JSON ({e})")
+    return recs
+
+
+def geomean(xs):
+    xs = [x for x in xs if x is not None and x > 0]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+def fmt(x, nd=3):
+    if x is None:
+        return "-"
+    return f"{x:.{nd}f}"
+
+
+def table(recs):
+    ok = [r for r in recs if r.get("status") == "ok"]
+    keys = []
+    for r in ok:
+        k = (r["model"], r["phase"])
+        if k not in keys:
+            keys.append(k)
+    rows = []
+    for k in keys:
+        row = {"model": k[0], "phase": k[1]}
+        for m in MODES:
+            rs = [r for r in ok if (r["model"], r["phase"], r["mode"]) == (*k, m)]
+            cold = [r for r in rs if r.get("rep") == 1 and r.get("cache") != "warm"]
+            row[f"compile_{m}"] = cold[0]["compile_s"] if cold else None
+            steps = [r["step_ms"] for r in rs]
+            row[f"step_{m}"] = statistics.median(steps) if steps else None
+            row[f"reps_{m}"] = len(steps)
+            row[f"spread_{m}"] = ((max(steps) - min(steps)) / statistics.median(steps)
+                                  if len(steps) > 1 else None)
+            if cold:
+                c = cold[0].get("counters", {})
+                row[f"autotuned_{m}"] = c.get("select_algorithm_autotune")
+                row[f"benchmarked_{m}"] = c.get("benchmarking.InductorBenchmarker.benchmark_gpu")
+                row[f"precompiles_{m}"] = c.get("select_algorithm_num_precompiles")
+                h = cold[0].get("handler")
+                if h:
+                    row[f"dec_mm_{m}"] = h["decisions"].get("mm", 0)
+                    row[f"dec_addmm_{m}"] = h["decisions"].get("addmm", 0)
+                    row[f"ksum_{m}"] = sum(h["k_sum"].values())
+                    row[f"kept_{m}"] = sum(h["kept_triton_sum"].values())
+                    row[f"fallbacks_{m}"] = sum(h["fallbacks"].values())
+        b = row["step_b"]
+        for m in ("c", "d", "e", "f"):
+            row[f"ratio_{m}"] = row[f"step_{m}"] / b if b and row[f"step_{m}"] else None
+            ca, cb, cm = row["compile_a"], row["compile_b"], row[f"compile_{m}"]
+            row[f"overhead_{m}"] = ((cm - ca) / (cb - ca) if None not in (ca, cb, cm) and cb > ca
+                                    else None)
+        rows.append(row)
+    return rows
+
+
+def summary(rows):
+    s = {}
+    for m in ("c", "d", "e", "f"):
+        rs = [r[f"ratio_{m}"] for r in rows if r[f"ratio_{m}"] is not None]
+        s[f"geomean_ratio_{m}"] = geomean(rs)
+        s[f"max_ratio_{m}"] = max(rs) if rs else None
+        s[f"n_{m}"] = len(rs)
+        pairs = [r for r in rows if r[f"overhead_{m}"] is not None]
+        num = sum(r[f"compile_{m}"] - r["compile_a"] for r in pairs)
+        den = sum(r["compile_b"] - r["compile_a"] for r in pairs)
+        s[f"overhead_sum_{m}"] = num / den if den > 0 else None
+        s[f"overhead_median_{m}"] = (statistics.median(r[f"overhead_{m}"] for r in pairs)
+                                     if pairs else None)
+    for m in ("e", "f"):
+        dm = sum(r.get(f"dec_mm_{m}", 0) for r in rows)
+        da = sum(r.get(f"dec_addmm_{m}", 0) for r in rows)
+        ks = sum(r.get(f"ksum_{m}", 0) for r in rows)
+        kept = sum(r.get(f"kept_{m}", 0) for r in rows)
+        s[f"decisions_mm_{m}"], s[f"decisions_addmm_{m}"] = dm, da
+        s[f"mean_k_{m}"] = ks / (dm + da) if dm + da else None
+        s[f"mean_kept_triton_{m}"] = kept / (dm + da) if dm + da else None
+        s[f"fallbacks_{m}"] = sum(r.get(f"fallbacks_{m}", 0) for r in rows)
+    g, w, o = s["geomean_ratio_e"], s["max_ratio_e"], s["overhead_sum_e"]
+    s["goal_step"] = None if g is None else bool(g <= 1.005 and w <= 1.03)
+    s["goal_overhead"] = None if o is None else bool(o <= 0.25)
+    return s
+
+
+def markdown(rows, s, bad, versions):
+    out = []
+    if versions:
+        out.append(f"Device {versions.get('device')}, torch {versions.get('torch')}, "
+                   f"transformers {versions.get('transformers')}, triton {versions.get('triton')}.\n")
+    out.append("| model | phase | compile a | b | c | d | e | f (s) | step b (ms) | e/b | c/b | d/b | f/b "
+               "| ovh e | ovh c | ovh d | ovh f | autotuned b/e | benchmarked b/e | handler mm/addmm, mean k |")
+    out.append("|" + "---|" * 21)
+    for r in rows:
+        dec = (f"{r.get('dec_mm_e', 0)}/{r.get('dec_addmm_e', 0)}, "
+               f"{fmt(r['ksum_e'] / max(1, r.get('dec_mm_e', 0) + r.get('dec_addmm_e', 0)), 1)}"
+               if "ksum_e" in r else "-")
+        out.append(
+            f"| {r['model']} | {r['phase']} | " + " | ".join(fmt(r[f'compile_{m}'], 1) for m in MODES)
+            + f" | {fmt(r['step_b'], 4)} | " + " | ".join(fmt(r[f'ratio_{m}']) for m in "ecdf")
+            + " | " + " | ".join(fmt(r[f'overhead_{m}'], 2) for m in "ecdf")
+            + f" | {r.get('autotuned_b', '-')}/{r.get('autotuned_e', '-')}"
+            + f" | {r.get('benchmarked_b', '-')}/{r.get('benchmarked_e', '-')} | {dec} |")
+    out.append("")
+    out.append(f"Over {s['n_e']} model x phase rows with b and e: step e/b geomean {fmt(s['geomean_ratio_e'], 4)}, "
+               f"worst {fmt(s['max_ratio_e'], 4)}; c/b geomean {fmt(s['geomean_ratio_c'], 4)} "
+               f"(worst {fmt(s['max_ratio_c'], 4)}); d/b {fmt(s['geomean_ratio_d'], 4)}; "
+               f"f/b {fmt(s['geomean_ratio_f'], 4)}.")
+    out.append(f"Autotuning overhead, sum(x - a) / sum(b - a) of cold compile seconds: e {fmt(s['overhead_sum_e'], 3)} "
+               f"(median {fmt(s['overhead_median_e'], 3)}), c {fmt(s['overhead_sum_c'], 3)}, "
+               f"d {fmt(s['overhead_sum_d'], 3)}, f {fmt(s['overhead_sum_f'], 3)}.")
+    out.append(f"Handler (e): {s['decisions_mm_e']} mm and {s['decisions_addmm_e']} addmm calls decided, "
+               f"mean k {fmt(s['mean_k_e'], 2)}, mean Triton choices kept {fmt(s['mean_kept_triton_e'], 2)}, "
+               f"{s['fallbacks_e']} fallbacks; (f): {s['decisions_mm_f']} mm, {s['decisions_addmm_f']} addmm, "
+               f"mean kept {fmt(s['mean_kept_triton_f'], 2)}.")
+    goal = {True: "met", False: "NOT met", None: "not measured"}
+    out.append(f"Goals: e/b geomean <= 1.005 and no case > 1.03: {goal[s['goal_step']]}; "
+               f"overhead (e - a) <= 25 % of (b - a): {goal[s['goal_overhead']]}.")
+    if bad:
+        out.append("")
+        out.append("Not measured:")
+        for r in bad:
+            out.append(f"- {r.get('model')} {r.get('phase')} {r.get('mode')} rep {r.get('rep')}: "
+                       f"{r.get('status')} {r.get('error', r.get('why', ''))[:160]}")
+    return "\n".join(out) + "\n"
+
+
+def main(argv):
+    p = argparse.ArgumentParser(prog="report.py", description=__doc__.split("\n\n")[0])
+    p.add_argument("records")
+    p.add_argument("--json")
+    a = p.parse_args(argv)
+    recs = load(a.records)
+    rows = table(recs)
+    s = summary(rows)
+    bad = [r for r in recs if r.get("status") not in ("ok", "skipped")]
+    ok = [r for r in recs if r.get("status") == "ok"]
+    versions = ({k: ok[0].get(k) for k in ("device", "torch", "transformers", "triton")}
+                if ok else {})
+    sys.stdout.write(markdown(rows, s, bad, versions))
+    if a.json:
+        with open(a.json, "w") as fh:
+            json.dump({"rows": rows, "summary": s, "versions": versions}, fh, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,415 @@
+"""mmrank_inductor — an Inductor choices handler that autotunes only the top k
+of a generated mmrank ranking for mm and addmm (torch 2.11; issue #35).
+
+    import mmrank_inductor
+    mmrank_inductor.install(k="auto")     # or k=3; artifact="out/h200/_MMRankingH200.py"
+    ...torch.compile(model, mode="max-autotune")...
+    mmrank_inductor.uninstall()
+
+or, at import: MMRANK_INDUCTOR=auto|<int> (MMRANK_ARTIFACT=file-or-dir).
+
+What it does.  Inductor builds each GEMM's candidates in
+InductorChoices.get_template_configs and lets a subclass edit them in
+_finalize_template_configs (torch/_inductor/choices.py) before any kernel is
+generated.  This module's MMRankChoices overrides that method; for op_name
+"mm" and "addmm" only (every other op, bmm included, is left as it is):
+  1. it takes the choices Inductor made (super()), i.e. max-autotune's own
+     list: the "triton::mm" template's configs (CUDA: 20 before dedup);
+     AutoHeuristic's 10 extra "mm-ah" configs are added to the ranked pool
+     only with extra=True (MMRANK_INDUCTOR_EXTRA=1);
+  2. it builds the AutoHeuristic mm context from kernel_inputs the way
+     kernel/mm.py mm_autoheuristic does (size and stride hints of mat1/mat2,
+     dtypes, is_contiguous, using_tf32 from context_add_using_tf32, then
+     mm_operations()); for addmm that is the context of its mat1 @ mat2;
+  3. it names each triton::mm choice by its AutoHeuristic id
+     type=triton_BLOCK-M=.._BLOCK-K=.._BLOCK-N=.._numstages=.._numwarps=..
+     (select_algorithm.py TritonTemplateCaller.autoheuristic_id, from the
+     same kwargs), the ATen choice(s) by "extern_mm";
+  4. it ranks with the artifact's get_decisions_ranked, keeps the ranked ids
+     that are offered (as AutoHeuristic's controller does), and cuts the
+     list to k entries, extern_mm counting as an entry (k=1 with a leaf
+     that starts with extern_mm autotunes no Triton kernel);
+  5. it returns, in Inductor's order: every ATen choice (extern mm, addmm,
+     bias_addmm: always kept), the kept triton::mm choices (one per id), and
+     the choices of every template the tree does not rank (decompose_k,
+     persistent TMA, contiguous, ...) — kept by default (unranked="keep");
+     unranked="drop" removes them.
+  k="auto": the artifact's get_top_k(context) (the confidence-sized list
+  length of the leaf) where the artifact has one and it returns an int;
+  else 10 (tuned_mm's own top_k).  An int k overrides it.
+Fallbacks (the call keeps Inductor's full list, counted in stats()): the
+artifact's check_precondition fails for the call, an unsafe leaf (None),
+no ranked id offered, an exception (MMRANK_INDUCTOR_STRICT=1 re-raises).
+install refuses (raises Refused, and changes nothing) when there is no CUDA
+device, when the artifact's check_precondition rejects this GPU's
+(shared memory, capability), or when the GPU's name lacks the artifact's tag
+(MMRankingH200 -> "H200"; H100 and H200 share the precondition) unless
+force=True.  The handler is set with V.set_choices_handler (this thread) and
+torch._inductor.config.inductor_choices_class (threads that have not made
+one yet, e.g. autograd's); uninstall restores both.
+Caveat: Inductor's FX graph cache does not key on the choices handler's
+decisions: compile in a fresh TORCHINDUCTOR_CACHE_DIR when switching it.
+"""
+import functools
+import glob
+import importlib.util
+import os
+import sys
+
+import torch
+from torch._inductor.choices import InductorChoices
+
+MM_TEMPLATE = "triton::mm"
+EXTERN_ID = "extern_mm"
+DEFAULT_K = 10          # tuned_mm's literal top_k (kernel/mm.py)
+DEFAULT_OPS = ("mm", "addmm")
+
+
+class Refused(RuntimeError):
+    """install() declined; nothing was changed."""
+
+
+def _is_aten(ktc):
+    return str(getattr(ktc.template, "uid", "")).startswith("aten::")
+
+
+def triton_id(ktc):
+    """AutoHeuristic's id of a triton::mm choice, from its template kwargs
+    (the values autoheuristic_id() reads back from log_info)."""
+    kw = ktc.params.to_kwargs()
+    return (f"type=triton_BLOCK-M={kw['BLOCK_M']}_BLOCK-K={kw['BLOCK_K']}"
+            f"_BLOCK-N={kw['BLOCK_N']}_numstages={kw['num_stages']}"
+            f"_numwarps={kw['num_warps']}")
+
+
+def _hints(exprs):
+    """Integer hints of sizes or strides, as kernel/mm.py get_size_hints /
+    get_size_hints_strides take them (sizevars.optimization_hints)."""
+    exprs = list(exprs)
+    if all(isinstance(e, int) for e in exprs):
+        return exprs
+    from torch._inductor.virtualized import V
+    sv = V.graph.sizevars
+    fn = getattr(sv, "optimization_hints", None)
+    if fn is None:
+        return list(sv.size_hints(exprs))
+    return list(fn(exprs))
+
+
+def mm_context(kernel_inputs):
+    """The AutoHeuristic mm context (mm_autoheuristic's get_context, then
+    mm_operations()) of kernel_inputs' mat1 @ mat2."""
+    from torch._inductor.autoheuristic.autoheuristic_utils import (
+        AHContext, context_add_strides, context_add_using_tf32, mm_operations)
+    mat1, mat2 = kernel_inputs.mat1mat2()
+    m, k = _hints(mat1.get_size())
+    _, n = _hints(mat2.get_size())
+    ctx = AHContext()
+    ctx.add_feature("m", m)
+    ctx.add_feature("k", k)
+    ctx.add_feature("n", n)
+    ctx.add_feature("mat1_dtype", mat1.layout.dtype, is_categorical=True)
+    ctx.add_feature("mat2_dtype", mat2.layout.dtype, is_categorical=True)
+    context_add_strides(ctx, "mat1", _hints(mat1.layout.stride))
+    context_add_strides(ctx, "mat2", _hints(mat2.layout.stride))
+    ctx.add_feature("mat1_iscontig", mat1.layout.is_contiguous(), is_categorical=True)
+    ctx.add_feature("mat2_iscontig", mat2.layout.is_contiguous(), is_categorical=True)
+    context_add_using_tf32(ctx, mat1.layout.dtype)
+    ctx.apply_operations(mm_operations())
+    return ctx
+
+
+def _metadata(choices=()):
+    from torch._inductor.autoheuristic.autoheuristic_utils import AHMetadata
+    from torch._inductor.utils import get_gpu_shared_memory
+    return AHMetadata(get_gpu_shared_memory(), torch.cuda.get_device_capability(),
+                      list(choices), "mm")
+
+
+# ---- the artifact ----------------------------------------------------------
+
+def _candidates(path):
+    if os.path.isdir(path):
+        return sorted(glob.glob(os.path.join(path, "_MMRanking*.py")))
+    return [path]
+
+
+def find_artifact(artifact=None, device_name=None):
+    """The artifact file: ARTIFACT (a file, or a folder of _MMRanking*.py);
+    else $MMRANK_ARTIFACT; else this module's folder, then the repository's
+    gen/.  In a folder, the file whose tag (_MMRanking<TAG>.py) is in
+    DEVICE_NAME, else the only one."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    places = [artifact] if artifact else (
+        [os.environ["MMRANK_ARTIFACT"]] if os.environ.get("MMRANK_ARTIFACT")
+        else [here, os.path.join(here, "..", "gen")])
+    for place in places:
+        if not os.path.exists(place):
+            if artifact:
+                raise Refused(f"mmrank_inductor: {place}: no such file or folder")
+            continue
+        files = _candidates(place)
+        if device_name:
+            match = [f for f in files if _tag_of_file(f) and _tag_of_file(f) in device_name.upper()]
+            if match:
+                return match[0]
+        if len(files) == 1:
+            return files[0]
+        if artifact and not files:
+            raise Refused(f"mmrank_inductor: {place}: no _MMRanking*.py in it")
+    raise Refused(f"mmrank_inductor: no artifact for {device_name or 'this GPU'} in "
+                  f"{', '.join(places)} (pass artifact= or set MMRANK_ARTIFACT)")
+
+
+def _tag_of_file(path):
+    base = os.path.basename(path)
+    if base.startswith("_MMRanking") and base.endswith(".py"):
+        return base[len("_MMRanking"):-3].upper()
+    return None
+
+
+def load_artifact(path):
+    """A fresh instance of the one LearnedHeuristicDecision subclass in PATH."""
+    from torch._inductor.autoheuristic.learnedheuristic_interface import LearnedHeuristicDecision
+    name = f"mmrank_artifact_{abs(hash(os.path.abspath(path)))}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None:
+        raise Refused(f"mmrank_inductor: {path}: not a Python module")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    cls = [v for v in vars(mod).values() if isinstance(v, type)
+           and issubclass(v, LearnedHeuristicDecision) and v is not LearnedHeuristicDecision]
+    if len(cls) != 1:
+        raise Refused(f"mmrank_inductor: {path}: expected one LearnedHeuristicDecision subclass, "
+                      f"found {len(cls)}")
+    return cls[0]()
+
+
+def artifact_tag(heur):
+    """MMRankingH200 -> 'H200' (the GPU the tree was trained on)."""
+    n = type(heur).__name__
+    return n[len("MMRanking"):].upper() if n.startswith("MMRanking") else None
+
+
+# ---- the handler -----------------------------------------------------------
+
+class MMRankChoices(InductorChoices):
+    """InductorChoices that ranks mm/addmm's Triton mm choices (module doc)."""
+
+    def __init__(self, heuristic, k="auto", extra=False, unranked="keep", ops=DEFAULT_OPS):
+        super().__init__()
+        if unranked not in ("keep", "drop"):
+            raise ValueError(f"unranked={unranked!r}: 'keep' or 'drop'")
+        self.heuristic = heuristic
+        self.k = _check_k(k)
+        self.extra = bool(extra)
+        self.unranked = unranked
+        self.ops = tuple(ops)
+        self.active = True
+        self.strict = os.environ.get("MMRANK_INDUCTOR_STRICT") == "1"
+        self.reset_stats()
+
+    def reset_stats(self):
+        self.decisions = {op: 0 for op in self.ops}
+        self.k_sum = {op: 0 for op in self.ops}
+        self.kept_sum = {op: 0 for op in self.ops}      # Triton mm choices kept
+        self.offered_sum = {op: 0 for op in self.ops}   # Triton mm choices ranked
+        self.k_default = 0       # k="auto" without get_top_k: DEFAULT_K used
+        self.fallbacks = {}      # reason -> count (full list kept)
+        self.untouched = {}      # op -> calls without a triton::mm choice
+        self.log = []            # the first 2000 decisions
+
+    def stats(self):
+        n = sum(self.decisions.values())
+        return {"decisions": dict(self.decisions), "k_sum": dict(self.k_sum),
+                "kept_triton_sum": dict(self.kept_sum), "offered_triton_sum": dict(self.offered_sum),
+                "mean_k": (sum(self.k_sum.values()) / n) if n else None,
+                "mean_kept_triton": (sum(self.kept_sum.values()) / n) if n else None,
+                "k_default": self.k_default, "fallbacks": dict(self.fallbacks),
+                "untouched_no_triton": dict(self.untouched), "k": self.k, "extra": self.extra,
+                "unranked": self.unranked, "artifact": type(self.heuristic).__name__}
+
+    def _fallback(self, reason):
+        self.fallbacks[reason] = self.fallbacks.get(reason, 0) + 1
+
+    def _finalize_template_configs(self, template_choices, kernel_inputs, templates, op_name,
+                                   kwarg_overrides=None):
+        choices = super()._finalize_template_configs(template_choices, kernel_inputs, templates,
+                                                     op_name, kwarg_overrides)
+        if not self.active or op_name not in self.ops:
+            return choices
+        try:
+            return self._decide(choices, kernel_inputs, templates, op_name)
+        except Exception as e:  # never break a compile over a ranking
+            if self.strict:
+                raise
+            self._fallback(f"error {type(e).__name__}: {str(e)[:120]}")
+            return choices
+
+    def _extra_choices(self, base, kernel_inputs, templates):
+        """AutoHeuristic's "mm-ah" configs as choices of this call (the op's
+        own extra kwargs, layout and inputs, e.g. addmm's epilogue)."""
+        from torch._inductor.kernel_template_choice import KernelTemplateChoice
+        tmpl = [t for t in templates if getattr(t, "uid", None) == MM_TEMPLATE]
+        if not tmpl:
+            return []
+        return [KernelTemplateChoice(template=base.template, params=x.params,
+                                     extra_kwargs=base.extra_kwargs, layout=base.layout,
+                                     inputs=base.inputs)
+                for x in self.get_ktc(kernel_inputs, tmpl[0], "mm-ah")]
+
+    def _k_for(self, ctx):
+        if self.k != "auto":
+            return self.k
+        fn = getattr(self.heuristic, "get_top_k", None)
+        k = fn(ctx) if fn is not None else None
+        if isinstance(k, int) and not isinstance(k, bool) and k >= 1:
+            return k
+        self.k_default += 1
+        return DEFAULT_K
+
+    def _decide(self, choices, kernel_inputs, templates, op_name):
+        tri = [i for i, c in enumerate(choices) if getattr(c.template, "uid", None) == MM_TEMPLATE]
+        if not tri:
+            self.untouched[op_name] = self.untouched.get(op_name, 0) + 1
+            return choices
+        choices = list(choices)
+        if self.extra:
+            have = {triton_id(choices[i]) for i in tri}
+            for x in self._extra_choices(choices[tri[0]], kernel_inputs, templates):
+                if triton_id(x) not in have:
+                    have.add(triton_id(x))
+                    tri.append(len(choices))
+                    choices.append(x)
+        first = {}                      # id -> index of its first choice
+        for i in tri:
+            first.setdefault(triton_id(choices[i]), i)
+        ctx = mm_context(kernel_inputs)
+        offered = list(first) + ([EXTERN_ID] if any(_is_aten(c) for c in choices) else [])
+        if not self.heuristic.check_precondition(_metadata(offered), ctx):
+            self._fallback("precondition")
+            return choices
+        ranked = self.heuristic.get_decisions_ranked(ctx)
+        if ranked is None:
+            self._fallback("unsafe leaf")
+            return choices
+        k = self._k_for(ctx)
+        offered_set = set(offered)
+        head = [c for c in ranked if c in offered_set][:k]
+        if not head:
+            self._fallback("no ranked id offered")
+            return choices
+        keep = {first[c] for c in head if c in first}
+        tri_set = set(tri)
+        out = []
+        for i, c in enumerate(choices):
+            if i in tri_set:
+                if i in keep:
+                    out.append(c)
+            elif _is_aten(c) or self.unranked == "keep":
+                out.append(c)
+        self.decisions[op_name] += 1
+        self.k_sum[op_name] += k
+        self.kept_sum[op_name] += len(keep)
+        self.offered_sum[op_name] += len(first)
+        if len(self.log) < 2000:
+            self.log.append({"op": op_name, "m": ctx.get_value("m"), "k": ctx.get_value("k"),
+                             "n": ctx.get_value("n"), "dtype": str(ctx.get_value("mat1_dtype")),
+                             "top_k": k, "offered": len(first), "kept": head})
+        return out
+
+
+def _check_k(k):
+    if k == "auto":
+        return k
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise ValueError(f"mmrank_inductor: k={k!r}: 'auto' or an int >= 1")
+    return k
+
+
+# ---- install / uninstall ---------------------------------------------------
+
+_INSTALLED = {}   # the one installed handler and what it replaced
+
+
+def _handler_factory(_key):
+    """config.inductor_choices_class: the installed handler (_key only makes
+    the setting differ between settings, for Inductor's cache key)."""
+    h = _INSTALLED.get("handler")
+    return h if h is not None else InductorChoices()
+
+
+def check_gpu(heur, force=False):
+    """None if HEUR may rank on this GPU, else the reason (a sentence)."""
+    if not torch.cuda.is_available():
+        return "no CUDA device"
+    from torch._inductor.autoheuristic.autoheuristic_utils import AHContext
+    name = torch.cuda.get_device_name()
+    md = _metadata()
+    who = (f"this GPU ({name}, capability {tuple(md.device_capa)}, shared memory per block "
+           f"{md.shared_memory})")
+    if not heur.check_precondition(md, AHContext()):
+        return f"{type(heur).__name__} was not trained for {who}: its check_precondition refuses it"
+    tag = artifact_tag(heur)
+    if not force and tag and tag not in name.upper().replace(" ", ""):
+        return (f"{type(heur).__name__} was trained on an {tag}, not on {who} "
+                f"(same precondition; force=True to use it anyway)")
+    return None
+
+
+def install(k="auto", artifact=None, extra=False, unranked="keep", ops=DEFAULT_OPS, force=False):
+    """Make Inductor rank mm/addmm with ARTIFACT (module doc).  Returns the
+    handler (its stats() counts decisions).  Raises Refused, changing
+    nothing, on a GPU the artifact was not trained for."""
+    k = _check_k(k)
+    if not torch.cuda.is_available():
+        raise Refused("mmrank_inductor: not installed: no CUDA device")
+    path = find_artifact(artifact, torch.cuda.get_device_name())
+    heur = load_artifact(path)
+    why = check_gpu(heur, force=force)
+    if why:
+        raise Refused(f"mmrank_inductor: not installed: {why}")
+    h = MMRankChoices(heur, k=k, extra=extra, unranked=unranked, ops=ops)
+    h.artifact_path = os.path.abspath(path)
+    uninstall()
+    from torch._inductor import config
+    from torch._inductor.virtualized import V, _choices
+    _INSTALLED["prior_thread"] = _choices._get_handler(False)
+    _INSTALLED["prior_class"] = config.inductor_choices_class
+    _INSTALLED["handler"] = h
+    config.inductor_choices_class = functools.partial(
+        _handler_factory, f"mmrank:{type(heur).__name__}:{k}:{int(h.extra)}:{unranked}:{','.join(ops)}")
+    V.set_choices_handler(h)
+    return h
+
+
+def uninstall():
+    """Undo install(); a no-op when nothing is installed."""
+    h = _INSTALLED.pop("handler", None)
+    if h is None:
+        return False
+    h.active = False     # a thread that made a copy now passes everything through
+    from torch._inductor import config
+    from torch._inductor.virtualized import V
+    config.inductor_choices_class = _INSTALLED.pop("prior_class", None)
+    V.set_choices_handler(_INSTALLED.pop("prior_thread", None) or InductorChoices())
+    return True
+
+
+def installed():
+    return _INSTALLED.get("handler")
+
+
+def _from_env():
+    v = os.environ.get("MMRANK_INDUCTOR", "").strip()
+    if not v or v.lower() in ("0", "off", "no"):
+        return
+    try:
+        k = "auto" if v == "auto" else int(v)
+        install(k=k, extra=os.environ.get("MMRANK_INDUCTOR_EXTRA") == "1",
+                unranked=os.environ.get("MMRANK_INDUCTOR_UNRANKED", "keep"))
+    except (Refused, ValueError) as e:
+        print(f"{e} (MMRANK_INDUCTOR={v})", file=sys.stderr)
+
+
+_from_env()
