@@ -194,11 +194,11 @@ def build(r, phase, layers=None, device="cuda"):
     return model, inputs, labels
 
 
-def make_step(cm, phase, inputs, labels):
+def make_step(cm, phase, inputs, labels, device="cuda"):
     import torch
     if phase == "train":
         def step():
-            with torch.autocast("cuda", dtype=torch.bfloat16):
+            with torch.autocast(device, dtype=torch.bfloat16):
                 out = cm(**inputs, labels=labels)
             out.loss.backward()
             return out.loss
@@ -269,9 +269,17 @@ class Selections:
 
 # ---- timing ----------------------------------------------------------------
 
-def time_steps(step, phase, model, steps):
+def time_steps(step, phase, model, steps, device="cuda"):
     """(list of ms per step, method): CUDA-graph replays, or eager calls."""
     import torch
+    if device == "cpu":     # the --device cpu dry run: wall time per call
+        step()
+        ms = []
+        for _ in range(steps):
+            t0 = time.perf_counter()
+            step()
+            ms.append((time.perf_counter() - t0) * 1e3)
+        return ms, "cpu-wall"
     s = torch.cuda.Stream()
     s.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(s):
@@ -318,10 +326,13 @@ def measure(args, row, rec):
     import transformers
     from torch._dynamo.utils import counters
     import triton
-    p = torch.cuda.get_device_properties(0)
     rec.update({"torch": torch.__version__, "transformers": transformers.__version__,
-                "triton": triton.__version__, "device": p.name,
-                "capability": f"{p.major}.{p.minor}"})
+                "triton": triton.__version__})
+    if args.device == "cuda":
+        p = torch.cuda.get_device_properties(0)
+        rec.update({"device": p.name, "capability": f"{p.major}.{p.minor}"})
+    else:
+        rec["device"] = "cpu"
     if args.collect_log:
         import torch._inductor.config as icfg
         icfg.autoheuristic_collect = "mm"
@@ -330,15 +341,16 @@ def measure(args, row, rec):
     rec["compile_mode"] = cmode
     if handler is not None:
         rec["artifact"] = handler.artifact_path
-    model, inputs, labels = build(row, args.phase, args.layers)
+    model, inputs, labels = build(row, args.phase, args.layers, args.device)
     sel = Selections()
     counters.clear()
     cm = torch.compile(model, mode=cmode, dynamic=False)
-    step = make_step(cm, args.phase, inputs, labels)
-    torch.cuda.synchronize()
+    step = make_step(cm, args.phase, inputs, labels, args.device)
+    sync = torch.cuda.synchronize if args.device == "cuda" else (lambda: None)
+    sync()
     t0 = time.perf_counter()
     out = step()
-    torch.cuda.synchronize()
+    sync()
     rec["compile_s"] = round(time.perf_counter() - t0, 3)
     if args.phase == "train":
         rec["loss"] = float(out.detach())
@@ -349,10 +361,11 @@ def measure(args, row, rec):
         rec["handler"] = handler.stats()
         rec["handler_log"] = handler.log[:200]
     del out
-    ms, method = time_steps(step, args.phase, model, args.steps)
+    ms, method = time_steps(step, args.phase, model, args.steps, args.device)
     rec.update(spread(ms))
     rec["timing"] = method
-    rec["peak_mem_gb"] = round(torch.cuda.max_memory_allocated() / 2**30, 2)
+    if args.device == "cuda":
+        rec["peak_mem_gb"] = round(torch.cuda.max_memory_allocated() / 2**30, 2)
     rec["status"] = "ok"
 
 
@@ -371,6 +384,10 @@ def main(argv):
     p.add_argument("--layers", type=int, help="override the list's layers")
     p.add_argument("--steps", type=int, default=100, help="timed replays (>= 50)")
     p.add_argument("--collect-log")
+    p.add_argument("--device", choices=("cuda", "cpu"), default="cuda",
+                   help="cpu: a dry run of the code path (tests; modes a, b only)")
+    p.add_argument("--batch", type=int, help="override the phase's batch (dry runs)")
+    p.add_argument("--seq", type=int, help="override the phase's seq (dry runs)")
     args = p.parse_args(argv)
     if args.steps < 50:
         p.error("--steps must be >= 50")
@@ -383,7 +400,12 @@ def main(argv):
         print(f"run.py: --model {args.model}: not in {args.models} ({', '.join(models)})",
               file=sys.stderr)
         return 1
-    row = models[args.model]
+    row = dict(models[args.model])
+    for ph in PHASES:   # --batch / --seq: every phase the model runs
+        if args.batch and row[f"{ph}_batch"]:
+            row[f"{ph}_batch"] = args.batch
+        if args.seq and ph != "decode" and row[f"{ph}_seq"]:
+            row[f"{ph}_seq"] = args.seq
     rec = {"model": args.model, "phase": args.phase, "mode": args.mode, "rep": args.rep,
            "arch": row["arch"], "layers": args.layers or row["layers"],
            "cache": os.environ.get("MMRANK_CACHE_STATE", "unknown"),

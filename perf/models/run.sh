@@ -27,6 +27,7 @@
 #   MIN_START    30   PER_RUN_S  300 (one process at most)
 #   ARTIFACT     gen/_MMRankingH200.py (modes d, e, f)
 #   LAYERS       (the list's layers)   STEPS  100 (timed replays, >= 50)
+#   DEVICE=cpu BATCH=N SEQ=N   a dry run of the code path (tests)
 #   CACHE_ROOT   /tmp/mmrank-models-cache
 #   COLLECT=1    also write AutoHeuristic mm logs of mode b's GEMMs
 #                (TORCHINDUCTOR_AUTOHEURISTIC_COLLECT=mm) to
@@ -60,7 +61,7 @@ if ! python3 -c 'import transformers' 2>/dev/null; then
 	fi
 fi
 date -u
-nvidia-smi --query-gpu=index,name,clocks.sm,temperature.gpu --format=csv 2>/dev/null
+[ "${DEVICE:-cuda}" = cpu ] || nvidia-smi --query-gpu=index,name,clocks.sm,temperature.gpu --format=csv 2>/dev/null
 python3 -c 'import torch, transformers; print("torch", torch.__version__, "transformers", transformers.__version__)'
 
 done_key() {   # model phase mode rep -> 0 if a record exists
@@ -98,6 +99,7 @@ run_one() {   # model phase mode rep
 		MMRANK_CACHE_STATE=$state timeout -k 10 "$lim" python3 perf/models/run.py \
 		--model "$m" --phase "$ph" --mode "$mo" --rep "$rep" --models "$MODELS_FILE" \
 		${ARTIFACT:+--artifact "$ARTIFACT"} ${LAYERS:+--layers "$LAYERS"} --steps "${STEPS:-100}" \
+		${DEVICE:+--device "$DEVICE"} ${BATCH:+--batch "$BATCH"} ${SEQ:+--seq "$SEQ"} \
 		"${extra[@]}" "$REC"
 	local rc=$?
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
