@@ -29,6 +29,7 @@
 #   LAYERS       (the list's layers)   STEPS  100 (timed replays, >= 50)
 #   DEVICE=cpu BATCH=N SEQ=N   a dry run of the code path (tests)
 #   CACHE_ROOT   /tmp/mmrank-models-cache
+#   PYTHON       python3 (the interpreter of run.py; tests pass a stand-in)
 #   COLLECT=1    also write AutoHeuristic mm logs of mode b's GEMMs
 #                (TORCHINDUCTOR_AUTOHEURISTIC_COLLECT=mm) to
 #                OUTDIR/ah_collect/<model>_<phase>.txt
@@ -53,16 +54,17 @@ start=$(date +%s)
 if [ -z "${MODELS:-}" ]; then
 	MODELS=$(awk -F'\t' '!/^#/ && NF > 1 && $1 != "name" { print $1 }' "$MODELS_FILE" | tr '\n' ' ')
 fi
-if ! python3 -c 'import transformers' 2>/dev/null; then
+PY=${PYTHON:-python3}
+if ! $PY -c 'import transformers' 2>/dev/null; then
 	if [ -n "${WHEELS:-}" ]; then
-		python3 -m pip install -q --no-index --find-links "$WHEELS" transformers || exit 1
+		$PY -m pip install -q --no-index --find-links "$WHEELS" transformers || exit 1
 	else
 		echo "run.sh: transformers does not import (WHEELS=DIR to install it from wheels)"; exit 1
 	fi
 fi
 date -u
 [ "${DEVICE:-cuda}" = cpu ] || nvidia-smi --query-gpu=index,name,clocks.sm,temperature.gpu --format=csv 2>/dev/null
-python3 -c 'import torch, transformers; print("torch", torch.__version__, "transformers", transformers.__version__)'
+$PY -c 'import torch, transformers; print("torch", torch.__version__, "transformers", transformers.__version__)'
 
 done_key() {   # model phase mode rep -> 0 if a record exists
 	[ -f "$REC" ] && python3 - "$REC" "$@" <<'EOF'
@@ -96,7 +98,7 @@ run_one() {   # model phase mode rep
 	fi
 	echo "== $m $ph $mo rep $rep ($state cache, limit ${lim}s, $(( now - start ))s used)"
 	env -u MMRANK_INDUCTOR TORCHINDUCTOR_CACHE_DIR="$cache/inductor" TRITON_CACHE_DIR="$cache/triton" \
-		MMRANK_CACHE_STATE=$state timeout -k 10 "$lim" python3 perf/models/run.py \
+		MMRANK_CACHE_STATE=$state timeout -k 10 "$lim" $PY perf/models/run.py \
 		--model "$m" --phase "$ph" --mode "$mo" --rep "$rep" --models "$MODELS_FILE" \
 		${ARTIFACT:+--artifact "$ARTIFACT"} ${LAYERS:+--layers "$LAYERS"} --steps "${STEPS:-100}" \
 		${DEVICE:+--device "$DEVICE"} ${BATCH:+--batch "$BATCH"} ${SEQ:+--seq "$SEQ"} \

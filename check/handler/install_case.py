@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""install_case.py — mmrank_inductor's install/uninstall against the torch
+stand-in (check/test_handler.sh); the fake GPU comes from MMRANK_STUB_*.
+
+usage: install_case.py ARTIFACT K [--force] [--import-only]
+Prints "installed k=K artifact=NAME" or "refused: MESSAGE", then the state:
+"state handler=<class of V.choices> config=<set|unset>"; then, if
+installed, uninstalls and prints the state again and "uninstall-again
+False".  --import-only: only import the module (MMRANK_INDUCTOR at import)
+and print the state."""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "stub"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "templates"))
+
+from torch._inductor import config  # noqa: E402
+from torch._inductor.virtualized import V  # noqa: E402
+import mmrank_inductor as mi  # noqa: E402
+
+
+def state():
+    print(f"state handler={type(V.choices).__name__} "
+          f"config={'set' if config.inductor_choices_class else 'unset'}")
+
+
+def main(argv):
+    if "--import-only" in argv:
+        h = mi.installed()
+        print(f"import installed={h is not None}" + (f" k={h.k}" if h else ""))
+        state()
+        return 0
+    artifact, k = argv[0], argv[1]
+    try:
+        h = mi.install(k="auto" if k == "auto" else int(k), artifact=artifact,
+                       force="--force" in argv)
+        print(f"installed k={h.k} artifact={type(h.heuristic).__name__}")
+        state()
+        print(f"config-makes-ours {config.inductor_choices_class() is h}")
+        print(f"uninstall {mi.uninstall()}")
+        state()
+        print(f"uninstall-again {mi.uninstall()}")
+    except mi.Refused as e:
+        print(f"refused: {e}")
+        state()
+    except ValueError as e:
+        print(f"value-error: {e}")
+        state()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
