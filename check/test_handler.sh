@@ -9,17 +9,18 @@
 # without it), the extra "mm-ah" configs, the unranked rule (keep / drop),
 # the unsafe-leaf fallback; install refuses a wrong GPU and changes
 # nothing; MMRANK_INDUCTOR at import.  TORCH prerequisite (a python with
-# torch 2.11: TORCH_PYTHON, default /work/venv-torch/bin/python): the
+# torch 2.11, TORCH_PYTHON): the
 # subclass against the real signatures, and a CPU compile where the handler
-# ranks real KernelTemplateChoice objects of torch's own CUDA mm heuristic.
+# ranks real KernelTemplateChoice objects of torch's own CUDA mm heuristic
+# (TORCH_PYTHON=/path/to/python with torch 2.11, e.g. a venv).
 # Prerequisites: python3, cc, the library (make check builds it).
 . check/lib.sh
 CC=${CC:-cc}
 LIBA=$(dirname "$BIN")/libmmrank.a
 H=check/handler
 ART=gen/_MMRankingH200.py
-command -v python3 >/dev/null || { skip handler-all "python3 missing"; finish; }
-if [ ! -f "$LIBA" ]; then skip handler-all "$LIBA missing (make check builds it)"; finish; fi
+test_require PYTHON3 handler-all
+if [ ! -f "$LIBA" ]; then skip handler-all "[BUILT] $LIBA missing (make check builds it)"; finish; fi
 FLAGS="-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1"
 case $BIN in */san/bin) FLAGS="$FLAGS -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" ;; esac
 if ! $CC $FLAGS -iquote stages/lib -iquote stages/bench -o "$TMP/triton_cands" \
@@ -154,9 +155,10 @@ if grep -qx 'import installed=False' "$TMP/ic" && grep -q 'not installed: .*chec
 	ok handler-env-refuses-quietly; else fail handler-env-refuses-quietly "$(cat "$TMP/ic" "$TMP/ic.err" | head -3 | tr '\n' '|')"; fi
 
 # ---- TORCH: the real torch 2.11 (CPU) --------------------------------------
-TP=${TORCH_PYTHON:-/work/venv-torch/bin/python}
-if [ ! -x "$TP" ] || ! "$TP" -c 'import torch, sys; sys.exit(0 if torch.__version__.startswith("2.11") else 1)' 2>/dev/null; then
-	skip handler-torch "no python with torch 2.11 (TORCH_PYTHON=$TP)"
+test_require TORCH handler-torch
+TP=$TORCH_PYTHON
+if ! "$TP" -c 'import torch, sys; sys.exit(0 if torch.__version__.startswith("2.11") else 1)' 2>/dev/null; then
+	skip handler-torch "[TORCH] $TP's torch is not 2.11"
 	finish
 fi
 mkdir -p "$TMP/ind"
