@@ -366,15 +366,18 @@ LOG_SRC    := $(ZIP)
 featurize = $(BIN)/featurize $(2) --zip $(ZIP) --label '$(notdir $(ZIP)):$(LOG_$(1))' \
   -o $(3) '$(LOG_$(1))'
 
-# (FORCE: fetch.sh runs on every build and rechecks the sha256 of a zip
-# already there; a good one is left untouched, so nothing is redone)
-$(ZIP): datasets/MANIFEST.tsv FORCE
-	$(if $(Q),@[ -f $@ ] || echo "  FETCH   $@")
-	$(Q)DATASET_MIRROR='$(DATASET_MIRROR)' stages/fetch.sh $(GPU)_mm.zip $@
+$(ZIP): datasets/MANIFEST.tsv
+	$(if $(Q),@echo "  FETCH   $@")
+	$(Q)$(zip_fetch)
+# Every recipe that reads the zip runs fetch.sh first: it rechecks the
+# sha256 of a zip already there (fetched again if it changed; a good one is
+# left untouched, so nothing is redone)
+zip_fetch = DATASET_MIRROR='$(DATASET_MIRROR)' stages/fetch.sh $(GPU)_mm.zip $(ZIP)
+zip_check = $(zip_fetch) &&
 
 .PHONY: unpack
 unpack: $(ZIP)
-	rm -rf $(O)/raw.part && mkdir -p $(O)/raw.part && { unzip -q -o -j $< -d $(O)/raw.part || \
+	$(zip_check) rm -rf $(O)/raw.part && mkdir -p $(O)/raw.part && { unzip -q -o -j $< -d $(O)/raw.part || \
 	  { rm -rf $(O)/raw.part; false; }; } && rm -rf $(O)/raw && mv $(O)/raw.part $(O)/raw
 else ifneq ($(wildcard datasets/MANIFEST.$(GPU).tsv),)
 # A dataset we collected and committed (datasets/MANIFEST.<gpu>.tsv, first
@@ -462,7 +465,7 @@ DATA_ID = $(LOG_SRC)$(if $(filter $(O)/merged.txt,$(LOG_SRC)), $(shell stat -c '
 $(O)/main.feat.tsv: $(LOG_SRC) $(BIN)/featurize $(PARTS_BIN) $(call stamp_stale,$(O)/data.params,$(DATA_ID))
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  FEAT    $@")
-	$(Q)$(call featurize,main,,$@)
+	$(Q)$(zip_check) $(call featurize,main,,$@)
 	@$(call stamp_write,$(O)/data.params,$(DATA_ID))
 
 # The extra sets need only main's categories: they are featurized at the
@@ -471,7 +474,7 @@ $(O)/main.feat.tsv: $(LOG_SRC) $(BIN)/featurize $(PARTS_BIN) $(call stamp_stale,
 ifneq ($(EXTRA_SETS),)
 $(EXTRA_FEATS) &: $(LOG_SRC) $(O)/main.feat.tsv $(BIN)/featurize $(PARTS_BIN) stages/par.sh
 	$(if $(Q),@printf '  FEAT    %s\n' $(EXTRA_FEATS))
-	$(Q)stages/par.sh $(THREADS) $(foreach x,$(EXTRA_SETS),\
+	$(Q)$(zip_check) stages/par.sh $(THREADS) $(foreach x,$(EXTRA_SETS),\
 	  "$(call featurize,$(x),--categories $(O)/main.feat.tsv,$(O)/$(x).feat.tsv)")
 endif
 
@@ -658,6 +661,7 @@ promote: $(ARTIFACTS) $(O)/metrics.tsv
 	$(call up_to_date,$(addprefix gen/,$(notdir $(ARTIFACTS))) gen/$(HEURISTIC_NAME).metrics.tsv)
 
 fetch: $(LOG_SRC)
+	$(if $(zip_fetch),@$(zip_fetch))
 	$(call up_to_date,$^)
 featurize: $(O)/main.feat.tsv $(EXTRA_FEATS)
 	$(call up_to_date,$^)
