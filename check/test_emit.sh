@@ -317,6 +317,10 @@ expect_error emit-err-python-tool "does not parse as Python \(false " "$TMP/x.py
 	"$BIN/emit" --templates "$TPL" --python false --heuristic-name X --format py -o "$TMP/x.py" "$FE/tree.tsv"
 expect_error emit-err-cc-tool "does not compile \($TMP/no-cc .*exit status 127" "$TMP/x.c" \
 	"$BIN/emit" --templates "$TPL" --cc "$TMP/no-cc" --heuristic-name X --format c -o "$TMP/x.c" "$FE/tree.tsv"
+# the checkers may be commands of several words (CC="ccache gcc")
+if CC="env ${CC:-cc}" "$BIN/emit" --templates "$TPL" --python "env python3" --heuristic-name X --format c \
+	-o "$TMP/words.c" "$FE/tree.tsv" 2>"$TMP/words.err" && [ -s "$TMP/words.c" ]; then ok emit-check-tool-words
+else fail emit-check-tool-words "$(head -c 200 "$TMP/words.err")"; fi
 # the input's file name reaches the .h comment letters, digits, '.-_' only
 mkdir -p "$TMP/fn"
 cp "$FE/tree.tsv" "$TMP/fn/m4_esyscmd(>pwned4)"

@@ -544,28 +544,42 @@ static int run_tool(char *const argv[], char *err, size_t errn)
 /* Check the artifact at path before it is published: a .py must parse
  * (Python's compile(), nothing of it runs), a .c or .h must pass
  * `cc -std=c99 -pedantic-errors -fsyntax-only` (the .c with its header
- * beside it).  0 if it does, else -1 with why in err. */
+ * beside it).  tool (python or cc) may hold words separated by spaces
+ * (CC="ccache gcc").  0 if it does, else -1 with why in err. */
 static int check_artifact(enum fmt fmt, const char *path, const char *python,
                           const char *cc, char *err, size_t errn)
 {
-	char tool_err[256];
-	if (fmt == FMT_PY) {
-		char *argv[] = {(char *)python, "-I", "-c",
-		                "import sys; compile(open(sys.argv[1], 'rb').read(), "
-		                "sys.argv[1], 'exec')",
-		                (char *)path, NULL};
-		if (run_tool(argv, tool_err, sizeof tool_err) == 0)
-			return 0;
-		snprintf(err, errn, "the generated .py does not parse as Python (%s -I "
-		         "-c compile(...): %s)", python, tool_err);
+	static const char *const py_args[] = {
+		"-I", "-c",
+		"import sys; compile(open(sys.argv[1], 'rb').read(), sys.argv[1], 'exec')",
+		NULL};
+	static const char *const cc_args[] = {"-std=c99", "-pedantic-errors",
+	                                      "-fsyntax-only", "-x", "c", NULL};
+	const char *tool = fmt == FMT_PY ? python : cc;
+	const char *const *args = fmt == FMT_PY ? py_args : cc_args;
+	char words[1024], tool_err[256];
+	char *argv[32];
+	int n = 0;
+	snprintf(words, sizeof words, "%s", tool);
+	for (char *w = strtok(words, " "); w && n < 20; w = strtok(NULL, " "))
+		argv[n++] = w;
+	if (n == 0) {
+		snprintf(err, errn, "no %s to check the generated .%s with",
+		         fmt == FMT_PY ? "--python" : "--cc", fmt_name[fmt]);
 		return -1;
 	}
-	char *argv[] = {(char *)cc, "-std=c99", "-pedantic-errors", "-fsyntax-only",
-	                "-x", "c", (char *)path, NULL};
+	for (int i = 0; args[i]; i++)
+		argv[n++] = (char *)args[i];
+	argv[n++] = (char *)path;
+	argv[n] = NULL;
 	if (run_tool(argv, tool_err, sizeof tool_err) == 0)
 		return 0;
-	snprintf(err, errn, "the generated .%s does not compile (%s -std=c99 "
-	         "-pedantic-errors -fsyntax-only: %s)", fmt_name[fmt], cc, tool_err);
+	if (fmt == FMT_PY)
+		snprintf(err, errn, "the generated .py does not parse as Python (%s -I "
+		         "-c compile(...): %s)", python, tool_err);
+	else
+		snprintf(err, errn, "the generated .%s does not compile (%s -std=c99 "
+		         "-pedantic-errors -fsyntax-only: %s)", fmt_name[fmt], cc, tool_err);
 	return -1;
 }
 
