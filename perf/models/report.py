@@ -6,7 +6,11 @@ usage: report.py RECORDS.jsonl [--json OUT.json]
 Per model x phase (rows with a cold mode-b record): cold compile seconds of
 modes a, b, c, d, e, f (rep 1, fresh caches); step time (ms: the median over
 reps of each rep's median replay) of b and the ratios e/b, c/b, d/b, f/b;
+the reps of b and e and their spread (max - min) / median across reps;
 the autotuning overhead (e - a) / (b - a) of compile time for e, c, d, f;
+the GEMM autotuning seconds of b and e (choice codegen + precompile +
+benchmarking, run.py's selections: what a GEMM heuristic can save, without
+coordinate descent and pointwise autotuning) and their ratio;
 GEMMs autotuned (select_algorithm_autotune) and choices benchmarked (timed
 by Inductor's benchmarker) in b and e; the handler's decisions (mm, addmm)
 and mean k in e.  Then the geomeans over model x phase of the step ratios,
@@ -47,6 +51,14 @@ def fmt(x, nd=3):
     return f"{x:.{nd}f}"
 
 
+def dash(x):
+    return "-" if x is None else str(x)
+
+
+def pct(x):
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
 def table(recs):
     ok = [r for r in recs if r.get("status") == "ok"]
     keys = []
@@ -71,6 +83,10 @@ def table(recs):
                 row[f"autotuned_{m}"] = c.get("select_algorithm_autotune")
                 row[f"benchmarked_{m}"] = c.get("benchmarking.InductorBenchmarker.benchmark_gpu")
                 row[f"precompiles_{m}"] = c.get("select_algorithm_num_precompiles")
+                ga, gc = cold[0].get("gemm_autotune_s"), cold[0].get("gemm_choices_s")
+                row[f"gemm_{m}"] = ga + gc if ga is not None and gc is not None else None
+                row[f"gemm_autotune_{m}"] = ga
+                row[f"autotune_{m}"] = cold[0].get("autotune", "full")
                 h = cold[0].get("handler")
                 if h:
                     row[f"dec_mm_{m}"] = h["decisions"].get("mm", 0)
@@ -101,6 +117,12 @@ def summary(rows):
         s[f"overhead_sum_{m}"] = num / den if den > 0 else None
         s[f"overhead_median_{m}"] = (statistics.median(r[f"overhead_{m}"] for r in pairs)
                                      if pairs else None)
+    for m in ("c", "d", "e", "f"):
+        for key in ("gemm", "gemm_autotune"):
+            pairs = [r for r in rows if r.get(f"{key}_{m}") is not None and r.get(f"{key}_b")]
+            num = sum(r[f"{key}_{m}"] for r in pairs)
+            den = sum(r[f"{key}_b"] for r in pairs)
+            s[f"{key}_ratio_{m}"] = num / den if den > 0 else None
     for m in ("e", "f"):
         dm = sum(r.get(f"dec_mm_{m}", 0) for r in rows)
         da = sum(r.get(f"dec_addmm_{m}", 0) for r in rows)
@@ -118,12 +140,14 @@ def summary(rows):
 
 def markdown(rows, s, bad, versions):
     out = []
-    if versions:
+    if versions.get("device"):
         out.append(f"Device {versions.get('device')}, torch {versions.get('torch')}, "
-                   f"transformers {versions.get('transformers')}, triton {versions.get('triton')}.\n")
+                   f"transformers {versions.get('transformers')}, triton {versions.get('triton')}; "
+                   f"max-autotune setting (AUTOTUNE): {versions.get('autotune')}.\n")
     out.append("| model | phase | compile a | b | c | d | e | f (s) | step b (ms) | e/b | c/b | d/b | f/b "
-               "| ovh e | ovh c | ovh d | ovh f | autotuned b/e | benchmarked b/e | handler mm/addmm, mean k |")
-    out.append("|" + "---|" * 21)
+               "| ovh e | ovh c | ovh d | ovh f | GEMM s b/e | reps b/e | spread b/e | autotuned b/e "
+               "| benchmarked b/e | handler mm/addmm, mean k |")
+    out.append("|" + "---|" * 23)
     for r in rows:
         dec = (f"{r.get('dec_mm_e', 0)}/{r.get('dec_addmm_e', 0)}, "
                f"{fmt(r['ksum_e'] / max(1, r.get('dec_mm_e', 0) + r.get('dec_addmm_e', 0)), 1)}"
@@ -132,8 +156,10 @@ def markdown(rows, s, bad, versions):
             f"| {r['model']} | {r['phase']} | " + " | ".join(fmt(r[f'compile_{m}'], 1) for m in MODES)
             + f" | {fmt(r['step_b'], 4)} | " + " | ".join(fmt(r[f'ratio_{m}']) for m in "ecdf")
             + " | " + " | ".join(fmt(r[f'overhead_{m}'], 2) for m in "ecdf")
-            + f" | {r.get('autotuned_b', '-')}/{r.get('autotuned_e', '-')}"
-            + f" | {r.get('benchmarked_b', '-')}/{r.get('benchmarked_e', '-')} | {dec} |")
+            + f" | {fmt(r.get('gemm_b'), 1)}/{fmt(r.get('gemm_e'), 1)}"
+            + f" | {r['reps_b']}/{r['reps_e']} | {pct(r['spread_b'])}/{pct(r['spread_e'])}"
+            + f" | {dash(r.get('autotuned_b'))}/{dash(r.get('autotuned_e'))}"
+            + f" | {dash(r.get('benchmarked_b'))}/{dash(r.get('benchmarked_e'))} | {dec} |")
     out.append("")
     out.append(f"Over {s['n_e']} model x phase rows with b and e: step e/b geomean {fmt(s['geomean_ratio_e'], 4)}, "
                f"worst {fmt(s['max_ratio_e'], 4)}; c/b geomean {fmt(s['geomean_ratio_c'], 4)} "
@@ -142,6 +168,9 @@ def markdown(rows, s, bad, versions):
     out.append(f"Autotuning overhead, sum(x - a) / sum(b - a) of cold compile seconds: e {fmt(s['overhead_sum_e'], 3)} "
                f"(median {fmt(s['overhead_median_e'], 3)}), c {fmt(s['overhead_sum_c'], 3)}, "
                f"d {fmt(s['overhead_sum_d'], 3)}, f {fmt(s['overhead_sum_f'], 3)}.")
+    out.append(f"GEMM autotuning seconds (choice codegen + precompile + benchmarking, cold), sum x / sum b: "
+               f"e {fmt(s['gemm_ratio_e'], 3)} (precompile + benchmarking alone {fmt(s['gemm_autotune_ratio_e'], 3)}), "
+               f"c {fmt(s['gemm_ratio_c'], 3)}, d {fmt(s['gemm_ratio_d'], 3)}, f {fmt(s['gemm_ratio_f'], 3)}.")
     out.append(f"Handler (e): {s['decisions_mm_e']} mm and {s['decisions_addmm_e']} addmm calls decided, "
                f"mean k {fmt(s['mean_k_e'], 2)}, mean Triton choices kept {fmt(s['mean_kept_triton_e'], 2)}, "
                f"{s['fallbacks_e']} fallbacks; (f): {s['decisions_mm_f']} mm, {s['decisions_addmm_f']} addmm, "
@@ -170,6 +199,9 @@ def main(argv):
     ok = [r for r in recs if r.get("status") == "ok"]
     versions = ({k: ok[0].get(k) for k in ("device", "torch", "transformers", "triton")}
                 if ok else {})
+    if ok:
+        versions["autotune"] = ", ".join(sorted({r.get("autotune", "full") for r in ok
+                                                  if r.get("autotune", "full") != "-"})) or "-"
     sys.stdout.write(markdown(rows, s, bad, versions))
     if a.json:
         with open(a.json, "w") as fh:

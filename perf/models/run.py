@@ -5,7 +5,8 @@ transformers and a CUDA GPU; perf/models/run.sh drives the matrix.
 
 usage: run.py --model NAME --phase prefill|decode|train --mode a|b|c|d|e|f
               --rep R OUT.jsonl [--models FILE] [--artifact FILE.py]
-              [--layers N] [--steps N] [--collect-log FILE]
+              [--autotune full|nocoordesc|gemm] [--layers N] [--steps N]
+              [--collect-log FILE] [--device cpu --batch N --seq N]
 
 The model: perf/models/models.tsv's row NAME, built from its transformers
 *Config class with the published sizes (num_hidden_layers = layers, dropout
@@ -27,12 +28,18 @@ Modes (torch.compile(model, dynamic=False, mode=...)):
   d  b + autoheuristic_use="mm" with --artifact (our _MMRanking<GPU>.py)
   e  b + templates/mmrank_inductor.py install(k="auto", artifact)
   f  b + install(k=1)
+--autotune (modes b..f): full = max-autotune-no-cudagraphs (max_autotune and
+coordinate_descent_tuning); nocoordesc = max_autotune without coordinate
+descent; gemm = GEMM-only max-autotune (max_autotune_gemm: no pointwise
+autotuning, no coordinate descent).  Recorded as "autotune" and
+"compile_options".
 CUDA graphs in every mode, the same way: Inductor's own cudagraphs are off
 (no "reduce-overhead"/"max-autotune" cudagraph trees), and after compiling,
 one whole step (the compiled call, and for train its backward) is captured
 into a torch.cuda.CUDAGraph; the step time is its replay, timed one replay
-at a time with CUDA events (warm-up replays first), >= 50 replays: median,
-p10, p90, min, max (ms).  A capture failure falls back to timing the
+at a time with CUDA events (10 warm-up replays first), --steps replays
+(fewer, never under 50, where they would take over 2 s): median, p10, p90,
+min, max (ms).  A capture failure falls back to timing the
 compiled call itself ("timing": "events-eager").
 compile_s: wall seconds of the first call (dynamo + Inductor + autotuning
 + Triton compiles; for train the first forward and backward).  The caches
@@ -44,6 +51,14 @@ autotunings; select_algorithm_num_precompiles: choices compiled;
 benchmarking.InductorBenchmarker.benchmark_gpu: choices timed;
 coordesc_tuning_bench), counters["aten_mm_info"] (GEMM shapes), and per
 select_algorithm call its name, choice count and how many were benchmarked;
+"selections" times the GEMM selection per name: choices_s (building the
+choices: template codegen, InductorChoices.get_template_configs), select_s
+(the AlgorithmSelectorCache call), autotune_s (precompile + benchmarking,
+do_autotuning, also when deferred to epilogue-fusion benchmarking), bench_s
+and precompile_s (Inductor's own log_results figures); gemm_choices_s and
+gemm_autotune_s sum them over the GEMM names: the compile time a GEMM
+heuristic can save, without coordinate descent and pointwise autotuning.
+"phases_s": seconds of import, setup, build and timing (capture + replays);
 modes e/f add the handler's stats() (decisions per op, mean k, fallbacks).
 --collect-log FILE: autoheuristic_collect="mm" and that log path (as
 TORCHINDUCTOR_AUTOHEURISTIC_COLLECT=mm does; the log is an AutoHeuristic mm
@@ -235,25 +250,64 @@ def setup_mode(mode, artifact):
 
 
 class Selections:
-    """Per select_algorithm call: name, choices, choices benchmarked."""
+    """What Inductor's GEMM selection did, per select_algorithm name (mm,
+    addmm, ...): calls, choices, Triton choices, calls with more than one
+    choice; seconds building the choices (InductorChoices.
+    get_template_configs: template codegen), seconds in select (the
+    AlgorithmSelectorCache call), seconds of precompile + benchmarking
+    (do_autotuning, wherever it runs: in the call or deferred to the
+    scheduler's epilogue-fusion benchmarking), and Inductor's own logged
+    benchmarking / precompile seconds (log_results)."""
 
     def __init__(self):
         from torch._inductor import select_algorithm as sa
+        from torch._inductor.choices import InductorChoices
         self.calls, self.bench = [], []
+        self.secs = {}          # name -> {choices_s, select_s, autotune_s, bench_s, precompile_s}
         rec = self
-        orig_call = sa.AlgorithmSelectorCache.__call__
-        orig_bench = sa.AlgorithmSelectorCache.benchmark
+        cls = sa.AlgorithmSelectorCache
+        orig_call, orig_bench = cls.__call__, cls.benchmark
+        orig_do, orig_log = cls.do_autotuning, cls.log_results
+        orig_cfg = InductorChoices.get_template_configs
+
+        def add(name, key, dt):
+            d = rec.secs.setdefault(str(name), {})
+            d[key] = d.get(key, 0.0) + dt
 
         def call(selector, name, choices, *a, **kw):
             rec.calls.append({"name": name, "choices": len(choices),
                               "triton": sum(type(c).__name__ == "TritonTemplateCaller" for c in choices)})
-            return orig_call(selector, name, choices, *a, **kw)
+            t0 = time.perf_counter()
+            try:
+                return orig_call(selector, name, choices, *a, **kw)
+            finally:
+                add(name, "select_s", time.perf_counter() - t0)
 
         def bench(selector, choices, *a, **kw):
             rec.bench.append(len(choices))
             return orig_bench(selector, choices, *a, **kw)
-        sa.AlgorithmSelectorCache.__call__ = call
-        sa.AlgorithmSelectorCache.benchmark = bench
+
+        def do(selector, name, *a, **kw):
+            t0 = time.perf_counter()
+            try:
+                return orig_do(selector, name, *a, **kw)
+            finally:
+                add(name, "autotune_s", time.perf_counter() - t0)
+
+        def log_results(name, input_nodes, timings, elapse, precompile_elapse, *a, **kw):
+            add(name, "bench_s", float(elapse))
+            add(name, "precompile_s", float(precompile_elapse))
+            return orig_log(name, input_nodes, timings, elapse, precompile_elapse, *a, **kw)
+
+        def get_cfg(choices_self, kernel_inputs, templates, op_name, *a, **kw):
+            t0 = time.perf_counter()
+            try:
+                return orig_cfg(choices_self, kernel_inputs, templates, op_name, *a, **kw)
+            finally:
+                add(op_name, "choices_s", time.perf_counter() - t0)
+        cls.__call__, cls.benchmark, cls.do_autotuning = call, bench, do
+        cls.log_results = staticmethod(log_results)
+        InductorChoices.get_template_configs = get_cfg
 
     def summary(self):
         by = {}
@@ -263,14 +317,26 @@ class Selections:
             d["choices"] += c["choices"]
             d["triton"] += c["triton"]
             d["multi"] += c["choices"] > 1
+        secs = {n: {k: round(v, 3) for k, v in d.items()} for n, d in self.secs.items()}
+        for n, d in secs.items():
+            by.setdefault(n, {}).update(d)
+        gemm = [d for n, d in secs.items() if n in GEMM_NAMES]
         return {"by_name": by, "benchmark_calls": len(self.bench),
-                "choices_benchmarked": sum(self.bench)}
+                "choices_benchmarked": sum(self.bench),
+                "gemm_choices_s": round(sum(d.get("choices_s", 0) for d in gemm), 3),
+                "gemm_autotune_s": round(sum(d.get("autotune_s", 0) for d in gemm), 3),
+                "gemm_select_s": round(sum(d.get("select_s", 0) for d in gemm), 3)}
+
+
+GEMM_NAMES = ("mm", "addmm", "bmm", "baddbmm", "mm-ah", "int_mm", "scaled_mm", "mm_plus_mm")
 
 
 # ---- timing ----------------------------------------------------------------
 
-def time_steps(step, phase, model, steps, device="cuda"):
-    """(list of ms per step, method): CUDA-graph replays, or eager calls."""
+def time_steps(step, phase, model, steps, device="cuda", budget_ms=2000.0):
+    """(list of ms per step, method): CUDA-graph replays, or eager calls;
+    STEPS replays, fewer (never under 50) when they would take over
+    BUDGET_MS."""
     import torch
     if device == "cpu":     # the --device cpu dry run: wall time per call
         step()
@@ -300,9 +366,12 @@ def time_steps(step, phase, model, steps, device="cuda"):
     except Exception as e:  # noqa: BLE001 - record and time eagerly
         torch.cuda.synchronize()
         method = f"events-eager (capture failed: {type(e).__name__}: {str(e)[:200]})"
+    t0 = time.perf_counter()
     for _ in range(10):
         run()
     torch.cuda.synchronize()
+    est_ms = (time.perf_counter() - t0) * 100      # per replay
+    steps = max(50, min(steps, int(budget_ms / max(est_ms, 1e-3))))
     ev = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
           for _ in range(steps)]
     for a, b in ev:
@@ -322,6 +391,8 @@ def spread(ms):
 # ---- main ------------------------------------------------------------------
 
 def measure(args, row, rec):
+    ph = rec.setdefault("phases_s", {})
+    t = time.perf_counter()
     import torch
     import transformers
     from torch._dynamo.utils import counters
@@ -333,18 +404,29 @@ def measure(args, row, rec):
         rec.update({"device": p.name, "capability": f"{p.major}.{p.minor}"})
     else:
         rec["device"] = "cpu"
+    ph["import"] = round(time.perf_counter() - t, 2)
+    t = time.perf_counter()
     if args.collect_log:
         import torch._inductor.config as icfg
         icfg.autoheuristic_collect = "mm"
         icfg.autoheuristic_log_path = os.path.abspath(args.collect_log)
     cmode, handler = setup_mode(args.mode, args.artifact)
+    opts = compile_options(cmode, args.autotune)
     rec["compile_mode"] = cmode
+    rec["autotune"] = args.autotune if cmode != "default" else "-"
+    rec["compile_options"] = opts
     if handler is not None:
         rec["artifact"] = handler.artifact_path
+    ph["setup"] = round(time.perf_counter() - t, 2)
+    t = time.perf_counter()
     model, inputs, labels = build(row, args.phase, args.layers, args.device)
+    ph["build"] = round(time.perf_counter() - t, 2)
     sel = Selections()
     counters.clear()
-    cm = torch.compile(model, mode=cmode, dynamic=False)
+    if opts is None:
+        cm = torch.compile(model, mode=cmode, dynamic=False)
+    else:
+        cm = torch.compile(model, options=opts, dynamic=False)
     step = make_step(cm, args.phase, inputs, labels, args.device)
     sync = torch.cuda.synchronize if args.device == "cuda" else (lambda: None)
     sync()
@@ -357,16 +439,31 @@ def measure(args, row, rec):
     rec["counters"] = {k: counters["inductor"].get(k, 0) for k in COUNTER_KEYS}
     rec["aten_mm_info"] = dict(counters["aten_mm_info"])
     rec["selections"] = sel.summary()
+    for k in ("gemm_choices_s", "gemm_autotune_s", "gemm_select_s"):
+        rec[k] = rec["selections"][k]
     if handler is not None:
         rec["handler"] = handler.stats()
         rec["handler_log"] = handler.log[:200]
     del out
+    t = time.perf_counter()
     ms, method = time_steps(step, args.phase, model, args.steps, args.device)
+    ph["timing"] = round(time.perf_counter() - t, 2)
     rec.update(spread(ms))
     rec["timing"] = method
     if args.device == "cuda":
         rec["peak_mem_gb"] = round(torch.cuda.max_memory_allocated() / 2**30, 2)
     rec["status"] = "ok"
+
+
+def compile_options(cmode, autotune):
+    """None: torch.compile(mode=cmode); else the options dict replacing
+    max-autotune-no-cudagraphs (list_mode_options: max_autotune and
+    coordinate_descent_tuning) for AUTOTUNE nocoordesc / gemm."""
+    if cmode == "default" or autotune == "full":
+        return None
+    if autotune == "nocoordesc":
+        return {"max_autotune": True, "coordinate_descent_tuning": False}
+    return {"max_autotune_gemm": True, "coordinate_descent_tuning": False}
 
 
 def main(argv):
@@ -384,6 +481,10 @@ def main(argv):
     p.add_argument("--layers", type=int, help="override the list's layers")
     p.add_argument("--steps", type=int, default=100, help="timed replays (>= 50)")
     p.add_argument("--collect-log")
+    p.add_argument("--autotune", choices=("full", "nocoordesc", "gemm"), default="full",
+                   help="max-autotune modes b..f: full (max-autotune-no-cudagraphs), nocoordesc "
+                        "(coordinate_descent_tuning off), gemm (max_autotune_gemm only: "
+                        "GEMM-only max-autotune, no pointwise autotuning, no coordinate descent)")
     p.add_argument("--device", choices=("cuda", "cpu"), default="cuda",
                    help="cpu: a dry run of the code path (tests; modes a, b only)")
     p.add_argument("--batch", type=int, help="override the phase's batch (dry runs)")
@@ -425,11 +526,17 @@ def main(argv):
     with open(args.out, "a") as fh:
         fh.write(json.dumps(rec) + "\n")
     print(f"run.py: {args.model} {args.phase} {args.mode} rep {args.rep}: {rec['status']}"
-          + (f" compile {rec.get('compile_s')} s step {rec.get('step_ms', 0):.4f} ms"
+          + (f" compile {rec.get('compile_s')} s (GEMM autotune {rec.get('gemm_autotune_s')} s,"
+             f" choices {rec.get('gemm_choices_s')} s) step {rec.get('step_ms', 0):.4f} ms"
+             f" x{rec.get('n_steps')}; " + " ".join(f"{k} {v} s" for k, v in rec.get("phases_s", {}).items())
+             + f"; wall {rec.get('wall_s')} s"
              if rec["status"] == "ok" else f" {rec.get('error', rec.get('why', ''))}"),
           file=sys.stderr)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    rc = main(sys.argv[1:])
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(rc)   # the record is written: skip the compile workers' and CUDA's teardown

@@ -29,6 +29,11 @@
 #   LAYERS       (the list's layers)   STEPS  100 (timed replays, >= 50)
 #   DEVICE=cpu BATCH=N SEQ=N   a dry run of the code path (tests)
 #   CACHE_ROOT   /tmp/mmrank-models-cache
+#   AUTOTUNE     full: modes b..f use max-autotune-no-cudagraphs (max_autotune +
+#                coordinate_descent_tuning); nocoordesc: the same without
+#                coordinate descent (COORDESC=0 means this); gemm: GEMM-only
+#                max-autotune (max_autotune_gemm, no pointwise autotuning, no
+#                coordinate descent).  Use one OUTDIR per setting.
 #   PYTHON       python3 (the interpreter of run.py; tests pass a stand-in)
 #   COLLECT=1    also write AutoHeuristic mm logs of mode b's GEMMs
 #                (TORCHINDUCTOR_AUTOHEURISTIC_COLLECT=mm) to
@@ -49,46 +54,47 @@ TIME_LIMIT=${TIME_LIMIT:-540}
 MIN_START=${MIN_START:-30}
 PER_RUN_S=${PER_RUN_S:-300}
 CACHE_ROOT=${CACHE_ROOT:-/tmp/mmrank-models-cache}
+AUTOTUNE=${AUTOTUNE:-full}
+[ "${COORDESC:-1}" = 0 ] && [ "$AUTOTUNE" = full ] && AUTOTUNE=nocoordesc
 REC=$OUT/records.jsonl
 start=$(date +%s)
 if [ -z "${MODELS:-}" ]; then
 	MODELS=$(awk -F'\t' '!/^#/ && NF > 1 && $1 != "name" { print $1 }' "$MODELS_FILE" | tr '\n' ' ')
 fi
 PY=${PYTHON:-python3}
-if ! $PY -c 'import transformers' 2>/dev/null; then
+if ! ver=$($PY -c 'import torch, transformers; print("torch", torch.__version__, "transformers", transformers.__version__)' 2>/dev/null); then
 	if [ -n "${WHEELS:-}" ]; then
 		$PY -m pip install -q --no-index --find-links "$WHEELS" transformers || exit 1
+		ver=$($PY -c 'import torch, transformers; print("torch", torch.__version__, "transformers", transformers.__version__)') || exit 1
 	else
-		echo "run.sh: transformers does not import (WHEELS=DIR to install it from wheels)"; exit 1
+		echo "run.sh: torch or transformers does not import (WHEELS=DIR to install transformers from wheels)"; exit 1
 	fi
 fi
 date -u
 [ "${DEVICE:-cuda}" = cpu ] || nvidia-smi --query-gpu=index,name,clocks.sm,temperature.gpu --format=csv 2>/dev/null
-$PY -c 'import torch, transformers; print("torch", torch.__version__, "transformers", transformers.__version__)'
+echo "$ver, AUTOTUNE=$AUTOTUNE"
 
-done_key() {   # model phase mode rep -> 0 if a record exists
-	[ -f "$REC" ] && python3 - "$REC" "$@" <<'EOF'
+declare -A DONE=()   # "model phase mode rep" of the records already there
+if [ -f "$REC" ]; then
+	while IFS= read -r k; do DONE[$k]=1; done < <(python3 - "$REC" <<'EOF'
 import json, sys
-path, m, p, mo, r = sys.argv[1:]
-with open(path) as fh:
-    for line in fh:
-        if line.strip():
-            d = json.loads(line)
-            if (d.get("model"), d.get("phase"), d.get("mode"), str(d.get("rep"))) == (m, p, mo, r):
-                sys.exit(0)
-sys.exit(1)
+for line in open(sys.argv[1]):
+    if line.strip():
+        d = json.loads(line)
+        print(d.get("model"), d.get("phase"), d.get("mode"), d.get("rep"))
 EOF
-}
+)
+fi
 
 stopped=0
 run_one() {   # model phase mode rep
 	local m=$1 ph=$2 mo=$3 rep=$4
-	done_key "$m" "$ph" "$mo" "$rep" && return 0
+	[ -n "${DONE["$m $ph $mo $rep"]+x}" ] && return 0
 	local now left lim cache state extra=()
 	now=$(date +%s); left=$((TIME_LIMIT - (now - start)))
 	if [ "$left" -lt "$MIN_START" ]; then stopped=1; return 1; fi
 	lim=$PER_RUN_S; [ "$left" -lt "$lim" ] && lim=$left
-	cache=$CACHE_ROOT/${m}_${ph}_${mo}
+	cache=$CACHE_ROOT/${m}_${ph}_${mo}_$AUTOTUNE
 	if [ "$rep" -eq 1 ]; then rm -rf "$cache"; state=cold; else
 		if [ -d "$cache" ]; then state=warm; else state=cold; fi
 	fi
@@ -101,7 +107,7 @@ run_one() {   # model phase mode rep
 		MMRANK_CACHE_STATE=$state timeout -k 10 "$lim" $PY perf/models/run.py \
 		--model "$m" --phase "$ph" --mode "$mo" --rep "$rep" --models "$MODELS_FILE" \
 		${ARTIFACT:+--artifact "$ARTIFACT"} ${LAYERS:+--layers "$LAYERS"} --steps "${STEPS:-100}" \
-		${DEVICE:+--device "$DEVICE"} ${BATCH:+--batch "$BATCH"} ${SEQ:+--seq "$SEQ"} \
+		${DEVICE:+--device "$DEVICE"} ${BATCH:+--batch "$BATCH"} ${SEQ:+--seq "$SEQ"} --autotune "$AUTOTUNE" \
 		"${extra[@]}" "$REC"
 	local rc=$?
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# fake_python.sh — a stand-in interpreter for perf/models/run.sh's driver
+# tests (check/test_models.sh): "-c CODE" succeeds (the import checks);
+# "perf/models/run.py ARGS... OUT" appends a record naming its arguments
+# (model, phase, mode, rep, the cache state run.sh passed) after sleeping
+# FAKE_SLEEP_<model> seconds (dashes as underscores; default 0).
+if [ "${1:-}" = -c ]; then echo "fake torch, transformers"; exit 0; fi
+shift
+m= ph= mo= rep=
+while [ $# -gt 1 ]; do
+	case $1 in
+	--model) m=$2; shift ;; --phase) ph=$2; shift ;; --mode) mo=$2; shift ;; --rep) rep=$2; shift ;;
+	--models|--artifact|--layers|--steps|--device|--batch|--seq|--collect-log|--autotune) shift ;;
+	esac
+	shift
+done
+v=FAKE_SLEEP_${m//-/_}
+sleep "${!v:-0}"
+printf '{"model": "%s", "phase": "%s", "mode": "%s", "rep": %s, "status": "ok", "cache": "%s", "compile_s": 1.0, "step_ms": 1.0}\n' \
+	"$m" "$ph" "$mo" "$rep" "$MMRANK_CACHE_STATE" >>"$1"

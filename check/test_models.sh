@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# perf/models (issue #35 item 3), no GPU: the model list's checks
+# (file:line:field), a phase a model lacks recorded as skipped without
+# torch, report.py's table on a fixture with known figures (ratios,
+# geomean, overhead, handler totals, goals), and run.sh's driver with a
+# stand-in interpreter (check/models/fake_python.sh): the matrix order,
+# cold then warm caches, resuming, TIME_LIMIT and PER_RUN_S.  TORCH
+# prerequisite (TORCH_PYTHON with torch 2.11 and transformers): one CPU dry
+# run of run.py (gpt2, 1 layer, decode, mode b, GEMM-only max-autotune)
+# writes a complete record.
+. check/lib.sh
+test_require PYTHON3 models-all
+M=perf/models
+
+# ---- the list ---------------------------------------------------------------
+if python3 - "$M/models.tsv" <<'EOF'
+import sys
+sys.path.insert(0, "perf/models")
+import run
+rows = run.read_models(sys.argv[1])
+archs = {r["arch"] for r in rows.values()}
+gemms = {r["gemms"] for r in rows.values()}
+assert len(rows) >= 6 and {"gpt2", "bert", "vit", "llama"} <= archs, (len(rows), archs)
+assert "addmm" in gemms and "mm" in gemms, gemms
+assert run.phase_shape(rows["llama-3-8b"], "decode") == (16, 1)
+assert run.phase_shape(rows["bert-base"], "decode") is None
+EOF
+then ok models-list; else fail models-list "perf/models/models.tsv: see above"; fi
+sed 's/^gpt2\tgpt2\t2\t/gpt2\tgpt2\tx\t/' "$M/models.tsv" >"$TMP/bad.tsv"
+line=$(grep -n '^gpt2' "$TMP/bad.tsv" | cut -d: -f1)
+expect_error models-bad-field "bad.tsv:$line:layers: 'x' is not a positive integer" "$TMP/bad.jsonl" \
+	python3 "$M/run.py" --models "$TMP/bad.tsv" --model gpt2 --phase prefill --mode a "$TMP/bad.jsonl"
+sed 's/^gpt2\tgpt2\t/gpt2\tgpt3\t/' "$M/models.tsv" >"$TMP/bad2.tsv"
+expect_error models-bad-arch "bad2.tsv:$line:arch: 'gpt3' is none of" "$TMP/bad.jsonl" \
+	python3 "$M/run.py" --models "$TMP/bad2.tsv" --model gpt2 --phase prefill --mode a "$TMP/bad.jsonl"
+expect_error models-unknown-model "--model gpt9: not in" "$TMP/bad.jsonl" \
+	python3 "$M/run.py" --model gpt9 --phase prefill --mode a "$TMP/bad.jsonl"
+python3 "$M/run.py" --model bert-base --phase decode --mode e "$TMP/skip.jsonl" 2>/dev/null
+if python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read()); sys.exit(0 if (d["status"], d["mode"], d["rep"]) == ("skipped", "e", 1) else 1)' "$TMP/skip.jsonl" 2>/dev/null; then
+	ok models-phase-skipped; else fail models-phase-skipped "$(head -c 200 "$TMP/skip.jsonl" 2>&1)"; fi
+
+# ---- report.py on known figures ---------------------------------------------
+if python3 "$M/report.py" check/models/records.jsonl --json "$TMP/r.json" >"$TMP/r.md"; then
+	miss=
+	for want in '| gpt2 | prefill | 10.0 | 30.0 | 22.0 | - | 14.0 | - | 1.0000 | 1.010 | 1.020 | - | - | 0.20 | 0.60 |' \
+		'| 0.20 | 0.60 | - | - | 12.0/3.0 | 3/3 | 4.0%/0.0% | 49/49 | 980/147 | 1/48, 3.0 |' \
+		'sum x / sum b: e 0.250 (precompile + benchmarking alone 0.200)' \
+		'step e/b geomean 1.0150, worst 1.0200; c/b geomean 1.0100' \
+		'sum(b - a) of cold compile seconds: e 0.200 (median 0.200), c 0.600' \
+		'Handler (e): 15 mm and 48 addmm calls decided, mean k 2.78, mean Triton choices kept 1.78, 2 fallbacks' \
+		'no case > 1.03: NOT met; overhead (e - a) <= 25 % of (b - a): met' \
+		'- llama-3-8b train b rep 1: timeout over PER_RUN_S=300 s'; do
+		grep -qF -- "$want" "$TMP/r.md" || miss="$miss [$want]"
+	done
+	[ -z "$miss" ] && ok models-report-figures || fail models-report-figures "missing:$miss"
+	grep -q 'bert-base' "$TMP/r.md" && fail models-report-skipped-quiet "a skipped phase is listed" || ok models-report-skipped-quiet
+else
+	fail models-report-figures "report.py failed"
+fi
+
+# ---- run.sh's driver, with the stand-in interpreter -------------------------
+FAKE=$ROOT/check/models/fake_python.sh
+drive() {   # OUT, environment from the caller
+	PYTHON=$FAKE CACHE_ROOT=$TMP/cache MODELS="gpt2 bert-base" PHASES=${PHASES:-prefill decode} \
+		MODES_FIRST="b a" MODES_LATER=${MODES_LATER-f} bash "$M/run.sh" "$1" >"$TMP/drive.out" 2>&1
+}
+keys() { python3 -c 'import json,sys; [print(d["model"], d["phase"], d["mode"], d["rep"], d.get("cache", "-"), d["status"]) for d in map(json.loads, open(sys.argv[1]))]' "$1"; }
+REPS=2 drive "$TMP/d1"
+keys "$TMP/d1/records.jsonl" >"$TMP/got"
+cat >"$TMP/want" <<'EOF'
+gpt2 prefill b 1 cold ok
+gpt2 prefill a 1 cold ok
+bert-base prefill b 1 cold ok
+bert-base prefill a 1 cold ok
+gpt2 decode b 1 cold ok
+gpt2 decode a 1 cold ok
+bert-base decode b 1 cold ok
+bert-base decode a 1 cold ok
+gpt2 prefill f 1 cold ok
+bert-base prefill f 1 cold ok
+gpt2 decode f 1 cold ok
+bert-base decode f 1 cold ok
+gpt2 prefill b 2 warm ok
+gpt2 prefill a 2 warm ok
+bert-base prefill b 2 warm ok
+bert-base prefill a 2 warm ok
+gpt2 decode b 2 warm ok
+gpt2 decode a 2 warm ok
+bert-base decode b 2 warm ok
+bert-base decode a 2 warm ok
+gpt2 prefill f 2 warm ok
+bert-base prefill f 2 warm ok
+gpt2 decode f 2 warm ok
+bert-base decode f 2 warm ok
+EOF
+test_cmp models-run-order "$TMP/want" "$TMP/got"
+[ -s "$TMP/d1/report.md" ] && ok models-run-report || fail models-run-report "no report.md"
+REPS=2 drive "$TMP/d1"
+n=$(wc -l <"$TMP/d1/records.jsonl")
+[ "$n" -eq 24 ] && ! grep -q '^== ' "$TMP/drive.out" && ok models-run-resume || fail models-run-resume "$n records after a second call"
+REPS=3 drive "$TMP/d1"
+n=$(wc -l <"$TMP/d1/records.jsonl")
+[ "$n" -eq 36 ] && ok models-run-more-reps || fail models-run-more-reps "$n records"
+# TIME_LIMIT: bert-base sleeps past the call's limit: no record for it, the
+# call stops there and says so; the next call does it
+FAKE_SLEEP_bert_base=8 TIME_LIMIT=5 MIN_START=1 REPS=1 drive "$TMP/d2"
+keys "$TMP/d2/records.jsonl" >"$TMP/got"
+printf 'gpt2 prefill b 1 cold ok\ngpt2 prefill a 1 cold ok\n' >"$TMP/want"
+if cmp -s "$TMP/want" "$TMP/got" && grep -q 'stopped by TIME_LIMIT=5s' "$TMP/drive.out"; then ok models-run-time-limit
+else fail models-run-time-limit "$(tr '\n' '|' <"$TMP/got") $(grep -c stopped "$TMP/drive.out")"; fi
+REPS=1 drive "$TMP/d2"
+n=$(wc -l <"$TMP/d2/records.jsonl")
+[ "$n" -eq 12 ] && ok models-run-time-limit-resumed || fail models-run-time-limit-resumed "$n records"
+# PER_RUN_S: a run over it gets a timeout record and is not retried
+FAKE_SLEEP_gpt2=5 PER_RUN_S=2 REPS=1 MODES_LATER= PHASES=prefill drive "$TMP/d3"
+if python3 -c 'import json,sys; d=[json.loads(l) for l in open(sys.argv[1])]; t=[x for x in d if x["status"] == "timeout"]; sys.exit(0 if len(t) == 2 and all(x["model"] == "gpt2" for x in t) and len(d) == 4 else 1)' "$TMP/d3/records.jsonl"; then
+	ok models-run-per-run-timeout; else fail models-run-per-run-timeout "$(keys "$TMP/d3/records.jsonl" | tr '\n' '|')"; fi
+
+# ---- TORCH: one CPU dry run of run.py ----------------------------------------
+test_require TORCH models-torch
+if ! "$TORCH_PYTHON" -c 'import transformers' 2>/dev/null; then
+	skip models-torch "[TORCH] $TORCH_PYTHON cannot import transformers"; finish
+fi
+mkdir -p "$TMP/ind"
+TORCHINDUCTOR_CACHE_DIR=$TMP/ind timeout 600 "$TORCH_PYTHON" "$M/run.py" --device cpu --model gpt2 --layers 1 \
+	--batch 1 --phase decode --mode b --autotune gemm --steps 50 "$TMP/cpu.jsonl" >"$TMP/cpu.err" 2>&1
+if python3 - "$TMP/cpu.jsonl" <<'EOF'
+import json, sys
+d = json.loads(open(sys.argv[1]).read())
+assert d["status"] == "ok", d.get("error")
+assert d["compile_mode"] == "max-autotune-no-cudagraphs" and d["n_steps"] == 50 and d["step_ms"] > 0
+assert d["aten_mm_info"] == {"aten.addmm_1_2304_768": 1, "aten.addmm_1_768_768": 1,
+                             "aten.addmm_1_3072_768": 1, "aten.addmm_1_768_3072": 1,
+                             "aten.mm_1_50257_768": 1}, d["aten_mm_info"]
+s = d["selections"]["by_name"]
+assert s["addmm"]["calls"] == 4 and s["mm"]["calls"] == 1, s
+assert s["addmm"]["autotune_s"] > 0 and d["gemm_autotune_s"] == round(s["addmm"]["autotune_s"], 3), s
+assert set(d["phases_s"]) == {"import", "setup", "build", "timing"}, d["phases_s"]
+assert d["autotune"] == "gemm" and d["compile_options"] == {"max_autotune_gemm": True,
+                                                            "coordinate_descent_tuning": False}
+EOF
+then ok models-torch-cpu-record; else fail models-torch-cpu-record "$(tail -c 300 "$TMP/cpu.err")"; fi
+finish
