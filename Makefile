@@ -190,6 +190,7 @@ Variables (current value; every one is checked before anything runs):
   GRID=$(GRID) (mm|reference|search|FILE)  SELECT=$(SELECT) (top1|regret|hit|curve)  FOLDS=$(FOLDS)
   LEAF_RANK=$(LEAF_RANK) (freq|greedy|joint|joint-hit|prefix...: leaf list order)  SELECT_RANK=$(SELECT_RANK) (the order models are scored with)
   LEAF_PAD=$(LEAF_PAD) (ancestors' classes appended; fit --help)  LEAF_FILL=$(LEAF_FILL) (none|all: all = every other measured class appended)
+  TOPK_EPS=$(TOPK_EPS) (each leaf's k: out-of-fold regret <= 1 + TOPK_EPS; 0: off; needs FOLDS)
   PROFILE=$(PROFILE) (ours|reference: sets SPLIT GRID SELECT LEAF_RANK SELECT_RANK LEAF_PAD LEAF_FILL FOLDS)
   SAMPLES=$(SAMPLES)  REPS=$(REPS)  GPUS=$(GPUS)  FAST_REJECT=$(FAST_REJECT)  SCREEN=$(SCREEN)  SCREEN_MS=$(SCREEN_MS)
   DATASET_MIRROR=$(DATASET_MIRROR) (folder searched before the upstream URL)
@@ -336,6 +337,11 @@ LEAF_FILL       ?= $(if $(filter freq,$(LEAF_RANK)),none,all)
 # cross-validation needs whole inputs per fold: only with the grouped split
 FOLDS           ?= $(if $(filter group,$(SPLIT)),5,0)
 endif
+# a top-k sized by confidence (issue #35): every node's list length, the
+# smallest k whose out-of-fold regret over its inputs is <= 1 + TOPK_EPS
+# (fit --topk-eps; needs FOLDS >= 2, so not with PROFILE=reference; 0: off)
+TOPK_EPS        ?= 0.005
+TOPK_ARG         = $(if $(filter-out 0,$(FOLDS)),$(if $(filter-out 0 0.0,$(TOPK_EPS)), --topk-eps $(TOPK_EPS)))
 # the order models are scored with, in both profiles: joint's and joint-hit's
 # by the coverage order they start from (greedy; docs/RESULTS.md section 2.6),
 # any other by its own lists
@@ -485,7 +491,7 @@ endif
 LEAF_FILL_ARG    = $(if $(filter all,$(LEAF_FILL)), --leaf-fill all)
 PROFILE_FIT_ARGS = --ranking $(RANKING) --seed $(SEED) \
   --split $(SPLIT) --grid $(GRID) --select $(SELECT) --leaf-rank $(LEAF_RANK) --select-rank $(SELECT_RANK) --leaf-pad $(LEAF_PAD)$(LEAF_FILL_ARG) \
-  --folds $(FOLDS)
+  --folds $(FOLDS)$(TOPK_ARG)
 FIT_ARGS = $(PROFILE_FIT_ARGS) \
   --write-split $(O)/split.tsv $(foreach s,$(EXTRA_SETS),--data $(s) $(O)/$(s).feat.tsv) $(FIT_EXTRA)
 
@@ -552,7 +558,7 @@ $(foreach h,$(sort $(abspath $(HELDOUT) $(LOG))),$(eval $(call extra_log_rule,$(
 HELDOUT_ARGS = $(foreach h,$(HELDOUT),$(basename $(notdir $(h)))=$(call log_feat,$(h)))
 
 $(CMP)/params: FORCE
-	$(call stamp,$(RANKING) $(SEED) $(HOLDOUT) $(GRID) $(SELECT) $(LEAF_RANK) $(SELECT_RANK) $(LEAF_PAD)$(LEAF_FILL_ARG) $(FOLDS) $(EXTRA_SETS))
+	$(call stamp,$(RANKING) $(SEED) $(HOLDOUT) $(GRID) $(SELECT) $(LEAF_RANK) $(SELECT_RANK) $(LEAF_PAD)$(LEAF_FILL_ARG) $(FOLDS)$(TOPK_ARG) $(EXTRA_SETS))
 # what the comparison shows: the reference artifact and the extra logs
 $(CMP)/show.params: FORCE
 	$(call stamp,$(abspath $(REFERENCE_ART)) $(HELDOUT))
@@ -571,7 +577,7 @@ CMP_GROUP = --split group --test-fraction $(HOLDOUT)
 # (a) the reference's setting: one model, rows split, 1 % test
 $(eval $(call cmp_fit,rows,--split rows $(REF_LEARN)))
 # (b) ours (the profile's options) on the grouped split
-$(eval $(call cmp_fit,group,$(CMP_GROUP) --grid $(GRID) --select $(SELECT) --leaf-rank $(LEAF_RANK) --select-rank $(SELECT_RANK) --leaf-pad $(LEAF_PAD)$(LEAF_FILL_ARG) --folds $(FOLDS)))
+$(eval $(call cmp_fit,group,$(CMP_GROUP) --grid $(GRID) --select $(SELECT) --leaf-rank $(LEAF_RANK) --select-rank $(SELECT_RANK) --leaf-pad $(LEAF_PAD)$(LEAF_FILL_ARG) --folds $(FOLDS)$(TOPK_ARG)))
 # (d) the reference learner on the same grouped split (its val set, 19 %, is
 # held out of its training for the §5.10 check, as in the reference)
 $(eval $(call cmp_fit,refgroup,$(CMP_GROUP) $(REF_LEARN)))
@@ -725,7 +731,7 @@ include $(sort $(wildcard stages/*.mk))
 # (PROFILE, GRID, the spelling of GPU and OUT, LAUNCHER, the Slurm settings and
 # SCREEN, SCREEN_MS, LONG_MS, LONG_LAUNCHES, COOL_CLOCK, COOL_MAX_MS are checked
 # where they are defined.)
-VARS_CHECKED := GPU OUT RANKING SEED SPLIT SELECT LEAF_RANK SELECT_RANK LEAF_PAD LEAF_FILL FOLDS HOLDOUT \
+VARS_CHECKED := GPU OUT RANKING SEED SPLIT SELECT LEAF_RANK SELECT_RANK LEAF_PAD LEAF_FILL FOLDS TOPK_EPS HOLDOUT \
   HEURISTIC_NAME CROSS_DEVICE V SAMPLES REPS FAST_REJECT LOSER_RATIO WARM_FROM_VERIFY VERIFY_CUT VERIFY_CUT_AUDIT LONG_MS COOL_CLOCK GPUS ONLINE_SEED GPU_MEM_BYTES SAMPLE_MAX_GFLOP \
   COLLECT_TIME_LIMIT FUZZ_SECONDS CUBLASLT CC BUILD \
   DATASET_MIRROR LOG HELDOUT \

@@ -75,6 +75,14 @@ else fail vars-leaf-fill-default "h200 a100 h100 h200-ref a100-ref h200-freq h20
 	fail vars-leaf-fill-refits "$("${MK[@]}" -n fit GPU=h200 LEAF_FILL=none 2>&1 | head -3 | tr '\n' '|')"
 bad_value vars-folds    "FOLDS='1': expected 0 \(off\) or an integer in \[2, 100\]" fit FOLDS=1
 bad_value vars-folds-rows "FOLDS=5 needs SPLIT=group" fit SPLIT=rows FOLDS=5
+bad_value vars-topk-eps "TOPK_EPS='0.7': expected 0 \(off\) or a number in \(0, 0.5\]" fit TOPK_EPS=0.7
+bad_value vars-topk-eps-word "TOPK_EPS='abc': expected 0 \(off\)" fit TOPK_EPS=abc
+# TOPK_EPS reaches fit with the profile's folds, and not without folds
+"${MK[@]}" -s fit-args GPU=a100 | grep -q -- '--folds 5 --topk-eps 0.005$' &&
+	"${MK[@]}" -s fit-args GPU=a100 TOPK_EPS=0.01 | grep -q -- '--topk-eps 0.01$' &&
+	! "${MK[@]}" -s fit-args GPU=a100 TOPK_EPS=0 | grep -q -- '--topk-eps' &&
+	! "${MK[@]}" -s fit-args GPU=a100 PROFILE=reference | grep -q -- '--topk-eps' && ok vars-topk-eps-fit-args ||
+	fail vars-topk-eps-fit-args "$("${MK[@]}" -s fit-args GPU=a100 2>&1)"
 bad_value vars-seed     "SEED='-3': expected an integer in \[0, 9223372036854775807\]" fit SEED=-3
 bad_value vars-seed-big "SEED='9223372036854775808': expected an integer" fit SEED=9223372036854775808
 bad_value vars-grid     "GRID='nope': expected mm, reference, search or an existing file" fit GRID=nope
@@ -140,6 +148,7 @@ for s in fit prune; do
 	[ "$r" = "an integer in [1, 1000000]" ] && ok "vars-ranking-within-$s" || fail "vars-ranking-within-$s" "$s --ranking: $r"
 done
 [ "$(opt_range fit --folds)" = "an integer in [0, 100]" ] && ok vars-agree-FOLDS-fit || fail vars-agree-FOLDS-fit "$(opt_range fit --folds)"
+"$BIN/fit" --topk-eps x 2>&1 | grep -q "expected a number in \[0, 0.5\]" && ok vars-agree-TOPK_EPS-fit || fail vars-agree-TOPK_EPS-fit "$("$BIN/fit" --topk-eps x 2>&1 | head -1)"
 
 # make help: every variable the README names, and quiet under | head
 "${MK[@]}" help >"$TMP/help" 2>&1

@@ -23,7 +23,8 @@
  * The curve (--curve, curve.h; issue #19): hit rate and regret of the
  * first entry alone (what a runtime without autotuning launches: the first
  * listed choice measured for the input, extern_mm if none is) and of the
- * top-k + extern_mm lists for k = 1..10, per (tree, set).
+ * top-k + extern_mm lists for k = 1..10 and for k = the leaf's own top_k
+ * (auto: fit --topk-eps; 10 for a tree without one), per (tree, set).
  *
  * Per-input rankings (--ranked NAME:SET=FILE, a ranks TSV: nvmmh's, NVIDIA's
  * analytic nvMatmulHeuristics) are scored on set SET like a tree's lists
@@ -91,7 +92,8 @@ static const char notes_tail[] =
 "choice ids the tree ranks (extern_mm, in every list, not counted).  A tree\n"
 "that ranks none of a set's choice ids is refused (every list would be\n"
 "extern_mm alone, the same at every k).  With --curve, the curve follows\n"
-"the table: hit % and regret per k.\n"
+"the table: hit % and regret per k (the TSV also k = auto: each leaf's\n"
+"top_k from fit --topk-eps, 10 without one, and the mean k).\n"
 "Units: regret and speedup are ratios of median times (ms / ms).\n"
 "\n"
 "A tree and a set must come from one device (metadata shared_memory and\n"
@@ -493,7 +495,7 @@ pair_input(const pair *p, int i, const klist *kl, mx_acc *acc, extra *ex,
 		measured |= !isnan(time[rank[j]]);
 	ex->no_ranked += !measured;
 	mx_case c = {time, truth, rank, prob, n, is_unsafe};
-	cv_add(&ex->curve, time, truth, rank, prob, n);
+	cv_add(&ex->curve, time, truth, rank, prob, n, p->t ? p->t->node[leaf].top_k : 0);
 	for (int q = 0; q < kl->n; q++) {
 		topk_list l;
 		mx_add(&acc[q], &c, &l);
@@ -513,21 +515,25 @@ typedef struct {
 	cv_acc c;
 } curve_row;
 
-/* --curve TSV header, and the rows of one pair (k = first, 1..CV_KMAX). */
+/* --curve TSV header, and the rows of one pair (k = first, 1..CV_KMAX,
+ * auto: the leaf's top_k, curve.h), with the mean list length. */
 static const char curve_header[] =
-    "tree\tset\tk\tinputs\thit_rate\tregret_gmean\tregret_max\tregret_none";
+    "tree\tset\tk\tinputs\thit_rate\tregret_gmean\tregret_max\tregret_none\tmean_k";
 
 static void
 curve_tsv(FILE *fp, const char *tname, const char *sname, const cv_acc *c)
 {
-	for (int k = 0; k <= CV_KMAX; k++) {
+	for (int k = 0; k <= CV_AUTO; k++) {
 		fprintf(fp, "%s\t%s\t", tname, sname);
 		if (k == 0)
 			fputs("first", fp);
+		else if (k == CV_AUTO)
+			fputs("auto", fp);
 		else
 			fprintf(fp, "%d", k);
-		fprintf(fp, "\t%ld\t%.17g\t%.17g\t%.17g\t%ld\n", c->n, cv_hit(c, k),
-		        cv_regret(c, k), c->rmax[k], c->none[k]);
+		fprintf(fp, "\t%ld\t%.17g\t%.17g\t%.17g\t%ld\t%.17g\n", c->n,
+		        cv_hit(c, k), cv_regret(c, k), c->rmax[k], c->none[k],
+		        k == CV_AUTO ? cv_mean_k(c) : k ? k : 1);
 	}
 }
 

@@ -48,6 +48,7 @@ static const char synopsis[] =
 "           [--ranking K] [--nrows N] [--seed S] [--split rows|group|none]\n"
 "           [--grid mm|reference|search|FILE] [--select top1|regret|hit|curve]\n"
 "           [--leaf-rank freq|greedy|joint|prefix...] [--select-rank R]\n"
+"           [--topk-eps E]\n"
 "           [--leaf-pad N] [--leaf-fill none|all] [--prune-exclude-extern]\n"
 "           [--folds K] [--test-fraction F | --test-fold F/K] [--dump-train FILE]\n"
 "           [--write-split FILE] [--verbose] [--threads N]\n"
@@ -170,11 +171,22 @@ static const char h_folds[] =
 "all training rows (set 'train' = main train+val); 0 (default) = select on "
 "val";
 
+static const char h_topk_eps[] =
+"(issue #35, a top-k sized by confidence; needs --folds >= 2) give every "
+"node of the written tree its list length top_k (an 11th node field and "
+"param topk_eps E, stages/FORMATS.md): the smallest j whose out-of-fold "
+"geometric mean regret of the top-j list + extern_mm, over the "
+"cross-validation inputs routed through the node, is <= 1 + E (each "
+"input ranked by the selected model refitted without its fold, ordered "
+"by --leaf-rank and --leaf-fill), else K (--ranking).  E in [0, 0.5], e.g. "
+"0.005; 0 (default): no per-node k.  Costs --folds more fits of one model";
+
 typedef struct {
 	const char *main_path, *out, *mout, *dot, *hname, *grid, *dump, *splitout;
 	opt_list data;      /* NAME PATH pairs */
 	int k, nrows, folds, select, lrank, srank, lpad, lfill, pxe, verbose, threads;
 	int64_t seed;
+	double topk_eps;
 	split_params sp;
 } fit_opts;
 
@@ -223,6 +235,8 @@ check_options(fit_opts *o)
 		die("--leaf-pad needs a --leaf-rank other than freq (the reference's lists are not padded)");
 	if (o->lfill && o->lrank == RR_FREQ)
 		die("--leaf-fill all needs a --leaf-rank other than freq (the reference's lists are not filled)");
+	if (o->topk_eps > 0 && o->folds < 2)
+		die("--topk-eps needs --folds >= 2 (each node's k is sized out of fold)");
 	if (o->sp.tfolds && !isnan(o->sp.test_frac))
 		die("--test-fold and --test-fraction both set the test share: give one");
 	if (o->sp.tfolds && o->sp.mode != SPLIT_GROUP)
@@ -285,6 +299,7 @@ fit_cli(fit_opts *o, int argc, char **argv)
 		OPT_ENUM("--leaf-fill", "MODE", &o->lfill, fills, 0, h_leaf_fill),
 		OPT_FLAG("--prune-exclude-extern", &o->pxe, h_pxe),
 		OPT_INT("--folds", "K", &o->folds, 0, 100, 0, h_folds),
+		OPT_DOUBLE("--topk-eps", "E", &o->topk_eps, 0, 0.5, 0, h_topk_eps),
 		OPT_STRING("--dump-train", "FILE", &o->dump, OPT_OUTPUT,
 		           "the final training matrix as TSV: feature columns, label, "
 		           "weight (for the scikit-learn oracle test)"),
@@ -587,12 +602,14 @@ main(int argc, char **argv)
 	double t_grid = mono_s();
 	gridcv_run(&g, &r, pl);
 	t_grid = mono_s() - t_grid;
-	pool_free(pl);
 	int best = o.select == SEL_CURVE
 	    ? select_curve(r.cacc + S_VAL, r.mx + S_VAL, nmodels, (size_t)nsets)
 	    : select_model(r.mx + S_VAL, nmodels, (size_t)nsets, o.select);
 	if (best >= 0)
 		gridcv_rank_written(&g, &r.full[best], o.lrank, o.lfill);
+	if (best >= 0 && o.topk_eps > 0)
+		gridcv_top_k(&g, best, &r.full[best], o.lrank, o.lfill, o.topk_eps, pl);
+	pool_free(pl);
 	write_outputs(&o, &g, &r, best);
 	/* r.t_fit, r.t_eval: each task's wall time, summed over the tasks that
 	 * ran on the threads at once (about their CPU time), not elapsed time */

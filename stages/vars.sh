@@ -70,6 +70,11 @@ if has FOLDS; then
 		err "FOLDS='${v[FOLDS]}': expected 0 (off) or an integer in [2, 100] (fit --folds)"
 	fi
 fi
+# fit --topk-eps: 0 (off) or a number in (0, 0.5]
+if has TOPK_EPS && ! { number "${v[TOPK_EPS]}" &&
+	awk -v e="${v[TOPK_EPS]}" 'BEGIN { exit !(e >= 0 && e <= 0.5) }'; }; then
+	err "TOPK_EPS='${v[TOPK_EPS]}': expected 0 (off) or a number in (0, 0.5], e.g. 0.005 (fit --topk-eps: each leaf's k has out-of-fold regret <= 1 + TOPK_EPS)"
+fi
 # " (PROFILE=reference's)" when the profile, not the user, set LEAF_RANK
 # (LEAF_RANK_ORIGIN: make's $(origin LEAF_RANK))
 by_profile() {

@@ -12,8 +12,10 @@ perf/compare/oof.sh, each scored by the trees that never saw it.  --set
 keeps one set name only (default: every row).  Printed per tree in order
 of first appearance: the inputs, then for each k of --k (default
 first,1,2,5,10; `first` is the first entry alone, k the top-k list with
-extern_mm appended) the hit rate (%) and the regret geometric mean, and
-the count of first entries without a finite time (a failed choice).
+extern_mm appended, `auto` the top-k list with k = each leaf's top_k,
+fit --topk-eps, 10 without one) the hit rate (%) and the regret geometric
+mean, and the count of first entries without a finite time (a failed
+choice); with auto among --k, auto's mean k last (pooled over the inputs).
 Exit status 1 on a missing column, an unknown k or an empty selection.
 """
 import argparse
@@ -36,15 +38,17 @@ for path in a.curves:
                 continue
             n, none = int(r['inputs']), int(r['regret_none'])
             g = float(r['regret_gmean'])
-            v = acc.setdefault(r['tree'], {}).setdefault(r['k'], [0, 0.0, 0, 0.0])
+            v = acc.setdefault(r['tree'], {}).setdefault(r['k'], [0, 0.0, 0, 0.0, 0.0])
             v[0] += n
             v[1] += float(r['hit_rate']) * n
             v[2] += n - none
             v[3] += (n - none) * math.log(g) if n > none else 0.0
+            v[4] += float(r.get('mean_k') or 'nan') * n
 if not acc:
     sys.exit(f'curve.py: no rows{" of set " + a.set if a.set else ""} in {", ".join(a.curves)}')
 head = ''.join(f'  {("k=" + k) if k != "first" else "first":>18}' for k in ks)
-print(f'{"tree":<10} {"inputs":>6}{head}  first-failed')
+auto = 'auto' in ks
+print(f'{"tree":<10} {"inputs":>6}{head}  first-failed{"  mean-k(auto)" if auto else ""}')
 for t, byk in acc.items():
     missing = [k for k in ks if k not in byk]
     if missing:
@@ -53,4 +57,5 @@ for t, byk in acc.items():
     cells = ''.join(f'  {100 * v[1] / v[0]:7.2f}% {math.exp(v[3] / v[2]) if v[2] else 0:9.6f}'
                     for v in (byk[k] for k in ks))
     first = byk.get('first')
-    print(f'{t:<10} {n:>6}{cells}  {first[0] - first[2] if first else "-":>6}')
+    mk = f'  {byk["auto"][4] / byk["auto"][0]:13.3f}' if auto else ''
+    print(f'{t:<10} {n:>6}{cells}  {first[0] - first[2] if first else "-":>12}{mk}')

@@ -122,4 +122,4 @@ for ((f = 0; f < k; f++)); do
 		{ echo "oof.sh: eval --curve failed on fold $f" >&2; exit 1; }
 	C+=("$d/curve.tsv")
 done
-python3 perf/compare/curve.py --k first,1,2,3,5,10 "${C[@]}"
+python3 perf/compare/curve.py --k first,1,2,3,5,10,auto "${C[@]}"

@@ -35,7 +35,7 @@ put(cv_acc *a, int k, int hit, double r)
 
 void
 cv_add(cv_acc *a, const double *time, int truth, const int *rank,
-       const double *prob, int n_rank)
+       const double *prob, int n_rank, int kauto)
 {
 	double tt = time[truth];
 	if (!isfinite(tt) || !(tt > 0))
@@ -49,13 +49,38 @@ cv_add(cv_acc *a, const double *time, int truth, const int *rank,
 	}
 	int f = first_entry(rank, prob, n_rank, time, a->def);
 	put(a, 0, f >= 0 && f == truth, f >= 0 ? regret(time[f], tt) : INFINITY);
+	int ka = kauto > 0 ? kauto : CV_KDEF;
+	topk_list l;
+	topk(&l, NULL, rank, prob, n_rank, time, ka, a->def, truth);
+	put(a, CV_AUTO, l.has_truth, regret(l.best, tt));
+	a->ksum += ka;
+}
+
+void
+cv_list_lr(const double *time, int truth, const int *rank, const double *prob,
+           int n_rank, int def, int kmax, double *lr)
+{
+	double tt = time[truth];
+	for (int k = 1; k <= kmax; k++) {
+		topk_list l;
+		topk(&l, NULL, rank, prob, n_rank, time, k, def, truth);
+		double r = regret(l.best, tt);
+		lr[k - 1] = isfinite(r) && r < RR_REGRET_CAP ? log(r) : log(RR_REGRET_CAP);
+	}
+}
+
+double
+cv_mean_k(const cv_acc *a)
+{
+	return a->n ? a->ksum / (double)a->n : 0.0;
 }
 
 void
 cv_merge(cv_acc *a, const cv_acc *b)
 {
 	a->n += b->n;
-	for (int k = 0; k <= CV_KMAX; k++) {
+	a->ksum += b->ksum;
+	for (int k = 0; k <= CV_AUTO; k++) {
 		a->hit[k] += b->hit[k];
 		a->none[k] += b->none[k];
 		a->lsum[k] += b->lsum[k];
@@ -90,7 +115,7 @@ cv_select_points(int *ks)
 double
 cv_lcap(const cv_acc *a, int k)
 {
-	if (k < 0 || k > CV_KMAX)
-		die("curve: list length %d out of 0..%d", k, CV_KMAX);
+	if (k < 0 || k > CV_AUTO)
+		die("curve: list length %d out of 0..%d", k, CV_AUTO);
 	return a->n ? a->lcap[k] / (double)a->n : 0.0;
 }

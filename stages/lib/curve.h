@@ -19,6 +19,11 @@
  *          it is truth; regret = its time / time[truth]; no fallback when
  *          it failed.
  *
+ *   auto   ("top-k sized by confidence", issue #35): the top-k list with
+ *          k = the leaf's own top_k (tree.h, fit --topk-eps), or 10, the
+ *          top_k Inductor's tuned_mm passes, for a tree or ranking without
+ *          one; the mean k is kept too.
+ *
  * A list without a finite time (a failed first entry; for k >= 1, every
  * listed choice failed) is counted in none[k] and left out of the regret
  * statistics, like metrics.h's regret_none; for model selection
@@ -28,28 +33,40 @@
 #define MMRANK_CURVE_H
 
 #define CV_KMAX 10
+#define CV_AUTO (CV_KMAX + 1) /* the index of the auto list */
+#define CV_KDEF 10            /* auto's k without a per-leaf k */
 
 typedef struct {
 	int def;               /* always-included choice, -1: none */
 	long n;                /* inputs added */
-	long hit[CV_KMAX + 1]; /* [0] first entry alone, [k] top-k + def */
-	long none[CV_KMAX + 1];
-	double lsum[CV_KMAX + 1];  /* sum of ln regret over the others */
-	double lcap[CV_KMAX + 1];  /* sum of ln regret, none = ln RR_REGRET_CAP,
+	long hit[CV_AUTO + 1]; /* [0] first entry alone, [k] top-k + def,
+	                          [CV_AUTO] the leaf's top_k + def */
+	long none[CV_AUTO + 1];
+	double lsum[CV_AUTO + 1];  /* sum of ln regret over the others */
+	double lcap[CV_AUTO + 1];  /* sum of ln regret, none = ln RR_REGRET_CAP,
 	                              each regret capped there */
-	double rmax[CV_KMAX + 1];
+	double rmax[CV_AUTO + 1];
+	double ksum;           /* sum of auto's k over the inputs */
 } cv_acc;
 
 /* Start an accumulator for the always-included choice def (or -1). */
 void cv_init(cv_acc *a, int def);
-/* Add one input (see above); time[truth] must be finite and > 0. */
+/* Add one input (see above); time[truth] must be finite and > 0; kauto:
+ * the leaf's top_k (<= 0: none, CV_KDEF). */
 void cv_add(cv_acc *a, const double *time, int truth, const int *rank,
-            const double *prob, int n_rank);
+            const double *prob, int n_rank, int kauto);
+/* ln regret of the top-j list + def for j = 1..kmax into lr[0..kmax): a
+ * list without a finite time costs ln RR_REGRET_CAP, each capped there
+ * (what cv_lcap averages; fit --topk-eps sizes a leaf's k by it). */
+void cv_list_lr(const double *time, int truth, const int *rank,
+                const double *prob, int n_rank, int def, int kmax, double *lr);
+/* Mean auto k (0 without inputs). */
+double cv_mean_k(const cv_acc *a);
 /* Add b's inputs to a (same def): merging accumulators in a fixed order
  * gives what adding their inputs in that order gives (fit's passes and
  * jobs, gridcv.h). */
 void cv_merge(cv_acc *a, const cv_acc *b);
-/* Hit rate at k (0..CV_KMAX), a fraction; 0 without inputs. */
+/* Hit rate at k (0..CV_AUTO), a fraction; 0 without inputs. */
 double cv_hit(const cv_acc *a, int k);
 /* Geometric mean regret at k over the inputs not in none[k]; 0 if none. */
 double cv_regret(const cv_acc *a, int k);

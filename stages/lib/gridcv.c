@@ -106,7 +106,8 @@ evaluate(const tree *t, const evset *e, int n_univ, mx_acc *acc, cv_acc *cacc)
 		mx_case mc = {time, ds->gch[fs->choice[ds->win[i]]], rank + roff[leaf],
 		              prob + roff[leaf], t->node[leaf].prob_len, 0};
 		mx_add(acc, &mc, NULL);
-		cv_add(cacc, time, mc.truth, mc.rank, mc.prob, mc.n_rank);
+		cv_add(cacc, time, mc.truth, mc.rank, mc.prob, mc.n_rank,
+		       t->node[leaf].top_k);
 		for (int j = fs->first[i]; j < ds->hi[i]; j++)
 			time[ds->gch[fs->choice[j]]] = NAN;
 	}
@@ -360,6 +361,91 @@ gridcv_rank_written(const gridcv *g, tree *t, int mode, int fill)
 	}
 	leaves_rank_all(t, &rule, rr, n);
 	free(rr);
+}
+
+void
+gridcv_top_k(const gridcv *g, int model, tree *t, int mode, int fill,
+             double eps, pool *pl)
+{
+	const training *tr = g->tr;
+	int K = g->rule.k, n_univ = tr->n_univ;
+	if (g->folds < 2)
+		die("gridcv_top_k: needs cross-validation folds (fit --folds >= 2)");
+	if (!(eps > 0 && eps < 1))
+		die("gridcv_top_k: eps %g out of (0, 1)", eps);
+	gridcv g1 = *g;
+	g1.models = &g->models[model];
+	g1.nmodels = 1;
+	g1.rule.mode = mode;
+	g1.rule.fill = fill;
+	double *sum = xcalloc((size_t)t->n_node * (size_t)K + 1, sizeof *sum);
+	long *cnt = xcalloc((size_t)t->n_node + 1, sizeof *cnt);
+	double *time = xmalloc(((size_t)n_univ + 1) * sizeof *time);
+	double *lr = xmalloc(((size_t)K + 1) * sizeof *lr);
+	tree_prob *tmp = xmalloc(((size_t)tr->n_class + 1) * sizeof *tmp);
+	int *rank = xmalloc(((size_t)tr->n_class + 1) * sizeof *rank);
+	double *prob = xmalloc(((size_t)tr->n_class + 1) * sizeof *prob);
+	for (int u = 0; u < n_univ; u++)
+		time[u] = NAN;
+	for (int f = 0; f < g->folds; f++) {
+		gridcv_pass p;
+		tree pr;
+		gridcv_pass_open(&p, &g1, f);
+		gridcv_pass_fit(&p, pl);
+		leaves_prune(&pr, &p.full[0], &g1.rule, p.rr, p.nrr);
+		for (int c = 0; c < p.fe.n; c++) {
+			const dset *ds = p.fe.c[c].ds;
+			const featset *fs = &ds->fs;
+			int i = p.fe.c[c].i;
+			const double *x = fs->x + (size_t)i * fs->n_feat;
+			for (int j = fs->first[i]; j < ds->hi[i]; j++)
+				time[ds->gch[fs->choice[j]]] = fs->ms[j];
+			int leaf = tree_apply(&pr, x);
+			int nr = tree_ranked(&pr, leaf, tmp, pr.n_class);
+			for (int j = 0; j < nr; j++) {
+				rank[j] = tmp[j].cls; /* class index == universe index */
+				prob[j] = tmp[j].p;
+			}
+			cv_list_lr(time, ds->gch[fs->choice[ds->win[i]]], rank, prob, nr,
+			           tr->def, K, lr);
+			for (int nd = 0;; ) {
+				cnt[nd]++;
+				for (int j = 0; j < K; j++)
+					sum[(size_t)nd * K + j] += lr[j];
+				const tree_node *d = &t->node[nd];
+				if (d->feature < 0)
+					break;
+				nd = x[d->feature] <= d->threshold ? d->left : d->right;
+			}
+			for (int j = fs->first[i]; j < ds->hi[i]; j++)
+				time[ds->gch[fs->choice[j]]] = NAN;
+		}
+		tree_free(&pr);
+		gridcv_result r;
+		gridcv_result_init(&r, &g1);
+		gridcv_pass_close(&p, &r);
+		free(r.acc); /* unfinished: nothing of this pass is scored */
+		r.acc = NULL;
+		gridcv_result_free(&r, &g1);
+	}
+	double lim = log1p(eps) + 1e-12;
+	for (int nd = 0; nd < t->n_node; nd++) {
+		int k = K;
+		for (int j = 0; cnt[nd] > 0 && j < K; j++)
+			if (sum[(size_t)nd * K + j] / (double)cnt[nd] <= lim) {
+				k = j + 1;
+				break;
+			}
+		t->node[nd].top_k = k;
+	}
+	t->topk_eps = eps;
+	free(prob);
+	free(rank);
+	free(tmp);
+	free(lr);
+	free(time);
+	free(cnt);
+	free(sum);
 }
 
 void

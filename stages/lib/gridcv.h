@@ -116,6 +116,21 @@ void gridcv_run(const gridcv *g, gridcv_result *r, pool *pl);
  * unfilled, g->rule.fill = 0, so the selected model and every entry before
  * the fill are those of --leaf-fill none). */
 void gridcv_rank_written(const gridcv *g, tree *t, int mode, int fill);
+/* fit --topk-eps E (issue #35, "a top-k sized by confidence"): set every
+ * node's top_k in t (the written tree of model `model`, ordered by mode
+ * and fill as gridcv_rank_written orders it) and t->topk_eps = eps.  For
+ * each fold f < g->folds, the model is refitted without fold f (as in its
+ * CV pass), pruned and ordered by (mode, fill) over that pass's training
+ * inputs; each of fold f's cv cases is ranked by that tree (which never
+ * saw it), and its ln regret of the top-j list + extern_mm (curve.h
+ * cv_list_lr; capped, a list without a finite time costs the cap) for j =
+ * 1..k is added to every node of t its features pass through.  A node's
+ * top_k is the smallest j whose geometric mean regret over its cases is
+ * <= 1 + eps, else k (--ranking; also for a node no case reaches).  Needs
+ * g->folds >= 2 (dies otherwise).  The fits run on pl (NULL: the caller's
+ * thread); the result does not depend on it. */
+void gridcv_top_k(const gridcv *g, int model, tree *t, int mode, int fill,
+                  double eps, pool *pl);
 void gridcv_result_free(gridcv_result *r, const gridcv *g);
 
 #endif

@@ -34,6 +34,7 @@ copy_header(tree *out, const tree *in)
 	out->confidence_threshold = in->confidence_threshold;
 	out->leaf_pad = in->leaf_pad;
 	out->leaf_fill = in->leaf_fill;
+	out->topk_eps = in->topk_eps; /* the nodes' top_k are copied with them */
 }
 
 /* Distinct labels of node i that count for pruning: n_labels, less one if

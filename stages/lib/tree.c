@@ -91,7 +91,7 @@ read_param(tree *t, char **f, int nf, const char *path, long ln, unsigned *seen)
 {
 	static const char *const keys[] = {"criterion", "max_depth",
 	    "min_samples_leaf", "ranking_k", "confidence_threshold", "leaf_pad",
-	    "leaf_fill"};
+	    "leaf_fill", "topk_eps"};
 	const int nkeys = (int)(sizeof keys / sizeof *keys);
 	if (nf != 3)
 		die("%s:%ld: 'param' record needs 2 fields (key, value), has %d",
@@ -135,6 +135,12 @@ read_param(tree *t, char **f, int nf, const char *path, long ln, unsigned *seen)
 		break;
 	case 6:
 		t->leaf_fill = need_int(f[2], path, ln, "leaf_fill", 0, 1);
+		break;
+	case 7:
+		t->topk_eps = need_f64(f[2], path, ln, "topk_eps");
+		if (!(t->topk_eps > 0 && t->topk_eps < 1))
+			die("%s:%ld: param 'topk_eps': expected a number in (0, 1), "
+			    "got '%s'", path, ln, f[2]);
 		break;
 	}
 }
@@ -257,8 +263,8 @@ tree_read(tree *t, const char *path)
 			t->meta_json = xstrdup(p);
 			continue;
 		}
-		char *f[11];
-		int nf = tsv_split(p, f, 11);
+		char *f[12];
+		int nf = tsv_split(p, f, 12);
 		int kind;
 		if (strcmp(f[0], "param") == 0)
 			kind = 0;
@@ -286,9 +292,13 @@ tree_read(tree *t, const char *path)
 				    path, ln, t->cls[t->n_class - 1],
 				    t->cls[t->n_class - 2]);
 		} else {
-			if (nf != 10)
-				die("%s:%ld: 'node' record needs 9 fields, has %d", path,
-				    ln, nf - 1);
+			/* the 11th field, top_k, comes with param topk_eps (fit
+			 * --topk-eps) and only with it: older trees have 9 */
+			int want = t->topk_eps > 0 ? 11 : 10;
+			if (nf != want)
+				die("%s:%ld: 'node' record needs %d fields%s, has %d", path,
+				    ln, want - 1, want == 11 ? " (param topk_eps: the last "
+				    "is top_k)" : "", nf - 1);
 			int id = need_int(f[1], path, ln, "id", 0, 100000000);
 			if (id != t->n_node)
 				die("%s:%ld: node id %d out of sequence (expected %d)",
@@ -322,6 +332,8 @@ tree_read(tree *t, const char *path)
 				if (isinf(d->threshold))
 					die("%s:%ld: field 'threshold': not finite", path, ln);
 			}
+			if (want == 11)
+				d->top_k = need_int(f[10], path, ln, "top_k", 1, 1000000);
 			d->prob_off = t->n_prob;
 			read_probs(t, &pcap, f[9], path, ln);
 			d->prob_len = t->n_prob - d->prob_off;
@@ -369,6 +381,8 @@ tree_write(const tree *t, FILE *fp)
 		fprintf(fp, "param\tleaf_pad\t%d\n", t->leaf_pad);
 	if (t->leaf_fill)
 		fprintf(fp, "param\tleaf_fill\t1\n");
+	if (t->topk_eps > 0)
+		fprintf(fp, "param\ttopk_eps\t%.17g\n", t->topk_eps);
 	for (int i = 0; i < t->n_feat; i++)
 		fprintf(fp, "feature\t%d\t%s\n", i, t->feat[i]);
 	for (int i = 0; i < t->n_class; i++)
@@ -382,6 +396,8 @@ tree_write(const tree *t, FILE *fp)
 			const tree_prob *q = &t->prob[d->prob_off + j];
 			fprintf(fp, "%s%d:%.17g", j ? "," : "", q->cls, q->p);
 		}
+		if (t->topk_eps > 0)
+			fprintf(fp, "\t%d", d->top_k);
 		fputc('\n', fp);
 	}
 }

@@ -38,6 +38,9 @@ typedef struct {
 	                       leaf_fill any number <= prob_len */
 	int prob_off;       /* this node's pairs: prob[prob_off .. prob_off+prob_len) */
 	int prob_len;
+	int top_k;          /* fit --topk-eps: the list length this node asks
+	                       for as a leaf (>= 1; gridcv.h gridcv_top_k);
+	                       0: none (the tree has no param topk_eps) */
 } tree_node;
 
 typedef struct {
@@ -62,6 +65,9 @@ typedef struct {
 	int leaf_fill;      /* fit --leaf-fill all: each node may list any
 	                       number of classes beyond its own (1; 0: none;
 	                       written as param leaf_fill 1 only when on) */
+	double topk_eps;    /* fit --topk-eps: > 0 when every node carries its
+	                       top_k (written as param topk_eps and an 11th
+	                       node field only then; 0: no per-node k) */
 } tree;
 
 /* Read and validate a tree TSV: record kinds, indices in range, every
