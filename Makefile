@@ -287,6 +287,12 @@ endif
 # exactly what PyTorch's train_decision_mm.py trains (one model, row split,
 # spec §5.10 rule): the like-for-like setting for speed comparisons.
 PROFILE         ?= ours
+# $(call gpu_profile,COLUMN): GPU's value of COLUMN in datasets/PROFILES.tsv
+# (the per-GPU learning rules of PROFILE=ours), its '*' row for another GPU
+PROFILES        := datasets/PROFILES.tsv
+gpu_profile = $(or $(shell awk -F'\t' -v g='$(GPU)' -v c='$(1)' 'NR == 1 { for (i = 1; i <= NF; i++) \
+  col[$$i] = i; next } $$1 == g { v = $$col[c]; f = 1 } $$1 == "*" { d = $$col[c] } \
+  END { print f ? v : d }' $(PROFILES) 2>/dev/null),$(error $(PROFILES): no '$(1)' for GPU '$(GPU)' and no '*' row))
 ifneq ($(PROFILE),ours)
 ifneq ($(PROFILE),reference)
 $(error PROFILE='$(PROFILE)': expected ours or reference)
@@ -309,7 +315,11 @@ LEAF_FILL       ?= none
 else
 SPLIT           ?= group
 GRID            ?= search
-SELECT          ?= $(if $(filter h200,$(GPU)),curve,hit)
+# SELECT and LEAF_RANK per GPU: datasets/PROFILES.tsv (its row for GPU, else
+# its '*' row), read once here; the figures behind each row are named there
+ifeq ($(origin SELECT),undefined)
+SELECT          := $(call gpu_profile,select)
+endif
 # leaf lists: the coverage order with each leaf's best first entry moved to
 # the front (fit --leaf-rank joint; issue #19), the models scored with the
 # coverage order itself (--select-rank greedy; docs/RESULTS.md section 2.6);
@@ -323,7 +333,9 @@ SELECT          ?= $(if $(filter h200,$(GPU)),curve,hit)
 # greedy's 87 and 88 (on 204 inputs greedy had led at top 10: 98.04 %
 # against prefix's 97.06 %).  SELECT's default follows GPU alone, not
 # LEAF_RANK: the earlier h200 default is LEAF_RANK=greedy SELECT=hit
-LEAF_RANK       ?= $(if $(filter h200,$(GPU)),prefix,joint)
+ifeq ($(origin LEAF_RANK),undefined)
+LEAF_RANK       := $(call gpu_profile,leaf_rank)
+endif
 # leaf lists padded with up to k ancestors' classes (fit --leaf-pad; not with freq)
 LEAF_PAD        ?= $(if $(filter-out freq,$(LEAF_RANK)),$(RANKING),0)
 # then every other class the training inputs measured, by regret given
@@ -345,7 +357,7 @@ TOPK_ARG         = $(if $(filter-out 0,$(FOLDS)),$(if $(filter-out 0 0.0,$(TOPK_
 # the order models are scored with, in both profiles: joint's and joint-hit's
 # by the coverage order they start from (greedy; docs/RESULTS.md section 2.6),
 # any other by its own lists
-SELECT_RANK     ?= $(if $(filter joint joint-hit,$(LEAF_RANK)),greedy,$(LEAF_RANK))
+SELECT_RANK     ?= $(if $(filter joint joint-hit head head-%,$(LEAF_RANK)),greedy,$(LEAF_RANK))
 FIT_EXTRA       ?=
 # GRID: a built-in grid or an existing file of models (fit --help)
 ifeq ($(filter mm reference search,$(GRID))$(wildcard $(GRID)),)

@@ -111,8 +111,8 @@ if "$BIN/eval" --curve "$TMP/c.tsv" --tree t="$F/small.tree.tsv" --ranked r:S="$
 	curve_row eval-ranked-first r first 0 2.2894284851066637 3
 	curve_row eval-ranked-k1 r 1 0.33333333333333331 1.5874010519681994
 	curve_row eval-ranked-k10 r 10 0.33333333333333331 1.5874010519681994
-	[ "$(wc -l <"$TMP/c.tsv")" = 23 ] && head -1 "$TMP/c.tsv" | grep -qx \
-		'tree	set	k	inputs	hit_rate	regret_gmean	regret_max	regret_none' &&
+	[ "$(wc -l <"$TMP/c.tsv")" = 25 ] && head -1 "$TMP/c.tsv" | grep -qx \
+		'tree	set	k	inputs	hit_rate	regret_gmean	regret_max	regret_none	mean_k' &&
 		grep -Eq '^r +S +3 +0\.00% +2\.289428' "$TMP/cout" && ok eval-curve-file ||
 		fail eval-curve-file "$(head -2 "$TMP/c.tsv" | tr '\n' '|') $(grep '^r ' "$TMP/cout")"
 else

@@ -8,8 +8,8 @@
 
 #include "util.h"
 
-#define LO_RULE(name, lambda, def_first, rest, mu, margin, exact) \
-	{name, lambda, def_first, rest, mu, margin, exact},
+#define LO_RULE(name, lambda, def_first, rest, mu, margin, exact, offered) \
+	{name, lambda, def_first, rest, mu, margin, exact, offered},
 const lo_rule lo_rules[] = {LO_RULES(LO_RULE)};
 #undef LO_RULE
 const int n_lo_rules = (int)(sizeof lo_rules / sizeof *lo_rules);
@@ -100,6 +100,25 @@ gain(const tree_prob *pr, int j, int di, const rr_input *in, const int *ids,
 	return g;
 }
 
+/* 1 iff class c was measured (not NaN) on every input of the node. */
+static int
+offered_all(int c, const rr_input *in, const int *ids, int q)
+{
+	for (int a = 0; a < q; a++)
+		if (isnan(in[ids[a]].time[c]))
+			return 0;
+	return 1;
+}
+
+/* May position j of pr be entry 0 under rule r (r->offered: measured on
+ * every input, def always; without def listed, any)? */
+static int
+head_ok(const tree_prob *pr, int j, int di, const rr_input *in, const int *ids,
+        int q, const lo_rule *r)
+{
+	return !r->offered || di < 0 || j == di || offered_all(pr[j].cls, in, ids, q);
+}
+
 /* The inputs' state once class c is listed. */
 static void
 take(int c, const rr_input *in, const int *ids, int q, lo_scratch *s)
@@ -164,7 +183,8 @@ fill(const tree_prob *pr, int m, const rr_input *in, const int *ids, int q,
 		int pick = -1;
 		double bk[LO_NKEY] = {0}, bp = 0;
 		for (int j = 0; j < m; j++) {
-			if (s->used[j] || (j == di && !(first && r->def_first)))
+			if (s->used[j] || (j == di && !(first && r->def_first)) ||
+			    (first && !head_ok(pr, j, di, in, ids, q, r)))
 				continue;
 			double g = gain(pr, j, di, in, ids, q, r, first, s);
 			double key[LO_NKEY] = {g, s->wins[j], 0};
@@ -190,14 +210,18 @@ fill(const tree_prob *pr, int m, const rr_input *in, const int *ids, int q,
 }
 
 /* r->exact: ord[0..nc) is the coverage order (def last if listed); move
- * to the front the class (def included when r->def_first) whose list has
- * the smallest first-entry regret over the node's inputs, plus the margin
- * for a class other than def (leaforder.h); ties: the earlier one. */
+ * to the front the class (def included when r->def_first; r->offered: one
+ * head_ok allows) whose list has the smallest cost over the node's inputs:
+ * lambda x its first-entry regret, plus the margin for a class other than
+ * def, + (1 - lambda) x its top-1 + def regret (leaforder.h); ties: the
+ * earlier one. */
 static void
 exact_first(const tree_prob *pr, int nc, const rr_input *in, const int *ids,
             int q, int def, int di, const lo_rule *r, int *ord, lo_scratch *s)
 {
-	/* fst[a]: the first entry of the coverage order itself for input a */
+	/* fst[a]: the first entry of the coverage order itself for input a;
+	 * cur[a]: its top-1 + def regret */
+	double lam = r->lambda;
 	for (int a = 0; a < q; a++) {
 		const rr_input *x = &in[ids[a]];
 		int c = def;
@@ -206,22 +230,30 @@ exact_first(const tree_prob *pr, int nc, const rr_input *in, const int *ids,
 				c = pr[ord[j]].cls;
 				break;
 			}
+		double ld = def >= 0 ? lr(x->time[def], x->time[x->winner]) : log(RR_REGRET_CAP);
 		s->fst[a] = c >= 0 ? lr(x->time[c], x->time[x->winner]) : log(RR_REGRET_CAP);
+		s->cur[a] = s->fst[a] < ld ? s->fst[a] : ld;
 	}
 	int best = -1;
 	double bc = 0;
 	for (int b = 0; b < nc; b++) {
 		int j = ord[b];
-		if (j == di && !r->def_first)
+		if ((j == di && !r->def_first) || !head_ok(pr, j, di, in, ids, q, r))
 			continue;
 		double cost = 0;
 		for (int a = 0; a < q; a++) {
 			const rr_input *x = &in[ids[a]];
 			double tj = x->time[pr[j].cls];
-			if (isnan(tj))
-				cost += x->weight * s->fst[a]; /* skipped: the order's first */
-			else
-				cost += x->weight * (lr(tj, x->time[x->winner]) + (j != di ? r->margin : 0));
+			if (isnan(tj)) {
+				/* skipped: the order's first */
+				cost += x->weight * (lam * s->fst[a] + (1 - lam) * s->cur[a]);
+				continue;
+			}
+			double l = lr(tj, x->time[x->winner]);
+			double ld = def >= 0 ? lr(x->time[def], x->time[x->winner]) : log(RR_REGRET_CAP);
+			/* top-1 + def: def alone when def heads the list */
+			double l1 = j == di ? ld : l < ld ? l : ld;
+			cost += x->weight * (lam * (l + (j != di ? r->margin : 0)) + (1 - lam) * l1);
 		}
 		if (best < 0 || cost < bc - 1e-9) {
 			best = b;

@@ -70,25 +70,42 @@ typedef struct {
 	double margin;     /* entry 0: mean ln regret per input by which a class
 	                      other than def must beat def alone */
 	int exact;         /* 1: entry 0 moved to the front of the rest's order
-	                      by its exact first-entry regret (see above) */
+	                      by its exact first-entry regret (see above);
+	                      lambda < 1: by lambda x that + (1 - lambda) x
+	                      the top-1 + def regret of the list it heads */
+	int offered;       /* 1: entry 0 only among the classes measured (not
+	                      NaN) on every input of the node, def included:
+	                      no list starts with an id that some of its
+	                      inputs' shapes are not offered (when none but def
+	                      qualifies, def; a node without def listed: any) */
 } lo_rule;
 
 /* The named rules, one table (fit --leaf-rank NAME; rerank.h RR_PREFIX + i
- * is rule i): name, lambda, def_first, rest, mu, margin, exact.  `joint`
- * is make's default (chosen out of fold, with fit --select-rank greedy);
- * `prefix` was the first rule of issue #19, the others are their
- * candidates (perf/results/compare/README.txt). */
+ * is rule i): name, lambda, def_first, rest, mu, margin, exact, offered.
+ * `joint` was make's default of issue #19 (chosen out of fold, with fit
+ * --select-rank greedy); `prefix` was the first rule of issue #19, the
+ * others are their candidates (perf/results/compare/README.txt); the
+ * `head-*` rules are issue #35's (trained for the head: entry 0 offered
+ * for every input of the leaf, chosen by its first-entry and top-1
+ * regret; docs/RESULTS.md section 2.7). */
 #define LO_RULES(X) \
-	X("prefix",            1.0, 1, LO_REST_HIT,    0.0, 0.05, 0) \
-	X("prefix-m0",         1.0, 1, LO_REST_HIT,    0.0, 0,    0) \
-	X("prefix-m10",        1.0, 1, LO_REST_HIT,    0.0, 0.10, 0) \
-	X("prefix-regret",     1.0, 1, LO_REST_REGRET, 0.0, 0.05, 0) \
-	X("prefix-regret-m0",  1.0, 1, LO_REST_REGRET, 0.0, 0,    0) \
-	X("prefix-regret-mu1", 1.0, 1, LO_REST_REGRET, 1.0, 0,    0) \
-	X("prefix-half",       0.5, 1, LO_REST_HIT,    0.0, 0,    0) \
-	X("prefix-nodef",      1.0, 0, LO_REST_HIT,    0.0, 0,    0) \
-	X("joint",             1.0, 1, LO_REST_HIT2,   0.0, 0.05, 1) \
-	X("joint-hit",         1.0, 1, LO_REST_HIT,    0.0, 0.05, 1)
+	X("prefix",            1.0, 1, LO_REST_HIT,    0.0, 0.05, 0, 0) \
+	X("prefix-m0",         1.0, 1, LO_REST_HIT,    0.0, 0,    0, 0) \
+	X("prefix-m10",        1.0, 1, LO_REST_HIT,    0.0, 0.10, 0, 0) \
+	X("prefix-regret",     1.0, 1, LO_REST_REGRET, 0.0, 0.05, 0, 0) \
+	X("prefix-regret-m0",  1.0, 1, LO_REST_REGRET, 0.0, 0,    0, 0) \
+	X("prefix-regret-mu1", 1.0, 1, LO_REST_REGRET, 1.0, 0,    0, 0) \
+	X("prefix-half",       0.5, 1, LO_REST_HIT,    0.0, 0,    0, 0) \
+	X("prefix-nodef",      1.0, 0, LO_REST_HIT,    0.0, 0,    0, 0) \
+	X("joint",             1.0, 1, LO_REST_HIT2,   0.0, 0.05, 1, 0) \
+	X("joint-hit",         1.0, 1, LO_REST_HIT,    0.0, 0.05, 1, 0) \
+	X("prefix-offered",    1.0, 1, LO_REST_HIT,    0.0, 0.05, 0, 1) \
+	X("head",              0.5, 1, LO_REST_HIT2,   0.0, 0.05, 1, 1) \
+	X("head-q",            0.25, 1, LO_REST_HIT2,  0.0, 0.05, 1, 1) \
+	X("head-d",            0.1, 1, LO_REST_HIT2,   0.0, 0.05, 1, 1) \
+	X("head-t",            0.75, 1, LO_REST_HIT2,  0.0, 0.05, 1, 1) \
+	X("head-top1",         0.0, 1, LO_REST_HIT2,   0.0, 0.05, 1, 1) \
+	X("head-alone",        1.0, 1, LO_REST_HIT2,   0.0, 0.05, 1, 1)
 
 extern const lo_rule lo_rules[];
 extern const int n_lo_rules;

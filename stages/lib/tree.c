@@ -332,8 +332,8 @@ tree_read(tree *t, const char *path)
 				if (isinf(d->threshold))
 					die("%s:%ld: field 'threshold': not finite", path, ln);
 			}
-			if (want == 11)
-				d->top_k = need_int(f[10], path, ln, "top_k", 1, 1000000);
+			d->top_k = want == 11
+			    ? need_int(f[10], path, ln, "top_k", 1, 1000000) : 0;
 			d->prob_off = t->n_prob;
 			read_probs(t, &pcap, f[9], path, ln);
 			d->prob_len = t->n_prob - d->prob_off;
