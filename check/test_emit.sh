@@ -115,6 +115,36 @@ fi
 emit --heuristic-name MMRankingTest --format py "$FE/tree.tsv" >"$TMP/stdout.py" 2>/dev/null
 test_cmp emit-stdout "$FE/expected.py" "$TMP/stdout.py"
 
+# ---- (a2) per-leaf k (issue #35, fit --topk-eps): tree_topk.tsv is tree.tsv
+# with param topk_eps 0.005 and a k per node (leaves 2..10: 1 2 3 5 4 10).
+# The C twin's _top_k() and the Python's get_top_k() agree on every context
+# (hand: 4096^3 fp16 reaches leaf 7, k 5; 8^3 leaf 2, k 1); a tree without k:
+# -1 and None everywhere, and the .h says which.
+D2=$TMP/topk
+if emit_all MMRankingTest "$FE/tree_topk.tsv" "$D2" && build_driver MMRankingTest "$D2"; then
+	"$D2/rank_c" "$FE/contexts.tsv" --top-k >"$D2/k.c" 2>&1
+	python3 "$E/rank_py.py" "$D2/_MMRankingTest.py" MMRankingTest "$FE/contexts.tsv" --top-k >"$D2/k.py" 2>&1
+	if cmp -s "$D2/k.c" "$D2/k.py" && [ "$(sed -n 1,2p "$D2/k.c" | tr '\n' ' ')" = "0	5 1	1 " ] &&
+		grep -q '^#define MMRankingTest_HAS_TOP_K 1$' "$D2/_MMRankingTest.h" &&
+		grep -q '^#define MMRankingTest_TOP_K_EPS 0.005$' "$D2/_MMRankingTest.h"; then
+		ok emit-top-k-c-py-agree
+	else
+		fail emit-top-k-c-py-agree "C $(tr '\n' ' ' <"$D2/k.c" | head -c 200) | Python $(tr '\n' ' ' <"$D2/k.py" | head -c 200)"
+	fi
+	# the lists themselves are those of the tree without k
+	"$D2/rank_c" "$FE/contexts.tsv" | cut -f1,3 >"$D2/hand.c2"
+	test_cmp emit-top-k-same-lists "$FE/expected_rank_c.txt" "$D2/hand.c2"
+else
+	fail emit-top-k "emit or the driver failed: $(cat "$D2"/err.* "$D2/cc.err" 2>/dev/null | head -2)"
+fi
+if [ -x "$D/rank_c" ] 2>/dev/null || build_driver MMRankingTest "$D"; then
+	"$D/rank_c" "$FE/contexts.tsv" --top-k | cut -f2 | sort -u >"$TMP/nok.c"
+	python3 "$E/rank_py.py" "$D/_MMRankingTest.py" MMRankingTest "$FE/contexts.tsv" --top-k | cut -f2 | sort -u >"$TMP/nok.py"
+	[ "$(cat "$TMP/nok.c")" = -1 ] && [ "$(cat "$TMP/nok.py")" = -1 ] &&
+		grep -q '^#define MMRankingTest_HAS_TOP_K 0$' "$D/_MMRankingTest.h" && ok emit-top-k-none ||
+		fail emit-top-k-none "C '$(cat "$TMP/nok.c")' Python '$(cat "$TMP/nok.py")'"
+fi
+
 # ---- (b) the outputs compile -------------------------------------------------
 if python3 -m py_compile "$D/_MMRankingTest.py" 2>"$TMP/pyc.err"; then ok emit-py-compile
 else fail emit-py-compile "$(head -3 "$TMP/pyc.err")"; fi
@@ -214,9 +244,11 @@ if [ -f "$REF/_MMRankingA100.py" ] && [ -f "$REF/_MMRankingH100.py" ]; then
 			fail emit-reference-$g "import failed: $(tail -1 "$R/imp.err")"; continue; fi
 		if ! emit_all MMRanking$g "$R/tree.tsv" "$R"; then
 			fail emit-reference-$g "emit failed: $(cat "$R"/err.* | head -2)"; continue; fi
-		# the only difference allowed: our modern typing import (spec §6.1)
-		sed 's/^from typing import List, Optional, Tuple$/from typing import Optional/' \
-			"$REF/_MMRanking$g.py" >"$R/want.py"
+		# the only differences allowed: our modern typing import (spec §6.1)
+		# and get_top_k (issue #35) appended, None for a tree without k
+		{ sed 's/^from typing import List, Optional, Tuple$/from typing import Optional/' "$REF/_MMRanking$g.py"
+		  printf '\n    def get_top_k(self, context: AHContext) -> Optional[int]:\n'
+		  printf '        # This tree has no per-leaf k (mmrank fit --topk-eps).\n        return None\n'; } >"$R/want.py"
 		test_cmp emit-reference-py-$g "$R/want.py" "$R/_MMRanking$g.py"
 		if ! build_driver MMRanking$g "$R"; then
 			fail emit-reference-c-$g "driver does not build: $(head -3 "$R/cc.err")"; continue; fi

@@ -302,12 +302,17 @@ static void tree_calls(gen *g, int i, int depth, tree_prob *buf)
 			indent(g, depth);
 			fputs("]], [[", g->fp);
 			leaf_pairs(g, i, buf);
-			fputs("]])", g->fp);
+			/* the leaf's k (fit --topk-eps; get_top_k), None without */
+			if (g->t->topk_eps > 0)
+				fprintf(g->fp, "]], [[%d]])", d->top_k);
+			else
+				fputs("]], [[None]])", g->fp);
 		} else {
 			fputs("MMR_RETURN([[", g->fp);
 			indent(g, depth);
-			fprintf(g->fp, "]], %d, %d)", i,
-			        d->prob_len + appends_default(g->t, i, g->def));
+			fprintf(g->fp, "]], %d, %d, %d)", i,
+			        d->prob_len + appends_default(g->t, i, g->def),
+			        g->t->topk_eps > 0 ? d->top_k : -1);
 		}
 		return;
 	}
@@ -395,6 +400,13 @@ static void write_defs(FILE *fp, const tree *t, const ah_meta *m,
 	}
 	snprintf(b, sizeof b, "%d", maxr);
 	define(fp, "MMR_MAX_RANKED", b);
+	/* fit --topk-eps: each leaf's list length (issue #35), else none */
+	define(fp, "MMR_HAS_TOP_K", t->topk_eps > 0 ? "1" : "0");
+	if (t->topk_eps > 0)
+		py_float_repr(t->topk_eps, b);
+	else
+		snprintf(b, sizeof b, "0.0");
+	define(fp, "MMR_TOP_K_EPS", b);
 
 	fputs("m4_define([[MMR_CHOICES]], [[", fp);
 	for (int c = 0; c < t->n_class; c++)

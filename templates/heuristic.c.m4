@@ -13,7 +13,10 @@ m4_dnl   MMR_TREE     pre-order: MMR_IF_NUM(indent, feature, int threshold,
 m4_dnl                float threshold), MMR_IF_CAT(indent, feature, value),
 m4_dnl                MMR_ELSE(indent), MMR_END(indent),
 m4_dnl                MMR_RETURN(indent, node id, length with the appended
-m4_dnl                default), MMR_RETURN_NONE(indent)
+m4_dnl                default, the leaf's k or -1), MMR_RETURN_NONE(indent);
+m4_dnl                expanded twice: in rank() and, MMR_RETURN and
+m4_dnl                MMR_RETURN_NONE redefined, in top_k()
+m4_dnl   MMR_HAS_TOP_K, MMR_TOP_K_EPS   see heuristic.h.m4
 m4_dnl The int threshold is floor(threshold) as a decimal int64 (Python
 m4_dnl compares int <= float exactly; so does `x <= floor(t)` on integers),
 m4_dnl or `always`/`never` when floor(t) is outside int64.
@@ -210,6 +213,26 @@ MMR_USES([[using_tf32]], [[	/* using_tf32 as Inductor logs it: 0 'not_float_32' 
 	(void)ctx;
 	(void)out;
 	(void)cap;
+MMR_TREE[[]]}
+
+m4_define([[MMR_RETURN]], [[$1return $4;
+]])m4_dnl
+m4_define([[MMR_RETURN_NONE]], [[$1return -1;	/* unsafe leaf */
+]])m4_dnl
+int MMR_NAME[[]]_top_k(const ah_mm_context *ctx)
+{
+MMR_USES([[m*k]], [[	const int64_t mk = ctx->m * ctx->k;
+]])m4_dnl
+MMR_USES([[m*n]], [[	const int64_t mn = ctx->m * ctx->n;
+]])m4_dnl
+MMR_USES([[k*n]], [[	const int64_t kn = ctx->k * ctx->n;
+]])m4_dnl
+MMR_USES([[arith_intensity]], [[	const double ai = MMR_NAME[[]]_arith_intensity(ctx->m, ctx->k, ctx->n);
+]])m4_dnl
+MMR_USES([[using_tf32]], [[	const int tf32 = ctx->mat1_dtype != AH_MM_DTYPE_FLOAT32 ? 0 :
+	                 ctx->allow_tf32 ? 1 : 2;
+]])m4_dnl
+	(void)ctx;
 MMR_TREE[[]]}
 
 int MMR_NAME[[]]_pick(const ah_mm_context *ctx)

@@ -9,8 +9,13 @@ m4_dnl   MMR_THRESHOLD   confidence threshold, Python str(float)
 m4_dnl   MMR_CHOICES     MMR_CHOICE(id) per class, in class order
 m4_dnl   MMR_TREE        the tree, pre-order, as MMR_IF_LE(indent, feature,
 m4_dnl                   threshold), MMR_IF_CAT(indent, feature, value),
-m4_dnl                   MMR_ELSE(indent), MMR_RETURN(indent, pairs),
-m4_dnl                   MMR_RETURN_NONE(indent)
+m4_dnl                   MMR_ELSE(indent), MMR_RETURN(indent, pairs, k),
+m4_dnl                   MMR_RETURN_NONE(indent); k is the leaf's list length
+m4_dnl                   (fit --topk-eps, issue #35) or None
+m4_dnl   MMR_HAS_TOP_K   1 when the leaves carry a k, else 0
+m4_dnl   MMR_TOP_K_EPS   its epsilon, Python str(float) (0.0 without)
+m4_dnl MMR_TREE is expanded twice: in get_best_choices (the pairs) and in
+m4_dnl get_top_k (the k), MMR_RETURN redefined in between.
 m4_dnl Everything below is fixed text; every data argument is re-quoted so
 m4_dnl it is never rescanned for macros.
 m4_define([[MMR_CHOICE]], [[        self.choices.append('[[$1]]')
@@ -22,6 +27,8 @@ m4_define([[MMR_IF_CAT]], [[$1if str(context.get_value('[[$2]]')) != '[[$3]]':
 m4_define([[MMR_ELSE]], [[$1else:
 ]])m4_dnl
 m4_define([[MMR_RETURN]], [[$1return [[[$2]]]
+]])m4_dnl
+m4_define([[MMR_RETURN_K]], [[$1return [[$3]]
 ]])m4_dnl
 m4_define([[MMR_RETURN_NONE]], [[$1return None
 ]])m4_dnl
@@ -69,3 +76,13 @@ MMR_CHOICES
 
     def get_best_choices(self, context: AHContext) -> Optional[list[tuple[float, int]]]:
 MMR_TREE[[]]m4_dnl
+m4_define([[MMR_RETURN]], m4_defn([[MMR_RETURN_K]]))m4_dnl
+
+    def get_top_k(self, context: AHContext) -> Optional[int]:
+m4_ifelse(MMR_HAS_TOP_K, [[1]], [[        # How many of get_best_choices' entries to autotune for this context
+        # (extern_mm added): the leaf's k, the shortest list whose
+        # out-of-fold regret on the leaf's inputs was <= 1 + MMR_TOP_K_EPS
+        # (mmrank fit --topk-eps); None for an unsafe leaf.
+MMR_TREE[[]]]], [[        # This tree has no per-leaf k (mmrank fit --topk-eps).
+        return None
+]])m4_dnl

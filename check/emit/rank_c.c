@@ -11,6 +11,7 @@
  * --pick: instead "<n>\t<NAME_pick() index>" per context.
  * --pick-offered: instead "<n>\t<NAME_pick_offered() index>" with every
  * choice offered but NAME_pick()'s.
+ * --top-k: instead "<n>\t<NAME_top_k()>" per context (-1: none).
  * --bench: instead print nanoseconds per NAME_rank() call over the contexts
  * (each call ranks into a buffer of NAME_MAX_RANKED entries). */
 #include <stdio.h>
@@ -27,6 +28,7 @@
 #define AI CAT(HEUR, _arith_intensity)
 #define PICK CAT(HEUR, _pick)
 #define PICK_OFFERED CAT(HEUR, _pick_offered)
+#define TOP_K CAT(HEUR, _top_k)
 #define NCH CAT(HEUR, _N_CHOICES)
 
 static const char *const names[12] = {
@@ -84,8 +86,10 @@ int main(int argc, char **argv)
 		pick = 1;
 	else if (argc == 3 && !strcmp(argv[2], "--pick-offered"))
 		pick = 2;
+	else if (argc == 3 && !strcmp(argv[2], "--top-k"))
+		pick = 3;
 	else if (argc != 2)
-		die("usage: rank_c CONTEXTS.tsv [--bench SECONDS | --pick | --pick-offered]", "");
+		die("usage: rank_c CONTEXTS.tsv [--bench SECONDS | --pick | --pick-offered | --top-k]", "");
 	fp = fopen(argv[1], "r");
 	if (!fp || !line || !ctx)
 		die("cannot open ", argv[1]);
@@ -165,6 +169,10 @@ int main(int argc, char **argv)
 		for (i = 0; i < n; i++) {
 			int r = RANK(&ctx[i], out, MAXR), j;
 			printf("%lu\t", (unsigned long)i);
+			if (pick == 3) {
+				printf("%d\n", TOP_K(&ctx[i]));
+				continue;
+			}
 			if (pick == 1) {
 				printf("%d\n", PICK(&ctx[i]));
 				continue;

@@ -15,6 +15,8 @@ with ranking "idx:p,idx:p,..." (p %.3f, leaf order), "None" or "-" (empty).
 (Inductor's always-included choice, spec §7.3 step 5; the C twin's rank()
 does the same, issue #19); NAME's index is len(choices) when it is no
 choice (the C table then adds it last).
+--top-k: instead "<n>\t<get_top_k()>" per context (None printed as -1,
+as the C twin's NAME_top_k() returns it).
 --bench: instead print microseconds per get_best_choices() call.
 """
 import importlib.util
@@ -55,6 +57,9 @@ def main():
         i = args.index("--append")
         append = args[i + 1]
         del args[i:i + 2]
+    topk = "--top-k" in args
+    if topk:
+        args.remove("--top-k")
     bench = None
     if "--bench" in args:
         i = args.index("--bench")
@@ -83,6 +88,10 @@ def main():
     if append is not None:
         d = h.choices.index(append) if append in h.choices else len(h.choices)
     for i, c in enumerate(ctxs):
+        if topk:
+            k = h.get_top_k(c)
+            w(f"{i}\t{-1 if k is None else k}\n")
+            continue
         r = h.get_best_choices(c)
         if r is not None and d is not None and all(idx != d for _, idx in r):
             r = r + [(0.0, d)]
