@@ -320,19 +320,14 @@ GRID            ?= search
 ifeq ($(origin SELECT),undefined)
 SELECT          := $(call gpu_profile,select)
 endif
-# leaf lists: the coverage order with each leaf's best first entry moved to
-# the front (fit --leaf-rank joint; issue #19), the models scored with the
-# coverage order itself (--select-rank greedy; docs/RESULTS.md section 2.6);
-# another LEAF_RANK is scored with its own lists.  GPU=h200 (Inductor's ids):
-# LEAF_RANK=prefix SELECT=curve (kept on the 998, 1287, 1738 and 1818 inputs of parts 1-6, where
-# joint and greedy are close: docs/RESULTS.md sections 7.5-7.8), chosen by out-of-fold figures on the 496
-# sampled inputs of parts 1-4 (docs/RESULTS.md section 7.4): top-10 hit
-# 96.98 % / regret 1.001969 against greedy's 96.37 % / 1.002233 and joint's
-# 95.97 % / 1.002563, first entry alone 79.23 % against greedy's 3.23 %, and
-# 90 and 89 of 96 full-autotune winners in the In-Inductor replay against
-# greedy's 87 and 88 (on 204 inputs greedy had led at top 10: 98.04 %
-# against prefix's 97.06 %).  SELECT's default follows GPU alone, not
-# LEAF_RANK: the earlier h200 default is LEAF_RANK=greedy SELECT=hit
+# leaf lists (fit --leaf-rank): per GPU from datasets/PROFILES.tsv (read
+# above, with SELECT), each row naming the out-of-fold figures it was chosen
+# by: the official GPUs and h200 train for the head (issue #35: head-*, the
+# first entry offered for every input of its leaf, chosen by its regret
+# alone and in the top-1 list; docs/RESULTS.md section 2.7), any other GPU
+# joint (issue #19, section 2.6).  joint and the head-* rules are scored by
+# the coverage order they start from (SELECT_RANK below: greedy), any other
+# by its own lists.  SELECT comes from the same row, not from LEAF_RANK.
 ifeq ($(origin LEAF_RANK),undefined)
 LEAF_RANK       := $(call gpu_profile,leaf_rank)
 endif

@@ -88,6 +88,49 @@ if fit --topk-eps 0.005 -o "$TMP/t.tsv"; then
 else
 	fail topk-fit "fit failed: $(head -3 "$TMP/fit.err")"
 fi
+# The decode property (issue #35: rank only what Inductor offers): 10 decode
+# inputs (m 16..52, k 4096) where triton_x is not offered (not measured) and
+# triton_y is fastest (extern_mm 1.1x), 30 prefill inputs (m >= 2048) won by
+# x (y 2x, extern_mm 3x; extern_mm is near-best nowhere, so no class).
+# --ranking 3 prunes the tree to its root (each child has fewer than 3
+# labels): one list for both.  prefix puts x first (skipped where it is not
+# offered, it costs the decode inputs nothing in its score): every decode
+# input meets a head it is not offered.  The offered-aware rules
+# (prefix-offered, head) put y first: none does.  The first entry alone is
+# y for every decode input under all three (prefix's through the skip):
+# regret 1.
+gen_decode() {
+	awk 'BEGIN {
+		print "{\"shared_memory\": 232448, \"device_capa\": [9, 0], \"name\": \"mm\", \"numerical_features\": [\"m\", \"k\", \"n\", \"mat1_stride_0\", \"mat1_stride_1\", \"mat2_stride_0\", \"mat2_stride_1\"], \"categorical_features\": [\"mat1_dtype\", \"mat2_dtype\", \"mat1_iscontig\", \"mat2_iscontig\", \"using_tf32\"]}"
+		print "m,k,n,mat1_dtype,mat2_dtype,mat1_stride_0,mat1_stride_1,mat2_stride_0,mat2_stride_1,mat1_iscontig,mat2_iscontig,using_tf32,choice,feedback"
+		for (i = 0; i < 40; i++) {
+			dec = i < 10; m = dec ? 16 + 4 * i : 2048 + 64 * i
+			row = m ",4096,4096,torch.float16,torch.float16,4096,1,4096,1,True,True,not_float_32,"
+			print row "extern_mm," (dec ? 1.1 : 3)
+			print row "type=triton_y," (dec ? 1 : 2)
+			if (!dec) print row "type=triton_x,1"
+		}
+	}'
+}
+if command -v python3 >/dev/null; then
+	gen_decode >"$TMP/d.txt"
+	"$BIN/featurize" -o "$TMP/d.feat.tsv" "$TMP/d.txt" 2>/dev/null
+	for r in prefix prefix-offered head; do
+		"$BIN/fit" "$TMP/d.feat.tsv" --split group --grid "$TMP/grid.tsv" --folds 2 --leaf-rank $r --ranking 3 \
+			--threads 1 --metrics "$TMP/dm.tsv" -o "$TMP/d.$r.tree.tsv" >/dev/null 2>&1 &&
+			"$BIN/prune" --ranking 3 -o "$TMP/d.$r.tsv" "$TMP/d.$r.tree.tsv" 2>/dev/null
+	done
+	if python3 perf/compare/decode.py --bin "$BIN" --m 8:96 --kmin 4096 prefix="$TMP/d.prefix.tsv" \
+		offered="$TMP/d.prefix-offered.tsv" head="$TMP/d.head.tsv" "$TMP/d.feat.tsv" >"$TMP/dec.out" 2>&1; then
+		awk '$1 == "prefix" { a = $2 == 10 && $5 == 10 && $4 == "1.000000" } $1 == "offered" { b = $5 == 0 && $4 == "1.000000" }
+			$1 == "head" { c = $5 == 0 && $4 == "1.000000" } END { exit !(a && b && c) }' "$TMP/dec.out" &&
+			ok topk-decode-head-offered || fail topk-decode-head-offered "$(tr '\n' '|' <"$TMP/dec.out")"
+	else
+		fail topk-decode-head-offered "decode.py failed: $(tail -1 "$TMP/dec.out")"
+	fi
+else
+	skip topk-decode-head-offered "no python3 (perf/compare/decode.py)"
+fi
 expect_error topk-needs-folds "--topk-eps needs --folds" "$TMP/bad.tsv" \
 	"$BIN/fit" "$TMP/s.feat.tsv" --split group --grid "$TMP/grid.tsv" --topk-eps 0.005 --metrics "$TMP/m2.tsv" -o "$TMP/bad.tsv"
 finish

@@ -55,7 +55,8 @@ need_int SEED 0 $I64 "fit and sample --seed"
 need_enum SPLIT "fit --split" rows group none
 need_enum SELECT "fit --select" top1 regret hit curve
 ranks=(freq greedy prefix prefix-m0 prefix-m10 prefix-regret prefix-regret-m0 prefix-regret-mu1
-	prefix-half prefix-nodef joint joint-hit prefix-offered head head-q head-d head-t head-top1 head-alone)
+	prefix-half prefix-nodef joint joint-hit prefix-offered head head-q head-d head-12 head-15 head-20 head-q0 head-m0
+	head-top1 head-alone)
 b0=$bad bad=0
 need_enum LEAF_RANK "fit --leaf-rank" "${ranks[@]}"
 # SELECT_RANK's default is LEAF_RANK (or greedy): a bad LEAF_RANK is said once

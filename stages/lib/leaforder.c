@@ -111,12 +111,26 @@ offered_all(int c, const rr_input *in, const int *ids, int q)
 }
 
 /* May position j of pr be entry 0 under rule r (r->offered: measured on
- * every input, def always; without def listed, any)? */
+ * every input, def always)?  any: no position qualifies (def not listed,
+ * no class measured on every input): then every one may. */
 static int
 head_ok(const tree_prob *pr, int j, int di, const rr_input *in, const int *ids,
-        int q, const lo_rule *r)
+        int q, const lo_rule *r, int any)
 {
-	return !r->offered || di < 0 || j == di || offered_all(pr[j].cls, in, ids, q);
+	return !r->offered || any || j == di || offered_all(pr[j].cls, in, ids, q);
+}
+
+/* 1 iff no position of pr[0..m) may head under r->offered (see head_ok). */
+static int
+head_any(const tree_prob *pr, int m, int di, const rr_input *in, const int *ids,
+         int q, const lo_rule *r)
+{
+	if (!r->offered || (di >= 0 && r->def_first))
+		return 0;
+	for (int j = 0; j < m; j++)
+		if (j != di && offered_all(pr[j].cls, in, ids, q))
+			return 0;
+	return 1;
 }
 
 /* The inputs' state once class c is listed. */
@@ -179,12 +193,13 @@ static int
 fill(const tree_prob *pr, int m, const rr_input *in, const int *ids, int q,
      int di, const lo_rule *r, int first, int *ord, int nd, lo_scratch *s)
 {
+	int any = first ? head_any(pr, m, di, in, ids, q, r) : 1;
 	for (;; first = 0) {
 		int pick = -1;
 		double bk[LO_NKEY] = {0}, bp = 0;
 		for (int j = 0; j < m; j++) {
 			if (s->used[j] || (j == di && !(first && r->def_first)) ||
-			    (first && !head_ok(pr, j, di, in, ids, q, r)))
+			    (first && !head_ok(pr, j, di, in, ids, q, r, any)))
 				continue;
 			double g = gain(pr, j, di, in, ids, q, r, first, s);
 			double key[LO_NKEY] = {g, s->wins[j], 0};
@@ -234,11 +249,11 @@ exact_first(const tree_prob *pr, int nc, const rr_input *in, const int *ids,
 		s->fst[a] = c >= 0 ? lr(x->time[c], x->time[x->winner]) : log(RR_REGRET_CAP);
 		s->cur[a] = s->fst[a] < ld ? s->fst[a] : ld;
 	}
-	int best = -1;
+	int best = -1, any = head_any(pr, nc, di, in, ids, q, r);
 	double bc = 0;
 	for (int b = 0; b < nc; b++) {
 		int j = ord[b];
-		if ((j == di && !r->def_first) || !head_ok(pr, j, di, in, ids, q, r))
+		if ((j == di && !r->def_first) || !head_ok(pr, j, di, in, ids, q, r, any))
 			continue;
 		double cost = 0;
 		for (int a = 0; a < q; a++) {

@@ -77,7 +77,8 @@ typedef struct {
 	                      NaN) on every input of the node, def included:
 	                      no list starts with an id that some of its
 	                      inputs' shapes are not offered (when none but def
-	                      qualifies, def; a node without def listed: any) */
+	                      qualifies, def; when none qualifies, def not
+	                      listed: any) */
 } lo_rule;
 
 /* The named rules, one table (fit --leaf-rank NAME; rerank.h RR_PREFIX + i
@@ -103,7 +104,11 @@ typedef struct {
 	X("head",              0.5, 1, LO_REST_HIT2,   0.0, 0.05, 1, 1) \
 	X("head-q",            0.25, 1, LO_REST_HIT2,  0.0, 0.05, 1, 1) \
 	X("head-d",            0.1, 1, LO_REST_HIT2,   0.0, 0.05, 1, 1) \
-	X("head-t",            0.75, 1, LO_REST_HIT2,  0.0, 0.05, 1, 1) \
+	X("head-12",           0.125, 1, LO_REST_HIT2, 0.0, 0.05, 1, 1) \
+	X("head-15",           0.15, 1, LO_REST_HIT2,  0.0, 0.05, 1, 1) \
+	X("head-20",           0.2, 1, LO_REST_HIT2,   0.0, 0.05, 1, 1) \
+	X("head-q0",           0.25, 1, LO_REST_HIT2,  0.0, 0,    1, 1) \
+	X("head-m0",           0.5, 1, LO_REST_HIT2,   0.0, 0,    1, 1) \
 	X("head-top1",         0.0, 1, LO_REST_HIT2,   0.0, 0.05, 1, 1) \
 	X("head-alone",        1.0, 1, LO_REST_HIT2,   0.0, 0.05, 1, 1)
 
