@@ -129,6 +129,19 @@ int MMRankingH100_pick(const ah_mm_context *ctx);
  * indexed as MMRankingH100_choices[].  Allocates nothing, thread-safe. */
 int MMRankingH100_pick_offered(const ah_mm_context *ctx, const unsigned char *offered);
 
+/* 1 when the leaves carry their own list length (mmrank fit --topk-eps,
+ * issue #35), else 0; and its epsilon (0.0 without). */
+#define MMRankingH100_HAS_TOP_K 1
+#define MMRankingH100_TOP_K_EPS 0.005
+
+/* How many entries of rank()'s list to autotune for ctx (plus the default,
+ * as Inductor adds it): the leaf's k, the shortest list whose out-of-fold
+ * regret over the leaf's training inputs was <= 1 + MMRankingH100_TOP_K_EPS;
+ * -1 when the tree has no per-leaf k (MMRankingH100_HAS_TOP_K 0) or the
+ * leaf is unsafe.  The Python's get_top_k (None for -1).  Allocates
+ * nothing, thread-safe. */
+int MMRankingH100_top_k(const ah_mm_context *ctx);
+
 #ifdef __cplusplus
 }
 #endif
