@@ -49,7 +49,7 @@ expect() {
 	local c1=0 c2=0
 	[ "$5" = "$2" ] && [ "$6" = 1 ] && c1=1
 	[ "$7" = "$3" ] && [ "$8" = 1 ] && c2=1
-	"$TMP/topk_c" "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" $c1 $c2 "$9" "${10}" "$TMP/offered" >"$TMP/want"
+	"$TMP/topk_c" "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" $c1 $c2 "$9" "${10}" "$TMP/offered" >"$TMP/want" 2>"$TMP/want.err"
 }
 # got NAME ENV... -- ARGS: the handler's answer in $TMP/got (triton ids)
 run_case() { python3 "$H/case.py" "$TMP/cands.tsv" "$@" >"$TMP/out" 2>"$TMP/err"; }
@@ -80,10 +80,18 @@ same_top handler-topk-decode-mm-k5
 grep -qx 'aten aten::mm' "$TMP/out" && ok handler-decode-keeps-extern-mm || fail handler-decode-keeps-extern-mm "$(head -3 "$TMP/out")"
 stat_is handler-decode-stats 's["decisions"] == {"mm": 1, "addmm": 0} and s["k_sum"]["mm"] == 5 and s["offered_triton_sum"]["mm"] == 18'
 
-order 0 mm; expect 0 10 mm; run_case 0 addmm auto "$ART"
+# k="auto": gen/'s artifact has get_top_k (fit --topk-eps): the leaf's k,
+# the C twin's _top_k(); an artifact without it (get_top_k cut off): 10
+order 0 mm; expect 0 auto mm; run_case 0 addmm auto "$ART"
 same_top handler-topk-addmm-auto
 if [ "$(grep '^aten ' "$TMP/out" | tr '\n' ' ')" = "aten aten::bias_addmm aten aten::addmm " ]; then
 	ok handler-addmm-keeps-aten; else fail handler-addmm-keeps-aten "$(grep '^aten' "$TMP/out" | tr '\n' ' ')"; fi
+kauto=$(sed -n 's/^topk_c: auto k //p' "$TMP/want.err")
+stat_is handler-auto-is-the-c-top-k "s['k_default'] == 0 and s['mean_k'] == ${kauto:-0} and s['decisions']['addmm'] == 1"
+mkdir -p "$TMP/nok"
+sed '/^    def get_top_k(/,$d' "$ART" >"$TMP/nok/_MMRankingH200.py"
+order 0 mm; expect 0 10 mm; run_case 0 addmm auto "$TMP/nok/_MMRankingH200.py"
+same_top handler-topk-addmm-auto-without-get-top-k
 stat_is handler-auto-without-get-top-k-is-10 's["k_default"] == 1 and s["mean_k"] == 10 and s["decisions"]["addmm"] == 1'
 
 order 2 mm; expect 2 3 mm; MMRANK_STUB_FP32=tf32 run_case 2 mm 3 "$ART"

@@ -6,6 +6,8 @@
  *   cc -std=c11 -I DIR -DHEUR=NAME -DHEUR_C='"DIR/_NAME.c"' topk_c.c -o topk_c
  * usage: topk_c M K N DTYPE S1_0 S1_1 S2_0 S2_1 CONTIG1 CONTIG2 TF32 TOPK OFFERED
  *   DTYPE torch.float16|torch.bfloat16|torch.float32; CONTIG* and TF32 0/1;
+ *   TOPK a count, or auto: the leaf's k (NAME_top_k(), issue #35), 10 when
+ *   it has none, said on stderr as "topk_c: auto k N";
  *   OFFERED: a file of choice ids, one a line (the call's candidates).
  * Prints the first TOPK ids of the ranking that are in OFFERED, one a line,
  * in rank order ("-" alone: the leaf is unsafe).  Exit status 1 on bad
@@ -21,6 +23,7 @@
 #define RANK CAT(HEUR, _rank)
 #define MAXR CAT(HEUR, _MAX_RANKED)
 #define NAMES CAT(HEUR, _choices)
+#define TOP_K CAT(HEUR, _top_k)
 
 enum { MAX_OFFERED = 512, ID_LEN = 160 };
 
@@ -59,7 +62,14 @@ int main(int argc, char **argv)
 	c.mat2_stride_0 = num(argv[7], &bad), c.mat2_stride_1 = num(argv[8], &bad);
 	c.mat1_iscontig = (int)num(argv[9], &bad), c.mat2_iscontig = (int)num(argv[10], &bad);
 	c.allow_tf32 = (int)num(argv[11], &bad);
-	topk = (int)num(argv[12], &bad);
+	if (!strcmp(argv[12], "auto")) {
+		topk = TOP_K(&c);
+		if (topk < 1)
+			topk = 10;
+		fprintf(stderr, "topk_c: auto k %d\n", topk);
+	} else {
+		topk = (int)num(argv[12], &bad);
+	}
 	if (bad || c.mat1_dtype == AH_MM_DTYPE_OTHER || topk < 1)
 		return die("bad argument", "");
 	fp = fopen(argv[13], "r");
