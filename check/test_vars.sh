@@ -159,7 +159,7 @@ done
 # make help: every variable the README names, and quiet under | head
 "${MK[@]}" help >"$TMP/help" 2>&1
 for v in $(grep -oE '\b[A-Z][A-Z0-9_]{1,}=|`[A-Z][A-Z0-9_]{2,}`' "$ROOT/README.md" | tr -d '`=' | sort -u |
-	grep -vx 'ART\|TORCHINDUCTOR_AUTOHEURISTIC_USE') CC CUDA BUILD CUBLASLT V OUT CROSS_DEVICE; do
+	grep -vx 'ART\|TORCHINDUCTOR_AUTOHEURISTIC_USE\|MMRANK_INDUCTOR') CC CUDA BUILD CUBLASLT V OUT CROSS_DEVICE; do
 	grep -q "\b$v\b" "$TMP/help" || fail "make-help-lists-$v" "'$v' is not in make help"
 done
 ok make-help-lists-readme-variables
