@@ -495,7 +495,8 @@ pair_input(const pair *p, int i, const klist *kl, mx_acc *acc, extra *ex,
 		measured |= !isnan(time[rank[j]]);
 	ex->no_ranked += !measured;
 	mx_case c = {time, truth, rank, prob, n, is_unsafe};
-	cv_add(&ex->curve, time, truth, rank, prob, n, p->t ? p->t->node[leaf].top_k : 0);
+	cv_add(&ex->curve, time, truth, rank, prob, n,
+	       p->t ? p->t->node[leaf].top_k : 0);
 	for (int q = 0; q < kl->n; q++) {
 		topk_list l;
 		mx_add(&acc[q], &c, &l);
