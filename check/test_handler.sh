@@ -141,6 +141,13 @@ if grep -qx 'installed k=3 artifact=MMRankingH200' "$TMP/ic" && grep -qx 'config
    [ "$(grep '^state' "$TMP/ic" | tr '\n' '|')" = "state handler=MMRankChoices config=set|state handler=InductorChoices config=unset|" ] &&
    grep -qx 'uninstall-again False' "$TMP/ic"; then ok handler-install-uninstall
 else fail handler-install-uninstall "$(tr '\n' '|' <"$TMP/ic" | head -c 300)"; fi
+# the FX graph cache's view of the handler: artifact, its contents, k
+key3=$(sed -n 's/^key //p' "$TMP/ic")
+MMRANK_STUB_GPU="NVIDIA H200" ic "$ART" auto
+keya=$(sed -n 's/^key //p' "$TMP/ic")
+sha=$(sha256sum "$ART" | cut -c1-16)
+if [ "$key3" = "mmrank:MMRankingH200:$sha:3:0:keep:mm,addmm" ] && [ "$keya" = "mmrank:MMRankingH200:$sha:auto:0:keep:mm,addmm" ]; then
+	ok handler-cache-key; else fail handler-cache-key "'$key3' / '$keya'"; fi
 refused() {   # NAME PATTERN: refused with PATTERN and nothing changed
 	if grep -Eq "^refused: .*$2" "$TMP/ic" && grep -qx 'state handler=InductorChoices config=unset' "$TMP/ic" &&
 	   ! grep -q '^installed' "$TMP/ic"; then ok "$1"; else fail "$1" "$(tr '\n' '|' <"$TMP/ic" | head -c 300)"; fi

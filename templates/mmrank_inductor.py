@@ -47,11 +47,14 @@ device, when the artifact's check_precondition rejects this GPU's
 force=True.  The handler is set with V.set_choices_handler (this thread) and
 torch._inductor.config.inductor_choices_class (threads that have not made
 one yet, e.g. autograd's); uninstall restores both.
-Caveat: Inductor's FX graph cache does not key on the choices handler's
-decisions: compile in a fresh TORCHINDUCTOR_CACHE_DIR when switching it.
+Inductor's FX graph cache keys on the inductor config, inductor_choices_class
+included: the setting install makes names the artifact (class and content
+hash), k, extra, unranked and ops, so a graph compiled without the handler,
+or with other settings, is not reused.
 """
 import functools
 import glob
+import hashlib
 import importlib.util
 import os
 import sys
@@ -333,8 +336,9 @@ _INSTALLED = {}   # the one installed handler and what it replaced
 
 
 def _handler_factory(_key):
-    """config.inductor_choices_class: the installed handler (_key only makes
-    the setting differ between settings, for Inductor's cache key)."""
+    """config.inductor_choices_class: the installed handler.  _key (artifact
+    class and content hash, k, extra, unranked, ops) is what Inductor's FX
+    graph cache key sees of the handler: the config is part of that key."""
     h = _INSTALLED.get("handler")
     return h if h is not None else InductorChoices()
 
@@ -377,8 +381,11 @@ def install(k="auto", artifact=None, extra=False, unranked="keep", ops=DEFAULT_O
     _INSTALLED["prior_thread"] = _choices._get_handler(False)
     _INSTALLED["prior_class"] = config.inductor_choices_class
     _INSTALLED["handler"] = h
+    with open(path, "rb") as fh:
+        digest = hashlib.sha256(fh.read()).hexdigest()[:16]
     config.inductor_choices_class = functools.partial(
-        _handler_factory, f"mmrank:{type(heur).__name__}:{k}:{int(h.extra)}:{unranked}:{','.join(ops)}")
+        _handler_factory, f"mmrank:{type(heur).__name__}:{digest}:{k}:{int(h.extra)}:{unranked}:"
+                          f"{','.join(ops)}")
     V.set_choices_handler(h)
     return h
 

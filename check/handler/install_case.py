@@ -38,6 +38,7 @@ def main(argv):
         print(f"installed k={h.k} artifact={type(h.heuristic).__name__}")
         state()
         print(f"config-makes-ours {config.inductor_choices_class() is h}")
+        print(f"key {config.inductor_choices_class.args[0]}")
         print(f"uninstall {mi.uninstall()}")
         state()
         print(f"uninstall-again {mi.uninstall()}")
