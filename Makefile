@@ -157,7 +157,7 @@ Main targets:
   make heuristic GPU=h100   the same for H100 (GPU=h200: the committed H200 collection)
   make check                all tests (ASan+UBSan build, no GPU needed)
   make collect GPU=h200 GPUS=0,1 SAMPLES=N   collect data on your GPUs (needs CUDA)
-       [SEED=S REPS=3 FAST_REJECT=1.5 SCREEN=1.3 SCREEN_MS=2 COLLECT_TIME_LIMIT=s SAMPLE_MAX_GFLOP=G]  (-j: shards in parallel)
+       [SEED=S COLLECT_TIME_LIMIT=s]  (-j: shards in parallel; the timing's knobs: make help-all)
   make collect GPU=h200 GPUS=0,1 SHAPES=FILE   measure a shape list instead of sampling (datasets/shapes/real.tsv)
   make collect ... KERNEL_TEMPLATE=triton   Inductor's own candidates and ids (cubins compiled first: make triton-cubins)
   make collect ... BACKEND=inductor         Inductor's own collection (python3 + torch on the GPU host)
@@ -184,7 +184,26 @@ Single stages (each redoes only what is stale, then says "<target> GPU=...: made
   make all                  build the stage programs into build/bin/
   make clean | distclean    remove build/ | build/ and out/
 
-Variables (current value; every one is checked before anything runs):
+Variables you set (current value; each is checked before anything runs):
+  GPU=$(GPU) (a100, h100: official data; h200: committed; else your collection)  OUT=$(OUT) (output folder)
+  RANKING=$(RANKING) (top-k)  SEED=$(SEED)  PROFILE=$(PROFILE) (ours|reference; its pieces, SELECT and LEAF_RANK among them: make help-all)
+  DATASET_MIRROR=$(DATASET_MIRROR) (a folder holding the official zips, searched before the upstream URL)
+  eval/compare: LOG=log HELDOUT="logs" (sets the tree never saw)  REFERENCE_DIR=$(REFERENCE_DIR) (PyTorch's _MMRanking*.py)
+       CROSS_DEVICE=$(CROSS_DEVICE) (1: evaluate a LOG of another device on purpose)
+  collect: SAMPLES=$(SAMPLES)  GPUS=$(GPUS)  SHAPES=$(SHAPES) (a shape list)  KERNEL_TEMPLATE=$(KERNEL_TEMPLATE) (mma+wgmma|mma|mm|triton)
+       BACKEND=$(BACKEND) (bench|inductor)  CUBLASLT=$(CUBLASLT) (a cuBLASLt algorithm list)  COLLECT_TIME_LIMIT=$(COLLECT_TIME_LIMIT) (s)
+       LAUNCHER=$(LAUNCHER) (local|slurm)  SHARDS SLURM_OPTS
+  build: CC=$(CC)  CFLAGS=$(CFLAGS)  CUDA=$(CUDA) (toolkit, for bench)  BUILD=$(BUILD)  V=$(V) (1 shows full commands)
+  check: TESTS="check/test_x.sh ..."; TORCH_PYTHON=PY (a python with torch: artifacts in real Inductor)
+  make help-all: every variable, the learner's and the collection's fine knobs too (docs/VARIABLES.md)
+  make -n shows the exact stage commands
+endef
+
+# `make help-all`: the same, then every variable (the experiment's knobs too)
+define MMRANK_HELP_ALL
+$(MMRANK_HELP)
+
+Every variable (current value):
   GPU=$(GPU) (a100, h100: official data; h200: committed; else your collection)  OUT=$(OUT) (output folder)
   RANKING=$(RANKING) (top-k)  SEED=$(SEED)  SPLIT=$(SPLIT) (rows|group)  HEURISTIC_NAME=$(HEURISTIC_NAME)
   GRID=$(GRID) (mm|reference|search|FILE)  SELECT=$(SELECT) (top1|regret|hit|curve)  FOLDS=$(FOLDS)
@@ -213,12 +232,12 @@ Variables (current value; every one is checked before anything runs):
        BUILD=$(BUILD) (build|build/san)  V=$(V) (1 shows full commands)
   fit: FIT_EXTRA="more fit options"; THREADS=$(THREADS) (fit threads and featurize jobs at once; same output)
   check: TESTS="check/test_x.sh ..."; TORCH_PYTHON=PY (a python with torch: artifacts in real Inductor); fuzz: FUZZ_SECONDS=$(FUZZ_SECONDS)
-  make -n shows the exact stage commands
 endef
 
-.PHONY: help
+.PHONY: help help-all
 help: export HELP_TEXT = $(MMRANK_HELP)
-help:
+help-all: export HELP_TEXT = $(MMRANK_HELP_ALL)
+help help-all:
 	@trap '' PIPE; printf '%s\n' "$$HELP_TEXT" 2>/dev/null || true
 
 # Dependencies are checked (and, as root, installed) once per build folder.
@@ -334,12 +353,9 @@ endif
 # leaf lists padded with up to k ancestors' classes (fit --leaf-pad; not with freq)
 LEAF_PAD        ?= $(if $(filter-out freq,$(LEAF_RANK)),$(RANKING),0)
 # then every other class the training inputs measured, by regret given
-# availability (fit --leaf-fill all; not with freq), on every GPU: out of
-# fold no hit or regret gets worse (GPU=h200, 120 inputs: one more top-10
-# hit), and every input finds min(k, offered) of
-# its measured candidates (GPU=h200's lists missed most ids Inductor offers
-# for small n); the cost is a 3.7-4.3x larger artifact for the official
-# data (docs/RESULTS.md section 4.3)
+# availability (fit --leaf-fill all; not with freq), on every GPU: every
+# input finds min(k, offered) of its measured candidates (docs/RESULTS.md
+# section 4.3)
 LEAF_FILL       ?= $(if $(filter freq,$(LEAF_RANK)),none,all)
 # cross-validation needs whole inputs per fold: only with the grouped split
 FOLDS           ?= $(if $(filter group,$(SPLIT)),5,0)

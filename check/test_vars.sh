@@ -73,8 +73,13 @@ fill_of() { "${MK[@]}" -s fit-args "$@" | grep -o -- '--leaf-pad [0-9]* --leaf-f
 got="$(fill_of GPU=h200) $(fill_of GPU=a100) $(fill_of GPU=h100) $(fill_of GPU=h200 PROFILE=reference) $(fill_of GPU=a100 PROFILE=reference) $(fill_of GPU=h200 LEAF_RANK=freq) $(fill_of GPU=h200 LEAF_FILL=none)"
 want="all all all none none none none"
 if [ "$got" = "$want" ] && ! "${MK[@]}" -s fit-args GPU=a100 PROFILE=reference | grep -q leaf-fill &&
-	"${MK[@]}" -s help GPU=h200 | grep -q 'LEAF_FILL=all (none|all'; then ok vars-leaf-fill-default
+	"${MK[@]}" -s help-all GPU=h200 | grep -q 'LEAF_FILL=all (none|all'; then ok vars-leaf-fill-default
 else fail vars-leaf-fill-default "h200 a100 h100 h200-ref a100-ref h200-freq h200-none: '$got', expected '$want'"; fi
+# per-GPU defaults are data (datasets/PROFILES.tsv), not ifeq GPU; the command line wins
+test_expect_success 'vars-gpu-profile-file' '
+	"${MK[@]}" -s fit-args GPU=zz | grep -q -- "--select hit --leaf-rank joint " &&
+	"${MK[@]}" -s fit-args GPU=h200 SELECT=hit | grep -q -- "--select hit " &&
+	! grep -n "filter h200" "$ROOT/Makefile"'
 # changing it re-runs fit (the stamp holds fit's options), not changing it does not
 "${MK[@]}" -n fit GPU=h200 LEAF_FILL=none 2>&1 | grep -q 'bin/fit .*--leaf-pad 10 --folds' &&
 	! "${MK[@]}" -n fit GPU=h200 2>&1 | grep -q 'bin/fit ' && ok vars-leaf-fill-refits ||
@@ -158,16 +163,17 @@ done
 
 # make help: every variable the README names, and quiet under | head
 "${MK[@]}" help >"$TMP/help" 2>&1
+"${MK[@]}" help-all >"$TMP/help-all" 2>&1
 for v in $(grep -oE '\b[A-Z][A-Z0-9_]{1,}=|`[A-Z][A-Z0-9_]{2,}`' "$ROOT/README.md" | tr -d '`=' | sort -u |
 	grep -vx 'ART\|TORCHINDUCTOR_AUTOHEURISTIC_USE\|MMRANK_INDUCTOR') CC CUDA BUILD CUBLASLT V OUT CROSS_DEVICE; do
 	grep -q "\b$v\b" "$TMP/help" || fail "make-help-lists-$v" "'$v' is not in make help"
 done
 ok make-help-lists-readme-variables
-# the variables beyond the README's: in make help and in docs/VARIABLES.md;
+# the variables beyond the README's: in make help-all and in docs/VARIABLES.md;
 # the dependency line names every library the build links
 for v in NVMMH_DIR TORCH_ARTIFACTS INSTALL_ARTIFACT CFLAGS CUBIN_CACHE CUBIN_ARCH TRITON_ARCH TRITON_JOBS GPU_MEM_BYTES \
 	LONG_MS LONG_LAUNCHES COOL_CLOCK COOL_MAX_MS LOSER_RATIO WARM_FROM_VERIFY VERIFY_CUT VERIFY_CUT_AUDIT; do
-	grep -q "\b$v=" "$TMP/help" || fail "make-help-lists-$v" "'$v=' is not in make help"
+	grep -q "\b$v=" "$TMP/help-all" || fail "make-help-lists-$v" "'$v=' is not in make help-all"
 	grep -q "^| \`$v\` |" "$ROOT/docs/VARIABLES.md" || fail "docs-variables-$v" "'$v' has no row in docs/VARIABLES.md"
 done
 ok make-help-and-docs-list-more-variables

@@ -132,10 +132,9 @@ static const char help_warm_from_verify[] =
 	"with --cool-clock (its wait must precede the warm-up call: the timing "
 	"then makes its own).  Safe: a warm-up time only makes a rule try, its "
 	"flushed launches decide (stages/bench/triton_timing.h); the schedule is "
-	"otherwise as without it.  Measured on an H200: 1.3x on the giants, no "
-	"winner moved, the per-choice spread ~2x the noise floor's "
-	"(perf/results/gpu/warmverify_h200, kernels/INDUCTOR_MM.md section "
-	"5).  --stats counts warm_from_verify "
+	"otherwise as without it.  What it saves and changes: docs/RESULTS.md "
+	"section 7.3, kernels/INDUCTOR_MM.md section 5.  --stats counts "
+	"warm_from_verify "
 	"(the timings that took it).  Part of the plan: resume with the same "
 	"setting";
 
@@ -333,6 +332,8 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 		OPT_FLAG("--bad-kernel", &o->bad_kernel,
 		         "compile candidates with a deliberate bug (tests that verification "
 		         "rejects a wrong kernel)"),
+#ifndef BENCH_CUDA
+		/* the test build (bench-fake) only: not in the shipping bench */
 		OPT_DOUBLE("--fake-delay-ms", "D", &o->fake_delay_ms, 0, 1e9, 0,
 		           "bench-fake only (CPU tests): sleep D ms per input"),
 		OPT_INT("--fake-fail", "N", &o->fake_fail, 0, 1 << 20, 0,
@@ -340,6 +341,7 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 		OPT_INT("--fake-capability", "MAJOR", &o->fake_cap, 1, 99, 0,
 		        "bench-fake only: report compute capability MAJOR.0 (default 9: an "
 		        "H100/H200)"),
+#endif
 		OPT_STRING("--triton-cubins", "DIR", &o->triton_cubins, 0,
 		           "--template triton: the cubin folder of kernels/triton_mm.py for this "
 		           "Triton version and the device's arch (python3 "
@@ -378,8 +380,6 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 		o->long_ms = TT_LONG_MS_DEFAULT;
 	if (!o->long_launches)
 		o->long_launches = TT_LONG_LAUNCHES_DEFAULT;
-	if ((o->fake_delay_ms > 0 || o->fake_fail || o->fake_cap) && strcmp(measure_kind(), "fake"))
-		die("--fake-* options exist only in bench-fake");
 	if (a->lt_keep && !a->lt_topn)
 		die("--lt-keep needs --lt-discover");
 	if ((a->no_nvrtc || a->lt_topn) && (o->compile_arch || a->heur))
