@@ -4,7 +4,9 @@
 # prerequisite ("skipped by prerequisite: TRITON 12, TORCH 5; other 3").
 # A check name printed twice (in one file or across files) is a failure.
 # Exit status 1 if any failed.
-# Environment: BIN (stage binaries), passed through to the tests.
+# Environment: BIN (stage binaries), passed through to the tests;
+# CHECK_NAMES=FILE: also write every check's name, file and status there
+# (NAME<TAB>FILE<TAB>ok|FAIL|skip), to compare two runs by name.
 set -u
 cd "$(dirname "$0")/.."
 tests=("$@")
@@ -18,7 +20,8 @@ for t in "${tests[@]}"; do
 	p=$(grep -c '^ok ' <<<"$out"); f=$(grep -c '^FAIL ' <<<"$out"); s=$(grep -c '^skip ' <<<"$out")
 	if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then f=1; out+=$'\n'"FAIL $t: exited with status $rc"; fi
 	# the names (the line less its first word, up to a ": "), each with its file
-	dup=$(grep -E '^(ok|FAIL|skip) ' <<<"$out" | sed -E 's/^[A-Za-z]+ //; s/: .*//; s/:$//' | awk -v t="$t" '{ print $0 "\t" t }' |
+	dup=$(grep -E '^(ok|FAIL|skip) ' <<<"$out" | sed -E 's/^([A-Za-z]+) (.*)$/\2\t\1/; s/: [^\t]*//; s/:\t/\t/' |
+		awk -F'\t' -v t="$t" -v OFS='\t' '{ print $1, t, $2 }' |
 		tee -a "$names" | cut -f1 | sort | uniq -d | head -5 | paste -sd'|')
 	if [ -n "$dup" ]; then f=$((f + 1)); out+=$'\n'"FAIL $t: check names printed twice: $dup"; fi
 	grep -E '^skip ' <<<"$out" | sed -nE 's/^skip [^ ]+ \[(!?[A-Z0-9_]+)\] .*/\1/p; t; s/^skip .*/other/p' >>"$skips"
@@ -30,12 +33,13 @@ for t in "${tests[@]}"; do
 	if [ "$f" -gt 0 ]; then grep -vE '^(ok|FAIL|skip) ' <<<"$out" | tail -20 | sed 's/^/    | /'; fi
 done
 # a name used by two files
-across=$(sort -u "$names" | cut -f1 | sort | uniq -d | head -10)
+across=$(cut -f1,2 "$names" | sort -u | cut -f1 | sort | uniq -d | head -10)
 if [ -n "$across" ]; then
 	failn=$((failn + 1))
 	echo "FAIL check names used by more than one file: $(paste -sd'|' <<<"$across")"
 	while IFS= read -r n; do awk -F'\t' -v n="$n" '$1 == n { print "    " n ": " $2 }' "$names" | sort -u; done <<<"$across"
 fi
+[ -z "${CHECK_NAMES:-}" ] || cp "$names" "$CHECK_NAMES"
 echo "$pass passed, $failn failed, $skipn skipped"
 if [ -s "$skips" ]; then
 	echo "skipped by prerequisite: $(grep -v '^other$' "$skips" | sort | uniq -c | sort -k1,1nr -k2 |
