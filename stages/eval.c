@@ -691,6 +691,18 @@ name_inputs(const opt_list *tl, const opt_list *pl, named **trees,
 				    (*trees)[i].path);
 }
 
+/* Every set opens and has a valid header before the table starts: a
+ * missing set is refused before any row is printed. */
+static void
+check_set_headers(const named *sets, size_t nset)
+{
+	for (size_t si = 0; si < nset; si++) {
+		featset h;
+		featset_read_header(&h, sets[si].path);
+		featset_free(&h);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -763,13 +775,7 @@ main(int argc, char **argv)
 	tree *tr = xcalloc(ntree, sizeof *tr);
 	for (size_t i = 0; i < ntree; i++)
 		tree_read(&tr[i], trees[i].path);
-	/* every set opens and has a valid header before the table starts (a
-	 * missing set is refused before any row is printed) */
-	for (size_t si = 0; si < nset; si++) {
-		featset h;
-		featset_read_header(&h, sets[si].path);
-		featset_free(&h);
-	}
+	check_set_headers(sets, nset);
 	aout o, ro, co;
 	FILE *fp = out ? aout_open(&o, out) : NULL;
 	FILE *rfp = ranks_out ? aout_open(&ro, ranks_out) : NULL;

@@ -332,8 +332,7 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 		OPT_FLAG("--bad-kernel", &o->bad_kernel,
 		         "compile candidates with a deliberate bug (tests that verification "
 		         "rejects a wrong kernel)"),
-#ifndef BENCH_CUDA
-		/* the test build (bench-fake) only: not in the shipping bench */
+#ifndef BENCH_CUDA /* the test build (bench-fake) only */
 		OPT_DOUBLE("--fake-delay-ms", "D", &o->fake_delay_ms, 0, 1e9, 0,
 		           "bench-fake only (CPU tests): sleep D ms per input"),
 		OPT_INT("--fake-fail", "N", &o->fake_fail, 0, 1 << 20, 0,
