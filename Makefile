@@ -187,6 +187,7 @@ Single stages (each redoes only what is stale, then says "<target> GPU=...: made
 Variables you set (current value; each is checked before anything runs):
   GPU=$(GPU) (a100, h100: official data; h200: committed; else your collection)  OUT=$(OUT) (output folder)
   RANKING=$(RANKING) (top-k)  SEED=$(SEED)  PROFILE=$(PROFILE) (ours|reference; its pieces, SELECT and LEAF_RANK among them: make help-all)
+  TOPK_EPS=$(TOPK_EPS) (each leaf's list length: out-of-fold regret <= 1 + TOPK_EPS; 0: off)
   DATASET_MIRROR=$(DATASET_MIRROR) (a folder holding the official zips, searched before the upstream URL)
   eval/compare: LOG=log HELDOUT="logs" (sets the tree never saw)  REFERENCE_DIR=$(REFERENCE_DIR) (PyTorch's _MMRanking*.py)
        CROSS_DEVICE=$(CROSS_DEVICE) (1: evaluate a LOG of another device on purpose)
