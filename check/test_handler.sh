@@ -133,6 +133,8 @@ mkdir -p "$TMP/unsafe"
 run_case 0 mm 3 "$TMP/unsafe/_MMRankingH200.py"
 if grep -qx same "$TMP/out"; then stat_is handler-unsafe-leaf-falls-back 's["fallbacks"] == {"unsafe leaf": 1} and s["decisions"]["mm"] == 0'
 else fail handler-unsafe-leaf-falls-back "list changed"; fi
+run_case 0 mm 3 "$TMP/unsafe/_MMRankingH200.py" --extra
+grep -qx same "$TMP/out" && ok handler-unsafe-leaf-extra-untouched || fail handler-unsafe-leaf-extra-untouched "the fallback list is not Inductor's"
 
 # ---- install / refuse / uninstall / environment ---------------------------
 ic() { python3 "$H/install_case.py" "$@" >"$TMP/ic" 2>"$TMP/ic.err"; }

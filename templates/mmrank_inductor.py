@@ -276,7 +276,7 @@ class MMRankChoices(InductorChoices):
         if not tri:
             self.untouched[op_name] = self.untouched.get(op_name, 0) + 1
             return choices
-        choices = list(choices)
+        orig, choices = choices, list(choices)
         if self.extra:
             have = {triton_id(choices[i]) for i in tri}
             for x in self._extra_choices(choices[tri[0]], kernel_inputs, templates):
@@ -291,17 +291,17 @@ class MMRankChoices(InductorChoices):
         offered = list(first) + ([EXTERN_ID] if any(_is_aten(c) for c in choices) else [])
         if not self.heuristic.check_precondition(_metadata(offered), ctx):
             self._fallback("precondition")
-            return choices
+            return orig
         ranked = self.heuristic.get_decisions_ranked(ctx)
         if ranked is None:
             self._fallback("unsafe leaf")
-            return choices
+            return orig
         k = self._k_for(ctx)
         offered_set = set(offered)
         head = [c for c in ranked if c in offered_set][:k]
         if not head:
             self._fallback("no ranked id offered")
-            return choices
+            return orig
         keep = {first[c] for c in head if c in first}
         tri_set = set(tri)
         out = []
