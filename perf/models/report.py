@@ -26,6 +26,7 @@ import statistics
 import sys
 
 MODES = ("a", "b", "c", "d", "e", "f")
+STEP_TOL = 1.005  # "equal or better step time": within 0.5 %
 
 
 def load(path):
@@ -132,6 +133,17 @@ def summary(rows):
         s[f"mean_k_{m}"] = ks / (dm + da) if dm + da else None
         s[f"mean_kept_triton_{m}"] = kept / (dm + da) if dm + da else None
         s[f"fallbacks_{m}"] = sum(r.get(f"fallbacks_{m}", 0) for r in rows)
+    for m in ("c", "d"):
+        pairs = [r for r in rows if None not in (r["compile_e"], r[f"compile_{m}"],
+                                                 r["step_e"], r[f"step_{m}"])]
+        s[f"vs_n_{m}"] = len(pairs)
+        s[f"vs_ahead_{m}"] = sum(1 for r in pairs if r["compile_e"] < r[f"compile_{m}"]
+                                 and r["step_e"] <= STEP_TOL * r[f"step_{m}"])
+        ce, cx = sum(r["compile_e"] for r in pairs), sum(r[f"compile_{m}"] for r in pairs)
+        s[f"vs_compile_{m}"] = ce / cx if pairs else None
+        s[f"vs_step_{m}"] = geomean([r["step_e"] / r[f"step_{m}"] for r in pairs])
+        s[f"goal_vs_{m}"] = (None if not pairs else
+                             bool(ce < cx and s[f"vs_step_{m}"] <= STEP_TOL))
     g, w, o = s["geomean_ratio_e"], s["max_ratio_e"], s["overhead_sum_e"]
     s["goal_step"] = None if g is None else bool(g <= 1.005 and w <= 1.03)
     s["goal_overhead"] = None if o is None else bool(o <= 0.25)
@@ -175,9 +187,14 @@ def markdown(rows, s, bad, versions):
                f"mean k {fmt(s['mean_k_e'], 2)}, mean Triton choices kept {fmt(s['mean_kept_triton_e'], 2)}, "
                f"{s['fallbacks_e']} fallbacks; (f): {s['decisions_mm_f']} mm, {s['decisions_addmm_f']} addmm, "
                f"mean kept {fmt(s['mean_kept_triton_f'], 2)}.")
+    for m in ("c", "d"):
+        out.append(f"e against {m}, {s[f'vs_n_{m}']} rows where both ran: e ahead (lower compile, step within "
+                   f"0.5 %) in {s[f'vs_ahead_{m}']}; sum of compile e/{m} {fmt(s[f'vs_compile_{m}'], 3)}, "
+                   f"step e/{m} geomean {fmt(s[f'vs_step_{m}'], 4)}.")
     goal = {True: "met", False: "NOT met", None: "not measured"}
     out.append(f"Goals: e/b geomean <= 1.005 and no case > 1.03: {goal[s['goal_step']]}; "
-               f"overhead (e - a) <= 25 % of (b - a): {goal[s['goal_overhead']]}.")
+               f"overhead (e - a) <= 25 % of (b - a): {goal[s['goal_overhead']]}; "
+               f"e ahead of c: {goal[s['goal_vs_c']]}; of d: {goal[s['goal_vs_d']]}.")
     if bad:
         out.append("")
         out.append("Not measured:")
