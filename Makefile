@@ -137,6 +137,10 @@ LIB_SRC  = $(sort $(wildcard stages/lib/*.c))
 LIB_OBJ  = $(patsubst stages/lib/%.c,$(BUILD)/lib/%.o,$(LIB_SRC))
 LIB_HDR  = $(wildcard stages/lib/*.h)
 LIBA     = $(BUILD)/libmmrank.a
+# the bench-only GPU policy (stages/gpu/policy/): not in libmmrank.a; bench,
+# bench-fake, triton_cands and the unit drivers that test it compile it in
+POLICY_SRC = $(sort $(wildcard stages/gpu/policy/*.c))
+POLICY_HDR = $(wildcard stages/gpu/policy/*.h)
 
 # CPU stages: one C file each in stages/ (bench needs CUDA: stages/collect.mk;
 # nvmmh needs NVIDIA's nvMatmulHeuristics: stages/nvmmh.mk).
@@ -263,13 +267,17 @@ $(BIN)/%: stages/%.c $(LIBA) $(LIB_HDR)
 
 # Drivers of library units for the tests (check/unit/*.c -> $(BUILD)/unit/),
 # built by make check.
+# The drivers of GPU policy units (UNIT_POLICY) compile stages/gpu/policy/ in.
 UNIT_BINS = $(patsubst check/unit/%.c,$(BUILD)/unit/%,$(wildcard check/unit/*.c))
+UNIT_POLICY = $(addprefix $(BUILD)/unit/,coolwait_print ttsched_print vcut_print)
 .PHONY: units
 units: $(UNIT_BINS)
+$(UNIT_POLICY): UNIT_SRC = $(POLICY_SRC)
+$(UNIT_POLICY): $(POLICY_SRC) $(POLICY_HDR)
 $(BUILD)/unit/%: check/unit/%.c $(LIBA) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -o $@ $< $(LIBA) $(LDLIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -iquote stages/gpu/policy -o $@ $< $(UNIT_SRC) $(LIBA) $(LDLIBS)
 
 # ---- pipeline: official datasets -> heuristic --------------------------------
 # Everything of one GPU lives in $(OUT)/$(GPU)/ (default out/, disposable,
@@ -726,14 +734,14 @@ distclean: clean
 # INSTALL_ARTIFACT=file) into the local torch's autoheuristic artifacts folder
 # under a name Inductor's discovery takes before the shipped _MMRanking*.py,
 # then prints the discovery order; uninstall-artifact removes what it made
-# (stages/bench/inductor_install.py --help).  TORCH_ARTIFACTS=dir: another
+# (stages/gpu/bench/inductor_install.py --help).  TORCH_ARTIFACTS=dir: another
 # torch's artifacts folder (default: that of the torch python3 imports; the
 # order is then shown only where python3 imports that torch).  What install
 # needs is checked when make starts (inductor_install.py check), so that
 # without it nothing is built or installed.
 INSTALL_ARTIFACT ?= $(O)/_$(HEURISTIC_NAME).py
 TORCH_ARTIFACTS  ?=
-inductor_install  = python3 stages/bench/inductor_install.py $(1) $(if $(TORCH_ARTIFACTS),--artifacts-dir $(call sq,$(TORCH_ARTIFACTS)))
+inductor_install  = python3 stages/gpu/bench/inductor_install.py $(1) $(if $(TORCH_ARTIFACTS),--artifacts-dir $(call sq,$(TORCH_ARTIFACTS)))
 ifneq ($(filter install-artifact,$(MAKECMDGOALS)),)
 ifneq ($(shell $(call inductor_install,check) >/dev/null && echo y),y)
 $(error make install-artifact: nothing was built or installed (above))

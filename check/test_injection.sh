@@ -193,7 +193,7 @@ GPU="x';>$M/envgpu;'" "${MK[@]}" -n heuristic >/dev/null 2>"$TMP/mk.err"
 if [ $? -ne 0 ] && grep -q "GPU: a setting must not hold a quote" "$TMP/mk.err" && no_marker; then ok inj-make-env-gpu-quote
 else fail inj-make-env-gpu-quote "$(head -c 200 "$TMP/mk.err")"; rm -f "$M"/*; fi
 # every user setting (`NAME ?=`) is in the quote check's list
-missing=$(grep -ho '^[A-Za-z_0-9]\+ *?=' "$ROOT/Makefile" "$ROOT"/stages/*.mk "$ROOT"/stages/bench/*.mk 2>/dev/null |
+missing=$(grep -ho '^[A-Za-z_0-9]\+ *?=' "$ROOT/Makefile" "$ROOT"/stages/*.mk "$ROOT"/stages/gpu/bench/*.mk 2>/dev/null |
 	sed 's/ *?=//' | sort -u | while read -r v; do
 		awk '/^MMR_SETTINGS :=/ { f = 1 } f { print } f && !/\\$/ { exit }' "$ROOT/Makefile" | grep -qw -- "$v" || echo "$v"
 	done)

@@ -32,7 +32,7 @@
 # KERNEL_TEMPLATE=triton (Inductor's own candidates and ids, bench --template
 # triton): before the shards, the variants the shapes need are listed
 # (build/bin/triton_cands --variants) and the missing ones compiled with
-# stages/bench/triton_aot.py in parallel (TRITON_JOBS, default all CPUs; no
+# stages/gpu/bench/triton_aot.py in parallel (TRITON_JOBS, default all CPUs; no
 # GPU needed) into $(CUBIN_CACHE)/triton-<hash>-<triton version>-sm<arch>/,
 # a make step (the stamp triton_cubins.stamp, triton_aot.py's summary); bench
 # then only loads.  LONG_MS, LONG_LAUNCHES (bench --long-ms, --long-launches:
@@ -52,8 +52,8 @@
 # its tables' torch version, its cubins' Triton version, the device); the
 # merge writes their distinct lines to $(COLLECT_MERGED).versions.tsv, the
 # torch and triton columns of datasets/MANIFEST.<gpu>.tsv.
-# BACKEND=inductor: Inductor's own collection (stages/bench/inductor.mk,
-# stages/bench/inductor_collect.py) measures each shard instead of bench,
+# BACKEND=inductor: Inductor's own collection (stages/gpu/bench/inductor.mk,
+# stages/gpu/bench/inductor_collect.py) measures each shard instead of bench,
 # sharded, resumed and merged the same way.
 #
 # Variables: KERNEL_TEMPLATE (mm, mma, mma+wgmma or triton, bench --template;
@@ -75,14 +75,14 @@
 #
 # Binaries: $(BIN)/bench (the CUDA measurer: needs the CUDA toolkit to build,
 # a GPU to run) and $(BIN)/bench-fake (the deterministic fake, for tests);
-# sources in stages/bench/ (stages/bench/bench.c lists them).
+# sources in stages/gpu/bench/ (stages/gpu/bench/bench.c lists them).
 # bench reaches the driver API through cudaGetDriverEntryPointByVersion and
 # therefore does not link -lcuda: it starts on a machine without a driver
 # and says so, instead of failing in the dynamic loader.
 
 # BACKEND, PYTHON, INDUCTOR_*: Inductor's own collection (read before the
 # shard rules below expand collect_bench)
-include stages/bench/inductor.mk
+include stages/gpu/bench/inductor.mk
 
 COLLECT_DIR        ?= $(O)/collect
 # SHAPES=FILE: measure that shape list instead of sampling (validated and
@@ -109,53 +109,53 @@ CUDA_INC           ?= $(CUDA)/include
 CUDA_LIBDIR        ?= $(CUDA)/lib64
 BENCH_LDLIBS        = -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcublasLt -lnvrtc -lcudart -ldl
 
-# The bench wing (stages/bench/): the driver, the plan and the back ends'
+# The bench wing (stages/gpu/bench/): the driver, the plan and the back ends'
 # plan halves (BENCH_COMMON) go into both binaries; the CUDA measurer and the
 # back ends' GPU halves (BENCH_GPU) into bench only, with libmmcuda (the CUDA
-# helpers of stages/cuda/, shared with the kernel harnesses of perf/kernels/);
+# helpers of stages/gpu/cuda/, shared with the kernel harnesses of perf/kernels/);
 # the fake measurer (fake.c) into bench-fake only.  backends.c is compiled
 # with -DBENCH_CUDA for bench (its table then names the GPU halves).  A new
 # back end adds its plan half to BENCH_COMMON, its GPU half to BENCH_GPU and
-# a line to backends.c (stages/bench/backend.h).
-BENCH_COMMON = $(addprefix stages/bench/,bench.c args.c collect.c online.c discover.c \
+# a line to backends.c (stages/gpu/bench/backend.h).
+BENCH_COMMON = $(addprefix stages/gpu/bench/,bench.c args.c collect.c online.c discover.c \
                  inputs.c fields.c configs.c plan.c block.c resume.c screen.c lt.c \
                  backends.c nvrtc.c triton.c)
-BENCH_GPU    = $(addprefix stages/bench/,cuda.c cuda_measure.c cuda_screen.c cuda_time.c \
+BENCH_GPU    = $(addprefix stages/gpu/bench/,cuda.c cuda_measure.c cuda_screen.c cuda_time.c \
                  cuda_extern.c cuda_lt.c nvrtc_gpu.c triton_gpu.c triton_launch.c \
                  triton_timing.c triton_meta.c nvml_clock.c)
-BENCH_DEPS   = $(BENCH_COMMON) $(wildcard stages/bench/*.h) $(LIBA) $(LIB_HDR)
-CUDA_SRC     = $(wildcard stages/cuda/*.c)
-CUDA_HDR     = $(wildcard stages/cuda/*.h)
+BENCH_DEPS   = $(BENCH_COMMON) $(wildcard stages/gpu/bench/*.h) $(POLICY_SRC) $(POLICY_HDR) $(LIBA) $(LIB_HDR)
+CUDA_SRC     = $(wildcard stages/gpu/cuda/*.c)
+CUDA_HDR     = $(wildcard stages/gpu/cuda/*.h)
 CUDALIB      = $(BUILD)/libmmcuda.a
 
-$(BUILD)/cuda/%.o: stages/cuda/%.c $(CUDA_HDR) $(LIB_HDR) | $(BUILD)/.deps-ok
+$(BUILD)/cuda/%.o: stages/gpu/cuda/%.c $(CUDA_HDR) $(LIB_HDR) | $(BUILD)/.deps-ok
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
 	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -isystem $(CUDA_INC) -c -o $@ $<
 
-$(CUDALIB): $(patsubst stages/cuda/%.c,$(BUILD)/cuda/%.o,$(CUDA_SRC))
+$(CUDALIB): $(patsubst stages/gpu/cuda/%.c,$(BUILD)/cuda/%.o,$(CUDA_SRC))
 	$(if $(Q),@echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(BIN)/bench: $(BENCH_DEPS) $(BENCH_GPU) $(CUDALIB) $(CUDA_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -DBENCH_CUDA -iquote stages/lib -iquote stages/cuda \
-		-isystem $(CUDA_INC) -o $@ $(BENCH_COMMON) $(BENCH_GPU) $(CUDALIB) $(LIBA) \
+	$(Q)$(CC) $(WARN) $(CFLAGS) -DBENCH_CUDA -iquote stages/lib -iquote stages/gpu/policy -iquote stages/gpu/cuda \
+		-isystem $(CUDA_INC) -o $@ $(BENCH_COMMON) $(BENCH_GPU) $(POLICY_SRC) $(CUDALIB) $(LIBA) \
 		$(BENCH_LDLIBS) $(LDLIBS)
 
 # Inductor's candidates of a shape list, or the compile variants they need
-# (stages/bench/triton_cands.c: a CPU tool of its own)
-$(BIN)/triton_cands: stages/bench/triton_cands.c $(LIBA) $(LIB_HDR)
+# (stages/gpu/bench/triton_cands.c: a CPU tool of its own)
+$(BIN)/triton_cands: stages/gpu/bench/triton_cands.c $(POLICY_SRC) $(POLICY_HDR) $(LIBA) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -o $@ $< $(LIBA) $(LDLIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -iquote stages/gpu/policy -o $@ $< $(POLICY_SRC) $(LIBA) $(LDLIBS)
 
-$(BIN)/bench-fake: $(BENCH_DEPS) stages/bench/fake.c
+$(BIN)/bench-fake: $(BENCH_DEPS) stages/gpu/bench/fake.c
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -DBENCH_PROG='"bench-fake"' -o $@ \
-		$(BENCH_COMMON) stages/bench/fake.c $(LIBA) $(LDLIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -iquote stages/gpu/policy -DBENCH_PROG='"bench-fake"' -o $@ \
+		$(BENCH_COMMON) stages/gpu/bench/fake.c $(POLICY_SRC) $(LIBA) $(LDLIBS)
 
 # The kernel harnesses (perf/kernels/build.sh, perf/kernels/README.md): a
 # small harness library of their own plus libmmcuda and libmmrank.
@@ -167,7 +167,7 @@ $(HARNESS_BIN): $(BUILD)/mma/%: perf/kernels/%.c $(HARNESS_LIB) perf/kernels/har
                 $(CUDALIB) $(CUDA_HDR) $(LIBA) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -iquote stages/cuda -isystem $(CUDA_INC) \
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -iquote stages/gpu/cuda -isystem $(CUDA_INC) \
 		-o $@ $< $(HARNESS_LIB) $(CUDALIB) $(LIBA) -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) \
 		-lcublas -lnvrtc -lcudart -lm
 
@@ -264,17 +264,17 @@ endif
 # ---- KERNEL_TEMPLATE=triton: the cubins, compiled before the shards ------
 # The entry folder for this kernel source, Triton version and arch
 # (triton_aot.py --entry-dir; asked only when the triton template is used).
-TRITON_ENTRY = $(or $(TRITON_CUBINS),$(shell $(PYTHON) stages/bench/triton_aot.py --cache $(CUBIN_CACHE) \
+TRITON_ENTRY = $(or $(TRITON_CUBINS),$(shell $(PYTHON) stages/gpu/bench/triton_aot.py --cache $(CUBIN_CACHE) \
 		--arch $(TRITON_ARCH) --entry-dir 2>/dev/null),$(error KERNEL_TEMPLATE=triton: \
-		'$(PYTHON) stages/bench/triton_aot.py --entry-dir' failed: install triton (pip install \
+		'$(PYTHON) stages/gpu/bench/triton_aot.py --entry-dir' failed: install triton (pip install \
 		triton==3.6.0), or name a carried cubin folder with TRITON_CUBINS=DIR))
 TRITON_SRC := kernels/triton_mm.py kernels/inductor_mm_configs.tsv kernels/inductor_mm_params.tsv
 $(COLLECT_DIR)/triton_variants.tsv: $(COLLECT_DIR)/shapes.tsv $(TRITON_SRC) | $(BIN)/triton_cands
 	$(BIN)/triton_cands --variants $< $@
 # the stamp holds triton_aot.py's summary (variants, compiled, cached, failed)
-$(COLLECT_DIR)/triton_cubins.stamp: $(COLLECT_DIR)/triton_variants.tsv stages/bench/triton_aot.py
+$(COLLECT_DIR)/triton_cubins.stamp: $(COLLECT_DIR)/triton_variants.tsv stages/gpu/bench/triton_aot.py
 	$(if $(TRITON_CUBINS),@echo "TRITON_CUBINS=$(TRITON_CUBINS): compiling nothing" > $@,$(PYTHON) \
-		stages/bench/triton_aot.py --cache $(CUBIN_CACHE) --arch $(TRITON_ARCH) --jobs $(TRITON_JOBS) \
+		stages/gpu/bench/triton_aot.py --cache $(CUBIN_CACHE) --arch $(TRITON_ARCH) --jobs $(TRITON_JOBS) \
 		$< > $@.part && mv $@.part $@ && cat $@)
 .PHONY: triton-cubins
 triton-cubins: $(COLLECT_DIR)/triton_cubins.stamp

@@ -293,7 +293,7 @@ static double tol(const ic_input *in)
 typedef struct {
 	const char *dir, *refdir;
 	int do_time;
-	cudrv drv;   /* the launcher's and the timer's driver calls (stages/cuda/cudrv.h) */
+	cudrv drv;   /* the launcher's and the timer's driver calls (stages/gpu/cuda/cudrv.h) */
 	CUdevice dev;
 	CUcontext ctx;
 	CUstream s;

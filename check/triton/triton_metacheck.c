@@ -1,5 +1,5 @@
 /* triton_metacheck.c — read cache entries back with the C reader
- * (stages/bench/triton_meta.h), no GPU: the CPU test of the AOT tool's
+ * (stages/gpu/bench/triton_meta.h), no GPU: the CPU test of the AOT tool's
  * output, and a way to look at an entry. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -128,7 +128,7 @@ view_t make_view(int d, int M, int N, int K, int ta, int tb)
 	return v;
 }
 
-/* torch.mm through cublas_mm (stages/cuda/cublas_mm.h); ref: fp32 output,
+/* torch.mm through cublas_mm (stages/gpu/cuda/cublas_mm.h); ref: fp32 output,
  * pedantic fp32 compute. */
 cublasStatus_t blas_mm(gpu_t *g, const view_t *v, const void *A, const void *B, void *C, int ref)
 {
