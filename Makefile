@@ -85,7 +85,7 @@ mmr_digits := 0 1 2 3 4 5 6 7 8 9
 mmr_comma  := ,
 # the identifier characters of a heuristic name
 mmr_ident  := $(mmr_lower) $(mmr_upper) $(mmr_digits) _
-# The heuristic-name rule of stages/lib/emittable.c (emittable_name_problem),
+# The heuristic-name rule of stages/formats/emittable.c (emittable_name_problem),
 # restated: those names refused outright, then any m4_... or MMR_... name
 MMR_RESERVED := False None True and as assert async await break class continue def del elif else \
   except finally for from global if import in is lambda nonlocal not or pass raise return try while \
@@ -133,9 +133,13 @@ CFLAGS  := $(SANFLAGS)
 endif
 BIN      = $(BUILD)/bin
 
-LIB_SRC  = $(sort $(wildcard stages/lib/*.c))
-LIB_OBJ  = $(patsubst stages/lib/%.c,$(BUILD)/lib/%.o,$(LIB_SRC))
-LIB_HDR  = $(wildcard stages/lib/*.h)
+# libmmrank.a: the core (no knowledge of mm), the file formats and the
+# learner, one archive of the three folders (docs/LAYOUT.md)
+LIB_DIRS = stages/core stages/formats stages/learn
+LIB_SRC  = $(sort $(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
+LIB_OBJ  = $(patsubst stages/%.c,$(BUILD)/lib/%.o,$(LIB_SRC))
+LIB_HDR  = $(wildcard $(addsuffix /*.h,$(LIB_DIRS)))
+LIB_INC  = $(addprefix -iquote ,$(LIB_DIRS))
 LIBA     = $(BUILD)/libmmrank.a
 # the bench-only GPU policy (stages/gpu/policy/): not in libmmrank.a; bench,
 # bench-fake, triton_cands and the unit drivers that test it compile it in
@@ -251,10 +255,10 @@ $(BUILD)/.deps-ok: stages/deps.sh
 	@stages/deps.sh >/dev/null
 	@touch $@
 
-$(BUILD)/lib/%.o: stages/lib/%.c $(LIB_HDR) | $(BUILD)/.deps-ok
+$(BUILD)/lib/%.o: stages/%.c $(LIB_HDR) | $(BUILD)/.deps-ok
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(LIB_INC) -c -o $@ $<
 
 $(LIBA): $(LIB_OBJ)
 	$(if $(Q),@echo "  AR      $@")
@@ -263,7 +267,7 @@ $(LIBA): $(LIB_OBJ)
 $(BIN)/%: stages/%.c $(LIBA) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -o $@ $< $(LIBA) $(LDLIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(LIB_INC) -o $@ $< $(LIBA) $(LDLIBS)
 
 # Drivers of library units for the tests (check/unit/*.c -> $(BUILD)/unit/),
 # built by make check.
@@ -277,7 +281,7 @@ $(UNIT_POLICY): $(POLICY_SRC) $(POLICY_HDR)
 $(BUILD)/unit/%: check/unit/%.c $(LIBA) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -iquote stages/gpu/policy -o $@ $< $(UNIT_SRC) $(LIBA) $(LDLIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(LIB_INC) -iquote stages/gpu/policy -o $@ $< $(UNIT_SRC) $(LIBA) $(LDLIBS)
 
 # ---- pipeline: official datasets -> heuristic --------------------------------
 # Everything of one GPU lives in $(OUT)/$(GPU)/ (default out/, disposable,
@@ -527,7 +531,7 @@ PROFILE_FIT_ARGS = --ranking $(RANKING) --seed $(SEED) \
 FIT_ARGS = $(PROFILE_FIT_ARGS) \
   --write-split $(O)/split.tsv $(foreach s,$(EXTRA_SETS),--data $(s) $(O)/$(s).feat.tsv) $(FIT_EXTRA)
 
-# fit's outputs: fit writes each atomically (stages/lib/util.h aout) and
+# fit's outputs: fit writes each atomically (stages/core/util.h aout) and
 # commits all of them or none, so a failing fit (FIT_EXTRA=--bogus, no model
 # qualifies) leaves the previous good ones; make must not delete them either
 # (.DELETE_ON_ERROR removes every target of a failed grouped rule).

@@ -148,7 +148,7 @@ done
 # every name emittable.c reserves, and a prefix of each kind, is refused by
 # make's pure-make check and by stages/vars.sh as well (the one rule)
 mapfile -t reserved < <(awk '/BEGIN reserved names/ { f = 1; next } /END reserved names/ { f = 0 } f' \
-	"$ROOT/stages/lib/emittable.c" | grep -o '"[^"]*"' | tr -d '"')
+	"$ROOT/stages/formats/emittable.c" | grep -o '"[^"]*"' | tr -d '"')
 make_bad=() vars_bad=()
 for n in "${reserved[@]}" m4_anything MMR_ANY 9x a-b "$(printf 'A%.0s' $(seq 65))"; do
 	"${MK[@]}" -n emit GPU=a100 HEURISTIC_NAME="$n" >/dev/null 2>"$TMP/mk.err" ||

@@ -1,7 +1,7 @@
 #!/bin/bash
 # test_nvmmh.sh — stage nvmmh (issue #19): NVIDIA's analytic
 # nvMatmulHeuristics ranks each input's Triton choices by its runtime
-# estimate; stages/lib/ranks.h's file.  Skips (with the reason) where the
+# estimate; stages/formats/ranks.h's file.  Skips (with the reason) where the
 # library is not installed (stages/nvmmh-dir.sh).
 #
 # Fixture check/fixtures/nvmmh/small.txt (H100 metadata), 5 inputs:

@@ -17,7 +17,7 @@ F=$FIX/shapes
 [ -x "$S" ] || { fail shapes-built "$S missing"; finish; }
 
 # ---- the importers: known inputs -> known lists ------------------------------
-# hand-derived (stages/lib/shapes_models.h table): nn.Linear fwd nt, dX nn,
+# hand-derived (stages/formats/shapes_models.h table): nn.Linear fwd nt, dX nn,
 # dW tn; Conv1D fwd nn, dW tn (passes listed dW,fwd: written fwd first); the
 # 50257-word head's logits gradient padded to 50304 (fp16) and 50272 (fp32);
 # the decode row's T=8 GEMM repeats the train fwd one and is dropped
@@ -82,7 +82,7 @@ fi
 # the library this BIN was built with)
 LIBA=${BIN%/bin}/libmmrank.a
 SAN=; case $BIN in */san/bin) SAN="-fsanitize=address,undefined -fno-omit-frame-pointer" ;; esac
-if ${CC:-cc} -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -g $SAN -iquote "$ROOT/stages/lib" \
+if ${CC:-cc} -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -g $SAN -iquote "$ROOT/stages/core" -iquote "$ROOT/stages/formats" -iquote "$ROOT/stages/learn" \
 	-o "$TMP/derive" "$F/derive.c" "$LIBA" -ljansson -lm 2>"$TMP/cc.err"; then
 	"$TMP/derive" "$F/derive.tsv" >"$TMP/derive.out"
 	test_cmp shapes-derived-fields "$F/derive.expect" "$TMP/derive.out"

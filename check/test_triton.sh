@@ -18,7 +18,7 @@ CUDA=${CUDA:-/usr/local/cuda}
 LIBA=$(dirname "$BIN")/libmmrank.a
 FLAGS="-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1 -g"
 case $BIN in */san/bin) FLAGS="$FLAGS -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" ;; esac
-INC="-iquote $ROOT/stages/lib -iquote $ROOT/stages/gpu/policy -iquote $ROOT/stages/gpu/bench"
+INC="-iquote $ROOT/stages/core -iquote $ROOT/stages/formats -iquote $ROOT/stages/learn -iquote $ROOT/stages/gpu/policy -iquote $ROOT/stages/gpu/bench"
 if [ ! -f "$LIBA" ]; then fail triton-lib "$LIBA missing (make check builds it)"; finish; fi
 TC=$TMP/triton_cands MC=$TMP/triton_metacheck
 if ! $CC $FLAGS $INC -o "$TC" stages/gpu/bench/triton_cands.c stages/gpu/policy/inductor_cands.c "$LIBA" -ljansson -lm 2>"$TMP/cc.err" ||
@@ -190,7 +190,7 @@ if [ "$st" = "0:4096,1,1,4096 1:1,37,264,1 " ] && [ "$vb" = "0:a8.u-bu.8 1:au.1-
 else fail triton-cands-layout-strides "strides '$st', operand hints '$vb'"; fi
 
 # ---- refusals -------------------------------------------------------------------
-# the shape list (the shared reader, stages/lib/shapes.h): refuses NAME
+# the shape list (the shared reader, stages/formats/shapes.h): refuses NAME
 # FILE PATTERN LINE... writes the header and LINEs into FILE and expects
 # triton_cands to refuse it with stderr matching FILE:PATTERN, no output
 refuses() {

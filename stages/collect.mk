@@ -131,7 +131,7 @@ CUDALIB      = $(BUILD)/libmmcuda.a
 $(BUILD)/cuda/%.o: stages/gpu/cuda/%.c $(CUDA_HDR) $(LIB_HDR) | $(BUILD)/.deps-ok
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -isystem $(CUDA_INC) -c -o $@ $<
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(LIB_INC) -isystem $(CUDA_INC) -c -o $@ $<
 
 $(CUDALIB): $(patsubst stages/gpu/cuda/%.c,$(BUILD)/cuda/%.o,$(CUDA_SRC))
 	$(if $(Q),@echo "  AR      $@")
@@ -140,7 +140,7 @@ $(CUDALIB): $(patsubst stages/gpu/cuda/%.c,$(BUILD)/cuda/%.o,$(CUDA_SRC))
 $(BIN)/bench: $(BENCH_DEPS) $(BENCH_GPU) $(CUDALIB) $(CUDA_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -DBENCH_CUDA -iquote stages/lib -iquote stages/gpu/policy -iquote stages/gpu/cuda \
+	$(Q)$(CC) $(WARN) $(CFLAGS) -DBENCH_CUDA $(LIB_INC) -iquote stages/gpu/policy -iquote stages/gpu/cuda \
 		-isystem $(CUDA_INC) -o $@ $(BENCH_COMMON) $(BENCH_GPU) $(POLICY_SRC) $(CUDALIB) $(LIBA) \
 		$(BENCH_LDLIBS) $(LDLIBS)
 
@@ -149,12 +149,12 @@ $(BIN)/bench: $(BENCH_DEPS) $(BENCH_GPU) $(CUDALIB) $(CUDA_HDR)
 $(BIN)/triton_cands: stages/gpu/bench/triton_cands.c $(POLICY_SRC) $(POLICY_HDR) $(LIBA) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -iquote stages/gpu/policy -o $@ $< $(POLICY_SRC) $(LIBA) $(LDLIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(LIB_INC) -iquote stages/gpu/policy -o $@ $< $(POLICY_SRC) $(LIBA) $(LDLIBS)
 
 $(BIN)/bench-fake: $(BENCH_DEPS) stages/gpu/bench/fake.c
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -iquote stages/gpu/policy -DBENCH_PROG='"bench-fake"' -o $@ \
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(LIB_INC) -iquote stages/gpu/policy -DBENCH_PROG='"bench-fake"' -o $@ \
 		$(BENCH_COMMON) stages/gpu/bench/fake.c $(POLICY_SRC) $(LIBA) $(LDLIBS)
 
 # The kernel harnesses (perf/kernels/build.sh, perf/kernels/README.md): a
@@ -167,7 +167,7 @@ $(HARNESS_BIN): $(BUILD)/mma/%: perf/kernels/%.c $(HARNESS_LIB) perf/kernels/har
                 $(CUDALIB) $(CUDA_HDR) $(LIBA) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -iquote stages/gpu/cuda -isystem $(CUDA_INC) \
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(LIB_INC) -iquote stages/gpu/cuda -isystem $(CUDA_INC) \
 		-o $@ $< $(HARNESS_LIB) $(CUDALIB) $(LIBA) -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) \
 		-lcublas -lnvrtc -lcudart -lm
 
@@ -188,7 +188,7 @@ $(error SHAPES=$(SHAPES): no such file (a shape list, stages/FORMATS.md "shape l
 endif
 endif
 collect_num = $(shell [[ '$(1)' =~ ^[0-9]+(\.[0-9]+)?$$ ]] && echo y)
-# (FAST_REJECT: stages/vars.sh, with the near-best margin of stages/lib/rules.h)
+# (FAST_REJECT: stages/vars.sh, with the near-best margin of stages/learn/rules.h)
 ifneq ($(and $(call collect_num,$(SCREEN)),$(shell awk 'BEGIN { exit !($(SCREEN) == 0 || $(SCREEN) >= 1) }' && echo y)),y)
 $(error SCREEN=$(SCREEN): expected 0 (off) or a factor >= 1, e.g. 1.3)
 endif

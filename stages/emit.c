@@ -13,7 +13,7 @@
  * and runs `m4 -P - templates/heuristic.<fmt>.m4`, whose output goes
  * straight into the atomic output file.  The templates hold all fixed text
  * and, for C, the mapping from feature names to C expressions.  dot is
- * written directly by stages/lib/dot.c (shared with fit --save-dot). */
+ * written directly by stages/formats/dot.c (shared with fit --save-dot). */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>

@@ -1,7 +1,7 @@
 /* nvmmh — rank every input's Triton choices by NVIDIA's analytic
  * nvMatmulHeuristics (PyPI nvidia-matmul-heuristics; issue #19: an analytic
  * peer of the learned trees).  Reads a feat TSV (stages/FORMATS.md), writes
- * a ranks TSV (stages/lib/ranks.h) that `eval --ranked` scores with the
+ * a ranks TSV (stages/formats/ranks.h) that `eval --ranked` scores with the
  * rules of every tree (spec §5.9, §7.3: filtered to the input's choices,
  * the first k, extern_mm appended).
  *

@@ -1,4 +1,4 @@
-/* featset_driver — fuzz harness for the feat TSV reader (stages/lib/featset.c).
+/* featset_driver — fuzz harness for the feat TSV reader (stages/formats/featset.c).
  *
  * usage: featset_driver FILE.feat.tsv
  * Loads FILE with featset_read() (which dies with exit status 1 on malformed

@@ -1,4 +1,4 @@
-/* opts_demo — a program with one option of every kind (stages/lib/opts.h),
+/* opts_demo — a program with one option of every kind (stages/core/opts.h),
  * for check/test_opts.sh: prints each value after parsing, one per line. */
 #include <stdlib.h>
 #include <string.h>

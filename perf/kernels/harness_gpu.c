@@ -9,7 +9,7 @@
 
 #include "cublas_mm.h"
 #include "harness_gpu.h"
-#include "util.h" /* stages/lib: die, xmalloc, mono_s, cmp_double */
+#include "util.h" /* stages/core: die, xmalloc, mono_s, cmp_double */
 
 /* 0 when there is no usable GPU */
 int gpu_open(gpu_t *g, const char *src, uint64_t srch, const char *cache)

@@ -34,8 +34,8 @@
 #include <string.h>
 
 #include "harness_gpu.h"
-#include "opts.h" /* stages/lib */
-#include "util.h" /* stages/lib: die, xmalloc, read_file, fnv1a64, mono_s, mkdir_p */
+#include "opts.h" /* stages/core */
+#include "util.h" /* stages/core: die, xmalloc, read_file, fnv1a64, mono_s, mkdir_p */
 #include "wgmma_launch.h"
 
 /* ---- wgmma.cu cubins ----------------------------------------------------- */

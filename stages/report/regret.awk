@@ -8,7 +8,7 @@
 # Output (stdout), one row per (set, input, k) with a finite regret:
 #   set  input  k  regret
 # regret = (best median time among the top-k list) / (the input's best time),
-# the list being, as in stages/lib/metrics.c (spec §5.9), the first k ranked
+# the list being, as in stages/learn/metrics.c (spec §5.9), the first k ranked
 # choices measured for the input (an `inf` time is measured) plus extern_mm
 # when it is not among them.  Inputs whose best time is not finite are
 # skipped (eval skips them too); a list without a finite time gives no row.

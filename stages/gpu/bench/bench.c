@@ -1,7 +1,7 @@
 /* bench — measure every mm candidate on a GPU and write an AutoHeuristic
  * log (spec §1, §3.4, §3.5; design.md "Resumable", "Parallel").
  *
- * Input:  SHAPES (a shape list, stages/lib/shapes.h; sample's shapes.tsv is
+ * Input:  SHAPES (a shape list, stages/formats/shapes.h; sample's shapes.tsv is
  *         one), the --template back end's kernels and config lists under
  *         --kernels (default kernels/), for --template triton its cubins
  *         (--triton-cubins).

@@ -1,5 +1,5 @@
 /* fields.h — the TSV field reader of bench's config lists (configs.c; the
- * text layer is stages/lib/tsvtext.h).  Errors name "file:line: field
+ * text layer is stages/core/tsvtext.h).  Errors name "file:line: field
  * 'name'" and the value (die). */
 #ifndef MMRANK_BENCH_FIELDS_H
 #define MMRANK_BENCH_FIELDS_H

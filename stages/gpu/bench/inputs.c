@@ -1,4 +1,4 @@
-/* inputs.c — bench's inputs: a shape list (stages/lib/shapes.h,
+/* inputs.c — bench's inputs: a shape list (stages/formats/shapes.h,
  * stages/FORMATS.md "shape list"; sample's shapes.tsv is one) read by
  * shape_list_read, which checks every field and dies naming file:line:
  * field, into bench_input (plan.h).  Explicit strides are kept as given

@@ -20,7 +20,7 @@ enum { DT_F32 = 0, DT_F16 = 1, DT_BF16 = 2 };
 int dtype_size(int dt);
 const char *dtype_torch(int dt);
 
-/* One input: a row of a shape list (stages/lib/shapes.h; sample's
+/* One input: a row of a shape list (stages/formats/shapes.h; sample's
  * shapes.tsv is one).  The strides (feat.s1_0 .. s2_1, elements) are the
  * list's, logged as given: compact, padded, or a size-1 dimension's free
  * stride. */

@@ -188,7 +188,7 @@ int main(int argc, char **argv)
 		        "H100/H200), used only if the table prunes by it"),
 		OPT_I64("--first", "N", &first, 0, INT64_MAX, 0, "only the first N inputs"),
 		OPT_POS("SHAPES", &shapes, OPT_REQUIRED | OPT_INPUT,
-		        "a shape list (stages/FORMATS.md \"shape list\", stages/lib/"
+		        "a shape list (stages/FORMATS.md \"shape list\", stages/formats/"
 		        "shapes.h): a header naming its columns, m, k, n, dtype "
 		        "(torch.float16|torch.bfloat16|torch.float32), tf32 (0/1) or "
 		        "using_tf32 (True/False/not_float_32), the four strides "
