@@ -139,7 +139,6 @@ LIB_DIRS = stages/core stages/formats stages/learn
 LIB_SRC  = $(sort $(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
 LIB_OBJ  = $(patsubst stages/%.c,$(BUILD)/lib/%.o,$(LIB_SRC))
 LIB_HDR  = $(wildcard $(addsuffix /*.h,$(LIB_DIRS)))
-LIB_INC  = $(addprefix -iquote ,$(LIB_DIRS))
 LIBA     = $(BUILD)/libmmrank.a
 # the bench-only GPU policy (stages/gpu/policy/): not in libmmrank.a; bench,
 # bench-fake, triton_cands and the unit drivers that test it compile it in
@@ -258,7 +257,7 @@ $(BUILD)/.deps-ok: stages/deps.sh
 $(BUILD)/lib/%.o: stages/%.c $(LIB_HDR) | $(BUILD)/.deps-ok
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) $(LIB_INC) -c -o $@ $<
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -c -o $@ $<
 
 $(LIBA): $(LIB_OBJ)
 	$(if $(Q),@echo "  AR      $@")
@@ -267,7 +266,7 @@ $(LIBA): $(LIB_OBJ)
 $(BIN)/%: stages/%.c $(LIBA) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) $(LIB_INC) -o $@ $< $(LIBA) $(LDLIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -o $@ $< $(LIBA) $(LDLIBS)
 
 # Drivers of library units for the tests (check/unit/*.c -> $(BUILD)/unit/),
 # built by make check.
@@ -281,7 +280,7 @@ $(UNIT_POLICY): $(POLICY_SRC) $(POLICY_HDR)
 $(BUILD)/unit/%: check/unit/%.c $(LIBA) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) $(LIB_INC) -iquote stages/gpu/policy -o $@ $< $(UNIT_SRC) $(LIBA) $(LDLIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -o $@ $< $(UNIT_SRC) $(LIBA) $(LDLIBS)
 
 # ---- pipeline: official datasets -> heuristic --------------------------------
 # Everything of one GPU lives in $(OUT)/$(GPU)/ (default out/, disposable,

@@ -15,7 +15,7 @@ test_require CUDA nvml-clock
 W="-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all"
 mkdir -p "$TMP/lib" "$TMP/none"
 cc -std=c11 -Wall -Wextra -Werror -O1 -shared -fPIC -o "$TMP/lib/libnvidia-ml.so.1" "$FIX/nvml/fake_nvml.c" &&
-	cc $W -iquote stages/core -iquote stages/formats -iquote stages/learn -iquote stages/gpu/policy -iquote stages/gpu/cuda -iquote stages/gpu/bench -isystem "$CUDA/include" -o "$TMP/run" \
+	cc $W -iquote stages -isystem "$CUDA/include" -o "$TMP/run" \
 		"$FIX/nvml/nvml_clock_run.c" stages/gpu/bench/nvml_clock.c stages/gpu/policy/coolwait.c -ldl -lm ||
 	{ fail nvml-clock-build "see above"; finish; }
 R() { ASAN_OPTIONS=detect_leaks=1 LD_LIBRARY_PATH="$1" "$TMP/run" "${@:2}" >"$TMP/out" 2>"$TMP/err"; }

@@ -82,7 +82,7 @@ fi
 # the library this BIN was built with)
 LIBA=${BIN%/bin}/libmmrank.a
 SAN=; case $BIN in */san/bin) SAN="-fsanitize=address,undefined -fno-omit-frame-pointer" ;; esac
-if ${CC:-cc} -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -g $SAN -iquote "$ROOT/stages/core" -iquote "$ROOT/stages/formats" -iquote "$ROOT/stages/learn" \
+if ${CC:-cc} -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -g $SAN -iquote "$ROOT/stages" \
 	-o "$TMP/derive" "$F/derive.c" "$LIBA" -ljansson -lm 2>"$TMP/cc.err"; then
 	"$TMP/derive" "$F/derive.tsv" >"$TMP/derive.out"
 	test_cmp shapes-derived-fields "$F/derive.expect" "$TMP/derive.out"

@@ -18,7 +18,7 @@ CUDA=${CUDA:-/usr/local/cuda}
 LIBA=$(dirname "$BIN")/libmmrank.a
 FLAGS="-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1 -g"
 case $BIN in */san/bin) FLAGS="$FLAGS -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" ;; esac
-INC="-iquote $ROOT/stages/core -iquote $ROOT/stages/formats -iquote $ROOT/stages/learn -iquote $ROOT/stages/gpu/policy -iquote $ROOT/stages/gpu/bench"
+INC="-iquote $ROOT/stages"
 if [ ! -f "$LIBA" ]; then fail triton-lib "$LIBA missing (make check builds it)"; finish; fi
 TC=$TMP/triton_cands MC=$TMP/triton_metacheck
 if ! $CC $FLAGS $INC -o "$TC" stages/gpu/bench/triton_cands.c stages/gpu/policy/inductor_cands.c "$LIBA" -ljansson -lm 2>"$TMP/cc.err" ||
@@ -242,7 +242,7 @@ fi
 
 # ---- the launcher and the GPU harness compile and link --------------------------------
 if test_skip_unless CUDA triton-launch-links; then
-	if $CC $FLAGS $INC -iquote stages/gpu/cuda -I"$CUDA/include" -o "$TMP/triton_gpu_test" check/triton/triton_gpu_test.c \
+	if $CC $FLAGS $INC -I"$CUDA/include" -o "$TMP/triton_gpu_test" check/triton/triton_gpu_test.c \
 		stages/gpu/bench/triton_launch.c stages/gpu/bench/triton_timing.c stages/gpu/bench/triton_meta.c stages/gpu/cuda/cudrv.c \
 		stages/gpu/policy/inductor_cands.c stages/gpu/policy/ttsched.c stages/gpu/policy/coolwait.c "$LIBA" \
 		-L"$CUDA/lib64" -L"$CUDA/lib64/stubs" -lcublas -lcudart -lcuda -ljansson -lm 2> "$TMP/ld.err"; then

@@ -131,7 +131,7 @@ CUDALIB      = $(BUILD)/libmmcuda.a
 $(BUILD)/cuda/%.o: stages/gpu/cuda/%.c $(CUDA_HDR) $(LIB_HDR) | $(BUILD)/.deps-ok
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) $(LIB_INC) -isystem $(CUDA_INC) -c -o $@ $<
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -isystem $(CUDA_INC) -c -o $@ $<
 
 $(CUDALIB): $(patsubst stages/gpu/cuda/%.c,$(BUILD)/cuda/%.o,$(CUDA_SRC))
 	$(if $(Q),@echo "  AR      $@")
@@ -140,7 +140,7 @@ $(CUDALIB): $(patsubst stages/gpu/cuda/%.c,$(BUILD)/cuda/%.o,$(CUDA_SRC))
 $(BIN)/bench: $(BENCH_DEPS) $(BENCH_GPU) $(CUDALIB) $(CUDA_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -DBENCH_CUDA $(LIB_INC) -iquote stages/gpu/policy -iquote stages/gpu/cuda \
+	$(Q)$(CC) $(WARN) $(CFLAGS) -DBENCH_CUDA -iquote stages \
 		-isystem $(CUDA_INC) -o $@ $(BENCH_COMMON) $(BENCH_GPU) $(POLICY_SRC) $(CUDALIB) $(LIBA) \
 		$(BENCH_LDLIBS) $(LDLIBS)
 
@@ -149,12 +149,12 @@ $(BIN)/bench: $(BENCH_DEPS) $(BENCH_GPU) $(CUDALIB) $(CUDA_HDR)
 $(BIN)/triton_cands: stages/gpu/bench/triton_cands.c $(POLICY_SRC) $(POLICY_HDR) $(LIBA) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) $(LIB_INC) -iquote stages/gpu/policy -o $@ $< $(POLICY_SRC) $(LIBA) $(LDLIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -o $@ $< $(POLICY_SRC) $(LIBA) $(LDLIBS)
 
 $(BIN)/bench-fake: $(BENCH_DEPS) stages/gpu/bench/fake.c
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) $(LIB_INC) -iquote stages/gpu/policy -DBENCH_PROG='"bench-fake"' -o $@ \
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -DBENCH_PROG='"bench-fake"' -o $@ \
 		$(BENCH_COMMON) stages/gpu/bench/fake.c $(POLICY_SRC) $(LIBA) $(LDLIBS)
 
 # The kernel harnesses (perf/kernels/build.sh, perf/kernels/README.md): a
@@ -167,7 +167,7 @@ $(HARNESS_BIN): $(BUILD)/mma/%: perf/kernels/%.c $(HARNESS_LIB) perf/kernels/har
                 $(CUDALIB) $(CUDA_HDR) $(LIBA) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) $(LIB_INC) -iquote stages/gpu/cuda -isystem $(CUDA_INC) \
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -isystem $(CUDA_INC) \
 		-o $@ $< $(HARNESS_LIB) $(CUDALIB) $(LIBA) -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) \
 		-lcublas -lnvrtc -lcudart -lm
 

@@ -25,13 +25,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ahlog.h"
-#include "dot.h"
-#include "emittable.h"
-#include "mmfeatures.h"
-#include "opts.h"
-#include "tree.h"
-#include "util.h"
+#include "formats/ahlog.h"
+#include "formats/dot.h"
+#include "formats/emittable.h"
+#include "formats/mmfeatures.h"
+#include "core/opts.h"
+#include "formats/tree.h"
+#include "core/util.h"
 
 static const char synopsis[] =
 "emit --heuristic-name NAME --format py|c|h|dot [-o FILE]\n"

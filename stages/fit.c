@@ -32,14 +32,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dot.h"
-#include "gridcv.h"
-#include "opts.h"
-#include "pool.h"
-#include "rules.h"
-#include "select.h"
-#include "split.h"
-#include "util.h"
+#include "formats/dot.h"
+#include "learn/gridcv.h"
+#include "core/opts.h"
+#include "core/pool.h"
+#include "learn/rules.h"
+#include "learn/select.h"
+#include "learn/split.h"
+#include "core/util.h"
 
 /* ---- options ---------------------------------------------------------- */
 

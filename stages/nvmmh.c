@@ -29,10 +29,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "featset.h"
-#include "opts.h"
-#include "ranks.h"
-#include "util.h"
+#include "formats/featset.h"
+#include "core/opts.h"
+#include "formats/ranks.h"
+#include "core/util.h"
 
 #include "nvMatmulHeuristics.h"
 

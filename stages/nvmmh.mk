@@ -10,7 +10,7 @@ $(BIN)/nvmmh: stages/nvmmh.c $(LIBA) $(LIB_HDR) stages/nvmmh-dir.sh
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
 	$(Q)d=$$(stages/nvmmh-dir.sh '$(NVMMH_DIR)') && \
-	  $(CC) $(WARN) $(CFLAGS) $(LIB_INC) -isystem "$$d/include" -o $@ $< $(LIBA) \
+	  $(CC) $(WARN) $(CFLAGS) -iquote stages -isystem "$$d/include" -o $@ $< $(LIBA) \
 	    "$$d/lib/libnvMatmulHeuristics.so.0" -Wl,-rpath,"$$d/lib" $(LDLIBS)
 
 .PHONY: nvmmh

@@ -17,12 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ahlog.h"
-#include "intern.h"
-#include "opts.h"
-#include "shapes.h"
-#include "shapes_models.h"
-#include "util.h"
+#include "formats/ahlog.h"
+#include "core/intern.h"
+#include "core/opts.h"
+#include "formats/shapes.h"
+#include "formats/shapes_models.h"
+#include "core/util.h"
 
 static const char synopsis[] =
 "shapes (--from-log | --from-models | --from-list) [--label NAME]\n"

@@ -7,8 +7,8 @@
  * reports it as a crash.  Built by check/fuzz/build.sh (AFL++ + ASan) and by
  * check/test_corpus.sh (plain cc) for the corpus's feat TSV cases.
  */
-#include "featset.h"
-#include "util.h"
+#include "formats/featset.h"
+#include "core/util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -39,10 +39,10 @@ if [ "${1:-}" = --build ]; then
 	CUDA=${CUDA:-/usr/local/cuda}
 	make -s all >/dev/null || { fail triton-gpu-build "make all failed"; finish; }
 	mkdir -p "$T"
-	W="-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O2 -g -iquote stages/core -iquote stages/formats -iquote stages/learn -iquote stages/gpu/policy -iquote stages/gpu/bench"
+	W="-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O2 -g -iquote stages"
 	cc $W -o "$T/triton_cands" stages/gpu/bench/triton_cands.c stages/gpu/policy/inductor_cands.c build/libmmrank.a -ljansson -lm &&
 	cc $W -o "$T/triton_metacheck" check/triton/triton_metacheck.c stages/gpu/bench/triton_meta.c build/libmmrank.a -ljansson -lm &&
-	cc $W -iquote stages/gpu/cuda -I"$CUDA/include" -o "$T/triton_gpu_test" check/triton/triton_gpu_test.c stages/gpu/bench/triton_launch.c \
+	cc $W -I"$CUDA/include" -o "$T/triton_gpu_test" check/triton/triton_gpu_test.c stages/gpu/bench/triton_launch.c \
 		stages/gpu/bench/triton_timing.c stages/gpu/bench/triton_meta.c stages/gpu/cuda/cudrv.c \
 		stages/gpu/policy/inductor_cands.c stages/gpu/policy/ttsched.c stages/gpu/policy/coolwait.c build/libmmrank.a \
 		-L"$CUDA/lib64" -L"$CUDA/lib64/stubs" -Wl,-rpath,"$CUDA/lib64" -lcublas -lcudart -lcuda -ljansson -lm &&

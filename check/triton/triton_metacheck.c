@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opts.h"
-#include "triton_meta.h"
-#include "util.h"
+#include "core/opts.h"
+#include "gpu/bench/triton_meta.h"
+#include "core/util.h"
 
 static const char synopsis[] = "triton_metacheck DIR VARIANT...";
 

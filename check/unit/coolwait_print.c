@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coolwait.h"
-#include "util.h"
+#include "gpu/policy/coolwait.h"
+#include "core/util.h"
 
 typedef struct {
 	unsigned r[64];

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opts.h"
-#include "util.h"
+#include "core/opts.h"
+#include "core/util.h"
 
 /* OPT_CALL: "F/K" into two ints */
 static void

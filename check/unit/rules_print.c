@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules.h"
-#include "util.h"
+#include "learn/rules.h"
+#include "core/util.h"
 
 enum { MAXC = 64 };
 

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "select.h"
+#include "learn/select.h"
 
 static void
 curve(cv_acc *c, metrics *m, long n, const double l[4], long correct)

@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ttsched.h"
-#include "util.h"
+#include "gpu/policy/ttsched.h"
+#include "core/util.h"
 
 int main(void)
 {

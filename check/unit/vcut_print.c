@@ -7,8 +7,8 @@
  */
 #include <stdio.h>
 
-#include "util.h"
-#include "vcutstats.h"
+#include "core/util.h"
+#include "gpu/policy/vcutstats.h"
 
 int main(void)
 {

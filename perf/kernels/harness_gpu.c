@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cublas_mm.h"
+#include "gpu/cuda/cublas_mm.h"
 #include "harness_gpu.h"
-#include "util.h" /* stages/core: die, xmalloc, mono_s, cmp_double */
+#include "core/util.h" /* stages/core: die, xmalloc, mono_s, cmp_double */
 
 /* 0 when there is no usable GPU */
 int gpu_open(gpu_t *g, const char *src, uint64_t srch, const char *cache)

@@ -10,7 +10,7 @@
 #include <cuda_runtime_api.h>
 #include <cublas_v2.h>
 
-#include "cudrv.h"
+#include "gpu/cuda/cudrv.h"
 #include "harness.h"
 
 typedef struct {

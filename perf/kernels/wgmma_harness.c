@@ -34,9 +34,9 @@
 #include <string.h>
 
 #include "harness_gpu.h"
-#include "opts.h" /* stages/core */
-#include "util.h" /* stages/core: die, xmalloc, read_file, fnv1a64, mono_s, mkdir_p */
-#include "wgmma_launch.h"
+#include "core/opts.h" /* stages/core */
+#include "core/util.h" /* stages/core: die, xmalloc, read_file, fnv1a64, mono_s, mkdir_p */
+#include "gpu/cuda/wgmma_launch.h"
 
 /* ---- wgmma.cu cubins ----------------------------------------------------- */
 

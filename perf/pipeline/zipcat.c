@@ -9,7 +9,7 @@
 #include <string.h>
 #include <zip.h>
 
-#include "zipmember.h"
+#include "formats/zipmember.h"
 
 static char buf[1 << 20];
 

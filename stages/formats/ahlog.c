@@ -2,9 +2,9 @@
 #include "ahlog.h"
 #include "ahmeta.h"
 #include "emittable.h"
-#include "readahead.h"
-#include "sniff.h"
-#include "util.h"
+#include "core/readahead.h"
+#include "core/sniff.h"
+#include "core/util.h"
 #include "zipmember.h"
 
 #include <errno.h>

@@ -33,7 +33,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "intern.h"
+#include "core/intern.h"
 
 #define AH_MAX_FEATURES 64
 /* The longest line a log may have: a longer one is refused at file:line

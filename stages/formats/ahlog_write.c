@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "ahlog_write.h"
-#include "util.h"
+#include "core/util.h"
 
 char *ah_fmt_float(char *buf, double v)
 {

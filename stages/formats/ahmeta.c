@@ -2,7 +2,7 @@
 #include "ahmeta.h"
 #include "ahlog_write.h"
 #include "mmfeatures.h"
-#include "util.h"
+#include "core/util.h"
 
 #include <inttypes.h>
 #include <jansson.h>

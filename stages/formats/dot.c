@@ -4,7 +4,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "util.h"
+#include "core/util.h"
 
 static void put_escaped(const char *s, FILE *fp)
 {

@@ -2,10 +2,10 @@
 #include "featset.h"
 #include "ahmeta.h"
 #include "emittable.h"
-#include "intern.h"
+#include "core/intern.h"
 #include "mmfeatures.h"
-#include "sniff.h"
-#include "util.h"
+#include "core/sniff.h"
+#include "core/util.h"
 
 enum { FEATSET_MAXCOL = 4096 }; /* header columns at most */
 

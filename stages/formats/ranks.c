@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tsvtext.h"
-#include "util.h"
+#include "core/tsvtext.h"
+#include "core/util.h"
 
 const char ranks_header[] = "input\tm\tk\tn\tranking";
 

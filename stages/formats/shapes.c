@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "shapes.h"
-#include "util.h"
+#include "core/util.h"
 
 static const char *const dt_torch[] = { "torch.float32", "torch.float16", "torch.bfloat16" };
 

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "shapes_models.h"
-#include "tsvtext.h"
-#include "util.h"
+#include "core/tsvtext.h"
+#include "core/util.h"
 
 const char shape_models_header[] =
 	"model\tlayer\tin_features\tout_features\tweight\tphase\tpasses\ttokens\tprecisions\tpad\t"

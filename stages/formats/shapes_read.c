@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "shapes.h"
-#include "tsvtext.h"
-#include "util.h"
+#include "core/tsvtext.h"
+#include "core/util.h"
 
 enum {
 	C_INPUT, C_SAMPLE, C_M, C_K, C_N, C_DTYPE, C_TF32, C_USING_TF32, C_LAYOUT, C_TL, C_TR,

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "tree.h"
-#include "sniff.h"
-#include "tsvtext.h"
-#include "util.h"
+#include "core/sniff.h"
+#include "core/tsvtext.h"
+#include "core/util.h"
 
 /* ---- reading ------------------------------------------------------------ */
 

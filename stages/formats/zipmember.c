@@ -1,6 +1,6 @@
 /* zipmember.c — see zipmember.h. */
 #include "zipmember.h"
-#include "util.h"
+#include "core/util.h"
 
 #include <isa-l/igzip_lib.h>
 #include <stdint.h>

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cart.h"
-#include "util.h"
+#include "core/util.h"
 
 struct cart_sorted {
 	int n_rows, n_feat;

@@ -44,8 +44,8 @@
  */
 #ifndef MMRANK_CART_H
 #define MMRANK_CART_H
-#include "pool.h"
-#include "tree.h"
+#include "core/pool.h"
+#include "formats/tree.h"
 
 enum { CART_GINI = 0, CART_ENTROPY = 1 };
 

@@ -7,7 +7,7 @@
 
 #include "rerank.h"
 #include "rules.h"
-#include "util.h"
+#include "core/util.h"
 
 void
 cv_init(cv_acc *a, int def)

@@ -1,6 +1,6 @@
 /* expand.c — fit's data sets and the §5.2 ranking expansion; see expand.h. */
 #include "expand.h"
-#include "ahmeta.h"
+#include "formats/ahmeta.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "rules.h"
-#include "util.h"
+#include "core/util.h"
 
 void
 dset_read(dset *ds, const dset *main)

@@ -16,7 +16,7 @@
  */
 #ifndef MMRANK_EXPAND_H
 #define MMRANK_EXPAND_H
-#include "featset.h"
+#include "formats/featset.h"
 
 enum { S_TRAIN, S_VAL, S_TEST }; /* a main row's set (split.h) */
 

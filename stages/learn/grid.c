@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "cart.h"
-#include "tsvtext.h"
-#include "util.h"
+#include "core/tsvtext.h"
+#include "core/util.h"
 
 int
 grid_builtin(const char *g)

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "progress.h"
-#include "util.h"
+#include "core/progress.h"
+#include "core/util.h"
 
 /* ---- evaluation sets ------------------------------------------------- */
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "core/util.h"
 
 #define LO_RULE(name, lambda, def_first, rest, mu, margin, exact, offered) \
 	{name, lambda, def_first, rest, mu, margin, exact, offered},

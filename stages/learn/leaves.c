@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "core/util.h"
 
 /* ---- pruning (spec §5.6) ------------------------------------------------ */
 

@@ -37,7 +37,7 @@
 #ifndef MMRANK_LEAVES_H
 #define MMRANK_LEAVES_H
 #include "rerank.h"
-#include "tree.h"
+#include "formats/tree.h"
 
 typedef struct {
 	int k;      /* §5.6 pruning k = --ranking, >= 1 */

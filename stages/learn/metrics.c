@@ -5,7 +5,7 @@
 
 #include "metrics.h"
 #include "rules.h"
-#include "util.h"
+#include "core/util.h"
 
 const char mx_tsv_header[] =
     "total\ttop_k_correct\ttop_k_wrong\ttop_k_unsure\twrong_max_speedup_k\t"

@@ -8,7 +8,7 @@
 
 #include "leaforder.h"
 #include "rules.h"
-#include "util.h"
+#include "core/util.h"
 
 #define LO_NAME(name, ...) name,
 const char *const rr_mode_names[] = {"freq", "greedy", LO_RULES(LO_NAME) NULL};

@@ -41,7 +41,7 @@
  */
 #ifndef MMRANK_RERANK_H
 #define MMRANK_RERANK_H
-#include "tree.h"
+#include "formats/tree.h"
 
 /* RR_PREFIX + i: the order lo_rules[i] of leaforder.h (issue #19: the
  * first entry by its regret alone, extern_mm competing, the rest for the

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rng.h"
-#include "util.h"
+#include "core/rng.h"
+#include "core/util.h"
 
 /* --test-fold: move block tfold of tfolds of perm[0..nu) to the front (the
  * rest keeps its order); returns the block's size. */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "rules.h"
-#include "util.h"
+#include "core/util.h"
 
 static int
 cmp_str(const void *a, const void *b)

@@ -6,11 +6,11 @@
 #include <string.h>
 
 #include "args.h"
-#include "opts.h"
-#include "rules.h"
-#include "coolwait.h"
-#include "ttsched.h"
-#include "util.h"
+#include "core/opts.h"
+#include "learn/rules.h"
+#include "gpu/policy/coolwait.h"
+#include "gpu/policy/ttsched.h"
+#include "core/util.h"
 
 static const char synopsis[] =
 BENCH_PROG " [options] -o LOG SHAPES   (or: " BENCH_PROG " [options] SHAPES LOG)\n"

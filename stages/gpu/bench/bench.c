@@ -33,7 +33,7 @@
 #include <string.h>
 
 #include "args.h"
-#include "util.h"
+#include "core/util.h"
 
 /* --lt-decode ID: the attributes of a cuBLASLt choice id on stdout. */
 static int lt_decode(const char *id)

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "block.h"
-#include "util.h"
+#include "core/util.h"
 
 /* Append s to a growing buffer. */
 static void buf_put(char **b, size_t *len, size_t *cap, const char *s, size_t n)

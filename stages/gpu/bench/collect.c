@@ -15,8 +15,8 @@
 
 #include "args.h"
 #include "block.h"
-#include "progress.h"
-#include "util.h"
+#include "core/progress.h"
+#include "core/util.h"
 
 /* The fields of two plan lines (collect.c plan_check's, flattened: fields
  * "key=value" separated by ' ' or ';') that differ, as "key X there, Y

@@ -6,8 +6,8 @@
 
 #include "configs.h"
 #include "fields.h"
-#include "tsvtext.h"
-#include "util.h"
+#include "core/tsvtext.h"
+#include "core/util.h"
 
 mm_config *configs_read(const char *path, int *n)
 {

@@ -33,7 +33,7 @@
 #include "cuda.h"
 #include "nvrtc.h"
 #include "triton.h"
-#include "util.h"
+#include "core/util.h"
 
 const char *measure_kind(void) { return "cuda"; }
 

@@ -20,8 +20,8 @@
 
 #include "backend.h"
 #include "cuda_lt.h"
-#include "cudrv.h"
-#include "vcutstats.h"
+#include "gpu/cuda/cudrv.h"
+#include "gpu/policy/vcutstats.h"
 
 /* One input's device operands (backend.h cuda_bufs). */
 struct cuda_bufs {

@@ -9,7 +9,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "cublas_mm.h"
+#include "gpu/cuda/cublas_mm.h"
 #include "cuda.h"
 
 static int extern_run(void *st, measurer *m, const bench_input *in, const bench_cand *c,

@@ -11,7 +11,7 @@
 #include <cublasLt.h>
 
 #include "cuda.h"
-#include "util.h"
+#include "core/util.h"
 
 struct lt_gpu {
 	cublasLtHandle_t h;

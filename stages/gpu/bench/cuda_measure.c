@@ -11,7 +11,7 @@
 #include "block.h"
 #include "cuda.h"
 #include "screen.h"
-#include "util.h"
+#include "core/util.h"
 
 /* One input being measured. */
 typedef struct {

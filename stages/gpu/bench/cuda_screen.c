@@ -9,7 +9,7 @@
 
 #include "cuda.h"
 #include "screen.h"
-#include "util.h"
+#include "core/util.h"
 
 /* Screening (bench_screen_slice/verdicts): cuBLAS's result for the slice sl
  * into bf->R, then extern_mm and every template candidate timed on sl (after

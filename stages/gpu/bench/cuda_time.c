@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "cuda.h"
-#include "util.h"
+#include "core/util.h"
 
 const bench_gpu_ops *cuda_ops(const measurer *m, const bench_cand *c)
 {

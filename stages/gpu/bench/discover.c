@@ -8,7 +8,7 @@
 
 #include "args.h"
 #include "lt.h"
-#include "util.h"
+#include "core/util.h"
 
 int64_t bench_discover(const bench_args *a, measurer *m, const bench_device *dev,
                        bench_input *const *todo, int64_t ntodo)

@@ -48,12 +48,12 @@
 
 #include "backend.h"
 #include "block.h"
-#include "coolwait.h"
+#include "gpu/policy/coolwait.h"
 #include "measure.h"
 #include "screen.h"
-#include "ttsched.h"
-#include "vcutstats.h"
-#include "util.h"
+#include "gpu/policy/ttsched.h"
+#include "gpu/policy/vcutstats.h"
+#include "core/util.h"
 
 struct measurer {
 	bench_opts o;

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "fields.h"
-#include "util.h"
+#include "core/util.h"
 
 int64_t field_i64(const char *path, int64_t line, const char *name, const char *s, int64_t lo,
                   int64_t hi)

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 
 #include "plan.h"
-#include "shapes.h"
-#include "util.h"
+#include "formats/shapes.h"
+#include "core/util.h"
 
 int dtype_size(int dt) { return shape_dtype_size(dt); }
 

@@ -9,8 +9,8 @@
 
 #include "lt.h"
 #include "plan.h"
-#include "tsvtext.h"
-#include "util.h"
+#include "core/tsvtext.h"
+#include "core/util.h"
 
 const char lt_list_header[] =
 	"algo\ttile\tstages\tsplitk\treduction\tswizzle\tcustom\tinner\tcluster\t"

@@ -16,8 +16,8 @@
 
 #include <cuda.h>
 
-#include "coolwait.h"
-#include "cudrv.h"
+#include "gpu/policy/coolwait.h"
+#include "gpu/cuda/cudrv.h"
 
 typedef struct nvml_clock nvml_clock;
 

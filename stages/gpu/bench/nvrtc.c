@@ -7,7 +7,7 @@
 
 #include "configs.h"
 #include "nvrtc.h"
-#include "util.h"
+#include "core/util.h"
 
 int thread_grid(int bm, int bn, int nt, int *tr, int *tc)
 {

@@ -14,9 +14,9 @@
 #include "configs.h"
 #include "cuda.h"
 #include "nvrtc.h"
-#include "nvrtc_cache.h"
-#include "util.h"
-#include "wgmma_launch.h"
+#include "gpu/cuda/nvrtc_cache.h"
+#include "core/util.h"
+#include "gpu/cuda/wgmma_launch.h"
 
 typedef struct {
 	char key[96];

@@ -26,11 +26,11 @@
 
 #include "args.h"
 #include "block.h"
-#include "mmcontext.h"
-#include "progress.h"
-#include "rules.h"
-#include "tree.h"
-#include "util.h"
+#include "gpu/policy/mmcontext.h"
+#include "core/progress.h"
+#include "learn/rules.h"
+#include "formats/tree.h"
+#include "core/util.h"
 
 /* Column names of the per-input TSV (tab separated, no trailing tab). */
 static const char online_header[] =

@@ -5,8 +5,8 @@
 
 #include "backend.h"
 #include "plan.h"
-#include "rules.h"
-#include "util.h"
+#include "learn/rules.h"
+#include "core/util.h"
 
 int plan_skip(const bench_plan *p, const bench_input *in, char *why, size_t len)
 {

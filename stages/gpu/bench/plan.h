@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ahlog_write.h"
+#include "formats/ahlog_write.h"
 #include "lt.h"
 
 enum { DT_F32 = 0, DT_F16 = 1, DT_BF16 = 2 };

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "block.h"
-#include "util.h"
+#include "core/util.h"
 
 /* Position of the choice of log line l (features fl bytes) among
  * cand[from..nc), the earliest that matches, or -1.  An id may occur twice

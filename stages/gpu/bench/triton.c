@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "triton.h"
-#include "util.h"
+#include "core/util.h"
 
 void triton_ic_input(const bench_input *in, ic_input *out)
 {

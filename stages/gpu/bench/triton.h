@@ -12,7 +12,7 @@
 #define MMRANK_BENCH_TRITON_H
 
 #include "backend.h"
-#include "inductor_cands.h"
+#include "gpu/policy/inductor_cands.h"
 
 /* The plan half's lists (load's result): the two committed tables. */
 typedef struct {

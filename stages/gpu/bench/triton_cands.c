@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "inductor_cands.h"
-#include "intern.h"
-#include "opts.h"
-#include "shapes.h"
-#include "util.h"
+#include "gpu/policy/inductor_cands.h"
+#include "core/intern.h"
+#include "core/opts.h"
+#include "formats/shapes.h"
+#include "core/util.h"
 
 static const char synopsis[] =
 	"triton_cands [--configs FILE] [--params FILE] [--smem BYTES] [--first N]\n"

@@ -34,7 +34,7 @@
 #include "triton_launch.h"
 #include "nvml_clock.h"
 #include "triton_timing.h"
-#include "util.h"
+#include "core/util.h"
 
 typedef struct {
 	char variant[IC_VARIANT_MAX];

@@ -26,7 +26,7 @@
 
 #include <cuda.h>
 
-#include "cudrv.h"
+#include "gpu/cuda/cudrv.h"
 #include "triton_meta.h"
 
 typedef struct {

@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "util.h"
+#include "core/util.h"
 
 static int whyf(char *why, size_t whylen, const char *fmt, ...) PRINTF_LIKE(3, 4);
 static int whyf(char *why, size_t whylen, const char *fmt, ...)

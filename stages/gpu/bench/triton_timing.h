@@ -81,9 +81,9 @@
 
 #include <cuda.h>
 
-#include "coolwait.h"
-#include "cudrv.h"
-#include "ttsched.h"
+#include "gpu/policy/coolwait.h"
+#include "gpu/cuda/cudrv.h"
+#include "gpu/policy/ttsched.h"
 
 typedef int (*tt_call)(void *ctx, CUstream s);
 

@@ -14,7 +14,7 @@
 #include <cuda_runtime_api.h>
 #include <cublas_v2.h>
 
-#include "util.h"
+#include "core/util.h"
 
 /* The driver functions bench and the harnesses call (cuda.h signatures). */
 typedef struct {

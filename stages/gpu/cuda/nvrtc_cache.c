@@ -8,7 +8,7 @@
 
 #include <nvrtc.h>
 
-#include "util.h"
+#include "core/util.h"
 
 char *nvrtc_cubin_cached(const char *path, const char *cache, const char *src, const char *name,
                          const char *const *opts, int no, size_t *len, char **why,

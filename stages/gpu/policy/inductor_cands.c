@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tsvtext.h"
-#include "util.h"
+#include "core/tsvtext.h"
+#include "core/util.h"
 
 /* ---- table reading -------------------------------------------------------- */
 

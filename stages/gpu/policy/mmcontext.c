@@ -1,7 +1,7 @@
 /* mmcontext.c — see mmcontext.h. */
 #include "mmcontext.h"
-#include "mmfeatures.h"
-#include "util.h"
+#include "formats/mmfeatures.h"
+#include "core/util.h"
 
 #include <string.h>
 

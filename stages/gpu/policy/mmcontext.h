@@ -4,8 +4,8 @@
  * load a tree TSV at run time (bench --use-heuristic). */
 #ifndef MMRANK_MMCONTEXT_H
 #define MMRANK_MMCONTEXT_H
-#include "ahlog_write.h"
-#include "tree.h"
+#include "formats/ahlog_write.h"
+#include "formats/tree.h"
 
 /* Fill x[t->n_feat] for context in: raw numeric features (m, k, n, the four
  * strides), the derived m*k, m*n, k*n, arith_intensity (mm_derived), and
