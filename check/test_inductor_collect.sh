@@ -130,10 +130,10 @@ if [ $rc -eq 0 ] && [ "$r1" = "16,768,50257,torch.bfloat16,torch.bfloat16,768,1,
 	&& [ "$st" = "0:ok 1:ok 2:no_rows " ] && [ "$(grep -c ',inf$' nm.txt)" -eq 1 ]; then
 	ok named-columns-padded-strides
 else fail named-columns-padded-strides "rc=$rc r1=$r1 r2=$r2 st=$st"; fi
-# the make fragment (stages/gpu/bench/inductor.mk): its shard command, run as a
+# the make fragment (mk/inductor.mk): its shard command, run as a
 # collection would run it, gives the shard's log; a bad BACKEND is refused
 printf 'include %s\nall:\n\t$(call inductor_collect_bench,0,1/2,$(COLLECT_DIR)/st.tsv,$(COLLECT_DIR)/mk.txt)\n' \
-	"$ROOT/stages/gpu/bench/inductor.mk" >frag.mk
+	"$ROOT/mk/inductor.mk" >frag.mk
 mkdir -p cdir && cp s.tsv cdir/shapes.tsv
 make -s -C "$ROOT" -f "$TMP/frag.mk" COLLECT_DIR="$TMP/cdir" INDUCTOR_EXTRA=--fake >mk.out 2>&1; rc=$?
 if [ $rc -eq 0 ] && cmp -s cdir/mk.txt d1.txt && grep -q '^reps	1$' cdir/st.tsv; then

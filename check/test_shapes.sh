@@ -323,12 +323,12 @@ printf 'm\tk\tn\tdtype\ttf32\tlayout\n1\t2\t3\ttorch.float16\t1\tnn\n' >"$TMP/ba
 		ok shapes-atomic || fail shapes-atomic "OUT changed or a temporary left"; }
 
 # ---- make collect SHAPES=FILE ----------------------------------------------------
-# The rule lives in stages/collect.mk (the bench wing's file): until the lead
+# The rule lives in mk/collect.mk (the bench wing's file): until the lead
 # applies check/fixtures/shapes/collect-shapes.patch, test it on a patched copy.
 T=$ROOT
-if ! grep -q 'shapes --from-list' "$ROOT/stages/collect.mk"; then
+if ! grep -q 'shapes --from-list' "$ROOT/mk/collect.mk"; then
 	T=$TMP/tree
-	mkdir -p "$T" && (cd "$ROOT" && cp -rp Makefile stages kernels datasets "$T/") &&
+	mkdir -p "$T" && (cd "$ROOT" && cp -rp Makefile mk stages kernels datasets "$T/") &&
 		patch -s -p1 -d "$T" <"$F/collect-shapes.patch" || { fail shapes-collect-patch "does not apply"; finish; }
 	ok shapes-collect-patch-applies
 fi

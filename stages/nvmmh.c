@@ -48,7 +48,7 @@ static const char about[] =
 static const char notes[] =
 "stderr: inputs, Triton choices scored, rejected configurations and tie\n"
 "groups.  Needs libnvMatmulHeuristics.so.0 (make NVMMH_DIR=..., see\n"
-"stages/nvmmh.mk); runs without a GPU.\n"
+"mk/nvmmh.mk); runs without a GPU.\n"
 "Exit status: 0 on success; 1 on bad usage, invalid input (file:line), a\n"
 "library error, or a write error.  No partial output is left under\n"
 "RANKS.tsv.\n";

@@ -61,7 +61,7 @@
 # Every setting is checked before anything is written (exit 2: whole
 # seconds for REAL_S, TOTAL_S, CALL_S >= 20; numbers for LONG_MS,
 # LONG_LAUNCHES; LOSER_RATIO, WARM_FROM_VERIFY as make checks them,
-# stages/vars.sh; RESUME holding one .part and its .plan), and
+# stages/sh/vars.sh; RESUME holding one .part and its .plan), and
 # one run at a time writes an OUT (flock on OUT.lock, beside it).
 # LONG_MS=T, LONG_LAUNCHES=N: bench --long-ms, --long-launches
 # (default bench's, 10 and 2; LONG_MS=0: Inductor's timing exactly, which the
@@ -84,13 +84,13 @@ MODE=${1:-run}
 bad() { echo "h200_collect.sh: $1; nothing done" >&2; exit 2; }
 # every setting is checked before anything is written (a bad one changes
 # nothing): LOSER_RATIO, WARM_FROM_VERIFY, VERIFY_CUT and VERIFY_CUT_AUDIT by make's own check
-# (stages/vars.sh, their one home), LONG_MS and LONG_LAUNCHES numbers (bench
+# (stages/sh/vars.sh, their one home), LONG_MS and LONG_LAUNCHES numbers (bench
 # judges their ranges before it measures anything), seconds decimal
 # integers (no leading 0: bash reads 0590 as octal)
 mk=()
 for v in LOSER_RATIO WARM_FROM_VERIFY VERIFY_CUT VERIFY_CUT_AUDIT LONG_MS; do [ -z "${!v+x}" ] || mk+=("$v=${!v}"); done
 if [ ${#mk[@]} -gt 0 ]; then
-	why=$(bash stages/vars.sh "${mk[@]}" 2>&1 >/dev/null)
+	why=$(bash stages/sh/vars.sh "${mk[@]}" 2>&1 >/dev/null)
 	[ -z "$why" ] || bad "$(echo "$why" | sed 's/^make: //' | paste -sd ';')"
 fi
 for v in LONG_MS LONG_LAUNCHES; do

@@ -22,7 +22,7 @@ const char *emittable_problem(const char *s);
 void emittable_fix(char *s);
 
 /* The one name rule (stages/FORMATS.md "names"; the Makefile and
- * stages/vars.sh restate it for HEURISTIC_NAME, import applies it to the
+ * stages/sh/vars.sh restate it for HEURISTIC_NAME, import applies it to the
  * class name it reads).  NULL if s can be a heuristic name: a Python and C
  * identifier ([A-Za-z_][A-Za-z0-9_]*, 1 to 64 characters) that is no Python
  * keyword nor a name the artifact uses, no m4 builtin with or without the

@@ -31,7 +31,7 @@
  * repetitions.  That is safe only for a candidate that cannot be
  * near-best, so F is 0 (off) or F >= 1 / NEAR_BEST_RATIO (1/0.98 =
  * 1.0204082: then t > F x best means best / t < NEAR_BEST_RATIO).
- * stages/vars.sh reads NEAR_BEST_RATIO from here for FAST_REJECT.
+ * stages/sh/vars.sh reads NEAR_BEST_RATIO from here for FAST_REJECT.
  *
  * regret (ours, issue #3): (the smallest time among the listed choices) /
  * (the input's best time) >= 1: the slowdown against the oracle when

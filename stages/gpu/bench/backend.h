@@ -21,7 +21,7 @@
  * (cuda_lt.c) implement bench_gpu_ops too; every plan may hold them.
  *
  * Adding a back end: its plan half in NAME.c (in BENCH_COMMON of
- * stages/collect.mk: both binaries), its GPU half in NAME_gpu.c (in
+ * mk/collect.mk: both binaries), its GPU half in NAME_gpu.c (in
  * BENCH_GPU: bench only), and one line in the table of backends.c naming
  * them; `bench --template NAME` (make collect KERNEL_TEMPLATE=NAME) then
  * selects it, bench-fake times its plan with made-up times.  Its GPU half

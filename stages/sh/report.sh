@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # report.sh — one self-contained HTML page about a learned ranking tree.
 #
-# usage: stages/report.sh [--eval EVAL] [--ranking K] [--title TEXT] [--top N]
+# usage: stages/sh/report.sh [--eval EVAL] [--ranking K] [--title TEXT] [--top N]
 #                         -o REPORT.html TREE.tsv METRICS.tsv MAIN.feat.tsv [SET.feat.tsv...]
-#        stages/report.sh --deps [--check]
+#        stages/sh/report.sh --deps [--check]
 # Inputs:  TREE.tsv     the pruned tree (prune output, stages/FORMATS.md)
 #          METRICS.tsv  fit's metrics TSV (every model and set)
 #          *.feat.tsv   featurize output; the first is the main set
 #          EVAL         the eval stage binary (default build/bin/eval): it
 #                       ranks every input; per-input regret is derived from
-#                       its --ranks output (stages/report/regret.awk)
+#                       its --ranks output (stages/sh/report/regret.awk)
 # Output:  REPORT.html  inline SVGs only (no scripts, no external files):
 #          the tree (graphviz; leaves list their top-N choices, default 5),
 #          metrics tables, regret CDFs for top-1 and top-K (gnuplot; K
@@ -20,7 +20,7 @@
 # Needs:   graphviz (dot), gnuplot (gnuplot-nox), awk, sort.  --deps checks
 #          them; run as root (without --check) it installs the missing ones
 #          with apt-get, otherwise it prints the install command and exits 1
-#          (the same policy as stages/deps.sh).  Without --deps (make
+#          (the same policy as stages/sh/deps.sh).  Without --deps (make
 #          report) the check runs too but never installs: it names the
 #          missing packages and the command, and exits 1.
 # Exit:    0 success; 1 bad usage, missing dependency, unreadable or invalid
@@ -48,7 +48,7 @@ deps() { # deps [--check]
 		return 0
 	fi
 	echo "$prog: missing ${missing[*]}; install them with:" >&2
-	echo "    sudo sh -c '$cmd'    (or, as root: stages/report.sh --deps)" >&2
+	echo "    sudo sh -c '$cmd'    (or, as root: stages/sh/report.sh --deps)" >&2
 	exit 1
 }
 
@@ -124,7 +124,7 @@ gnuplot -e "dir='$W'; sets='${sets[*]}'; ks='${ks//,/ }'; out='$W/regret.svg'" "
 awk -v top=15 -v windat="$W/winners.dat" -f "$helpers/summary.awk" "${feats[@]}" >"$W/summary.html"
 gnuplot -e "dat='$W/winners.dat'; nsets=${#sets[@]}; out='$W/winners.svg'" "$helpers/winners.gp" 2>"$W/gp.err" ||
 	die "gnuplot failed (winners): $(head -3 "$W/gp.err")"
-awk -f "$helpers/legend.awk" "$here/FORMATS.md" >"$W/legend.tsv"
+awk -f "$helpers/legend.awk" "$here/../FORMATS.md" >"$W/legend.tsv"
 awk -v mode=metrics -v legend="$W/legend.tsv" -f "$helpers/metrics.awk" "$metrics" >"$W/metrics.html"
 awk -v mode=eval -f "$helpers/metrics.awk" "$W/eval.tsv" >"$W/eval.html"
 awk -v mode=curve -f "$helpers/metrics.awk" "$W/curve.tsv" >"$W/curve.html"

@@ -1,4 +1,4 @@
-# stages/fuzz.mk — `make fuzz`: AFL++ on the input readers and emit (issues
+# mk/fuzz.mk — `make fuzz`: AFL++ on the input readers and emit (issues
 # "Hardening", #33; harnesses, seeds and dictionaries in check/fuzz/).
 #   make fuzz [FUZZ_SECONDS=60] [FUZZ_HARNESS="featurize featset prune emit import"]
 # builds build/fuzz/bin/ with afl-clang-fast + ASan/UBSan

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # vars.sh — check the make variables a user sets, before any stage runs.
 #
-# usage: stages/vars.sh [--goals "GOALS"] NAME=VALUE...
+# usage: stages/sh/vars.sh [--goals "GOALS"] NAME=VALUE...
 # The Makefile runs it once, at parse time, with every variable below: a bad
 # value is refused before a rule runs, so it never rewrites a parameter stamp
 # or makes Make delete the previous good outputs (nothing in out/ changes).
@@ -105,7 +105,7 @@ fi
 if has HEURISTIC_NAME; then
 	hn=${v[HEURISTIC_NAME]}
 	reserved=$(awk '/BEGIN reserved names/ { f = 1; next } /END reserved names/ { f = 0 } f' \
-		"$(dirname "$0")/formats/emittable.c" | grep -o '"[^"]*"' | tr -d '"')
+		"$(dirname "$0")/../formats/emittable.c" | grep -o '"[^"]*"' | tr -d '"')
 	if ! [[ $hn =~ ^[A-Za-z_][A-Za-z0-9_]{0,63}$ ]] || [[ $hn == m4_* || $hn == MMR_* ]] ||
 		grep -qxF -- "$hn" <<<"$reserved"; then
 		err "HEURISTIC_NAME='$hn': expected an identifier of 1 to 64 characters ([A-Za-z_][A-Za-z0-9_]*: the class name, emit --heuristic-name) that is no Python keyword, no m4 builtin (m4_...) and no template macro (MMR_...) (stages/FORMATS.md \"names\")"
@@ -118,7 +118,7 @@ need_enum V "1 shows full commands" 0 1
 need_int SAMPLES 1 $I64 "sample --samples"
 need_int REPS 1 1000 "bench --reps"
 # NEAR_BEST_RATIO (stages/learn/rules.h) and 1 / it, for the factors below
-nb=$(awk '$1 == "#define" && $2 == "NEAR_BEST_RATIO" { print $3 }' "$(dirname "$0")/learn/rules.h")
+nb=$(awk '$1 == "#define" && $2 == "NEAR_BEST_RATIO" { print $3 }' "$(dirname "$0")/../learn/rules.h")
 inb=$(awk -v r="$nb" 'BEGIN { printf "%.8g", 1 / r }')
 # cut_factor VALUE: 0 (off) or in (1/NEAR_BEST_RATIO, 100] (a choice >= it x
 # the best is then never near-best)
@@ -219,8 +219,8 @@ fi
 # (OUT/<gpu>/merged.txt).
 known_gpus() {
 	local here=${0%/*} f
-	awk -F'\t' 'NR > 1 { print $2 }' "$here/../datasets/MANIFEST.tsv"
-	for f in "$here"/../datasets/MANIFEST.*.tsv; do
+	awk -F'\t' 'NR > 1 { print $2 }' "$here/../../datasets/MANIFEST.tsv"
+	for f in "$here"/../../datasets/MANIFEST.*.tsv; do
 		[ -f "$f" ] || continue
 		f=${f##*/MANIFEST.}; echo "${f%.tsv}"
 	done
@@ -236,11 +236,11 @@ for g in heuristic featurize fit prune emit eval report compare promote fetch un
 official() {
 	local f g
 	{ read -r _; while IFS=$'\t' read -r f g _; do [ "$g" = "$1" ] && return 0; done; } \
-		<"${0%/*}/../datasets/MANIFEST.tsv"
+		<"${0%/*}/../../datasets/MANIFEST.tsv"
 	return 1
 }
 if has GPU && [ $data_goal = 1 ] && ! goal collect &&
-	[ ! -f "${0%/*}/../datasets/MANIFEST.${v[GPU]}.tsv" ] &&
+	[ ! -f "${0%/*}/../../datasets/MANIFEST.${v[GPU]}.tsv" ] &&
 	[ ! -f "${v[OUT]:-out}/${v[GPU]}/merged.txt" ] && ! official "${v[GPU]}"; then
 	mapfile -t known < <(known_gpus | sort -u)
 	if :; then

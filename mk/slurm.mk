@@ -1,13 +1,13 @@
-# stages/slurm.mk — collect on a Slurm cluster (issue "Collect across a
+# mk/slurm.mk — collect on a Slurm cluster (issue "Collect across a
 # cluster: bench shards through Slurm").  Included by the Makefile after
-# stages/collect.mk, whose variables and rules (COLLECT_DIR, shapes.tsv,
+# mk/collect.mk, whose variables and rules (COLLECT_DIR, shapes.tsv,
 # BENCH, BENCH_EXTRA, REPS, CUBIN_CACHE, COLLECT_TIME_LIMIT, ...) it uses.
 #
 #   make collect GPU=h200 LAUNCHER=slurm SHARDS=16 SAMPLES=N SEED=S \
 #        [SLURM_OPTS="--partition=gpu --time=02:00:00"]
 #
 # runs sample here, then submits one batch job per shard (sbatch --wait, via
-# stages/slurm_shard.sh), each running the same command as a local shard
+# stages/sh/slurm_shard.sh), each running the same command as a local shard
 # (collect.mk's collect_bench),
 #   $(BIN)/$(BENCH) --device 0 --shard I/SHARDS ... shapes.tsv shard_IofSHARDS.txt
 # on the GPU Slurm gives it (SLURM_GPU_OPT, default --gpus=1; Slurm sets
@@ -59,7 +59,7 @@ $(COLLECT_DIR)/slurm.params: collect-force
 $(SLURM_DATA): $(COLLECT_DIR)/shard_%of$(SHARDS).txt: $(COLLECT_DIR)/shapes.tsv $(COLLECT_DIR)/slurm.params \
   $(COLLECT_KERNELS) | $(BIN)/$(BENCH)
 	rm -f $@
-	stages/slurm_shard.sh --retries $(SLURM_RETRIES) --logs $(SLURM_LOGS) $@ \
+	stages/sh/slurm_shard.sh --retries $(SLURM_RETRIES) --logs $(SLURM_LOGS) $@ \
 		--job-name=mmrank-$(GPU)-$*of$(SHARDS) $(SLURM_GPU_OPT) $(SLURM_OPTS) -- \
 		$(call collect_bench,0,$*/$(SHARDS),$(SLURM_LOGS)/stats_$*of$(SHARDS).tsv,$@)
 

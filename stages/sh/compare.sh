@@ -3,7 +3,7 @@
 # (issue "Measure and beat the shipped heuristics"; spec §5.9 metrics, §6.3
 # shipped artifacts, §7.3 how Inductor uses the top-k list).
 #
-# usage: stages/compare.sh [--bin DIR] [--ranking K] [--reference ART.py]
+# usage: stages/sh/compare.sh [--bin DIR] [--ranking K] [--reference ART.py]
 #                          [--ref-learner REF.tsv] [--nvmmh PROG]
 #                          --ours TREE.tsv -o COMPARE.tsv NAME=SET.feat.tsv...
 #
@@ -22,7 +22,7 @@
 # hit rate and regret of the first entry alone (the first listed choice
 # measured for the input, no extern_mm added: what the C API's pick()
 # launches) and of the top-k + extern_mm lists for k = 1, 2, 5, 10.
-# --nvmmh PROG (stages/nvmmh.mk's stage, where NVIDIA's nvMatmulHeuristics
+# --nvmmh PROG (mk/nvmmh.mk's stage, where NVIDIA's nvMatmulHeuristics
 # is installed) adds its per-input rankings (tree = nvmmh, curve only; sets
 # must be given as NAME=PATH); a PROG that is not there prints "skip nvmmh:
 # why", a set without Triton choices (nothing for it to rank) "skip nvmmh on
@@ -73,7 +73,7 @@ if [ -n "$nvmmh" ] && [ -x "$nvmmh" ]; then
 		trees+=(--ranked "nvmmh:${s%%=*}=$tmp/nvmmh.${s%%=*}.tsv")
 	done
 elif [ -n "$nvmmh" ]; then
-	echo "skip nvmmh: no $nvmmh (NVIDIA's nvMatmulHeuristics not installed: stages/nvmmh-dir.sh)"
+	echo "skip nvmmh: no $nvmmh (NVIDIA's nvMatmulHeuristics not installed: stages/sh/nvmmh-dir.sh)"
 fi
 "$bin/eval" --ranking "$ranking" -o "$out" --curve "$tmp/curve.tsv" "${trees[@]}" "${sets[@]}" >"$tmp/table"
 awk -F'\t' '

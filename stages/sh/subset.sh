@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # subset.sh — the inputs of one set of a split, as a feat TSV.
 #
-# usage: stages/subset.sh SPLIT.tsv SET IN.feat.tsv OUT.feat.tsv
+# usage: stages/sh/subset.sh SPLIT.tsv SET IN.feat.tsv OUT.feat.tsv
 #   SPLIT.tsv  fit --write-split output: 'input<TAB>set' (train|val|test|dropped)
 #   SET        the set to keep, e.g. test
 #   IN/OUT     feat TSVs (stages/FORMATS.md); OUT keeps IN's two header
@@ -10,7 +10,7 @@
 # set has no input or a file cannot be read.
 set -euo pipefail
 [ "${1:-}" = --help ] && { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0; }
-[ $# -eq 4 ] || { echo "usage: stages/subset.sh SPLIT.tsv SET IN.feat.tsv OUT.feat.tsv" >&2; exit 1; }
+[ $# -eq 4 ] || { echo "usage: stages/sh/subset.sh SPLIT.tsv SET IN.feat.tsv OUT.feat.tsv" >&2; exit 1; }
 split=$1 set=$2 in=$3 out=$4
 trap 'rm -f "$out.part"' EXIT
 awk -F'\t' -v OFS='\t' -v want="$set" '

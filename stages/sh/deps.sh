@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # deps.sh — check the build and run dependencies; install them when root.
 #
-# usage: stages/deps.sh [--check]
-#        stages/deps.sh --lock-holder FILE | --wait-locks SECONDS FILE...
+# usage: stages/sh/deps.sh [--check]
+#        stages/sh/deps.sh --lock-holder FILE | --wait-locks SECONDS FILE...
 # Needs: a C compiler (gcc or cc), GNU make, m4, jansson headers and library
 # (libjansson-dev), libzip and ISA-L (libzip-dev, libisal-dev: featurize
 # reads the dataset zips), unzip, sha256sum (coreutils), xz (xz-utils: the

@@ -1,4 +1,4 @@
-# stages/gpu/bench/inductor.mk — `make collect BACKEND=inductor`: Inductor's own
+# mk/inductor.mk — `make collect BACKEND=inductor`: Inductor's own
 # AutoHeuristic collection (stages/gpu/bench/inductor_collect.py, issue #17 "the
 # exact path") as the command of each collection shard.  Needs python3 with
 # torch and a CUDA GPU on the collecting host.
@@ -19,14 +19,14 @@
 # inductor_collect.py options: --triton-cache DIR to share compiled Triton
 # kernels across inputs, --process-per-input), PYTHON (default python3).
 #
-# Hook needed in stages/collect.mk (not ours to edit; for the lead):
+# Hook needed in mk/collect.mk (not ours to edit; for the lead):
 #   1. the shard command: collect_bench = $(if $(filter inductor,$(BACKEND)),
 #      $(call inductor_collect_bench,$(1),$(2),$(3),$(4)),<bench's command>)
 #   2. the shard rule's prerequisites: $(COLLECT_KERNELS) -> $(if $(filter
 #      inductor,$(BACKEND)),$(INDUCTOR_COLLECT_SRC),$(COLLECT_KERNELS)), and the
 #      order-only | $(BIN)/$(BENCH) dropped for BACKEND=inductor
 #   3. BACKEND and INDUCTOR_REPS in the bench.params stamp line
-#   4. `include stages/gpu/bench/inductor.mk` before collect.mk is read (its
+#   4. `include mk/inductor.mk` before collect.mk is read (its
 #      $(eval)s expand collect_bench at parse time)
 
 BACKEND        ?= bench

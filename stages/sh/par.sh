@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # par.sh — run shell commands at the same time, their output in order.
 #
-# usage: stages/par.sh N CMD...
+# usage: stages/sh/par.sh N CMD...
 # Runs each CMD (a bash command line) with at most N running at once (N >= 1;
 # N = 1: one after the other), in the order given.  Each command's stdout and
 # stderr are kept apart and replayed, command by command in the order given,
@@ -10,7 +10,7 @@
 # sets, issue #20).  Exit status: 0 if every command succeeded, else 1 (every
 # command is still run to its end, and its messages shown).
 set -u
-[ $# -ge 1 ] || { echo "usage: stages/par.sh N CMD..." >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: stages/sh/par.sh N CMD..." >&2; exit 2; }
 n=$1; shift
 case $n in ''|*[!0-9]*|0) echo "par.sh: N='$n': expected an integer >= 1" >&2; exit 2 ;; esac
 T=$(mktemp -d "${TMPDIR:-/tmp}/mmrank-par.XXXXXX") || exit 1

@@ -3,7 +3,7 @@
 # issue #19, stage nvmmh): prints the folder holding
 # include/nvMatmulHeuristics.h and lib/libnvMatmulHeuristics.so.0.
 #
-# usage: stages/nvmmh-dir.sh [DIR]
+# usage: stages/sh/nvmmh-dir.sh [DIR]
 #   DIR  that folder (make NVMMH_DIR=...); default: $NVMMH_DIR, else the
 #        one of the Python package (pip install nvidia-matmul-heuristics: a
 #        2 MB wheel, 11 MB installed; no GPU needed), found through python3.

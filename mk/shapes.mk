@@ -1,4 +1,4 @@
-# stages/shapes.mk — the committed real-model shape list (issue #18 item 1;
+# mk/shapes.mk — the committed real-model shape list (issue #18 item 1;
 # datasets/shapes/README.md).  Included by the top-level Makefile.
 #
 #   make shapes-list     regenerate datasets/shapes/real.tsv from the layer

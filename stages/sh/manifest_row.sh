@@ -3,8 +3,8 @@
 # in datasets/MANIFEST.<gpu>.tsv (datasets/README.md): sha256 of the .xz,
 # sha256 of the log, inputs, rows.
 #
-# usage: stages/manifest_row.sh FILE.xz
-#        stages/manifest_row.sh --update MANIFEST FILE.xz
+# usage: stages/sh/manifest_row.sh FILE.xz
+#        stages/sh/manifest_row.sh --update MANIFEST FILE.xz
 #   FILE.xz   an AutoHeuristic log (spec section 1.1: the JSON metadata line,
 #             the CSV header, then one row per choice), xz-compressed
 #   first form: prints "sha256 TAB sha256_uncompressed TAB inputs TAB rows"
@@ -30,11 +30,11 @@ set -euo pipefail
 die() { echo "manifest_row: $*" >&2; exit 1; }
 man=
 if [ "${1:-}" = --update ]; then
-	[ $# -eq 3 ] || { echo "usage: stages/manifest_row.sh [--update MANIFEST] FILE.xz" >&2; exit 2; }
+	[ $# -eq 3 ] || { echo "usage: stages/sh/manifest_row.sh [--update MANIFEST] FILE.xz" >&2; exit 2; }
 	man=$2
 	shift 2
 fi
-[ $# -eq 1 ] || { echo "usage: stages/manifest_row.sh [--update MANIFEST] FILE.xz" >&2; exit 2; }
+[ $# -eq 1 ] || { echo "usage: stages/sh/manifest_row.sh [--update MANIFEST] FILE.xz" >&2; exit 2; }
 f=$1
 [ -f "$f" ] || die "$f: no such file"
 sha=$(sha256sum -- "$f" | cut -d' ' -f1)

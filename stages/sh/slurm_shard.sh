@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# stages/slurm_shard.sh — run one collection shard as a Slurm batch job and
-# resubmit it until the shard is complete (stages/slurm.mk, LAUNCHER=slurm).
+# stages/sh/slurm_shard.sh — run one collection shard as a Slurm batch job and
+# resubmit it until the shard is complete (mk/slurm.mk, LAUNCHER=slurm).
 #
 # usage: slurm_shard.sh [--retries N] [--logs DIR] LOG [SBATCH_OPTION...] -- COMMAND [ARG...]
 #

@@ -1,4 +1,4 @@
-# stages/collect.mk — collecting AutoHeuristic data on our own GPUs
+# mk/collect.mk — collecting AutoHeuristic data on our own GPUs
 # (issue "Collect training data on our own GPUs"; spec §2, §3; design.md
 # "Parallel", "Resumable").  Included by the top-level Makefile, which
 # defines BIN, BUILD, CC, WARN, CFLAGS, LDLIBS, LIBA, LIB_HDR, CUDA, GPU,
@@ -41,7 +41,7 @@
 # --cool-max-ms: wait for the SM clock before each timing), and only when
 # COOL_CLOCK is not 0 (the default: the commands and stamps stay as before),
 # and LOSER_RATIO (bench --loser-ratio: the loser cut; checked by
-# stages/vars.sh) only when not 0, likewise, and WARM_FROM_VERIFY (bench
+# stages/sh/vars.sh) only when not 0, likewise, and WARM_FROM_VERIFY (bench
 # --warm-from-verify: the verification call as the warm-up) only when 1, and
 # VERIFY_CUT, VERIFY_CUT_AUDIT (bench --verify-cut, --verify-cut-audit) only
 # when VERIFY_CUT is not 0.  `make triton-cubins` does that step alone (on a CPU
@@ -52,7 +52,7 @@
 # its tables' torch version, its cubins' Triton version, the device); the
 # merge writes their distinct lines to $(COLLECT_MERGED).versions.tsv, the
 # torch and triton columns of datasets/MANIFEST.<gpu>.tsv.
-# BACKEND=inductor: Inductor's own collection (stages/gpu/bench/inductor.mk,
+# BACKEND=inductor: Inductor's own collection (mk/inductor.mk,
 # stages/gpu/bench/inductor_collect.py) measures each shard instead of bench,
 # sharded, resumed and merged the same way.
 #
@@ -71,7 +71,7 @@
 # bench --cublaslt, each algorithm a choice of its own; default none),
 # BENCH_EXTRA (more bench options, e.g. --fake-delay-ms 100),
 # LAUNCHER (local: the shards run here, one per GPU in GPUS, under make -j;
-# slurm: one Slurm job per shard, see stages/slurm.mk).
+# slurm: one Slurm job per shard, see mk/slurm.mk).
 #
 # Binaries: $(BIN)/bench (the CUDA measurer: needs the CUDA toolkit to build,
 # a GPU to run) and $(BIN)/bench-fake (the deterministic fake, for tests);
@@ -82,7 +82,7 @@
 
 # BACKEND, PYTHON, INDUCTOR_*: Inductor's own collection (read before the
 # shard rules below expand collect_bench)
-include stages/gpu/bench/inductor.mk
+include mk/inductor.mk
 
 COLLECT_DIR        ?= $(O)/collect
 # SHAPES=FILE: measure that shape list instead of sampling (validated and
@@ -188,7 +188,7 @@ $(error SHAPES=$(SHAPES): no such file (a shape list, stages/FORMATS.md "shape l
 endif
 endif
 collect_num = $(shell [[ '$(1)' =~ ^[0-9]+(\.[0-9]+)?$$ ]] && echo y)
-# (FAST_REJECT: stages/vars.sh, with the near-best margin of stages/learn/rules.h)
+# (FAST_REJECT: stages/sh/vars.sh, with the near-best margin of stages/learn/rules.h)
 ifneq ($(and $(call collect_num,$(SCREEN)),$(shell awk 'BEGIN { exit !($(SCREEN) == 0 || $(SCREEN) >= 1) }' && echo y)),y)
 $(error SCREEN=$(SCREEN): expected 0 (off) or a factor >= 1, e.g. 1.3)
 endif
@@ -327,7 +327,7 @@ $(COLLECT_MERGED): $(COLLECT_DATA) | $(BIN)/merge
 	$(if $(Q),@echo "  VERSION $@.versions.tsv")
 	$(Q)$(call collect_versions,$(COLLECT_DATA))
 endif
-else ifeq ($(wildcard stages/$(LAUNCHER).mk),)
+else ifeq ($(wildcard mk/$(LAUNCHER).mk),)
 $(error LAUNCHER=$(LAUNCHER): expected local or slurm)
 endif
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # fetch.sh — get one dataset file named in datasets/MANIFEST.tsv, verified.
 #
-# usage: stages/fetch.sh FILE DEST
+# usage: stages/sh/fetch.sh FILE DEST
 #   FILE  a file name from the manifest's first column (e.g. a100_mm.zip)
 #   DEST  where to put it (written atomically: a unique temporary file
 #         DEST.part.PID.N in DEST's folder, then renamed, so concurrent
@@ -17,12 +17,12 @@
 # part), removes the part and exits 1.
 set -euo pipefail
 [ "${1:-}" = --help ] && { sed -n '2,/^set /{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0; }
-[ $# -eq 2 ] || { echo "usage: stages/fetch.sh FILE DEST" >&2; exit 2; }
+[ $# -eq 2 ] || { echo "usage: stages/sh/fetch.sh FILE DEST" >&2; exit 2; }
 file=$1 dest=$2
 # (shell builtins where they do: make heuristic runs this first, and every
 # process started here is time on its critical path)
 here=${0%/*}; [ "$here" != "$0" ] || here=.
-manifest=${MANIFEST:-$here/../datasets/MANIFEST.tsv}
+manifest=${MANIFEST:-$here/../../datasets/MANIFEST.tsv}
 sha='' url=''
 {
 	read -r _ || true # header
