@@ -188,7 +188,7 @@ $(error SHAPES=$(SHAPES): no such file (a shape list, stages/FORMATS.md "shape l
 endif
 endif
 collect_num = $(shell [[ '$(1)' =~ ^[0-9]+(\.[0-9]+)?$$ ]] && echo y)
-# (FAST_REJECT: stages/sh/vars.sh, with the near-best margin of stages/learn/rules.h)
+# (FAST_REJECT: stages/sh/vars.sh, with the near-best margin of stages/formats/rules.h)
 ifneq ($(and $(call collect_num,$(SCREEN)),$(shell awk 'BEGIN { exit !($(SCREEN) == 0 || $(SCREEN) >= 1) }' && echo y)),y)
 $(error SCREEN=$(SCREEN): expected 0 (off) or a factor >= 1, e.g. 1.3)
 endif

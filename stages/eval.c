@@ -52,7 +52,7 @@
 #include "learn/metrics.h"
 #include "core/opts.h"
 #include "formats/ranks.h"
-#include "learn/rules.h"
+#include "formats/rules.h"
 #include "formats/tree.h"
 #include "core/util.h"
 

@@ -2,7 +2,7 @@
  *
  * Inputs are feat TSVs (stages/FORMATS.md): one aggregated row per
  * (input, choice) with the input's features and the median time in ms.
- * Steps, each a unit of stages/learn with its contract in its header:
+ * Steps, each a unit of the library with its contract in its header:
  *  1. ranking expansion (expand.h, §5.2): every input becomes one row per
  *     near-best choice (rules.h: best/t >= 0.98, weight = that ratio,
  *     label = the choice; the actual winner is kept); inputs whose best
@@ -36,7 +36,7 @@
 #include "learn/gridcv.h"
 #include "core/opts.h"
 #include "core/pool.h"
-#include "learn/rules.h"
+#include "formats/rules.h"
 #include "learn/select.h"
 #include "learn/split.h"
 #include "core/util.h"

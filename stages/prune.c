@@ -13,7 +13,7 @@
 
 #include "learn/leaves.h"
 #include "core/opts.h"
-#include "learn/rules.h"
+#include "formats/rules.h"
 #include "formats/tree.h"
 #include "core/util.h"
 

@@ -39,7 +39,7 @@ one GPU.
 
 The label check: a loser's logged time is >= L x the best so far >= L x the
 input's best, so it is never near-best (spec section 5.2: best / t >=
-NEAR_BEST_RATIO, stages/learn/rules.h) when L > 1 / NEAR_BEST_RATIO; per L, the
+NEAR_BEST_RATIO, stages/formats/rules.h) when L > 1 / NEAR_BEST_RATIO; per L, the
 choices the cut marks in each log, their share, the smallest t / best among
 them and how many are near-best (0 by construction; checked on the data).
 
@@ -70,7 +70,7 @@ import subprocess
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-sys.path.insert(0, os.path.join(ROOT, "stages", "learn"))
+sys.path.insert(0, os.path.join(ROOT, "stages", "formats"))
 import rules  # noqa: E402
 
 MAIN = "datasets/h200/h200_inductor_seed2026.txt.xz"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "rerank.h"
-#include "rules.h"
+#include "formats/rules.h"
 #include "core/util.h"
 
 void

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules.h"
+#include "formats/rules.h"
 #include "core/util.h"
 
 void

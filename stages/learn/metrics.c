@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "metrics.h"
-#include "rules.h"
+#include "formats/rules.h"
 #include "core/util.h"
 
 const char mx_tsv_header[] =

@@ -43,7 +43,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "rules.h"
+#include "formats/rules.h"
 
 typedef struct {
 	const double *time; /* [n_choice] ms; NAN = not available, inf = failed */

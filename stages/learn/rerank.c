@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "leaforder.h"
-#include "rules.h"
+#include "formats/rules.h"
 #include "core/util.h"
 
 #define LO_NAME(name, ...) name,

@@ -117,8 +117,8 @@ need_enum V "1 shows full commands" 0 1
 # ---- collection (sample, bench) ----------------------------------------------
 need_int SAMPLES 1 $I64 "sample --samples"
 need_int REPS 1 1000 "bench --reps"
-# NEAR_BEST_RATIO (stages/learn/rules.h) and 1 / it, for the factors below
-nb=$(awk '$1 == "#define" && $2 == "NEAR_BEST_RATIO" { print $3 }' "$(dirname "$0")/../learn/rules.h")
+# NEAR_BEST_RATIO (stages/formats/rules.h) and 1 / it, for the factors below
+nb=$(awk '$1 == "#define" && $2 == "NEAR_BEST_RATIO" { print $3 }' "$(dirname "$0")/../formats/rules.h")
 inb=$(awk -v r="$nb" 'BEGIN { printf "%.8g", 1 / r }')
 # cut_factor VALUE: 0 (off) or in (1/NEAR_BEST_RATIO, 100] (a choice >= it x
 # the best is then never near-best)
@@ -128,12 +128,12 @@ is_zero() { awk -v f="$1" 'BEGIN { exit !(f == 0) }'; }
 if has FAST_REJECT; then
 	if ! number "${v[FAST_REJECT]}" ||
 		! awk -v f="${v[FAST_REJECT]}" -v r="$nb" 'BEGIN { exit !(f == 0 || f >= 1 / r) }'; then
-		err "FAST_REJECT='${v[FAST_REJECT]}': expected 0 (off) or a factor >= 1/$nb = $inb (a smaller one would cut a near-best choice to one repetition: stages/learn/rules.h) (bench --fast-reject)"
+		err "FAST_REJECT='${v[FAST_REJECT]}': expected 0 (off) or a factor >= 1/$nb = $inb (a smaller one would cut a near-best choice to one repetition: stages/formats/rules.h) (bench --fast-reject)"
 	fi
 fi
 # bench --loser-ratio checks the same
 if has LOSER_RATIO && ! cut_factor "${v[LOSER_RATIO]}"; then
-	err "LOSER_RATIO='${v[LOSER_RATIO]}': expected 0 (off) or a factor > 1/$nb = $inb and <= 100 (a smaller one could cut a near-best choice to one launch: stages/learn/rules.h) (bench --loser-ratio)"
+	err "LOSER_RATIO='${v[LOSER_RATIO]}': expected 0 (off) or a factor > 1/$nb = $inb and <= 100 (a smaller one could cut a near-best choice to one launch: stages/formats/rules.h) (bench --loser-ratio)"
 fi
 # bench --verify-cut; when on, bench also requires LOSER_RATIO in (0, it],
 # WARM_FROM_VERIFY=1, LONG_MS > 0 and COOL_CLOCK 0: checked here too (an

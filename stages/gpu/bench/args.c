@@ -7,7 +7,7 @@
 
 #include "args.h"
 #include "core/opts.h"
-#include "learn/rules.h"
+#include "formats/rules.h"
 #include "gpu/policy/coolwait.h"
 #include "gpu/policy/ttsched.h"
 #include "core/util.h"
@@ -42,7 +42,7 @@ static const char notes[] =
 static const char help_fast_reject[] =
 	"adaptive repetitions (ours; default 1.5, 0 = off, every candidate R rows "
 	"as the reference; else F >= 1/0.98, the near-best margin of "
-	"stages/learn/rules.h): a candidate whose first timed repetition exceeds F x "
+	"stages/formats/rules.h): a candidate whose first timed repetition exceeds F x "
 	"the best first repetition of the candidates before it (extern_mm first) "
 	"is not repeated and has one row; it cannot be near-best (spec §5.2: "
 	"within 2 %).  Part of the plan: resume with the same F";
@@ -109,7 +109,7 @@ static const char help_loser_ratio[] =
 	"warm-up included, instead of Inductor's 7 or more, or the long-kernel "
 	"rule's 1 + N), else the timing goes on exactly as without the cut.  L is "
 	"a factor, 0 or > 1/0.98 = 1.0204 (the near-best ratio of "
-	"stages/learn/rules.h: a loser is then never near-best, spec section 5.2) "
+	"stages/formats/rules.h: a loser is then never near-best, spec section 5.2) "
 	"and <= 100, e.g. 1.5.  What the log loses: a loser's time is 1 launch "
 	"instead of the minimum of >= 6, never lower, and higher by what one launch "
 	"varies (on this repo's H200 logs the first of 3 single launches is "
@@ -358,7 +358,7 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 	opts_parse(&prog, argc, argv);
 	if (!fast_reject_ok(o->fast_reject))
 		die("--fast-reject: expected 0 (off) or a factor >= 1/%g = %.8g (a smaller "
-		    "one would cut a near-best choice to one repetition: stages/learn/rules.h), "
+		    "one would cut a near-best choice to one repetition: stages/formats/rules.h), "
 		    "got %g", NEAR_BEST_RATIO, 1 / NEAR_BEST_RATIO, o->fast_reject);
 	if (a->out && a->log)
 		die("the output given twice: -o %s and %s (say one)", a->out, a->log);
@@ -373,7 +373,7 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 		    "timing, which --template %s does not use)", a->be->name);
 	if (o->loser_ratio != 0 && !(o->loser_ratio > 1 / NEAR_BEST_RATIO))
 		die("--loser-ratio: expected 0 (off) or a factor > 1/%g = %.8g and <= 100 (a "
-		    "smaller one could cut a near-best choice to one launch: stages/learn/rules.h), "
+		    "smaller one could cut a near-best choice to one launch: stages/formats/rules.h), "
 		    "got %g", NEAR_BEST_RATIO, 1 / NEAR_BEST_RATIO, o->loser_ratio);
 	if (o->long_ms < 0)
 		o->long_ms = TT_LONG_MS_DEFAULT;

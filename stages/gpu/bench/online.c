@@ -28,7 +28,7 @@
 #include "block.h"
 #include "gpu/policy/mmcontext.h"
 #include "core/progress.h"
-#include "learn/rules.h"
+#include "formats/rules.h"
 #include "formats/tree.h"
 #include "core/util.h"
 

@@ -5,7 +5,7 @@
 
 #include "backend.h"
 #include "plan.h"
-#include "learn/rules.h"
+#include "formats/rules.h"
 #include "core/util.h"
 
 int plan_skip(const bench_plan *p, const bench_input *in, char *why, size_t len)

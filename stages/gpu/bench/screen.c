@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "learn/rules.h"
+#include "formats/rules.h"
 #include "screen.h"
 
 /* The sliced length of a dimension of length d for an input whose

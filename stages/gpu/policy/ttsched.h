@@ -37,7 +37,7 @@
  * difference is the host's wait for the probe before the next launch is
  * queued, as for the long-kernel rule's first launches).  No best (NAN,
  * inf, <= 0) or L = 0: no cut.  Such a result is >= L x best >= L x the
- * input's final best, so with L > 1 / NEAR_BEST_RATIO (stages/learn/rules.h;
+ * input's final best, so with L > 1 / NEAR_BEST_RATIO (stages/formats/rules.h;
  * bench refuses a smaller L) it is never near-best (spec §5.2).  Times in ms.
  *
  * The warm-up from verification (warm_from_verify = 1, bench

@@ -1,4 +1,4 @@
-"""rules.py -- the ranking rules of stages/learn/rules.h for the Python helpers.
+"""rules.py -- the ranking rules of stages/formats/rules.h for the Python helpers.
 
 The values are read from rules.h's `#define NAME VALUE` lines when this
 module is imported, so C and Python share one home; the three functions
@@ -12,7 +12,7 @@ mirror rules.h's (see its comment for the rules and their spec sections):
   regret(listed_best, best)
                        listed_best / best (ours, issue #3)
 
-Use: sys.path.insert(0, '<repo>/stages/learn'); import rules.
+Use: sys.path.insert(0, '<repo>/stages/formats'); import rules.
 check/test_rules.sh checks that these give what the C code gives.
 """
 import math
