@@ -4,7 +4,8 @@
 # one of its folder); a header of another folder of stages/ is written with
 # its folder, `#include "core/util.h"`, `"gpu/bench/plan.h"`, found through
 # the one `-iquote stages` of the build.  Every C source and header of the
-# tree (stages/, check/, perf/, kernels/; not gen/, build/, out/) is read.
+# tree (stages/, check/, perf/, kernels/; not gen/, build/, out/) is read;
+# and the layers include only downward.
 . check/lib.sh
 
 # bare_includes ROOT: "FILE: NAME" for each bare include under ROOT that is
@@ -25,6 +26,18 @@ bare_includes() {
 test_expect_success 'layout-includes-name-their-folder' '
 	bad=$(bare_includes .)
 	[ -z "$bad" ] || { echo "bare includes of a header of another folder: $bad"; false; }
+'
+
+# the layers (docs/LAYOUT.md): core includes nothing above it, formats only
+# core, learn only core and formats, gpu only core and formats (bench never
+# links the learner); with the check above, every include across folders
+# names its folder, so a grep sees them all
+test_expect_success 'layout-layers-include-downward' '
+	bad=$(for p in "core formats|learn|gpu" "formats learn|gpu" "learn gpu" "gpu learn"; do
+		set -- $p
+		grep -rnE "^[[:space:]]*#[[:space:]]*include[[:space:]]*\"($2)/" "stages/$1" || :
+	done)
+	[ -z "$bad" ] || { echo "includes up the layers: $bad"; false; }
 '
 
 # the check itself: a bare include of another folder's header is caught, the
