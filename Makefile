@@ -49,7 +49,7 @@ V              ?= 0
 # No setting given on the command line or in the environment may hold a
 # quote (') or a newline: several reach $(shell) and recipes inside '...'.
 # MMR_SETTINGS: every user variable (check/test_injection.sh checks that each
-# `NAME ?=` of the Makefile and stages/*.mk is listed).
+# `NAME ?=` of the Makefile and mk/*.mk is listed).
 MMR_SETTINGS := BENCH BENCH_EXTRA BUILD CC CFLAGS COLLECT_DIR COLLECT_MERGED COLLECT_TIME_LIMIT \
   COOL_CLOCK COOL_MAX_MS CROSS_DEVICE CUBIN_ARCH CUBIN_CACHE CUBLASLT CUDA CUDA_INC CUDA_LIBDIR \
   DATASET_MIRROR EVAL_TREE FAST_REJECT FIT_EXTRA FOLDS FUZZ_HARNESS FUZZ_SECONDS GPU GPUS \
@@ -85,7 +85,7 @@ mmr_digits := 0 1 2 3 4 5 6 7 8 9
 mmr_comma  := ,
 # the identifier characters of a heuristic name
 mmr_ident  := $(mmr_lower) $(mmr_upper) $(mmr_digits) _
-# The heuristic-name rule of stages/lib/emittable.c (emittable_name_problem),
+# The heuristic-name rule of stages/formats/emittable.c (emittable_name_problem),
 # restated: those names refused outright, then any m4_... or MMR_... name
 MMR_RESERVED := False None True and as assert async await break class continue def del elif else \
   except finally for from global if import in is lambda nonlocal not or pass raise return try while \
@@ -133,13 +133,20 @@ CFLAGS  := $(SANFLAGS)
 endif
 BIN      = $(BUILD)/bin
 
-LIB_SRC  = $(sort $(wildcard stages/lib/*.c))
-LIB_OBJ  = $(patsubst stages/lib/%.c,$(BUILD)/lib/%.o,$(LIB_SRC))
-LIB_HDR  = $(wildcard stages/lib/*.h)
+# libmmrank.a: the core (no knowledge of mm), the file formats and the
+# learner, one archive of the three folders (docs/LAYOUT.md)
+LIB_DIRS = stages/core stages/formats stages/learn
+LIB_SRC  = $(sort $(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
+LIB_OBJ  = $(patsubst stages/%.c,$(BUILD)/lib/%.o,$(LIB_SRC))
+LIB_HDR  = $(wildcard $(addsuffix /*.h,$(LIB_DIRS)))
 LIBA     = $(BUILD)/libmmrank.a
+# the bench-only GPU policy (stages/gpu/policy/): not in libmmrank.a; bench,
+# bench-fake, triton_cands and the unit drivers that test it compile it in
+POLICY_SRC = $(sort $(wildcard stages/gpu/policy/*.c))
+POLICY_HDR = $(wildcard stages/gpu/policy/*.h)
 
-# CPU stages: one C file each in stages/ (bench needs CUDA: stages/collect.mk;
-# nvmmh needs NVIDIA's nvMatmulHeuristics: stages/nvmmh.mk).
+# CPU stages: one C file each in stages/ (bench needs CUDA: mk/collect.mk;
+# nvmmh needs NVIDIA's nvMatmulHeuristics: mk/nvmmh.mk).
 CPU_STAGES = $(filter-out bench% nvmmh,$(basename $(notdir $(wildcard stages/*.c))))
 STAGE_BINS = $(addprefix $(BIN)/,$(CPU_STAGES))
 
@@ -242,15 +249,15 @@ help help-all:
 	@trap '' PIPE; printf '%s\n' "$$HELP_TEXT" 2>/dev/null || true
 
 # Dependencies are checked (and, as root, installed) once per build folder.
-$(BUILD)/.deps-ok: stages/deps.sh
+$(BUILD)/.deps-ok: stages/sh/deps.sh
 	@mkdir -p $(@D)
-	@stages/deps.sh >/dev/null
+	@stages/sh/deps.sh >/dev/null
 	@touch $@
 
-$(BUILD)/lib/%.o: stages/lib/%.c $(LIB_HDR) | $(BUILD)/.deps-ok
+$(BUILD)/lib/%.o: stages/%.c $(LIB_HDR) | $(BUILD)/.deps-ok
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -c -o $@ $<
 
 $(LIBA): $(LIB_OBJ)
 	$(if $(Q),@echo "  AR      $@")
@@ -259,17 +266,21 @@ $(LIBA): $(LIB_OBJ)
 $(BIN)/%: stages/%.c $(LIBA) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -o $@ $< $(LIBA) $(LDLIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -o $@ $< $(LIBA) $(LDLIBS)
 
 # Drivers of library units for the tests (check/unit/*.c -> $(BUILD)/unit/),
 # built by make check.
+# The drivers of GPU policy units (UNIT_POLICY) compile stages/gpu/policy/ in.
 UNIT_BINS = $(patsubst check/unit/%.c,$(BUILD)/unit/%,$(wildcard check/unit/*.c))
+UNIT_POLICY = $(addprefix $(BUILD)/unit/,coolwait_print ttsched_print vcut_print)
 .PHONY: units
 units: $(UNIT_BINS)
+$(UNIT_POLICY): UNIT_SRC = $(POLICY_SRC)
+$(UNIT_POLICY): $(POLICY_SRC) $(POLICY_HDR)
 $(BUILD)/unit/%: check/unit/%.c $(LIBA) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages/lib -o $@ $< $(LIBA) $(LDLIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -o $@ $< $(UNIT_SRC) $(LIBA) $(LDLIBS)
 
 # ---- pipeline: official datasets -> heuristic --------------------------------
 # Everything of one GPU lives in $(OUT)/$(GPU)/ (default out/, disposable,
@@ -402,7 +413,7 @@ $(ZIP): datasets/MANIFEST.tsv
 # Every recipe that reads the zip runs fetch.sh first: it rechecks the
 # sha256 of a zip already there (fetched again if it changed; a good one is
 # left untouched, so nothing is redone)
-zip_fetch = DATASET_MIRROR='$(DATASET_MIRROR)' stages/fetch.sh $(GPU)_mm.zip $(ZIP)
+zip_fetch = DATASET_MIRROR='$(DATASET_MIRROR)' stages/sh/fetch.sh $(GPU)_mm.zip $(ZIP)
 zip_check = $(zip_fetch) &&
 
 .PHONY: unpack
@@ -499,12 +510,12 @@ $(O)/main.feat.tsv: $(LOG_SRC) $(BIN)/featurize $(PARTS_BIN) $(call stamp_stale,
 	@$(call stamp_write,$(O)/data.params,$(DATA_ID))
 
 # The extra sets need only main's categories: they are featurized at the
-# same time (THREADS at once, stages/par.sh), their messages shown in set
+# same time (THREADS at once, stages/sh/par.sh), their messages shown in set
 # order, whichever finishes first.
 ifneq ($(EXTRA_SETS),)
-$(EXTRA_FEATS) &: $(LOG_SRC) $(O)/main.feat.tsv $(BIN)/featurize $(PARTS_BIN) stages/par.sh
+$(EXTRA_FEATS) &: $(LOG_SRC) $(O)/main.feat.tsv $(BIN)/featurize $(PARTS_BIN) stages/sh/par.sh
 	$(if $(Q),@printf '  FEAT    %s\n' $(EXTRA_FEATS))
-	$(Q)$(zip_check) stages/par.sh $(THREADS) $(foreach x,$(EXTRA_SETS),\
+	$(Q)$(zip_check) stages/sh/par.sh $(THREADS) $(foreach x,$(EXTRA_SETS),\
 	  "$(call featurize,$(x),--categories $(O)/main.feat.tsv,$(O)/$(x).feat.tsv)")
 endif
 
@@ -519,7 +530,7 @@ PROFILE_FIT_ARGS = --ranking $(RANKING) --seed $(SEED) \
 FIT_ARGS = $(PROFILE_FIT_ARGS) \
   --write-split $(O)/split.tsv $(foreach s,$(EXTRA_SETS),--data $(s) $(O)/$(s).feat.tsv) $(FIT_EXTRA)
 
-# fit's outputs: fit writes each atomically (stages/lib/util.h aout) and
+# fit's outputs: fit writes each atomically (stages/core/util.h aout) and
 # commits all of them or none, so a failing fit (FIT_EXTRA=--bogus, no model
 # qualifies) leaves the previous good ones; make must not delete them either
 # (.DELETE_ON_ERROR removes every target of a failed grouped rule).
@@ -609,16 +620,16 @@ $(eval $(call cmp_fit,refgroup,$(CMP_GROUP) $(REF_LEARN)))
 .PRECIOUS: $(foreach c,rows group refgroup,$(CMP)/$(c)/tree.tsv $(CMP)/$(c)/split.tsv $(CMP)/$(c)/metrics.tsv)
 $(CMP)/%/pruned.tsv: $(CMP)/%/tree.tsv $(BIN)/prune
 	$(Q)$(BIN)/prune --ranking $(RANKING) -o $@ $< 2>/dev/null
-$(CMP)/%/test.feat.tsv: $(CMP)/%/split.tsv $(O)/main.feat.tsv stages/subset.sh
-	$(Q)stages/subset.sh $< test $(O)/main.feat.tsv $@
+$(CMP)/%/test.feat.tsv: $(CMP)/%/split.tsv $(O)/main.feat.tsv stages/sh/subset.sh
+	$(Q)stages/sh/subset.sh $< test $(O)/main.feat.tsv $@
 
-# NVIDIA's nvMatmulHeuristics as a peer (issue #19, stages/nvmmh.mk), where
+# NVIDIA's nvMatmulHeuristics as a peer (issue #19, mk/nvmmh.mk), where
 # it is installed; looked up only when compare runs
-NVMMH_ARG = $(if $(shell stages/nvmmh-dir.sh '$(NVMMH_DIR)' 2>/dev/null),--nvmmh $(BIN)/nvmmh)
-COMPARE = stages/compare.sh --bin $(BIN) --ranking $(RANKING) --reference $(REFERENCE_ART) $(NVMMH_ARG)
+NVMMH_ARG = $(if $(shell stages/sh/nvmmh-dir.sh '$(NVMMH_DIR)' 2>/dev/null),--nvmmh $(BIN)/nvmmh)
+COMPARE = stages/sh/compare.sh --bin $(BIN) --ranking $(RANKING) --reference $(REFERENCE_ART) $(NVMMH_ARG)
 $(O)/compare.txt: $(CMP)/rows/pruned.tsv $(CMP)/rows/test.feat.tsv $(CMP)/group/pruned.tsv \
   $(CMP)/group/test.feat.tsv $(CMP)/refgroup/pruned.tsv $(O)/pruned.tsv $(EXTRA_FEATS) $(foreach h,$(HELDOUT),$(call log_feat,$(h))) \
-  $(BIN)/import $(BIN)/eval stages/compare.sh $(CMP)/show.params $(wildcard $(REFERENCE_ART))
+  $(BIN)/import $(BIN)/eval stages/sh/compare.sh $(CMP)/show.params $(wildcard $(REFERENCE_ART))
 	$(if $(Q),@echo "  COMPARE $@")
 	$(Q)$(if $(NVMMH_ARG),$(MAKE) --no-print-directory -s $(BIN)/nvmmh &&) \
 	  { echo "== (a) reference split: rows, 1 % test; ours trained like the reference (one model, §5.10)" && \
@@ -667,7 +678,7 @@ ref-learn-args:
 extra-sets:
 	@echo '$(EXTRA_SETS)'
 deps:
-	@stages/deps.sh
+	@stages/sh/deps.sh
 
 # Every user-facing target ends with the same line: "made" when this make
 # wrote one of its files (the stage lines above it, "  FIT ...", say which),
@@ -705,13 +716,13 @@ prune: $(O)/pruned.tsv
 # check/test_*.sh; the runner's last line is "N passed, N failed, N skipped".
 .PHONY: check check-build check-bins
 check-build:
-	@stages/deps.sh
+	@stages/sh/deps.sh
 	$(Q)$(MAKE) --no-print-directory BUILD=build/san check-bins
 # (one target with a recipe: make says nothing of its parts being up to date;
 # nvmmh's probe, 0.15 s, runs only for this goal, not on every make)
 check-bins: all units $(BIN)/bench-fake $(BIN)/triton_cands \
   $(if $(wildcard $(CUDA)/include/cuda_runtime.h),$(BIN)/bench) \
-  $(if $(filter check-bins,$(MAKECMDGOALS)),$(if $(shell stages/nvmmh-dir.sh '$(NVMMH_DIR)' 2>/dev/null),$(BIN)/nvmmh))
+  $(if $(filter check-bins,$(MAKECMDGOALS)),$(if $(shell stages/sh/nvmmh-dir.sh '$(NVMMH_DIR)' 2>/dev/null),$(BIN)/nvmmh))
 	@:
 check: check-build
 	@BIN=build/san/bin DATASET_MIRROR='$(DATASET_MIRROR)' check/run.sh $(TESTS)
@@ -726,14 +737,14 @@ distclean: clean
 # INSTALL_ARTIFACT=file) into the local torch's autoheuristic artifacts folder
 # under a name Inductor's discovery takes before the shipped _MMRanking*.py,
 # then prints the discovery order; uninstall-artifact removes what it made
-# (stages/bench/inductor_install.py --help).  TORCH_ARTIFACTS=dir: another
+# (stages/gpu/bench/inductor_install.py --help).  TORCH_ARTIFACTS=dir: another
 # torch's artifacts folder (default: that of the torch python3 imports; the
 # order is then shown only where python3 imports that torch).  What install
 # needs is checked when make starts (inductor_install.py check), so that
 # without it nothing is built or installed.
 INSTALL_ARTIFACT ?= $(O)/_$(HEURISTIC_NAME).py
 TORCH_ARTIFACTS  ?=
-inductor_install  = python3 stages/bench/inductor_install.py $(1) $(if $(TORCH_ARTIFACTS),--artifacts-dir $(call sq,$(TORCH_ARTIFACTS)))
+inductor_install  = python3 stages/gpu/bench/inductor_install.py $(1) $(if $(TORCH_ARTIFACTS),--artifacts-dir $(call sq,$(TORCH_ARTIFACTS)))
 ifneq ($(filter install-artifact,$(MAKECMDGOALS)),)
 ifneq ($(shell $(call inductor_install,check) >/dev/null && echo y),y)
 $(error make install-artifact: nothing was built or installed (above))
@@ -747,9 +758,10 @@ uninstall-artifact:
 	$(call inductor_install,uninstall --all)
 
 # ---- fragments: collection (CUDA), fuzzing, report ---------------------------
-include $(sort $(wildcard stages/*.mk))
+# (mk/inductor.mk is read by mk/collect.mk, before its shard rules)
+include $(sort $(filter-out mk/inductor.mk,$(wildcard mk/*.mk)))
 
-# ---- the settings, checked before anything runs (stages/vars.sh) -------------
+# ---- the settings, checked before anything runs (stages/sh/vars.sh) -------------
 # Last, when every default is set: a bad value stops make here, at parse
 # time, so no parameter stamp is rewritten and no good output is deleted.
 # (PROFILE, GRID, the spelling of GPU and OUT, LAUNCHER, the Slurm settings and
@@ -760,7 +772,7 @@ VARS_CHECKED := GPU OUT RANKING SEED SPLIT SELECT LEAF_RANK SELECT_RANK LEAF_PAD
   COLLECT_TIME_LIMIT FUZZ_SECONDS CUBLASLT CC BUILD \
   DATASET_MIRROR LOG HELDOUT \
   $(foreach n,REFERENCE_DIR EVAL_TREE,$(if $(filter command line environment,$(origin $(n))),$(n)))
-VARS_BAD := $(shell stages/vars.sh --goals $(call sq,$(MAKECMDGOALS)) \
+VARS_BAD := $(shell stages/sh/vars.sh --goals $(call sq,$(MAKECMDGOALS)) \
   $(foreach n,$(VARS_CHECKED),$(call sq,$(n)=$($(n)))) \
   $(call sq,PROFILE=$(PROFILE)) $(call sq,LEAF_RANK_ORIGIN=$(origin LEAF_RANK)))
 ifneq ($(VARS_BAD),)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """check/adaptive_reps.py LOG ALPHA -- verify bench's adaptive repetitions
-(bench --fast-reject ALPHA, stages/bench/block.h bench_full_reps) from the log alone.
+(bench --fast-reject ALPHA, stages/gpu/bench/block.h bench_full_reps) from the log alone.
 
 Per input: the first repetition of every candidate in plan order, then
 repetitions 2..3 only for candidates whose first one is finite and <= ALPHA x

@@ -58,8 +58,8 @@ _prereq_probe() {
 		_prereq_why="no cuobjdump (the CUDA toolkit, or set CUOBJDUMP)" ;;
 	NVML) ldconfig -p 2>/dev/null | grep -q 'libnvidia-ml\.so\.1 ' ||
 		_prereq_why="no libnvidia-ml.so.1 (the NVIDIA driver)" ;;
-	NVMMH) _prereq_why=$("$ROOT/stages/nvmmh-dir.sh" 2>&1 >/dev/null) && _prereq_why= ||
-		_prereq_why=${_prereq_why:-nvMatmulHeuristics not found (stages/nvmmh-dir.sh)} ;;
+	NVMMH) _prereq_why=$("$ROOT/stages/sh/nvmmh-dir.sh" 2>&1 >/dev/null) && _prereq_why= ||
+		_prereq_why=${_prereq_why:-nvMatmulHeuristics not found (stages/sh/nvmmh-dir.sh)} ;;
 	DATASET) [ -r "$DATASET_DIR/a100_mm.zip" ] && [ -r "$DATASET_DIR/h100_mm.zip" ] ||
 		_prereq_why="no official dataset zips in $DATASET_DIR (set DATASET_MIRROR; README: the data)" ;;
 	REFERENCE) compgen -G "$REFERENCE_DIR/_MMRanking*.py" >/dev/null ||

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """rules_print.py -- the Python side of check/test_rules.sh: the cases of
 check/unit/rules_print.c (same input, same output), evaluated with
-stages/lib/rules.py."""
+stages/formats/rules.py."""
 import math
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'stages', 'lib'))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'stages', 'formats'))
 import rules  # noqa: E402
 
 

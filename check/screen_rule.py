@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """check/screen_rule.py LOG0 LOG BETA SCREEN_MS -- verify bench-fake's
-screening (bench --screen BETA --screen-ms SCREEN_MS; stages/bench/screen.h
+screening (bench --screen BETA --screen-ms SCREEN_MS; stages/gpu/bench/screen.h
 bench_screen_slice, bench_screen_verdicts) against the same run with --screen 0.
 
 bench-fake's slice keeps the ratios of the full-size times, so from LOG0's

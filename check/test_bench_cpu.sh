@@ -130,7 +130,7 @@ done
 head -n $((nl - 3)) full.txt > scr.txt.part
 expect_error bench-screen-resume-other-plan 'does not match the plan' scr.txt "$F" $K --screen 0 shapes.tsv scr.txt
 expect_error bench-screen-bad-value "--screen: expected 0 \\(off\\) or a factor >= 1, got 0.5" bad.txt "$F" $K --screen 0.5 shapes.tsv bad.txt
-# --fast-reject: 0 or >= 1/0.98 (stages/lib/rules.h): a smaller factor would
+# --fast-reject: 0 or >= 1/0.98 (stages/formats/rules.h): a smaller factor would
 # cut a near-best choice to one repetition
 for f in 0.5 1 1.02; do
 	expect_error bench-fast-reject-bad-$f "--fast-reject: expected 0 \\(off\\) or a factor >= 1/0.98 = 1.0204082 .*got $f\$" \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench --template triton (Inductor's own candidates, stages/bench/triton.c)
+# bench --template triton (Inductor's own candidates, stages/gpu/bench/triton.c)
 # and the collection paths around it, without a GPU (bench-fake):
 #   * per input the candidates equal triton_cands' list for it (Inductor's
 #     order and ids, both copies of an id of the mm and mm-ah lists), padded
@@ -10,7 +10,7 @@
 #     resumes to the byte-identical log (duplicate ids included);
 #   * screening is off for it (the plan sidecar says screen=0 and the
 #     tables' torch version), --screen-audit is refused; LOG.versions.tsv;
-#   * the long-kernel rule (--long-ms, default 10; stages/lib/ttsched.h):
+#   * the long-kernel rule (--long-ms, default 10; stages/gpu/policy/ttsched.h):
 #     --stats long_choices / long_fallbacks equal the rows of the log whose
 #     time is >= 10 ms / whose fake warm-up (1.5 x the time) alone is, the
 #     log is byte-identical with --long-ms 0 (which counts none and makes
@@ -18,7 +18,7 @@
 #     made with another T or N (or, with the rule on, by an older bench
 #     without one) is refused, while an older part resumes with --long-ms 0;
 #   * the cool-clock wait (--cool-clock P --cool-max-ms C, default off;
-#     stages/lib/coolwait.h) on bench-fake's made-up clock (1980 MHz max,
+#     stages/gpu/policy/coolwait.h) on bench-fake's made-up clock (1980 MHz max,
 #     -50 MHz per ms of a timed choice's made-up time, +4 MHz per ms
 #     waited, 2 ms sleeps): --stats cool_waits / cool_wait_s /
 #     cool_timeouts equal the clock replayed by check/fixtures/coolwait/
@@ -27,7 +27,7 @@
 #     only when on; a part made with another P or C, or without the wait,
 #     is refused with it (and one made with it is refused without it);
 #     --cool-clock for another back end, P > 100 and C = 0 are refused;
-#   * the loser cut (--loser-ratio L, default 0 = off; stages/lib/ttsched.h):
+#   * the loser cut (--loser-ratio L, default 0 = off; stages/gpu/policy/ttsched.h):
 #     --stats loser_choices / loser_fallbacks equal bench-fake's schedule
 #     replayed by check/fixtures/ttsched/loser_replay.awk over the log
 #     (--reps 1 at L = 1.5 and 3: 175 and 3, 170 and 2 on these inputs;
@@ -455,7 +455,7 @@ if test_skip_unless TRITON bench-triton-collect-compiles-first; then
 	"${MK[@]}" -n collect SAMPLES=2 KERNEL_TEMPLATE=triton > n.log 2>&1
 	C=$TMP/out/zz201/collect
 	v=$(grep -n "bin/triton_cands --variants $C/shapes.tsv $C/triton_variants.tsv" n.log | cut -d: -f1)
-	a=$(grep -n "stages/bench/triton_aot.py --cache [^ ]*/cubin --arch 90 --jobs [0-9]* $C/triton_variants.tsv" n.log | cut -d: -f1)
+	a=$(grep -n "stages/gpu/bench/triton_aot.py --cache [^ ]*/cubin --arch 90 --jobs [0-9]* $C/triton_variants.tsv" n.log | cut -d: -f1)
 	b=$(grep -n "bin/bench-fake .*--template triton .*--triton-cubins [^ ]*/cubin/triton-[0-9a-f]*-[0-9.]*-sm90 " n.log | head -1 | cut -d: -f1)
 	[ -n "$v" ] && [ -n "$a" ] && [ -n "$b" ] && [ "$v" -lt "$a" ] && [ "$a" -lt "$b" ] && ok bench-triton-collect-compiles-first ||
 		fail bench-triton-collect-compiles-first "lines variants=$v aot=$a bench=$b: $(grep -E 'triton' n.log | head -3 | tr '\n' '|')"

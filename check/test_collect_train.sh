@@ -70,7 +70,7 @@ n_back=$(ninputs)
 # which file and how to restore it, nothing trained (in a copy of the tree,
 # so the checkout's datasets/ are never touched)
 R=$TMP/repo
-mkdir -p "$R" && cp -a "$ROOT/Makefile" "$ROOT/stages" "$ROOT/templates" "$ROOT/kernels" "$ROOT/datasets" "$R/"
+mkdir -p "$R" && cp -a "$ROOT/Makefile" "$ROOT/mk" "$ROOT/stages" "$ROOT/templates" "$ROOT/kernels" "$ROOT/datasets" "$R/"
 printf 'x' >>"$R/datasets/h200/h200_inductor_real.txt.xz"
 if make --no-print-directory -C "$R" BUILD="$BUILD" OUT="$TMP/o6" GPU=h200 heuristic >"$TMP/h6.log" 2>&1; then
 	fail collect-train-committed-sha "exit status 0"

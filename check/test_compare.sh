@@ -34,7 +34,7 @@ bad=$(awk '$3 ~ /^[0-9]+$/ && $4 == "|" && (NF != 20 || $6 !~ /^[0-9.]+$/ || $7 
 trees=$(awk -F'\t' 'NR > 1 && !s[$1]++ {printf "%s ", $1}' "$C/fair.tsv")
 want="ref ours "
 [ -r "${REFERENCE_DIR:-../shared/reference}/_MMRankingH100.py" ] && want="shipped ref ours "
-nv=; stages/nvmmh-dir.sh >/dev/null 2>&1 && nv="nvmmh "
+nv=; stages/sh/nvmmh-dir.sh >/dev/null 2>&1 && nv="nvmmh "
 [ "$trees" = "$want$nv" ] && ok compare-d-trees || fail compare-d-trees "fair.tsv trees '$trees', want '$want$nv'"
 # (d)'s curve (issue #19): after the table, one row per (set, tree): the
 # inputs, then hit % and regret for the first entry alone and k = 1, 2, 5, 10

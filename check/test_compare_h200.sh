@@ -37,7 +37,7 @@ if ! "${MK2[@]}" compare >"$TMP/make3.log" 2>&1; then
 	fail compare-h200-inductor-ids "$(tail -5 "$TMP/make3.log" | tr '\n' '|')"
 elif ! [ "$(grep -c '^== ([abcd])' "$TMP/out/h200/compare.txt")" = 4 ]; then
 	fail compare-h200-inductor-ids "sections: $(grep -c '^== ([abcd])' "$TMP/out/h200/compare.txt")"
-elif stages/nvmmh-dir.sh >/dev/null 2>&1 && grep -q "^skip nvmmh" "$TMP/out/h200/compare.txt"; then
+elif stages/sh/nvmmh-dir.sh >/dev/null 2>&1 && grep -q "^skip nvmmh" "$TMP/out/h200/compare.txt"; then
 	fail compare-h200-inductor-ids "nvmmh skipped on Triton choices: $(grep '^skip nvmmh' "$TMP/out/h200/compare.txt" | head -1)"
 else ok compare-h200-inductor-ids; fi
 # an explicit REFERENCE_DIR that does not exist: refused before anything runs

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_coolwait.sh — the cool-clock wait of bench --cool-clock P
-# --cool-max-ms C (stages/lib/coolwait.h, followed by
-# stages/bench/triton_timing.c tt_time before every timing of
+# --cool-max-ms C (stages/gpu/policy/coolwait.h, followed by
+# stages/gpu/bench/triton_timing.c tt_time before every timing of
 # --template triton, extern_mm included), on an H200's clocks (max 1980 MHz):
 #   - cool_decide: off at P = 0; ready iff 100 x clock >= P x max (1881 MHz
 #     passes at P = 95, 1880 waits); below it waits while < C ms have

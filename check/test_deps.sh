@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# stages/deps.sh: all present here; an apt lock held by another process is
-# named and waited for (stages/deps.sh --lock-holder / --wait-locks: the
+# stages/sh/deps.sh: all present here; an apt lock held by another process is
+# named and waited for (stages/sh/deps.sh --lock-holder / --wait-locks: the
 # wait the installer does before apt-get), here on a scratch lock file held
 # with fcntl as dpkg holds /var/lib/dpkg/lock-frontend.
 . check/lib.sh
-D=$ROOT/stages/deps.sh
+D=$ROOT/stages/sh/deps.sh
 "$D" --check >"$TMP/out" 2>&1 && grep -q '^deps: all present' "$TMP/out" && ok deps-present ||
 	fail deps-present "$(head -c 200 "$TMP/out")"
 L=$TMP/lock-frontend

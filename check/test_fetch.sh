@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# stages/fetch.sh on a private manifest and mirror (no network): concurrent
+# stages/sh/fetch.sh on a private manifest and mirror (no network): concurrent
 # runs onto one DEST all succeed (unique temporary names, no "mv: cannot
 # stat"); a mirror without the file is reported before the download, and a
 # failed download is named.
@@ -12,7 +12,7 @@ printf 'file\tgpu\tsha256\turl\nx.zip\txx\t%s\tfile:///nonexistent/mmrank/x.zip\
 D=$TMP/fetch/x.zip
 pids=()
 for i in 1 2 3 4; do
-	MANIFEST=$TMP/MANIFEST.tsv DATASET_MIRROR=$M "$ROOT/stages/fetch.sh" x.zip "$D" 2>"$TMP/f$i.err" &
+	MANIFEST=$TMP/MANIFEST.tsv DATASET_MIRROR=$M "$ROOT/stages/sh/fetch.sh" x.zip "$D" 2>"$TMP/f$i.err" &
 	pids+=($!)
 done
 bad=0
@@ -24,7 +24,7 @@ else ok fetch-concurrent; fi
 # a mirror without the file: say so, then name the failed download
 rm -f "$D"
 if test_skip_unless CURL fetch-mirror-miss; then
-	MANIFEST=$TMP/MANIFEST.tsv DATASET_MIRROR=$TMP/empty "$ROOT/stages/fetch.sh" x.zip "$D" 2>"$TMP/f.err"
+	MANIFEST=$TMP/MANIFEST.tsv DATASET_MIRROR=$TMP/empty "$ROOT/stages/sh/fetch.sh" x.zip "$D" 2>"$TMP/f.err"
 	rc=$?
 	if [ $rc -ne 1 ]; then fail fetch-mirror-miss "exit status $rc: $(head -c 300 "$TMP/f.err")"
 	elif ! grep -q "mirror $TMP/empty has no x.zip; downloading file:///nonexistent/mmrank/x.zip" "$TMP/f.err"; then
@@ -44,7 +44,7 @@ if test_skip_unless CURL,SETSID fetch-sigkill; then
 		"$(sha256sum "$M/x.zip" | cut -d' ' -f1)" "$M/x.zip" >"$TMP/MANIFEST2.tsv"
 	mkdir -p "$TMP/home" && echo 'limit-rate = 500k' >"$TMP/home/.curlrc"   # a slow download
 	HOME=$TMP/home CURL_HOME=$TMP/home MANIFEST=$TMP/MANIFEST2.tsv DATASET_MIRROR= \
-		setsid "$ROOT/stages/fetch.sh" x.zip "$D" 2>/dev/null &
+		setsid "$ROOT/stages/sh/fetch.sh" x.zip "$D" 2>/dev/null &
 	killer=$!
 	for _ in $(seq 50); do compgen -G "$D.part.*" >/dev/null && [ -s "$(echo "$D".part.*)" ] && break; sleep 0.1; done
 	kill -KILL -- -"$killer" 2>/dev/null; wait "$killer" 2>/dev/null
@@ -56,7 +56,7 @@ if test_skip_unless CURL,SETSID fetch-sigkill; then
 		sleep 300 & live=$!
 		: >"$D.part.$live.abcdef"        # a live writer's part: kept
 		: >"$D.part.Xy12zZ"              # the old naming: not ours to judge
-		MANIFEST=$TMP/MANIFEST.tsv DATASET_MIRROR=$M "$ROOT/stages/fetch.sh" x.zip "$D" 2>"$TMP/f.err"
+		MANIFEST=$TMP/MANIFEST.tsv DATASET_MIRROR=$M "$ROOT/stages/sh/fetch.sh" x.zip "$D" 2>"$TMP/f.err"
 		rc=$?
 		if [ $rc -ne 0 ]; then fail fetch-removes-stale-parts "exit status $rc: $(head -c 300 "$TMP/f.err")"
 		elif [ -e "$left" ]; then fail fetch-removes-stale-parts "$left is still there"
@@ -80,7 +80,7 @@ mkdir -p "$TMP/slow"
 printf '#!/bin/sh\necho $$ >"%s"\nexec sleep 300\n' "$TMP/slow/curl.pid" >"$TMP/slow/curl"
 chmod +x "$TMP/slow/curl"
 rm -f "$D" "$D".part.* "$TMP/slow/curl.pid"
-PATH=$TMP/slow:$PATH MANIFEST=$TMP/MANIFEST.tsv DATASET_MIRROR= "$ROOT/stages/fetch.sh" x.zip "$D" 2>"$TMP/t.err" &
+PATH=$TMP/slow:$PATH MANIFEST=$TMP/MANIFEST.tsv DATASET_MIRROR= "$ROOT/stages/sh/fetch.sh" x.zip "$D" 2>"$TMP/t.err" &
 fpid=$!
 for _ in $(seq 100); do [ -s "$TMP/slow/curl.pid" ] && break; sleep 0.05; done
 cpid=$(cat "$TMP/slow/curl.pid" 2>/dev/null)

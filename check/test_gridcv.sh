@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_gridcv.sh — the grid/CV unit's contract (stages/lib/gridcv.h, issue
+# test_gridcv.sh — the grid/CV unit's contract (stages/learn/gridcv.h, issue
 # #20): with every pass open at once, half of them fitted up front
 # (gridcv_pass_fit) and every (pass, model) job run in reverse order, closing
 # the passes in order gives gridcv_run's metrics (every model and set, as

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # templates/mmrank_inductor.py (issue #35 item 1), no GPU: the handler's
 # top-k for known shapes against an independent source — the candidate
-# lists from the C candidate rule (stages/bench/triton_cands.c, checked
+# lists from the C candidate rule (stages/gpu/bench/triton_cands.c, checked
 # against torch 2.11 by test_triton.sh) and the ranking from the C twin of
 # the artifact (gen/_MMRankingH200.c through check/handler/topk_c.c) — run
 # on the torch stand-in check/handler/stub; addmm keeps both ATen choices,
@@ -23,8 +23,8 @@ test_require PYTHON3 handler-all
 if [ ! -f "$LIBA" ]; then skip handler-all "[BUILT] $LIBA missing (make check builds it)"; finish; fi
 FLAGS="-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1"
 case $BIN in */san/bin) FLAGS="$FLAGS -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" ;; esac
-if ! $CC $FLAGS -iquote stages/lib -iquote stages/bench -o "$TMP/triton_cands" \
-	stages/bench/triton_cands.c "$LIBA" -ljansson -lm 2>"$TMP/cc.err" ||
+if ! $CC $FLAGS -iquote stages -o "$TMP/triton_cands" \
+	stages/gpu/bench/triton_cands.c stages/gpu/policy/inductor_cands.c "$LIBA" -ljansson -lm 2>"$TMP/cc.err" ||
    ! $CC $FLAGS -I gen -DHEUR=MMRankingH200 -DHEUR_C="\"$ROOT/gen/_MMRankingH200.c\"" \
 	"$H/topk_c.c" -o "$TMP/topk_c" 2>>"$TMP/cc.err"; then
 	fail handler-build "$(head -c 400 "$TMP/cc.err")"; finish

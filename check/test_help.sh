@@ -11,7 +11,7 @@ for b in "$BIN"/*; do
 		fail "help-$s" "rc=$rc, no 'usage: $s' line or exit status section"
 	fi
 	v=$("$b" --version 2>&1)
-	[ "$v" = "$s (mmrank) $(sed -n 's/^#define MMRANK_VERSION "\(.*\)"/\1/p' stages/lib/util.h)" ] &&
+	[ "$v" = "$s (mmrank) $(sed -n 's/^#define MMRANK_VERSION "\(.*\)"/\1/p' stages/core/util.h)" ] &&
 		ok "version-$s" || fail "version-$s" "'$v'"
 	"$b" --no-such-option >/dev/null 2>&1 && fail "badopt-$s" "exit 0" || ok "badopt-$s"
 done

@@ -114,7 +114,7 @@ expect_error rep-times-short-line "reps1.tsv:2: expected input, rep, seconds" "$
 # stops by its time limit, run B measures exactly A's inputs per shard
 # (--max-inputs), the fake fast back end all; identical fakes agree fully
 OUT=$TMP/dev GPUS=2 A_S=1 B_S=30 COLLECT_EXTRA="--fake --fake-delay-ms 100" \
-	FAST_CMD="python3 $ROOT/stages/bench/inductor_collect.py --fake --shard {i}/{n} --stats {stats} {shapes} {log}" \
+	FAST_CMD="python3 $ROOT/stages/gpu/bench/inductor_collect.py --fake --shard {i}/{n} --stats {stats} {shapes} {log}" \
 	bash "$ROOT/perf/experiments/inductor_agree.sh" >"$TMP/dev.txt" 2>&1
 na=$(($(cat "$TMP"/dev/A/data_*.part.done | grep -c '^[0-9]')))
 nb=$(($(cat "$TMP"/dev/B/data_*.part.done | grep -c '^[0-9]')))
@@ -130,7 +130,7 @@ else fail agree-script-dry-run "A $na B $nb: $(tail -5 "$TMP/dev.txt" | tr '\n' 
 # fast back end runs in the first call only, the second call resumes A+B
 pair() {
 	OUT=$TMP/devp GPUS=2 PAIRED=1 A_S=1 COLLECT_EXTRA="--fake --fake-delay-ms 150" \
-		FAST_CMD="python3 $ROOT/stages/bench/inductor_collect.py --fake --shard {i}/{n} --stats {stats} {shapes} {log}" \
+		FAST_CMD="python3 $ROOT/stages/gpu/bench/inductor_collect.py --fake --shard {i}/{n} --stats {stats} {shapes} {log}" \
 		bash "$ROOT/perf/experiments/inductor_agree.sh" >"$TMP/devp$1.txt" 2>&1
 }
 pair 1

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# check/test_inductor_collect.sh — stages/bench/inductor_collect.py without a
+# check/test_inductor_collect.sh — stages/gpu/bench/inductor_collect.py without a
 # GPU (--fake: a deterministic stand-in that writes Inductor's scratch log the
 # way AutoHeuristic does): the log featurize/merge read, sharding as bench,
 # resumption after a kill at every point of an input, --time-limit, refusals,
 # and shapes errors naming file:line: field.
 cd "$(dirname "$0")/.." || exit 1
 . check/lib.sh
-IC="python3 $ROOT/stages/bench/inductor_collect.py --fake"
+IC="python3 $ROOT/stages/gpu/bench/inductor_collect.py --fake"
 cd "$TMP" || exit 1
 "$BIN/sample" --seed 3 --samples 3 -o s.tsv 2>/dev/null   # 12 inputs
 
@@ -130,10 +130,10 @@ if [ $rc -eq 0 ] && [ "$r1" = "16,768,50257,torch.bfloat16,torch.bfloat16,768,1,
 	&& [ "$st" = "0:ok 1:ok 2:no_rows " ] && [ "$(grep -c ',inf$' nm.txt)" -eq 1 ]; then
 	ok named-columns-padded-strides
 else fail named-columns-padded-strides "rc=$rc r1=$r1 r2=$r2 st=$st"; fi
-# the make fragment (stages/bench/inductor.mk): its shard command, run as a
+# the make fragment (mk/inductor.mk): its shard command, run as a
 # collection would run it, gives the shard's log; a bad BACKEND is refused
 printf 'include %s\nall:\n\t$(call inductor_collect_bench,0,1/2,$(COLLECT_DIR)/st.tsv,$(COLLECT_DIR)/mk.txt)\n' \
-	"$ROOT/stages/bench/inductor.mk" >frag.mk
+	"$ROOT/mk/inductor.mk" >frag.mk
 mkdir -p cdir && cp s.tsv cdir/shapes.tsv
 make -s -C "$ROOT" -f "$TMP/frag.mk" COLLECT_DIR="$TMP/cdir" INDUCTOR_EXTRA=--fake >mk.out 2>&1; rc=$?
 if [ $rc -eq 0 ] && cmp -s cdir/mk.txt d1.txt && grep -q '^reps	1$' cdir/st.tsv; then
@@ -147,7 +147,7 @@ grep -q 'BACKEND=cuda: expected bench or inductor' mk.out && ok make-fragment-ba
 # raise -- the H200 run of 2026-12-01 lost its tf32 input to exactly that.
 TP=${TORCH_PYTHON:-python3}
 if test_skip_unless TORCH set-tf32-torch; then
-	r=$(cd "$ROOT/stages/bench" && "$TP" -W ignore -c '
+	r=$(cd "$ROOT/stages/gpu/bench" && "$TP" -W ignore -c '
 import torch, inductor_torch as it
 out = []
 for f in (False, True, False, True):

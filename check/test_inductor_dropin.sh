@@ -94,7 +94,7 @@ expect_error subset-out-of-range 'rows must be in 0..29' "$TMP/none.jsonl" \
 python3 perf/inductor/dropin.py --help | grep -q 'kernel_ms' && ok dropin-help || fail dropin-help "no usage"
 # the committed shape list: >= 30 shapes, >= 15 from real models, strides as given
 n=$(python3 -c "
-import sys; sys.path.insert(0, 'stages/bench'); import inductor_shapes as s
+import sys; sys.path.insert(0, 'stages/gpu/bench'); import inductor_shapes as s
 x = s.read_shapes('perf/inductor/shapes.tsv'); print(len(x))")
 real=$(awk -F'\t' 'NR>1 && $1 !~ /^sample/' perf/inductor/shapes.tsv | wc -l)
 [ "$n" -ge 30 ] && [ "$real" -ge 15 ] && ok shape-list || fail shape-list "$n shapes, $real real"
@@ -104,7 +104,7 @@ real=$(awk -F'\t' 'NR>1 && $1 !~ /^sample/' perf/inductor/shapes.tsv | wc -l)
 if out=$(python3 - "$ROOT" <<'PY'
 import lzma, sys
 root = sys.argv[1]
-sys.path.insert(0, root + "/stages/bench")
+sys.path.insert(0, root + "/stages/gpu/bench")
 import inductor_shapes as ish
 shapes = ish.read_shapes(root + "/perf/inductor/shapes_unseen.tsv")
 train = set()

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # check/test_inductor_install.sh — make install-artifact / uninstall-artifact
-# (stages/bench/inductor_install.py) on a torch stand-in: check/emit/stub plus
+# (stages/gpu/bench/inductor_install.py) on a torch stand-in: check/emit/stub plus
 # an artifacts package holding gen/_MMRankingA100.py and gen/_MMRankingH100.py
 # as the "shipped" modules, and an H200 artifact (gen's H100 tree renamed
 # MMRankingH200: the same precondition, shared memory 232448 and capability
@@ -16,7 +16,7 @@ mkdir -p "$ART"
 : >"$ART/__init__.py"
 cp "$ROOT/gen/_MMRankingA100.py" "$ROOT/gen/_MMRankingH100.py" "$ART/"
 sed 's/MMRankingH100/MMRankingH200/g' "$ROOT/gen/_MMRankingH100.py" >"$TMP/_MMRankingH200.py"
-INS="python3 $ROOT/stages/bench/inductor_install.py"
+INS="python3 $ROOT/stages/gpu/bench/inductor_install.py"
 run() { env -u PYTHONDONTWRITEBYTECODE PYTHONPATH="$S" "$@"; }
 snapshot() { (cd "$S" && find . -type f | sort | xargs sha256sum); }
 
@@ -42,7 +42,7 @@ if grep -q '^Inductor uses: MMRankingA100 ' "$TMP/a100.txt"; then ok a100-keeps-
 	fail a100-keeps-shipped "$(tail -1 "$TMP/a100.txt")"; fi
 # the controller's own rule on the discovered list: the first passing
 # precondition gives the ranking Inductor filters (the H200 copy ranks as the H100 tree)
-r=$(run python3 - "$ROOT/stages/bench" <<'PY'
+r=$(run python3 - "$ROOT/stages/gpu/bench" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])
 import inductor_install as ii

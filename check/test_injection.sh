@@ -17,7 +17,7 @@
 #   P3 heuristic name -> emit, import, make: the issue's 13 names, bare
 #      builtins, Python keywords (refused by emit with the message; MMR_TREE
 #      at once, no recursion), every reserved name of emittable.c refused by
-#      make and stages/vars.sh too, a class name of an imported .py
+#      make and stages/sh/vars.sh too, a class name of an imported .py
 #   P4 make settings -> $(shell) and recipes (make -n): GPU quote injection,
 #      GPU/OUT with ';', GPUS, a quote in SCREEN, a newline, HEURISTIC_NAME
 #      m4_changequote with an m4 log choice (refused at parse time, marker
@@ -146,22 +146,22 @@ for n in dnl define __file__ __gnu__ class None str; do
 		emit --heuristic-name "$n" --format py -o "$TMP/o.py" "$T0"
 done
 # every name emittable.c reserves, and a prefix of each kind, is refused by
-# make's pure-make check and by stages/vars.sh as well (the one rule)
+# make's pure-make check and by stages/sh/vars.sh as well (the one rule)
 mapfile -t reserved < <(awk '/BEGIN reserved names/ { f = 1; next } /END reserved names/ { f = 0 } f' \
-	"$ROOT/stages/lib/emittable.c" | grep -o '"[^"]*"' | tr -d '"')
+	"$ROOT/stages/formats/emittable.c" | grep -o '"[^"]*"' | tr -d '"')
 make_bad=() vars_bad=()
 for n in "${reserved[@]}" m4_anything MMR_ANY 9x a-b "$(printf 'A%.0s' $(seq 65))"; do
 	"${MK[@]}" -n emit GPU=a100 HEURISTIC_NAME="$n" >/dev/null 2>"$TMP/mk.err" ||
 		grep -q "HEURISTIC_NAME='$n': expected an identifier" "$TMP/mk.err" || make_bad+=("$n")
 	"${MK[@]}" -n emit GPU=a100 HEURISTIC_NAME="$n" >/dev/null 2>&1 && make_bad+=("$n")
-	[ "$("$ROOT/stages/vars.sh" HEURISTIC_NAME="$n" 2>/dev/null)" = bad ] || vars_bad+=("$n")
+	[ "$("$ROOT/stages/sh/vars.sh" HEURISTIC_NAME="$n" 2>/dev/null)" = bad ] || vars_bad+=("$n")
 done
 cases=$((cases + 1))
 if [ ${#reserved[@]} -gt 90 ] && [ ${#make_bad[@]} -eq 0 ] && [ ${#vars_bad[@]} -eq 0 ]; then ok inj-name-rule-agrees
 else fail inj-name-rule-agrees "${#reserved[@]} names; make accepts: ${make_bad[*]:-}; vars.sh accepts: ${vars_bad[*]:-}"; fi
 cases=$((cases + 1))
 if "${MK[@]}" -n emit GPU=a100 HEURISTIC_NAME=MMRanking_ok9 >/dev/null 2>&1 &&
-	[ -z "$("$ROOT/stages/vars.sh" HEURISTIC_NAME=MMRanking_ok9 2>&1)" ]; then ok inj-name-rule-good
+	[ -z "$("$ROOT/stages/sh/vars.sh" HEURISTIC_NAME=MMRanking_ok9 2>&1)" ]; then ok inj-name-rule-good
 else fail inj-name-rule-good "MMRanking_ok9 refused"; fi
 sed 's/^class MMRankingTiny(/class m4_changequote(/' "$FIX/import/tiny.py" >"$TMP/p3.py"
 refused inj-import-class-name "p3\.py:17: class name 'm4_changequote': an m4 name" "$TMP/p3.tsv" \
@@ -193,7 +193,7 @@ GPU="x';>$M/envgpu;'" "${MK[@]}" -n heuristic >/dev/null 2>"$TMP/mk.err"
 if [ $? -ne 0 ] && grep -q "GPU: a setting must not hold a quote" "$TMP/mk.err" && no_marker; then ok inj-make-env-gpu-quote
 else fail inj-make-env-gpu-quote "$(head -c 200 "$TMP/mk.err")"; rm -f "$M"/*; fi
 # every user setting (`NAME ?=`) is in the quote check's list
-missing=$(grep -ho '^[A-Za-z_0-9]\+ *?=' "$ROOT/Makefile" "$ROOT"/stages/*.mk "$ROOT"/stages/bench/*.mk 2>/dev/null |
+missing=$(grep -ho '^[A-Za-z_0-9]\+ *?=' "$ROOT/Makefile" "$ROOT"/mk/*.mk 2>/dev/null |
 	sed 's/ *?=//' | sort -u | while read -r v; do
 		awk '/^MMR_SETTINGS :=/ { f = 1 } f { print } f && !/\\$/ { exit }' "$ROOT/Makefile" | grep -qw -- "$v" || echo "$v"
 	done)

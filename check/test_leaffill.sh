@@ -1,6 +1,6 @@
 #!/bin/bash
-# test_leaffill.sh — fit --leaf-fill all (stages/lib/rerank.h fill order,
-# stages/lib/training.h classes): a hand-worked depth-1 tree whose leaves
+# test_leaffill.sh — fit --leaf-fill all (stages/learn/rerank.h fill order,
+# stages/learn/training.h classes): a hand-worked depth-1 tree whose leaves
 # list, after their own classes, every other measured class by its regret
 # conditional on availability; through tree_read, prune and emit.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_leaves.sh — the one place that prunes (stages/lib/leaves.h): the prune
+# test_leaves.sh — the one place that prunes (stages/learn/leaves.h): the prune
 # stage on fit's tree re-derives the pruned tree fit evaluated and selected.
 # A synthetic 400-input log (check/synth_mm.awk: 14 choices whose times
 # depend on the shape, some within 2 % of the best), one depth-4 model,

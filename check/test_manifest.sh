@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # check/test_manifest.sh — the committed collections agree with their
 # manifests (datasets/MANIFEST.<gpu>.tsv; datasets/README.md), and
-# stages/manifest_row.sh, which computes a row's measured columns:
+# stages/sh/manifest_row.sh, which computes a row's measured columns:
 #   1. manifest_row.sh on a known log: its sha256s, 8 rows, inputs
 #      A A B A C C' D counted 6 (an input again after another counts again;
 #      C and C' differ only in using_tf32, C' and D only in m);
@@ -22,7 +22,7 @@
 #      shape 24832 x 58624 x 23680, fp32).
 cd "$(dirname "$0")/.." || exit 1
 . check/lib.sh
-MR=$ROOT/stages/manifest_row.sh
+MR=$ROOT/stages/sh/manifest_row.sh
 
 # 1. a known log
 hdr='m,k,n,mat1_dtype,mat2_dtype,mat1_stride_0,mat1_stride_1,mat2_stride_0,mat2_stride_1,mat1_iscontig,mat2_iscontig,using_tf32,choice,feedback'

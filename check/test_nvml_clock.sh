@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_nvml_clock.sh — bench --cool-clock's GPU clock source
-# (stages/bench/nvml_clock.c) without a GPU, against a stand-in
+# (stages/gpu/bench/nvml_clock.c) without a GPU, against a stand-in
 # libnvidia-ml.so.1 (check/fixtures/nvml/fake_nvml.c) and a stub of
 # cuDeviceGetPCIBusId (check/fixtures/nvml/nvml_clock_run.c):
 #   - with no libnvidia-ml.so.1 to load, the error names the library;
@@ -15,8 +15,8 @@ test_require CUDA nvml-clock
 W="-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all"
 mkdir -p "$TMP/lib" "$TMP/none"
 cc -std=c11 -Wall -Wextra -Werror -O1 -shared -fPIC -o "$TMP/lib/libnvidia-ml.so.1" "$FIX/nvml/fake_nvml.c" &&
-	cc $W -iquote stages/lib -iquote stages/cuda -iquote stages/bench -isystem "$CUDA/include" -o "$TMP/run" \
-		"$FIX/nvml/nvml_clock_run.c" stages/bench/nvml_clock.c stages/lib/coolwait.c -ldl -lm ||
+	cc $W -iquote stages -isystem "$CUDA/include" -o "$TMP/run" \
+		"$FIX/nvml/nvml_clock_run.c" stages/gpu/bench/nvml_clock.c stages/gpu/policy/coolwait.c -ldl -lm ||
 	{ fail nvml-clock-build "see above"; finish; }
 R() { ASAN_OPTIONS=detect_leaks=1 LD_LIBRARY_PATH="$1" "$TMP/run" "${@:2}" >"$TMP/out" 2>"$TMP/err"; }
 if test_skip_unless '!NVML' nvml-clock-missing-library; then

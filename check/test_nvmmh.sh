@@ -1,8 +1,8 @@
 #!/bin/bash
 # test_nvmmh.sh — stage nvmmh (issue #19): NVIDIA's analytic
 # nvMatmulHeuristics ranks each input's Triton choices by its runtime
-# estimate; stages/lib/ranks.h's file.  Skips (with the reason) where the
-# library is not installed (stages/nvmmh-dir.sh).
+# estimate; stages/formats/ranks.h's file.  Skips (with the reason) where the
+# library is not installed (stages/sh/nvmmh-dir.sh).
 #
 # Fixture check/fixtures/nvmmh/small.txt (H100 metadata), 5 inputs:
 #   0  4096^3 fp16 NN: extern_mm, an nvrtc choice (neither ranked), Triton
@@ -20,7 +20,7 @@ F=$FIX/nvmmh
 T=type=triton_BLOCK-M=128_BLOCK-K=32_BLOCK-N=128
 
 # the locator, whatever is installed
-if stages/nvmmh-dir.sh "$TMP/none" >/dev/null 2>"$TMP/err"; then
+if stages/sh/nvmmh-dir.sh "$TMP/none" >/dev/null 2>"$TMP/err"; then
 	fail nvmmh-dir-missing "a folder without the library was accepted"
 elif grep -q "no $TMP/none/include/nvMatmulHeuristics.h" "$TMP/err"; then ok nvmmh-dir-missing
 else fail nvmmh-dir-missing "message: $(cat "$TMP/err")"; fi

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_opts.sh — the table-driven option parser (stages/lib/opts.h) through
+# test_opts.sh — the table-driven option parser (stages/core/opts.h) through
 # check/unit/opts_demo.c, which has one option of every kind: values and
 # defaults, range and enum checks with their messages, repeatable and
 # positional lists, required arguments, the output-is-input check, the
@@ -48,7 +48,7 @@ expect_error opts-out-is-list-in "output 'p.txt' is also an input" $E "$D" a --d
 
 # --help and --version
 "$D" --help >help.txt 2>err && test_cmp opts-help "$FIX/opts/help.txt" help.txt || fail opts-help "exit $?"
-[ "$("$D" --version)" = "opts_demo (mmrank) $(sed -n 's/^#define MMRANK_VERSION "\(.*\)"/\1/p' "$ROOT/stages/lib/util.h")" ] &&
+[ "$("$D" --version)" = "opts_demo (mmrank) $(sed -n 's/^#define MMRANK_VERSION "\(.*\)"/\1/p' "$ROOT/stages/core/util.h")" ] &&
 	ok opts-version || fail opts-version "$("$D" --version)"
 awk 'length($0) > 79 { bad = 1 } END { exit bad }' help.txt && ok opts-help-width ||
 	fail opts-help-width "a help line longer than 78 characters"

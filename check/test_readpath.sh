@@ -4,7 +4,7 @@
 # (ahlog.c parse_ms, g17.c) against Python's float() and '%.17g', errors on
 # rows whose features repeat the previous row's (not parsed again), the
 # block reader's '\r'/NUL checks and a line longer than a block, and
-# stages/par.sh (parallel commands, output in order).
+# stages/sh/par.sh (parallel commands, output in order).
 . check/lib.sh
 [ -x "$BIN/featurize" ] || { fail readpath "no $BIN/featurize"; finish; }
 F=$FIX/featurize
@@ -170,8 +170,8 @@ fi
 "$BIN/featurize" -o "$TMP/stdin.tsv" - <"$TMP/long.txt" 2>/dev/null
 test_cmp readpath-stdin "$TMP/long.tsv" "$TMP/stdin.tsv"
 
-# ---- stages/par.sh ----------------------------------------------------------------
-P=$ROOT/stages/par.sh
+# ---- stages/sh/par.sh ----------------------------------------------------------------
+P=$ROOT/stages/sh/par.sh
 for n in 1 2 3; do
 	"$P" $n 'sleep 0.3; echo a; echo A >&2' 'echo b; echo B >&2; exit 3' 'echo c' >"$TMP/p.out" 2>"$TMP/p.err"
 	rc=$?

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The report (stages/report.sh, `make report`): usage errors leave no output;
+# The report (stages/sh/report.sh, `make report`): usage errors leave no output;
 # on the official H100 data the page is self-contained, its numbers agree
 # with the inputs and with eval, the per-input regret agrees with eval's
 # aggregates, Make redoes it only when stale; headless Chromium renders the
@@ -7,10 +7,10 @@
 # is, blank when an SVG is removed) without console errors.
 . check/lib.sh
 set -o pipefail
-R=stages/report.sh
+R=stages/sh/report.sh
 
 # ---- usage and errors (no data needed) ----------------------------------------
-"$R" --help >"$TMP/help" 2>&1 && grep -q '^usage: stages/report.sh' "$TMP/help" && grep -q '^Exit:' "$TMP/help" &&
+"$R" --help >"$TMP/help" 2>&1 && grep -q '^usage: stages/sh/report.sh' "$TMP/help" && grep -q '^Exit:' "$TMP/help" &&
 	ok report-help || fail report-help "$(head -2 "$TMP/help" | tr '\n' '|')"
 expect_error report-no-output 'no output given' "$TMP/x.html" "$R" a b c
 expect_error report-missing-tree 'nope\.tsv: cannot read' "$TMP/x.html" "$R" -o "$TMP/x.html" "$TMP/nope.tsv" "$FIX/../../Makefile" "$TMP/m.feat.tsv"
@@ -22,8 +22,8 @@ MIRROR=$DATASET_DIR
 # ---- build the H100 report -----------------------------------------------------
 BUILD=${BIN%/bin}
 MK=(make --no-print-directory GPU=h100 OUT="$TMP/out" BUILD="$BUILD" DATASET_MIRROR="$MIRROR")
-# the Makefile includes stages/report.mk (or stages/*.mk); if not yet, add it
-grep -qE '^ *-?include.*stages/(report|\*)\.mk' Makefile || MK+=(-f Makefile -f stages/report.mk)
+# the Makefile includes mk/report.mk (or mk/*.mk); if not yet, add it
+grep -qE '^ *-?include.*mk/(report|\*)\.mk' Makefile || MK+=(-f Makefile -f mk/report.mk)
 O=$TMP/out/h100 P=$TMP/out/h100/report.html
 if ! "${MK[@]}" heuristic >"$TMP/make1.log" 2>&1; then
 	fail report-make-heuristic "$(tail -5 "$TMP/make1.log" | tr '\n' '|')"; finish
@@ -57,8 +57,8 @@ sel_test=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i } $1 == "te
 grep -q "<tr><th>top_k_correct</th>" "$P" && [ -n "$sel_test" ] && ok report-metrics-table || fail report-metrics-table "no top_k_correct row or test set"
 
 # every metric is explained (its one home: stages/FORMATS.md's metrics TSV
-# table, read by stages/report/legend.awk), on the page next to its numbers
-awk -f stages/report/legend.awk stages/FORMATS.md | cut -f1 | sort >"$TMP/legend"
+# table, read by stages/sh/report/legend.awk), on the page next to its numbers
+awk -f stages/sh/report/legend.awk stages/FORMATS.md | cut -f1 | sort >"$TMP/legend"
 head -1 "$O/metrics.tsv" | tr '\t' '\n' | sort >"$TMP/columns"
 missing=$(comm -13 "$TMP/legend" "$TMP/columns" | tr '\n' ' ')
 [ -z "$missing" ] && ok report-legend-every-column || fail report-legend-every-column "no meaning for: $missing"
@@ -108,11 +108,11 @@ print('; '.join(bad) if bad else 'ok %d regret keys, %d winner labels' % (3, len
 PYEOF
 grep -q '^ok' "$TMP/geom" && ok "report-figure-geometry ($(cat "$TMP/geom"))" || fail report-figure-geometry "$(head -c 400 "$TMP/geom")"
 
-# per-input regret (stages/report/regret.awk) against eval's aggregates
+# per-input regret (stages/sh/report/regret.awk) against eval's aggregates
 sets=("$O/main.feat.tsv" "$O/train_timm.feat.tsv" "$O/train_hf.feat.tsv")
 "$BIN/eval" --k 1,10 --ranks "$TMP/ranks.tsv" -o "$TMP/eval.tsv" "$O/pruned.tsv" "${sets[@]}" >/dev/null 2>"$TMP/eval.err" ||
 	fail report-regret-vs-eval "eval: $(head -2 "$TMP/eval.err")"
-awk -v ks=1,10 -f stages/report/regret.awk "$O/pruned.tsv" "${sets[@]}" "$TMP/ranks.tsv" >"$TMP/regret.tsv"
+awk -v ks=1,10 -f stages/sh/report/regret.awk "$O/pruned.tsv" "${sets[@]}" "$TMP/ranks.tsv" >"$TMP/regret.tsv"
 awk -F'\t' '{ n[$1 "\t" $3]++; s[$1 "\t" $3] += log($4); if ($4 > m[$1 "\t" $3]) m[$1 "\t" $3] = $4 }
 	END { for (x in n) printf "%s\t%d\t%.12g\t%.12g\n", x, n[x], exp(s[x] / n[x]), m[x] }' "$TMP/regret.tsv" | sort >"$TMP/ours"
 awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
@@ -125,7 +125,7 @@ else fail report-regret-vs-eval "$(diff "$TMP/ours" "$TMP/theirs" | head -4 | tr
 printf 'meta\n' >"$TMP/t.tsv"; printf 'class\t0\ta\nclass\t1\tb\n' >>"$TMP/t.tsv"
 printf '{}\ninput\tchoice\tmedian_ms\n0\ta\t1\n0\tb\t3\n0\textern_mm\t2\n1\ta\t1\n1\tb\tinf\n' >"$TMP/s.feat.tsv"
 printf 'tree\tset\tinput\tleaf\twinner\tranking\nt\ts\t0\t1\ta\t1,0\nt\ts\t1\t1\ta\t1,0\n' >"$TMP/r.tsv"
-got=$(awk -v ks=1,2 -f stages/report/regret.awk "$TMP/t.tsv" "$TMP/s.feat.tsv" "$TMP/r.tsv" | tr '\t\n' ' |')
+got=$(awk -v ks=1,2 -f stages/sh/report/regret.awk "$TMP/t.tsv" "$TMP/s.feat.tsv" "$TMP/r.tsv" | tr '\t\n' ' |')
 [ "$got" = "s 0 1 2|s 0 2 1|s 1 2 1|" ] && ok report-regret-hand || fail report-regret-hand "got '$got'"
 
 # Make: nothing redone right after a build; only the report after the tree changes

@@ -1,5 +1,5 @@
 #!/bin/bash
-# test_rerank.sh — fit --leaf-rank greedy and --leaf-pad (stages/lib/rerank.h,
+# test_rerank.sh — fit --leaf-rank greedy and --leaf-pad (stages/learn/rerank.h,
 # issue #3), --leaf-rank prefix and joint, --select-rank (leaforder.h, issue
 # #19): hand-worked leaves
 # and their ranked lists, end to end through prune and emit; a hand-worked
@@ -133,7 +133,7 @@ expect_error rerank-leaf-pad-needs-greedy "--leaf-pad needs a --leaf-rank other 
 expect_error rerank-leaf-pad-bad "--leaf-pad" "$TMP/x.tsv" \
 	"$BIN/fit" "$TMP/leaf.feat.tsv" --split none --leaf-rank greedy --leaf-pad -1 -o "$TMP/x.tsv" --metrics "$TMP/xm.tsv"
 
-# --leaf-rank prefix (issue #19, stages/lib/leaforder.h): the first entry
+# --leaf-rank prefix (issue #19, stages/learn/leaforder.h): the first entry
 # by its regret alone, extern_mm competing, a margin of 0.05 mean ln regret
 # per input against extern_mm; then greedy's rule; extern_mm first or last.
 # prefix.txt: 5 inputs m = 1..5, classes 0 E = extern_mm, 1 A = BLOCK-M=16,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_select.sh — fit --select curve (stages/lib/select.h select_curve,
+# test_select.sh — fit --select curve (stages/learn/select.h select_curve,
 # issue #19): the hand-made curves of check/unit/select_curve.c (its header
 # works the expected picks out: 3, 1, 0), and fit's end of it: --select
 # curve prints the selected model's curve on stderr and marks one model

@@ -17,7 +17,7 @@ F=$FIX/shapes
 [ -x "$S" ] || { fail shapes-built "$S missing"; finish; }
 
 # ---- the importers: known inputs -> known lists ------------------------------
-# hand-derived (stages/lib/shapes_models.h table): nn.Linear fwd nt, dX nn,
+# hand-derived (stages/formats/shapes_models.h table): nn.Linear fwd nt, dX nn,
 # dW tn; Conv1D fwd nn, dW tn (passes listed dW,fwd: written fwd first); the
 # 50257-word head's logits gradient padded to 50304 (fp16) and 50272 (fp32);
 # the decode row's T=8 GEMM repeats the train fwd one and is dropped
@@ -82,7 +82,7 @@ fi
 # the library this BIN was built with)
 LIBA=${BIN%/bin}/libmmrank.a
 SAN=; case $BIN in */san/bin) SAN="-fsanitize=address,undefined -fno-omit-frame-pointer" ;; esac
-if ${CC:-cc} -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -g $SAN -iquote "$ROOT/stages/lib" \
+if ${CC:-cc} -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -g $SAN -iquote "$ROOT/stages" \
 	-o "$TMP/derive" "$F/derive.c" "$LIBA" -ljansson -lm 2>"$TMP/cc.err"; then
 	"$TMP/derive" "$F/derive.tsv" >"$TMP/derive.out"
 	test_cmp shapes-derived-fields "$F/derive.expect" "$TMP/derive.out"
@@ -323,12 +323,12 @@ printf 'm\tk\tn\tdtype\ttf32\tlayout\n1\t2\t3\ttorch.float16\t1\tnn\n' >"$TMP/ba
 		ok shapes-atomic || fail shapes-atomic "OUT changed or a temporary left"; }
 
 # ---- make collect SHAPES=FILE ----------------------------------------------------
-# The rule lives in stages/collect.mk (the bench wing's file): until the lead
+# The rule lives in mk/collect.mk (the bench wing's file): until the lead
 # applies check/fixtures/shapes/collect-shapes.patch, test it on a patched copy.
 T=$ROOT
-if ! grep -q 'shapes --from-list' "$ROOT/stages/collect.mk"; then
+if ! grep -q 'shapes --from-list' "$ROOT/mk/collect.mk"; then
 	T=$TMP/tree
-	mkdir -p "$T" && (cd "$ROOT" && cp -rp Makefile stages kernels datasets "$T/") &&
+	mkdir -p "$T" && (cd "$ROOT" && cp -rp Makefile mk stages kernels datasets "$T/") &&
 		patch -s -p1 -d "$T" <"$F/collect-shapes.patch" || { fail shapes-collect-patch "does not apply"; finish; }
 	ok shapes-collect-patch-applies
 fi

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# check/test_slurm.sh — make collect LAUNCHER=slurm (stages/slurm.mk,
-# stages/slurm_shard.sh) through a real single-node Slurm cluster on this
+# check/test_slurm.sh — make collect LAUNCHER=slurm (mk/slurm.mk,
+# stages/sh/slurm_shard.sh) through a real single-node Slurm cluster on this
 # machine (check/slurm/cluster.sh: munged, slurmctld, slurmd on 127.0.0.1,
 # state under $TMP), with the CPU back end (BENCH=bench-fake, no GPU option).
 #
@@ -175,7 +175,7 @@ cp "$S/shapes.tsv" "$K/"
 exec 9>"$K/slurm/shard_0of2.lock"
 flock -n 9
 rc=0
-timeout 30 stages/slurm_shard.sh --retries 0 --logs "$K/slurm" "$K/shard_0of2.txt" --partition=check -- \
+timeout 30 stages/sh/slurm_shard.sh --retries 0 --logs "$K/slurm" "$K/shard_0of2.txt" --partition=check -- \
 	"$BIN/bench-fake" --shard 0/2 "$K/shapes.tsv" "$K/shard_0of2.txt" >"$TMP/lock.log" 2>&1 || rc=$?
 exec 9>&-
 if [ $rc -eq 1 ] && grep -q "held by another job" "$TMP/lock.log" && grep -q "giving up" "$TMP/lock.log" &&

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_topk.sh — a top-k sized by confidence (issue #35; fit --topk-eps,
-# stages/lib/gridcv.h gridcv_top_k; tree TSV's top_k field; eval --curve's
+# stages/learn/gridcv.h gridcv_top_k; tree TSV's top_k field; eval --curve's
 # auto row).
 # Data (made here, awk): 60 inputs of one k and n.  m <= 240 (30 inputs):
 # triton_a is fastest (1 ms), b, c, d 1.01 (near-best labels), e 1.5,

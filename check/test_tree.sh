@@ -1,5 +1,5 @@
 #!/bin/bash
-# test_tree.sh — tree TSV reader/writer (stages/lib/tree.c) through `prune`.
+# test_tree.sh — tree TSV reader/writer (stages/formats/tree.c) through `prune`.
 # * round trip: prune --ranking 1 never prunes (every node has >= 1 label), so
 #   its output must equal the input except for the ranking_k param;
 # * the reader rejects, with "file:line: message", a dangling child index,

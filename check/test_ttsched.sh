@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_ttsched.sh — the launch counts of one timing of a choice
-# (stages/lib/ttsched.h tt_schedule, followed by stages/bench/triton_timing.c
+# (stages/gpu/policy/ttsched.h tt_schedule, followed by stages/gpu/bench/triton_timing.c
 # tt_time for every choice of --template triton, extern_mm included):
 #   - Inductor's schedule (--long-ms 0): 5 estimation launches, 100 memory
 #     warm-up flushes, max(min(100, floor(25 / estimate)), 1) benchmark
@@ -73,7 +73,7 @@ grep -v '^#' "$D/loser_cases.txt" | grep . | sed 's/$/ 0 0 0/' | "$U" >"$TMP/v0.
 if sed 's/ vcut=0 vcut_audited=0$//' "$TMP/v0.out" | cmp -s - "$D/loser_expected.txt" &&
 	! grep -qv ' vcut=0 vcut_audited=0$' "$TMP/v0.out"; then ok ttsched-vcut-off-unchanged
 else fail ttsched-vcut-off-unchanged "$(sed 's/ vcut=0 vcut_audited=0$//' "$TMP/v0.out" | diff "$D/loser_expected.txt" - | head -3 | tr '\n' '|')"; fi
-# its --stats (stages/lib/vcutstats.h): cuts, audits with a ratio (one
+# its --stats (stages/gpu/policy/vcutstats.h): cuts, audits with a ratio (one
 # without is not counted), flips (audited, no loser), ratio min / geomean /
 # max; none: "-"
 VP=${BIN%/bin}/unit/vcut_print

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Make variables are checked before any stage runs (stages/vars.sh): after a
+# Make variables are checked before any stage runs (stages/sh/vars.sh): after a
 # good `make heuristic GPU=h200` (the committed collection, no network), a
 # run with each bad value fails naming the variable and its allowed values,
 # and leaves out/ byte for byte (and mtime for mtime) as it was.  GPU names
@@ -137,7 +137,7 @@ opt_range() { # STAGE OPTION: the [lo, hi] or word list the stage's parser state
 	"$BIN/$1" "$2" x 2>&1 | sed -n "s/.*$2: expected \(an integer in \[[0-9, ]*\]\|[a-z0-9 ,-]*\), got 'x'.*/\1/p"
 }
 var_range() { # NAME VALUE: what vars.sh states for NAME
-	"$ROOT/stages/vars.sh" "$1=$2" 2>&1 >/dev/null | sed -n "s/^make: $1='$2': expected \(an integer in \[[0-9, ]*\]\|[a-z0-9 ,-]*\) (.*/\1/p"
+	"$ROOT/stages/sh/vars.sh" "$1=$2" 2>&1 >/dev/null | sed -n "s/^make: $1='$2': expected \(an integer in \[[0-9, ]*\]\|[a-z0-9 ,-]*\) (.*/\1/p"
 }
 agree() { # NAME STAGE OPTION [WANT]: the stage's statement, or WANT when vars.sh is tighter on purpose
 	local got want=${4:-$(opt_range "$2" "$3")}

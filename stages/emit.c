@@ -13,7 +13,7 @@
  * and runs `m4 -P - templates/heuristic.<fmt>.m4`, whose output goes
  * straight into the atomic output file.  The templates hold all fixed text
  * and, for C, the mapping from feature names to C expressions.  dot is
- * written directly by stages/lib/dot.c (shared with fit --save-dot). */
+ * written directly by stages/formats/dot.c (shared with fit --save-dot). */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -25,13 +25,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ahlog.h"
-#include "dot.h"
-#include "emittable.h"
-#include "mmfeatures.h"
-#include "opts.h"
-#include "tree.h"
-#include "util.h"
+#include "formats/ahlog.h"
+#include "formats/dot.h"
+#include "formats/emittable.h"
+#include "formats/mmfeatures.h"
+#include "core/opts.h"
+#include "formats/tree.h"
+#include "core/util.h"
 
 static const char synopsis[] =
 "emit --heuristic-name NAME --format py|c|h|dot [-o FILE]\n"

@@ -46,15 +46,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ahmeta.h"
-#include "curve.h"
-#include "featset.h"
-#include "metrics.h"
-#include "opts.h"
-#include "ranks.h"
-#include "rules.h"
-#include "tree.h"
-#include "util.h"
+#include "formats/ahmeta.h"
+#include "learn/curve.h"
+#include "formats/featset.h"
+#include "learn/metrics.h"
+#include "core/opts.h"
+#include "formats/ranks.h"
+#include "formats/rules.h"
+#include "formats/tree.h"
+#include "core/util.h"
 
 static const char synopsis[] =
 "eval [--ranking K] [--k LIST] [-o EVAL.tsv] [--ranks RANKS.tsv]\n"

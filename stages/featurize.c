@@ -2,14 +2,14 @@
  * Spec §1.6 (median per (input, choice)), §4.1 (derived features), §4.3
  * (one-hot categoricals), §5.1 (inputs with < 2 choices dropped, winner).
  * Output format: stages/FORMATS.md, "feat TSV". */
-#include "ahlog.h"
-#include "ahmeta.h"
-#include "featset.h"
-#include "mmfeatures.h"
-#include "g17.h"
-#include "intern.h"
-#include "opts.h"
-#include "util.h"
+#include "formats/ahlog.h"
+#include "formats/ahmeta.h"
+#include "formats/featset.h"
+#include "formats/mmfeatures.h"
+#include "core/g17.h"
+#include "core/intern.h"
+#include "core/opts.h"
+#include "core/util.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -2,7 +2,7 @@
  *
  * Inputs are feat TSVs (stages/FORMATS.md): one aggregated row per
  * (input, choice) with the input's features and the median time in ms.
- * Steps, each a unit of stages/lib with its contract in its header:
+ * Steps, each a unit of the library with its contract in its header:
  *  1. ranking expansion (expand.h, §5.2): every input becomes one row per
  *     near-best choice (rules.h: best/t >= 0.98, weight = that ratio,
  *     label = the choice; the actual winner is kept); inputs whose best
@@ -32,14 +32,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dot.h"
-#include "gridcv.h"
-#include "opts.h"
-#include "pool.h"
-#include "rules.h"
-#include "select.h"
-#include "split.h"
-#include "util.h"
+#include "formats/dot.h"
+#include "learn/gridcv.h"
+#include "core/opts.h"
+#include "core/pool.h"
+#include "formats/rules.h"
+#include "learn/select.h"
+#include "learn/split.h"
+#include "core/util.h"
 
 /* ---- options ---------------------------------------------------------- */
 
@@ -95,16 +95,16 @@ static const char h_select[] =
 "mean over those k of (the model's mean ln regret at k) / (the grid's "
 "smallest at k), each input's regret capped at 4 (a list without a finite "
 "time costs 4), so every k weighs alike however small its regrets; ties "
-"by more top_k_correct, then the earlier model (stages/lib/select.h)";
+"by more top_k_correct, then the earlier model (stages/learn/select.h)";
 static const char h_leaf_rank[] =
 "order of every node's class list (the leaf lists that emit writes, §6.1; "
-"stages/lib/rerank.h): freq (default, the reference): weighted frequency "
+"stages/learn/rerank.h): freq (default, the reference): weighted frequency "
 "among the near-best labels (§5.2); greedy (ours): extern_mm last (it is "
 "always appended, §7.3), the others by how many training inputs reaching "
 "the node they win (main inputs count 1, train_timm/train_hf/train_models inputs 3), "
 "ties by the largest drop of the inputs' summed log regret (best listed "
 "median ms / best ms), greedily; prefix (ours, issue #19; "
-"stages/lib/leaforder.h): right at every length: the first entry is the "
+"stages/learn/leaforder.h): right at every length: the first entry is the "
 "class with the smallest regret when run alone over the node's training "
 "inputs, extern_mm competing (a choice not measured for an input is "
 "skipped for it, as Inductor skips choices it does not offer; another "

@@ -48,11 +48,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emittable.h"
-#include "mmfeatures.h"
-#include "opts.h"
-#include "tree.h"
-#include "util.h"
+#include "formats/emittable.h"
+#include "formats/mmfeatures.h"
+#include "core/opts.h"
+#include "formats/tree.h"
+#include "core/util.h"
 
 static const char synopsis[] =
 "import -o TREE.tsv ARTIFACT.py";

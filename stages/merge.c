@@ -1,9 +1,9 @@
 /* merge — concatenate AutoHeuristic mm logs of one device (spec §2). */
-#include "ahlog.h"
-#include "ahmeta.h"
-#include "opts.h"
-#include "sniff.h"
-#include "util.h"
+#include "formats/ahlog.h"
+#include "formats/ahmeta.h"
+#include "core/opts.h"
+#include "core/sniff.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <stdlib.h>

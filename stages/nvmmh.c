@@ -1,7 +1,7 @@
 /* nvmmh — rank every input's Triton choices by NVIDIA's analytic
  * nvMatmulHeuristics (PyPI nvidia-matmul-heuristics; issue #19: an analytic
  * peer of the learned trees).  Reads a feat TSV (stages/FORMATS.md), writes
- * a ranks TSV (stages/lib/ranks.h) that `eval --ranked` scores with the
+ * a ranks TSV (stages/formats/ranks.h) that `eval --ranked` scores with the
  * rules of every tree (spec §5.9, §7.3: filtered to the input's choices,
  * the first k, extern_mm appended).
  *
@@ -29,10 +29,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "featset.h"
-#include "opts.h"
-#include "ranks.h"
-#include "util.h"
+#include "formats/featset.h"
+#include "core/opts.h"
+#include "formats/ranks.h"
+#include "core/util.h"
 
 #include "nvMatmulHeuristics.h"
 
@@ -48,7 +48,7 @@ static const char about[] =
 static const char notes[] =
 "stderr: inputs, Triton choices scored, rejected configurations and tie\n"
 "groups.  Needs libnvMatmulHeuristics.so.0 (make NVMMH_DIR=..., see\n"
-"stages/nvmmh.mk); runs without a GPU.\n"
+"mk/nvmmh.mk); runs without a GPU.\n"
 "Exit status: 0 on success; 1 on bad usage, invalid input (file:line), a\n"
 "library error, or a write error.  No partial output is left under\n"
 "RANKS.tsv.\n";

@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "leaves.h"
-#include "opts.h"
-#include "rules.h"
-#include "tree.h"
-#include "util.h"
+#include "learn/leaves.h"
+#include "core/opts.h"
+#include "formats/rules.h"
+#include "formats/tree.h"
+#include "core/util.h"
 
 static const char synopsis[] =
 "prune --ranking K [--prune-exclude-extern] -o PRUNED.tsv TREE.tsv";

@@ -41,9 +41,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opts.h"
-#include "rng.h"
-#include "util.h"
+#include "core/opts.h"
+#include "core/rng.h"
+#include "core/util.h"
 
 static const char synopsis[] =
 "sample [--seed S] [--samples N] [--gpu-mem-bytes B] [--max-gflop G] -o OUTPUT\n"

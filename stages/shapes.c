@@ -3,7 +3,7 @@
  *
  * Input:  --from-log: AutoHeuristic mm logs (spec §1.1; "-" standard input,
  *         e.g. unzip -p); --from-models: model-layer tables
- *         (stages/lib/shapes_models.h, datasets/shapes/models.tsv);
+ *         (stages/formats/shapes_models.h, datasets/shapes/models.tsv);
  *         --from-list: shape lists (any header the reader accepts, e.g.
  *         sample's shapes.tsv).
  * Output: -o OUT, the shape list in the writer's columns (shapes.h),
@@ -17,12 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ahlog.h"
-#include "intern.h"
-#include "opts.h"
-#include "shapes.h"
-#include "shapes_models.h"
-#include "util.h"
+#include "formats/ahlog.h"
+#include "core/intern.h"
+#include "core/opts.h"
+#include "formats/shapes.h"
+#include "formats/shapes_models.h"
+#include "core/util.h"
 
 static const char synopsis[] =
 "shapes (--from-log | --from-models | --from-list) [--label NAME]\n"
@@ -183,7 +183,7 @@ int main(int argc, char **argv)
 		         "INPUTs are model-layer tables (stages/FORMATS.md \"model-layer "
 		         "table\", datasets/shapes/models.tsv): every layer expanded into "
 		         "its forward GEMM y = x W' and, where the row lists them, the "
-		         "backward GEMMs dX = dY W, dW = dY' x (stages/lib/shapes_models.h)"),
+		         "backward GEMMs dX = dY W, dW = dY' x (stages/formats/shapes_models.h)"),
 		OPT_FLAG("--from-list", &m_list,
 		         "INPUTs are shape lists (e.g. sample's shapes.tsv): validated, "
 		         "rewritten in the writer's columns"),

@@ -6,7 +6,7 @@
 # afl-clang-fast; any compiler works for a plain sanitizer build).
 # FUZZ_BUILD=DIR builds into DIR/bin/ instead (check/test_fuzz.sh).
 # Only the library files the harnesses need are compiled, so work in
-# progress elsewhere in stages/lib/ cannot break the fuzz build.
+# progress elsewhere in stages/core, formats, learn cannot break the fuzz build.
 set -eu
 cd "$(dirname "$0")/../.."
 CC=${1:-afl-clang-fast}
@@ -17,13 +17,14 @@ fi
 B=${FUZZ_BUILD:-build/fuzz}
 mkdir -p "$B/obj" "$B/bin"
 FLAGS=(-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer
-       -fsanitize=address,undefined -fno-sanitize-recover=all -iquote stages/lib)
-LIBS=(util opts pool ahlog ahlog_write ahmeta emittable sniff readahead zipmember intern g17 mmfeatures
-      featset tree leaves leaforder rerank rules tsvtext dot)
+       -fsanitize=address,undefined -fno-sanitize-recover=all -iquote stages)
+LIBS=(core/util core/opts core/pool formats/ahlog formats/ahlog_write formats/ahmeta formats/emittable
+      core/sniff core/readahead formats/zipmember core/intern core/g17 formats/mmfeatures formats/featset
+      formats/tree learn/leaves learn/leaforder learn/rerank formats/rules core/tsvtext formats/dot)
 objs=()
 for l in "${LIBS[@]}"; do
-	"$CC" "${FLAGS[@]}" -c -o "$B/obj/$l.o" "stages/lib/$l.c"
-	objs+=("$B/obj/$l.o")
+	"$CC" "${FLAGS[@]}" -c -o "$B/obj/${l#*/}.o" "stages/$l.c"
+	objs+=("$B/obj/${l#*/}.o")
 done
 "$CC" "${FLAGS[@]}" -o "$B/bin/featurize" stages/featurize.c "${objs[@]}" -ljansson -lzip -lisal -lm -pthread
 "$CC" "${FLAGS[@]}" -o "$B/bin/prune" stages/prune.c "${objs[@]}" -ljansson -lzip -lisal -lm -pthread

@@ -1,4 +1,4 @@
-/* featset_driver — fuzz harness for the feat TSV reader (stages/lib/featset.c).
+/* featset_driver — fuzz harness for the feat TSV reader (stages/formats/featset.c).
  *
  * usage: featset_driver FILE.feat.tsv
  * Loads FILE with featset_read() (which dies with exit status 1 on malformed
@@ -7,8 +7,8 @@
  * reports it as a crash.  Built by check/fuzz/build.sh (AFL++ + ASan) and by
  * check/test_corpus.sh (plain cc) for the corpus's feat TSV cases.
  */
-#include "featset.h"
-#include "util.h"
+#include "formats/featset.h"
+#include "core/util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -39,11 +39,12 @@ if [ "${1:-}" = --build ]; then
 	CUDA=${CUDA:-/usr/local/cuda}
 	make -s all >/dev/null || { fail triton-gpu-build "make all failed"; finish; }
 	mkdir -p "$T"
-	W="-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O2 -g -iquote stages/lib -iquote stages/bench"
-	cc $W -o "$T/triton_cands" stages/bench/triton_cands.c build/libmmrank.a -ljansson -lm &&
-	cc $W -o "$T/triton_metacheck" check/triton/triton_metacheck.c stages/bench/triton_meta.c build/libmmrank.a -ljansson -lm &&
-	cc $W -iquote stages/cuda -I"$CUDA/include" -o "$T/triton_gpu_test" check/triton/triton_gpu_test.c stages/bench/triton_launch.c \
-		stages/bench/triton_timing.c stages/bench/triton_meta.c stages/cuda/cudrv.c build/libmmrank.a \
+	W="-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O2 -g -iquote stages"
+	cc $W -o "$T/triton_cands" stages/gpu/bench/triton_cands.c stages/gpu/policy/inductor_cands.c build/libmmrank.a -ljansson -lm &&
+	cc $W -o "$T/triton_metacheck" check/triton/triton_metacheck.c stages/gpu/bench/triton_meta.c build/libmmrank.a -ljansson -lm &&
+	cc $W -I"$CUDA/include" -o "$T/triton_gpu_test" check/triton/triton_gpu_test.c stages/gpu/bench/triton_launch.c \
+		stages/gpu/bench/triton_timing.c stages/gpu/bench/triton_meta.c stages/gpu/cuda/cudrv.c \
+		stages/gpu/policy/inductor_cands.c stages/gpu/policy/ttsched.c stages/gpu/policy/coolwait.c build/libmmrank.a \
 		-L"$CUDA/lib64" -L"$CUDA/lib64/stubs" -Wl,-rpath,"$CUDA/lib64" -lcublas -lcudart -lcuda -ljansson -lm &&
 	build/bin/sample --seed 2026 --samples 125 "$T/sample500.tsv" &&
 	"$T/triton_cands" "$T/sample500.tsv" "$T/sample500.cands.tsv" &&
@@ -95,7 +96,7 @@ DT=("torch.float16 0" "torch.bfloat16 0" "torch.float32 0" "torch.float32 1")
 "$T/triton_cands" --variants "$OUT/check_shapes.tsv" "$OUT/check_variants.tsv"
 "$T/triton_cands" --summary "$OUT/check_shapes.tsv" "$OUT/check_summary.tsv"
 echo "== compile: $(($(wc -l < "$OUT/check_variants.tsv") - 1)) variants, $JOBS jobs, sm_$ARCH"
-if python3 stages/bench/triton_aot.py --cache "$CACHE" --arch "$ARCH" --jobs "$JOBS" "$OUT/check_variants.tsv" \
+if python3 stages/gpu/bench/triton_aot.py --cache "$CACHE" --arch "$ARCH" --jobs "$JOBS" "$OUT/check_variants.tsv" \
 	> "$OUT/compile_check.txt"; then res ok triton-gpu-compile
 else res fail triton-gpu-compile "triton_aot.py exited $?"; fi
 cat "$OUT/compile_check.txt"
@@ -118,7 +119,7 @@ printf 'input\tm\tk\tn\tdtype\ttf32\ttranspose_left\ttranspose_right\n0\t4096\t4
 	> "$OUT/time_shapes.tsv"
 "$T/triton_cands" "$OUT/time_shapes.tsv" "$OUT/time_cands.tsv"
 "$T/triton_cands" --variants "$OUT/time_shapes.tsv" "$OUT/time_variants.tsv"
-python3 stages/bench/triton_aot.py --cache "$CACHE" --arch "$ARCH" --jobs "$JOBS" "$OUT/time_variants.tsv" > "$OUT/compile_time.txt"
+python3 stages/gpu/bench/triton_aot.py --cache "$CACHE" --arch "$ARCH" --jobs "$JOBS" "$OUT/time_variants.tsv" > "$OUT/compile_time.txt"
 python3 check/triton/triton_speccheck.py static --jobs "$JOBS" --cache "$CACHE" "$OUT/time_cands.tsv" > "$OUT/compile_static.txt"
 cat "$OUT/compile_time.txt" "$OUT/compile_static.txt"
 RD=$(awk -F'\t' '$1 == "entry" { print $2 }' "$OUT/compile_static.txt")
@@ -163,14 +164,14 @@ grep -v '^equal' "$OUT/speccheck.txt" | head -20
 
 # ---- 5. the tables and the rule against the installed torch --------------------------
 if python3 -c 'import torch' 2>/dev/null; then
-	python3 stages/bench/triton_configs.py --import --configs > "$OUT/torch_configs.tsv" 2> "$OUT/torch_err.txt" &&
+	python3 stages/gpu/bench/triton_configs.py --import --configs > "$OUT/torch_configs.tsv" 2> "$OUT/torch_err.txt" &&
 		cmp -s "$OUT/torch_configs.tsv" kernels/inductor_mm_configs.tsv && res ok triton-gpu-torch-configs ||
 		res fail triton-gpu-torch-configs "$(diff kernels/inductor_mm_configs.tsv "$OUT/torch_configs.tsv" | head -3 | tr '\n' '|') $(tail -2 "$OUT/torch_err.txt")"
-	python3 stages/bench/triton_configs.py --import --params > "$OUT/torch_params.tsv" 2>> "$OUT/torch_err.txt" &&
+	python3 stages/gpu/bench/triton_configs.py --import --params > "$OUT/torch_params.tsv" 2>> "$OUT/torch_err.txt" &&
 		cmp -s "$OUT/torch_params.tsv" kernels/inductor_mm_params.tsv && res ok triton-gpu-torch-params ||
 		res fail triton-gpu-torch-params "$(diff kernels/inductor_mm_params.tsv "$OUT/torch_params.tsv" | head -3 | tr '\n' '|') $(tail -2 "$OUT/torch_err.txt")"
 	for f in "$OUT/check_cands.tsv" "$T/sample500.cands.tsv"; do
-		if python3 stages/bench/triton_configs.py --check-rule "$f" > "$OUT/rule_$(basename "$f" .tsv).txt" 2>&1; then
+		if python3 stages/gpu/bench/triton_configs.py --check-rule "$f" > "$OUT/rule_$(basename "$f" .tsv).txt" 2>&1; then
 			res ok "triton-gpu-rule-$(basename "$f" .tsv)"
 		else res fail "triton-gpu-rule-$(basename "$f" .tsv)" "$(tail -4 "$OUT/rule_$(basename "$f" .tsv).txt" | tr '\n' '|')"; fi
 		tail -1 "$OUT/rule_$(basename "$f" .tsv).txt"

@@ -14,12 +14,12 @@
 #include <cublas_v2.h>
 #include <cuda.h>
 
-#include "inductor_cands.h"
-#include "opts.h"
-#include "triton_launch.h"
-#include "triton_timing.h"
-#include "tsvtext.h"
-#include "util.h"
+#include "gpu/policy/inductor_cands.h"
+#include "core/opts.h"
+#include "gpu/bench/triton_launch.h"
+#include "gpu/bench/triton_timing.h"
+#include "core/tsvtext.h"
+#include "core/util.h"
 
 static const char synopsis[] =
 	"triton_gpu_test --cubins DIR [--ref-cubins DIR] [--time] [--device N]\n"
@@ -293,7 +293,7 @@ static double tol(const ic_input *in)
 typedef struct {
 	const char *dir, *refdir;
 	int do_time;
-	cudrv drv;   /* the launcher's and the timer's driver calls (stages/cuda/cudrv.h) */
+	cudrv drv;   /* the launcher's and the timer's driver calls (stages/gpu/cuda/cudrv.h) */
 	CUdevice dev;
 	CUcontext ctx;
 	CUstream s;

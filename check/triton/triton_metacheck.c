@@ -1,13 +1,13 @@
 /* triton_metacheck.c — read cache entries back with the C reader
- * (stages/bench/triton_meta.h), no GPU: the CPU test of the AOT tool's
+ * (stages/gpu/bench/triton_meta.h), no GPU: the CPU test of the AOT tool's
  * output, and a way to look at an entry. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "opts.h"
-#include "triton_meta.h"
-#include "util.h"
+#include "core/opts.h"
+#include "gpu/bench/triton_meta.h"
+#include "core/util.h"
 
 static const char synopsis[] = "triton_metacheck DIR VARIANT...";
 

@@ -1,5 +1,5 @@
 /* coolwait_print — the C side of check/test_coolwait.sh: evaluates
- * cool_decide and cool_wait (stages/lib/coolwait.h, bench --cool-clock) on
+ * cool_decide and cool_wait (stages/gpu/policy/coolwait.h, bench --cool-clock) on
  * the cases read from stdin, one per line (# comments, blank lines skipped):
  *   decide P C CLOCK_MHZ MAX_MHZ WAITED_MS   -> off|ready|wait|timeout
  *   wait P C MAX_MHZ R1 R2 ...               -> waited=W timeout=T wait_ms=M
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coolwait.h"
-#include "util.h"
+#include "gpu/policy/coolwait.h"
+#include "core/util.h"
 
 typedef struct {
 	unsigned r[64];

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gridcv.h"
-#include "split.h"
-#include "util.h"
+#include "learn/gridcv.h"
+#include "learn/split.h"
+#include "core/util.h"
 
 static int
 same_metrics(const metrics *a, const metrics *b)

@@ -1,10 +1,10 @@
-/* opts_demo — a program with one option of every kind (stages/lib/opts.h),
+/* opts_demo — a program with one option of every kind (stages/core/opts.h),
  * for check/test_opts.sh: prints each value after parsing, one per line. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "opts.h"
-#include "util.h"
+#include "core/opts.h"
+#include "core/util.h"
 
 /* OPT_CALL: "F/K" into two ints */
 static void

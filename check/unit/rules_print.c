@@ -1,7 +1,7 @@
 /* rules_print — the C side of check/test_rules.sh: evaluates the rules of
- * stages/lib/rules.h on the cases read from stdin, one per line, and prints
+ * stages/formats/rules.h on the cases read from stdin, one per line, and prints
  * one result line per case (check/rules_print.py prints the same from
- * stages/lib/rules.py):
+ * stages/formats/rules.py):
  *   const                          -> const NEAR_BEST_RATIO DEFAULT_CHOICE
  *   near_best T BEST               -> near_best T BEST 0|1
  *   topk K RANKING NAME=MS,...     -> topk K LISTED REGRET
@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules.h"
-#include "util.h"
+#include "formats/rules.h"
+#include "core/util.h"
 
 enum { MAXC = 64 };
 

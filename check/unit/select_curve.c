@@ -1,5 +1,5 @@
 /* select_curve — the C side of check/test_select.sh: fit --select curve's
- * rule (stages/lib/select.h select_curve) on hand-made curves.
+ * rule (stages/learn/select.h select_curve) on hand-made curves.
  *
  * Four models, one set, 100 inputs each; L_k = the mean capped ln regret
  * at k (curve.h cv_lcap), set directly:
@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "select.h"
+#include "learn/select.h"
 
 static void
 curve(cv_acc *c, metrics *m, long n, const double l[4], long correct)

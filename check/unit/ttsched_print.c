@@ -1,5 +1,5 @@
 /* ttsched_print — the C side of check/test_ttsched.sh: evaluates
- * tt_schedule (stages/lib/ttsched.h: Inductor's launch counts, the
+ * tt_schedule (stages/gpu/policy/ttsched.h: Inductor's launch counts, the
  * long-kernel rule of bench --long-ms and the loser cut of bench
  * --loser-ratio) on the cases read from stdin, one per line (# comments and
  * blank lines skipped):
@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ttsched.h"
-#include "util.h"
+#include "gpu/policy/ttsched.h"
+#include "core/util.h"
 
 int main(void)
 {

@@ -1,5 +1,5 @@
 /* vcut_print — the C side of check/test_ttsched.sh's check of the
- * verification cut's --stats (stages/lib/vcutstats.h): reads one timing per
+ * verification cut's --stats (stages/gpu/policy/vcutstats.h): reads one timing per
  * line from stdin (# comments and blank lines skipped):
  *   VCUT VCUT_AUDITED IS_LOSER RATIO
  * (RATIO: the verification call over the probe, "nan" = none), counts each
@@ -7,8 +7,8 @@
  */
 #include <stdio.h>
 
-#include "util.h"
-#include "vcutstats.h"
+#include "core/util.h"
+#include "gpu/policy/vcutstats.h"
 
 int main(void)
 {

@@ -18,7 +18,7 @@ time t: the warm-up call, the probe and every flushed launch (t is the
 minimum of Inductor's launches; the warm-up has no flush and may carry a
 first-call cost, so the real rules decide on slightly different numbers).
 Its calls and flushed launches are those of bench's own schedule,
-stages/lib/tt_schedule, evaluated by check/unit/ttsched_print (--ttsched,
+stages/gpu/policy/ttsched.h tt_schedule, evaluated by check/unit/ttsched_print (--ttsched,
 default build/unit/ttsched_print: make units) with the input's best time so
 far (the smallest logged time before it; none for the first) for the loser
 cut.  Cost = calls x t + US (--flush-us, default 15: a 60 MiB L2 flush on
@@ -39,7 +39,7 @@ one GPU.
 
 The label check: a loser's logged time is >= L x the best so far >= L x the
 input's best, so it is never near-best (spec section 5.2: best / t >=
-NEAR_BEST_RATIO, stages/lib/rules.h) when L > 1 / NEAR_BEST_RATIO; per L, the
+NEAR_BEST_RATIO, stages/formats/rules.h) when L > 1 / NEAR_BEST_RATIO; per L, the
 choices the cut marks in each log, their share, the smallest t / best among
 them and how many are near-best (0 by construction; checked on the data).
 
@@ -70,7 +70,7 @@ import subprocess
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-sys.path.insert(0, os.path.join(ROOT, "stages", "lib"))
+sys.path.insert(0, os.path.join(ROOT, "stages", "formats"))
 import rules  # noqa: E402
 
 MAIN = "datasets/h200/h200_inductor_seed2026.txt.xz"

@@ -84,7 +84,7 @@ for ((f = 0; f < k; f++)); do
 	done
 	cmp -s <(cut -f2 "$d/ours.split.tsv") <(cut -f2 "$d/ref.split.tsv") ||
 		{ echo "oof.sh: fold $f: ours and ref hold out different inputs" >&2; exit 1; }
-	stages/subset.sh "$d/ours.split.tsv" test "$O/main.feat.tsv" "$d/test.feat.tsv"
+	stages/sh/subset.sh "$d/ours.split.tsv" test "$O/main.feat.tsv" "$d/test.feat.tsv"
 	F+=("$d/test.feat.tsv") TO+=("$d/ours.pruned.tsv") TR+=("$d/ref.pruned.tsv")
 done
 join() { local IFS=,; echo "$*"; }

@@ -8,7 +8,7 @@
 #
 # --prepare builds build/bin, lists the Triton variants of SHAPES
 # (triton_cands --variants), compiles the missing ones into build/fccache/cubin
-# (stages/bench/triton_aot.py, all CPUs) and packs exactly those into
+# (stages/gpu/bench/triton_aot.py, all CPUs) and packs exactly those into
 # build/agreecarry/triton.tar.xz (+ entry.txt).  Each device call carries
 # build/bin and build/agreecarry.
 #
@@ -24,7 +24,7 @@
 # files at most come back), so a machine lost between calls can be resumed by
 # unpacking that tar into STATE here and carrying it.
 # A CPU dry run: STATE=/tmp/s CALL_S=130 COLLECT_EXTRA="--fake --fake-delay-ms
-# 500" FAST_CMD="python3 stages/bench/inductor_collect.py --fake --stats {stats}
+# 500" FAST_CMD="python3 stages/gpu/bench/inductor_collect.py --fake --stats {stats}
 # {shapes} {log}" bash perf/experiments/agree_lease.sh (twice: the second resumes).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -37,8 +37,8 @@ if [ "${1:-}" = --prepare ]; then
 	make -s all build/bin/bench build/bin/triton_cands || exit 1
 	mkdir -p "$CARRY" "$FC"
 	build/bin/triton_cands --variants "$SHAPES" "$CARRY/variants.tsv" || exit 1
-	entry=$(python3 stages/bench/triton_aot.py --cache "$FC" --entry-dir) || exit 1
-	python3 stages/bench/triton_aot.py --cache "$FC" --jobs "$(nproc)" "$CARRY/variants.tsv" || exit 1
+	entry=$(python3 stages/gpu/bench/triton_aot.py --cache "$FC" --entry-dir) || exit 1
+	python3 stages/gpu/bench/triton_aot.py --cache "$FC" --jobs "$(nproc)" "$CARRY/variants.tsv" || exit 1
 	basename "$entry" >"$CARRY/entry.txt"
 	tail -n +2 "$CARRY/variants.tsv" | cut -f1 | sort -u |
 		awk -v e="$(basename "$entry")" '{ print e "/" $1 ".json"; print e "/" $1 ".cubin" }' |

@@ -47,7 +47,7 @@ if [ "$COLLECT" != 0 ]; then
 	echo "=== collection: GPUS=$GPUS SAMPLES=$SAMPLES SEED=$SEED MAX_GFLOP=${MAXG:-none} REPS=$REPS, ${COLLECT}s ==="
 	MK=(make -f Makefile)
 	# add the fragment only if the Makefile does not already include it
-	make -n collect GPU=h200 SAMPLES=1 >/dev/null 2>&1 || MK+=(-f stages/collect.mk)
+	make -n collect GPU=h200 SAMPLES=1 >/dev/null 2>&1 || MK+=(-f mk/collect.mk)
 	MK+=(-o build/bin/bench -o build/bin/sample -o build/bin/merge -o build/libmmrank.a)
 	D=out/h200/collect
 	# --resume: keep out/h200/collect/*.part carried from an earlier call

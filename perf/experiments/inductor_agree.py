@@ -51,7 +51,7 @@ import math
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "stages", "bench"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "stages", "gpu", "bench"))
 from inductor_text import write_atomic  # noqa: E402
 
 

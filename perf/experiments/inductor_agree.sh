@@ -60,7 +60,7 @@ A_S=${A_S:-200} B_S=${B_S:-150} C_S=${C_S:-0} FAST_S=${FAST_S:-90}
 FAST_CMD=${FAST_CMD:-}
 PAIRED=${PAIRED:-0}
 if [ "$PAIRED" = 1 ]; then TRITON_SHARED=$OUT/triton-cache; else TRITON_SHARED=$(mktemp -d)/triton; fi
-IC=stages/bench/inductor_collect.py
+IC=stages/gpu/bench/inductor_collect.py
 export TORCHINDUCTOR_COMPILE_THREADS=${TORCHINDUCTOR_COMPILE_THREADS:-$(( $(nproc) / N > 1 ? $(nproc) / N : 1 ))}
 nvidia-smi --query-gpu=index,name,clocks.sm,temperature.gpu --format=csv 2>/dev/null
 date -u

@@ -36,7 +36,7 @@ mode compiles warm there (compile_s: Inductor's codegen, kernel loading and
 autotune benchmarking).  --cold: every round cold.  A throw-away compile
 first warms Inductor's compile workers.  Autotuning results are never shared.
 
-  --shapes FILE    a shapes list (stages/bench/inductor_shapes.py; default
+  --shapes FILE    a shapes list (stages/gpu/bench/inductor_shapes.py; default
                    perf/inductor/shapes.tsv: 30 shapes, 20 from real models)
   --subset LIST    only these 0-based rows of FILE, e.g. 0-9,14
   --time-limit S   start no new shape after S seconds (the shape in progress
@@ -56,7 +56,7 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "stages", "bench"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "stages", "gpu", "bench"))
 import inductor_shapes as ish  # noqa: E402
 
 MODES = ("full", "shipped", "ours")

@@ -28,7 +28,7 @@ capability (9, 0) as on an H100/H200, the device of triton_cands' tables;
 or get_best_choices returns None, an unsafe leaf) tuned_mm autotunes its
 candidates without the "mm-ah" extra configs, and so does the replay: the
 shape counts as not consulted.  mat1_iscontig/mat2_iscontig are Inductor's
-layout.is_contiguous() (size-1 dimensions ignored; stages/bench/
+layout.is_contiguous() (size-1 dimensions ignored; stages/gpu/bench/
 inductor_shapes.py is_contiguous).
 
 Output per artifact: shapes with fewer than min(K, offered) candidates,
@@ -56,7 +56,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "check", "emit", "stub"))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "stages", "bench"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "stages", "gpu", "bench"))
 from torch._inductor.autoheuristic.autoheuristic_utils import (  # noqa: E402
     AHContext, AHMetadata, mm_operations)
 from inductor_shapes import is_contiguous  # noqa: E402

@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "nvrtc_cache.h"
-#include "util.h" /* stages/lib: die, xmalloc, read_file, fnv1a64, mono_s, mkdir_p */
+#include "gpu/cuda/nvrtc_cache.h"
+#include "core/util.h" /* stages/core: die, xmalloc, read_file, fnv1a64, mono_s, mkdir_p */
 
 const char *const DNAME[ND] = {"fp32", "fp16", "bf16", "tf32"};
 

@@ -3,9 +3,9 @@
  * (its utility module holds the fill and compare kernels both use), parallel
  * precompilation (harness.c); the GPU side (context, modules, cuBLAS
  * references, fill/compare, verdicts, rotating buffers, timing) is
- * harness_gpu.h (harness_gpu.c).  Built with libmmcuda (stages/cuda/:
+ * harness_gpu.h (harness_gpu.c).  Built with libmmcuda (stages/gpu/cuda/:
  * NVRTC cache, driver entry points, torch.mm on cuBLAS, the wgmma launch
- * contract) and libmmrank (stages/lib/util.h) by `make harnesses`
+ * contract) and libmmrank (stages/core/util.h) by `make harnesses`
  * (perf/kernels/build.sh).
  * Units: times in ms, sizes in bytes.  Errors: CUDA/driver/cuBLAS/NVRTC
  * failures are fatal (die), except an NVRTC compile error (NULL, log on

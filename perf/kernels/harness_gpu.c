@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cublas_mm.h"
+#include "gpu/cuda/cublas_mm.h"
 #include "harness_gpu.h"
-#include "util.h" /* stages/lib: die, xmalloc, mono_s, cmp_double */
+#include "core/util.h" /* stages/core: die, xmalloc, mono_s, cmp_double */
 
 /* 0 when there is no usable GPU */
 int gpu_open(gpu_t *g, const char *src, uint64_t srch, const char *cache)
@@ -128,7 +128,7 @@ view_t make_view(int d, int M, int N, int K, int ta, int tb)
 	return v;
 }
 
-/* torch.mm through cublas_mm (stages/cuda/cublas_mm.h); ref: fp32 output,
+/* torch.mm through cublas_mm (stages/gpu/cuda/cublas_mm.h); ref: fp32 output,
  * pedantic fp32 compute. */
 cublasStatus_t blas_mm(gpu_t *g, const view_t *v, const void *A, const void *B, void *C, int ref)
 {

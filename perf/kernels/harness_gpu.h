@@ -10,7 +10,7 @@
 #include <cuda_runtime_api.h>
 #include <cublas_v2.h>
 
-#include "cudrv.h"
+#include "gpu/cuda/cudrv.h"
 #include "harness.h"
 
 typedef struct {
@@ -70,7 +70,7 @@ int gpu_load(gpu_t *g, char *img, int compiled, double t0, CUmodule *mod);
 /* loaded module for k (compiled if needed); NULL if it does not compile */
 kmod *get_mod(gpu_t *g, const vkey *k);
 view_t make_view(int d, int M, int N, int K, int ta, int tb);
-/* torch.mm through cublasGemmEx (stages/cuda/cublas_mm.h).  ref: fp32
+/* torch.mm through cublasGemmEx (stages/gpu/cuda/cublas_mm.h).  ref: fp32
  * output, pedantic fp32 compute. */
 cublasStatus_t blas_mm(gpu_t *g, const view_t *v, const void *A, const void *B, void *C, int ref);
 void fill(gpu_t *g, int d, void *x, long long n, uint64_t seed);

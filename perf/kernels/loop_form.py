@@ -3,7 +3,7 @@
 Inductor's on the largest inputs, growing with num_stages).  Times, in one process on one GPU,
 three kernels for the same configs: ours (kernels/triton_mm.py, run-time sizes), ours with
 Inductor's loop form (made from it by loop_form_kernel(), run-time sizes) and Inductor's
-template with literal sizes and strides (the code Inductor generates: stages/bench/
+template with literal sizes and strides (the code Inductor generates: stages/gpu/bench/
 triton_speccheck.py's oracle, inductor_ref_mm).
 Triton JIT; triton.testing.do_bench (CUDA events around each launch, L2 flushed before each;
 median and min of the launches, ms).  Checks each result against torch.mm (fp32 reference).

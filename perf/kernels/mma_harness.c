@@ -39,8 +39,8 @@
 #include <string.h>
 
 #include "harness_gpu.h"
-#include "opts.h" /* stages/lib */
-#include "util.h" /* stages/lib: die, xmalloc, read_file, fnv1a64, mono_s */
+#include "core/opts.h" /* stages/core */
+#include "core/util.h" /* stages/core: die, xmalloc, read_file, fnv1a64, mono_s */
 
 #define H200_MEM_BYTES (143771.0 * 1048576.0)
 

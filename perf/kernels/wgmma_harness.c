@@ -34,9 +34,9 @@
 #include <string.h>
 
 #include "harness_gpu.h"
-#include "opts.h" /* stages/lib */
-#include "util.h" /* stages/lib: die, xmalloc, read_file, fnv1a64, mono_s, mkdir_p */
-#include "wgmma_launch.h"
+#include "core/opts.h" /* stages/core */
+#include "core/util.h" /* stages/core: die, xmalloc, read_file, fnv1a64, mono_s, mkdir_p */
+#include "gpu/cuda/wgmma_launch.h"
 
 /* ---- wgmma.cu cubins ----------------------------------------------------- */
 
@@ -90,7 +90,7 @@ static int wpre_one(void *p, size_t i)
 
 /* ---- the GPU side ---------------------------------------------------------- */
 
-typedef tmap_encode_fn fn_tmap_t; /* stages/cuda/wgmma_launch.h */
+typedef tmap_encode_fn fn_tmap_t; /* stages/gpu/cuda/wgmma_launch.h */
 
 typedef struct {
 	wkey k;
@@ -143,7 +143,7 @@ static int wg_available(const view_t *v, const void *A, const void *B)
 	       (uintptr_t)B % 16 == 0;
 }
 
-/* both tensor maps of the launch contract (stages/cuda/wgmma_launch.c) */
+/* both tensor maps of the launch contract (stages/gpu/cuda/wgmma_launch.c) */
 static CUresult wg_maps(const wctx *w, const cfg_t *c, const view_t *v, const void *A, const void *B,
                         CUtensorMap *tA, CUtensorMap *tB)
 {

@@ -36,8 +36,8 @@ gpus=("$@"); [ ${#gpus[@]} -gt 0 ] || gpus=(a100 h100)
 TH=${THREADS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 make -s all >/dev/null
 T=$(mktemp -d "${TMPDIR:-/tmp}/mmrank-pipe.XXXXXX"); trap 'rm -rf "$T"' EXIT
-cc -std=c11 -D_GNU_SOURCE -O2 -iquote stages/lib -o "$T/zipcat" perf/pipeline/zipcat.c \
-	stages/lib/zipmember.c stages/lib/util.c -lzip -lisal
+cc -std=c11 -D_GNU_SOURCE -O2 -iquote stages -o "$T/zipcat" perf/pipeline/zipcat.c \
+	stages/formats/zipmember.c stages/core/util.c -lzip -lisal
 mkdir -p "$T/r"
 load() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?'; }
 load0=$(load)

@@ -4,12 +4,12 @@
  * libzip for the archive, ISA-L inflate, CRC checked) or with --libzip
  * through libzip's own decoder (zlib inflate, CRC checked).
  * usage: zipcat [--libzip] ZIP MEMBER...   prints the line count; exit 1 on
- * an error.  Built by run.sh with stages/lib/zipmember.c and util.c. */
+ * an error.  Built by run.sh with stages/formats/zipmember.c and util.c. */
 #include <stdio.h>
 #include <string.h>
 #include <zip.h>
 
-#include "zipmember.h"
+#include "formats/zipmember.h"
 
 static char buf[1 << 20];
 
