@@ -380,10 +380,9 @@ OFFICIAL_GPUS   := $(shell awk -F'\t' 'NR>1{print $$2}' datasets/MANIFEST.tsv)
 ifneq ($(filter $(GPU),$(OFFICIAL_GPUS)),)
 # Official data: the zip holds <gpu>_mm.txt plus the TIMM and HF training
 # sets.  featurize reads them straight out of the zip (featurize --zip:
-# libzip for the archive, ISA-L inflate in-process, CRC checked: the three
-# A100 logs in 0.05 s where `unzip -p` takes 0.45 s), so the 100 MB of text
-# are never written to disk; `make unpack` puts them under $(O)/raw/ for
-# inspection.
+# libzip for the archive, ISA-L inflate in-process, CRC checked; timings:
+# docs/RESULTS.md section 1), so their text is never written to disk;
+# `make unpack` puts them under $(O)/raw/ for inspection.
 ZIP        := $(O)/$(GPU)_mm.zip
 EXTRA_SETS := train_timm train_hf
 LOG_main       := $(GPU)/$(GPU)_mm.txt
@@ -708,7 +707,8 @@ check-build:
 	@stages/deps.sh
 	$(Q)$(MAKE) --no-print-directory BUILD=build/san check-bins
 # (one target with a recipe: make says nothing of its parts being up to date;
-# nvmmh's probe, 0.15 s, runs only for this goal, not on every make)
+# nvmmh's probe runs only for this goal, not on every make: docs/RESULTS.md
+# section 1)
 check-bins: all units $(BIN)/bench-fake $(BIN)/triton_cands \
   $(if $(wildcard $(CUDA)/include/cuda_runtime.h),$(BIN)/bench) \
   $(if $(filter check-bins,$(MAKECMDGOALS)),$(if $(shell stages/nvmmh-dir.sh '$(NVMMH_DIR)' 2>/dev/null),$(BIN)/nvmmh))
