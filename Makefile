@@ -580,11 +580,15 @@ endef
 $(foreach h,$(sort $(abspath $(HELDOUT) $(LOG))),$(eval $(call extra_log_rule,$(h))))
 HELDOUT_ARGS = $(foreach h,$(HELDOUT),$(basename $(notdir $(h)))=$(call log_feat,$(h)))
 
-$(CMP)/params: FORCE
-	$(call stamp,$(RANKING) $(SEED) $(HOLDOUT) $(GRID) $(SELECT) $(LEAF_RANK) $(SELECT_RANK) $(LEAF_PAD)$(LEAF_FILL_ARG) $(FOLDS)$(TOPK_ARG) $(EXTRA_SETS))
+# the comparison's stamps, asked only when their text changes (make -n
+# compare then lists nothing stale, like $(O)/prune.params)
+CMP_PARAMS  = $(RANKING) $(SEED) $(HOLDOUT) $(GRID) $(SELECT) $(LEAF_RANK) $(SELECT_RANK) $(LEAF_PAD)$(LEAF_FILL_ARG) $(FOLDS)$(TOPK_ARG) $(EXTRA_SETS)
+$(CMP)/params: $(call stamp_stale,$(CMP)/params,$(CMP_PARAMS))
+	$(call stamp,$(CMP_PARAMS))
 # what the comparison shows: the reference artifact and the extra logs
-$(CMP)/show.params: FORCE
-	$(call stamp,$(abspath $(REFERENCE_ART)) $(HELDOUT))
+CMP_SHOW    = $(abspath $(REFERENCE_ART)) $(HELDOUT)
+$(CMP)/show.params: $(call stamp_stale,$(CMP)/show.params,$(CMP_SHOW))
+	$(call stamp,$(CMP_SHOW))
 
 # $(call cmp_fit,NAME,split and learning options): the comparison's tree
 # $(CMP)/NAME/tree.tsv, its split and metrics, seeded like make heuristic
