@@ -391,10 +391,9 @@ OFFICIAL_GPUS   := $(shell awk -F'\t' 'NR>1{print $$2}' datasets/MANIFEST.tsv)
 ifneq ($(filter $(GPU),$(OFFICIAL_GPUS)),)
 # Official data: the zip holds <gpu>_mm.txt plus the TIMM and HF training
 # sets.  featurize reads them straight out of the zip (featurize --zip:
-# libzip for the archive, ISA-L inflate in-process, CRC checked: the three
-# A100 logs in 0.05 s where `unzip -p` takes 0.45 s), so the 100 MB of text
-# are never written to disk; `make unpack` puts them under $(O)/raw/ for
-# inspection.
+# libzip for the archive, ISA-L inflate in-process, CRC checked; timings:
+# docs/RESULTS.md section 1), so their text is never written to disk;
+# `make unpack` puts them under $(O)/raw/ for inspection.
 ZIP        := $(O)/$(GPU)_mm.zip
 EXTRA_SETS := train_timm train_hf
 LOG_main       := $(GPU)/$(GPU)_mm.txt
@@ -592,11 +591,15 @@ endef
 $(foreach h,$(sort $(abspath $(HELDOUT) $(LOG))),$(eval $(call extra_log_rule,$(h))))
 HELDOUT_ARGS = $(foreach h,$(HELDOUT),$(basename $(notdir $(h)))=$(call log_feat,$(h)))
 
-$(CMP)/params: FORCE
-	$(call stamp,$(RANKING) $(SEED) $(HOLDOUT) $(GRID) $(SELECT) $(LEAF_RANK) $(SELECT_RANK) $(LEAF_PAD)$(LEAF_FILL_ARG) $(FOLDS)$(TOPK_ARG) $(EXTRA_SETS))
+# the comparison's stamps, asked only when their text changes (make -n
+# compare then lists nothing stale, like $(O)/prune.params)
+CMP_PARAMS  = $(RANKING) $(SEED) $(HOLDOUT) $(GRID) $(SELECT) $(LEAF_RANK) $(SELECT_RANK) $(LEAF_PAD)$(LEAF_FILL_ARG) $(FOLDS)$(TOPK_ARG) $(EXTRA_SETS)
+$(CMP)/params: $(call stamp_stale,$(CMP)/params,$(CMP_PARAMS))
+	$(call stamp,$(CMP_PARAMS))
 # what the comparison shows: the reference artifact and the extra logs
-$(CMP)/show.params: FORCE
-	$(call stamp,$(abspath $(REFERENCE_ART)) $(HELDOUT))
+CMP_SHOW    = $(abspath $(REFERENCE_ART)) $(HELDOUT)
+$(CMP)/show.params: $(call stamp_stale,$(CMP)/show.params,$(CMP_SHOW))
+	$(call stamp,$(CMP_SHOW))
 
 # $(call cmp_fit,NAME,split and learning options): the comparison's tree
 # $(CMP)/NAME/tree.tsv, its split and metrics, seeded like make heuristic
@@ -719,7 +722,8 @@ check-build:
 	@stages/sh/deps.sh
 	$(Q)$(MAKE) --no-print-directory BUILD=build/san check-bins
 # (one target with a recipe: make says nothing of its parts being up to date;
-# nvmmh's probe, 0.15 s, runs only for this goal, not on every make)
+# nvmmh's probe runs only for this goal, not on every make: docs/RESULTS.md
+# section 1)
 check-bins: all units $(BIN)/bench-fake $(BIN)/triton_cands \
   $(if $(wildcard $(CUDA)/include/cuda_runtime.h),$(BIN)/bench) \
   $(if $(filter check-bins,$(MAKECMDGOALS)),$(if $(shell stages/sh/nvmmh-dir.sh '$(NVMMH_DIR)' 2>/dev/null),$(BIN)/nvmmh))

@@ -15,6 +15,16 @@ fi
 C=$TMP/out/h200nvrtc/compare.txt
 [ "$(grep -c '^== ([abcd])' "$C")" = 4 ] && grep -q "^skip shipped: no $TMP/ref/_MMRankingH200NVRTC.py" "$C" &&
 	ok compare-h200 || fail compare-h200 "sections: $(grep '^==' "$C" | cut -c1-12 | tr '\n' '|')"
+# nothing stale: a second make compare runs no stage (its parameter stamps
+# are asked only when their text changes), and make -n lists none
+"${MK[@]}" -n compare >"$TMP/n.log" 2>&1
+if grep -qE 'bin/(featurize|fit|prune|import|eval|nvmmh) |stages/(compare|subset)\.sh' "$TMP/n.log"; then
+	fail compare-n-lists-nothing-when-up-to-date "$(grep -oE '(bin|stages)/[a-z_.]+ ' "$TMP/n.log" | sort -u | tr '\n' ' ')"
+else ok compare-n-lists-nothing-when-up-to-date; fi
+# while another setting still refits the comparison's trees
+"${MK[@]}" -n compare HOLDOUT=0.3 >"$TMP/n2.log" 2>&1
+[ "$(grep -cE 'bin/fit ' "$TMP/n2.log")" = 3 ] && ok compare-n-refits-on-a-new-setting ||
+	fail compare-n-refits-on-a-new-setting "$(grep -cE 'bin/fit ' "$TMP/n2.log") fits listed, want 3"
 if test_skip_unless NVMMH compare-h200-nvmmh-skipped; then
 	n=$(grep -c "^skip nvmmh on set '[a-z]*': it has no Triton choices (type=triton_...), the only ones nvMatmulHeuristics ranks$" "$C")
 	[ "$n" = 4 ] && ok compare-h200-nvmmh-skipped || fail compare-h200-nvmmh-skipped "$n skip lines, want 4 (one per section)"

@@ -110,11 +110,13 @@ expect_error rep-times-no-rep "reps1.tsv: no line of rep 2" "$TMP/none" \
 printf 'input\trep\tseconds\n0\t1\n' >"$TMP/reps1.tsv"
 expect_error rep-times-short-line "reps1.tsv:2: expected input, rep, seconds" "$TMP/none" \
 	$AG "$TMP/r2.log" "$TMP/r2.log" --a-rep 1/2 --x-rep 2/2 --a-stats "$TMP/reps1.tsv"
-# perf/experiments/inductor_agree.sh end to end on the CPU (--fake, 2 "GPUs"): run A
+# perf/experiments/inductor_agree.sh end to end on the CPU (inductor_collect.py
+# run by the stand-in check/inductor/fake_python.py, 2 "GPUs"): run A
 # stops by its time limit, run B measures exactly A's inputs per shard
 # (--max-inputs), the fake fast back end all; identical fakes agree fully
-OUT=$TMP/dev GPUS=2 A_S=1 B_S=30 COLLECT_EXTRA="--fake --fake-delay-ms 100" \
-	FAST_CMD="python3 $ROOT/stages/gpu/bench/inductor_collect.py --fake --shard {i}/{n} --stats {stats} {shapes} {log}" \
+FAKE_PY="python3 $ROOT/check/inductor/fake_python.py"
+OUT=$TMP/dev GPUS=2 A_S=1 B_S=30 PYTHON="$FAKE_PY" COLLECT_EXTRA="--fake-delay-ms 100" \
+	FAST_CMD="$FAKE_PY $ROOT/stages/gpu/bench/inductor_collect.py --shard {i}/{n} --stats {stats} {shapes} {log}" \
 	bash "$ROOT/perf/experiments/inductor_agree.sh" >"$TMP/dev.txt" 2>&1
 na=$(($(cat "$TMP"/dev/A/data_*.part.done | grep -c '^[0-9]')))
 nb=$(($(cat "$TMP"/dev/B/data_*.part.done | grep -c '^[0-9]')))
@@ -129,8 +131,8 @@ else fail agree-script-dry-run "A $na B $nb: $(tail -5 "$TMP/dev.txt" | tr '\n' 
 # of one run (the fake's rep 2 is 1 % slower: B/A 1.01 on every choice), the
 # fast back end runs in the first call only, the second call resumes A+B
 pair() {
-	OUT=$TMP/devp GPUS=2 PAIRED=1 A_S=1 COLLECT_EXTRA="--fake --fake-delay-ms 150" \
-		FAST_CMD="python3 $ROOT/stages/gpu/bench/inductor_collect.py --fake --shard {i}/{n} --stats {stats} {shapes} {log}" \
+	OUT=$TMP/devp GPUS=2 PAIRED=1 A_S=1 PYTHON="$FAKE_PY" COLLECT_EXTRA="--fake-delay-ms 150" \
+		FAST_CMD="$FAKE_PY $ROOT/stages/gpu/bench/inductor_collect.py --shard {i}/{n} --stats {stats} {shapes} {log}" \
 		bash "$ROOT/perf/experiments/inductor_agree.sh" >"$TMP/devp$1.txt" 2>&1
 }
 pair 1

@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
 # check/test_inductor_collect.sh — stages/gpu/bench/inductor_collect.py without a
-# GPU (--fake: a deterministic stand-in that writes Inductor's scratch log the
-# way AutoHeuristic does): the log featurize/merge read, sharding as bench,
+# GPU (run by check/inductor/fake_python.py: Inductor replaced by a
+# deterministic stand-in that writes its scratch log the way AutoHeuristic
+# does): the log featurize/merge read, sharding as bench,
 # resumption after a kill at every point of an input, --time-limit, refusals,
 # and shapes errors naming file:line: field.
 cd "$(dirname "$0")/.." || exit 1
 . check/lib.sh
-IC="python3 $ROOT/stages/gpu/bench/inductor_collect.py --fake"
+FAKE_PY="python3 $ROOT/check/inductor/fake_python.py"
+IC="$FAKE_PY $ROOT/stages/gpu/bench/inductor_collect.py"
 cd "$TMP" || exit 1
 "$BIN/sample" --seed 3 --samples 3 -o s.tsv 2>/dev/null   # 12 inputs
 
 # --help states inputs, outputs and units
-h=$($IC --help)
+h=$(python3 "$ROOT/stages/gpu/bench/inductor_collect.py" --help)
 if grep -q 'SHAPES' <<<"$h" && grep -q 'LOG.inputs.tsv' <<<"$h" && grep -q 'in ms' <<<"$h" \
 	&& grep -q -- '--time-limit' <<<"$h"; then ok help; else fail help "usage text incomplete"; fi
+# and has no test-only option (the stand-in is the test tree's)
+if grep -qi 'fake' <<<"$h"; then fail help-no-test-options "$(grep -i fake <<<"$h" | head -2)"
+else ok help-no-test-options; fi
 
 # one shard: a log featurize reads, 5 candidates x 12 inputs, stats
 $IC --stats st.tsv s.tsv full.txt 2>err.txt; rc=$?
@@ -135,7 +140,7 @@ else fail named-columns-padded-strides "rc=$rc r1=$r1 r2=$r2 st=$st"; fi
 printf 'include %s\nall:\n\t$(call inductor_collect_bench,0,1/2,$(COLLECT_DIR)/st.tsv,$(COLLECT_DIR)/mk.txt)\n' \
 	"$ROOT/mk/inductor.mk" >frag.mk
 mkdir -p cdir && cp s.tsv cdir/shapes.tsv
-make -s -C "$ROOT" -f "$TMP/frag.mk" COLLECT_DIR="$TMP/cdir" INDUCTOR_EXTRA=--fake >mk.out 2>&1; rc=$?
+make -s -C "$ROOT" -f "$TMP/frag.mk" COLLECT_DIR="$TMP/cdir" PYTHON="$FAKE_PY" >mk.out 2>&1; rc=$?
 if [ $rc -eq 0 ] && cmp -s cdir/mk.txt d1.txt && grep -q '^reps	1$' cdir/st.tsv; then
 	ok make-fragment-command; else fail make-fragment-command "rc=$rc $(head -c 300 mk.out)"; fi
 make -s -C "$ROOT" -f "$TMP/frag.mk" BACKEND=cuda >mk.out 2>&1

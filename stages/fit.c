@@ -76,8 +76,8 @@ static const char h_test_fold[] =
 "with --test-fraction 1/K: the K folds' test sets are disjoint and cover "
 "every input (out-of-fold comparison, perf/compare/oof.sh); fold F is "
 "inputs [ceil(F n/K), ceil((F+1) n/K)) of the permutation, so 0/K is "
-"--test-fraction 1/K's split when that holds ceil(n/K) inputs (322, 2641: "
-"yes); an empty fold (K > inputs) is an error";
+"--test-fraction 1/K's split when that holds ceil(n/K) inputs (docs/RESULTS.md "
+"§2.2); an empty fold (K > inputs) is an error";
 static const char h_grid[] =
 "mm (default): max_depth 5, min_samples_leaf 0.01, entropy; reference: the "
 "§5.4 base grid (depth 5,6,7 x msl 1,5,10, 0.01,0.05,0.02 x gini,entropy); "

@@ -23,9 +23,10 @@
 # call copies the summary, the reports and a tar of STATE's logs to $OUT (8
 # files at most come back), so a machine lost between calls can be resumed by
 # unpacking that tar into STATE here and carrying it.
-# A CPU dry run: STATE=/tmp/s CALL_S=130 COLLECT_EXTRA="--fake --fake-delay-ms
-# 500" FAST_CMD="python3 stages/gpu/bench/inductor_collect.py --fake --stats {stats}
-# {shapes} {log}" bash perf/experiments/agree_lease.sh (twice: the second resumes).
+# A CPU dry run: STATE=/tmp/s CALL_S=130 PYTHON="python3 check/inductor/fake_python.py"
+# COLLECT_EXTRA="--fake-delay-ms 500" FAST_CMD="python3 check/inductor/fake_python.py
+# stages/gpu/bench/inductor_collect.py --stats {stats} {shapes} {log}" bash
+# perf/experiments/agree_lease.sh (twice: the second resumes).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 SHAPES=${SHAPES:-perf/experiments/inductor_agree_shapes.tsv}

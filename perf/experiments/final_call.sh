@@ -92,11 +92,11 @@ prepare() {
 if [ "$MODE" = --prepare ]; then prepare; exit $?; fi
 if [ "$MODE" = --dry-run ]; then
 	OUT=${OUT:-out/final-dry}
-	BENCH=build/bin/bench-fake IC_EXTRA="--fake --fake-delay-ms ${DRY_DELAY_MS:-400}"
+	BENCH=build/bin/bench-fake IC_PY="python3 check/inductor/fake_python.py" IC_EXTRA="--fake-delay-ms ${DRY_DELAY_MS:-400}"
 	export TORCHINDUCTOR_COMPILE_THREADS=1
 elif [ "$MODE" = run ]; then
 	OUT=${OUT:-out/final}
-	BENCH=build/bin/bench IC_EXTRA=
+	BENCH=build/bin/bench IC_PY=python3 IC_EXTRA=
 	export TORCHINDUCTOR_COMPILE_THREADS=${TORCHINDUCTOR_COMPILE_THREADS:-$(nproc)}
 else
 	echo "usage: perf/experiments/final_call.sh [--prepare | --dry-run]" >&2; exit 2
@@ -159,7 +159,7 @@ fi
 REM=$(($(left) - 30))
 B_LIMIT=$((REM - 75)) # an input in flight can take ~60 s (A: up to 60.3 s)
 if [ "$B_LIMIT" -gt 10 ]; then
-	run_step c_inductor_B "$REM" python3 stages/gpu/bench/inductor_collect.py --device 0 --shard 0/1 \
+	run_step c_inductor_B "$REM" $IC_PY stages/gpu/bench/inductor_collect.py --device 0 --shard 0/1 \
 		--max-inputs 48 --time-limit "$B_LIMIT" --triton-cache "$W/B/triton-cache" \
 		--stats "$W/B/stats_0.tsv" $IC_EXTRA "$SHAPES_A" "$W/B/data_0.txt" 2> "$W/B/stderr_0.txt"
 	rm -rf "$W/B/triton-cache"

@@ -28,8 +28,10 @@
 #            'build/bin/bench --template inductor --device {i} --shard {i}/{n}
 #             --stats {stats} {shapes} {log}' (default: none, skipped)
 #   FAST_S   its time limit per shard (default 90; the command is killed after)
-#   COLLECT_EXTRA  more inductor_collect options for runs A, B, C (--fake: a
-#            CPU dry run of this script, as check/test_inductor_agree.sh does)
+#   COLLECT_EXTRA  more inductor_collect options for runs A, B, C
+#   PYTHON   the interpreter of inductor_collect.py (default python3;
+#            "python3 check/inductor/fake_python.py": a CPU dry run of this
+#            script, as check/test_inductor_agree.sh does)
 #   PAIRED=1 runs A and B as the two fresh autotunings of one inductor_collect
 #            run (--reps 2: per input, A's compile + autotune, then B's with
 #            fresh Inductor caches again, reusing A's compiled Triton kernels),
@@ -56,6 +58,7 @@ SHAPES=${SHAPES:-perf/experiments/inductor_agree_shapes.tsv}
 N=${GPUS:-$(nvidia-smi -L 2>/dev/null | wc -l)}
 [ "$N" -ge 1 ] || { echo "no GPU (set GPUS=n)"; exit 1; }
 COLLECT_EXTRA=${COLLECT_EXTRA:-}
+PYTHON=${PYTHON:-python3}
 A_S=${A_S:-200} B_S=${B_S:-150} C_S=${C_S:-0} FAST_S=${FAST_S:-90}
 FAST_CMD=${FAST_CMD:-}
 PAIRED=${PAIRED:-0}
@@ -84,7 +87,7 @@ run_inductor() {
 		local extra=()
 		[ "$name" = B ] && extra=(--max-inputs "$(shard_done "$OUT/A" $i)")
 		[ "$PAIRED" = 1 ] && extra=(--reps 2 --rep-times "$OUT/$name/reps_$i.tsv")
-		timeout $((secs + 150)) python3 $IC --device $i --shard $i/$N --time-limit "$secs" \
+		timeout $((secs + 150)) $PYTHON $IC --device $i --shard $i/$N --time-limit "$secs" \
 			--triton-cache "$TRITON_SHARED" --stats "$OUT/$name/stats_$i.tsv" "${extra[@]}" $COLLECT_EXTRA "$@" \
 			"$SHAPES" "$OUT/$name/data_$i.txt" 2>>"$OUT/$name/stderr_$i.txt" &
 		pids+=($!)
@@ -150,7 +153,7 @@ separate_runs() {  # A, then B on A's inputs, then C and the fast back end
 	if [ "$C_S" -gt 0 ]; then
 		echo "=== run C: Inductor, a fresh process per input (shard 0 only) ==="
 		mkdir -p "$OUT/C"
-		timeout $((C_S + 150)) python3 $IC --process-per-input --device 0 --shard 0/$N --time-limit "$C_S" \
+		timeout $((C_S + 150)) $PYTHON $IC --process-per-input --device 0 --shard 0/$N --time-limit "$C_S" \
 			--triton-cache "$(mktemp -d)/triton" --stats "$OUT/C/stats_0.tsv" $COLLECT_EXTRA "$SHAPES" "$OUT/C/data_0.txt" \
 			2>"$OUT/C/stderr_0.txt"
 		echo "run C: exit $? ($(shard_done "$OUT/C" 0) inputs)"

@@ -45,53 +45,6 @@ import inductor_log as ilog  # noqa: E402
 import inductor_shapes as ish  # noqa: E402
 from inductor_text import write_atomic  # noqa: E402
 
-FAKE_META = json.dumps({
-    "shared_memory": 232448, "device_capa": [9, 0], "name": "mm",
-    "numerical_features": ["m", "k", "n", "mat1_stride_0", "mat1_stride_1",
-                           "mat2_stride_0", "mat2_stride_1"],
-    "categorical_features": ["mat1_dtype", "mat2_dtype", "mat1_iscontig",
-                             "mat2_iscontig", "using_tf32"]})
-FAKE_HEADER = ("m,k,n,mat1_dtype,mat2_dtype,mat1_stride_0,mat1_stride_1,mat2_stride_0,"
-               "mat2_stride_1,mat1_iscontig,mat2_iscontig,using_tf32,choice,feedback")
-FAKE_CHOICES = ["extern_mm"] + [
-    f"type=triton_BLOCK-M={bm}_BLOCK-K={bk}_BLOCK-N={bn}_numstages={s}_numwarps={w}"
-    for bm, bk, bn, s, w in ((16, 32, 32, 4, 2), (64, 32, 64, 3, 4), (128, 64, 128, 3, 8),
-                             (128, 128, 128, 4, 8))]
-
-
-class FakeBackend:
-    """CPU stand-in for Inductor (tests): writes a scratch log the way
-    AutoHeuristic does (metadata + header when the file is new, one appended
-    row per candidate and rep), deterministic times, the 128x128x128 config
-    inf for float32 (as an over-shared-memory config), no rows at m = 1
-    (Inductor does not autotune there)."""
-
-    def __init__(self, delay_ms, die):
-        self.delay_ms, self.die = delay_ms, die
-        self.rep_secs = []
-
-    def versions(self):
-        return {"torch": "fake", "triton": "fake", "cuda": "none", "device": "FAKE",
-                "capability": "9.0"}
-
-    def measure(self, inp, path, reps):
-        self.rep_secs = [self.delay_ms / 1000 / reps] * reps
-        time.sleep(self.delay_ms / 1000)
-        if inp.m == 1:
-            return "no_rows"
-        for r in range(reps):
-            for j, c in enumerate(FAKE_CHOICES):
-                if self.die == (inp.id, "inductor") and r == reps - 1 and j == 2:
-                    os._exit(137)
-                fb = (float("inf") if inp.dtype == "torch.float32" and j == 4 else
-                      round(1e-6 * inp.m * inp.k * inp.n / (1 + j) * (1 + 0.01 * r) + 0.001 * j, 6))
-                new = not os.path.exists(path)
-                with open(path, "a") as fh:
-                    head = FAKE_META + "\n" + FAKE_HEADER + "\n" if new else ""
-                    fh.write(f"{head}{inp.features},{c},{fb}\n")
-        return "ok"
-
-
 class TorchBackend:
     """Inductor itself, in this process."""
 
@@ -247,15 +200,6 @@ def parse_args(argv):
     p.add_argument("--process-per-input", action="store_true",
                    help="a fresh Python process per input instead of one per shard "
                         "(the slower reference setting, to measure what it costs)")
-    p.add_argument("--fake", action="store_true",
-                   help="CPU stand-in for Inductor (tests; no torch): deterministic rows")
-    p.add_argument("--fake-delay-ms", type=float, default=0, metavar="D",
-                   help="with --fake: sleep D ms per input")
-    p.add_argument("--fake-die", metavar="INPUT:WHERE",
-                   help="with --fake: exit abruptly (status 137) at input INPUT, WHERE = "
-                        "inductor (scratch log half written), torn-rows (half its rows "
-                        "appended), before-sidecar (rows appended, sidecar line not) or "
-                        "torn-sidecar (half the sidecar line)")
     p.add_argument("--measure-one", nargs=2, metavar=("INPUT", "SCRATCH"), help=argparse.SUPPRESS)
     p.add_argument("--print-versions", action="store_true", help=argparse.SUPPRESS)
     a = p.parse_args(argv)
@@ -267,15 +211,6 @@ def parse_args(argv):
         p.error(str(e))
     if a.rep_times and a.process_per_input:
         p.error("--rep-times: the per-rep seconds are not known with --process-per-input")
-    a.die = None
-    if a.fake_die:
-        if not a.fake:
-            p.error("--fake-die needs --fake")
-        i, _, where = a.fake_die.partition(":")
-        if where not in ("inductor", "torn-rows", "before-sidecar", "torn-sidecar"):
-            p.error(f"--fake-die {a.fake_die}: WHERE must be inductor, torn-rows, "
-                    "before-sidecar or torn-sidecar")
-        a.die = (int(i), where)
     return a
 
 
@@ -296,9 +231,8 @@ def main(argv):
     if a.triton_cache:
         a.triton_cache = os.path.abspath(a.triton_cache)
         os.makedirs(a.triton_cache, exist_ok=True)
-    if not a.fake:
-        import inductor_torch
-        inductor_torch.pick_device(a.device)
+    import inductor_torch
+    inductor_torch.pick_device(a.device)
     if a.print_versions or a.measure_one:
         be = TorchBackend(a.triton_cache)
         if a.print_versions:
@@ -308,9 +242,7 @@ def main(argv):
         status = be.measure(inp, a.measure_one[1], a.reps)
         return 0 if status in ("ok", "no_rows") else 3
     todo = ish.shard_of(inputs, a.shard_i, a.shard_n)
-    if a.fake:
-        be = FakeBackend(a.fake_delay_ms, a.die)
-    elif a.process_per_input:
+    if a.process_per_input:
         be = ProcessBackend(child_argv(a))
     else:
         be = TorchBackend(a.triton_cache)
@@ -367,8 +299,6 @@ def main(argv):
             rows = []   # whatever a failed compile logged is not kept
         if a.rep_times:   # before the sidecar line: a killed input is redone and appended again
             append_rep_times(a.rep_times, inp.id, be.rep_secs)
-        if a.die and a.die[0] == inp.id:
-            slog.fault = a.die[1]
         try:
             slog.append(inp.id, meta, header, rows, secs, status)
         except ilog.LogError as e:
@@ -393,7 +323,7 @@ def main(argv):
     statuses = [d[4] for d in slog.done]
     if a.stats:
         write_stats(a.stats, {
-            "backend": "inductor" + ("-fake" if a.fake else ""),
+            "backend": "inductor",
             "device": v["device"], "capability": v["capability"], "torch": v["torch"],
             "triton": v["triton"], "cuda": v["cuda"], "shard": a.shard, "reps": a.reps,
             "process": "per-input" if a.process_per_input else "per-shard",

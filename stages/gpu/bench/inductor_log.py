@@ -74,7 +74,6 @@ class ShardLog:
         self.done = []          # (input id, rows, end, seconds, status)
         self.meta = None        # LOG.part's first two lines, once written
         self.dropped = 0        # bytes of a partly written input dropped on resume
-        self.fault = None       # tests only (inductor_collect --fake-die): where to die
         self._resume()
         self.fh = open(self.part, "ab")
         self.dfh = open(self.done_path, "ab")
@@ -138,22 +137,11 @@ class ShardLog:
                     f"input {input_id}: Inductor's metadata differs from {self.part}'s "
                     f"(another GPU, torch or feature set?):\n  {self.part}: {self.meta[0]}\n"
                     f"  input {input_id}: {meta}")
-            block = ("\n".join(rows) + "\n").encode()
-            if self.fault == "torn-rows":
-                self._die(self.fh, block[:len(block) // 2])
-            _fsync_write(self.fh, block)
+            _fsync_write(self.fh, ("\n".join(rows) + "\n").encode())
         end = self.fh.tell()
         line = f"{input_id}\t{len(rows)}\t{end}\t{seconds:.3f}\t{status}\n".encode()
-        if self.fault in ("before-sidecar", "torn-sidecar"):
-            self._die(self.dfh, line[:len(line) // 2] if self.fault == "torn-sidecar" else b"")
         _fsync_write(self.dfh, line)
         self.done.append((input_id, len(rows), end, seconds, status))
-
-    @staticmethod
-    def _die(fh, partial):
-        """A kill in the middle of a write (tests): PARTIAL reaches the disk."""
-        _fsync_write(fh, partial)
-        os._exit(137)
 
     def close(self):
         self.fh.close()
