@@ -4,7 +4,8 @@
 # one of its folder); a header of another folder of stages/ is written with
 # its folder, `#include "core/util.h"`, `"gpu/bench/plan.h"`, found through
 # the one `-iquote stages` of the build.  Every C source and header of the
-# tree (stages/, check/, perf/, kernels/; not gen/, build/, out/) is read;
+# tree (stages/, check/, perf/, kernels/; not gen/, build/, out/ or a hidden
+# folder: .git, a local scratch copy) is read;
 # and the layers include only downward.
 . check/lib.sh
 
@@ -12,7 +13,7 @@
 # not beside FILE but names a header of ROOT/stages/
 bare_includes() {
 	local root=$1 f h
-	(cd "$root" && find . \( -path ./build -o -path ./out -o -path ./gen -o -path ./.git \) -prune -o \
+	(cd "$root" && find . \( -path ./build -o -path ./out -o -path ./gen -o -path "./.*" \) -prune -o \
 		-type f \( -name '*.c' -o -name '*.h' -o -name '*.cu' \) -print | sed 's#^\./##' | sort |
 	while IFS= read -r f; do
 		sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"/]*\)".*/\1/p' "$f" |
