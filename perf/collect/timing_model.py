@@ -84,7 +84,7 @@ SETTINGS = [("Inductor", 0, 2, 0), CURRENT, ("long 10/1", 10, 1, 0), ("long 20/2
             ("loser 1.5, keep 5", 10, 2, -1.5), ("loser 2", 10, 2, 2), ("loser 3", 10, 2, 3)]
 LABEL_L = (1.2, 1.5, 2, 3)
 NOISE_LOGS = ("perf/results/gpu/adaptive_h200/same_0.txt.xz", "perf/results/gpu/mma_h200/ref_mma.txt.xz",
-              "perf/results/gpu/cublaslt_h200/measure_reference.txt.part.xz")
+              "perf/results/gpu/cublaslt_h200/measure_reference.interrupted.txt.xz")
 
 
 def read_log(path):
