@@ -48,7 +48,7 @@ V              ?= 0
 # ---- settings: checked in pure make before any $(shell) sees one (issue #33) -
 # No setting given on the command line or in the environment may hold a
 # quote (') or a newline: several reach $(shell) and recipes inside '...'.
-# MMR_SETTINGS: every user variable (check/test_injection.sh checks that each
+# MMR_SETTINGS: every user variable (check/t7110-injection.sh checks that each
 # `NAME ?=` of the Makefile and mk/*.mk is listed).
 MMR_SETTINGS := BENCH BENCH_EXTRA BUILD CC CFLAGS COLLECT_DIR COLLECT_MERGED COLLECT_TIME_LIMIT \
   COOL_CLOCK COOL_MAX_MS CROSS_DEVICE CUBIN_ARCH CUBIN_CACHE CUBLASLT CUDA CUDA_INC CUDA_LIBDIR \
@@ -202,7 +202,7 @@ Variables you set (current value; each is checked before anything runs):
        BACKEND=$(BACKEND) (bench|inductor)  CUBLASLT=$(CUBLASLT) (a cuBLASLt algorithm list)  COLLECT_TIME_LIMIT=$(COLLECT_TIME_LIMIT) (s)
        LAUNCHER=$(LAUNCHER) (local|slurm)  SHARDS SLURM_OPTS
   build: CC=$(CC)  CFLAGS=$(CFLAGS)  CUDA=$(CUDA) (toolkit, for bench)  BUILD=$(BUILD)  V=$(V) (1 shows full commands)
-  check: TESTS="check/test_x.sh ..."; TORCH_PYTHON=PY (a python with torch: artifacts in real Inductor)
+  check: TESTS="check/t1110-merge.sh ..."; TORCH_PYTHON=PY (a python with torch: artifacts in real Inductor)
   make help-all: every variable, the learner's and the collection's fine knobs too (docs/VARIABLES.md)
   make -n shows the exact stage commands
 endef
@@ -239,7 +239,7 @@ Every variable (current value):
   build: CC=$(CC) (C11 compiler)  CFLAGS=$(CFLAGS) (build/san: the sanitizer flags)  CUDA=$(CUDA) (toolkit, for bench)
        BUILD=$(BUILD) (build|build/san)  V=$(V) (1 shows full commands)
   fit: FIT_EXTRA="more fit options"; THREADS=$(THREADS) (fit threads and featurize jobs at once; same output)
-  check: TESTS="check/test_x.sh ..."; TORCH_PYTHON=PY (a python with torch: artifacts in real Inductor); fuzz: FUZZ_SECONDS=$(FUZZ_SECONDS)
+  check: TESTS="check/t1110-merge.sh ..."; TORCH_PYTHON=PY (a python with torch: artifacts in real Inductor); fuzz: FUZZ_SECONDS=$(FUZZ_SECONDS)
 endef
 
 .PHONY: help help-all
@@ -716,7 +716,7 @@ prune: $(O)/pruned.tsv
 
 # ---- tests -------------------------------------------------------------------
 # `make check`: build every stage with ASan+UBSan (build/san) and run
-# check/test_*.sh; the runner's last line is "N passed, N failed, N skipped".
+# check/t[0-9]*.sh; the runner's last line is "N passed, N failed, N skipped".
 .PHONY: check check-build check-bins
 check-build:
 	@stages/sh/deps.sh

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check/lengths.py — the length rule of the C sources (check/test_lengths.sh).
+"""check/lengths.py — the length rule of the C sources (check/t7160-lengths.sh).
 
 usage: check/lengths.py [--max N] [--list] FILE...
 

@@ -1,4 +1,4 @@
-# check/lib.sh — sourced by every check/test_*.sh (git-style test helpers).
+# check/lib.sh — sourced by every check/t[0-9]*.sh (git-style test helpers).
 #   BIN      stage binaries (default build/bin)
 #   TMP      a fresh scratch folder, removed on exit
 # Each check prints one line: "ok NAME", "FAIL NAME: why" or "skip NAME: why";
@@ -66,7 +66,7 @@ _prereq_probe() {
 		_prereq_why="no PyTorch artifacts _MMRanking*.py in $REFERENCE_DIR (set REFERENCE_DIR)" ;;
 	SLURM) command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v sbatch >/dev/null &&
 		command -v munged >/dev/null || _prereq_why="slurm-wlm/munge are not installed (apt-get install \
-slurm-wlm munge, or MMRANK_SLURM_INSTALL=1 lets test_slurm.sh do it, as root)" ;;
+slurm-wlm munge, or MMRANK_SLURM_INSTALL=1 lets t3170-slurm.sh do it, as root)" ;;
 	ROOT) [ "$(id -u)" -eq 0 ] || _prereq_why="not root" ;;
 	VALGRIND) command -v valgrind >/dev/null || _prereq_why="no valgrind (apt-get install valgrind)" ;;
 	SKLEARN) python3 -c 'import sklearn, numpy' 2>/dev/null ||

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""rules_print.py -- the Python side of check/test_rules.sh: the cases of
+"""rules_print.py -- the Python side of check/t1170-rules.sh: the cases of
 check/unit/rules_print.c (same input, same output), evaluated with
 stages/formats/rules.py."""
 import math

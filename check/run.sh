@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check/run.sh — run every check/test_*.sh (or the ones named) and print the
+# check/run.sh — run every check/t[0-9]*.sh (or the ones named) and print the
 # closing lines: "N passed, N failed, N skipped" and the skips per
 # prerequisite ("skipped by prerequisite: TRITON 12, TORCH 5; other 3").
 # A check name printed twice (in one file or across files) is a failure.
@@ -10,7 +10,7 @@
 set -u
 cd "$(dirname "$0")/.."
 tests=("$@")
-[ ${#tests[@]} -gt 0 ] || tests=(check/test_*.sh)
+[ ${#tests[@]} -gt 0 ] || tests=(check/t[0-9][0-9][0-9][0-9]-*.sh)
 pass=0 failn=0 skipn=0
 names=$(mktemp "${TMPDIR:-/tmp}/mmrank-names.XXXXXX") skips=$names.skips
 trap 'rm -f "$names" "$skips"' EXIT

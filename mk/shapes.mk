@@ -5,7 +5,7 @@
 #                        table datasets/shapes/models.tsv (shapes --from-models)
 #                        and datasets/shapes/lora.tsv, lora32.tsv from real.tsv
 #
-# real.tsv is committed; check/test_shapes.sh checks that it equals the
+# real.tsv is committed; check/t1140-shapes.sh checks that it equals the
 # regeneration.  Measure it with `make collect SHAPES=datasets/shapes/real.tsv`.
 # shapes writes the GEMMs in table order, each once (the first row that
 # gives it keeps it), so rows appended to the table only append GEMMs.  The

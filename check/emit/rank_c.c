@@ -1,5 +1,5 @@
 /* rank_c.c — rank every context of a TSV with a generated C heuristic; the C
- * twin of rank_py.py (same input, same output lines), for check/test_emit.sh
+ * twin of rank_py.py (same input, same output lines), for check/t5100-emit.sh
  * and check/emit/bench_latency.sh.
  *
  * Build (one translation unit, so the generated static helpers are visible):

@@ -4,7 +4,7 @@
 # prune (tree reader), emit (tree reader + m4 + the artifact check), import
 # (artifact reader).  Usage: check/fuzz/build.sh [CC]   (default
 # afl-clang-fast; any compiler works for a plain sanitizer build).
-# FUZZ_BUILD=DIR builds into DIR/bin/ instead (check/test_fuzz.sh).
+# FUZZ_BUILD=DIR builds into DIR/bin/ instead (check/t7130-fuzz.sh).
 # Only the library files the harnesses need are compiled, so work in
 # progress elsewhere in stages/core, formats, learn cannot break the fuzz build.
 set -eu

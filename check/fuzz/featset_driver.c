@@ -5,7 +5,7 @@
  * input), checks the invariants featset.h promises, prints a one-line
  * summary and frees everything.  An invariant violation aborts, so AFL++
  * reports it as a crash.  Built by check/fuzz/build.sh (AFL++ + ASan) and by
- * check/test_corpus.sh (plain cc) for the corpus's feat TSV cases.
+ * check/t7120-corpus.sh (plain cc) for the corpus's feat TSV cases.
  */
 #include "formats/featset.h"
 #include "core/util.h"

@@ -11,7 +11,7 @@
 # and crashes/hangs of this session.  Exit status 1 if
 # any harness found a crash or a hang.
 # check/fuzz/run.sh --replay [HARNESS...] runs each harness once on every
-# seed instead (no AFL++ needed; check/test_fuzz.sh): a signal or a
+# seed instead (no AFL++ needed; check/t7130-fuzz.sh): a signal or a
 # sanitizer report is a crash, any other exit status is fine; one line per
 # harness, exit status 1 if any seed crashed.
 # FUZZ_BUILD=DIR: the binaries of `FUZZ_BUILD=DIR check/fuzz/build.sh`.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """case.py — one call of mmrank_inductor's handler on a fake GEMM, against
-the torch stand-in in check/handler/stub (check/test_handler.sh).
+the torch stand-in in check/handler/stub (check/t6150-handler.sh).
 
 usage: case.py CANDS.tsv INPUT OP K ARTIFACT [--extra] [--unranked keep|drop]
                [--others] [--strides S1_0,S1_1,S2_0,S2_1]

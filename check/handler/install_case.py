@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """install_case.py — mmrank_inductor's install/uninstall against the torch
-stand-in (check/test_handler.sh); the fake GPU comes from MMRANK_STUB_*.
+stand-in (check/t6150-handler.sh); the fake GPU comes from MMRANK_STUB_*.
 
 usage: install_case.py ARTIFACT K [--force] [--import-only]
 Prints "installed k=K artifact=NAME" or "refused: MESSAGE", then the state:

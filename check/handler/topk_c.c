@@ -1,6 +1,6 @@
 /* topk_c.c — the expected top-k of one mm context from a generated C
  * heuristic (the twin of the Python artifact the handler loads), for
- * check/test_handler.sh.
+ * check/t6150-handler.sh.
  *
  * Build (one translation unit):
  *   cc -std=c11 -I DIR -DHEUR=NAME -DHEUR_C='"DIR/_NAME.c"' topk_c.c -o topk_c

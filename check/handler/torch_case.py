@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """torch_case.py — mmrank_inductor against a real torch 2.11 on the CPU
-(check/test_handler.sh, TORCH prerequisite; no GPU).
+(check/t6150-handler.sh, TORCH prerequisite; no GPU).
 
 usage: torch_case.py ARTIFACT K M KDIM N
 

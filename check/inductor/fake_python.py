@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """fake_python.py — a stand-in interpreter for stages/gpu/bench/inductor_collect.py
-(check/test_inductor_collect.sh, test_inductor_agree.sh, test_bench_triton.sh;
+(check/t6100-inductor-collect.sh, t6120-inductor-agree.sh, t4140-bench-triton.sh;
 the dry runs of perf/experiments): `python3 check/inductor/fake_python.py
 SCRIPT ARGS...` runs SCRIPT = inductor_collect.py with ARGS on the CPU, no
 torch: its Inductor back end replaced by FakeBackend, which writes the scratch

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fake_python.sh — a stand-in interpreter for perf/models/run.sh's driver
-# tests (check/test_models.sh): "-c CODE" succeeds (the import checks);
+# tests (check/t6160-models.sh): "-c CODE" succeeds (the import checks);
 # "perf/models/run.py ARGS... OUT" appends a record naming its arguments
 # (model, phase, mode, rep, the cache state run.sh passed) after sleeping
 # FAKE_SLEEP_<model> seconds (dashes as underscores; default 0).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # check/slurm/cluster.sh — a throw-away single-node Slurm cluster on the
-# loopback interface, for check/test_slurm.sh (and for trying LAUNCHER=slurm
+# loopback interface, for check/t3170-slurm.sh (and for trying LAUNCHER=slurm
 # on a laptop).  Needs root and Debian's slurm-wlm + munge packages.
 #
 # usage: cluster.sh start DIR [--cpus N] [--timeout S] [--listen auto|any]
@@ -125,7 +125,7 @@ start() {
 	# --listen auto: bind to loopback only when this host's name resolves to
 	# loopback (NoCtldInAddrAny/NoInAddrAny bind to that address); otherwise
 	# the daemons listen on every address (run this in a network namespace,
-	# as check/test_slurm.sh does where it can, to confine them).
+	# as check/t3170-slurm.sh does where it can, to confine them).
 	local commparams='# CommunicationParameters: default (listen on every address)' a=
 	[ "$listen" = any ] || a=$(getent hosts "$(hostname)" 2>/dev/null | awk '{print $1}' | sort -u) || true
 	if [ -n "$a" ] && ! grep -qvE '^(127\.|::1$)' <<<"$a"; then

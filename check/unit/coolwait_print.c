@@ -1,4 +1,4 @@
-/* coolwait_print — the C side of check/test_coolwait.sh: evaluates
+/* coolwait_print — the C side of check/t4170-coolwait.sh: evaluates
  * cool_decide and cool_wait (stages/gpu/policy/coolwait.h, bench --cool-clock) on
  * the cases read from stdin, one per line (# comments, blank lines skipped):
  *   decide P C CLOCK_MHZ MAX_MHZ WAITED_MS   -> off|ready|wait|timeout

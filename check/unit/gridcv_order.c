@@ -1,4 +1,4 @@
-/* gridcv_order — check/test_gridcv.sh: the gridcv.h contract
+/* gridcv_order — check/t2160-gridcv.sh: the gridcv.h contract
  * (issue #20): the passes' jobs run in any order, all passes open at once,
  * give the metrics and trees of gridcv_run when the passes are closed in
  * order.  usage: gridcv_order MAIN.feat.tsv GRID FOLDS K [reverse]; prints

@@ -1,5 +1,5 @@
 /* opts_demo — a program with one option of every kind (stages/core/opts.h),
- * for check/test_opts.sh: prints each value after parsing, one per line. */
+ * for check/t0120-opts.sh: prints each value after parsing, one per line. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* rules_print — the C side of check/test_rules.sh: evaluates the rules of
+/* rules_print — the C side of check/t1170-rules.sh: evaluates the rules of
  * stages/formats/rules.h on the cases read from stdin, one per line, and prints
  * one result line per case (check/rules_print.py prints the same from
  * stages/formats/rules.py):

@@ -1,4 +1,4 @@
-/* select_curve — the C side of check/test_select.sh: fit --select curve's
+/* select_curve — the C side of check/t2150-select.sh: fit --select curve's
  * rule (stages/learn/select.h select_curve) on hand-made curves.
  *
  * Four models, one set, 100 inputs each; L_k = the mean capped ln regret

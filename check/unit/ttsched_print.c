@@ -1,4 +1,4 @@
-/* ttsched_print — the C side of check/test_ttsched.sh: evaluates
+/* ttsched_print — the C side of check/t4160-ttsched.sh: evaluates
  * tt_schedule (stages/gpu/policy/ttsched.h: Inductor's launch counts, the
  * long-kernel rule of bench --long-ms and the loser cut of bench
  * --loser-ratio) on the cases read from stdin, one per line (# comments and

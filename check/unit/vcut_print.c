@@ -1,4 +1,4 @@
-/* vcut_print — the C side of check/test_ttsched.sh's check of the
+/* vcut_print — the C side of check/t4160-ttsched.sh's check of the
  * verification cut's --stats (stages/gpu/policy/vcutstats.h): reads one timing per
  * line from stdin (# comments and blank lines skipped):
  *   VCUT VCUT_AUDITED IS_LOSER RATIO

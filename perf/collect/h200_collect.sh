@@ -171,7 +171,7 @@ prepare() {
 }
 
 if [ "$MODE" = --prepare ]; then prepare; exit $?; fi
-if [ "$MODE" = --slice ]; then slice "$2" "$3"; exit $?; fi  # for check/test_h200_collect.sh
+if [ "$MODE" = --slice ]; then slice "$2" "$3"; exit $?; fi  # for check/t3160-h200-collect.sh
 case $MODE in
 --dry-run) OUT=${OUT:-out/h200c-dry} BENCH=${BENCH:-build/bin/bench-fake} ;;
 run) OUT=${OUT:-out/h200c} BENCH=${BENCH:-build/bin/bench} ;;

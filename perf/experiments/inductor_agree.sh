@@ -31,7 +31,7 @@
 #   COLLECT_EXTRA  more inductor_collect options for runs A, B, C
 #   PYTHON   the interpreter of inductor_collect.py (default python3;
 #            "python3 check/inductor/fake_python.py": a CPU dry run of this
-#            script, as check/test_inductor_agree.sh does)
+#            script, as check/t6120-inductor-agree.sh does)
 #   PAIRED=1 runs A and B as the two fresh autotunings of one inductor_collect
 #            run (--reps 2: per input, A's compile + autotune, then B's with
 #            fresh Inductor caches again, reusing A's compiled Triton kernels),

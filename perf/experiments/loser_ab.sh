@@ -21,7 +21,7 @@
 # tables, and giants.tar.xz, agree.tar.xz, the sets' folders: 3 files, as
 # a device call's $OUT takes them back), BENCH (build/bin/bench).
 # A CPU dry run of the script (not of the GPU): BENCH=build/bin/bench-fake
-# ENTRY=anything bash perf/experiments/loser_ab.sh (check/test_bench_triton.sh).
+# ENTRY=anything bash perf/experiments/loser_ab.sh (check/t4140-bench-triton.sh).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 L=${L:-1.5} EVERY=${EVERY:-2} CARRY=${CARRY:-build/loserab} OUT=${OUT:-out/loser_ab}

@@ -42,7 +42,7 @@ void emittable_fix(char *s)
 			*p = '_';
 }
 
-/* BEGIN reserved names (check/test_injection.sh reads this list) */
+/* BEGIN reserved names (check/t7110-injection.sh reads this list) */
 const char *const emittable_reserved[] = {
 	/* Python keywords and the names the artifact uses */
 	"False", "None", "True", "and", "as", "assert", "async", "await", "break",

@@ -33,7 +33,7 @@ const char *emittable_name_problem(const char *s);
 /* The only metadata name emit and import accept (get_name()). */
 #define EMITTABLE_META_NAME "mm"
 /* The names emittable_name_problem refuses outright, NULL-terminated (for
- * check/test_injection.sh, which checks that make refuses them too). */
+ * check/t7110-injection.sh, which checks that make refuses them too). */
 extern const char *const emittable_reserved[];
 
 #endif

@@ -13,7 +13,7 @@ mirror rules.h's (see its comment for the rules and their spec sections):
                        listed_best / best (ours, issue #3)
 
 Use: sys.path.insert(0, '<repo>/stages/formats'); import rules.
-check/test_rules.sh checks that these give what the C code gives.
+check/t1170-rules.sh checks that these give what the C code gives.
 """
 import math
 import os

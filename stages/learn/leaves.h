@@ -21,7 +21,7 @@
  * path above it survives), so prune(rank_all(t)) has the leaves of
  * leaves_prune(t), list for list: the prune stage re-derives the tree fit
  * evaluated and selected (its internal nodes, which only DOT shows, are
- * ordered too; fit --save-dot shows them as fitted).  check/test_leaves.sh
+ * ordered too; fit --save-dot shows them as fitted).  check/t2120-leaves.sh
  * compares the two trees' leaves and metrics.  Ordering all nodes costs ~13x a
  * grid search's ordering of the pruned leaves (fit ours, H100: 95 s
  * against 7 s), so fit does it once, for the written tree.  A padded

@@ -15,7 +15,7 @@
 #             or the new one
 # inputs: the log's inputs in log order (a run of rows of one (m, k, n,
 # dtype, the four strides, using_tf32); an input measured twice counts
-# twice); rows: its lines after the two header lines.  check/test_manifest.sh
+# twice); rows: its lines after the two header lines.  check/t1190-manifest.sh
 # checks every committed row with this.
 # Errors (exit 1, nothing written; the line named): FILE.xz missing or not
 # xz, a log without the two header lines, with a row whose fields are not

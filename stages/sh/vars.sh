@@ -12,7 +12,7 @@
 # HELDOUT (compare), CUBLASLT (collect), DATASET_MIRROR (fetching an
 # official dataset).
 # The ranges are those of the stage options the variables feed (fit, prune,
-# eval, sample, bench); check/test_vars.sh checks that they agree.
+# eval, sample, bench); check/t3110-vars.sh checks that they agree.
 set -u
 shopt -s extglob
 goals=

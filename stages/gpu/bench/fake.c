@@ -1,6 +1,6 @@
 /* fake.c — the fake measurer (measure.h): a deterministic stand-in for the
  * CUDA measurer, linked into build/bin/bench-fake for CPU tests of logging
- * and resumption (check/test_bench_cpu.sh).  It times the candidates of
+ * and resumption (check/t4100-bench-cpu.sh).  It times the candidates of
  * every back end's plan itself (their GPU halves are not linked).  Reports
  * an H100/H200-like device (232448 B opt-in shared memory, capability 9.0).
  * The "time" of a candidate is a pure function of (input features, choice

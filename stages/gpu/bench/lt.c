@@ -2,7 +2,7 @@
  * algorithm list reader and the discovery tally (lt.h; the driver loop of
  * --lt-discover is discover.c, the CUDA half cuda_lt.c).  Linked into
  * build/bin/bench and build/bin/bench-fake; tested on the CPU by
- * check/test_bench_lt.sh. */
+ * check/t4110-bench-lt.sh. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>

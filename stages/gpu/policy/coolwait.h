@@ -10,7 +10,7 @@
  *
  * The decision is a pure function (cool_decide) and the loop (cool_wait)
  * is driven through a clock source, so both are tested without a GPU
- * (check/test_coolwait.sh; bench-fake's made-up clock in
+ * (check/t4170-coolwait.sh; bench-fake's made-up clock in
  * stages/gpu/bench/fake.c).  The GPU's source reads NVML
  * (stages/gpu/bench/nvml_clock.h).  Clocks in MHz, times in ms.
  */

@@ -1,5 +1,5 @@
 """Stand-in for the few torch objects mmrank_inductor touches (mmrank
-check/test_handler.sh).  Not PyTorch code.  The fake GPU comes from the
+check/t6150-handler.sh).  Not PyTorch code.  The fake GPU comes from the
 environment: MMRANK_STUB_GPU (device name; empty: no CUDA device),
 MMRANK_STUB_CAPA ("9.0"), MMRANK_STUB_SMEM (232448)."""
 import os

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# t1170-rules.sh — one home per rule (stages/formats/rules.h): near-best (spec
+# §5.2), the top-k list with the extern_mm fallback (§5.9, §7.3), regret.
+#   - C (check/unit/rules_print.c) and Python (stages/formats/rules.py, which
+#     reads rules.h's #define lines; check/rules_print.py) give the same
+#     answers on check/fixtures/rules/cases.txt, and the expected ones
+#     (expected.txt: near-best up to t = best/0.98 = 1.0204 best, not the
+#     1.02 best of a ratio test the other way round);
+#   - fit's expansion (--dump-train) of check/fixtures/rules/boundary.txt
+#     (times 1, 1.02, 1.0203, 1.0205, inf and 1/0.98 per input) holds the
+#     rows, labels and weights rules.py's near_best gives: 1, 1.02, 1.0203
+#     and 1/0.98 near-best, 1.0205 and inf not.
+. check/lib.sh
+U=${BIN%/bin}/unit/rules_print
+D=$FIX/rules
+[ -x "$U" ] || { fail rules "no $U (make units)"; finish; }
+"$U" <"$D/cases.txt" >"$TMP/c.out" 2>"$TMP/err" || fail rules-c "exit $?: $(head -1 "$TMP/err")"
+test_cmp rules-c-expected "$D/expected.txt" "$TMP/c.out"
+if python3 "$ROOT/check/rules_print.py" <"$D/cases.txt" >"$TMP/py.out" 2>"$TMP/err"; then
+	test_cmp rules-python-expected "$D/expected.txt" "$TMP/py.out"
+else
+	fail rules-python "exit $?: $(tail -1 "$TMP/err")"
+fi
+
+"$BIN/featurize" -o "$TMP/b.feat.tsv" "$D/boundary.txt" 2>/dev/null &&
+"$BIN/fit" "$TMP/b.feat.tsv" --split none --dump-train "$TMP/dump.tsv" -o "$TMP/t.tsv" \
+	--metrics "$TMP/m.tsv" >/dev/null 2>&1 || { fail rules-fit "featurize/fit failed"; finish; }
+awk -F'\t' 'NR > 1 { print $(NF - 1) "\t" $NF }' "$TMP/dump.tsv" >"$TMP/fit.rows"
+python3 - "$TMP/b.feat.tsv" "$ROOT/stages/formats" >"$TMP/py.rows" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[2])
+import rules
+rows = [l.rstrip('\n').split('\t') for l in open(sys.argv[1])][1:]
+h = rows[0]
+ci, mi, ii = h.index('choice'), h.index('median_ms'), h.index('input')
+by = {}
+for r in rows[1:]:
+    by.setdefault(r[ii], []).append((r[ci], float(r[mi])))
+for i in by:
+    best = min(t for _, t in by[i])
+    for c, t in by[i]:
+        if rules.near_best(t, best):
+            print('%s\t%.17g' % (c, best / t))
+PY
+test_cmp rules-fit-expansion-is-python-near-best "$TMP/py.rows" "$TMP/fit.rows"
+[ "$(cut -f1 "$TMP/fit.rows" | sort -u | tr '\n' ' ')" = "extern_mm type=a type=b type=e " ] &&
+	ok rules-fit-boundary || fail rules-fit-boundary "labels $(cut -f1 "$TMP/fit.rows" | sort -u | tr '\n' ' ')"
+finish

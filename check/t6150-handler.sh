@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# templates/mmrank_inductor.py (issue #35 item 1), no GPU: the handler's
+# top-k for known shapes against an independent source — the candidate
+# lists from the C candidate rule (stages/gpu/bench/triton_cands.c, checked
+# against torch 2.11 by t4150-triton.sh) and the ranking from the C twin of
+# the artifact (gen/_MMRankingH200.c through check/handler/topk_c.c) — run
+# on the torch stand-in check/handler/stub; addmm keeps both ATen choices,
+# bmm is untouched, k=1 and k=int override, k="auto" uses get_top_k (10
+# without it), the extra "mm-ah" configs, the unranked rule (keep / drop),
+# the unsafe-leaf fallback; install refuses a wrong GPU and changes
+# nothing; MMRANK_INDUCTOR at import.  TORCH prerequisite (a python with
+# torch 2.11, TORCH_PYTHON): the
+# subclass against the real signatures, and a CPU compile where the handler
+# ranks real KernelTemplateChoice objects of torch's own CUDA mm heuristic
+# (TORCH_PYTHON=/path/to/python with torch 2.11, e.g. a venv).
+# Prerequisites: python3, cc, the library (make check builds it).
+. check/lib.sh
+CC=${CC:-cc}
+LIBA=$(dirname "$BIN")/libmmrank.a
+H=check/handler
+ART=gen/_MMRankingH200.py
+test_require PYTHON3 handler-all
+if [ ! -f "$LIBA" ]; then skip handler-all "[BUILT] $LIBA missing (make check builds it)"; finish; fi
+FLAGS="-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1"
+case $BIN in */san/bin) FLAGS="$FLAGS -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" ;; esac
+if ! $CC $FLAGS -iquote stages -o "$TMP/triton_cands" \
+	stages/gpu/bench/triton_cands.c stages/gpu/policy/inductor_cands.c "$LIBA" -ljansson -lm 2>"$TMP/cc.err" ||
+   ! $CC $FLAGS -I gen -DHEUR=MMRankingH200 -DHEUR_C="\"$ROOT/gen/_MMRankingH200.c\"" \
+	"$H/topk_c.c" -o "$TMP/topk_c" 2>>"$TMP/cc.err"; then
+	fail handler-build "$(head -c 400 "$TMP/cc.err")"; finish
+fi
+ok handler-build
+
+# 0: GPT-2's c_attn addmm; 1: a decode mm (m 16, K 4096); 2: fp32 with TF32
+# on, mat2 transposed; 3: Llama's down_proj at prefill
+printf 'input\tm\tk\tn\tdtype\ttf32\ttranspose_left\ttranspose_right\n0\t2048\t768\t2304\ttorch.bfloat16\t0\t0\t0\n1\t16\t4096\t4096\ttorch.bfloat16\t0\t0\t0\n2\t512\t1024\t768\ttorch.float32\t1\t0\t1\n3\t2048\t14336\t4096\ttorch.bfloat16\t0\t0\t0\n' >"$TMP/shapes.tsv"
+"$TMP/triton_cands" --candidates "$TMP/shapes.tsv" "$TMP/cands.tsv" 2>"$TMP/tc.err" ||
+	{ fail handler-cands "$(head -c 300 "$TMP/tc.err")"; finish; }
+
+# expect INPUT K LISTS -> $TMP/want: the C ranking's first K offered ids
+# (LISTS: mm, or "mm mm-ah"; extern_mm always offered)
+expect() {
+	awk -F'\t' -v i="$1" -v l=" $3 " 'NR > 1 && $1 == i && index(l, " " $14 " ") { print $12 }' \
+		"$TMP/cands.tsv" | sort -u >"$TMP/offered"
+	echo extern_mm >>"$TMP/offered"
+	local r
+	r=$(awk -F'\t' -v i="$1" 'NR > 1 && $1 == i { print $2, $3, $4, $5, $7, $8, $9, $10, $6; exit }' "$TMP/cands.tsv")
+	set -- $r "$2"   # m k n dtype s10 s11 s20 s21 tf32 K
+	local c1=0 c2=0
+	[ "$5" = "$2" ] && [ "$6" = 1 ] && c1=1
+	[ "$7" = "$3" ] && [ "$8" = 1 ] && c2=1
+	"$TMP/topk_c" "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" $c1 $c2 "$9" "${10}" "$TMP/offered" >"$TMP/want" 2>"$TMP/want.err"
+}
+# got NAME ENV... -- ARGS: the handler's answer in $TMP/got (triton ids)
+run_case() { python3 "$H/case.py" "$TMP/cands.tsv" "$@" >"$TMP/out" 2>"$TMP/err"; }
+# same_top NAME: the handler kept exactly the C top-k (less extern_mm), in
+# Inductor's order (the candidate list's)
+same_top() {
+	grep -v '^extern_mm$' "$TMP/want" | sort >"$TMP/want.t"
+	grep '^triton ' "$TMP/out" | cut -d' ' -f2 >"$TMP/got.t"
+	local n_c
+	n_c=$(wc -l <"$TMP/want.t")
+	if [ "$n_c" -eq 0 ] && ! grep -qx extern_mm "$TMP/want"; then fail "$1" "no expected list"; return; fi
+	if ! sort "$TMP/got.t" | cmp -s - "$TMP/want.t"; then
+		fail "$1" "kept $(tr '\n' ' ' <"$TMP/got.t" | head -c 300) want $(tr '\n' ' ' <"$TMP/want.t" | head -c 300)"; return; fi
+	awk 'NR == FNR { pos[$0] = FNR; next } { print pos[$0] }' "$TMP/cand_order" "$TMP/got.t" >"$TMP/pos"
+	if ! sort -n "$TMP/pos" | cmp -s - "$TMP/pos"; then fail "$1" "not in Inductor's order"; return; fi
+	if grep -q '^bad-extra' "$TMP/out"; then fail "$1" "a kept choice lost the op's kwargs/layout/inputs"; return; fi
+	ok "$1"
+}
+order() { awk -F'\t' -v i="$1" -v l=" $2 " 'NR > 1 && $1 == i && index(l, " " $14 " ") { print $12 }' "$TMP/cands.tsv" >"$TMP/cand_order"; }
+stat_is() {   # NAME PYEXPR: evaluated on the stats dict s
+	if python3 -c "import json,sys; s=json.loads(sys.argv[1]); sys.exit(0 if ($2) else 1)" \
+		"$(sed -n 's/^stats //p' "$TMP/out")"; then ok "$1"; else fail "$1" "stats: $(sed -n 's/^stats //p' "$TMP/out" | head -c 300)"; fi
+}
+
+# ---- known shapes -> the C twin's top-k ------------------------------------
+order 1 mm; expect 1 5 mm; run_case 1 mm 5 "$ART"
+same_top handler-topk-decode-mm-k5
+grep -qx 'aten aten::mm' "$TMP/out" && ok handler-decode-keeps-extern-mm || fail handler-decode-keeps-extern-mm "$(head -3 "$TMP/out")"
+stat_is handler-decode-stats 's["decisions"] == {"mm": 1, "addmm": 0} and s["k_sum"]["mm"] == 5 and s["offered_triton_sum"]["mm"] == 18'
+
+# k="auto": gen/'s artifact has get_top_k (fit --topk-eps): the leaf's k,
+# the C twin's _top_k(); an artifact without it (get_top_k cut off): 10
+order 0 mm; expect 0 auto mm; run_case 0 addmm auto "$ART"
+same_top handler-topk-addmm-auto
+if [ "$(grep '^aten ' "$TMP/out" | tr '\n' ' ')" = "aten aten::bias_addmm aten aten::addmm " ]; then
+	ok handler-addmm-keeps-aten; else fail handler-addmm-keeps-aten "$(grep '^aten' "$TMP/out" | tr '\n' ' ')"; fi
+kauto=$(sed -n 's/^topk_c: auto k //p' "$TMP/want.err")
+stat_is handler-auto-is-the-c-top-k "s['k_default'] == 0 and s['mean_k'] == ${kauto:-0} and s['decisions']['addmm'] == 1"
+mkdir -p "$TMP/nok"
+sed '/^    def get_top_k(/,$d' "$ART" >"$TMP/nok/_MMRankingH200.py"
+order 0 mm; expect 0 10 mm; run_case 0 addmm auto "$TMP/nok/_MMRankingH200.py"
+same_top handler-topk-addmm-auto-without-get-top-k
+stat_is handler-auto-without-get-top-k-is-10 's["k_default"] == 1 and s["mean_k"] == 10 and s["decisions"]["addmm"] == 1'
+
+order 2 mm; expect 2 3 mm; MMRANK_STUB_FP32=tf32 run_case 2 mm 3 "$ART"
+same_top handler-topk-tf32-transposed-k3
+order 3 mm; expect 3 4 mm; run_case 3 mm 4 "$ART"
+same_top handler-topk-llama-down-k4
+
+order 0 mm; expect 0 1 mm; run_case 0 mm 1 "$ART"
+same_top handler-k1-override
+n=$(grep -c '^triton ' "$TMP/out")
+if grep -qx extern_mm "$TMP/want"; then want_n=0; else want_n=1; fi
+[ "$n" -eq "$want_n" ] && ok handler-k1-one-entry || fail handler-k1-one-entry "$n triton choices kept"
+
+# the extra configs: the ranked pool is max-autotune's list plus mm-ah's
+order 0 "mm mm-ah"; expect 0 10 "mm mm-ah"; run_case 0 mm 10 "$ART" --extra
+awk '!seen[$0]++' "$TMP/cand_order" >"$TMP/co" && mv "$TMP/co" "$TMP/cand_order"
+same_top handler-extra-mm-ah-pool
+stat_is handler-extra-stats 's["extra"] and s["offered_triton_sum"]["mm"] > 20'
+
+# get_top_k: the artifact's confidence-sized k wins over 10; an int overrides
+{ cat "$ART"; printf '\n    def get_top_k(self, context):\n        return 2\n'; } >"$TMP/_MMRankingH200.py"
+order 0 mm; expect 0 2 mm; run_case 0 addmm auto "$TMP/_MMRankingH200.py"
+same_top handler-auto-uses-get-top-k
+stat_is handler-auto-get-top-k-stats 's["k_default"] == 0 and s["k_sum"]["addmm"] == 2'
+expect 0 6 mm; run_case 0 addmm 6 "$TMP/_MMRankingH200.py"
+same_top handler-int-k-overrides-get-top-k
+
+# ---- what the tree does not rank ------------------------------------------
+run_case 0 addmm 3 "$ART" --others
+if grep -qx 'other decompose_k' "$TMP/out" && grep -qx 'other triton::mm_persistent_tma' "$TMP/out"; then
+	ok handler-unranked-kept; else fail handler-unranked-kept "$(grep -v '^triton' "$TMP/out" | head -5 | tr '\n' ' ')"; fi
+run_case 0 addmm 3 "$ART" --others --unranked drop
+if ! grep -q '^other ' "$TMP/out" && [ "$(grep -c '^aten ' "$TMP/out")" -eq 2 ]; then
+	ok handler-unranked-dropped; else fail handler-unranked-dropped "$(grep -v '^triton' "$TMP/out" | head -5 | tr '\n' ' ')"; fi
+run_case 0 bmm 3 "$ART"
+grep -qx same "$TMP/out" && ok handler-bmm-untouched || fail handler-bmm-untouched "$(head -5 "$TMP/out" | tr '\n' ' ')"
+mkdir -p "$TMP/unsafe"
+{ cat "$ART"; printf '\n    def get_best_choices(self, context):\n        return None\n'; } >"$TMP/unsafe/_MMRankingH200.py"
+run_case 0 mm 3 "$TMP/unsafe/_MMRankingH200.py"
+if grep -qx same "$TMP/out"; then stat_is handler-unsafe-leaf-falls-back 's["fallbacks"] == {"unsafe leaf": 1} and s["decisions"]["mm"] == 0'
+else fail handler-unsafe-leaf-falls-back "list changed"; fi
+run_case 0 mm 3 "$TMP/unsafe/_MMRankingH200.py" --extra
+grep -qx same "$TMP/out" && ok handler-unsafe-leaf-extra-untouched || fail handler-unsafe-leaf-extra-untouched "the fallback list is not Inductor's"
+
+# ---- install / refuse / uninstall / environment ---------------------------
+ic() { python3 "$H/install_case.py" "$@" >"$TMP/ic" 2>"$TMP/ic.err"; }
+MMRANK_STUB_GPU="NVIDIA H200" ic "$ART" 3
+if grep -qx 'installed k=3 artifact=MMRankingH200' "$TMP/ic" && grep -qx 'config-makes-ours True' "$TMP/ic" &&
+   [ "$(grep '^state' "$TMP/ic" | tr '\n' '|')" = "state handler=MMRankChoices config=set|state handler=InductorChoices config=unset|" ] &&
+   grep -qx 'uninstall-again False' "$TMP/ic"; then ok handler-install-uninstall
+else fail handler-install-uninstall "$(tr '\n' '|' <"$TMP/ic" | head -c 300)"; fi
+# the FX graph cache's view of the handler: artifact, its contents, k
+key3=$(sed -n 's/^key //p' "$TMP/ic")
+MMRANK_STUB_GPU="NVIDIA H200" ic "$ART" auto
+keya=$(sed -n 's/^key //p' "$TMP/ic")
+sha=$(sha256sum "$ART" | cut -c1-16)
+if [ "$key3" = "mmrank:MMRankingH200:$sha:3:0:keep:mm,addmm" ] && [ "$keya" = "mmrank:MMRankingH200:$sha:auto:0:keep:mm,addmm" ]; then
+	ok handler-cache-key; else fail handler-cache-key "'$key3' / '$keya'"; fi
+refused() {   # NAME PATTERN: refused with PATTERN and nothing changed
+	if grep -Eq "^refused: .*$2" "$TMP/ic" && grep -qx 'state handler=InductorChoices config=unset' "$TMP/ic" &&
+	   ! grep -q '^installed' "$TMP/ic"; then ok "$1"; else fail "$1" "$(tr '\n' '|' <"$TMP/ic" | head -c 300)"; fi
+}
+MMRANK_STUB_GPU="NVIDIA A100-SXM4-80GB" MMRANK_STUB_CAPA=8.0 MMRANK_STUB_SMEM=166912 ic "$ART" auto
+refused handler-refuses-a100 "not trained for this GPU \(NVIDIA A100.*check_precondition refuses it"
+MMRANK_STUB_GPU="NVIDIA H100 80GB HBM3" ic "$ART" auto
+refused handler-refuses-h100-name "trained on an H200, not on this GPU \(NVIDIA H100"
+MMRANK_STUB_GPU="NVIDIA H100 80GB HBM3" ic "$ART" auto --force
+grep -qx 'installed k=auto artifact=MMRankingH200' "$TMP/ic" && ok handler-force-h100 || fail handler-force-h100 "$(head -2 "$TMP/ic")"
+MMRANK_STUB_GPU="" ic "$ART" auto
+refused handler-refuses-no-cuda "no CUDA device"
+ic "$ART" 0
+if grep -q "^value-error: .*k=0" "$TMP/ic" && grep -qx 'state handler=InductorChoices config=unset' "$TMP/ic"; then
+	ok handler-bad-k; else fail handler-bad-k "$(head -2 "$TMP/ic")"; fi
+MMRANK_INDUCTOR=3 MMRANK_ARTIFACT=$ART ic --import-only
+grep -qx 'import installed=True k=3' "$TMP/ic" && ok handler-env-installs || fail handler-env-installs "$(head -2 "$TMP/ic")"
+MMRANK_INDUCTOR=auto MMRANK_ARTIFACT=$ART MMRANK_STUB_CAPA=8.0 ic --import-only
+if grep -qx 'import installed=False' "$TMP/ic" && grep -q 'not installed: .*check_precondition' "$TMP/ic.err"; then
+	ok handler-env-refuses-quietly; else fail handler-env-refuses-quietly "$(cat "$TMP/ic" "$TMP/ic.err" | head -3 | tr '\n' '|')"; fi
+
+# ---- TORCH: the real torch 2.11 (CPU) --------------------------------------
+test_require TORCH handler-torch
+TP=$TORCH_PYTHON
+if ! "$TP" -c 'import torch, sys; sys.exit(0 if torch.__version__.startswith("2.11") else 1)' 2>/dev/null; then
+	skip handler-torch "[TORCH] $TP's torch is not 2.11"
+	finish
+fi
+mkdir -p "$TMP/ind"
+TORCHINDUCTOR_CACHE_DIR=$TMP/ind timeout 600 "$TP" "$H/torch_case.py" "$ART" 4 2048 768 2304 >"$TMP/tc" 2>"$TMP/tc.err"
+grep -qx 'sig ok' "$TMP/tc" && ok handler-torch-signatures || fail handler-torch-signatures "$(grep '^sig' "$TMP/tc" || tail -c 300 "$TMP/tc.err")"
+order 0 mm; expect 0 4 mm
+for op in mm addmm; do
+	awk -v o="$op" '$1 == "offered" && $2 == o { print $3 }' "$TMP/tc" >"$TMP/off.$op"
+	if cmp -s "$TMP/off.$op" "$TMP/cand_order"; then ok "handler-torch-offered-$op"; else
+		fail "handler-torch-offered-$op" "torch's ids differ from the C rule's: $(diff "$TMP/cand_order" "$TMP/off.$op" | head -3 | tr '\n' '|')"; fi
+	awk -v o="$op" '$1 == "kept" && $2 == o { print "triton", $3 }' "$TMP/tc" >"$TMP/out"
+	same_top "handler-torch-topk-$op"
+done
+if [ "$(awk '$1 == "aten" { printf "%s:%s ", $2, $3 }' "$TMP/tc")" = "addmm:aten::bias_addmm addmm:aten::addmm mm:aten::mm " ]; then
+	ok handler-torch-aten-kept; else fail handler-torch-aten-kept "$(grep '^aten' "$TMP/tc" | tr '\n' ' ')"; fi
+finish

@@ -1,0 +1,46 @@
+#!/bin/bash
+# t7130-fuzz.sh — the fuzz harnesses (check/fuzz/, `make fuzz`) cannot rot
+# unnoticed (issue #33):
+#   fuzz-build       check/fuzz/build.sh builds all five harnesses (featurize,
+#                    featset_driver, prune, emit, import) with afl-clang-fast
+#                    when AFL++ is installed, else with cc (a plain ASan+UBSan
+#                    build), into a scratch folder;
+#   fuzz-replay-H    every seed of harness H runs without a signal or a
+#                    sanitizer report (check/fuzz/run.sh --replay);
+#   fuzz-afl-H       with afl-fuzz installed: 3 s of AFL++ on H, 0 crashes,
+#                    0 hangs (else skipped, with the reason).
+# Prerequisites: a C compiler, jansson, libzip, ISA-L (as for the stages), m4
+# and python3 (the emit harness).
+. "$(dirname "$0")/lib.sh"
+H=(featurize featset prune emit import)
+CCF=afl-clang-fast
+command -v "$CCF" >/dev/null || CCF=${CC:-cc}
+export FUZZ_BUILD=$TMP/fuzz
+if ! check/fuzz/build.sh "$CCF" >"$TMP/build.log" 2>&1; then
+	fail fuzz-build "check/fuzz/build.sh $CCF: $(grep -m3 -E 'error|undefined' "$TMP/build.log" | tr '\n' '|')"
+	finish
+fi
+ok fuzz-build
+check/fuzz/run.sh --replay "${H[@]}" >"$TMP/replay.out" 2>"$TMP/replay.err"
+for h in "${H[@]}"; do
+	line=$(grep "^replay $h: " "$TMP/replay.out")
+	if [[ $line =~ ^replay\ $h:\ ([0-9]+)\ seeds,\ 0\ crashes$ ]] && [ "${BASH_REMATCH[1]}" -gt 0 ]; then
+		ok "fuzz-replay-$h"
+	else
+		fail "fuzz-replay-$h" "${line:-no summary}: $(grep -m2 ": $h: " "$TMP/replay.err" | tr '\n' '|')"
+	fi
+done
+if ! test_have_prereq AFL || ! command -v afl-fuzz >/dev/null; then
+	for h in "${H[@]}"; do skip "fuzz-afl-$h" "[AFL] ${_prereq_why:-no afl-fuzz (apt-get install afl++)}"; done
+	finish
+fi
+for h in "${H[@]}"; do
+	check/fuzz/run.sh 3 "$h" >"$TMP/afl.out" 2>"$TMP/afl.err"
+	line=$(grep "^fuzz $h: " "$TMP/afl.out")
+	if [[ $line =~ ^fuzz\ $h:\ ([0-9]+)\ execs.*\ 0\ crashes,\ 0\ hangs$ ]] && [ "${BASH_REMATCH[1]}" -gt 0 ]; then
+		ok "fuzz-afl-$h"
+	else
+		fail "fuzz-afl-$h" "${line:-no summary}: $(tail -3 "$TMP/afl.err" | tr '\n' '|')"
+	fi
+done
+finish
