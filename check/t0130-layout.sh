@@ -7,6 +7,8 @@
 # tree (stages/, check/, perf/, kernels/; not gen/, build/, out/ or a hidden
 # folder: .git, a local scratch copy) is read;
 # and the layers include only downward.
+# README.md stays within 12000 bytes, and every "RESULTS.md §N.M" (or
+# "section N.M") of README.md and docs/*.md names a heading of docs/RESULTS.md.
 . check/lib.sh
 
 # bare_includes ROOT: "FILE: NAME" for each bare include under ROOT that is
@@ -49,5 +51,23 @@ mkdir -p "$TMP/tree/stages/core" "$TMP/tree/stages/learn"
 printf '#include "cart.h"\n#include "core/util.h"\n#include "util.h"\n#include <stdio.h>\n' >"$TMP/tree/stages/learn/cart.c"
 test_expect_success 'layout-bare-include-caught' '
 	[ "$(bare_includes "$TMP/tree")" = "stages/learn/cart.c: util.h" ]
+'
+test_expect_success 'layout-readme-size' '
+	n=$(wc -c <README.md); [ "$n" -le 12000 ] || { echo "README.md is $n bytes (at most 12000)"; false; }
+'
+# each section number a RESULTS reference names, both ends of a range
+results_refs() {
+	grep -ohE 'RESULTS(\.md)?`? (§ ?|sections? )[0-9]+(\.[0-9]+)?((–|-)[0-9]+(\.[0-9]+)?)?' "$@" |
+		sed -E 's/.*(§ ?|sections? )//; s/(–|-)/\n/' | sort -u
+}
+test_expect_success 'layout-results-references-exist' '
+	bad=$(for n in $(results_refs README.md docs/*.md); do
+		grep -qE "^#+ ${n//./\\.}[ .]" docs/RESULTS.md || echo "§$n"
+	done)
+	[ -z "$bad" ] || { echo "no such section of docs/RESULTS.md: $bad"; false; }
+'
+printf '%s\n' 'see RESULTS.md §2.7 and RESULTS section 9.2, RESULTS.md §7.3–7.5' >"$TMP/refs.md"
+test_expect_success 'layout-results-references-read' '
+	[ "$(results_refs "$TMP/refs.md" | paste -sd" ")" = "2.7 7.3 7.5 9.2" ]
 '
 finish

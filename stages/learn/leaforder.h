@@ -50,7 +50,7 @@
  *   def        first if entry 0 chose it, else last (Inductor appends it
  *              anyway: listed before k it takes one of the k slots).
  * The rules of lo_rules[] were compared out of fold (perf/compare/oof.sh;
- * figures in perf/results/compare/README.txt and docs/RESULTS.md §2.6).
+ * figures in perf/results/compare/README.txt and docs/RESULTS.md §2.6-2.7).
  *
  * Cost per node: O(m^2 q) for m classes and q inputs (exact: the same,
  * plus O(m q)).
