@@ -159,51 +159,69 @@ define MMRANK_HELP
 mmrank — learn and emit PyTorch AutoHeuristic mm ranking heuristics
 
 Main targets:
-  make deps                 check (as root: install) gcc, make, m4, jansson, libzip, ISA-L, unzip, python3
-  make heuristic GPU=a100   official A100 data -> out/a100/_MMRankingA100.{py,c,h}, .dot, metrics.tsv
+  make deps                 check gcc, make, m4, jansson, libzip, ISA-L, unzip, python3
+                            (as root: apt-get install the missing ones; else print the command)
+  make heuristic GPU=a100   A100 data -> out/a100/_MMRankingA100.{py,c,h}, .dot, metrics.tsv
   make heuristic GPU=h100   the same for H100 (GPU=h200: the committed H200 collection)
   make check                all tests (ASan+UBSan build, no GPU needed)
   make collect GPU=h200 GPUS=0,1 SAMPLES=N   collect data on your GPUs (needs CUDA)
        [SEED=S COLLECT_TIME_LIMIT=s]  (-j: shards in parallel; the timing's knobs: make help-all)
-  make collect GPU=h200 GPUS=0,1 SHAPES=FILE   measure a shape list instead of sampling (datasets/shapes/real.tsv)
-  make collect ... KERNEL_TEMPLATE=triton   Inductor's own candidates and ids (cubins compiled first: make triton-cubins)
-  make collect ... BACKEND=inductor         Inductor's own collection (python3 + torch on the GPU host)
-  make collect GPU=h200 LAUNCHER=slurm SHARDS=16 SAMPLES=N [SLURM_OPTS="--partition=gpu --time=02:00:00"]
+  make collect GPU=h200 GPUS=0,1 SHAPES=FILE   measure a shape list instead of sampling
+                            (e.g. datasets/shapes/real.tsv)
+  make collect ... KERNEL_TEMPLATE=triton   Inductor's own candidates and ids
+                            (cubins compiled first: make triton-cubins)
+  make collect ... BACKEND=inductor   Inductor's own collection (python3 + torch on the GPU host)
+  make collect GPU=h200 LAUNCHER=slurm SHARDS=16 SAMPLES=N [SLURM_OPTS="..."]
                             one Slurm job per shard, resubmitted until complete, then merged
+                            (e.g. SLURM_OPTS="--partition=gpu --time=02:00:00")
   make cubins               precompile every NVRTC candidate for CUBIN_ARCH (no GPU needed)
-  make nvmmh                build the optional nvMatmulHeuristics ranker (NVMMH_DIR=dir, or pip install nvidia-matmul-heuristics)
-  make triton-cubins GPU=h200 SHAPES=FILE|SAMPLES=N   compile the Triton variants a collection needs (no GPU)
-  make shapes-list          regenerate datasets/shapes/real.tsv (real-model GEMMs) from datasets/shapes/models.tsv,
-                            lora.tsv (its GEMMs 454..594) and lora32.tsv (595..609), both collected
+  make nvmmh                build the optional nvMatmulHeuristics ranker
+                            (NVMMH_DIR=dir, or pip install nvidia-matmul-heuristics)
+  make triton-cubins GPU=h200 SHAPES=FILE|SAMPLES=N
+                            compile the Triton variants a collection needs (no GPU)
+  make shapes-list          regenerate datasets/shapes/real.tsv (real-model GEMMs) from
+                            datasets/shapes/models.tsv, lora.tsv (its GEMMs 454..594) and
+                            lora32.tsv (595..609), both collected
 
-Single stages (each redoes only what is stale, then says "<target> GPU=...: made|up to date: <files>"):
+Single stages (each redoes only what is stale, then says
+"<target> GPU=...: made|up to date: <files>"):
   make fetch | featurize | fit | prune | emit  GPU=...
   make promote GPU=...      copy the artifacts to gen/ (committed, like torch artifacts/)
-  make install-artifact GPU=...   make Inductor use ours over the shipped one (uninstall-artifact undoes it)
-       [INSTALL_ARTIFACT=file.py (default out/<gpu>/_<name>.py)  TORCH_ARTIFACTS=dir (torch/_inductor/autoheuristic/artifacts; default: python3's torch)]
+  make install-artifact GPU=...   make Inductor use ours over the shipped one
+       (uninstall-artifact undoes it)  [INSTALL_ARTIFACT=file.py (default out/<gpu>/_<name>.py)
+       TORCH_ARTIFACTS=dir (torch/_inductor/autoheuristic/artifacts; default: python3's torch)]
   make eval GPU=... [LOG=log.txt] [CROSS_DEVICE=1]   top-k hit rate, regret, speedup over extern_mm
   make report GPU=...       out/<gpu>/report.html: tree, metrics, regret plots, data summary
-  make evaluate-online GPU=... SAMPLES=N [ONLINE_SEED=S]   bench --use-heuristic on fresh inputs (GPU)
+  make evaluate-online GPU=... SAMPLES=N [ONLINE_SEED=S]   bench --use-heuristic on fresh
+                            inputs (GPU)
   make unpack GPU=...       extract the official logs to out/<gpu>/raw/ (featurize reads the zip)
-  make fuzz [FUZZ_SECONDS=60]   AFL++ harnesses of the log, feat TSV, tree and artifact readers and emit
+  make fuzz [FUZZ_SECONDS=60]   AFL++ harnesses of the log, feat TSV, tree and artifact readers
+                            and of emit
   make compare GPU=... [HELDOUT=logs]  PyTorch shipped artifact (and the reference learner) vs ours
   make fit-args [PROFILE=...]  print the fit options the profile uses
   make all                  build the stage programs into build/bin/
   make clean | distclean    remove build/ | build/ and out/
 
 Variables you set (current value; each is checked before anything runs):
-  GPU=$(GPU) (a100, h100: official data; h200: committed; else your collection)  OUT=$(OUT) (output folder)
-  RANKING=$(RANKING) (top-k)  SEED=$(SEED)  PROFILE=$(PROFILE) (ours|reference; its pieces, SELECT and LEAF_RANK among them: make help-all)
+  GPU=$(GPU) (a100, h100: official data; h200: committed; else your collection)
+  OUT=$(OUT) (output folder)  RANKING=$(RANKING) (top-k)  SEED=$(SEED)
+  PROFILE=$(PROFILE) (ours|reference; its pieces, SELECT and LEAF_RANK among them: make help-all)
   TOPK_EPS=$(TOPK_EPS) (each leaf's list length: out-of-fold regret <= 1 + TOPK_EPS; 0: off)
-  DATASET_MIRROR=$(DATASET_MIRROR) (a folder holding the official zips, searched before the upstream URL)
-  eval/compare: LOG=log HELDOUT="logs" (sets the tree never saw)  REFERENCE_DIR=$(REFERENCE_DIR) (PyTorch's _MMRanking*.py)
+  DATASET_MIRROR=$(DATASET_MIRROR) (a folder holding the official zips, searched
+       before the upstream URL; a relative one is taken from the repository root)
+  eval/compare: LOG=log (eval), HELDOUT="logs" (compare): more logs, scored as sets never seen
+       HOLDOUT=$(HOLDOUT) (compare; not HELDOUT: the fraction of the main inputs held out whole)
+       REFERENCE_DIR=$(REFERENCE_DIR) (PyTorch's _MMRanking*.py)
        CROSS_DEVICE=$(CROSS_DEVICE) (1: evaluate a LOG of another device on purpose)
-  collect: SAMPLES=$(SAMPLES)  GPUS=$(GPUS)  SHAPES=$(SHAPES) (a shape list)  KERNEL_TEMPLATE=$(KERNEL_TEMPLATE) (mma+wgmma|mma|mm|triton)
-       BACKEND=$(BACKEND) (bench|inductor)  CUBLASLT=$(CUBLASLT) (a cuBLASLt algorithm list)  COLLECT_TIME_LIMIT=$(COLLECT_TIME_LIMIT) (s)
+  collect: SAMPLES=$(SAMPLES)  GPUS=$(GPUS)  SHAPES=$(SHAPES) (a shape list)
+       KERNEL_TEMPLATE=$(KERNEL_TEMPLATE) (mma+wgmma|mma|mm|triton)  BACKEND=$(BACKEND) (bench|inductor)
+       CUBLASLT=$(CUBLASLT) (a cuBLASLt algorithm list)  COLLECT_TIME_LIMIT=$(COLLECT_TIME_LIMIT) (s)
        LAUNCHER=$(LAUNCHER) (local|slurm)  SHARDS SLURM_OPTS
-  build: CC=$(CC)  CFLAGS=$(CFLAGS)  CUDA=$(CUDA) (toolkit, for bench)  BUILD=$(BUILD)  V=$(V) (1 shows full commands)
-  check: TESTS="check/t1110-merge.sh ..."; TORCH_PYTHON=PY (a python with torch: artifacts in real Inductor)
-  make help-all: every variable, the learner's and the collection's fine knobs too (docs/VARIABLES.md)
+  build: CC=$(CC)  CFLAGS=$(CFLAGS)  CUDA=$(CUDA) (toolkit, for bench)  BUILD=$(BUILD)
+       V=$(V) (1 shows full commands)
+  check: TESTS="check/t1110-merge.sh ..."
+       TORCH_PYTHON=PY (a python with torch: artifacts in real Inductor)
+  make help-all: every variable, the learner's and the collection's fine knobs (docs/VARIABLES.md)
   make -n shows the exact stage commands
 endef
 
