@@ -230,34 +230,55 @@ define MMRANK_HELP_ALL
 $(MMRANK_HELP)
 
 Every variable (current value):
-  GPU=$(GPU) (a100, h100: official data; h200: committed; else your collection)  OUT=$(OUT) (output folder)
-  RANKING=$(RANKING) (top-k)  SEED=$(SEED)  SPLIT=$(SPLIT) (rows|group)  HEURISTIC_NAME=$(HEURISTIC_NAME)
-  GRID=$(GRID) (mm|reference|search|FILE)  SELECT=$(SELECT) (top1|regret|hit|curve)  FOLDS=$(FOLDS)
-  LEAF_RANK=$(LEAF_RANK) (freq|greedy|joint|joint-hit|prefix...: leaf list order)  SELECT_RANK=$(SELECT_RANK) (the order models are scored with)
-  LEAF_PAD=$(LEAF_PAD) (ancestors' classes appended; fit --help)  LEAF_FILL=$(LEAF_FILL) (none|all: all = every other measured class appended)
+  GPU=$(GPU) (a100, h100: official data; h200: committed; else your collection)
+  OUT=$(OUT) (output folder)  RANKING=$(RANKING) (top-k)  SEED=$(SEED)
+  SPLIT=$(SPLIT) (rows|group)  HEURISTIC_NAME=$(HEURISTIC_NAME)  FOLDS=$(FOLDS)
+  GRID=$(GRID) (mm|reference|search|FILE)  SELECT=$(SELECT) (top1|regret|hit|curve)
+  LEAF_RANK=$(LEAF_RANK) (freq|greedy|joint|joint-hit|prefix...: leaf list order)
+  SELECT_RANK=$(SELECT_RANK) (the order models are scored with)
+  LEAF_PAD=$(LEAF_PAD) (ancestors' classes appended; fit --help)
+  LEAF_FILL=$(LEAF_FILL) (none|all: all = every other measured class appended)
   TOPK_EPS=$(TOPK_EPS) (each leaf's k: out-of-fold regret <= 1 + TOPK_EPS; 0: off; needs FOLDS)
-  PROFILE=$(PROFILE) (ours|reference: sets SPLIT GRID SELECT LEAF_RANK SELECT_RANK LEAF_PAD LEAF_FILL FOLDS)
+  PROFILE=$(PROFILE) (ours|reference: sets SPLIT GRID SELECT LEAF_RANK SELECT_RANK LEAF_PAD
+         LEAF_FILL FOLDS)
   SAMPLES=$(SAMPLES)  REPS=$(REPS)  GPUS=$(GPUS)  FAST_REJECT=$(FAST_REJECT)  SCREEN=$(SCREEN)  SCREEN_MS=$(SCREEN_MS)
-  DATASET_MIRROR=$(DATASET_MIRROR) (folder searched before the upstream URL)
-  compare/eval: REFERENCE_DIR=$(REFERENCE_DIR) HOLDOUT=$(HOLDOUT) HELDOUT="logs" LOG=log EVAL_TREE=tree
+  DATASET_MIRROR=$(DATASET_MIRROR) (folder searched before the upstream URL; relative: to the
+         repository root)
+  compare/eval: REFERENCE_DIR=$(REFERENCE_DIR)  LOG=log (eval)  EVAL_TREE=tree
+       HOLDOUT=$(HOLDOUT) (compare: the fraction of the main inputs held out whole; a number)
+       HELDOUT="logs" (compare: more log files, scored as sets never seen; not HOLDOUT)
        CROSS_DEVICE=$(CROSS_DEVICE) (1: evaluate a LOG of another device on purpose, said in the output)
-       NVMMH_DIR=$(NVMMH_DIR) (nvMatmulHeuristics' folder; empty: the pip package's, if any: compare adds it as a peer)
-  collect: KERNEL_TEMPLATE=$(KERNEL_TEMPLATE) (mma+wgmma|mma|mm|triton)  BACKEND=$(BACKEND) (bench|inductor)  SHAPES=$(SHAPES) (a shape list)
+       NVMMH_DIR=$(NVMMH_DIR) (nvMatmulHeuristics' folder; empty: the pip package's, if any:
+         compare adds it as a peer)
+  collect: KERNEL_TEMPLATE=$(KERNEL_TEMPLATE) (mma+wgmma|mma|mm|triton)  BACKEND=$(BACKEND) (bench|inductor)
+       SHAPES=$(SHAPES) (a shape list)
        CUBLASLT=$(CUBLASLT) (a cuBLASLt algorithm list, e.g. kernels/cublaslt_algos.tsv)
        COLLECT_TIME_LIMIT=$(COLLECT_TIME_LIMIT) (s)  SAMPLE_MAX_GFLOP=$(SAMPLE_MAX_GFLOP)  ONLINE_SEED=$(ONLINE_SEED)
        LAUNCHER=$(LAUNCHER) (local|slurm)  SHARDS SLURM_OPTS SLURM_GPU_OPT SLURM_RETRIES SLURM_JOBS
-       GPU_MEM_BYTES=$(GPU_MEM_BYTES) (sample's fits-in-memory rejection; default an H200's 143771 MiB)
-       CUBIN_CACHE=$(CUBIN_CACHE) (compiled kernels)  CUBIN_ARCH=$(CUBIN_ARCH) (make cubins' arch, whatever the GPU: sm_80 for an A100)
-       TRITON_ARCH=$(TRITON_ARCH) (Triton cubins' arch, default CUBIN_ARCH's number: an A100 needs 80)  TRITON_JOBS=$(TRITON_JOBS) (parallel compiles)
-       LONG_MS=$(LONG_MS) (ms; triton: the long-kernel rule, 0 = Inductor's timing exactly)  LONG_LAUNCHES=$(LONG_LAUNCHES) (its timed launches)
-       COOL_CLOCK=$(COOL_CLOCK) (percent; triton: wait for the SM clock before each timing, 0 = off)  COOL_MAX_MS=$(COOL_MAX_MS) (ms, its cap)
-       LOSER_RATIO=$(LOSER_RATIO) (factor; triton: a choice >= it x the input's best so far timed by 1 launch, 0 = off)
-       WARM_FROM_VERIFY=$(WARM_FROM_VERIFY) (0/1; triton: the verification call is the timing's warm-up call, 0 = off)
-       VERIFY_CUT=$(VERIFY_CUT) (factor; triton: a choice whose verification call is >= it x the best so far and >= LONG_MS takes that time, 0 = off)  VERIFY_CUT_AUDIT=$(VERIFY_CUT_AUDIT) (every K-th such choice probed instead, 0 = no audit)
-  build: CC=$(CC) (C11 compiler)  CFLAGS=$(CFLAGS) (build/san: the sanitizer flags)  CUDA=$(CUDA) (toolkit, for bench)
-       BUILD=$(BUILD) (build|build/san)  V=$(V) (1 shows full commands)
-  fit: FIT_EXTRA="more fit options"; THREADS=$(THREADS) (fit threads and featurize jobs at once; same output)
-  check: TESTS="check/t1110-merge.sh ..."; TORCH_PYTHON=PY (a python with torch: artifacts in real Inductor); fuzz: FUZZ_SECONDS=$(FUZZ_SECONDS)
+       GPU_MEM_BYTES=$(GPU_MEM_BYTES) (sample's fits-in-memory rejection; default an H200's
+         143771 MiB)
+       CUBIN_CACHE=$(CUBIN_CACHE) (compiled kernels)
+       CUBIN_ARCH=$(CUBIN_ARCH) (make cubins' arch, whatever the GPU: sm_80 for an A100)
+       TRITON_ARCH=$(TRITON_ARCH) (Triton cubins' arch, default CUBIN_ARCH's number: an A100 needs 80)
+       TRITON_JOBS=$(TRITON_JOBS) (parallel compiles)
+       LONG_MS=$(LONG_MS) (ms; triton: the long-kernel rule, 0 = Inductor's timing exactly)
+       LONG_LAUNCHES=$(LONG_LAUNCHES) (its timed launches)
+       COOL_CLOCK=$(COOL_CLOCK) (percent; triton: wait for the SM clock before each timing, 0 = off)
+       COOL_MAX_MS=$(COOL_MAX_MS) (ms, its cap)
+       LOSER_RATIO=$(LOSER_RATIO) (factor; triton: a choice >= it x the input's best so far timed
+         by 1 launch, 0 = off)
+       WARM_FROM_VERIFY=$(WARM_FROM_VERIFY) (0/1; triton: the verification call is the timing's
+         warm-up call, 0 = off)
+       VERIFY_CUT=$(VERIFY_CUT) (factor; triton: a choice whose verification call is >= it x the
+         best so far and >= LONG_MS takes that time, 0 = off)
+       VERIFY_CUT_AUDIT=$(VERIFY_CUT_AUDIT) (every K-th such choice probed instead, 0 = no audit)
+  build: CC=$(CC) (C11 compiler)  CFLAGS=$(CFLAGS) (build/san: the sanitizer flags)
+       CUDA=$(CUDA) (toolkit, for bench)  BUILD=$(BUILD) (build|build/san)
+       V=$(V) (1 shows full commands)
+  fit: FIT_EXTRA="more fit options"; THREADS=$(THREADS) (fit threads and featurize jobs at once;
+         same output)
+  check: TESTS="check/t1110-merge.sh ..."; TORCH_PYTHON=PY (a python with torch: artifacts in
+       real Inductor); fuzz: FUZZ_SECONDS=$(FUZZ_SECONDS)
 endef
 
 .PHONY: help help-all

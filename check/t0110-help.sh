@@ -20,8 +20,8 @@ for t in 'make heuristic GPU=a100' 'make check' 'make collect' 'RANKING=' 'DATAS
 	n=make-help-${t//[^A-Za-z0-9]/-}
 	grep -qF "$t" <<<"$h" && ok "${n%-}" || fail "${n%-}" "missing '$t'"
 done
-# every line of make help fits 100 columns; HOLDOUT and HELDOUT say how they differ
-long=$(awk 'length($0) > 100' <<<"$h")
+# every line of make help and make help-all fits 100 columns; HOLDOUT and HELDOUT say how they differ
+long=$(make -s help-all | awk 'length($0) > 100')
 [ -z "$long" ] && ok make-help-width || fail make-help-width "over 100 columns: $(head -c 200 <<<"$long")"
 grep -q 'HELDOUT="logs".*more logs' <<<"$h" && grep -q 'HOLDOUT=.*not HELDOUT: the fraction' <<<"$h" &&
 	ok make-help-holdout-heldout || fail make-help-holdout-heldout "$(grep -E 'HOLDOUT|HELDOUT' <<<"$h")"
