@@ -724,10 +724,12 @@ deps:
 
 # Every user-facing target ends with the same line: "made" when this make
 # wrote one of its files (the stage lines above it, "  FIT ...", say which),
-# else "up to date".
+# else "up to date".  Under make -n the line is left out (a dry run would only
+# print this shell test; make then says "Nothing to be done" when nothing is stale).
 MAKE_START := $(shell date +@%s.%N)
-up_to_date = @if [ -n "$$(find $(1) -maxdepth 0 -newermt '$(MAKE_START)' 2>/dev/null | head -1)" ]; \
-	then echo "$@ GPU=$(GPU): made: $(1)"; else echo "$@ GPU=$(GPU): up to date: $(1)"; fi
+MAKE_DRY   := $(findstring n,$(filter-out -% %=%,$(firstword $(MAKEFLAGS))))
+up_to_date = $(if $(MAKE_DRY),,@if [ -n "$$(find $(1) -maxdepth 0 -newermt '$(MAKE_START)' 2>/dev/null | head -1)" ]; \
+	then echo "$@ GPU=$(GPU): made: $(1)"; else echo "$@ GPU=$(GPU): up to date: $(1)"; fi)
 
 # The main job: everything from the dataset to the artifacts.
 heuristic: $(ARTIFACTS) $(O)/metrics.tsv
