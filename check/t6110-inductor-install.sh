@@ -75,6 +75,12 @@ run $INS order >"$TMP/after.txt" 2>&1
 grep -q '^Inductor uses: MMRankingH100 ' "$TMP/after.txt" && ok shipped-used-after || fail shipped-used-after "$(tail -1 "$TMP/after.txt")"
 run $INS uninstall --all >"$TMP/un2.txt" 2>&1 && grep -q 'nothing to uninstall' "$TMP/un2.txt" \
 	&& ok uninstall-idempotent || fail uninstall-idempotent "$(cat "$TMP/un2.txt")"
+# no torch at all (python3 -S: no site-packages): uninstall says there is
+# nothing to uninstall, exit 0, and gives no install hint
+env -u PYTHONPATH python3 -S "$ROOT/stages/gpu/bench/inductor_install.py" uninstall --all >"$TMP/un3.txt" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q '^nothing to uninstall: python3 has no torch here' "$TMP/un3.txt" &&
+	! grep -q 'make install-artifact\|nothing installed' "$TMP/un3.txt" && ok uninstall-without-torch ||
+	fail uninstall-without-torch "rc=$rc $(cat "$TMP/un3.txt")"
 
 # a torch that does not import (here: a package raising ImportError): make
 # install-artifact fails before building or installing anything and names

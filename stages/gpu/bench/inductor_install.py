@@ -32,7 +32,8 @@ after the install.
   --artifacts-dir  torch's artifacts folder (make: TORCH_ARTIFACTS=DIR;
                    default: the one of the torch on sys.path, which must then
                    import: install and check refuse a torch that does not,
-                   before writing anything)
+                   before writing anything; uninstall without any torch says
+                   there is nothing to uninstall and exits 0)
   order            list the mm heuristics in Inductor's discovery order and
                    say which one it uses for a device with the given shared
                    memory per block (default 232448) and capability (default
@@ -75,15 +76,20 @@ def torch_import_error(d):
     return None
 
 
-def artifacts_dir(given):
+def artifacts_dir(given, uninstalling=False):
+    """The artifacts folder: given, else the one of the torch on sys.path (which
+    must import, except for uninstall: its files are removed without importing
+    it).  uninstall without any torch: None (nothing can be installed)."""
     if given:
         d = given
     else:
         spec = importlib.util.find_spec("torch")
         if spec is None or not spec.origin:
+            if uninstalling:
+                return None
             die(f"no torch on sys.path; nothing installed: {WAY_OUT}")
         d = os.path.join(os.path.dirname(spec.origin), "_inductor", "autoheuristic", "artifacts")
-        why = torch_import_error(d)
+        why = None if uninstalling else torch_import_error(d)
         if why:
             die(f"{why}; nothing installed: {WAY_OUT}")
     if not os.path.isfile(os.path.join(d, "__init__.py")):
@@ -239,7 +245,11 @@ def main(argv):
     for q in (pi, pu, po, pc):
         q.add_argument("--artifacts-dir", metavar="DIR")
     a = p.parse_args(argv)
-    d = artifacts_dir(a.artifacts_dir)
+    d = artifacts_dir(a.artifacts_dir, uninstalling=a.cmd == "uninstall")
+    if d is None:
+        print("nothing to uninstall: python3 has no torch here, so none of ours is installed "
+              "(another torch's folder: make uninstall-artifact TORCH_ARTIFACTS=DIR)")
+        return 0
     if a.cmd == "check":
         need_writable(d)
     elif a.cmd == "install":
