@@ -3,7 +3,8 @@
 # check/unit/opts_demo.c, which has one option of every kind: values and
 # defaults, range and enum checks with their messages, repeatable and
 # positional lists, required arguments, the output-is-input check, the
-# generated --help text (check/fixtures/opts/help.txt, byte exact).
+# generated --help text with a heading (check/fixtures/opts/help.txt, byte
+# exact).
 . check/lib.sh
 D=${BIN%/bin}/unit/opts_demo
 [ -x "$D" ] || { fail opts "no $D (make units)"; finish; }

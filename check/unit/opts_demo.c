@@ -36,6 +36,7 @@ main(int argc, char **argv)
 		           "  an indented list item that is long enough to wrap, "
 		           "indented as it started\nanother line"),
 		OPT_ENUM("--mode", "MODE", &mode, modes, 0, "rows, group or none"),
+		OPT_HEAD("A heading:"),
 		OPT_LIST("--data", "NAME PATH", 2, &data, OPT_INPUT, "repeatable pair"),
 		OPT_CALL("--fold", "F/K", fold, fk, "parsed by a callback"),
 		OPT_OUT("OUT", &out, 0, "the output"),

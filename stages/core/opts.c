@@ -84,6 +84,10 @@ opts_help(const opt_prog *p, FILE *fp)
 		fprintf(fp, "\n%s", p->about);
 	fputc('\n', fp);
 	for (const opt *o = p->opts; o->type != OPT_T_END; o++) {
+		if (o->type == OPT_T_HEAD) {
+			fprintf(fp, "%s\n", o->name);
+			continue;
+		}
 		fprintf(fp, "  %s%s%s", o->name, o->arg ? " " : "",
 		        o->arg ? o->arg : "");
 		int n = 2 + width(o->name, (int)strlen(o->name)) +
@@ -282,7 +286,8 @@ opts_parse(const opt_prog *p, int argc, char **argv)
 		const char *a = argv[i];
 		if (a[0] == '-' && a[1] != '\0') {
 			const opt *o = p->opts;
-			while (o->type != OPT_T_END && (is_pos(o) || strcmp(o->name, a)))
+			while (o->type != OPT_T_END &&
+			       (is_pos(o) || o->type == OPT_T_HEAD || strcmp(o->name, a)))
 				o++;
 			if (o->type == OPT_T_END)
 				die("unknown option '%s' (see --help)", a);

@@ -43,8 +43,8 @@
  * entry per table row in table order ("  --name ARG" then the help text,
  * word-wrapped to 78 columns from column col; an entry wider than col - 1
  * starts its text on the next line; a '\n' in a help text starts a new
- * line, and spaces after it indent that line and its continuations), a
- * blank line, notes.  Synopsis, about and notes are printed verbatim.
+ * line, and spaces after it indent that line and its continuations; an
+ * OPT_HEAD row prints its name alone on a line), a blank line, notes.  Synopsis, about and notes are printed verbatim.
  */
 #ifndef MMRANK_OPTS_H
 #define MMRANK_OPTS_H
@@ -63,6 +63,7 @@ enum opt_type {
 	OPT_T_CALL,     /* cb(name, argument, value) parses it (and dies if bad) */
 	OPT_T_POS,      /* positional: *(const char **)value */
 	OPT_T_POS_LIST, /* the remaining positionals, appended to an opt_list */
+	OPT_T_HEAD,     /* no option: a group heading of the help (name) */
 };
 
 /* flags */
@@ -138,6 +139,9 @@ typedef struct {
 	  .flags = (fl), .help = (h) }
 /* -o OUT: the one output of a stage (design.md: one stage, one output). */
 #define OPT_OUT(a, v, fl, h) OPT_STRING("-o", a, v, (fl) | OPT_OUTPUT, h)
+/* a heading of the help text, e.g. OPT_HEAD("Split:"): printed at column 0
+ * before the entries that follow it; it parses nothing */
+#define OPT_HEAD(n) { .type = OPT_T_HEAD, .name = (n) }
 #define OPT_END() { .type = OPT_T_END }
 
 /* Parse argv[1..argc) by p's table into the value pointers (which keep
