@@ -44,142 +44,52 @@
 /* ---- options ---------------------------------------------------------- */
 
 static const char synopsis[] =
-"fit MAIN.feat.tsv [--data NAME PATH]... [--heuristic-name NAME]\n"
-"           [--ranking K] [--nrows N] [--seed S] [--split rows|group|none]\n"
-"           [--grid mm|reference|search|FILE] [--select top1|regret|hit|curve]\n"
-"           [--leaf-rank freq|greedy|joint|prefix...] [--select-rank R]\n"
-"           [--topk-eps E]\n"
-"           [--leaf-pad N] [--leaf-fill none|all] [--prune-exclude-extern]\n"
-"           [--folds K] [--test-fraction F | --test-fold F/K] [--dump-train FILE]\n"
-"           [--write-split FILE] [--verbose] [--threads N]\n"
-"           [--save-dot FILE]\n"
-"           -o TREE.tsv --metrics METRICS.tsv";
+"fit [options] MAIN.feat.tsv -o TREE.tsv --metrics METRICS.tsv";
 
 static const char about[] =
-"Train the mm ranking decision tree (spec §5.2-§5.10).\n";
+"Train the mm ranking decision tree (spec §5.2-§5.10): fit every model of\n"
+"the grid, select one, write its unpruned tree.  Times are median ms per\n"
+"(input, choice); regret is a ratio of times (best listed ms / best ms).\n";
 
 static const char notes[] =
 "stdout: the ranking table (§5.9 Output) plus regret columns; stderr: a\n"
 "summary and one timing line 'fit: time: read S s, grid S s elapsed on N\n"
 "threads (task time summed over threads: fit S s, eval S s)'.\n"
 "Exit status: 0 on success; 1 on bad usage, invalid input (file:line and\n"
-"field named), no model passing the §5.10 rule, or a write error.\n";
+"field named), no model passing the §5.10 rule, or a write error.\n"
+"See docs/STAGES.md \"fit\" for the long form of every option.\n";
 
-static const char h_split[] =
-"rows (default): shuffle expanded rows like the reference (n_test = "
-"ceil(0.01 n), n_val = ceil(0.19/0.99 (n-n_test)), rows of one input may "
-"land in different sets); group: same proportions over inputs, all rows of "
-"an input in one set; none: no hold-out, val and test = train (tests)";
-static const char h_test_fold[] =
-"(ours; --split group only) test = block F (0-based) of K of the seeded "
-"permutation of the inputs, the other inputs split into val and train as "
-"with --test-fraction 1/K: the K folds' test sets are disjoint and cover "
-"every input (out-of-fold comparison, perf/compare/oof.sh); fold F is "
-"inputs [ceil(F n/K), ceil((F+1) n/K)) of the permutation, so 0/K is "
-"--test-fraction 1/K's split when that holds ceil(n/K) inputs (docs/RESULTS.md "
-"§2.2); an empty fold (K > inputs) is an error";
-static const char h_grid[] =
-"mm (default): max_depth 5, min_samples_leaf 0.01, entropy; reference: the "
-"§5.4 base grid (depth 5,6,7 x msl 1,5,10, 0.01,0.05,0.02 x gini,entropy); "
-"search (ours): depth 5-8 x msl 1,5,10,0.005,0.01,0.02,0.05 x gini,entropy "
-"(56 models); FILE: a TSV of lines "
-"'max_depth<TAB>min_samples_leaf<TAB>gini|entropy' ('#' comments and a "
-"header line starting 'max_depth' allowed)";
-static const char h_select[] =
-"top1 (default, spec §5.10): most top-1 correct on val; regret (ours): "
-"smallest top-k regret geometric mean on val (best median time in the "
-"top-k list / oracle time), ties by more top_k_correct, then the earlier "
-"model; hit (ours): most top_k_correct (top-k hit rate), ties by the "
-"smaller regret geometric mean, then the earlier model; curve (ours, issue "
-"#19): the whole curve, k = 1, 2, 5, 10 (top-k + extern_mm): the smallest "
-"mean over those k of (the model's mean ln regret at k) / (the grid's "
-"smallest at k), each input's regret capped at 4 (a list without a finite "
-"time costs 4), so every k weighs alike however small its regrets; ties "
-"by more top_k_correct, then the earlier model (stages/learn/select.h)";
-static const char h_leaf_rank[] =
-"order of every node's class list (the leaf lists that emit writes, §6.1; "
-"stages/learn/rerank.h): freq (default, the reference): weighted frequency "
-"among the near-best labels (§5.2); greedy (ours): extern_mm last (it is "
-"always appended, §7.3), the others by how many training inputs reaching "
-"the node they win (main inputs count 1, train_timm/train_hf/train_models inputs 3), "
-"ties by the largest drop of the inputs' summed log regret (best listed "
-"median ms / best ms), greedily; prefix (ours, issue #19; "
-"stages/learn/leaforder.h): right at every length: the first entry is the "
-"class with the smallest regret when run alone over the node's training "
-"inputs, extern_mm competing (a choice not measured for an input is "
-"skipped for it, as Inductor skips choices it does not offer; another "
-"class must beat extern_mm alone by 0.05 mean ln regret per input), the "
-"others as greedy's, extern_mm first (if it won entry 0) or last; "
-"prefix-m0, prefix-m10, prefix-regret, prefix-regret-m0, "
-"prefix-regret-mu1, prefix-half, prefix-nodef: the candidates prefix was "
-"chosen from out of fold (leaforder.h).  Same classes as freq; the "
-"written probabilities become rank weights (j-th of m: (m-j) / "
-"(m(m+1)/2)).  joint (ours, issue #19, make's default; leaforder.h): the "
-"coverage order (greedy's, ties among classes that win nothing by their "
-"runner-up wins: inputs whose fastest choice other than extern_mm they "
-"are), then to the front the class, extern_mm competing, whose list has "
-"the smallest first-entry regret over the node's training inputs, each "
-"input's first entry the first listed choice measured for it (another "
-"class must beat extern_mm by 0.05 mean ln regret per input); joint-hit: "
-"the same on greedy's order.  Used in cross-validation too, unless "
-"--select-rank says otherwise.";
-static const char h_select_rank[] =
-"(ours) the leaf order the grid search and cross-validation score every "
-"model with (--leaf-rank's names; default: --leaf-rank's), while the "
-"written tree is ordered by --leaf-rank: e.g. --leaf-rank joint "
-"--select-rank greedy selects the tree by its top-k coverage and then "
-"gives each leaf its first entry (make: SELECT_RANK).  The metrics TSV "
-"and the ranking table are then those of the --select-rank lists.  freq "
-"goes only with --leaf-rank freq";
-static const char h_leaf_pad[] =
-"(ours, with any --leaf-rank but freq; default 0 = off) after a node's own "
-"classes, list up to N more: those of its parent, then grandparent, ... "
-"(each in its weighted frequency order, §5.2 labels), skipping listed ones "
-"and extern_mm (still last, unless it is first).  An input whose own candidate set barely "
-"meets its leaf's near-best labels (Inductor offers shape-dependent "
-"configs) then finds more of its candidates in the list (make: LEAF_PAD = "
-"k).  n_labels stays the node's own count (pruning, §5.6, unchanged); the "
-"written list is longer (stages/FORMATS.md)";
-static const char h_leaf_fill[] =
-"(ours, departs from §5.2/§6.1: the reference lists only a leaf's near-best "
-"labels; with any --leaf-rank but freq; default none) all: the training "
-"classes become every choice with a finite time on at least one training "
-"input (extern_mm only as a label, as before), and every node lists, after "
-"its own classes and the --leaf-pad ones, every other such class, in one "
-"order for all nodes: ascending weighted mean ln regret (time / the input's "
-"best, capped at 4; failed = 4) over the training inputs that measured the "
-"class, ties by the lower class index; extern_mm keeps its place.  Inductor "
-"keeps the listed ids it offers, so an input then finds min(k, offered) "
-"candidates (make: LEAF_FILL).  The models are scored (grid search, "
-"cross-validation, the metrics TSV and the table) with the unfilled lists, "
-"so the selected tree and every entry before the fill are --leaf-fill "
-"none's; only the written tree is filled.  n_labels stays the node's own "
-"count (pruning, §5.6, unchanged); the tree says param leaf_fill 1 "
-"(stages/FORMATS.md)";
-static const char h_pxe[] =
-"(ours, departs from §5.6) the ranking pruning of every model (grid search "
-"and cross-validation) does not count extern_mm among a child's distinct "
-"near-best labels: every surviving leaf keeps >= K labels other than "
-"extern_mm (Inductor appends extern_mm anyway, §7.3).  Off by default; "
-"give prune the same option for the written tree.  No effect if extern_mm "
-"is not a training class";
-static const char h_folds[] =
-"K-fold cross-validation for model selection (needs --split group): the "
-"main set's train+val inputs and the train_timm/train_hf/train_models inputs are cut "
-"into K seeded folds; each model is fitted K times without one fold and "
-"scored on it (set 'cv', pooled over all folds and sets), then refitted on "
-"all training rows (set 'train' = main train+val); 0 (default) = select on "
-"val";
-
-static const char h_topk_eps[] =
-"(issue #35, a top-k sized by confidence; needs --folds >= 2) give every "
-"node of the written tree its list length top_k (an 11th node field and "
-"param topk_eps E, stages/FORMATS.md): the smallest j whose out-of-fold "
-"geometric mean regret of the top-j list + extern_mm, over the "
-"cross-validation inputs routed through the node, is <= 1 + E (each "
-"input ranked by the selected model refitted without its fold, ordered "
-"by --leaf-rank and --leaf-fill), else K (--ranking).  E in [0, 0.5], e.g. "
-"0.005; 0 (default): no per-node k.  Costs --folds more fits of one model";
+/* --leaf-rank's help: the rule names of rr_mode_names (rerank.h, the
+ * leaforder.h table), generated so that it names every rule fit takes */
+static char *
+leaf_rank_help(void)
+{
+	static const char head[] =
+		"each node's list order: freq (default, the reference's), greedy, "
+		"joint, joint-hit, prefix rules (";
+	static const char mid[] = "), head rules (issue #35: ";
+	static const char tail[] =
+		").  make's default is per GPU, from the GPU profile "
+		"datasets/PROFILES.tsv (leaf_rank; make fit-args)";
+	size_t n = sizeof head + sizeof mid + sizeof tail;
+	for (int i = 0; rr_mode_names[i]; i++)
+		n += strlen(rr_mode_names[i]) + 2;
+	char *h = xmalloc(n), *e = h;
+	e += sprintf(e, "%s", head);
+	for (int pass = 0; pass < 2; pass++) {
+		const char *want = pass ? "head" : "prefix";
+		int first = 1;
+		for (int i = 0; rr_mode_names[i]; i++)
+			if (!strncmp(rr_mode_names[i], want, strlen(want))) {
+				e += sprintf(e, "%s%s", first ? "" : ", ", rr_mode_names[i]);
+				first = 0;
+			}
+		if (!pass)
+			e += sprintf(e, "%s", mid);
+	}
+	sprintf(e, "%s", tail);
+	return h;
+}
 
 typedef struct {
 	const char *main_path, *out, *mout, *dot, *hname, *grid, *dump, *splitout;
@@ -263,67 +173,73 @@ fit_cli(fit_opts *o, int argc, char **argv)
 	o->seed = 42;
 	o->threads = pool_online_cpus();
 	o->sp = (split_params){SPLIT_ROWS, 42, NAN, 0, 0};
+	char *h_leaf_rank = leaf_rank_help();
 	const opt table[] = {
+		OPT_HEAD("Inputs and outputs:"),
 		OPT_POS("MAIN.feat.tsv", &o->main_path, OPT_REQUIRED | OPT_INPUT,
-		        "main data set, a feat TSV (stages/FORMATS.md; times in ms)"),
+		        "main set, a feat TSV (stages/FORMATS.md; ms)"),
 		OPT_LIST("--data", "NAME PATH", 2, &o->data, OPT_INPUT,
-		         "extra feat TSV (featurize --categories MAIN), evaluated as "
-		         "set NAME; train_timm and train_hf are also appended 3x each "
-		         "to the training set (spec §5.3 step 4; a warning if one is "
-		         "given without the other), and so is a set named "
-		         "train_models (ours: a collection's real-model shape list, "
-		         "datasets/MANIFEST.h200.tsv).  The device (metadata "
-		         "shared_memory, device_capa) must be MAIN's.  Repeatable; "
-		         "evaluated in CLI order."),
-		OPT_STRING("--heuristic-name", "NAME", &o->hname, 0,
-		           "name shown in the report (default learned_heuristic; the "
-		           "emitted class name is emit's business)"),
-		OPT_INT("--ranking", "K", &o->k, 1, 1000000, 0,
-		        "top-k size for pruning (§5.6) and evaluation (§5.9); default 10"),
-		OPT_INT("--nrows", "N", &o->nrows, 0, 2000000000, 0,
-		        "keep only the first N rows of MAIN (an input cut short keeps "
-		        "its first rows, its winner recomputed; §5.0)"),
+		         "extra feat TSV, scored as set NAME; train_timm, train_hf "
+		         "and train_models are trained on too, 3x (repeatable)"),
+		OPT_OUT("TREE.tsv", &o->out, OPT_REQUIRED,
+		        "the selected model's unpruned tree (tree TSV)"),
+		OPT_STRING("--metrics", "FILE", &o->mout, OPT_REQUIRED | OPT_OUTPUT,
+		           "metrics TSV, one row per (model, set)"),
+		OPT_STRING("--dump-train", "FILE", &o->dump, OPT_OUTPUT,
+		           "the final training matrix as TSV"),
+		OPT_STRING("--write-split", "FILE", &o->splitout, OPT_OUTPUT,
+		           "each main input's set, TSV 'input<TAB>set'"),
+		OPT_STRING("--save-dot", "FILE", &o->dot, OPT_OUTPUT,
+		           "also the selected model's pruned tree as DOT (§6.2)"),
+		OPT_HEAD("Split and cross-validation:"),
+		OPT_ENUM("--split", "MODE", &o->sp.mode, splits, 0,
+		         "rows (default, the reference's), group or none"),
 		OPT_I64("--seed", "S", &o->seed, 0, INT64_MAX, 0,
 		        "split seed (default 42)"),
-		OPT_ENUM("--split", "MODE", &o->sp.mode, splits, 0, h_split),
 		OPT_DOUBLE("--test-fraction", "F", &o->sp.test_frac, 0, 0.5, OPT_XLO,
-		           "share of test units (default 0.01, the reference's; val "
-		           "stays 19 % of the whole); e.g. 0.2 for a held-out "
-		           "comparison (make compare)"),
-		OPT_CALL("--test-fold", "F/K", parse_test_fold, &o->sp, h_test_fold),
-		OPT_STRING("--grid", "G", &o->grid, 0, h_grid),
-		OPT_ENUM("--select", "RULE", &o->select, sels, 0, h_select),
+		           "share of test units, in (0, 0.5] (default 0.01)"),
+		OPT_CALL("--test-fold", "F/K", parse_test_fold, &o->sp,
+		         "test = fold F of K of the inputs (--split group)"),
+		OPT_INT("--folds", "K", &o->folds, 0, 100, 0,
+		        "select by K-fold cross-validation (--split group; "
+		        "default 0: on val)"),
+		OPT_INT("--nrows", "N", &o->nrows, 0, 2000000000, 0,
+		        "keep only the first N rows of MAIN"),
+		OPT_HEAD("Models and selection:"),
+		OPT_STRING("--grid", "G", &o->grid, 0,
+		           "mm (default), reference, search (56 models) or FILE"),
+		OPT_ENUM("--select", "RULE", &o->select, sels, 0,
+		         "top1 (default, §5.10), regret, hit or curve"),
+		OPT_INT("--ranking", "K", &o->k, 1, 1000000, 0,
+		        "top-k for pruning (§5.6) and evaluation (default 10)"),
+		OPT_FLAG("--prune-exclude-extern", &o->pxe,
+		         "(ours) pruning does not count "
+		         "extern_mm among a child's labels"),
+		OPT_HEAD("Leaf lists (ours, except freq):"),
 		OPT_ENUM("--leaf-rank", "R", &o->lrank, rr_mode_names, 0, h_leaf_rank),
-		OPT_ENUM("--select-rank", "R", &o->srank, rr_mode_names, 0, h_select_rank),
-		OPT_INT("--leaf-pad", "N", &o->lpad, 0, 100000, 0, h_leaf_pad),
-		OPT_ENUM("--leaf-fill", "MODE", &o->lfill, fills, 0, h_leaf_fill),
-		OPT_FLAG("--prune-exclude-extern", &o->pxe, h_pxe),
-		OPT_INT("--folds", "K", &o->folds, 0, 100, 0, h_folds),
-		OPT_DOUBLE("--topk-eps", "E", &o->topk_eps, 0, 0.5, 0, h_topk_eps),
-		OPT_STRING("--dump-train", "FILE", &o->dump, OPT_OUTPUT,
-		           "the final training matrix as TSV: feature columns, label, "
-		           "weight (for the scikit-learn oracle test)"),
-		OPT_STRING("--write-split", "FILE", &o->splitout, OPT_OUTPUT,
-		           "main inputs' sets as TSV 'input<TAB>set' (train, val, test, "
-		           "or dropped when every choice failed)"),
-		OPT_STRING("--save-dot", "FILE", &o->dot, OPT_OUTPUT,
-		           "also write the best model's pruned tree as DOT (§6.2)"),
-		OPT_OUT("TREE.tsv", &o->out, OPT_REQUIRED,
-		        "best model's unpruned tree (tree TSV, n_labels per node, param "
-		        "ranking_k = K, confidence_threshold 0)"),
-		OPT_STRING("--metrics", "FILE", &o->mout, OPT_REQUIRED | OPT_OUTPUT,
-		           "metrics TSV, one row per (model, set) (FORMATS.md)"),
+		OPT_ENUM("--select-rank", "R", &o->srank, rr_mode_names, 0,
+		         "the order models are scored with (default: --leaf-rank)"),
+		OPT_INT("--leaf-pad", "N", &o->lpad, 0, 100000, 0,
+		        "append up to N ancestors' classes (default 0)"),
+		OPT_ENUM("--leaf-fill", "MODE", &o->lfill, fills, 0,
+		         "none (default) or all (departs from §5.2: every "
+		         "other measured class appended)"),
+		OPT_DOUBLE("--topk-eps", "E", &o->topk_eps, 0, 0.5, 0,
+		           "per-node k: out-of-fold regret <= 1 + E (needs "
+		           "--folds >= 2; default 0: off)"),
+		OPT_HEAD("Run:"),
+		OPT_STRING("--heuristic-name", "NAME", &o->hname, 0,
+		           "the name in the report "
+		           "(default learned_heuristic)"),
 		OPT_INT("--threads", "N", &o->threads, 1, 1000000, 0,
-		        "fit the grid's models on N threads (default: the online "
-		        "CPUs, at most 256); the output does not depend on N"),
+		        "threads (default: the online CPUs; same output)"),
 		OPT_FLAG("--verbose", &o->verbose,
-		         "print every model's rows and the per-set tables sorted by "
-		         "top_k_correct (the reference's output); default: the "
-		         "selected model's rows (all models are in --metrics)"),
+		         "every model's rows and the per-set tables"),
 		OPT_END()
 	};
-	opts_parse(&(opt_prog){synopsis, about, table, notes, 0,
+	opts_parse(&(opt_prog){synopsis, about, table, notes, 22,
 	                       "fit's report (the table of models)"}, argc, argv);
+	free(h_leaf_rank);
 	check_options(o);
 }
 
