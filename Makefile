@@ -226,6 +226,9 @@ Variables you set (current value; each is checked before anything runs):
 endef
 
 # `make help-all`: the same, then every variable (the experiment's knobs too)
+# (the head-* rules fit --leaf-rank takes: the LO_RULES table of
+# stages/learn/leaforder.h, read only when help-all is made)
+MMR_HEAD_RULES = $(shell sed -n 's/^[[:space:]]*X."\(head[a-z0-9-]*\)".*/\1/p' stages/learn/leaforder.h | paste -sd'|')
 define MMRANK_HELP_ALL
 $(MMRANK_HELP)
 
@@ -234,7 +237,8 @@ Every variable (current value):
   OUT=$(OUT) (output folder)  RANKING=$(RANKING) (top-k)  SEED=$(SEED)
   SPLIT=$(SPLIT) (rows|group)  HEURISTIC_NAME=$(HEURISTIC_NAME)  FOLDS=$(FOLDS)
   GRID=$(GRID) (mm|reference|search|FILE)  SELECT=$(SELECT) (top1|regret|hit|curve)
-  LEAF_RANK=$(LEAF_RANK) (freq|greedy|joint|joint-hit|prefix...: leaf list order)
+  LEAF_RANK=$(LEAF_RANK) (leaf list order: freq|greedy|prefix|joint|$(MMR_HEAD_RULES);
+         default per GPU from the GPU profile $(PROFILES): make fit-args)
   SELECT_RANK=$(SELECT_RANK) (the order models are scored with)
   LEAF_PAD=$(LEAF_PAD) (ancestors' classes appended; fit --help)
   LEAF_FILL=$(LEAF_FILL) (none|all: all = every other measured class appended)

@@ -25,6 +25,21 @@ long=$(make -s help-all | awk 'length($0) > 100')
 [ -z "$long" ] && ok make-help-width || fail make-help-width "over 100 columns: $(head -c 200 <<<"$long")"
 grep -q 'HELDOUT="logs".*more logs' <<<"$h" && grep -q 'HOLDOUT=.*not HELDOUT: the fraction' <<<"$h" &&
 	ok make-help-holdout-heldout || fail make-help-holdout-heldout "$(grep -E 'HOLDOUT|HELDOUT' <<<"$h")"
+# fit --leaf-rank names every rule of the LO_RULES table (stages/learn/
+# leaforder.h), the head-* ones among them, and where make's per-GPU default
+# comes from (the GPU profile); so does make help-all's LEAF_RANK line
+rules=$(sed -n 's/^[[:space:]]*X("\([a-z0-9-]*\)".*/\1/p' stages/learn/leaforder.h)
+fh=$("$BIN/fit" --help 2>&1 | tr -s ' \n' ' ')
+ha=$(make -s help-all | tr -s ' \n' ' ')
+miss= amiss=
+for r in $rules; do
+	grep -Eq "[ (]$r[,)]" <<<"$fh" || miss+=" $r"
+	case $r in head*) grep -Eq "LEAF_RANK=.*[|]$r[|;]" <<<"$ha" || amiss+=" $r" ;; esac
+done
+[ -n "$rules" ] && [ -z "$miss" ] && grep -q 'GPU profile datasets/PROFILES.tsv' <<<"$fh" &&
+	ok fit-help-leaf-rank-rules || fail fit-help-leaf-rank-rules "not in fit --help:${miss:- (the GPU profile)}"
+grep -q 'LEAF_RANK=.*GPU profile datasets/PROFILES.tsv' <<<"$ha" && [ -z "$amiss" ] &&
+	ok make-help-all-leaf-rank-rules || fail make-help-all-leaf-rank-rules "not in make help-all:${amiss:- (the GPU profile)}"
 # perf/compare/paired.py --help describes its arguments and how to make the
 # shipped tree TSV it needs (import)
 if p=$(python3 perf/compare/paired.py --help 2>&1); then
