@@ -88,23 +88,16 @@ static const struct {
 };
 
 static const char notes_tail[] =
-"After each (tree, set): the overlap of choice ids, how many of the set's\n"
-"choice ids the tree ranks (extern_mm, in every list, not counted).  A tree\n"
-"that ranks none of a set's choice ids is refused (every list would be\n"
-"extern_mm alone, the same at every k).  With --curve, the curve follows\n"
-"the table: hit % and regret per k (the TSV also k = auto: each leaf's\n"
-"top_k from fit --topk-eps, 10 without one, and the mean k).\n"
-"Units: regret and speedup are ratios of median times (ms / ms).\n"
+"After each (tree, set): how many of the set's choice ids the tree ranks\n"
+"(extern_mm aside); a tree that ranks none is refused.  With --curve, the\n"
+"curve follows the table.  Units: regret and speedup are ratios of median\n"
+"times (ms / ms).  A tree and a set of different devices (metadata\n"
+"shared_memory, device_capa) are refused unless --cross-device.\n"
 "\n"
-"A tree and a set must come from one device (metadata shared_memory and\n"
-"device_capa; H100 and H200 share theirs): another device is refused unless\n"
-"--cross-device, and then said on stdout and stderr.\n"
-"\n"
-"Exit status: 0 on success; 1 on bad usage, unreadable or invalid input\n"
-"(messages name file:line), a tree feature the set cannot provide, a tree\n"
-"of another device (without --cross-device) or ranking none of a set's\n"
-"choices, or a write error.  No partial output is left under EVAL.tsv or\n"
-"RANKS.tsv.\n";
+"Exit status: 0 on success; 1 on bad usage, invalid input (file:line), a\n"
+"tree feature the set lacks, a tree of another device or ranking none of a\n"
+"set's choices, or a write error (no partial EVAL.tsv or RANKS.tsv).\n"
+"See docs/STAGES.md \"eval\" for the long form of every option.\n";
 
 /* --help's notes: the columns (each "  NAME  meaning", the meaning wrapped
  * at 78 columns from column 13), then notes_tail.  Returns a malloc'd
@@ -711,48 +704,33 @@ main(int argc, char **argv)
 	klist kl = {{0}, 0};
 	opt_list tlist = {0}, plist = {0}, rlist = {0};
 	const opt table[] = {
+		OPT_HEAD("Inputs:"),
 		OPT_POS_LIST("TREE.tsv", &plist, 0,
-		             "a tree TSV (fit, prune or import output); with --tree "
-		             "NAME=PATH (repeatable) several trees side by side"),
+		             "a tree TSV (fit, prune or import output)"),
 		OPT_LIST("--tree", "NAME=PATH", 1, &tlist, 0,
 		         "a named tree (repeatable); then every positional is a set"),
 		OPT_POS_LIST("SET.feat.tsv", &plist, 0,
-		             "featurize output (stages/FORMATS.md); NAME=PATH names "
-		             "the set (default: the file name without .feat.tsv)"),
+		             "featurize output; [NAME=] names the set (default: "
+		             "the file name)"),
+		OPT_LIST("--ranked", "NAME:SET=FILE", 1, &rlist, 0,
+		         "per-input rankings of set SET (a ranks TSV, e.g. nvmmh's), "
+		         "scored as tree NAME (repeatable)"),
+		OPT_FLAG("--cross-device", &cross,
+		         "evaluate on sets of another device on purpose (said)"),
+		OPT_HEAD("List sizes:"),
 		OPT_INT("--ranking", "K", &ranking, 1, 100000, 0,
-		        "top-k sizes are 1, 5 and K (default K = 10)"),
+		        "top-k sizes 1, 5 and K (default K = 10)"),
 		OPT_CALL("--k", "LIST", parse_k, &kl,
 		         "explicit comma-separated top-k sizes, e.g. 1,3,10"),
+		OPT_HEAD("Outputs (stages/FORMATS.md; written atomically):"),
 		OPT_OUT("EVAL.tsv", &out, 0,
-		        "TSV (stages/FORMATS.md \"eval TSV\"), one row per (set, tree, "
-		        "k), written atomically: tree set k inputs skipped unsafe "
-		        "no_ranked hit_rate speedup_n speedup_gmean speedup_max, then "
-		        "the metrics TSV columns of "
-		        "stages/FORMATS.md (total, top_k_correct, ..., regret_n "
-		        "regret_none regret_gmean regret_p95 regret_max)"),
+		        "eval TSV, one row per (set, tree, k)"),
 		OPT_STRING("--ranks", "FILE", &ranks_out, OPT_OUTPUT,
-		           "TSV (stages/FORMATS.md \"eval ranks TSV\"), one row per "
-		           "(tree, set, input): leaf node id, the winner's choice id and "
-		           "the full ranking as tree class indices (comma separated, best "
-		           "first); trees only"),
+		           "eval ranks TSV, one row per (tree, set, input): leaf, "
+		           "winner, ranking (trees only)"),
 		OPT_STRING("--curve", "FILE", &curve_out, OPT_OUTPUT,
-		           "(issue #19) the curve as TSV (stages/FORMATS.md \"curve "
-		           "TSV\"), written atomically: per (tree, set) one row for the "
-		           "first entry alone (k = first: the first listed choice that "
-		           "was measured for the input, extern_mm if none, without "
-		           "the appended extern_mm) and one per k = 1..10 (top-k + "
-		           "extern_mm): tree set k inputs hit_rate regret_gmean "
-		           "regret_max regret_none; also printed"),
-		OPT_FLAG("--cross-device", &cross,
-		         "evaluate trees on sets of another device (metadata "
-		         "shared_memory, device_capa) on purpose; said on stdout and "
-		         "stderr (without it: refused)"),
-		OPT_LIST("--ranked", "NAME:SET=FILE", 1, &rlist, 0,
-		         "(issue #19) per-input rankings of set SET in a ranks TSV "
-		         "(nvmmh's: NVIDIA's analytic nvMatmulHeuristics; "
-		         "stages/FORMATS.md), scored like a tree named NAME on that "
-		         "set only; the file must hold exactly SET's inputs (m, k, n "
-		         "are checked: file:line: field).  Repeatable"),
+		           "curve TSV: the first entry alone and k = 1..10 per (tree, "
+		           "set); also printed"),
 		OPT_END()
 	};
 	char *notes = help_notes();
