@@ -144,6 +144,20 @@ $(BIN)/bench: $(BENCH_DEPS) $(BENCH_GPU) $(CUDALIB) $(CUDA_HDR)
 		-isystem $(CUDA_INC) -o $@ $(BENCH_COMMON) $(BENCH_GPU) $(POLICY_SRC) $(CUDALIB) $(LIBA) \
 		$(BENCH_LDLIBS) $(LDLIBS)
 
+# The test-only bench-bug: bench with every NVRTC candidate compiled with
+# MMRANK_BUG (a deliberately wrong kernel, kernels/mm.cu; its own cubin
+# names, *-bug.cubin), for check/gpu/test_bench_gpu.sh to prove that
+# verification rejects a wrong kernel.  Not in $(BIN): no shipped program
+# has a switch for it (`make test-bins` builds it; needs CUDA, like bench).
+.PHONY: test-bins
+test-bins: $(BUILD)/test/bench-bug
+$(BUILD)/test/bench-bug: $(BENCH_DEPS) $(BENCH_GPU) $(CUDALIB) $(CUDA_HDR)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CCLD    $@")
+	$(Q)$(CC) $(WARN) $(CFLAGS) -DBENCH_CUDA -DMMRANK_TEST_BAD_KERNEL -DBENCH_PROG='"bench-bug"' \
+		-iquote stages -isystem $(CUDA_INC) -o $@ $(BENCH_COMMON) $(BENCH_GPU) $(POLICY_SRC) $(CUDALIB) \
+		$(LIBA) $(BENCH_LDLIBS) $(LDLIBS)
+
 # Inductor's candidates of a shape list, or the compile variants they need
 # (stages/gpu/bench/triton_cands.c: a CPU tool of its own)
 $(BIN)/triton_cands: stages/gpu/bench/triton_cands.c $(POLICY_SRC) $(POLICY_HDR) $(LIBA) $(LIB_HDR)

@@ -5,8 +5,10 @@
 # four transpose combinations, at shapes including odd and degenerate ones
 # (bench --verify-all: relative Frobenius error within the dtype tolerance,
 # output poisoned with NaN before each call).  Then:
-#   * a deliberately wrong kernel (--bad-kernel) is rejected: every NVRTC
-#     row is inf, extern_mm is not;
+#   * a deliberately wrong kernel is rejected: the test-only build
+#     bench-bug (make test-bins: bench compiled with -DMMRANK_TEST_BAD_KERNEL,
+#     every NVRTC candidate with MMRANK_BUG) gives every NVRTC row inf,
+#     extern_mm not;
 #   * the metadata line is what Python's json.dumps writes for the device
 #     (shared_memory = opt-in shared memory per block, device_capa);
 #   * feedback values are Python str(float) and positive;
@@ -18,10 +20,12 @@
 #     killed run resumes to a log that obeys it too.
 # Environment: BIN (default build/bin), DEVICE (default 0), RESULTS (a
 # folder for the logs, default: the scratch folder), CUBIN_CACHE (default
-# build/cubin), BAD_CUBIN_CACHE (the --bad-kernel cubins, default a fresh
+# build/cubin), BENCH_BUG (the test-only bench-bug, default BIN's
+# ../test/bench-bug), BAD_CUBIN_CACHE (bench-bug's cubins, default a fresh
 # folder: compiled here; a carried one saves that, perf/experiments/final_call.sh).
 . check/lib.sh
 B=$BIN/bench
+BB=${BENCH_BUG:-${BIN%/bin}/test/bench-bug}
 DEV=${DEVICE:-0}
 RES=${RESULTS:-$TMP}
 mkdir -p "$RES"
@@ -96,11 +100,15 @@ fi
 head -n 1 "$TMP/shapes.tsv" > "$TMP/few.tsv"
 awk -F'\t' 'NR > 1 && ($3 == 17 || $3 == 128) && $8 == 1' "$TMP/shapes.tsv" >> "$TMP/few.tsv"
 rm -f "$TMP/bad.txt"
-"$B" $K0 --bad-kernel --cache "${BAD_CUBIN_CACHE:-$TMP/badcache}" --reps 1 "$TMP/few.tsv" "$TMP/bad.txt" 2> "$RES/gpu_bad_kernel.err"
-nb=$(grep -c 'type=nvrtc.*,inf$' "$TMP/bad.txt"); nt=$(grep -c 'type=nvrtc' "$TMP/bad.txt")
-ne=$(grep -c ',extern_mm,inf$' "$TMP/bad.txt")
-[ "$nt" -gt 0 ] && [ "$nb" = "$nt" ] && [ "$ne" = 0 ] && grep -q 'wrong result' "$RES/gpu_bad_kernel.err" \
-	&& ok bench-gpu-bad-kernel-rejected || fail bench-gpu-bad-kernel-rejected "$nb of $nt nvrtc rows inf, $ne extern inf"
+if [ ! -x "$BB" ]; then
+	fail bench-gpu-bad-kernel-rejected "$BB missing (make test-bins, or set BENCH_BUG)"
+else
+	"$BB" $K0 --cache "${BAD_CUBIN_CACHE:-$TMP/badcache}" --reps 1 "$TMP/few.tsv" "$TMP/bad.txt" 2> "$RES/gpu_bad_kernel.err"
+	nb=$(grep -c 'type=nvrtc.*,inf$' "$TMP/bad.txt"); nt=$(grep -c 'type=nvrtc' "$TMP/bad.txt")
+	ne=$(grep -c ',extern_mm,inf$' "$TMP/bad.txt")
+	[ "$nt" -gt 0 ] && [ "$nb" = "$nt" ] && [ "$ne" = 0 ] && grep -q 'wrong result' "$RES/gpu_bad_kernel.err" \
+		&& ok bench-gpu-bad-kernel-rejected || fail bench-gpu-bad-kernel-rejected "$nb of $nt nvrtc rows inf, $ne extern inf"
+fi
 
 # kill -9 and resume on the GPU
 awk -F'\t' 'NR == 1 || $3 == 2048' "$TMP/shapes.tsv" > "$TMP/mid.tsv"

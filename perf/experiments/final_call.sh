@@ -14,9 +14,11 @@
 # CPUs; what is there already is kept): the Triton variants of both input
 # sets (stages/gpu/bench/triton_aot.py) and the NVRTC cubins of
 # check/gpu/test_bench_gpu.sh's inputs (bench --compile-only: mma+wgmma on
-# the edge inputs, and the --bad-kernel mm cubins), and packs them into
+# the edge inputs; build/test/bench-bug --compile-only, the test-only build
+# of make test-bins, the wrong mm kernel's cubins), and packs them into
 # build/devcarry/cubins.tar.xz (+ triton_entry.txt, the inputs).  The device
-# call then carries build/bin and build/devcarry (printed at the end).
+# call then carries build/bin, build/test (bench-bug) and build/devcarry
+# (printed at the end).
 # PREP_COMPILE=0 packs what build/fccache holds without compiling (for a dry
 # run).
 #
@@ -52,7 +54,7 @@ SAMPLE_N=${SAMPLE_N:-100}
 
 prepare() {
 	local jobs=${PREP_JOBS:-$(nproc)} t0 i pids=()
-	make -s all build/bin/bench build/bin/bench-fake build/bin/triton_cands || return 1
+	make -s all build/bin/bench build/bin/bench-fake build/bin/triton_cands build/test/bench-bug || return 1
 	mkdir -p "$CARRY" "$FC/cubin" "$FC/badcache"
 	build/bin/sample --seed 2026 --samples $(((SAMPLE_N + 3) / 4)) "$CARRY/s.tsv" 2>/dev/null || return 1
 	head -n $((SAMPLE_N + 1)) "$CARRY/s.tsv" > "$CARRY/sample.tsv" && rm "$CARRY/s.tsv"
@@ -77,16 +79,16 @@ prepare() {
 		build/bin/bench --compile-only sm_90 --shard $i/$jobs --kernels kernels --template mma+wgmma \
 			--cache "$FC/cubin" "$CARRY/edge.tsv" &
 		pids+=($!)
-		build/bin/bench --compile-only sm_90 --shard $i/$jobs --kernels kernels --bad-kernel \
+		build/test/bench-bug --compile-only sm_90 --shard $i/$jobs --kernels kernels \
 			--cache "$FC/badcache" "$CARRY/few.tsv" &
 		pids+=($!)
 	done
 	for i in "${pids[@]}"; do wait "$i" || return 1; done
 	echo "compiled (or found) in $(($(date +%s) - t0)) s"
 	tar cJf "$CARRY/cubins.tar.xz" --exclude=.triton-cache "$FC" || return 1
-	du -sh build/bin "$CARRY" "$CARRY/cubins.tar.xz"
+	du -sh build/bin build/test "$CARRY" "$CARRY/cubins.tar.xz"
 	echo "nvrtc cubins $(ls "$FC/cubin" | grep -c '\.cubin$'), bad-kernel $(ls "$FC/badcache" | grep -c '\.cubin$'), triton variants $(ls "$FC/cubin/$(cat "$CARRY/triton_entry.txt")" | grep -c '\.json$')"
-	echo "carry: [\"build/bin\", \"$CARRY\"]  ($(du -cb build/bin "$CARRY" | tail -1 | cut -f1) bytes)"
+	echo "carry: [\"build/bin\", \"build/test\", \"$CARRY\"]  ($(du -cb build/bin build/test "$CARRY" | tail -1 | cut -f1) bytes)"
 }
 
 if [ "$MODE" = --prepare ]; then prepare; exit $?; fi

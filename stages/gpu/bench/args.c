@@ -59,6 +59,13 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 	o->verify_cut_audit = -1; /* not given: 10 with --verify-cut */
 	o->kernels = "kernels";
 	o->cache = "build/cubin";
+#ifdef MMRANK_TEST_BAD_KERNEL
+	/* the test build build/test/bench-bug (mk/collect.mk) only: every NVRTC
+	 * candidate compiled with MMRANK_BUG (a wrong kernel, kernels/mm.cu), so
+	 * that check/gpu/test_bench_gpu.sh proves verification rejects it; no
+	 * option of the shipped bench turns it on */
+	o->bad_kernel = 1;
+#endif
 	a->ranking = 10;
 	a->time_limit = -1;
 	/* --template: the names of the back-end table */
@@ -142,8 +149,6 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 		        "with --lt-discover: K most frequent per type class"),
 		OPT_STRING("--lt-decode", "ID", &a->ltdecode, 0,
 		           "print a cuBLASLt choice id's attributes, exit"),
-		OPT_FLAG("--bad-kernel", &o->bad_kernel,
-		         "compile candidates with a deliberate bug (tests)"),
 #ifndef BENCH_CUDA /* the test build (bench-fake) only */
 		OPT_HEAD("bench-fake only (CPU tests):"),
 		OPT_DOUBLE("--fake-delay-ms", "D", &o->fake_delay_ms, 0, 1e9, 0,

@@ -22,7 +22,8 @@ typedef struct {
 	const char *kernels;       /* directory of the templates and config lists */
 	const char *cache;         /* cubin cache directory */
 	int verify_all;
-	int bad_kernel;            /* compile with MMRANK_BUG (tests) */
+	int bad_kernel;            /* compile with MMRANK_BUG: 1 only in the test
+	                              build bench-bug (-DMMRANK_TEST_BAD_KERNEL) */
 	double fake_delay_ms;      /* bench-fake only: sleep per input */
 	int fake_fail;             /* bench-fake only: fail every Nth candidate */
 	int fake_cap;              /* bench-fake only: capability major (0: 9) */
