@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Every stage answers --help (synopsis on stdout, exit 0) and --version;
-# an unknown option is an error.  `make help` lists the main targets.
+# Every stage answers --help (synopsis on stdout, exit 0; a screenful) and
+# --version; an unknown option is an error.  `make help` lists the main targets.
 . check/lib.sh
 for b in "$BIN"/*; do
 	s=$(basename "$b")
@@ -14,6 +14,19 @@ for b in "$BIN"/*; do
 	[ "$v" = "$s (mmrank) $(sed -n 's/^#define MMRANK_VERSION "\(.*\)"/\1/p' stages/core/util.h)" ] &&
 		ok "version-$s" || fail "version-$s" "'$v'"
 	"$b" --no-such-option >/dev/null 2>&1 && fail "badopt-$s" "exit 0" || ok "badopt-$s"
+	# a screenful: at most 70 lines of at most 80 columns (bytes; the long
+	# form of an option belongs in docs/STAGES.md)
+	n=$(wc -l <<<"$out"); w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' <<<"$out")
+	[ "$n" -le 70 ] && [ "$w" -le 80 ] && ok "help-screenful-$s" ||
+		fail "help-screenful-$s" "$n lines (at most 70), the widest $w columns (at most 80)"
+done
+# the shipped bench has no test-only switch: the wrong kernel of the GPU
+# tests is the test build build/test/bench-bug (docs/STAGES.md "bench")
+for s in bench bench-fake; do
+	[ -x "$BIN/$s" ] || continue
+	e=$("$BIN/$s" --bad-kernel 2>&1 >/dev/null)
+	grep -q "unknown option '--bad-kernel'" <<<"$e" && ok "no-bad-kernel-$s" ||
+		fail "no-bad-kernel-$s" "not refused as unknown: $(head -c 200 <<<"$e")"
 done
 h=$(make -s help)
 for t in 'make heuristic GPU=a100' 'make check' 'make collect' 'RANKING=' 'DATASET_MIRROR='; do

@@ -46,7 +46,8 @@
 #include "core/util.h"
 
 static const char synopsis[] =
-"sample [--seed S] [--samples N] [--gpu-mem-bytes B] [--max-gflop G] -o OUTPUT\n"
+"sample [--seed S] [--samples N] [--gpu-mem-bytes B] [--max-gflop G]\n"
+"              -o OUTPUT\n"
 "       sample [--seed S] --dims-only N -o OUTPUT";
 
 static const char about[] =
