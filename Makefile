@@ -240,7 +240,7 @@ Every variable (current value):
   LEAF_RANK=$(LEAF_RANK) (leaf list order: freq|greedy|prefix|joint|$(MMR_HEAD_RULES);
          default per GPU from the GPU profile $(PROFILES): make fit-args)
   SELECT_RANK=$(SELECT_RANK) (the order models are scored with)
-  LEAF_PAD=$(LEAF_PAD) (ancestors' classes appended; fit --help)
+  LEAF_PAD=$(LEAF_PAD) (ancestors' classes appended; docs/STAGES.md "fit")
   LEAF_FILL=$(LEAF_FILL) (none|all: all = every other measured class appended)
   TOPK_EPS=$(TOPK_EPS) (each leaf's k: out-of-fold regret <= 1 + TOPK_EPS; 0: off; needs FOLDS)
   PROFILE=$(PROFILE) (ours|reference: sets SPLIT GRID SELECT LEAF_RANK SELECT_RANK LEAF_PAD

@@ -97,7 +97,7 @@ BENCH              ?= bench
 BENCH_EXTRA        ?=
 CUBLASLT           ?=
 # candidate family: mm (kernels/mm.cu, CUDA cores) or mma (kernels/mma.cu,
-# tensor cores); see bench --help --template
+# tensor cores); see docs/STAGES.md "bench", --template
 KERNEL_TEMPLATE    ?= mma+wgmma
 LAUNCHER           ?= local
 CUBIN_ARCH         ?= sm_90

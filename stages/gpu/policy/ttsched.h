@@ -84,7 +84,7 @@ typedef struct {
 /* Inductor's parameters, the long-kernel rule, the loser cut and the
  * warm-up from verification off */
 #define TT_PARAMS_INDUCTOR {5, 100, 100, 25.0, 0.0, 0.0, 2, 0.0, 0, 0.0, 0}
-/* bench's defaults for --long-ms, --long-launches (bench --help says why) */
+/* bench's defaults for --long-ms, --long-launches (docs/STAGES.md "bench" says why) */
 #define TT_LONG_MS_DEFAULT 10.0
 #define TT_LONG_LAUNCHES_DEFAULT 2
 
