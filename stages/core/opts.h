@@ -4,7 +4,6 @@
  *
  *	static const char synopsis[] = "prune --ranking K -o OUT.tsv TREE.tsv";
  *	static const char about[] = "What it does.\n", notes[] = "Exit status: ...\n";
- *	...
  *	static const char *const modes[] = {"rows", "group", NULL};
  *	const opt table[] = {
  *		OPT_POS("TREE.tsv", &in, OPT_REQUIRED | OPT_INPUT, "tree TSV"),
@@ -39,12 +38,10 @@
  *       nothing written (check_outputs_distinct, util.h): every pair of
  *       OPT_OUTPUT values.
  *
- * Help text: "usage: " + synopsis, a blank line, about, a blank line, one
- * entry per table row in table order ("  --name ARG" then the help text,
- * word-wrapped to 78 columns from column col; an entry wider than col - 1
- * starts its text on the next line; a '\n' in a help text starts a new
- * line, and spaces after it indent that line and its continuations; an
- * OPT_HEAD row prints its name alone on a line), a blank line, notes.  Synopsis, about and notes are printed verbatim.
+ * Help text: "usage: " + synopsis, blank, about, blank, one entry per row in
+ * table order ("  --name ARG", its help wrapped to 78 columns from column col,
+ * on the next line if the entry is wider than col - 1; a '\n' starts a line,
+ * spaces after it indent; OPT_HEAD: its name alone), blank, notes (verbatim).
  */
 #ifndef MMRANK_OPTS_H
 #define MMRANK_OPTS_H
@@ -139,9 +136,7 @@ typedef struct {
 	  .flags = (fl), .help = (h) }
 /* -o OUT: the one output of a stage (design.md: one stage, one output). */
 #define OPT_OUT(a, v, fl, h) OPT_STRING("-o", a, v, (fl) | OPT_OUTPUT, h)
-/* a heading of the help text, e.g. OPT_HEAD("Split:"): printed at column 0
- * before the entries that follow it; it parses nothing */
-#define OPT_HEAD(n) { .type = OPT_T_HEAD, .name = (n) }
+#define OPT_HEAD(n) { .type = OPT_T_HEAD, .name = (n) } /* "Split:", parses nothing */
 #define OPT_END() { .type = OPT_T_END }
 
 /* Parse argv[1..argc) by p's table into the value pointers (which keep
