@@ -420,10 +420,10 @@ endif
 # (fit --topk-eps; needs FOLDS >= 2, so not with PROFILE=reference; 0: off)
 TOPK_EPS        ?= 0.005
 TOPK_ARG         = $(if $(filter-out 0,$(FOLDS)),$(if $(filter-out 0 0.0,$(TOPK_EPS)), --topk-eps $(TOPK_EPS)))
-# the order models are scored with, in both profiles: joint's and joint-hit's
-# by the coverage order they start from (greedy; docs/RESULTS.md section 2.6),
-# any other by its own lists
-SELECT_RANK     ?= $(if $(filter joint joint-hit head head-%,$(LEAF_RANK)),greedy,$(LEAF_RANK))
+# the order models are scored with, in both profiles: joint's and the head-*
+# rules' by the coverage order they start from (greedy; docs/RESULTS.md
+# section 2.6), any other by its own lists
+SELECT_RANK     ?= $(if $(filter joint head-%,$(LEAF_RANK)),greedy,$(LEAF_RANK))
 FIT_EXTRA       ?=
 # GRID: a built-in grid or an existing file of models (fit --help)
 ifeq ($(filter mm reference search,$(GRID))$(wildcard $(GRID)),)

@@ -160,12 +160,10 @@ leaf_list rerank-prefix-greedy '[(0.500, 2), (0.333, 1), (0.167, 0)]' --leaf-ran
 #   J2  1.04  1.0   3.0     A       A
 #   J3  1.04  1.0   3.0     A       A
 #   J4  3.0   3.0   1.0     B       B
-# A against E: -ln 1.01 + 2 ln 1.04 + 0 = +0.0685 > 0, so prefix-m0 (no
-# margin) lists A first, then B (wins J4), E last: A B E; prefix needs
+# A against E: -ln 1.01 + 2 ln 1.04 + 0 = +0.0685 > 0, but prefix needs
 # 4 x 0.05 = 0.2 more: E first, then A (wins J2, J3), B: E A B.
 "$BIN/featurize" -o "$TMP/leaf.feat.tsv" "$D/margin.txt" 2>/dev/null || fail rerank-margin-featurize "featurize failed"
 leaf_list rerank-prefix-margin '[(0.500, 0), (0.333, 1), (0.167, 2)]' --leaf-rank prefix
-leaf_list rerank-prefix-m0 '[(0.500, 1), (0.333, 2), (0.167, 0)]' --leaf-rank prefix-m0
 # ... and the C artifact of the extern_mm-first list: pick() is extern_mm
 "$BIN/fit" "$TMP/leaf.feat.tsv" --split none --grid "$D/grid_root.tsv" --leaf-rank prefix \
 	-o "$TMP/t.tsv" --metrics "$TMP/m.tsv" >/dev/null 2>&1 &&
@@ -197,7 +195,6 @@ leaf_list rerank-prefix-m0 '[(0.500, 1), (0.333, 2), (0.167, 0)]' --leaf-rank pr
 leaf_list rerank-joint-runnerup '[(0.400, 0), (0.300, 1), (0.200, 2), (0.100, 3)]' --leaf-rank joint
 leaf_list rerank-joint-runnerup-prefix '[(0.400, 0), (0.300, 1), (0.200, 3), (0.100, 2)]' --leaf-rank prefix
 leaf_list rerank-joint-runnerup-greedy '[(0.400, 1), (0.300, 3), (0.200, 2), (0.100, 0)]' --leaf-rank greedy
-leaf_list rerank-joint-hit-runnerup '[(0.400, 0), (0.300, 1), (0.200, 3), (0.100, 2)]' --leaf-rank joint-hit
 # exact.txt (A was not offered for X2, X3: no row):
 #        E     A     B     winner
 #   X1  1.05  1.0   3.0     A

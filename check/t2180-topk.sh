@@ -96,7 +96,7 @@ fi
 # labels): one list for both.  prefix puts x first (skipped where it is not
 # offered, it costs the decode inputs nothing in its score): every decode
 # input meets a head it is not offered.  The offered-aware rules
-# (prefix-offered, head) put y first: none does.  The first entry alone is
+# (head-12, head-q0) put y first: none does.  The first entry alone is
 # y for every decode input under all three (prefix's through the skip):
 # regret 1.
 gen_decode() {
@@ -115,13 +115,13 @@ gen_decode() {
 if command -v python3 >/dev/null; then
 	gen_decode >"$TMP/d.txt"
 	"$BIN/featurize" -o "$TMP/d.feat.tsv" "$TMP/d.txt" 2>/dev/null
-	for r in prefix prefix-offered head; do
+	for r in prefix head-12 head-q0; do
 		"$BIN/fit" "$TMP/d.feat.tsv" --split group --grid "$TMP/grid.tsv" --folds 2 --leaf-rank $r --ranking 3 \
 			--threads 1 --metrics "$TMP/dm.tsv" -o "$TMP/d.$r.tree.tsv" >/dev/null 2>&1 &&
 			"$BIN/prune" --ranking 3 -o "$TMP/d.$r.tsv" "$TMP/d.$r.tree.tsv" 2>/dev/null
 	done
 	if python3 perf/compare/decode.py --bin "$BIN" --m 8:96 --kmin 4096 prefix="$TMP/d.prefix.tsv" \
-		offered="$TMP/d.prefix-offered.tsv" head="$TMP/d.head.tsv" "$TMP/d.feat.tsv" >"$TMP/dec.out" 2>&1; then
+		offered="$TMP/d.head-12.tsv" head="$TMP/d.head-q0.tsv" "$TMP/d.feat.tsv" >"$TMP/dec.out" 2>&1; then
 		awk '$1 == "prefix" { a = $2 == 10 && $5 == 10 && $4 == "1.000000" } $1 == "offered" { b = $5 == 0 && $4 == "1.000000" }
 			$1 == "head" { c = $5 == 0 && $4 == "1.000000" } END { exit !(a && b && c) }' "$TMP/dec.out" &&
 			ok topk-decode-head-offered || fail topk-decode-head-offered "$(tr '\n' '|' <"$TMP/dec.out")"

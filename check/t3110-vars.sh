@@ -34,8 +34,8 @@ bad_value vars-select   "SELECT='foo': expected top1, regret, hit or curve \(fit
 bad_value vars-split    "SPLIT='grup': expected rows, group or none \(fit --split\)" heuristic SPLIT=grup
 bad_value vars-ranking  "RANKING='abc': expected an integer in \[1, 100000\]" heuristic RANKING=abc
 bad_value vars-ranking0 "RANKING='0': expected an integer in \[1, 100000\]" prune RANKING=0
-bad_value vars-leaf-rank "LEAF_RANK='x': expected freq, greedy, prefix, .* or head-alone \(fit --leaf-rank\)" fit LEAF_RANK=x
-bad_value vars-select-rank "SELECT_RANK='x': expected freq, greedy, prefix, .* or head-alone \(fit --select-rank\)" fit SELECT_RANK=x
+bad_value vars-leaf-rank "LEAF_RANK='x': expected freq, greedy, prefix, .* or head-q0 \(fit --leaf-rank\)" fit LEAF_RANK=x
+bad_value vars-select-rank "SELECT_RANK='x': expected freq, greedy, prefix, .* or head-q0 \(fit --select-rank\)" fit SELECT_RANK=x
 bad_value vars-select-rank-freq "SELECT_RANK=freq with LEAF_RANK=joint: freq goes only with freq" fit LEAF_RANK=joint SELECT_RANK=freq
 # the leaf order's default follows the data, datasets/PROFILES.tsv (issue #35):
 # head-12 for the A100 data, head-q0 (models selected by the whole curve) for

@@ -8,8 +8,8 @@
 
 #include "core/util.h"
 
-#define LO_RULE(name, lambda, def_first, rest, mu, margin, exact, offered) \
-	{name, lambda, def_first, rest, mu, margin, exact, offered},
+#define LO_RULE(name, lambda, rest, margin, exact, offered) \
+	{name, lambda, rest, margin, exact, offered},
 const lo_rule lo_rules[] = {LO_RULES(LO_RULE)};
 #undef LO_RULE
 const int n_lo_rules = (int)(sizeof lo_rules / sizeof *lo_rules);
@@ -92,8 +92,6 @@ gain(const tree_prob *pr, int j, int di, const rr_input *in, const int *ids,
 		if (first)
 			g += x->weight * (r->lambda * df + (1 - r->lambda) * dp -
 			                  (j != di ? r->margin : 0));
-		else if (r->rest == LO_REST_REGRET)
-			g += x->weight * (dp + r->mu * df);
 		else
 			g += x->weight * dp;
 	}
@@ -125,7 +123,7 @@ static int
 head_any(const tree_prob *pr, int m, int di, const rr_input *in, const int *ids,
          int q, const lo_rule *r)
 {
-	if (!r->offered || (di >= 0 && r->def_first))
+	if (!r->offered || di >= 0)
 		return 0;
 	for (int j = 0; j < m; j++)
 		if (j != di && offered_all(pr[j].cls, in, ids, q))
@@ -187,7 +185,7 @@ start(const tree_prob *pr, int m, const rr_input *in, const int *ids, int q,
 }
 
 /* The greedy loop: appends to ord[nd..) every class left but def (and def
- * too at step 0 when first and r->def_first), each the best by the keys
+ * too at step 0 when first), each the best by the keys
  * of leaforder.h (first: entry 0's value); returns the new count. */
 static int
 fill(const tree_prob *pr, int m, const rr_input *in, const int *ids, int q,
@@ -198,12 +196,12 @@ fill(const tree_prob *pr, int m, const rr_input *in, const int *ids, int q,
 		int pick = -1;
 		double bk[LO_NKEY] = {0}, bp = 0;
 		for (int j = 0; j < m; j++) {
-			if (s->used[j] || (j == di && !(first && r->def_first)) ||
+			if (s->used[j] || (j == di && !first) ||
 			    (first && !head_ok(pr, j, di, in, ids, q, r, any)))
 				continue;
 			double g = gain(pr, j, di, in, ids, q, r, first, s);
 			double key[LO_NKEY] = {g, s->wins[j], 0};
-			if (!first && r->rest != LO_REST_REGRET) {
+			if (!first) {
 				/* HIT: wins, then gain; HIT2: wins, runner-up wins, gain */
 				int two = r->rest == LO_REST_HIT2;
 				key[0] = s->wins[j];
@@ -225,7 +223,7 @@ fill(const tree_prob *pr, int m, const rr_input *in, const int *ids, int q,
 }
 
 /* r->exact: ord[0..nc) is the coverage order (def last if listed); move
- * to the front the class (def included when r->def_first; r->offered: one
+ * to the front the class (def included; r->offered: one
  * head_ok allows) whose list has the smallest cost over the node's inputs:
  * lambda x its first-entry regret, plus the margin for a class other than
  * def, + (1 - lambda) x its top-1 + def regret (leaforder.h); ties: the
@@ -253,7 +251,7 @@ exact_first(const tree_prob *pr, int nc, const rr_input *in, const int *ids,
 	double bc = 0;
 	for (int b = 0; b < nc; b++) {
 		int j = ord[b];
-		if ((j == di && !r->def_first) || !head_ok(pr, j, di, in, ids, q, r, any))
+		if (!head_ok(pr, j, di, in, ids, q, r, any))
 			continue;
 		double cost = 0;
 		for (int a = 0; a < q; a++) {

@@ -20,8 +20,8 @@
  *              Inductor's append.
  *
  * lo_order() builds the list greedily:
- *   entry 0    the class c, extern_mm (def) included when the node lists it
- *              and def_first is set, with the largest
+ *   entry 0    the class c, extern_mm (def) included when the node lists it,
+ *              with the largest
  *                lambda (alone(def only) - alone(c)) + (1 - lambda)
  *                (prefix_0 - prefix_1(c)) - margin W_c
  *              (W_c: the weight of the inputs c was measured for; def's
@@ -43,9 +43,6 @@
  *                     the next winner more often than the one that lowers
  *                     in-sample prefix regret most), then by the largest
  *                     drop of prefix;
- *     LO_REST_REGRET  the largest drop of prefix plus mu x the drop of the
- *                     first-entry regret of the inputs whose first entry is
- *                     still undecided, ties by more wins;
  *              then the larger p, then the lower position;
  *   def        first if entry 0 chose it, else last (Inductor appends it
  *              anyway: listed before k it takes one of the k slots).
@@ -59,14 +56,12 @@
 #define MMRANK_LEAFORDER_H
 #include "rerank.h"
 
-enum { LO_REST_HIT = 0, LO_REST_REGRET = 1, LO_REST_HIT2 = 2 };
+enum { LO_REST_HIT = 0, LO_REST_HIT2 = 2 };
 
 typedef struct {
 	const char *name;  /* fit --leaf-rank NAME */
 	double lambda;     /* weight of alone at entry 0, in [0, 1] */
-	int def_first;     /* 1: extern_mm may be entry 0; 0: it goes last */
 	int rest;          /* LO_REST_* */
-	double mu;         /* LO_REST_REGRET: weight of undecided first entries */
 	double margin;     /* entry 0: mean ln regret per input by which a class
 	                      other than def must beat def alone */
 	int exact;         /* 1: entry 0 moved to the front of the rest's order
@@ -82,35 +77,18 @@ typedef struct {
 } lo_rule;
 
 /* The named rules, one table (fit --leaf-rank NAME; rerank.h RR_PREFIX + i
- * is rule i): name, lambda, def_first, rest, mu, margin, exact, offered.
- * `joint` was make's default of issue #19 (chosen out of fold, with fit
- * --select-rank greedy); `prefix` was the first rule of issue #19, the
- * others are their candidates (perf/results/compare/README.txt); the
- * `head-*` rules are issue #35's (trained for the head: entry 0 offered
- * for every input of the leaf, chosen by its first-entry and top-1
- * regret; docs/RESULTS.md section 2.7). */
+ * is rule i): name, lambda, rest, margin, exact, offered.
+ * `prefix` was the first rule of issue #19, `joint` its default (chosen
+ * out of fold, with fit --select-rank greedy) and today's for a GPU
+ * without a profile row; `head-12` and `head-q0` are issue #35's (trained
+ * for the head: entry 0 offered for every input of the leaf, chosen by its
+ * first-entry and top-1 regret; docs/RESULTS.md section 2.7).  The other
+ * candidates were retired; their figures are in docs/RESULTS.md §2.8. */
 #define LO_RULES(X) \
-	X("prefix",            1.0, 1, LO_REST_HIT,    0.0, 0.05, 0, 0) \
-	X("prefix-m0",         1.0, 1, LO_REST_HIT,    0.0, 0,    0, 0) \
-	X("prefix-m10",        1.0, 1, LO_REST_HIT,    0.0, 0.10, 0, 0) \
-	X("prefix-regret",     1.0, 1, LO_REST_REGRET, 0.0, 0.05, 0, 0) \
-	X("prefix-regret-m0",  1.0, 1, LO_REST_REGRET, 0.0, 0,    0, 0) \
-	X("prefix-regret-mu1", 1.0, 1, LO_REST_REGRET, 1.0, 0,    0, 0) \
-	X("prefix-half",       0.5, 1, LO_REST_HIT,    0.0, 0,    0, 0) \
-	X("prefix-nodef",      1.0, 0, LO_REST_HIT,    0.0, 0,    0, 0) \
-	X("joint",             1.0, 1, LO_REST_HIT2,   0.0, 0.05, 1, 0) \
-	X("joint-hit",         1.0, 1, LO_REST_HIT,    0.0, 0.05, 1, 0) \
-	X("prefix-offered",    1.0, 1, LO_REST_HIT,    0.0, 0.05, 0, 1) \
-	X("head",              0.5, 1, LO_REST_HIT2,   0.0, 0.05, 1, 1) \
-	X("head-q",            0.25, 1, LO_REST_HIT2,  0.0, 0.05, 1, 1) \
-	X("head-d",            0.1, 1, LO_REST_HIT2,   0.0, 0.05, 1, 1) \
-	X("head-12",           0.125, 1, LO_REST_HIT2, 0.0, 0.05, 1, 1) \
-	X("head-15",           0.15, 1, LO_REST_HIT2,  0.0, 0.05, 1, 1) \
-	X("head-20",           0.2, 1, LO_REST_HIT2,   0.0, 0.05, 1, 1) \
-	X("head-q0",           0.25, 1, LO_REST_HIT2,  0.0, 0,    1, 1) \
-	X("head-m0",           0.5, 1, LO_REST_HIT2,   0.0, 0,    1, 1) \
-	X("head-top1",         0.0, 1, LO_REST_HIT2,   0.0, 0.05, 1, 1) \
-	X("head-alone",        1.0, 1, LO_REST_HIT2,   0.0, 0.05, 1, 1)
+	X("prefix",  1.0,   LO_REST_HIT,  0.05, 0, 0) \
+	X("joint",   1.0,   LO_REST_HIT2, 0.05, 1, 0) \
+	X("head-12", 0.125, LO_REST_HIT2, 0.05, 1, 1) \
+	X("head-q0", 0.25,  LO_REST_HIT2, 0,    1, 1)
 
 extern const lo_rule lo_rules[];
 extern const int n_lo_rules;

@@ -54,9 +54,7 @@ need_int RANKING 1 100000 "top-k size: fit, prune and eval --ranking"
 need_int SEED 0 $I64 "fit and sample --seed"
 need_enum SPLIT "fit --split" rows group none
 need_enum SELECT "fit --select" top1 regret hit curve
-ranks=(freq greedy prefix prefix-m0 prefix-m10 prefix-regret prefix-regret-m0 prefix-regret-mu1
-	prefix-half prefix-nodef joint joint-hit prefix-offered head head-q head-d head-12 head-15 head-20 head-q0 head-m0
-	head-top1 head-alone)
+ranks=(freq greedy prefix joint head-12 head-q0)
 b0=$bad bad=0
 need_enum LEAF_RANK "fit --leaf-rank" "${ranks[@]}"
 # SELECT_RANK's default is LEAF_RANK (or greedy): a bad LEAF_RANK is said once
