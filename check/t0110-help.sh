@@ -46,7 +46,7 @@ fh=$("$BIN/fit" --help 2>&1 | tr -s ' \n' ' ')
 ha=$(make -s help-all | tr -s ' \n' ' ')
 miss= amiss=
 for r in $rules; do
-	grep -Eq "[ (]$r[,)]" <<<"$fh" || miss+=" $r"
+	grep -Eq "[ (]$r[,) ]" <<<"$fh" || miss+=" $r"
 	case $r in head*) grep -Eq "LEAF_RANK=.*[|]$r[|;]" <<<"$ha" || amiss+=" $r" ;; esac
 done
 [ -n "$rules" ] && [ -z "$miss" ] && grep -q 'GPU profile datasets/PROFILES.tsv' <<<"$fh" &&

@@ -64,29 +64,18 @@ static const char notes[] =
 static char *
 leaf_rank_help(void)
 {
-	static const char head[] =
-		"each node's list order: freq (default, the reference's), greedy, "
-		"joint, joint-hit, prefix rules (";
-	static const char mid[] = "), head rules (issue #35: ";
+	static const char head[] = "each node's list order: ";
 	static const char tail[] =
-		").  make's default is per GPU, from the GPU profile "
-		"datasets/PROFILES.tsv (leaf_rank; make fit-args)";
-	size_t n = sizeof head + sizeof mid + sizeof tail;
+		" (freq, the default, is the reference's; docs/STAGES.md).  make's "
+		"default is per GPU, from the GPU profile datasets/PROFILES.tsv "
+		"(leaf_rank; make fit-args)";
+	size_t n = sizeof head + sizeof tail;
 	for (int i = 0; rr_mode_names[i]; i++)
 		n += strlen(rr_mode_names[i]) + 2;
 	char *h = xmalloc(n), *e = h;
 	e += sprintf(e, "%s", head);
-	for (int pass = 0; pass < 2; pass++) {
-		const char *want = pass ? "head" : "prefix";
-		int first = 1;
-		for (int i = 0; rr_mode_names[i]; i++)
-			if (!strncmp(rr_mode_names[i], want, strlen(want))) {
-				e += sprintf(e, "%s%s", first ? "" : ", ", rr_mode_names[i]);
-				first = 0;
-			}
-		if (!pass)
-			e += sprintf(e, "%s", mid);
-	}
+	for (int i = 0; rr_mode_names[i]; i++)
+		e += sprintf(e, "%s%s", i ? ", " : "", rr_mode_names[i]);
 	sprintf(e, "%s", tail);
 	return h;
 }
