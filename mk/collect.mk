@@ -137,10 +137,12 @@ $(CUDALIB): $(patsubst stages/gpu/cuda/%.c,$(BUILD)/cuda/%.o,$(CUDA_SRC))
 	$(if $(Q),@echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(BIN)/bench: $(BENCH_DEPS) $(BENCH_GPU) $(CUDALIB) $(CUDA_HDR)
+# bench and the test-only bench-bug: one link, bench-bug with its defines
+# (BENCH_DEFS below)
+$(BIN)/bench $(BUILD)/test/bench-bug: $(BENCH_DEPS) $(BENCH_GPU) $(CUDALIB) $(CUDA_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -DBENCH_CUDA -iquote stages \
+	$(Q)$(CC) $(WARN) $(CFLAGS) -DBENCH_CUDA $(BENCH_DEFS) -iquote stages \
 		-isystem $(CUDA_INC) -o $@ $(BENCH_COMMON) $(BENCH_GPU) $(POLICY_SRC) $(CUDALIB) $(LIBA) \
 		$(BENCH_LDLIBS) $(LDLIBS)
 
@@ -151,12 +153,7 @@ $(BIN)/bench: $(BENCH_DEPS) $(BENCH_GPU) $(CUDALIB) $(CUDA_HDR)
 # has a switch for it (`make test-bins` builds it; needs CUDA, like bench).
 .PHONY: test-bins
 test-bins: $(BUILD)/test/bench-bug
-$(BUILD)/test/bench-bug: $(BENCH_DEPS) $(BENCH_GPU) $(CUDALIB) $(CUDA_HDR)
-	@mkdir -p $(@D)
-	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -DBENCH_CUDA -DMMRANK_TEST_BAD_KERNEL -DBENCH_PROG='"bench-bug"' \
-		-iquote stages -isystem $(CUDA_INC) -o $@ $(BENCH_COMMON) $(BENCH_GPU) $(POLICY_SRC) $(CUDALIB) \
-		$(LIBA) $(BENCH_LDLIBS) $(LDLIBS)
+$(BUILD)/test/bench-bug: BENCH_DEFS = -DMMRANK_TEST_BAD_KERNEL -DBENCH_PROG='"bench-bug"'
 
 # Inductor's candidates of a shape list, or the compile variants they need
 # (stages/gpu/bench/triton_cands.c: a CPU tool of its own)
