@@ -85,7 +85,9 @@ fpid=$!
 for _ in $(seq 100); do [ -s "$TMP/slow/curl.pid" ] && break; sleep 0.05; done
 cpid=$(cat "$TMP/slow/curl.pid" 2>/dev/null)
 kill -TERM "$fpid"; wait "$fpid"; rc=$?
-sleep 0.2
+# the stand-in is fetch's child: once fetch is gone it is reaped by init, so
+# allow it a moment (a loaded machine) before calling it left running
+for _ in $(seq 50); do kill -0 "$cpid" 2>/dev/null || break; sleep 0.1; done
 if [ -z "$cpid" ]; then fail fetch-signal-ends-child "the curl stand-in did not start"
 elif kill -0 "$cpid" 2>/dev/null; then fail fetch-signal-ends-child "the download (pid $cpid) is still running"; kill "$cpid"
 elif [ $rc -ne 1 ] || ! grep -q "fetch: x.zip: stopped by a signal; nothing written" "$TMP/t.err"; then
