@@ -63,9 +63,10 @@ trap 'rm -f "$part"' EXIT
 # the copy or download runs as a child that fetch waits for, so that a signal
 # is handled at once (bash defers traps while a foreground command runs) and
 # the child is ended with it
-child=
-trap '[ -z "$child" ] || kill "$child" 2>/dev/null; echo "fetch: $file: stopped by a signal; nothing written" >&2; exit 1' INT TERM HUP
-in_child() { "$@" & child=$!; local rc=0; wait "$child" || rc=$?; child=; return "$rc"; }
+# the child (jobs -p, not a variable: a signal can come between the fork and
+# any assignment of \$!, and bash runs the trap only after the fork returns)
+trap 'kill $(jobs -p) 2>/dev/null; echo "fetch: $file: stopped by a signal; nothing written" >&2; exit 1' INT TERM HUP
+in_child() { "$@" & local rc=0; wait "$!" || rc=$?; return "$rc"; }
 (set -C; : >"$part") || { echo "fetch: cannot create '$part'" >&2; exit 1; }
 say="fetch: $file from $url"
 if [ -n "${DATASET_MIRROR:-}" ] && [ ! -f "$DATASET_MIRROR/$file" ]; then
