@@ -136,6 +136,18 @@ test_cmp() {
 	if cmp -s "$2" "$3"; then ok "$1"; else fail "$1" "$(diff "$2" "$3" | head -5 | tr '\n' '|')"; fi
 }
 
+# wait_lines FILE N [SECONDS] — wait until FILE has at least N lines (at most
+# SECONDS, default 30): a kill mid-run then lands after real progress, on a
+# loaded machine too, instead of after a fixed sleep.
+wait_lines() {
+	local i
+	for ((i = 0; i < ${3:-30} * 20; i++)); do
+		[ "$( { wc -l <"$1"; } 2>/dev/null || echo 0)" -ge "$2" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # expect_error NAME PATTERN OUTFILE CMD... — CMD must exit non-zero, its
 # stderr must match the extended regex PATTERN, and OUTFILE must not exist
 # afterwards (no partial output), nor any OUTFILE.tmp*.

@@ -180,7 +180,7 @@ n1=$(grep -c ',inf$' failing1.txt)
 # 1. SIGKILL in the middle of a slow run, then resume
 "$F" $K --fake-delay-ms 40 shapes.tsv killed.txt 2>/dev/null &
 pid=$!
-sleep 0.5
+wait_lines killed.txt.part 3
 kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
 if [ -e killed.txt ] || [ ! -e killed.txt.part ]; then
 	fail bench-kill-leaves-part "expected killed.txt.part only"

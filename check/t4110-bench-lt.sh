@@ -95,7 +95,7 @@ grep -v ',type=nvrtc' lt0.txt | cmp -s - only.txt && ! grep -q 'type=nvrtc' only
 # --- kill and resume -------------------------------------------------------------
 "$F" $K --cublaslt "$LIST" --fake-delay-ms 40 shapes.tsv killed.txt 2>/dev/null &
 pid=$!
-sleep 0.5
+wait_lines killed.txt.part 3
 kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
 rows=$(( $( { wc -l < killed.txt.part; } 2>/dev/null || echo 2) - 2 ))
 if [ -e killed.txt ] || [ "$rows" -le 0 ]; then

@@ -21,7 +21,7 @@ n16=$(grep -c "torch.float16,.*,$big," mma.txt); n32=$(grep -c "torch.float32,.*
 grep -q splitk mma.txt && fail bench-template-no-splitk "split-K id in the log" || ok bench-template-no-splitk
 # kill -9 mid-run, resume: the same rows as an uninterrupted run
 "$BIN/bench-fake" "${K[@]}" --fake-delay-ms 20 shapes.tsv r.txt 2>/dev/null &
-pid=$!; sleep 1; kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+pid=$!; wait_lines r.txt.part 3; kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
 "$BIN/bench-fake" "${K[@]}" shapes.tsv r.txt 2>/dev/null
 cmp -s r.txt mma.txt && ok bench-template-resume || fail bench-template-resume "resumed log differs"
 
@@ -53,7 +53,7 @@ want="$nwg 0 0 $nwg 0 $nwg 0 0 "
 [ "$got" = "$want" ] && ok bench-wgmma-eligibility || fail bench-wgmma-eligibility "got '$got', want '$want'"
 "$BIN/bench-fake" "${W[@]}" shapes.tsv wgs.txt 2>/dev/null
 "$BIN/bench-fake" "${W[@]}" --fake-delay-ms 20 shapes.tsv wr.txt 2>/dev/null &
-pid=$!; sleep 1; kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+pid=$!; wait_lines wr.txt.part 3; kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
 "$BIN/bench-fake" "${W[@]}" shapes.tsv wr.txt 2>/dev/null
 cmp -s wr.txt wgs.txt && grep -q nvrtc_wgmma wgs.txt && ok bench-wgmma-resume || fail bench-wgmma-resume "resumed log differs or no wgmma rows"
 # on a GPU other than sm_90 wgmma.cu is not offered (said once on stderr)

@@ -99,7 +99,7 @@ grep -q '^bench: input 3 (s.tsv:5, 1x4096x4096 torch.float16): Inductor autotune
 grep -q '^inputs_measured	7$' st.tsv && grep -q '^inputs_skipped	2$' st.tsv && grep -q '^torch	2.11.0+cu130$' st.tsv &&
 	ok bench-triton-stats || fail bench-triton-stats "$(grep -E 'inputs_|torch' st.tsv | tr '\n' ' ')"
 "$F" "${K[@]}" --fake-delay-ms 60 s.tsv k.txt 2>/dev/null &
-pid=$!; sleep 0.3; kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+pid=$!; wait_lines k.txt.part 3; kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
 if [ -e k.txt.part ] && [ ! -e k.txt ]; then
 	"$F" "${K[@]}" s.tsv k.txt 2>/dev/null
 	test_cmp bench-triton-resume-after-kill full.txt k.txt
