@@ -5,10 +5,8 @@
 # four transpose combinations, at shapes including odd and degenerate ones
 # (bench --verify-all: relative Frobenius error within the dtype tolerance,
 # output poisoned with NaN before each call).  Then:
-#   * a deliberately wrong kernel is rejected: the test-only build
-#     bench-bug (make test-bins: bench compiled with -DMMRANK_TEST_BAD_KERNEL,
-#     every NVRTC candidate with MMRANK_BUG) gives every NVRTC row inf,
-#     extern_mm not;
+#   * a deliberately wrong kernel is rejected (check/gpu/test_bench_bug.sh:
+#     the test-only build bench-bug gives every NVRTC row inf, extern_mm not);
 #   * the metadata line is what Python's json.dumps writes for the device
 #     (shared_memory = opt-in shared memory per block, device_capa);
 #   * feedback values are Python str(float) and positive;
@@ -96,19 +94,8 @@ else
 	skip bench-gpu-log-python "no python3"
 fi
 
-# a wrong kernel must be caught
-head -n 1 "$TMP/shapes.tsv" > "$TMP/few.tsv"
-awk -F'\t' 'NR > 1 && ($3 == 17 || $3 == 128) && $8 == 1' "$TMP/shapes.tsv" >> "$TMP/few.tsv"
-rm -f "$TMP/bad.txt"
-if [ ! -x "$BB" ]; then
-	fail bench-gpu-bad-kernel-rejected "$BB missing (make test-bins, or set BENCH_BUG)"
-else
-	"$BB" $K0 --cache "${BAD_CUBIN_CACHE:-$TMP/badcache}" --reps 1 "$TMP/few.tsv" "$TMP/bad.txt" 2> "$RES/gpu_bad_kernel.err"
-	nb=$(grep -c 'type=nvrtc.*,inf$' "$TMP/bad.txt"); nt=$(grep -c 'type=nvrtc' "$TMP/bad.txt")
-	ne=$(grep -c ',extern_mm,inf$' "$TMP/bad.txt")
-	[ "$nt" -gt 0 ] && [ "$nb" = "$nt" ] && [ "$ne" = 0 ] && grep -q 'wrong result' "$RES/gpu_bad_kernel.err" \
-		&& ok bench-gpu-bad-kernel-rejected || fail bench-gpu-bad-kernel-rejected "$nb of $nt nvrtc rows inf, $ne extern inf"
-fi
+# a wrong kernel must be caught (its own file, to run alone)
+BENCH_BUG=$BB RESULTS=$RES bash "$ROOT/check/gpu/test_bench_bug.sh" || _failed=1
 
 # kill -9 and resume on the GPU
 awk -F'\t' 'NR == 1 || $3 == 2048' "$TMP/shapes.tsv" > "$TMP/mid.tsv"
