@@ -28,6 +28,8 @@ Modes (torch.compile(model, dynamic=False, mode=...)):
   d  b + autoheuristic_use="mm" with --artifact (our _MMRanking<GPU>.py)
   e  b + templates/mmrank_inductor.py install(k="auto", artifact)
   f  b + install(k=1)
+  (e, f: MMRANK_INDUCTOR_EXTRA=1 in the environment adds extra=True, the
+  10 mm-ah configs the tree was trained on; the record's handler stats say it)
 --autotune (modes b..f): full = max-autotune-no-cudagraphs (max_autotune and
 coordinate_descent_tuning); nocoordesc = max_autotune without coordinate
 descent; gemm = GEMM-only max-autotune (max_autotune_gemm: no pointwise
@@ -245,7 +247,8 @@ def setup_mode(mode, artifact):
     elif mode in ("e", "f"):
         sys.path.insert(0, os.path.join(ROOT, "templates"))
         import mmrank_inductor
-        handler = mmrank_inductor.install(k="auto" if mode == "e" else 1, artifact=artifact)
+        handler = mmrank_inductor.install(k="auto" if mode == "e" else 1, artifact=artifact,
+                                          extra=os.environ.get("MMRANK_INDUCTOR_EXTRA") == "1")
     return "max-autotune-no-cudagraphs", handler
 
 

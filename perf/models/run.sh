@@ -25,7 +25,9 @@
 #   TIME_LIMIT   540 (seconds for this call: no run starts after
 #                TIME_LIMIT - MIN_START, and a run is killed at TIME_LIMIT)
 #   MIN_START    30   PER_RUN_S  300 (one process at most)
-#   ARTIFACT     gen/_MMRankingH200.py (modes d, e, f)
+#   ARTIFACT     gen/_MMRankingH200.py (modes d, e, f; one made with another
+#                TOPK_EPS: make heuristic GPU=h200 TOPK_EPS=0.002 OUT=DIR)
+#   MMRANK_INDUCTOR_EXTRA=1   modes e, f: the handler's extra=True
 #   LAYERS       (the list's layers)   STEPS  100 (timed replays, >= 50)
 #   DEVICE=cpu BATCH=N SEQ=N   a dry run of the code path (tests)
 #   CACHE_ROOT   /tmp/mmrank-models-cache
