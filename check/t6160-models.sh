@@ -39,6 +39,23 @@ python3 "$M/run.py" --model bert-base --phase decode --mode e "$TMP/skip.jsonl" 
 if python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read()); sys.exit(0 if (d["status"], d["mode"], d["rep"]) == ("skipped", "e", 1) else 1)' "$TMP/skip.jsonl" 2>/dev/null; then
 	ok models-phase-skipped; else fail models-phase-skipped "$(head -c 200 "$TMP/skip.jsonl" 2>&1)"; fi
 
+# ---- gap.py: e's lists scored on b's own timings (check/models/gap.jsonl:
+# 3 GEMMs in b, 2 of them in e; b's winner kept in one; regrets 1.2 and 1)
+if python3 "$M/gap.py" check/models/gap.jsonl >"$TMP/g.md"; then
+	miss=
+	for want in '| e | gpt2 | prefill | 2 | 1 | 1/2 | 1.0954 | 1.2000 | 1.0222 | 1.1183 | 2.0 |' \
+		"e, all rows: 2 GEMMs, b's winner kept in 1, regret geomean 1.0954 (max 1.2000), time 1.0222, x/b geomean 1.1183" \
+		"- gpt2 prefill addmm 2048x768x2304 torch.bfloat16: regret 1.2000 (b's winner type=triton_BLOCK-M=128_BLOCK-K=64_BLOCK-N=128_numstages=3_numwarps=4, 0.0500 ms; 2 of 4 kept)"; do
+		grep -qF -- "$want" "$TMP/g.md" || miss="$miss [$want]"
+	done
+	[ "$(grep -c '^| [a-f] |' "$TMP/g.md")" = 1 ] || miss="$miss [one row only: rep 2 and a record without autotuned are not scored]"
+	[ -z "$miss" ] && ok models-gap-figures || fail models-gap-figures "missing:$miss"
+else
+	fail models-gap-figures "gap.py failed"
+fi
+{ head -1 check/models/gap.jsonl; echo '{"model": '; } >"$TMP/gbad.jsonl"
+expect_error models-gap-bad-line "gbad.jsonl:2: not JSON" "$TMP/gbad.out" python3 "$M/gap.py" "$TMP/gbad.jsonl"
+
 # ---- report.py on known figures ---------------------------------------------
 if python3 "$M/report.py" check/models/records.jsonl --json "$TMP/r.json" >"$TMP/r.md"; then
 	miss=
@@ -137,6 +154,8 @@ s = d["selections"]["by_name"]
 assert s["addmm"]["calls"] == 4 and s["mm"]["calls"] == 1, s
 assert s["addmm"]["autotune_s"] > 0 and d["gemm_autotune_s"] == round(s["addmm"]["autotune_s"], 3), s
 assert set(d["phases_s"]) == {"import", "setup", "build", "timing"}, d["phases_s"]
+t = {(a["op"], a["m"], a["k"], a["n"]) for a in d["autotuned"]}
+assert ("addmm", 1, 768, 2304) in t and all(a["ms"] for a in d["autotuned"]), d["autotuned"]
 assert d["autotune"] == "gemm" and d["compile_options"] == {"max_autotune_gemm": True,
                                                             "coordinate_descent_tuning": False}
 EOF

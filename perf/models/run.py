@@ -60,6 +60,9 @@ do_autotuning, also when deferred to epilogue-fusion benchmarking), bench_s
 and precompile_s (Inductor's own log_results figures); gemm_choices_s and
 gemm_autotune_s sum them over the GEMM names: the compile time a GEMM
 heuristic can save, without coordinate descent and pointwise autotuning.
+"autotuned": per GEMM autotuning (Inductor's feedback hook), op, m, k, n,
+dtype and each benchmarked choice's time by AutoHeuristic id (ms; null for
+inf): mode b's winners, against which perf/models/gap.py scores e's lists.
 "phases_s": seconds of import, setup, build and timing (capture + replays);
 modes e/f add the handler's stats() (decisions per op, mean k, fallbacks).
 --collect-log FILE: autoheuristic_collect="mm" and that log path (as
@@ -311,6 +314,16 @@ class Selections:
         cls.__call__, cls.benchmark, cls.do_autotuning = call, bench, do
         cls.log_results = staticmethod(log_results)
         InductorChoices.get_template_configs = get_cfg
+        self.tuned = []         # one entry per GEMM autotuning: what was timed
+        sa.add_feedback_saver(self.saver)
+
+    def saver(self, timings, name, input_nodes, *a):
+        """Inductor's feedback hook (select_algorithm.add_feedback_saver):
+        the times of every choice benchmarked for a GEMM, by the choice's
+        AutoHeuristic id (extern_mm, type=triton_BLOCK-M=...), in ms."""
+        if name not in GEMM_NAMES or len(self.tuned) >= 400:
+            return
+        self.tuned.append(autotuning_entry(name, input_nodes, timings))
 
     def summary(self):
         by = {}
@@ -332,6 +345,33 @@ class Selections:
 
 
 GEMM_NAMES = ("mm", "addmm", "bmm", "baddbmm", "mm-ah", "int_mm", "scaled_mm", "mm_plus_mm")
+
+
+def choice_id(c):
+    try:
+        return c.autoheuristic_id()
+    except Exception:  # noqa: BLE001 - a choice kind without one
+        return getattr(c, "name", type(c).__name__)
+
+
+def autotuning_entry(name, input_nodes, timings):
+    """{op, m, k, n, dtype, ms: {choice id: ms}} of one GEMM autotuning: m, k
+    from the second-to-last input (mat1), n from the last (mat2), as the
+    handler's log has them (its "kept" list is then comparable)."""
+    def size(node):
+        try:
+            return [int(x) for x in node.get_size()]
+        except Exception:  # noqa: BLE001 - symbolic sizes
+            return None
+    a = size(input_nodes[-2]) if len(input_nodes) >= 2 else None
+    b = size(input_nodes[-1]) if input_nodes else None
+    ms = {}
+    for c, t in timings.items():
+        t = float(t)
+        ms[choice_id(c)] = round(t, 6) if t == t and t != float("inf") else None
+    return {"op": name, "m": a[-2] if a else None, "k": a[-1] if a else None,
+            "n": b[-1] if b else None,
+            "dtype": str(input_nodes[-1].get_dtype()) if input_nodes else None, "ms": ms}
 
 
 # ---- timing ----------------------------------------------------------------
@@ -442,6 +482,7 @@ def measure(args, row, rec):
     rec["counters"] = {k: counters["inductor"].get(k, 0) for k in COUNTER_KEYS}
     rec["aten_mm_info"] = dict(counters["aten_mm_info"])
     rec["selections"] = sel.summary()
+    rec["autotuned"] = sel.tuned
     for k in ("gemm_choices_s", "gemm_autotune_s", "gemm_select_s"):
         rec[k] = rec["selections"][k]
     if handler is not None:
