@@ -19,11 +19,12 @@
 # Environment: BIN (default build/bin), DEVICE (default 0), RESULTS (a
 # folder for the logs, default: the scratch folder), CUBIN_CACHE (default
 # build/cubin), BENCH_BUG (the test-only bench-bug, default BIN's
-# ../test/bench-bug), BAD_CUBIN_CACHE (bench-bug's cubins, default a fresh
+# ../test/bench-bug, else build/test/bench-bug), BAD_CUBIN_CACHE (bench-bug's cubins, default a fresh
 # folder: compiled here; a carried one saves that, perf/experiments/final_call.sh).
 . check/lib.sh
 B=$BIN/bench
 BB=${BENCH_BUG:-${BIN%/bin}/test/bench-bug}
+[ -n "${BENCH_BUG:-}" ] || [ -x "$BB" ] || BB=$ROOT/build/test/bench-bug
 DEV=${DEVICE:-0}
 RES=${RESULTS:-$TMP}
 mkdir -p "$RES"

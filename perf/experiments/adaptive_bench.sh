@@ -12,7 +12,8 @@
 #     transpose verified against cuBLAS, kill/resume, the adaptive rule),
 #     stopped after TEST_TIMEOUT seconds (default 150).
 # usage: perf/experiments/adaptive_bench.sh [N [T [S]]]   (defaults 32 200 6)
-#        carry build/bin and .devcarry/cubin.tar.xz (the mma cubins).
+#        carry build/bin, build/test (bench-bug: make test-bins) and
+#        .devcarry/cubin.tar.xz (the mma cubins).
 # Output under $OUT: console.txt, results.tar.xz (test logs, logs, stats).
 N=${1:-32}
 T=${2:-200}

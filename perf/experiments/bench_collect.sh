@@ -3,7 +3,7 @@
 # 2026-11-30 see perf/experiments/screen_collect.sh) one device call: GPU tests and/or a timed
 # collection with `make collect`, results packed under $OUT (the device
 # tool's output folder; default out/device).  Binaries and the cubin cache
-# are built on the CPU machine and carried (build/bin, build/libmmrank.a,
+# are built on the CPU machine and carried (build/bin, build/test, build/libmmrank.a,
 # build/cubin); make is told not to rebuild them (-o).
 #
 # usage: perf/experiments/bench_collect.sh [--tests] [--collect SECONDS] [--gpus 0,1]

@@ -6,7 +6,7 @@
 # (2) the same inputs of the *uncapped* reference distribution through bench
 # with --template mm and --template mma for TIME seconds each: inputs/hour
 # and how often a candidate beats extern_mm.
-# usage: perf/experiments/mma_bench.sh [TIME]   (carry build/bin, build/cubin; shapes:
+# usage: perf/experiments/mma_bench.sh [TIME]   (carry build/bin, build/test, build/cubin; shapes:
 #        perf/results/gpu/ref_seed5.tsv = sample --seed 5 --samples 40)
 # Output under $OUT: console.txt, results.tar.xz (test logs, logs, stats).
 set -u

@@ -22,7 +22,8 @@
 #                  out/h200/collect/*.part carried in; the .part files and
 #                  stats come back under $OUT/collect/
 # ($OUT, the device tool's output folder, is not make's OUT: make gets OUT=out.)
-# carry: .devcarry (bin/ = the stage binaries, cubin.tar.xz = the cubin
+# carry: build/test (bench-bug, make test-bins: --tests) and .devcarry
+# (bin/ = the stage binaries, cubin.tar.xz = the cubin
 # cache with build/cubin/... paths) and out/h200/collect when resuming.
 set -u
 BDEV=0 BSEED=6 BENCH=0 TESTS=0 COLLECT=0 TARGETS="data_0 data_1" SAMPLES=520 SEED=2026

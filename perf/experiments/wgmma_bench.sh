@@ -10,7 +10,8 @@
 #     run), defaults;
 # (3) the GPU tests of bench with BENCH_TEMPLATE=mma+wgmma under a timeout.
 # usage: perf/experiments/wgmma_bench.sh [S [G [T]]]   (defaults 50 100 90)
-#        carry .devcarry (bin/ = stage binaries, cubin.tar.xz = the cache,
+#        carry build/test (bench-bug: make test-bins) and .devcarry (bin/ =
+#        stage binaries, cubin.tar.xz = the cache,
 #        paths build/cubin/...: extracted at the repository root).
 # Output under $OUT: console.txt, results.tar.xz.
 S=${1:-50}
