@@ -39,30 +39,9 @@ cd "$(dirname "$0")/../.."
 [ $# -ge 1 ] && [ $# -le 3 ] || { echo "usage: perf/compare/oof.sh GPU [K] [OUT]" >&2; exit 1; }
 gpu=$1 k=${2:-5} out=${3:-out/oof}
 case $k in [2-9] | [1-9][0-9] | 100) ;; *) echo "oof.sh: K must be 2..100, got '$k'" >&2; exit 1 ;; esac
-mo=${MAKEOUT:-out} bd=${BUILD:-build}
-bin=$bd/bin
+. perf/compare/setup.sh
 [ "$(realpath -m "$out")" != "$(realpath -m "$mo")" ] ||
 	{ echo "oof.sh: OUT=$out is make's output folder ($mo/$gpu/ is make heuristic's): use another folder" >&2; exit 1; }
-mk=(make --no-print-directory GPU="$gpu" OUT="$mo" BUILD="$bd")
-"${mk[@]}" -s featurize "$bin/fit" "$bin/prune" "$bin/eval" "$bin/import" >/dev/null ||
-	{ echo "oof.sh: make featurize GPU=$gpu failed" >&2; exit 1; }
-O=$mo/$gpu
-fa=$("${mk[@]}" -s fit-args)
-ranking=$(sed -n 's/.*--ranking \([^ ]*\).*/\1/p' <<<"$fa")
-ours=$(sed 's/--split [^ ]*/--split group/' <<<"$fa")
-ref="--ranking $ranking --seed $(sed -n 's/.*--seed \([^ ]*\).*/\1/p' <<<"$fa") --split group $("${mk[@]}" -s ref-learn-args)"
-data=()
-for s in $("${mk[@]}" -s extra-sets); do data+=(--data "$s" "$O/$s.feat.tsv"); done
-refdir=${REFERENCE_DIR:-../shared/reference}
-art=${SHIPPED:-$refdir/_MMRanking$(echo "$gpu" | tr a-z A-Z).py}
-# torch ships no H200 heuristic: on an H200, Inductor uses MMRankingH100 (the
-# same precondition, shared memory 232448 and capability (9, 0)), so that is
-# the shipped peer of an H200 collection
-seen="trained on every main input"
-[ -n "${SHIPPED:-}" ] || [ -r "$art" ] || case $gpu in
-h200*) art=$refdir/_MMRankingH100.py seen="trained on the official H100 data: it never saw these inputs" ;;
-esac
-[ -z "${SHIPPED:-}" ] || seen="given as SHIPPED"
 D=$out/$gpu
 mkdir -p "$D"
 echo "# perf/compare/oof.sh $gpu $k $out: $k grouped test folds of $O/main.feat.tsv, k = $ranking"
@@ -87,7 +66,6 @@ for ((f = 0; f < k; f++)); do
 	stages/sh/subset.sh "$d/ours.split.tsv" test "$O/main.feat.tsv" "$d/test.feat.tsv"
 	F+=("$d/test.feat.tsv") TO+=("$d/ours.pruned.tsv") TR+=("$d/ref.pruned.tsv")
 done
-join() { local IFS=,; echo "$*"; }
 if [ -r "$art" ]; then
 	"$bin/import" -o "$D/shipped.tsv" "$art" 2>/dev/null
 	echo "== shipped ($art, $seen) vs ours (never saw the input)"
