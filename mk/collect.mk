@@ -107,7 +107,7 @@ TRITON_CUBINS      ?=
 CUDA               ?= /usr/local/cuda
 CUDA_INC           ?= $(CUDA)/include
 CUDA_LIBDIR        ?= $(CUDA)/lib64
-BENCH_LDLIBS        = -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcublasLt -lnvrtc -lcudart -ldl
+BENCH_LDLIBS        = -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcublasLt -lnvrtc -lcudart
 
 # The bench wing (stages/gpu/bench/): the driver, the plan and the back ends'
 # plan halves (BENCH_COMMON) go into both binaries; the CUDA measurer and the
@@ -122,7 +122,7 @@ BENCH_COMMON = $(addprefix stages/gpu/bench/,bench.c args.c collect.c online.c d
                  backends.c nvrtc.c triton.c)
 BENCH_GPU    = $(addprefix stages/gpu/bench/,cuda.c cuda_measure.c cuda_screen.c cuda_time.c \
                  cuda_extern.c cuda_lt.c nvrtc_gpu.c triton_gpu.c triton_launch.c \
-                 triton_timing.c triton_meta.c nvml_clock.c)
+                 triton_timing.c triton_meta.c)
 BENCH_DEPS   = $(BENCH_COMMON) $(wildcard stages/gpu/bench/*.h) $(POLICY_SRC) $(POLICY_HDR) $(LIBA) $(LIB_HDR)
 CUDA_SRC     = $(wildcard stages/gpu/cuda/*.c)
 CUDA_HDR     = $(wildcard stages/gpu/cuda/*.h)
