@@ -25,10 +25,6 @@ SCREEN_MS      ?= 2
 # (0 = off, every choice timed exactly as Inductor times it)
 LONG_MS        ?= 10
 LONG_LAUNCHES  ?= 2
-# bench --cool-clock / --cool-max-ms: KERNEL_TEMPLATE=triton waits, before each
-# timing, for the SM clock to be >= COOL_CLOCK % of its max (0 = off, the default)
-COOL_CLOCK     ?= 0
-COOL_MAX_MS    ?= 300
 # bench --loser-ratio: KERNEL_TEMPLATE=triton times a choice whose warm-up and
 # first flushed launch are both >= LOSER_RATIO x the input's best so far by
 # that launch alone (0 = off, the default: every choice timed fully)
@@ -51,7 +47,7 @@ V              ?= 0
 # MMR_SETTINGS: every user variable (check/t7110-injection.sh checks that each
 # `NAME ?=` of the Makefile and mk/*.mk is listed).
 MMR_SETTINGS := BENCH BENCH_EXTRA BUILD CC CFLAGS COLLECT_DIR COLLECT_MERGED COLLECT_TIME_LIMIT \
-  COOL_CLOCK COOL_MAX_MS CROSS_DEVICE CUBIN_ARCH CUBIN_CACHE CUBLASLT CUDA CUDA_INC CUDA_LIBDIR \
+  CROSS_DEVICE CUBIN_ARCH CUBIN_CACHE CUBLASLT CUDA CUDA_INC CUDA_LIBDIR \
   DATASET_MIRROR EVAL_TREE FAST_REJECT FIT_EXTRA FOLDS FUZZ_HARNESS FUZZ_SECONDS GPU GPUS \
   GPU_MEM_BYTES GRID HELDOUT HEURISTIC_NAME HOLDOUT INSTALL_ARTIFACT KERNEL_TEMPLATE LAUNCHER \
   LEAF_FILL LEAF_PAD LEAF_RANK LOG LONG_LAUNCHES LONG_MS LOSER_RATIO NVMMH_DIR ONLINE_SEED OUT \
@@ -267,8 +263,6 @@ Every variable (current value):
        TRITON_JOBS=$(TRITON_JOBS) (parallel compiles)
        LONG_MS=$(LONG_MS) (ms; triton: the long-kernel rule, 0 = Inductor's timing exactly)
        LONG_LAUNCHES=$(LONG_LAUNCHES) (its timed launches)
-       COOL_CLOCK=$(COOL_CLOCK) (percent; triton: wait for the SM clock before each timing, 0 = off)
-       COOL_MAX_MS=$(COOL_MAX_MS) (ms, its cap)
        LOSER_RATIO=$(LOSER_RATIO) (factor; triton: a choice >= it x the input's best so far timed
          by 1 launch, 0 = off)
        WARM_FROM_VERIFY=$(WARM_FROM_VERIFY) (0/1; triton: the verification call is the timing's
@@ -315,7 +309,7 @@ $(BIN)/%: stages/%.c $(LIBA) $(LIB_HDR)
 # built by make check.
 # The drivers of GPU policy units (UNIT_POLICY) compile stages/gpu/policy/ in.
 UNIT_BINS = $(patsubst check/unit/%.c,$(BUILD)/unit/%,$(wildcard check/unit/*.c))
-UNIT_POLICY = $(addprefix $(BUILD)/unit/,coolwait_print ttsched_print vcut_print)
+UNIT_POLICY = $(addprefix $(BUILD)/unit/,ttsched_print vcut_print)
 .PHONY: units
 units: $(UNIT_BINS)
 $(UNIT_POLICY): UNIT_SRC = $(POLICY_SRC)
@@ -814,10 +808,9 @@ include $(sort $(filter-out mk/inductor.mk,$(wildcard mk/*.mk)))
 # Last, when every default is set: a bad value stops make here, at parse
 # time, so no parameter stamp is rewritten and no good output is deleted.
 # (PROFILE, GRID, the spelling of GPU and OUT, LAUNCHER, the Slurm settings and
-# SCREEN, SCREEN_MS, LONG_MS, LONG_LAUNCHES, COOL_CLOCK, COOL_MAX_MS are checked
-# where they are defined.)
+# SCREEN, SCREEN_MS, LONG_MS, LONG_LAUNCHES are checked where they are defined.)
 VARS_CHECKED := GPU OUT RANKING SEED SPLIT SELECT LEAF_RANK SELECT_RANK LEAF_PAD LEAF_FILL FOLDS TOPK_EPS HOLDOUT \
-  HEURISTIC_NAME CROSS_DEVICE V SAMPLES REPS FAST_REJECT LOSER_RATIO WARM_FROM_VERIFY VERIFY_CUT VERIFY_CUT_AUDIT LONG_MS COOL_CLOCK GPUS ONLINE_SEED GPU_MEM_BYTES SAMPLE_MAX_GFLOP \
+  HEURISTIC_NAME CROSS_DEVICE V SAMPLES REPS FAST_REJECT LOSER_RATIO WARM_FROM_VERIFY VERIFY_CUT VERIFY_CUT_AUDIT LONG_MS GPUS ONLINE_SEED GPU_MEM_BYTES SAMPLE_MAX_GFLOP \
   COLLECT_TIME_LIMIT FUZZ_SECONDS CUBLASLT CC BUILD \
   DATASET_MIRROR LOG HELDOUT \
   $(foreach n,REFERENCE_DIR EVAL_TREE,$(if $(filter command line environment,$(origin $(n))),$(n)))

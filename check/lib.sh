@@ -56,8 +56,6 @@ _prereq_probe() {
 		_prereq_why="no NVRTC under $CUDA (the CUDA toolkit)" ;;
 	CUOBJDUMP) [ -x "${CUOBJDUMP:-$(command -v cuobjdump || echo "$CUDA/bin/cuobjdump")}" ] ||
 		_prereq_why="no cuobjdump (the CUDA toolkit, or set CUOBJDUMP)" ;;
-	NVML) ldconfig -p 2>/dev/null | grep -q 'libnvidia-ml\.so\.1 ' ||
-		_prereq_why="no libnvidia-ml.so.1 (the NVIDIA driver)" ;;
 	NVMMH) _prereq_why=$("$ROOT/stages/sh/nvmmh-dir.sh" 2>&1 >/dev/null) && _prereq_why= ||
 		_prereq_why=${_prereq_why:-nvMatmulHeuristics not found (stages/sh/nvmmh-dir.sh)} ;;
 	DATASET) [ -r "$DATASET_DIR/a100_mm.zip" ] && [ -r "$DATASET_DIR/h100_mm.zip" ] ||

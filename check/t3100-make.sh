@@ -30,32 +30,25 @@ make_error make-screen-ms-bad "SCREEN_MS=0: expected a time > 0" collect GPU=zz 
 make_error make-long-ms-bad "LONG_MS=-1: expected 0 \(off\) or a time in milliseconds" collect GPU=zz SAMPLES=1 LONG_MS=-1
 make_error make-long-ms-huge "LONG_MS=2000000000: expected 0 \(off\) or a time in milliseconds up to 1e9" collect GPU=zz SAMPLES=1 LONG_MS=2000000000
 make_error make-long-launches-bad "LONG_LAUNCHES=6: expected 1 to 5" collect GPU=zz SAMPLES=1 LONG_LAUNCHES=6
-make_error make-cool-clock-bad "COOL_CLOCK=101: expected 0 \(off\) or a percent of the max SM clock up to 100" collect GPU=zz SAMPLES=1 COOL_CLOCK=101
-make_error make-cool-clock-not-a-number "COOL_CLOCK=x: expected 0 \(off\) or a percent" collect GPU=zz SAMPLES=1 COOL_CLOCK=x
-make_error make-cool-max-ms-bad "COOL_MAX_MS=0: expected a time > 0 in milliseconds" collect GPU=zz SAMPLES=1 COOL_MAX_MS=0
 make_error make-loser-ratio-margin "LOSER_RATIO='1.02': expected 0 \(off\) or a factor > 1/0.98 = 1.0204082 and <= 100 .*\(bench --loser-ratio\)" collect GPU=zz SAMPLES=1 LOSER_RATIO=1.02
 make_error make-loser-ratio-huge "LOSER_RATIO='101': expected 0 \(off\) or a factor > 1/0.98" collect GPU=zz SAMPLES=1 LOSER_RATIO=101
 make_error make-loser-ratio-not-a-number "LOSER_RATIO='-1': expected 0 \(off\) or a factor" collect GPU=zz SAMPLES=1 LOSER_RATIO=-1
 make_error make-fast-reject-bad "FAST_REJECT='x': expected 0 \(off\) or a factor >= 1/0.98" collect GPU=zz SAMPLES=1 FAST_REJECT=x
 [ ! -e "$TMP/out/zz" ] && ok make-bad-settings-touch-nothing || fail make-bad-settings-touch-nothing "$TMP/out/zz created"
-# COOL_CLOCK and LOSER_RATIO (KERNEL_TEMPLATE=triton only, and only when not
-# 0) are passed to bench and stamped; off (the default), the stamp and the
-# command are as before they existed.  stamp_n OPTIONS_RE TEMPLATE VARS...:
+# LOSER_RATIO, WARM_FROM_VERIFY and VERIFY_CUT (KERNEL_TEMPLATE=triton only,
+# and only when on) are passed to bench and stamped; off (the default), the
+# stamp and the command are as before they existed.  stamp_n OPTIONS_RE TEMPLATE VARS...:
 # the stamp's bench part and the bench options matching OPTIONS_RE
 stamp_n() { "${MK[@]}" -n collect GPU=zz SAMPLES=1 KERNEL_TEMPLATE=$2 BENCH=bench-fake \
 	TRITON_CUBINS="$TMP/triton-0000000000000000-3.6.0-sm90" "${@:3}" 2>&1 |
-	grep -o -- "template=[a-z]* cublaslt=[^ ]*\( long=[^ ]*\)\?\( cool=[^ ]*\)\?\( loser=[^ ]*\)\?\( warm_from_verify=[^ ]*\)\?\( verify_cut=[^ ]*\)\? gpus\|$1" |
+	grep -o -- "template=[a-z]* cublaslt=[^ ]*\( long=[^ ]*\)\?\( loser=[^ ]*\)\?\( warm_from_verify=[^ ]*\)\?\( verify_cut=[^ ]*\)\? gpus\|$1" |
 	sort -u | tr '\n' '|'; }
-cool_n() { stamp_n '--cool-clock [^ ]* --cool-max-ms [^ ]*' "$@"; }
 loser_n() { stamp_n '--loser-ratio [^ ]*' "$@"; }
 warm_n() { stamp_n '--warm-from-verify' "$@"; }
 vcut_n() { stamp_n '--verify-cut [^ ]* --verify-cut-audit [^ ]*' "$@"; }
-for v in cool_n loser_n warm_n vcut_n; do
+for v in loser_n warm_n vcut_n; do
 	[ "$($v triton)" = "template=triton cublaslt= long=10/2 gpus|" ] || fail make-$v-off "$($v triton)"
 done
-[ "$(cool_n triton COOL_CLOCK=95 COOL_MAX_MS=50)" = "--cool-clock 95 --cool-max-ms 50|template=triton cublaslt= long=10/2 cool=95/50 gpus|" ] &&
-	[ "$(cool_n mma COOL_CLOCK=95)" = "template=mma cublaslt= gpus|" ] && ok make-cool-clock-passed-and-stamped ||
-	fail make-cool-clock-passed-and-stamped "on: $(cool_n triton COOL_CLOCK=95 COOL_MAX_MS=50) mma: $(cool_n mma COOL_CLOCK=95)"
 [ "$(loser_n triton LOSER_RATIO=1.5)" = "--loser-ratio 1.5|template=triton cublaslt= long=10/2 loser=1.5 gpus|" ] &&
 	[ "$(loser_n mma LOSER_RATIO=1.5)" = "template=mma cublaslt= gpus|" ] && ok make-loser-ratio-passed-and-stamped ||
 	fail make-loser-ratio-passed-and-stamped "on: $(loser_n triton LOSER_RATIO=1.5) mma: $(loser_n mma LOSER_RATIO=1.5)"
@@ -75,7 +68,6 @@ for b in "below-loser-ratio|VERIFY_CUT=1.2 LOSER_RATIO=1.5 WARM_FROM_VERIFY=1|>=
 	"not-a-number|VERIFY_CUT=two|VERIFY_CUT='two': expected 0" \
 	"audit-negative|VERIFY_CUT_AUDIT=-1|VERIFY_CUT_AUDIT='-1': expected an integer" \
 	"long-ms-zero|VERIFY_CUT=2 LOSER_RATIO=1.5 WARM_FROM_VERIFY=1 LONG_MS=0|needs LONG_MS > 0" \
-	"with-cool-clock|VERIFY_CUT=2 LOSER_RATIO=1.5 WARM_FROM_VERIFY=1 COOL_CLOCK=95|not with COOL_CLOCK='95'" \
 	"loser-ratio-off|VERIFY_CUT=2 WARM_FROM_VERIFY=1|>= LOSER_RATIO='0' > 0"; do
 	n=make-verify-cut-bad-${b%%|*} b=${b#*|}
 	set -- ${b%%|*}

@@ -172,7 +172,7 @@ ok make-help-lists-readme-variables
 # the variables beyond the README's: in make help-all and in docs/VARIABLES.md;
 # the dependency line names every library the build links
 for v in NVMMH_DIR TORCH_ARTIFACTS INSTALL_ARTIFACT CFLAGS CUBIN_CACHE CUBIN_ARCH TRITON_ARCH TRITON_JOBS GPU_MEM_BYTES \
-	LONG_MS LONG_LAUNCHES COOL_CLOCK COOL_MAX_MS LOSER_RATIO WARM_FROM_VERIFY VERIFY_CUT VERIFY_CUT_AUDIT; do
+	LONG_MS LONG_LAUNCHES LOSER_RATIO WARM_FROM_VERIFY VERIFY_CUT VERIFY_CUT_AUDIT; do
 	grep -q "\b$v=" "$TMP/help-all" || fail "make-help-lists-$v" "'$v=' is not in make help-all"
 	grep -q "^| \`$v\` |" "$ROOT/docs/VARIABLES.md" || fail "docs-variables-$v" "'$v' has no row in docs/VARIABLES.md"
 done

@@ -17,16 +17,6 @@
 #     more timed launches), the plan sidecar records T and N, and a part
 #     made with another T or N (or, with the rule on, by an older bench
 #     without one) is refused, while an older part resumes with --long-ms 0;
-#   * the cool-clock wait (--cool-clock P --cool-max-ms C, default off;
-#     stages/gpu/policy/coolwait.h) on bench-fake's made-up clock (1980 MHz max,
-#     -50 MHz per ms of a timed choice's made-up time, +4 MHz per ms
-#     waited, 2 ms sleeps): --stats cool_waits / cool_wait_s /
-#     cool_timeouts equal the clock replayed by check/fixtures/coolwait/
-#     replay.awk over the log's rows (P = 95, C = 100 and 300), all 0 when
-#     off, the log byte-identical in all three; the plan records P and C
-#     only when on; a part made with another P or C, or without the wait,
-#     is refused with it (and one made with it is refused without it);
-#     --cool-clock for another back end, P > 100 and C = 0 are refused;
 #   * the loser cut (--loser-ratio L, default 0 = off; stages/gpu/policy/ttsched.h):
 #     --stats loser_choices / loser_fallbacks equal bench-fake's schedule
 #     replayed by check/fixtures/ttsched/loser_replay.awk over the log
@@ -169,54 +159,14 @@ test_cmp bench-triton-resume-inductor-part-long-ms-0 full.txt lo.txt
 printf 'screen=1.3 screen_ms=2 audit=0\n' > mm.want
 test_cmp bench-long-ms-not-in-other-plans mm.want mm.txt.part.plan
 
-# ---- the cool-clock wait (--cool-clock, --cool-max-ms) ------------------------------
-R=$ROOT/check/fixtures/coolwait/replay.awk
-coolstats() { awk -F'\t' '$1 == "cool_waits" { w = $2 } $1 == "cool_wait_s" { s = $2 }
-	$1 == "cool_timeouts" { t = $2 } END { print w, s, t }' "$1"; }
-"$F" "${K[@]}" --reps 1 --fast-reject 0 --stats cst0.tsv s.tsv cool0.txt 2>/dev/null
-[ "$(coolstats cst0.tsv)" = "0 0.000 0" ] && ok bench-triton-cool-off-counts-none ||
-	fail bench-triton-cool-off-counts-none "$(coolstats cst0.tsv)"
-for c in 100 300; do
-	"$F" "${K[@]}" --reps 1 --fast-reject 0 --cool-clock 95 --cool-max-ms $c --stats cst$c.tsv \
-		s.tsv cool$c.txt 2>/dev/null
-	want=$(awk -v P=95 -v C=$c -f "$R" cool$c.txt)
-	got=$(coolstats cst$c.tsv)
-	# real waits, and (C = 100) some stopped by the cap and some not
-	set -- $want
-	[ "$got" = "$want" ] && [ "$1" -gt 0 ] && { [ $c = 300 ] || { [ "$3" -gt 0 ] && [ "$3" -lt "$1" ]; }; } &&
-		ok bench-triton-cool-counted-c$c || fail bench-triton-cool-counted-c$c "stats $got, replayed $want"
-	test_cmp bench-triton-cool-same-log-c$c cool0.txt cool$c.txt
-done
-"$F" "${K[@]}" --cool-clock 95 --time-limit 0 s.tsv cp.txt 2>/dev/null
-printf 'screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2 cool_clock=95 cool_max_ms=300\ntorch\t2.11.0+cu130\n' > cp.want
-test_cmp bench-triton-cool-plan cp.want cp.txt.part.plan
-head -n 40 full.txt > co.txt.part
-cp cp.want co.txt.part.plan
-expect_error bench-triton-resume-other-cool-clock 'this run has screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2 cool_clock=90 cool_max_ms=300;.*--cool-clock/--cool-max-ms/--loser-ratio/--warm-from-verify/--verify-cut/--verify-cut-audit \(make: .*COOL_CLOCK, COOL_MAX_MS, LOSER_RATIO, WARM_FROM_VERIFY, VERIFY_CUT, VERIFY_CUT_AUDIT\)' \
-	co.txt "$F" "${K[@]}" --cool-clock 90 s.tsv co.txt
-expect_error bench-triton-resume-other-cool-max-ms 'this run has screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2 cool_clock=95 cool_max_ms=50;' \
-	co.txt "$F" "${K[@]}" --cool-clock 95 --cool-max-ms 50 s.tsv co.txt
-expect_error bench-triton-resume-cool-part-without 'co.txt.part was made with screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2 cool_clock=95 cool_max_ms=300;torch=2.11.0\+cu130, this run has screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2;' \
-	co.txt "$F" "${K[@]}" s.tsv co.txt
-printf 'screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2\ntorch\t2.11.0+cu130\n' > co.txt.part.plan
-expect_error bench-triton-resume-plain-part-with-cool 'this run has screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2 cool_clock=95 cool_max_ms=300;' \
-	co.txt "$F" "${K[@]}" --cool-clock 95 s.tsv co.txt
-printf 'screen=0 screen_ms=0 audit=0 long_ms=10 long_launches=2 cool_clock=95 cool_max_ms=20\ntorch\t2.11.0+cu130\n' > co.txt.part.plan
-"$F" "${K[@]}" --cool-clock 95 --cool-max-ms 20 s.tsv co.txt 2>/dev/null
-test_cmp bench-triton-resume-cool-part full.txt co.txt
-expect_error bench-cool-clock-other-backend '--cool-clock: only for --template triton .*not --template mma' x.txt \
-	"$F" --kernels "$ROOT/kernels" --template mma --cool-clock 95 s.tsv x.txt
-expect_error bench-cool-clock-over-100 '--cool-clock' x.txt "$F" "${K[@]}" --cool-clock 101 s.tsv x.txt
-expect_error bench-cool-max-ms-0 '--cool-max-ms: expected a time > 0 ms, got 0' x.txt \
-	"$F" "${K[@]}" --cool-clock 95 --cool-max-ms 0 s.tsv x.txt
-
 # ---- the loser cut (--loser-ratio) ----------------------------------------------------
 LR=$ROOT/check/fixtures/ttsched/loser_replay.awk
 loserstats() { awk -F'\t' '$1 == "loser_choices" { l = $2 } $1 == "loser_fallbacks" { f = $2 }
 	END { print l, f }' "$1"; }
 launches() { awk -F'\t' '$1 == "timed_launches" { print $2 }' "$1"; }
-[ "$(loserstats cst0.tsv)" = "0 0" ] && ok bench-triton-loser-off-counts-none ||
-	fail bench-triton-loser-off-counts-none "$(loserstats cst0.tsv)"
+"$F" "${K[@]}" --reps 1 --fast-reject 0 --stats off.tsv s.tsv off.txt 2>/dev/null
+[ "$(loserstats off.tsv)" = "0 0" ] && ok bench-triton-loser-off-counts-none ||
+	fail bench-triton-loser-off-counts-none "$(loserstats off.tsv)"
 # the known values for these inputs (bench-fake's times are a pure function)
 # and the replay of its schedule over the log it wrote
 for lk in "1.5 175 3" "3 170 2"; do
@@ -226,9 +176,9 @@ for lk in "1.5 175 3" "3 170 2"; do
 	got=$(loserstats lst$1.tsv)
 	[ "$got" = "$want" ] && [ "$got" = "$2 $3" ] && ok bench-triton-loser-counted-l$1 ||
 		fail bench-triton-loser-counted-l$1 "stats $got, replayed $want, known $2 $3"
-	test_cmp bench-triton-loser-same-log-l$1 cool0.txt loser$1.txt
+	test_cmp bench-triton-loser-same-log-l$1 off.txt loser$1.txt
 	# each loser makes 2 calls instead of >= 3 (the long path) or >= 7
-	c0=$(launches cst0.tsv) c1=$(launches lst$1.tsv)
+	c0=$(launches off.tsv) c1=$(launches lst$1.tsv)
 	[ -n "$c1" ] && [ $((c0 - c1)) -ge "$2" ] && ok bench-triton-loser-fewer-launches-l$1 ||
 		fail bench-triton-loser-fewer-launches-l$1 "off $c0, on $c1 launches, $2 losers"
 done
@@ -277,8 +227,7 @@ expect_error bench-loser-ratio-use-heuristic '--loser-ratio and --verify-cut do 
 # every verified choice (all but extern_mm, on every input) makes one timed
 # call fewer (its first repetition's warm-up), the log and the rules'
 # verdicts unchanged (the first repetition only: the count of the --reps 1
-# log's verified rows whatever the repetitions); not with --cool-clock (the
-# own warm-up follows the wait)
+# log's verified rows whatever the repetitions)
 wvstat() { awk -F'\t' -v k="$1" '$1 == k { print $2 }' "$2"; }
 verified() { awk -F, 'NR > 2 && $13 != "extern_mm" && $14 != "inf"' "$1" | wc -l; }
 for n in -plain -loser -reps3; do
@@ -296,12 +245,6 @@ for n in -plain -loser -reps3; do
 		fail bench-triton-warm-from-verify-one-call-fewer$n "verified $v, used $(wvstat warm_from_verify wv1$n.tsv), launches $c0 -> $c1, rules same $same"
 	test_cmp bench-triton-warm-from-verify-same-log$n wv0$n.txt wv1$n.txt
 done
-"$F" "${K[@]}" --reps 1 --fast-reject 0 --cool-clock 95 --warm-from-verify --stats wvc.tsv s.tsv wvc.txt 2>/dev/null
-[ "$(wvstat warm_from_verify wvc.tsv)" = 0 ] && [ "$(wvstat timed_launches wvc.tsv)" = "$(wvstat timed_launches cst300.tsv)" ] &&
-	[ "$(coolstats wvc.tsv)" = "$(awk -v P=95 -v C=300 -f "$R" wvc.txt)" ] &&
-	ok bench-triton-warm-from-verify-cool-clock-own-warm-up ||
-	fail bench-triton-warm-from-verify-cool-clock-own-warm-up "used $(wvstat warm_from_verify wvc.tsv), launches $(wvstat timed_launches wvc.tsv) vs $(wvstat timed_launches cst300.tsv)"
-test_cmp bench-triton-warm-from-verify-cool-clock-same-log cool0.txt wvc.txt
 expect_error bench-warm-from-verify-other-backend '--warm-from-verify: only for --template triton .*--template mma ' x.txt \
 	"$F" --kernels "$ROOT/kernels" --template mma --warm-from-verify s.tsv x.txt
 [ ! -e x.txt.part ] && [ ! -e x.txt.part.plan ] || fail bench-warm-from-verify-other-backend-no-part "x.txt.part left"
@@ -378,7 +321,6 @@ for b in "--verify-cut 1.2|--verify-cut 1.2: expected a factor >= --loser-ratio 
 	"--verify-cut 101|--verify-cut: expected a number in \[0, 100\]" \
 	"--verify-cut-audit 5|--verify-cut-audit needs --verify-cut S > 0" \
 	"--verify-cut 2 --long-ms 0|--verify-cut 2 needs .* got --long-ms 0\)" \
-	"--verify-cut 2 --cool-clock 95|--verify-cut 2 needs .* got --cool-clock\)" \
 	"--verify-cut 2 --use-heuristic tree.tsv|--loser-ratio and --verify-cut do not go with --use-heuristic"; do
 	o=${b%%|*} n=${o//[^a-z0-9.]/_}
 	expect_error bench-verify-cut-bad$n "${b#*|}" x.txt "$F" "${K[@]}" "${VC[@]}" $o s.tsv x.txt

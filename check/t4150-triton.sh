@@ -244,7 +244,7 @@ fi
 if test_skip_unless CUDA triton-launch-links; then
 	if $CC $FLAGS $INC -I"$CUDA/include" -o "$TMP/triton_gpu_test" check/triton/triton_gpu_test.c \
 		stages/gpu/bench/triton_launch.c stages/gpu/bench/triton_timing.c stages/gpu/bench/triton_meta.c stages/gpu/cuda/cudrv.c \
-		stages/gpu/policy/inductor_cands.c stages/gpu/policy/ttsched.c stages/gpu/policy/coolwait.c "$LIBA" \
+		stages/gpu/policy/inductor_cands.c stages/gpu/policy/ttsched.c "$LIBA" \
 		-L"$CUDA/lib64" -L"$CUDA/lib64/stubs" -lcublas -lcudart -lcuda -ljansson -lm 2> "$TMP/ld.err"; then
 		ok triton-launch-links
 	else fail triton-launch-links "$(head -c 400 "$TMP/ld.err")"; fi

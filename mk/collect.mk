@@ -3,13 +3,12 @@
 # "Parallel", "Resumable").  Included by the top-level Makefile, which
 # defines BIN, BUILD, CC, WARN, CFLAGS, LDLIBS, LIBA, LIB_HDR, CUDA, GPU,
 # GPUS, SAMPLES, SEED, REPS, FAST_REJECT, SCREEN, SCREEN_MS, LONG_MS,
-# LONG_LAUNCHES, COOL_CLOCK, COOL_MAX_MS, LOSER_RATIO, WARM_FROM_VERIFY,
-# VERIFY_CUT, VERIFY_CUT_AUDIT.
+# LONG_LAUNCHES, LOSER_RATIO, WARM_FROM_VERIFY, VERIFY_CUT, VERIFY_CUT_AUDIT.
 #
 #   make collect GPU=h200 GPUS=0,1 SAMPLES=N SEED=S [REPS=3] [FAST_REJECT=1.5] [SCREEN=1.3]
 #                [SCREEN_MS=2] [SHAPES=FILE] [KERNEL_TEMPLATE=triton [LONG_MS=10]
-#                [LONG_LAUNCHES=2] [COOL_CLOCK=0] [COOL_MAX_MS=300] [LOSER_RATIO=0]
-#                [WARM_FROM_VERIFY=0] [VERIFY_CUT=0] [VERIFY_CUT_AUDIT=10]]
+#                [LONG_LAUNCHES=2] [LOSER_RATIO=0] [WARM_FROM_VERIFY=0] [VERIFY_CUT=0]
+#                [VERIFY_CUT_AUDIT=10]]
 #                [BACKEND=inductor] [-j]
 #
 # runs sample (4*N inputs; or, with SHAPES=FILE, takes the shape list FILE:
@@ -37,11 +36,9 @@
 # a make step (the stamp triton_cubins.stamp, triton_aot.py's summary); bench
 # then only loads.  LONG_MS, LONG_LAUNCHES (bench --long-ms, --long-launches:
 # the long-kernel rule of this back end's Inductor timing, 0 = off) are passed
-# and stamped for it only; so are COOL_CLOCK, COOL_MAX_MS (bench --cool-clock,
-# --cool-max-ms: wait for the SM clock before each timing), and only when
-# COOL_CLOCK is not 0 (the default: the commands and stamps stay as before),
-# and LOSER_RATIO (bench --loser-ratio: the loser cut; checked by
-# stages/sh/vars.sh) only when not 0, likewise, and WARM_FROM_VERIFY (bench
+# and stamped for it only; so is LOSER_RATIO (bench --loser-ratio: the loser
+# cut; checked by stages/sh/vars.sh), and only when not 0 (the default: the
+# commands and stamps stay as before), and WARM_FROM_VERIFY (bench
 # --warm-from-verify: the verification call as the warm-up) only when 1, and
 # VERIFY_CUT, VERIFY_CUT_AUDIT (bench --verify-cut, --verify-cut-audit) only
 # when VERIFY_CUT is not 0.  `make triton-cubins` does that step alone (on a CPU
@@ -107,7 +104,7 @@ TRITON_CUBINS      ?=
 CUDA               ?= /usr/local/cuda
 CUDA_INC           ?= $(CUDA)/include
 CUDA_LIBDIR        ?= $(CUDA)/lib64
-BENCH_LDLIBS        = -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcublasLt -lnvrtc -lcudart -ldl
+BENCH_LDLIBS        = -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcublasLt -lnvrtc -lcudart
 
 # The bench wing (stages/gpu/bench/): the driver, the plan and the back ends'
 # plan halves (BENCH_COMMON) go into both binaries; the CUDA measurer and the
@@ -122,7 +119,7 @@ BENCH_COMMON = $(addprefix stages/gpu/bench/,bench.c args.c collect.c online.c d
                  backends.c nvrtc.c triton.c)
 BENCH_GPU    = $(addprefix stages/gpu/bench/,cuda.c cuda_measure.c cuda_screen.c cuda_time.c \
                  cuda_extern.c cuda_lt.c nvrtc_gpu.c triton_gpu.c triton_launch.c \
-                 triton_timing.c triton_meta.c nvml_clock.c)
+                 triton_timing.c triton_meta.c)
 BENCH_DEPS   = $(BENCH_COMMON) $(wildcard stages/gpu/bench/*.h) $(POLICY_SRC) $(POLICY_HDR) $(LIBA) $(LIB_HDR)
 CUDA_SRC     = $(wildcard stages/gpu/cuda/*.c)
 CUDA_HDR     = $(wildcard stages/gpu/cuda/*.h)
@@ -214,17 +211,9 @@ endif
 ifneq ($(shell [[ '$(LONG_LAUNCHES)' =~ ^[1-5]$$ ]] && echo y),y)
 $(error LONG_LAUNCHES=$(LONG_LAUNCHES): expected 1 to 5 timed launches)
 endif
-ifneq ($(and $(call collect_num,$(COOL_CLOCK)),$(shell awk 'BEGIN { exit !($(COOL_CLOCK) <= 100) }' && echo y)),y)
-$(error COOL_CLOCK=$(COOL_CLOCK): expected 0 (off) or a percent of the max SM clock up to 100, e.g. 95)
-endif
-ifneq ($(and $(call collect_num,$(COOL_MAX_MS)),$(shell awk 'BEGIN { exit !($(COOL_MAX_MS) > 0) }' && echo y)),y)
-$(error COOL_MAX_MS=$(COOL_MAX_MS): expected a time > 0 in milliseconds, e.g. 300)
-endif
 # the long-kernel rule's settings, for the triton back end only (the others
-# have no such rule: their stamps and commands do not change); the
-# cool-clock wait's likewise, and only when on
+# have no such rule: their stamps and commands do not change)
 collect_long = $(if $(filter triton,$(KERNEL_TEMPLATE)),$(1))
-collect_cool = $(call collect_long,$(if $(shell awk 'BEGIN { exit !($(COOL_CLOCK) > 0) }' && echo y),$(1)))
 collect_loser = $(call collect_long,$(if $(shell awk 'BEGIN { exit !($(LOSER_RATIO) > 0) }' && echo y),$(1)))
 collect_warm = $(call collect_long,$(if $(filter 1,$(WARM_FROM_VERIFY)),$(1)))
 collect_vcut = $(call collect_long,$(if $(shell awk 'BEGIN { exit !($(VERIFY_CUT) > 0) }' && echo y),$(1)))
@@ -258,7 +247,7 @@ $(COLLECT_DIR)/sample.params: collect-force
 
 $(COLLECT_DIR)/bench.params: collect-force
 	@mkdir -p $(@D)
-	@echo "backend=$(BACKEND) $(if $(filter inductor,$(BACKEND)),inductor_reps=$(INDUCTOR_REPS) extra=$(INDUCTOR_EXTRA),reps=$(REPS) fast_reject=$(FAST_REJECT) screen=$(SCREEN)/$(SCREEN_MS) template=$(KERNEL_TEMPLATE) cublaslt=$(CUBLASLT)$(call collect_long, long=$(LONG_MS)/$(LONG_LAUNCHES))$(call collect_cool, cool=$(COOL_CLOCK)/$(COOL_MAX_MS))$(call collect_loser, loser=$(LOSER_RATIO))$(call collect_warm, warm_from_verify=1)$(call collect_vcut, verify_cut=$(VERIFY_CUT)/$(VERIFY_CUT_AUDIT))) gpus=$(GPUS)" > $@.new; \
+	@echo "backend=$(BACKEND) $(if $(filter inductor,$(BACKEND)),inductor_reps=$(INDUCTOR_REPS) extra=$(INDUCTOR_EXTRA),reps=$(REPS) fast_reject=$(FAST_REJECT) screen=$(SCREEN)/$(SCREEN_MS) template=$(KERNEL_TEMPLATE) cublaslt=$(CUBLASLT)$(call collect_long, long=$(LONG_MS)/$(LONG_LAUNCHES))$(call collect_loser, loser=$(LOSER_RATIO))$(call collect_warm, warm_from_verify=1)$(call collect_vcut, verify_cut=$(VERIFY_CUT)/$(VERIFY_CUT_AUDIT))) gpus=$(GPUS)" > $@.new; \
 	if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
 # sample.params also names SHAPES: switching between a list and sampling
@@ -310,7 +299,6 @@ collect_bench = $(if $(filter inductor,$(BACKEND)),$(call inductor_collect_bench
 		--kernels kernels --template $(KERNEL_TEMPLATE) --cache $(CUBIN_CACHE) \
 		$(if $(filter triton,$(KERNEL_TEMPLATE)),--triton-cubins $(TRITON_ENTRY) \
 		  --long-ms $(LONG_MS) --long-launches $(LONG_LAUNCHES)) \
-		$(call collect_cool,--cool-clock $(COOL_CLOCK) --cool-max-ms $(COOL_MAX_MS)) \
 		$(call collect_loser,--loser-ratio $(LOSER_RATIO)) \
 		$(call collect_warm,--warm-from-verify) \
 		$(call collect_vcut,--verify-cut $(VERIFY_CUT) --verify-cut-audit $(VERIFY_CUT_AUDIT)) \

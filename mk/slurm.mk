@@ -51,7 +51,7 @@ SLURM_DATA := $(foreach i,$(shell seq 0 $$(($(SHARDS) - 1))),$(COLLECT_DIR)/shar
 
 $(COLLECT_DIR)/slurm.params: collect-force
 	@mkdir -p $(@D)
-	@echo "reps=$(REPS) fast_reject=$(FAST_REJECT) screen=$(SCREEN)/$(SCREEN_MS) template=$(KERNEL_TEMPLATE) cublaslt=$(CUBLASLT)$(call collect_long, long=$(LONG_MS)/$(LONG_LAUNCHES))$(call collect_cool, cool=$(COOL_CLOCK)/$(COOL_MAX_MS))$(call collect_loser, loser=$(LOSER_RATIO))$(call collect_warm, warm_from_verify=1)$(call collect_vcut, verify_cut=$(VERIFY_CUT)/$(VERIFY_CUT_AUDIT))" > $@.new; \
+	@echo "reps=$(REPS) fast_reject=$(FAST_REJECT) screen=$(SCREEN)/$(SCREEN_MS) template=$(KERNEL_TEMPLATE) cublaslt=$(CUBLASLT)$(call collect_long, long=$(LONG_MS)/$(LONG_LAUNCHES))$(call collect_loser, loser=$(LOSER_RATIO))$(call collect_warm, warm_from_verify=1)$(call collect_vcut, verify_cut=$(VERIFY_CUT)/$(VERIFY_CUT_AUDIT))" > $@.new; \
 	if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
 # The shard file appears only when bench renames its complete .part file.

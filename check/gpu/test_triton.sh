@@ -44,7 +44,7 @@ if [ "${1:-}" = --build ]; then
 	cc $W -o "$T/triton_metacheck" check/triton/triton_metacheck.c stages/gpu/bench/triton_meta.c build/libmmrank.a -ljansson -lm &&
 	cc $W -I"$CUDA/include" -o "$T/triton_gpu_test" check/triton/triton_gpu_test.c stages/gpu/bench/triton_launch.c \
 		stages/gpu/bench/triton_timing.c stages/gpu/bench/triton_meta.c stages/gpu/cuda/cudrv.c \
-		stages/gpu/policy/inductor_cands.c stages/gpu/policy/ttsched.c stages/gpu/policy/coolwait.c build/libmmrank.a \
+		stages/gpu/policy/inductor_cands.c stages/gpu/policy/ttsched.c build/libmmrank.a \
 		-L"$CUDA/lib64" -L"$CUDA/lib64/stubs" -Wl,-rpath,"$CUDA/lib64" -lcublas -lcudart -lcuda -ljansson -lm &&
 	build/bin/sample --seed 2026 --samples 125 "$T/sample500.tsv" &&
 	"$T/triton_cands" "$T/sample500.tsv" "$T/sample500.cands.tsv" &&

@@ -134,9 +134,9 @@ if has LOSER_RATIO && ! cut_factor "${v[LOSER_RATIO]}"; then
 	err "LOSER_RATIO='${v[LOSER_RATIO]}': expected 0 (off) or a factor > 1/$nb = $inb and <= 100 (a smaller one could cut a near-best choice to one launch: stages/formats/rules.h) (bench --loser-ratio)"
 fi
 # bench --verify-cut; when on, bench also requires LOSER_RATIO in (0, it],
-# WARM_FROM_VERIFY=1, LONG_MS > 0 and COOL_CLOCK 0: checked here too (an
-# unset LOSER_RATIO, WARM_FROM_VERIFY is off; LONG_MS, COOL_CLOCK only when
-# given), so a bad mix stops before anything is written
+# WARM_FROM_VERIFY=1 and LONG_MS > 0: checked here too (an unset
+# LOSER_RATIO, WARM_FROM_VERIFY is off; LONG_MS only when given), so a bad
+# mix stops before anything is written
 if has VERIFY_CUT; then
 	vc=${v[VERIFY_CUT]} lr=${v[LOSER_RATIO]:-0}
 	if ! cut_factor "$vc"; then
@@ -149,8 +149,6 @@ if has VERIFY_CUT; then
 		err "VERIFY_CUT='$vc': needs WARM_FROM_VERIFY=1 (it decides on the verification call taken as the warm-up) (bench --verify-cut)"
 	elif has LONG_MS && number "${v[LONG_MS]}" && is_zero "${v[LONG_MS]}"; then
 		err "VERIFY_CUT='$vc': needs LONG_MS > 0 (its floor: a cut call is >= LONG_MS ms), got LONG_MS='${v[LONG_MS]}' (bench --verify-cut)"
-	elif has COOL_CLOCK && number "${v[COOL_CLOCK]}" && ! is_zero "${v[COOL_CLOCK]}"; then
-		err "VERIFY_CUT='$vc': not with COOL_CLOCK='${v[COOL_CLOCK]}' (its wait must precede the warm-up call, so no verification call is reused) (bench --verify-cut)"
 	fi
 fi
 need_int VERIFY_CUT_AUDIT 0 1000000 "bench --verify-cut-audit"

@@ -8,7 +8,6 @@
 #include "args.h"
 #include "core/opts.h"
 #include "formats/rules.h"
-#include "gpu/policy/coolwait.h"
 #include "gpu/policy/ttsched.h"
 #include "core/util.h"
 
@@ -55,7 +54,6 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 	o->screen_ms = 2.0;
 	o->long_ms = -1;       /* not given: TT_LONG_MS_DEFAULT, after the parse */
 	o->long_launches = 0;  /* likewise TT_LONG_LAUNCHES_DEFAULT */
-	o->cool_max_ms = COOL_MAX_MS_DEFAULT;
 	o->verify_cut_audit = -1; /* not given: 10 with --verify-cut */
 	o->kernels = "kernels";
 	o->cache = "build/cubin";
@@ -124,10 +122,6 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 		           "warm-up >= T ms: N flushed launches (10; 0 = off)"),
 		OPT_INT("--long-launches", "N", &o->long_launches, 1, 5, 0,
 		        "those timed launches, 1-5 (default 2)"),
-		OPT_DOUBLE("--cool-clock", "P", &o->cool_clock, 0, 100, 0,
-		           "wait for the SM clock >= P % of max (0 = off)"),
-		OPT_DOUBLE("--cool-max-ms", "C", &o->cool_max_ms, 0, 1e6, 0,
-		           "the most one such wait lasts, ms (default 300)"),
 		OPT_DOUBLE("--loser-ratio", "L", &o->loser_ratio, 0, 100, 0,
 		           "a choice >= L x best by 1 launch: its time (0 = off)"),
 		OPT_FLAG("--warm-from-verify", &o->warm_from_verify,
@@ -217,8 +211,6 @@ void bench_args_screen(bench_args *a)
 	}
 	if (!a->be->plan->inductor_timing)
 		o->long_ms = 0; /* its timing has no such rule: not part of its plan */
-	if (!(o->cool_max_ms > 0))
-		die("--cool-max-ms: expected a time > 0 ms, got %g", o->cool_max_ms);
 	if (o->warm_from_verify && !a->be->plan->inductor_timing)
 		die("--warm-from-verify: only for --template triton (it shortens Inductor's "
 		    "timing, which --template %s does not use)", a->be->name);
@@ -226,15 +218,13 @@ void bench_args_screen(bench_args *a)
 		if (!a->be->plan->inductor_timing)
 			die("--verify-cut: only for --template triton (it shortens Inductor's "
 			    "timing, which --template %s does not use)", a->be->name);
-		if (!o->warm_from_verify || !(o->loser_ratio > 0) || !(o->long_ms > 0) ||
-		    o->cool_clock > 0)
+		if (!o->warm_from_verify || !(o->loser_ratio > 0) || !(o->long_ms > 0))
 			die("--verify-cut %g needs --warm-from-verify, --loser-ratio L > 0 and "
-			    "--long-ms T > 0, and not --cool-clock (it decides on the verification "
-			    "call taken as the warm-up; got%s%s%s%s)", o->verify_cut,
+			    "--long-ms T > 0 (it decides on the verification call taken as the "
+			    "warm-up; got%s%s%s)", o->verify_cut,
 			    o->warm_from_verify ? "" : " no --warm-from-verify",
 			    o->loser_ratio > 0 ? "" : " no --loser-ratio",
-			    o->long_ms > 0 ? "" : " --long-ms 0",
-			    o->cool_clock > 0 ? " --cool-clock" : "");
+			    o->long_ms > 0 ? "" : " --long-ms 0");
 		if (o->verify_cut < o->loser_ratio)
 			die("--verify-cut %g: expected a factor >= --loser-ratio %g (the cut is the "
 			    "loser cut decided without its probe)", o->verify_cut, o->loser_ratio);
@@ -245,9 +235,6 @@ void bench_args_screen(bench_args *a)
 	} else {
 		o->verify_cut_audit = 0;
 	}
-	if (o->cool_clock > 0 && !a->be->plan->inductor_timing)
-		die("--cool-clock: only for --template triton (the back end timed as Inductor "
-		    "times, stages/gpu/bench/triton_timing.h), not --template %s", a->be->name);
 	if (o->reps < 2 && o->screen > 0 && !o->screen_audit) {
 		/* a screened block is recognised by its later repetitions */
 		fprintf(stderr, "bench: --reps %d: no screening (it needs --reps >= 2)\n", o->reps);

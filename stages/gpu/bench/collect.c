@@ -66,34 +66,29 @@ static void plan_diff(const char *have, const char *want, char *out, size_t outl
  * LOG.part.plan (one line "screen=B screen_ms=T audit=A", followed by
  * " long_ms=L long_launches=N" when the rule is on: a part made before it
  * existed, or with --long-ms 0, has the same line as Inductor's method;
- * then " cool_clock=P cool_max_ms=C" when the cool-clock wait is on, so
- * that a part made without it resumes unchanged, then " loser_ratio=L"
- * when the loser cut is on, likewise, then " warm_from_verify=1" when the
+ * then " loser_ratio=L" when the loser cut is on, so that a part made
+ * without it resumes unchanged, then " warm_from_verify=1" when the
  * warm-up from verification is on, likewise, then " verify_cut=S
- * verify_cut_audit=K" when the verification cut is on, likewise; the log's own lines must
- * stay Inductor's) from the first run of the shard
- * until LOG is complete.  A resumed part whose sidecar says otherwise is
- * refused, naming the sidecar and the fields that differ (plan_diff);
+ * verify_cut_audit=K" when the verification cut is on, likewise; the log's
+ * own lines must stay Inductor's) from the first run of the shard until LOG
+ * is complete.  A resumed part whose sidecar says otherwise is refused,
+ * naming the sidecar and the fields that differ (plan_diff);
  * for a part without one (an older bench's) this run's settings are
  * assumed, with a message, and written.
  * Returns the sidecar's path (malloc'd). */
 static char *plan_check(const char *part, const bench_opts *o, const char *ident, int resumed)
 {
-	char *want = xmalloc(448 + strlen(ident)), lng[80] = "", cool[96] = "", los[48] = "",
-	     vc[64] = "";
+	char *want = xmalloc(352 + strlen(ident)), lng[80] = "", los[48] = "", vc[64] = "";
 	if (o->long_ms > 0)
 		snprintf(lng, sizeof lng, " long_ms=%.17g long_launches=%d", o->long_ms,
 		         o->long_launches);
-	if (o->cool_clock > 0)
-		snprintf(cool, sizeof cool, " cool_clock=%.17g cool_max_ms=%.17g", o->cool_clock,
-		         o->cool_max_ms);
 	if (o->loser_ratio > 0)
 		snprintf(los, sizeof los, " loser_ratio=%.17g", o->loser_ratio);
 	if (o->verify_cut > 0)
 		snprintf(vc, sizeof vc, " verify_cut=%.17g verify_cut_audit=%d", o->verify_cut,
 		         o->verify_cut_audit);
-	sprintf(want, "screen=%.17g screen_ms=%.17g audit=%d%s%s%s%s%s\n%s",
-	        o->screen, o->screen > 0 ? o->screen_ms : 0.0, o->screen_audit, lng, cool, los,
+	sprintf(want, "screen=%.17g screen_ms=%.17g audit=%d%s%s%s%s\n%s",
+	        o->screen, o->screen > 0 ? o->screen_ms : 0.0, o->screen_audit, lng, los,
 	        o->warm_from_verify ? " warm_from_verify=1" : "", vc, ident);
 	char *path = xmalloc(strlen(part) + 8);
 	sprintf(path, "%s.plan", part);
@@ -110,10 +105,9 @@ static char *plan_check(const char *part, const bench_opts *o, const char *ident
 			plan_diff(have, want, diff, sizeof diff);
 			die("%s was made with %s, this run has %s (%s: %s): resume with the same "
 			    "--screen/--screen-ms/--screen-audit/--long-ms/--long-launches/"
-			    "--cool-clock/--cool-max-ms/--loser-ratio/--warm-from-verify/--verify-cut/"
-			    "--verify-cut-audit (make: SCREEN, SCREEN_MS, LONG_MS, LONG_LAUNCHES, "
-			    "COOL_CLOCK, COOL_MAX_MS, LOSER_RATIO, WARM_FROM_VERIFY, VERIFY_CUT, "
-			    "VERIFY_CUT_AUDIT) and the "
+			    "--loser-ratio/--warm-from-verify/--verify-cut/--verify-cut-audit (make: "
+			    "SCREEN, SCREEN_MS, LONG_MS, LONG_LAUNCHES, LOSER_RATIO, WARM_FROM_VERIFY, "
+			    "VERIFY_CUT, VERIFY_CUT_AUDIT) and the "
 			    "same back end (tables, cubins), or remove %s to start over", part, have,
 			    want, path, diff, part);
 		}

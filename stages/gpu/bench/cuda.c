@@ -112,8 +112,6 @@ void measure_stats(measurer *m, FILE *fp)
 	        b->n_lt_mismatch);
 	fprintf(fp, "long_choices\t%" PRId64 "\nlong_fallbacks\t%" PRId64 "\n", b->n_long,
 	        b->n_long_fallback);
-	fprintf(fp, "cool_waits\t%" PRId64 "\ncool_wait_s\t%.3f\ncool_timeouts\t%" PRId64 "\n",
-	        b->n_cool_wait, b->t_cool_wait, b->n_cool_timeout);
 	fprintf(fp, "loser_choices\t%" PRId64 "\nloser_fallbacks\t%" PRId64 "\n", b->n_loser,
 	        b->n_loser_fallback);
 	fprintf(fp, "warm_from_verify\t%" PRId64 "\n", b->n_warm_from_verify);

@@ -43,12 +43,11 @@ typedef struct { uint64_t key; int ok; } vstate;
 /* --stats: seconds and counts (cuda.c measure_stats prints them). */
 typedef struct {
 	double t_compile, t_load, t_setup, t_ref, t_verify, t_time_nvrtc, t_time_extern, t_time_lt,
-	       t_screen, t_cool_wait; /* t_cool_wait: --cool-clock's waits */
+	       t_screen;
 	int64_t n_compile, n_cache_hit, n_verify, n_verify_fail, n_compile_fail,
 	        n_launch_fail, n_oom, n_inputs, n_launch, n_lt_rejected, n_lt_mismatch,
 	        n_screened, n_screened_out, n_screen_miss, n_ref_warm,
 	        n_long, n_long_fallback, /* tt_time's long path taken; tried, not taken */
-	        n_cool_wait, n_cool_timeout, /* timings that waited; waits stopped by the cap */
 	        n_loser, n_loser_fallback, /* tt_time's loser cut taken; tried, not taken */
 	        n_warm_from_verify; /* timings with the verification call as the warm-up */
 	tt_vcut_stats vcut;        /* --verify-cut's (stages/gpu/policy/vcutstats.h) */

@@ -19,13 +19,7 @@
  * time as every launch's and 1.5 x it as the warm-up call's (a first-call
  * cost, so that the rule's fallback is taken too); the times logged do not
  * depend on it, --stats counts long_choices, long_fallbacks and
- * timed_launches (the calls the schedule makes, warm-up included).  With
- * --cool-clock P (the same back end) each such repetition first waits as
- * tt_time does (stages/gpu/policy/coolwait.h cool_wait) on a made-up clock on a
- * virtual time (nothing sleeps): max 1980 MHz, at 1980 when it opens, down
- * by 50 MHz per ms of the made-up time after each timed repetition (to
- * 1450 MHz at the least), up by 4 MHz per ms waited (to 1980 at the most);
- * --stats counts cool_waits, cool_wait_s (virtual) and cool_timeouts.
+ * timed_launches (the calls the schedule makes, warm-up included).
  * With --loser-ratio L the schedule gets the input's best made-up time so
  * far (over every repetition timed before, as cuda_measure.c keeps it) and
  * the made-up time as the probe's: a repetition is a loser when its time
@@ -34,7 +28,7 @@
  * --warm-from-verify the first repetition of every choice but extern_mm
  * (verified just before, as cuda_verify does on every input for this back
  * end) takes the verification call, of the warm-up call's made-up time, as
- * its warm-up (tt_warm_reused: not with --cool-clock): one timed call
+ * its warm-up (tt_warm_reused): one timed call
  * fewer, the same schedule otherwise; --stats counts warm_from_verify.
  * With --verify-cut S (and its --verify-cut-audit K) that verification
  * call's made-up time, 1.5 x the time, decides the cut (>= S x best and >=
@@ -48,7 +42,6 @@
 
 #include "backend.h"
 #include "block.h"
-#include "gpu/policy/coolwait.h"
 #include "measure.h"
 #include "screen.h"
 #include "gpu/policy/ttsched.h"
@@ -63,47 +56,7 @@ struct measurer {
 	        losers, loser_fallbacks, warm_reused;
 	long long vcut_seen;       /* timings the verification cut would take (audit) */
 	tt_vcut_stats vcut;
-	cool_params cool;          /* --cool-clock, --cool-max-ms (pct 0: off) */
-	double mhz, now_ms;        /* the made-up clock and virtual time */
-	int64_t cool_waits, cool_timeouts;
-	double cool_wait_ms;
 };
-
-enum { FAKE_MAX_MHZ = 1980, FAKE_FLOOR_MHZ = 1450 };
-#define FAKE_DROP_PER_MS 50.0    /* MHz per ms of made-up time */
-#define FAKE_RECOVER_PER_MS 4.0  /* MHz per ms waited */
-
-static int fake_clock(void *ctx, unsigned *mhz, char *why, size_t whylen)
-{
-	(void)why;
-	(void)whylen;
-	*mhz = (unsigned)((measurer *)ctx)->mhz;
-	return 0;
-}
-
-static double fake_now(void *ctx) { return ((measurer *)ctx)->now_ms; }
-
-static void fake_sleep(void *ctx, double ms)
-{
-	measurer *b = ctx;
-	b->now_ms += ms;
-	b->mhz = fmin(FAKE_MAX_MHZ, b->mhz + FAKE_RECOVER_PER_MS * ms);
-}
-
-/* The wait before a timed repetition of made-up time v, then the clock's
- * fall under its load. */
-static void fake_cool(measurer *b, double v)
-{
-	cool_source src = { fake_clock, fake_now, fake_sleep, b, FAKE_MAX_MHZ };
-	cool_result r;
-	char why[64];
-	if (cool_wait(&b->cool, &src, &r, why, sizeof why))
-		die("the fake clock: %s", why);
-	b->cool_waits += r.waited;
-	b->cool_timeouts += r.timeout;
-	b->cool_wait_ms += r.wait_ms;
-	b->mhz = fmax(FAKE_FLOOR_MHZ, b->mhz - FAKE_DROP_PER_MS * v);
-}
 
 const char *measure_kind(void) { return "fake"; }
 
@@ -119,8 +72,6 @@ measurer *measure_open(const bench_opts *o, const struct bench_backend *be, benc
 	b->tp.warm_from_verify = o->warm_from_verify;
 	b->tp.verify_cut = o->verify_cut;
 	b->tp.verify_cut_audit = o->verify_cut_audit;
-	b->cool = (cool_params){ o->cool_clock, o->cool_max_ms, COOL_STEP_MS };
-	b->mhz = FAKE_MAX_MHZ;
 	dev->smem_optin = 232448;
 	dev->cap_major = o->fake_cap ? o->fake_cap : 9;
 	dev->cap_minor = 0;
@@ -156,9 +107,7 @@ static void fake_schedule(measurer *b, double v, double best, int verified)
 {
 	if (!b->inductor_timing || !isfinite(v))
 		return;
-	fake_cool(b, v);
-	tt_known k = { 1.5 * v, v, v, v, best,
-	               tt_warm_reused(&b->tp, verified ? 1.5 * v : NAN, b->cool.pct > 0), 0 };
+	tt_known k = { 1.5 * v, v, v, v, best, tt_warm_reused(&b->tp, verified ? 1.5 * v : NAN), 0 };
 	tt_sched s = tt_schedule_audited(&b->tp, &k, 128, &b->vcut_seen); /* as tt_time */
 	tt_vcut_count(&b->vcut, &s, k.warm_ms / v);
 	b->warm_reused += s.warm_reused;
@@ -279,8 +228,6 @@ void measure_stats(measurer *b, FILE *fp)
 	        (long long)b->screened, (long long)b->screened_out, (long long)b->misses);
 	fprintf(fp, "timed_launches\t%lld\nlong_choices\t%lld\nlong_fallbacks\t%lld\n",
 	        (long long)b->calls, (long long)b->longs, (long long)b->long_fallbacks);
-	fprintf(fp, "cool_waits\t%lld\ncool_wait_s\t%.3f\ncool_timeouts\t%lld\n",
-	        (long long)b->cool_waits, b->cool_wait_ms / 1e3, (long long)b->cool_timeouts);
 	fprintf(fp, "loser_choices\t%lld\nloser_fallbacks\t%lld\n", (long long)b->losers,
 	        (long long)b->loser_fallbacks);
 	fprintf(fp, "warm_from_verify\t%lld\n", (long long)b->warm_reused);

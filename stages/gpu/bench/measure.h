@@ -42,11 +42,6 @@ typedef struct {
 	                              timed as Inductor times (stages/gpu/policy/ttsched.h);
 	                              0: off, and for the other back ends */
 	int long_launches;         /* --long-launches N: its flushed launches */
-	double cool_clock;         /* --cool-clock P: before each timing of a back end
-	                              timed as Inductor times, wait until the SM clock
-	                              is >= P % of its max (stages/gpu/policy/coolwait.h);
-	                              0: off (the default) */
-	double cool_max_ms;        /* --cool-max-ms C: the most one wait lasts */
 	double loser_ratio;        /* --loser-ratio L: the loser cut of a back end timed
 	                              as Inductor times (stages/gpu/policy/ttsched.h), against
 	                              the input's best time so far; 0: off (the default) */

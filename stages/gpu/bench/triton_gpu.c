@@ -7,14 +7,12 @@
  * timed with Inductor's method (triton_timing.h tt_time: an L2 flush before
  * each launch, its own event pair, the minimum; one repetition = one
  * tt_time), with the long-kernel rule of --long-ms (stages/gpu/policy/ttsched.h;
- * --stats: long_choices, long_fallbacks) and, with --cool-clock P (off by
- * default), a wait for the SM clock before each timing (NVML,
- * nvml_clock.h; --stats: cool_waits, cool_wait_s, cool_timeouts) and,
- * with --loser-ratio L (off by default), the loser cut against the input's
- * best time so far (cuda.h measurer input_best; --stats: loser_choices,
- * loser_fallbacks) and, with --warm-from-verify (off by default), the
- * candidate's verification call on the input as the first timing's warm-up
- * (cuda.h measurer verify_ms; --stats: warm_from_verify).  The driver is reached through stages/gpu/cuda/cudrv.h (bench does
+ * --stats: long_choices, long_fallbacks) and, with --loser-ratio L (off
+ * by default), the loser cut against the input's best time so far (cuda.h
+ * measurer input_best; --stats: loser_choices, loser_fallbacks) and, with
+ * --warm-from-verify (off by default), the candidate's verification call
+ * on the input as the first timing's warm-up (cuda.h measurer verify_ms;
+ * --stats: warm_from_verify).  The driver is reached through stages/gpu/cuda/cudrv.h (bench does
  * not link libcuda: it starts without a driver and says so).
  *
  * Failures as Inductor's: a variant recorded as a compile error, or one
@@ -32,7 +30,6 @@
 #include "cuda.h"
 #include "triton.h"
 #include "triton_launch.h"
-#include "nvml_clock.h"
 #include "triton_timing.h"
 #include "core/util.h"
 
@@ -49,9 +46,6 @@ typedef struct {
 	CUdevice dev;
 	tt_bench tb;
 	tt_params tp;
-	cool_params cool;          /* --cool-clock, --cool-max-ms (pct 0: off) */
-	cool_source cool_src;      /* NVML's (nvml_clock.h), when on */
-	nvml_clock *nvml;          /* NULL: off */
 	tmod **mods;               /* each allocated once: pointers stay valid */
 	size_t nmods, capmods;
 } triton_state;
@@ -77,22 +71,6 @@ static int entry_name(const char *dir, char *v, size_t vlen)
 		return -1;
 	snprintf(v, vlen, "%.*s", (int)(sm - (b + 24)), b + 24);
 	return arch;
-}
-
-/* --cool-clock P: NVML's clock source for tt_time's wait (dies, naming the
- * library or call, when it cannot be had: the option was asked for). */
-static void cool_open(triton_state *st, measurer *m, const bench_opts *o)
-{
-	char why[512], bus[32];
-	st->nvml = nvml_clock_open(&m->drv, st->dev, &st->cool_src, bus, sizeof bus, why, sizeof why);
-	if (!st->nvml)
-		die("--cool-clock %g: %s", o->cool_clock, why);
-	st->cool = (cool_params){ o->cool_clock, o->cool_max_ms, COOL_STEP_MS };
-	st->tb.cool = &st->cool;
-	st->tb.cool_src = &st->cool_src;
-	fprintf(stderr, "bench: --cool-clock %g: before each timing, waiting until the SM clock of "
-	        "%s (NVML) is >= %g %% of its %u MHz, at most %g ms\n", o->cool_clock, bus,
-	        o->cool_clock, st->cool_src.max_mhz, o->cool_max_ms);
 }
 
 static void *triton_open(measurer *m, const bench_opts *o, int variant)
@@ -126,8 +104,6 @@ static void *triton_open(measurer *m, const bench_opts *o, int variant)
 	st->tp.warm_from_verify = o->warm_from_verify; /* 0: a warm-up call of its own */
 	st->tp.verify_cut = o->verify_cut;             /* 0: no verification cut */
 	st->tp.verify_cut_audit = o->verify_cut_audit;
-	if (o->cool_clock > 0)
-		cool_open(st, m, o);
 	return st;
 }
 
@@ -219,10 +195,6 @@ static double triton_time(void *s, measurer *m, const bench_input *in, const ben
 	tt_sched how;
 	int rc = tt_time(&st->tb, &st->tp, call_once, &t, m->input_best, m->verify_ms, &ms, &how,
 	                 why, sizeof why);
-	const cool_result *cw = &st->tb.cool_last;
-	m->s.n_cool_wait += cw->waited;
-	m->s.n_cool_timeout += cw->timeout;
-	m->s.t_cool_wait += cw->wait_ms / 1e3;
 	if (rc) {
 		fprintf(stderr, "bench: input %" PRId64 ": %s: %s\n", in->id, c->id, why);
 		cuda_check_context(m, c->id);
@@ -257,9 +229,6 @@ static void triton_close(void *s, measurer *m)
 	free(st->mods);
 	if (tt_free(&st->tb))
 		die("freeing the Triton timer's buffers failed");
-	char why[512];
-	if (nvml_clock_close(st->nvml, why, sizeof why))
-		die("--cool-clock: %s", why);
 	free(st);
 }
 

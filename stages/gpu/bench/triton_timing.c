@@ -97,15 +97,11 @@ static int timed(tt_bench *b, const tt_params *p, tt_call call, void *ctx, int n
 }
 
 /* The warm-up call, timed by the event pair ev[0], ev[1] (the first
- * call's costs, e.g. module loading, land in it); before it, on an idle
- * GPU, the cool-clock wait when b->cool is set. */
+ * call's costs, e.g. module loading, land in it). */
 static int warm_up(tt_bench *b, tt_call call, void *ctx, double *ms, char *why, size_t whylen)
 {
 	CU(b->d->streamsync(b->s), "cuStreamSynchronize (before)");
 	CU(b->d->ctxsync(), "cuCtxSynchronize (before)");
-	memset(&b->cool_last, 0, sizeof b->cool_last);
-	if (b->cool && cool_wait(b->cool, b->cool_src, &b->cool_last, why, whylen))
-		return -1;
 	CU(b->d->evrecord(b->ev[0], b->s), "cuEventRecord (warm-up)");
 	if (call(ctx, b->s) != 0) {
 		snprintf(why, whylen, "the warm-up call failed");
@@ -122,11 +118,10 @@ static int warm_up(tt_bench *b, tt_call call, void *ctx, double *ms, char *why, 
 int tt_time(tt_bench *b, const tt_params *p, tt_call call, void *ctx, double best_ms,
             double verify_ms, double *ms, tt_sched *how, char *why, size_t whylen)
 {
-	tt_known k = { NAN, NAN, NAN, NAN, best_ms, tt_warm_reused(p, verify_ms, b->cool != NULL), 0 };
+	tt_known k = { NAN, NAN, NAN, NAN, best_ms, tt_warm_reused(p, verify_ms), 0 };
 	b->audit_ratio = NAN;
 	if (k.warm_reused) {
 		/* the verification call was the warm-up (ttsched.h) */
-		memset(&b->cool_last, 0, sizeof b->cool_last);
 		k.warm_ms = verify_ms;
 	} else if (warm_up(b, call, ctx, &k.warm_ms, why, whylen)) {
 		return -1;

@@ -32,13 +32,6 @@
  * (cuBLAS) so that both see the same flushes and statistic.  Driver API
  * only: the callable gets the stream; a nonzero return is a failure.
  *
- * With b->cool set (bench --cool-clock P --cool-max-ms C; ours, opt-in)
- * every timing first waits, after the synchronisation and before the
- * warm-up call, until b->cool_src's SM clock is >= P % of its maximum or C
- * ms have passed (stages/gpu/policy/coolwait.h cool_wait; the GPU's source is
- * NVML, nvml_clock.h); b->cool_last is that wait's outcome (zeroed when
- * off), for the caller's --stats.
- *
  * host_delay_us (default 0) spins the CPU that long between the start event
  * and the call: Inductor's calls are Python (the Triton launcher, or
  * torch.mm(out=)) and their host latency lands inside the event pair when
@@ -48,9 +41,8 @@
  * With p->warm_from_verify (bench --warm-from-verify; ours, off by default)
  * and verify_ms >= 0, the time of the call that verified the choice on
  * this input just before (bench's cuda_verify: one call into the output,
- * event-timed, the same operands), and no cool-clock wait (b->cool NULL:
- * the wait must precede the warm-up call), the timing makes no warm-up
- * call: verify_ms is its warm-up time (stages/gpu/policy/ttsched.h
+ * event-timed, the same operands), the timing makes no warm-up call:
+ * verify_ms is its warm-up time (stages/gpu/policy/ttsched.h
  * tt_warm_reused, the one home of that rule), everything after it as
  * above; one call fewer per verified choice.  Safe by construction: the
  * warm-up time decides nothing alone.  It only makes the long-kernel rule
@@ -81,7 +73,6 @@
 
 #include <cuda.h>
 
-#include "gpu/policy/coolwait.h"
 #include "gpu/cuda/cudrv.h"
 #include "gpu/policy/ttsched.h"
 
@@ -96,9 +87,6 @@ typedef struct {
 	size_t flush_words;        /* 32-bit words */
 	CUevent *ev;               /* 2 * max_iters events */
 	int max_iters;
-	const cool_params *cool;   /* NULL (tt_init's): no wait before a timing */
-	const cool_source *cool_src; /* the clock it waits on */
-	cool_result cool_last;     /* the last timing's wait */
 	long long vcut_seen;       /* timings the verification cut would have taken
 	                              (the audit's count, tt_schedule_audited) */
 	double audit_ratio;        /* the last timing's verification call over its
@@ -107,7 +95,7 @@ typedef struct {
 } tt_bench;
 
 /* Set up on the current context, calling the driver through d (kept in
- * b), no cool-clock wait (the caller sets cool, cool_src): the flush buffer (the device's CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE
+ * b): the flush buffer (the device's CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE
  * bytes, as torch's props.L2_cache_size), and events for up to max_iters
  * pairs.  Returns 0 or -1 with why[]. */
 int tt_init(tt_bench *b, const cudrv *d, CUstream s, CUdevice dev, int max_iters, char *why,

@@ -32,7 +32,6 @@ void cudrv_open(cudrv *d)
 	cudrv_entry("cuEventElapsedTime", (void **)&d->evelapsed);
 	cudrv_entry("cuStreamSynchronize", (void **)&d->streamsync);
 	cudrv_entry("cuCtxSynchronize", (void **)&d->ctxsync);
-	cudrv_entry("cuDeviceGetPCIBusId", (void **)&d->pcibusid);
 }
 
 const char *cudrv_name(const cudrv *d, CUresult r)

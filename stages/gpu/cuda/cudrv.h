@@ -42,8 +42,6 @@ typedef struct {
 	CUresult (*evelapsed)(float *, CUevent, CUevent);                 /* cuEventElapsedTime */
 	CUresult (*streamsync)(CUstream);                                 /* cuStreamSynchronize */
 	CUresult (*ctxsync)(void);                                        /* cuCtxSynchronize */
-	CUresult (*pcibusid)(char *, int, CUdevice);                      /* cuDeviceGetPCIBusId
-	                                                                     (bench --cool-clock) */
 } cudrv;
 
 /* *fp = the driver's function sym (e.g. "cuLaunchKernel").  Dies naming sym

@@ -64,9 +64,9 @@ int tt_sched_calls(const tt_sched *s)
 	return !s->warm_reused + s->first + s->estimation + s->benchmark;
 }
 
-int tt_warm_reused(const tt_params *p, double verify_ms, int cool)
+int tt_warm_reused(const tt_params *p, double verify_ms)
 {
-	return p->warm_from_verify && verify_ms >= 0 && isfinite(verify_ms) && !cool;
+	return p->warm_from_verify && verify_ms >= 0 && isfinite(verify_ms);
 }
 
 tt_sched tt_schedule_audited(const tt_params *p, tt_known *k, int max_iters, long long *seen)

@@ -44,10 +44,9 @@
  * --warm-from-verify, off by default): a choice verified on this input
  * just before its timing (bench's cuda_verify: one call, event-timed,
  * checked against cuBLAS) has made Inductor's warm-up call already; when
- * its time is given (>= 0) and no cool-clock wait precedes the timing (the
- * wait must come before the warm-up call), the timing makes no warm-up call
- * of its own and the verification's time is warm_ms (tt_warm_reused, the
- * one home of that rule; tt_sched_calls counts one call fewer).  It only
+ * its time is given (>= 0), the timing makes no warm-up call of its own
+ * and the verification's time is warm_ms (tt_warm_reused, the one home of
+ * that rule; tt_sched_calls counts one call fewer).  It only
  * feeds the long-kernel rule's and the loser cut's tries: each verdict is
  * confirmed by flushed launches (first_ms, probe_ms), so a verification
  * call slower than a warm-up call would be can make a rule try, never
@@ -137,9 +136,9 @@ int tt_sched_calls(const tt_sched *s);
 
 /* 1 when a timing uses the verification call as its warm-up: p's
  * warm_from_verify is on, verify_ms (the verification call's time, ms;
- * NAN or < 0: none on this input) is given and cool (a cool-clock wait
- * before the timing) is 0; else 0 (the timing makes its own). */
-int tt_warm_reused(const tt_params *p, double verify_ms, int cool);
+ * NAN or < 0: none on this input) is given; else 0 (the timing makes its
+ * own). */
+int tt_warm_reused(const tt_params *p, double verify_ms);
 
 /* tt_schedule with the verification cut's audit (tt_time and bench-fake
  * start with it): the n-th timing the cut would take (n = (*seen)++, from
