@@ -114,6 +114,27 @@ if test_skip_unless PYTHON3 compare-paired; then
 		[ "$n" = "$want" ] && [ $((t0 + t1)) = 322 ] && grep -q 'hit rate   ref ' "$TMP/oof.txt" &&
 			ok compare-oof || fail compare-oof "$n pooled tables (want $want), test folds $t0 + $t1: $(head -c 300 "$TMP/oof.txt")"
 	else fail compare-oof "$(tail -3 "$TMP/oof.err" | tr '\n' '|')"; fi
+	# perf/compare/lmo.sh: two "models" made of train_hf's first inputs (x:
+	# inputs 0-4, y: 5-9, a SHAPES file written from their features), each
+	# held out of train_hf in turn: its test set is exactly its inputs, the
+	# rest is every other input, and the pooled tables count 10 inputs
+	awk -F'\t' 'NR == 2 { for (i = 1; i <= NF; i++) c[$i] = i
+		print "m\tk\tn\tdtype\ttf32\tlayout\tmat1_stride_0\tmat1_stride_1\tmat2_stride_0\tmat2_stride_1\tsource" }
+		NR > 2 && $(c["input"]) < 10 && !seen[$(c["input"])]++ {
+		print $(c["m"]) "\t" $(c["k"]) "\t" $(c["n"]) "\t" $(c["mat1_dtype"]) "\t" ($(c["using_tf32"]) == "True") "\tnn\t" \
+			$(c["mat1_stride_0"]) "\t" $(c["mat1_stride_1"]) "\t" $(c["mat2_stride_0"]) "\t" $(c["mat2_stride_1"]) "\t" \
+			($(c["input"]) < 5 ? "x" : "y") ".layer" }' "$O/train_hf.feat.tsv" >"$TMP/lmo_shapes.tsv"
+	nin() { awk -F'\t' 'NR == 2 { for (i = 1; i <= NF; i++) if ($i == "input") c = i } NR > 2 { s[$c] } END { print length(s) }' "$1"; }
+	if env -u MAKEFLAGS -u MAKELEVEL MAKEOUT="$TMP/out" BUILD="$BUILD" DATASET_MIRROR="$MIRROR" SET=train_hf \
+		SHAPES="$TMP/lmo_shapes.tsv" "$ROOT/perf/compare/lmo.sh" h100 "$TMP/lmo" >"$TMP/lmo.txt" 2>"$TMP/lmo.err"; then
+		L=$TMP/lmo/h100 all=$(nin "$O/train_hf.feat.tsv")
+		got="$(nin "$L/x/test.feat.tsv") $(nin "$L/y/test.feat.tsv") $(($(nin "$L/x/rest.feat.tsv") + 5 - all)) $(grep -c '^2 sets pooled .*: 10 inputs, k=10$' "$TMP/lmo.txt")"
+		want="5 5 0 $([ -r "${REFERENCE_DIR:-../shared/reference}/_MMRankingH100.py" ] && echo 2 || echo 1)"
+		[ "$got" = "$want" ] && grep -q '^# 2 models held out, one at a time (inputs each: x=5 y=5 )' "$TMP/lmo.txt" &&
+			ok compare-lmo || fail compare-lmo "test x, test y, rest x - (all - 5), pooled tables: got '$got', want '$want': $(head -c 300 "$TMP/lmo.txt")"
+	else fail compare-lmo "$(tail -3 "$TMP/lmo.err" | tr '\n' '|')"; fi
+	expect_error compare-lmo-no-set "no extra set 'nope' for h100" "$TMP/lmo_nope" env -u MAKEFLAGS -u MAKELEVEL \
+		MAKEOUT="$TMP/out" BUILD="$BUILD" DATASET_MIRROR="$MIRROR" SET=nope "$ROOT/perf/compare/lmo.sh" h100 "$TMP/lmo_nope"
 fi
 
 # (b) and (d) holding out different inputs: refused, no compare.txt
