@@ -83,7 +83,7 @@ leaf_rank_help(void)
 typedef struct {
 	const char *main_path, *out, *mout, *dot, *hname, *grid, *dump, *splitout;
 	opt_list data;      /* NAME PATH pairs */
-	int k, nrows, folds, fold_by, select, lrank, srank, lpad, lfill, pxe, verbose, threads;
+	int k, nrows, folds, select, lrank, srank, lpad, lfill, pxe, verbose, threads;
 	int64_t seed;
 	double topk_eps;
 	split_params sp;
@@ -124,8 +124,6 @@ check_options(fit_opts *o)
 		die("--folds: expected 0 (off) or at least 2, got 1");
 	if (o->folds && o->sp.mode != SPLIT_GROUP)
 		die("--folds needs --split group (folds are sets of whole inputs)");
-	if (o->fold_by && !o->folds)
-		die("--fold-by layer needs --folds >= 2 (it says what a fold holds)");
 	if (o->srank < 0)
 		o->srank = o->lrank;
 	if ((o->srank == RR_FREQ) != (o->lrank == RR_FREQ))
@@ -155,7 +153,6 @@ fit_cli(fit_opts *o, int argc, char **argv)
 	static const char *const splits[] = {"rows", "group", "none", NULL};
 	static const char *const sels[] = {"top1", "regret", "hit", "curve", NULL};
 	static const char *const fills[] = {"none", "all", NULL};
-	static const char *const fold_bys[] = {"input", "layer", NULL};
 	memset(o, 0, sizeof *o);
 	o->hname = "learned_heuristic";
 	o->grid = "mm";
@@ -195,8 +192,6 @@ fit_cli(fit_opts *o, int argc, char **argv)
 		OPT_INT("--folds", "K", &o->folds, 0, 100, 0,
 		        "select by K-fold cross-validation (--split group; "
 		        "default 0: on val)"),
-		OPT_ENUM("--fold-by", "UNIT", &o->fold_by, fold_bys, 0,
-		         "input (default) or layer: a fold holds whole layers"),
 		OPT_INT("--nrows", "N", &o->nrows, 0, 2000000000, 0,
 		        "keep only the first N rows of MAIN"),
 		OPT_HEAD("Models and selection:"),
@@ -470,7 +465,7 @@ load(const fit_opts *o, training *tr)
 	unsigned mask = o->folds ? (1u << S_TRAIN) | (1u << S_VAL) : 1u << S_TRAIN;
 	training_make(tr, ds, nds, mask, o->lrank != RR_FREQ, o->lfill);
 	if (o->folds) {
-		int n_cv = split_folds(tr->src, mask, o->folds, o->fold_by, o->sp.seed);
+		int n_cv = split_folds(tr->src, mask, o->folds, o->sp.seed);
 		if (n_cv < o->folds)
 			die("--folds %d: only %d training inputs", o->folds, n_cv);
 	}

@@ -2,7 +2,6 @@
 #include "split.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,71 +109,8 @@ split_sets(dset *ds, const split_params *p)
 	free(unit_of);
 }
 
-/* A layer's key: k, n and every categorical value of input i (not m: one
- * layer met at several token counts is one unit). */
-typedef struct {
-	char *key;
-	int pos;
-} layer_key;
-
-static int
-layer_cmp(const void *a, const void *b)
-{
-	const layer_key *x = a, *y = b;
-	int c = strcmp(x->key, y->key);
-	return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
-}
-
-/* unit[j] for ids[0..nin): a number per layer (by_layer) or per input,
- * numbered in order of first appearance in ids; returns how many. */
-static int
-fold_units(const featset *fs, const int *ids, int nin, int by_layer, int *unit)
-{
-	if (!by_layer) {
-		for (int j = 0; j < nin; j++)
-			unit[j] = j;
-		return nin;
-	}
-	int fk = featset_feature(fs, "k"), fn = featset_feature(fs, "n"), nc = fs->meta.n_cat;
-	if (fk < 0 || fn < 0)
-		die("--fold-by layer: the feat TSV has no column k or n");
-	layer_key *lk = xmalloc(((size_t)nin + 1) * sizeof *lk);
-	for (int j = 0; j < nin; j++) {
-		const double *x = fs->x + (size_t)ids[j] * fs->n_feat;
-		size_t len = 64;
-		for (int c = 0; c < nc; c++)
-			len += strlen(fs->cat[(size_t)ids[j] * nc + c]) + 1;
-		lk[j].key = xmalloc(len);
-		int w = snprintf(lk[j].key, len, "%.17g %.17g", x[fk], x[fn]);
-		for (int c = 0; c < nc; c++)
-			w += snprintf(lk[j].key + w, len - (size_t)w, " %s", fs->cat[(size_t)ids[j] * nc + c]);
-		lk[j].pos = j;
-	}
-	qsort(lk, (size_t)nin, sizeof *lk, layer_cmp);
-	int ng = 0;
-	for (int j = 0; j < nin; j++) { /* a number per distinct key, in sorted order */
-		if (j == 0 || strcmp(lk[j].key, lk[j - 1].key))
-			ng++;
-		unit[lk[j].pos] = ng - 1;
-	}
-	int *num = xmalloc(((size_t)ng + 1) * sizeof *num), next = 0;
-	for (int g = 0; g < ng; g++)
-		num[g] = -1;
-	for (int j = 0; j < nin; j++) { /* renumber by first appearance */
-		if (num[unit[j]] < 0)
-			num[unit[j]] = next++;
-		unit[j] = num[unit[j]];
-	}
-	for (int j = 0; j < nin; j++)
-		free(lk[j].key);
-	free(num);
-	free(lk);
-	return ng;
-}
-
 int
-split_folds(dset *const src[TRAINING_SOURCES], unsigned mask, int folds, int by_layer,
-            uint64_t seed)
+split_folds(dset *const src[TRAINING_SOURCES], unsigned mask, int folds, uint64_t seed)
 {
 	int n_cv = 0;
 	for (int e = 0; e < TRAINING_SOURCES; e++) {
@@ -191,23 +127,12 @@ split_folds(dset *const src[TRAINING_SOURCES], unsigned mask, int folds, int by_
 			if (x->row[r] == x->win[x->inp[r]] &&
 			    (e > 0 || (mask >> x->set[r] & 1)))
 				ids[nin++] = x->inp[r];
-		int *unit = xmalloc(((size_t)nin + 1) * sizeof *unit);
-		int nu = fold_units(fs, ids, nin, by_layer, unit);
-		int *perm = xmalloc(((size_t)nu + 1) * sizeof *perm);
-		for (int u = 0; u < nu; u++)
-			perm[u] = u;
 		rng fr;
 		rng_seed(&fr, seed + 1 + (uint64_t)e);
-		rng_shuffle(&fr, perm, nu);
-		int *pos = xmalloc(((size_t)nu + 1) * sizeof *pos);
-		for (int u = 0; u < nu; u++)
-			pos[perm[u]] = u;
+		rng_shuffle(&fr, ids, nin);
 		for (int j = 0; j < nin; j++)
-			x->fold[ids[j]] = pos[unit[j]] % folds;
+			x->fold[ids[j]] = j % folds;
 		n_cv += nin;
-		free(pos);
-		free(perm);
-		free(unit);
 		free(ids);
 	}
 	return n_cv;

@@ -23,11 +23,8 @@
  * winner row's set is in mask, every input of the extra training sets)
  * gets ds->fold[i] in [0, K), -1 for the others: per set, the inputs in
  * expanded-row order, shuffled with seed + 1 + s (s = 0 main, 1 and 2 the
- * extras in order), fold = position mod K.  by_layer (fit --fold-by
- * layer): the units shuffled are layers instead, the inputs of one set
- * with equal k, n and categorical values (one layer at several m), numbered
- * by first appearance; an input's fold is its layer's.  Returns how many
- * inputs got a fold.
+ * extras in order), fold = position mod K.  Returns how many inputs got a
+ * fold.
  */
 #ifndef MMRANK_SPLIT_H
 #define MMRANK_SPLIT_H
@@ -46,7 +43,6 @@ typedef struct {
 
 void split_sets(dset *ds, const split_params *p);
 /* src[0] is the main set, src[1..] the extra training sets or NULL. */
-int split_folds(dset *const src[TRAINING_SOURCES], unsigned mask, int folds, int by_layer,
-                uint64_t seed);
+int split_folds(dset *const src[TRAINING_SOURCES], unsigned mask, int folds, uint64_t seed);
 
 #endif
