@@ -11,9 +11,10 @@
 # strides; tf32 for float32) the model has, and ours and the reference learner
 # (oof.sh's options: make fit-args, make ref-learn-args) are trained on the main
 # set, the other extra sets and the rest of SET: shapes shared with the model
-# are held out too (an input that two models share is scored in each).  The tests are pooled as oof.sh pools its folds
-# (perf/compare/paired.py: shipped vs ours, ref vs ours, paired bootstrap
-# intervals; then the curve, k = first, 1, 2, 3, 5, 10, auto).  The shipped
+# are held out too (an input that two models share is scored in each).  The
+# tests are pooled as oof.sh pools its folds (perf/compare/paired.py:
+# shipped vs ours, ref vs ours, paired bootstrap intervals; then the curve,
+# k = first, 1, 2, 3, 5, 10, auto).  The shipped
 # artifact is scored as it is: it was trained on PyTorch's own data (for the
 # H100 artifact on an H200, H100 timings of Hugging Face and timm models), so
 # it may have seen these architectures' shapes.
@@ -87,17 +88,7 @@ done
 [ "$units" -gt 0 ] || { echo "lmo.sh: no model of $shapes has an input in $set_name" >&2; exit 1; }
 mv "$D/units.tsv.new" "$D/units.tsv"
 echo "# $units models held out, one at a time (inputs each: $(tr '\t\n' '= ' <"$D/units.tsv"))"
-if [ -r "$art" ]; then
-	"$bin/import" -o "$D/shipped.tsv" "$art" 2>/dev/null
-	echo "== shipped ($art, as shipped) vs ours (never saw the model's shapes)"
-	python3 perf/compare/paired.py --bin "$bin" --k "$ranking" "$(join "${F[@]}")" shipped="$D/shipped.tsv" \
-		ours="$(join "${TO[@]}")" | sed "s#$D/##g"
-else
-	echo "skip shipped: no $art (set REFERENCE_DIR)"
-fi
-echo "== ref (the reference learner) vs ours, neither saw the model's shapes"
-python3 perf/compare/paired.py --bin "$bin" --k "$ranking" "$(join "${F[@]}")" ref="$(join "${TR[@]}")" \
-	ours="$(join "${TO[@]}")" | sed "s#$D/##g"
+pooled "the model's shapes"
 echo "== the curve over the held-out models' inputs (perf/compare/curve.py)"
 for ((i = 0; i < units; i++)); do
 	t=(--tree ref="${TR[i]}" --tree ours="${TO[i]}")

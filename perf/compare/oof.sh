@@ -66,17 +66,7 @@ for ((f = 0; f < k; f++)); do
 	stages/sh/subset.sh "$d/ours.split.tsv" test "$O/main.feat.tsv" "$d/test.feat.tsv"
 	F+=("$d/test.feat.tsv") TO+=("$d/ours.pruned.tsv") TR+=("$d/ref.pruned.tsv")
 done
-if [ -r "$art" ]; then
-	"$bin/import" -o "$D/shipped.tsv" "$art" 2>/dev/null
-	echo "== shipped ($art, $seen) vs ours (never saw the input)"
-	python3 perf/compare/paired.py --bin "$bin" --k "$ranking" "$(join "${F[@]}")" shipped="$D/shipped.tsv" \
-		ours="$(join "${TO[@]}")" | sed "s#$D/##g"
-else
-	echo "skip shipped: no $art (set REFERENCE_DIR)"
-fi
-echo "== ref (the reference learner) vs ours, neither saw the input"
-python3 perf/compare/paired.py --bin "$bin" --k "$ranking" "$(join "${F[@]}")" ref="$(join "${TR[@]}")" \
-	ours="$(join "${TO[@]}")" | sed "s#$D/##g"
+pooled "the input"
 # the curve (issue #19): every fold's test set scored at every list length
 # by the trees that never saw it (shipped: trained on it), and by NVIDIA's
 # analytic nvMatmulHeuristics where it is installed (stage nvmmh: no

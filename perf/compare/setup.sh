@@ -7,6 +7,7 @@
 #   data    --data NAME FILE for every extra set (make extra-sets)
 #   art     the shipped artifact (SHIPPED, else REFERENCE_DIR/_MMRanking<GPU>.py;
 #           for an H200, MMRankingH100: Inductor uses it there)  seen  what it saw
+# and the functions join (a comma list) and pooled (below).
 mo=${MAKEOUT:-out} bd=${BUILD:-build}
 bin=$bd/bin
 mk=(make --no-print-directory GPU="$gpu" OUT="$mo" BUILD="$bd")
@@ -30,3 +31,18 @@ h200*) art=$refdir/_MMRankingH100.py seen="trained on the official H100 data: it
 esac
 [ -z "${SHIPPED:-}" ] || seen="given as SHIPPED"
 join() { local IFS=,; echo "$*"; }
+# pooled WHAT: the paired tables over the test sets F (trees TO ours, TR ref,
+# aligned with F; shipped imported into D): shipped vs ours, ref vs ours
+pooled() {
+	if [ -r "$art" ]; then
+		"$bin/import" -o "$D/shipped.tsv" "$art" 2>/dev/null
+		echo "== shipped ($art, $seen) vs ours (never saw $1)"
+		python3 perf/compare/paired.py --bin "$bin" --k "$ranking" "$(join "${F[@]}")" shipped="$D/shipped.tsv" \
+			ours="$(join "${TO[@]}")" | sed "s#$D/##g"
+	else
+		echo "skip shipped: no $art (set REFERENCE_DIR)"
+	fi
+	echo "== ref (the reference learner) vs ours, neither saw $1"
+	python3 perf/compare/paired.py --bin "$bin" --k "$ranking" "$(join "${F[@]}")" ref="$(join "${TR[@]}")" \
+		ours="$(join "${TO[@]}")" | sed "s#$D/##g"
+}
