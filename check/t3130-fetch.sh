@@ -94,4 +94,20 @@ elif [ $rc -ne 1 ] || ! grep -q "fetch: x.zip: stopped by a signal; nothing writ
 	fail fetch-signal-ends-child "exit status $rc: $(head -c 300 "$TMP/t.err")"
 elif compgen -G "$D.part*" >/dev/null || [ -e "$D" ]; then fail fetch-signal-ends-child "a part or DEST left"
 else ok fetch-signal-ends-child; fi
+# SIGTERM while no child runs (fetch is in its sha256sum check of the copied
+# part, a foreground command): the trap still says so and exits 1 (a failing
+# kill of no job must not end it under set -e first)
+mkdir -p "$TMP/slowsum"
+printf '#!/bin/sh\necho $$ >"%s"\nsleep 1\nexec "%s" "$@"\n' "$TMP/slowsum/pid" "$(command -v sha256sum)" >"$TMP/slowsum/sha256sum"
+chmod +x "$TMP/slowsum/sha256sum"
+rm -f "$D" "$D".part.*
+PATH=$TMP/slowsum:$PATH MANIFEST=$TMP/MANIFEST.tsv DATASET_MIRROR=$M "$ROOT/stages/sh/fetch.sh" x.zip "$D" 2>"$TMP/s.err" &
+fpid=$!
+for _ in $(seq 100); do [ -s "$TMP/slowsum/pid" ] && break; sleep 0.05; done
+kill -TERM "$fpid"; wait "$fpid"; rc=$?
+if [ ! -s "$TMP/slowsum/pid" ]; then fail fetch-signal-no-child "the sha256sum stand-in did not start"
+elif [ $rc -ne 1 ] || ! grep -q "fetch: x.zip: stopped by a signal; nothing written" "$TMP/s.err"; then
+	fail fetch-signal-no-child "exit status $rc: $(head -c 300 "$TMP/s.err")"
+elif compgen -G "$D.part*" >/dev/null || [ -e "$D" ]; then fail fetch-signal-no-child "a part or DEST left"
+else ok fetch-signal-no-child; fi
 finish

@@ -65,7 +65,7 @@ trap 'rm -f "$part"' EXIT
 # the child is ended with it
 # the child (jobs -p, not a variable: a signal can come between the fork and
 # any assignment of \$!, and bash runs the trap only after the fork returns)
-trap 'kill $(jobs -p) 2>/dev/null; echo "fetch: $file: stopped by a signal; nothing written" >&2; exit 1' INT TERM HUP
+trap 'kill $(jobs -p) 2>/dev/null || :; echo "fetch: $file: stopped by a signal; nothing written" >&2; exit 1' INT TERM HUP
 in_child() { "$@" & local rc=0; wait "$!" || rc=$?; return "$rc"; }
 (set -C; : >"$part") || { echo "fetch: cannot create '$part'" >&2; exit 1; }
 say="fetch: $file from $url"
