@@ -23,10 +23,10 @@ status 1 on a bad file (file:line named).
 """
 import argparse
 import collections
-import math
+import os
 import sys
 
-sys.path.insert(0, __file__.rsplit("/", 1)[0] if "/" in __file__ else ".")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report import geomean, load  # noqa: E402
 
 
@@ -69,11 +69,11 @@ def score(pairs):
         if bbest is None or bbest <= 0:
             continue
         inx, _ = best(tb["ms"], set(tx["ms"]))
-        xbest, xwin = best(tx["ms"])
+        xbest, _ = best(tx["ms"])
         rows.append({"key": key(tb), "hit": bwin in tx["ms"], "b_ms": bbest, "in_b": inx,
                      "regret": inx / bbest if inx is not None else None,
                      "x_over_b": xbest / bbest if xbest is not None else None,
-                     "b_win": bwin, "x_win": xwin, "n_x": len(tx["ms"]), "n_b": len(tb["ms"])})
+                     "b_win": bwin, "n_x": len(tx["ms"]), "n_b": len(tb["ms"])})
     return rows
 
 
