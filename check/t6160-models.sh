@@ -156,6 +156,8 @@ assert s["addmm"]["autotune_s"] > 0 and d["gemm_autotune_s"] == round(s["addmm"]
 assert set(d["phases_s"]) == {"import", "setup", "build", "timing"}, d["phases_s"]
 t = {(a["op"], a["m"], a["k"], a["n"]) for a in d["autotuned"]}
 assert ("addmm", 1, 768, 2304) in t and all(a["ms"] for a in d["autotuned"]), d["autotuned"]
+s23 = [a["strides"] for a in d["autotuned"] if (a["m"], a["k"], a["n"]) == (1, 768, 2304)]
+assert s23 and s23[0][1] == [2304, 1] and len(s23[0]) == 2, s23
 assert d["autotune"] == "gemm" and d["compile_options"] == {"max_autotune_gemm": True,
                                                             "coordinate_descent_tuning": False}
 EOF

@@ -61,8 +61,8 @@ and precompile_s (Inductor's own log_results figures); gemm_choices_s and
 gemm_autotune_s sum them over the GEMM names: the compile time a GEMM
 heuristic can save, without coordinate descent and pointwise autotuning.
 "autotuned": per GEMM autotuning (Inductor's feedback hook), op, m, k, n,
-dtype and each benchmarked choice's time by AutoHeuristic id (ms; null for
-inf): mode b's winners, against which perf/models/gap.py scores e's lists.
+dtype, mat1/mat2 strides and each benchmarked choice's time by AutoHeuristic
+id (ms; null for inf): mode b's winners, against which perf/models/gap.py scores e's lists.
 "phases_s": seconds of import, setup, build and timing (capture + replays);
 modes e/f add the handler's stats() (decisions per op, mean k, fallbacks).
 --collect-log FILE: autoheuristic_collect="mm" and that log path (as
@@ -355,13 +355,20 @@ def choice_id(c):
 
 
 def autotuning_entry(name, input_nodes, timings):
-    """{op, m, k, n, dtype, ms: {choice id: ms}} of one GEMM autotuning: m, k
-    from the second-to-last input (mat1), n from the last (mat2), as the
-    handler's log has them (its "kept" list is then comparable)."""
+    """{op, m, k, n, dtype, strides, ms: {choice id: ms}} of one GEMM
+    autotuning: m, k from the second-to-last input (mat1), n from the last
+    (mat2), as the handler's log has them (its "kept" list is then
+    comparable); strides [mat1's, mat2's] (what the AutoHeuristic context
+    also reads, so a list can be replayed offline)."""
     def size(node):
         try:
             return [int(x) for x in node.get_size()]
         except Exception:  # noqa: BLE001 - symbolic sizes
+            return None
+    def stride(node):
+        try:
+            return [int(x) for x in node.get_stride()]
+        except Exception:  # noqa: BLE001 - symbolic or no layout
             return None
     a = size(input_nodes[-2]) if len(input_nodes) >= 2 else None
     b = size(input_nodes[-1]) if input_nodes else None
@@ -371,7 +378,8 @@ def autotuning_entry(name, input_nodes, timings):
         ms[choice_id(c)] = round(t, 6) if t == t and t != float("inf") else None
     return {"op": name, "m": a[-2] if a else None, "k": a[-1] if a else None,
             "n": b[-1] if b else None,
-            "dtype": str(input_nodes[-1].get_dtype()) if input_nodes else None, "ms": ms}
+            "dtype": str(input_nodes[-1].get_dtype()) if input_nodes else None,
+            "strides": [stride(x) for x in input_nodes[-2:]], "ms": ms}
 
 
 # ---- timing ----------------------------------------------------------------
