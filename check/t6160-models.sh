@@ -2,7 +2,8 @@
 # perf/models (issue #35 item 3), no GPU: the model list's checks
 # (file:line:field), a phase a model lacks recorded as skipped without
 # torch, report.py's table on a fixture with known figures (ratios,
-# geomean, overhead, handler totals, goals), and run.sh's driver with a
+# geomean, overhead, handler totals, goals; two runs pooled), gap.py's
+# scores (one file and two), and run.sh's driver with a
 # stand-in interpreter (check/models/fake_python.sh): the matrix order,
 # cold then warm caches, resuming, TIME_LIMIT and PER_RUN_S.  TORCH
 # prerequisite (TORCH_PYTHON with torch 2.11 and transformers): one CPU dry
@@ -43,7 +44,7 @@ if python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read()); sys.exit
 # 3 GEMMs in b, 2 of them in e; b's winner kept in one; regrets 1.2 and 1)
 if python3 "$M/gap.py" check/models/gap.jsonl >"$TMP/g.md"; then
 	miss=
-	for want in '| e | gpt2 | prefill | 2 | 1 | 1/2 | 1.0954 | 1.2000 | 1.0222 | 1.1183 | 2.0 |' \
+	for want in '| e | gpt2 | prefill | 1 | 2 | 1 | 1/2 | 1.0954 | 1.2000 | 1.0222 | 1.1183 | 2.0 |' \
 		"e, all rows: 2 GEMMs, b's winner kept in 1, regret geomean 1.0954 (max 1.2000), time 1.0222, x/b geomean 1.1183" \
 		"- gpt2 prefill addmm 2048x768x2304 torch.bfloat16: regret 1.2000 (b's winner type=triton_BLOCK-M=128_BLOCK-K=64_BLOCK-N=128_numstages=3_numwarps=4, 0.0500 ms; 2 of 4 kept)"; do
 		grep -qF -- "$want" "$TMP/g.md" || miss="$miss [$want]"
@@ -53,6 +54,11 @@ if python3 "$M/gap.py" check/models/gap.jsonl >"$TMP/g.md"; then
 else
 	fail models-gap-figures "gap.py failed"
 fi
+# two files (two runs of the matrix): paired within each, numbered, pooled
+if python3 "$M/gap.py" check/models/gap.jsonl check/models/gap.jsonl >"$TMP/g2.md" &&
+	grep -qF '| e | gpt2 | prefill | 2 | 2 | 1 | 1/2 | 1.0954 |' "$TMP/g2.md" &&
+	grep -qF "e, all rows: 4 GEMMs, b's winner kept in 2, regret geomean 1.0954" "$TMP/g2.md"; then
+	ok models-gap-runs; else fail models-gap-runs "$(head -c 600 "$TMP/g2.md")"; fi
 { head -1 check/models/gap.jsonl; echo '{"model": '; } >"$TMP/gbad.jsonl"
 expect_error models-gap-bad-line "gbad.jsonl:2: not JSON" "$TMP/gbad.out" python3 "$M/gap.py" "$TMP/gbad.jsonl"
 
@@ -60,7 +66,7 @@ expect_error models-gap-bad-line "gbad.jsonl:2: not JSON" "$TMP/gbad.out" python
 if python3 "$M/report.py" check/models/records.jsonl --json "$TMP/r.json" >"$TMP/r.md"; then
 	miss=
 	for want in '| gpt2 | prefill | 10.0 | 30.0 | 22.0 | - | 14.0 | - | 1.0000 | 1.010 | 1.020 | - | - | 0.20 | 0.60 |' \
-		'| 0.20 | 0.60 | - | - | 12.0/3.0 | 3/3 | 4.0%/0.0% | 49/49 | 980/147 | 1/48, 3.0 |' \
+		'| 0.20 | 0.60 | - | - | 12.0/3.0 | 3/3 | 1/1 | 4.0%/0.0% | 49/49 | 980/147 | 1/48, 3.0 |' \
 		'sum x / sum b: e 0.250 (precompile + benchmarking alone 0.200)' \
 		'step e/b geomean 1.0150, worst 1.0200; c/b geomean 1.0100' \
 		'sum(b - a) of cold compile seconds: e 0.200 (median 0.200), c 0.600' \
@@ -75,6 +81,13 @@ if python3 "$M/report.py" check/models/records.jsonl --json "$TMP/r.json" >"$TMP
 else
 	fail models-report-figures "report.py failed"
 fi
+
+# two runs pooled (check/models/records-run2.jsonl: a second cold compile of
+# gpt2 prefill a, b, e): medians over runs of compile seconds and of each
+# run's step; c only in run 1; b's processes 3 + 2, its spread over all 5
+if python3 "$M/report.py" check/models/records.jsonl check/models/records-run2.jsonl >"$TMP/r2.md" &&
+	grep -qF '| gpt2 | prefill | 11.0 | 32.0 | 22.0 | - | 15.0 | - | 1.0550 | 0.953 | 0.967 | - | - | 0.19 | 0.52 | - | - | 13.0/4.0 | 5/4 | 2/2 | 13.7%/1.0% |' "$TMP/r2.md"; then
+	ok models-report-pooled; else fail models-report-pooled "$(grep gpt2 "$TMP/r2.md" | head -c 400)"; fi
 
 # ---- run.sh's driver, with the stand-in interpreter -------------------------
 FAKE=$ROOT/check/models/fake_python.sh

@@ -2,7 +2,7 @@
 """gap.py — where a short list loses: each GEMM of mode X (e, f, c, d) scored
 on mode b's own timings of the same GEMM (perf/models/run.py's "autotuned").
 
-usage: gap.py RECORDS.jsonl [--modes e,f,c,d] [--worst N]
+usage: gap.py RECORDS.jsonl [MORE.jsonl ...] [--modes e,f,c,d] [--worst N]
 
 Per model x phase with a cold (rep 1) record of b and of X, both with
 "autotuned": the GEMM autotunings of X are paired with b's by (op, m, k,
@@ -18,8 +18,10 @@ and across the two processes: X's own fastest / b's fastest ("x/b", what
 the two compiles picked; it holds the timing noise between processes).
 A GEMM that only one mode autotuned (b or X took it from a cache, or X's
 handler left one choice) is counted as unpaired.  Then the totals over
-rows, and the --worst N GEMMs by regret.  Markdown on stdout.  Exit
-status 1 on a bad file (file:line named).
+rows, and the --worst N GEMMs by regret.  Several RECORDS files (runs of
+the matrix, report.py's "runs"): b and X are paired within each file, the
+"run" column numbers the files, and the totals pool them.  Markdown on
+stdout.  Exit status 1 on a bad file (file:line named).
 """
 import argparse
 import collections
@@ -94,28 +96,28 @@ def f(x, nd=4):
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("records")
+    ap.add_argument("records", nargs="+", help="RECORDS.jsonl files, one per run of the matrix")
     ap.add_argument("--modes", default="e,f,c,d")
     ap.add_argument("--worst", type=int, default=10)
     a = ap.parse_args(argv)
-    recs = cold(load(a.records))
-    models = sorted({(m, p) for m, p, _ in recs})
-    print("| mode | model | phase | GEMMs | unpaired | b's winner kept | regret gm | regret max "
-          "| time | x/b gm | mean set |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    runs = [cold(load(f)) for f in a.records]
+    print("| mode | model | phase | run | GEMMs | unpaired | b's winner kept | regret gm "
+          "| regret max | time | x/b gm | mean set |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     every = collections.defaultdict(list)
     for mode in a.modes.split(","):
-        for m, p in models:
-            b, x = recs.get((m, p, "b")), recs.get((m, p, mode))
-            if b is None or x is None:
-                continue
-            pairs, unpaired = pair(b, x)
-            rows = score(pairs)
-            every[mode] += [dict(r, model=m, phase=p) for r in rows]
-            s = summarize(rows)
-            print(f"| {mode} | {m} | {p} | {s['gemms']} | {unpaired} | {s['hits']}/{s['gemms']} "
-                  f"| {f(s['regret_gm'])} | {f(s['regret_max'])} | {f(s['time'])} "
-                  f"| {f(s['x_over_b_gm'])} | {f(s['mean_set'], 1)} |")
+        for run, recs in enumerate(runs, 1):
+            for m, p in sorted({(m, p) for m, p, _ in recs}):
+                b, x = recs.get((m, p, "b")), recs.get((m, p, mode))
+                if b is None or x is None:
+                    continue
+                pairs, unpaired = pair(b, x)
+                rows = score(pairs)
+                every[mode] += [dict(r, model=m, phase=p) for r in rows]
+                s = summarize(rows)
+                print(f"| {mode} | {m} | {p} | {run} | {s['gemms']} | {unpaired} "
+                      f"| {s['hits']}/{s['gemms']} | {f(s['regret_gm'])} | {f(s['regret_max'])} "
+                      f"| {f(s['time'])} | {f(s['x_over_b_gm'])} | {f(s['mean_set'], 1)} |")
     for mode, rows in every.items():
         s = summarize(rows)
         print(f"\n{mode}, all rows: {s['gemms']} GEMMs, b's winner kept in {s['hits']}, "

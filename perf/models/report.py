@@ -1,19 +1,27 @@
 #!/usr/bin/env python3
 """report.py — the whole-model table from perf/models/run.py records.
 
-usage: report.py RECORDS.jsonl [--json OUT.json]
+usage: report.py RECORDS.jsonl [MORE.jsonl ...] [--json OUT.json]
 
+Each RECORDS file is one run of the matrix (run.sh OUTDIR): its rep 1 is one
+cold compile per model x phase x mode, its reps 2.. reuse that compile in
+fresh processes.  Several files (independent runs, e.g. two run.sh calls
+with two OUTDIRs) are pooled: a mode's step time is the median over runs of
+each run's step time, its compile seconds the median over runs' cold
+compiles.  Step times vary more between cold compiles (autotuning's picks
+differ from compile to compile) than between processes of one compile.
 Per model x phase (rows with a cold mode-b record): cold compile seconds of
 modes a, b, c, d, e, f (rep 1, fresh caches); step time (ms: the median over
 reps of each rep's median replay) of b and the ratios e/b, c/b, d/b, f/b;
-the reps of b and e and their spread (max - min) / median across reps;
+the processes and cold compiles of b and e, and the step's spread
+(max - min) / median across all processes;
 the autotuning overhead (e - a) / (b - a) of compile time for e, c, d, f;
 the GEMM autotuning seconds of b and e (choice codegen + precompile +
 benchmarking, run.py's selections: what a GEMM heuristic can save, without
 coordinate descent and pointwise autotuning) and their ratio;
 GEMMs autotuned (select_algorithm_autotune) and choices benchmarked (timed
 by Inductor's benchmarker) in b and e; the handler's decisions (mm, addmm)
-and mean k in e.  Then the geomeans over model x phase of the step ratios,
+and mean k in e (counts and decisions: the first run's cold compile).  Then the geomeans over model x phase of the step ratios,
 the worst e/b, the overhead as sum(e - a) / sum(b - a) and its median, the
 handler totals, and the goals of issue #35 (e/b geomean <= 1.005, no case
 over 1.03; overhead <= 25 %) as met / not met.  Markdown on stdout.
@@ -60,10 +68,11 @@ def pct(x):
     return "-" if x is None else f"{100 * x:.1f}%"
 
 
-def table(recs):
-    ok = [r for r in recs if r.get("status") == "ok"]
+def table(runs):
+    """runs: one list of records per RECORDS file."""
+    ok = [(i, r) for i, recs in enumerate(runs) for r in recs if r.get("status") == "ok"]
     keys = []
-    for r in ok:
+    for _, r in ok:
         k = (r["model"], r["phase"])
         if k not in keys:
             keys.append(k)
@@ -71,24 +80,34 @@ def table(recs):
     for k in keys:
         row = {"model": k[0], "phase": k[1]}
         for m in MODES:
-            rs = [r for r in ok if (r["model"], r["phase"], r["mode"]) == (*k, m)]
-            cold = [r for r in rs if r.get("rep") == 1 and r.get("cache") != "warm"]
-            row[f"compile_{m}"] = cold[0]["compile_s"] if cold else None
-            steps = [r["step_ms"] for r in rs]
-            row[f"step_{m}"] = statistics.median(steps) if steps else None
+            rs = [(i, r) for i, r in ok if (r["model"], r["phase"], r["mode"]) == (*k, m)]
+            colds = []             # each run's cold compile, in file order
+            for i in sorted({i for i, _ in rs}):
+                c = [r for j, r in rs if j == i and r.get("rep") == 1 and r.get("cache") != "warm"]
+                colds += c[:1]
+            row[f"compile_{m}"] = (statistics.median(c["compile_s"] for c in colds)
+                                   if colds else None)
+            steps = [r["step_ms"] for _, r in rs]
+            per_run = [statistics.median(r["step_ms"] for j, r in rs if j == i)
+                       for i in sorted({i for i, _ in rs})]
+            row[f"step_{m}"] = statistics.median(per_run) if per_run else None
             row[f"reps_{m}"] = len(steps)
+            row[f"compiles_{m}"] = len(colds)
             row[f"spread_{m}"] = ((max(steps) - min(steps)) / statistics.median(steps)
                                   if len(steps) > 1 else None)
-            if cold:
-                c = cold[0].get("counters", {})
+            gemm = [c["gemm_autotune_s"] + c["gemm_choices_s"] for c in colds
+                    if c.get("gemm_autotune_s") is not None and c.get("gemm_choices_s") is not None]
+            row[f"gemm_{m}"] = statistics.median(gemm) if gemm else None
+            ga = [c["gemm_autotune_s"] for c in colds if c.get("gemm_autotune_s") is not None]
+            row[f"gemm_autotune_{m}"] = statistics.median(ga) if ga else None
+            if colds:
+                first = colds[0]
+                c = first.get("counters", {})
                 row[f"autotuned_{m}"] = c.get("select_algorithm_autotune")
                 row[f"benchmarked_{m}"] = c.get("benchmarking.InductorBenchmarker.benchmark_gpu")
                 row[f"precompiles_{m}"] = c.get("select_algorithm_num_precompiles")
-                ga, gc = cold[0].get("gemm_autotune_s"), cold[0].get("gemm_choices_s")
-                row[f"gemm_{m}"] = ga + gc if ga is not None and gc is not None else None
-                row[f"gemm_autotune_{m}"] = ga
-                row[f"autotune_{m}"] = cold[0].get("autotune", "full")
-                h = cold[0].get("handler")
+                row[f"autotune_{m}"] = first.get("autotune", "full")
+                h = first.get("handler")
                 if h:
                     row[f"dec_mm_{m}"] = h["decisions"].get("mm", 0)
                     row[f"dec_addmm_{m}"] = h["decisions"].get("addmm", 0)
@@ -157,9 +176,10 @@ def markdown(rows, s, bad, versions):
                    f"transformers {versions.get('transformers')}, triton {versions.get('triton')}; "
                    f"max-autotune setting (AUTOTUNE): {versions.get('autotune')}.\n")
     out.append("| model | phase | compile a | b | c | d | e | f (s) | step b (ms) | e/b | c/b | d/b | f/b "
-               "| ovh e | ovh c | ovh d | ovh f | GEMM s b/e | reps b/e | spread b/e | autotuned b/e "
+               "| ovh e | ovh c | ovh d | ovh f | GEMM s b/e | procs b/e | compiles b/e | spread b/e "
+               "| autotuned b/e "
                "| benchmarked b/e | handler mm/addmm, mean k |")
-    out.append("|" + "---|" * 23)
+    out.append("|" + "---|" * 24)
     for r in rows:
         dec = (f"{r.get('dec_mm_e', 0)}/{r.get('dec_addmm_e', 0)}, "
                f"{fmt(r['ksum_e'] / max(1, r.get('dec_mm_e', 0) + r.get('dec_addmm_e', 0)), 1)}"
@@ -169,7 +189,8 @@ def markdown(rows, s, bad, versions):
             + f" | {fmt(r['step_b'], 4)} | " + " | ".join(fmt(r[f'ratio_{m}']) for m in "ecdf")
             + " | " + " | ".join(fmt(r[f'overhead_{m}'], 2) for m in "ecdf")
             + f" | {fmt(r.get('gemm_b'), 1)}/{fmt(r.get('gemm_e'), 1)}"
-            + f" | {r['reps_b']}/{r['reps_e']} | {pct(r['spread_b'])}/{pct(r['spread_e'])}"
+            + f" | {r['reps_b']}/{r['reps_e']} | {r['compiles_b']}/{r['compiles_e']}"
+            + f" | {pct(r['spread_b'])}/{pct(r['spread_e'])}"
             + f" | {dash(r.get('autotuned_b'))}/{dash(r.get('autotuned_e'))}"
             + f" | {dash(r.get('benchmarked_b'))}/{dash(r.get('benchmarked_e'))} | {dec} |")
     out.append("")
@@ -206,11 +227,12 @@ def markdown(rows, s, bad, versions):
 
 def main(argv):
     p = argparse.ArgumentParser(prog="report.py", description=__doc__.split("\n\n")[0])
-    p.add_argument("records")
+    p.add_argument("records", nargs="+", help="RECORDS.jsonl files, one per run of the matrix")
     p.add_argument("--json")
     a = p.parse_args(argv)
-    recs = load(a.records)
-    rows = table(recs)
+    runs = [load(f) for f in a.records]
+    recs = [r for run in runs for r in run]
+    rows = table(runs)
     s = summary(rows)
     bad = [r for r in recs if r.get("status") not in ("ok", "skipped")]
     ok = [r for r in recs if r.get("status") == "ok"]
