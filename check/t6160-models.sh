@@ -3,11 +3,12 @@
 # (file:line:field), a phase a model lacks recorded as skipped without
 # torch, report.py's table on a fixture with known figures (ratios,
 # geomean, overhead, handler totals, goals; two runs pooled), gap.py's
-# scores (one file and two), and run.sh's driver with a
+# scores (one file and two), replay.py's --k check, and run.sh's driver with a
 # stand-in interpreter (check/models/fake_python.sh): the matrix order,
 # cold then warm caches, resuming, TIME_LIMIT and PER_RUN_S.  TORCH
-# prerequisite (TORCH_PYTHON with torch 2.11 and transformers): one CPU dry
-# run of run.py (gpt2, 1 layer, decode, mode b, GEMM-only max-autotune)
+# prerequisite (TORCH_PYTHON with torch 2.11): replay.py reproduces the
+# handler's logged lists of a GPU run and scores them; with transformers
+# too, one CPU dry run of run.py (gpt2, 1 layer, decode, mode b, GEMM-only max-autotune)
 # writes a complete record.
 . check/lib.sh
 test_require PYTHON3 models-all
@@ -147,8 +148,17 @@ FAKE_SLEEP_gpt2=5 PER_RUN_S=2 REPS=1 MODES_LATER= PHASES=prefill drive "$TMP/d3"
 if python3 -c 'import json,sys; d=[json.loads(l) for l in open(sys.argv[1])]; t=[x for x in d if x["status"] == "timeout"]; sys.exit(0 if len(t) == 2 and all(x["model"] == "gpt2" for x in t) and len(d) == 4 else 1)' "$TMP/d3/records.jsonl"; then
 	ok models-run-per-run-timeout; else fail models-run-per-run-timeout "$(keys "$TMP/d3/records.jsonl" | tr '\n' '|')"; fi
 
-# ---- TORCH: one CPU dry run of run.py ----------------------------------------
+expect_error models-replay-bad-k "--k auto,0: 'auto' or integers >= 1" "$TMP/rk.out" \
+	python3 "$M/replay.py" check/models/replay.jsonl --k auto,0
+
+# ---- TORCH: replay.py on known lists, one CPU dry run of run.py ---------------
 test_require TORCH models-torch
+# check/models/replay.jsonl: gpt2 decode on the H200 (RESULTS 9.4), b's 5
+# GEMMs and e's handler log; e's lists came from Inductor's own handler call
+if "$TORCH_PYTHON" "$M/replay.py" check/models/replay.jsonl --k auto,1,10 >"$TMP/rp.md" 2>"$TMP/rp.err" &&
+	grep -qF '| auto | 5 | 3 | 1.0254 | 1.1326 | 1.0181 | 3.00 | 3.80 | 5/5 |' "$TMP/rp.md" &&
+	grep -qF '| 10 | 5 | 5 | 1.0000 | 1.0000 | 1.0000 | 9.20 | 10.00 | - |' "$TMP/rp.md"; then
+	ok models-replay-known-lists; else fail models-replay-known-lists "$(cat "$TMP/rp.md" "$TMP/rp.err" | head -c 600)"; fi
 if ! "$TORCH_PYTHON" -c 'import transformers' 2>/dev/null; then
 	skip models-torch "[TORCH] $TORCH_PYTHON cannot import transformers"; finish
 fi

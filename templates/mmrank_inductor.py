@@ -102,24 +102,49 @@ def _hints(exprs):
 def mm_context(kernel_inputs):
     """The AutoHeuristic mm context (mm_autoheuristic's get_context, then
     mm_operations()) of kernel_inputs' mat1 @ mat2."""
-    from torch._inductor.autoheuristic.autoheuristic_utils import (
-        AHContext, context_add_strides, context_add_using_tf32, mm_operations)
     mat1, mat2 = kernel_inputs.mat1mat2()
     m, k = _hints(mat1.get_size())
     _, n = _hints(mat2.get_size())
+    return context(m, k, n, mat1.layout.dtype, mat2.layout.dtype, _hints(mat1.layout.stride),
+                   _hints(mat2.layout.stride), mat1.layout.is_contiguous(),
+                   mat2.layout.is_contiguous())
+
+
+def context(m, k, n, dtype1, dtype2, stride1, stride2, contig1, contig2):
+    """The AutoHeuristic mm context of an m x k @ k x n GEMM from plain
+    values (torch dtypes, stride pairs, is_contiguous flags)."""
+    from torch._inductor.autoheuristic.autoheuristic_utils import (
+        AHContext, context_add_strides, context_add_using_tf32, mm_operations)
     ctx = AHContext()
     ctx.add_feature("m", m)
     ctx.add_feature("k", k)
     ctx.add_feature("n", n)
-    ctx.add_feature("mat1_dtype", mat1.layout.dtype, is_categorical=True)
-    ctx.add_feature("mat2_dtype", mat2.layout.dtype, is_categorical=True)
-    context_add_strides(ctx, "mat1", _hints(mat1.layout.stride))
-    context_add_strides(ctx, "mat2", _hints(mat2.layout.stride))
-    ctx.add_feature("mat1_iscontig", mat1.layout.is_contiguous(), is_categorical=True)
-    ctx.add_feature("mat2_iscontig", mat2.layout.is_contiguous(), is_categorical=True)
-    context_add_using_tf32(ctx, mat1.layout.dtype)
+    ctx.add_feature("mat1_dtype", dtype1, is_categorical=True)
+    ctx.add_feature("mat2_dtype", dtype2, is_categorical=True)
+    context_add_strides(ctx, "mat1", list(stride1))
+    context_add_strides(ctx, "mat2", list(stride2))
+    ctx.add_feature("mat1_iscontig", contig1, is_categorical=True)
+    ctx.add_feature("mat2_iscontig", contig2, is_categorical=True)
+    context_add_using_tf32(ctx, dtype1)
     ctx.apply_operations(mm_operations())
     return ctx
+
+
+def head(ranked, offered, k):
+    """The kept list: the first k ids of RANKED that are in OFFERED
+    (extern_mm counting as an entry, as AutoHeuristic's top_k does)."""
+    offered = set(offered)
+    return [c for c in ranked if c in offered][:k]
+
+
+def leaf_k(heuristic, ctx, k="auto"):
+    """K itself when an int; for "auto" the artifact's get_top_k(ctx) when it
+    has one and it gives an int >= 1, else None (the caller's default)."""
+    if k != "auto":
+        return k
+    fn = getattr(heuristic, "get_top_k", None)
+    v = fn(ctx) if fn is not None else None
+    return v if isinstance(v, int) and not isinstance(v, bool) and v >= 1 else None
 
 
 def _metadata(choices=()):
@@ -262,14 +287,11 @@ class MMRankChoices(InductorChoices):
                 for x in self.get_ktc(kernel_inputs, tmpl[0], "mm-ah")]
 
     def _k_for(self, ctx):
-        if self.k != "auto":
-            return self.k
-        fn = getattr(self.heuristic, "get_top_k", None)
-        k = fn(ctx) if fn is not None else None
-        if isinstance(k, int) and not isinstance(k, bool) and k >= 1:
-            return k
-        self.k_default += 1
-        return DEFAULT_K
+        k = leaf_k(self.heuristic, ctx, self.k)
+        if k is None:
+            self.k_default += 1
+            return DEFAULT_K
+        return k
 
     def _decide(self, choices, kernel_inputs, templates, op_name):
         tri = [i for i, c in enumerate(choices) if getattr(c.template, "uid", None) == MM_TEMPLATE]
@@ -297,12 +319,11 @@ class MMRankChoices(InductorChoices):
             self._fallback("unsafe leaf")
             return orig
         k = self._k_for(ctx)
-        offered_set = set(offered)
-        head = [c for c in ranked if c in offered_set][:k]
-        if not head:
+        kept = head(ranked, offered, k)
+        if not kept:
             self._fallback("no ranked id offered")
             return orig
-        keep = {first[c] for c in head if c in first}
+        keep = {first[c] for c in kept if c in first}
         tri_set = set(tri)
         out = []
         for i, c in enumerate(choices):
@@ -318,7 +339,7 @@ class MMRankChoices(InductorChoices):
         if len(self.log) < 2000:
             self.log.append({"op": op_name, "m": ctx.get_value("m"), "k": ctx.get_value("k"),
                              "n": ctx.get_value("n"), "dtype": str(ctx.get_value("mat1_dtype")),
-                             "top_k": k, "offered": len(first), "kept": head})
+                             "top_k": k, "offered": len(first), "kept": kept})
         return out
 
 

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""replay.py — the handler's lists replayed on mode b's recorded timings, for
+any artifact and k, without a GPU (torch on the CPU is enough).
+
+usage: replay.py RECORDS.jsonl [MORE.jsonl ...] [--artifact FILE.py]
+                 [--k auto,1,2,3,5,10]
+
+For every GEMM that a cold (rep 1) mode-b record autotuned (run.py's
+"autotuned": op, m, k, n, dtype, mat1/mat2 strides and each choice's ms),
+mm and addmm only: the AutoHeuristic context is rebuilt from those values
+(templates/mmrank_inductor.py context(); is_contiguous from the strides),
+the artifact ranks it, and the handler's own rule (mmrank_inductor.head)
+keeps the first k offered ids: the triton::mm ids b timed, extern_mm
+standing for b's ATen choices.  The kept list is then the kept Triton ids
+plus every ATen choice (always kept), and is scored on b's times:
+  kept    b's fastest choice is in the list
+  regret  fastest of the list / b's fastest, geomean and max
+  time    sum over GEMMs of the former / sum of the latter
+  triton  mean Triton choices kept (what the compile precompiles and times)
+k = auto is the artifact's get_top_k (the per-leaf k; 10 for an artifact
+without one, as the handler does, e.g. torch's shipped MMRankingH100); an
+int, that k.
+With a mode-e record of the same run whose handler used an artifact of the
+same class, "same as e" counts the GEMMs whose replayed k = auto list
+equals the one e's handler logged for that shape (its first 200
+decisions): a check that the replay is the handler's rule.
+A GEMM whose leaf is unsafe (no ranking) keeps b's whole list, as the
+handler does.  Markdown on stdout; exit status 1 on a bad file (file:line)
+or an artifact that does not load.
+"""
+import argparse
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "templates"))
+from report import geomean, load  # noqa: E402
+
+OPS = ("mm", "addmm")
+
+
+def contiguous(size, stride):
+    """torch's is_contiguous of a 2-D layout: row-major, size-1 dims ignored."""
+    r, c = size
+    s0, s1 = stride
+    return (c == 1 or s1 == 1) and (r == 1 or s0 == c)
+
+
+def gemms(runs):
+    """[(run, b record, [entry, ...])] of each run's cold mode-b records."""
+    out = []
+    for i, recs in enumerate(runs, 1):
+        for r in recs:
+            if (r.get("mode") == "b" and r.get("rep") == 1 and r.get("status") == "ok"
+                    and r.get("autotuned")):
+                es = [t for t in r["autotuned"] if t.get("op") in OPS and t.get("strides")
+                      and all(s is not None for s in t["strides"])
+                      and any(v for v in t["ms"].values())]
+                out.append((i, r, es))
+    return out
+
+
+def logged(runs, artifact):
+    """{(run, model, phase, op, m, k, n): kept list} from mode-e handler logs
+    of artifact class ARTIFACT."""
+    out = {}
+    for i, recs in enumerate(runs, 1):
+        for r in recs:
+            if (r.get("mode") == "e" and r.get("rep") == 1 and r.get("status") == "ok"
+                    and (r.get("handler") or {}).get("artifact") == artifact):
+                for d in r.get("handler_log") or []:
+                    out.setdefault((i, r["model"], r["phase"], d["op"], d["m"], d["k"], d["n"]),
+                                   d["kept"])
+    return out
+
+
+def replay(mi, torch, heur, t, k):
+    """(kept Triton ids, the whole list, ranked-or-None) for entry T at K."""
+    ms = t["ms"]
+    tri = [c for c in ms if c.startswith("type=triton_")]
+    aten = [c for c in ms if not c.startswith("type=triton_")]
+    dt = getattr(torch, str(t["dtype"]).replace("torch.", ""))
+    s1, s2 = t["strides"]
+    ctx = mi.context(t["m"], t["k"], t["n"], dt, dt, s1, s2,
+                     contiguous((t["m"], t["k"]), s1), contiguous((t["k"], t["n"]), s2))
+    ranked = heur.get_decisions_ranked(ctx)
+    if ranked is None:
+        return tri, list(ms), None, None
+    kk = mi.leaf_k(heur, ctx, k) or mi.DEFAULT_K
+    offered = tri + ([mi.EXTERN_ID] if aten else [])
+    kept = mi.head(ranked, offered, kk)
+    if not kept:
+        return tri, list(ms), ranked, kk
+    keep_tri = [c for c in kept if c != mi.EXTERN_ID]
+    return keep_tri, keep_tri + aten, ranked, kk
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("records", nargs="+", help="RECORDS.jsonl files, one per run of the matrix")
+    ap.add_argument("--artifact", default=os.path.join(HERE, "..", "..", "gen", "_MMRankingH200.py"))
+    ap.add_argument("--k", default="auto,1,2,3,5,10")
+    a = ap.parse_args(argv)
+    ks = []
+    for x in a.k.split(","):
+        if x != "auto" and not (x.isdigit() and int(x) >= 1):
+            sys.exit(f"replay.py: --k {a.k}: 'auto' or integers >= 1, comma-separated")
+        ks.append(x if x == "auto" else int(x))
+    runs = [load(f) for f in a.records]
+    import torch
+    import mmrank_inductor as mi
+    try:
+        heur = mi.load_artifact(a.artifact)
+    except (OSError, SyntaxError, mi.Refused) as e:
+        sys.exit(f"replay.py: {a.artifact}: {e}")
+    todo = gemms(runs)
+    n = sum(len(es) for _, _, es in todo)
+    if not n:
+        print("no cold mode-b record with autotuned GEMMs (mm, addmm) that carry strides")
+        return 0
+    logs = logged(runs, type(heur).__name__)
+    print(f"{n} GEMMs (mm, addmm) of {len(todo)} cold mode-b records; artifact "
+          f"{os.path.basename(a.artifact)}\n")
+    print("| k | GEMMs | b's winner kept | regret gm | regret max | time | triton kept | mean k "
+          "| same as e |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for k in ks:
+        hits, regs, num, den, tri_n, ksum, kn, same, cmp = 0, [], 0.0, 0.0, 0, 0, 0, 0, 0
+        for run, r, es in todo:
+            for t in es:
+                ms = {c: v for c, v in t["ms"].items() if v}
+                best = min(ms.values())
+                win = min(ms, key=ms.get)
+                keep_tri, lst, ranked, kk = replay(mi, torch, heur, t, k)
+                got = min(ms[c] for c in lst if c in ms)
+                hits += win in lst
+                regs.append(got / best)
+                num += got
+                den += best
+                tri_n += len(keep_tri)
+                if kk is not None:
+                    ksum += kk
+                    kn += 1
+                want = logs.get((run, r["model"], r["phase"], t["op"], t["m"], t["k"], t["n"]))
+                if k == "auto" and want is not None and ranked is not None:
+                    cmp += 1
+                    same += mi.head(ranked, [c for c in t["ms"] if c.startswith("type=triton_")]
+                                    + [mi.EXTERN_ID], kk) == want
+        print(f"| {k} | {n} | {hits} | {geomean(regs):.4f} | {max(regs):.4f} | {num / den:.4f} "
+              f"| {tri_n / n:.2f} | {ksum / kn if kn else float('nan'):.2f} "
+              f"| {f'{same}/{cmp}' if k == 'auto' else '-'} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
