@@ -3,12 +3,14 @@
 # (file:line:field), a phase a model lacks recorded as skipped without
 # torch, report.py's table on a fixture with known figures (ratios,
 # geomean, overhead, handler totals, goals; two runs pooled), gap.py's
-# scores (one file and two), replay.py's --k check, and run.sh's driver with a
+# scores (one file and two), replay.py's --k check, an hf: arch of a bad
+# form refused, and run.sh's driver with a
 # stand-in interpreter (check/models/fake_python.sh): the matrix order,
 # cold then warm caches, resuming, TIME_LIMIT and PER_RUN_S.  TORCH
 # prerequisite (TORCH_PYTHON with torch 2.11): replay.py reproduces the
 # handler's logged lists of a GPU run and scores them; with transformers
-# too, one CPU dry run of run.py (gpt2, 1 layer, decode, mode b, GEMM-only max-autotune)
+# too, hf:<model_type> archs (an unknown one refused, two built and stepped
+# in each phase) and one CPU dry run of run.py (gpt2, 1 layer, decode, mode b, GEMM-only max-autotune)
 # writes a complete record.
 . check/lib.sh
 test_require PYTHON3 models-all
@@ -26,8 +28,14 @@ assert len(rows) >= 6 and {"gpt2", "bert", "vit", "llama"} <= archs, (len(rows),
 assert "addmm" in gemms and "mm" in gemms, gemms
 assert run.phase_shape(rows["llama-3-8b"], "decode") == (16, 1)
 assert run.phase_shape(rows["bert-base"], "decode") is None
+more = run.read_models("perf/models/models-more.tsv")
+assert len(more) == 5 and all(r["arch"].startswith("hf:") for r in more.values()), more
+assert more["qwen3-8b"]["kv_heads"] == 8 and more["phi-3-mini"]["kv_heads"] is None
 EOF
-then ok models-list; else fail models-list "perf/models/models.tsv: see above"; fi
+then ok models-list; else fail models-list "perf/models/models.tsv, models-more.tsv: see above"; fi
+sed 's/^gpt2\tgpt2\t/gpt2\thf:gpt\/2\t/' "$M/models.tsv" >"$TMP/bad3.tsv"
+expect_error models-bad-hf-arch "bad3.tsv:$(grep -n '^gpt2' "$TMP/bad3.tsv" | cut -d: -f1):arch: 'hf:gpt/2' is none of" "$TMP/bad.jsonl" \
+	python3 "$M/run.py" --models "$TMP/bad3.tsv" --model gpt2 --phase prefill --mode a "$TMP/bad.jsonl"
 sed 's/^gpt2\tgpt2\t2\t/gpt2\tgpt2\tx\t/' "$M/models.tsv" >"$TMP/bad.tsv"
 line=$(grep -n '^gpt2' "$TMP/bad.tsv" | cut -d: -f1)
 expect_error models-bad-field "bad.tsv:$line:layers: 'x' is not a positive integer" "$TMP/bad.jsonl" \
@@ -162,6 +170,40 @@ if "$TORCH_PYTHON" "$M/replay.py" check/models/replay.jsonl --k auto,1,10 >"$TMP
 if ! "$TORCH_PYTHON" -c 'import transformers' 2>/dev/null; then
 	skip models-torch "[TORCH] $TORCH_PYTHON cannot import transformers"; finish
 fi
+# hf:<model_type>: an unknown type is refused by name; two known ones build
+# (tiny sizes) with the list's sizes and run a step of each phase on the CPU
+sed 's/^gpt2\tgpt2\t/gpt2\thf:nonesuch\t/' "$M/models.tsv" >"$TMP/bad4.tsv"
+expect_error models-hf-unknown "transformers has no causal LM of model_type 'nonesuch'" "$TMP/bad.jsonl" \
+	"$TORCH_PYTHON" "$M/run.py" --models "$TMP/bad4.tsv" --model gpt2 --phase prefill --mode a "$TMP/bad.jsonl"
+if "$TORCH_PYTHON" - >"$TMP/hf.out" 2>&1 <<'EOF'
+import sys
+import torch
+sys.path.insert(0, "perf/models")
+import run
+base = dict(layers=1, hidden=64, heads=4, ffn=256, vocab=1000, max_pos=128, prefill_batch=1,
+            prefill_seq=8, decode_batch=2, train_batch=1, train_seq=8, gemms="-")
+want = {  # arch -> (kv_heads, its Linear layers (in, out, bias): one decoder layer and the head)
+    # qwen3 keeps its config's head_dim 128: q 4 x 128, k and v 2 x 128
+    "hf:qwen3": (2, {(64, 512, False), (64, 256, False), (512, 64, False), (256, 64, False),
+                     (64, 1000, False)}),
+    "hf:gpt_neox": (None, {(64, 192, True), (64, 64, True), (64, 256, True), (256, 64, True),
+                           (64, 1000, False)})}
+for arch, (kv, lin) in want.items():
+    r = dict(base, name=arch, arch=arch, kv_heads=kv)
+    assert run.arch_error(arch) is None, arch
+    for ph in run.PHASES:
+        m, inp, lab = run.build(r, ph, device="cpu")
+        out = run.make_step(m, ph, inp, lab, device="cpu")()
+        b, s = run.phase_shape(r, ph)
+        if ph == "train":
+            assert out.dim() == 0 and m.get_output_embeddings().weight.grad is not None, arch
+        else:
+            assert tuple(out.logits.shape) == (b, s, 1000), (arch, ph, out.logits.shape)
+    got = {(x.in_features, x.out_features, x.bias is not None) for x in m.modules()
+           if isinstance(x, torch.nn.Linear)}
+    assert got == lin and m.config.num_hidden_layers == 1, (arch, got)
+EOF
+then ok models-hf-build; else fail models-hf-build "$(tail -c 400 "$TMP/hf.out")"; fi
 mkdir -p "$TMP/ind"
 TORCHINDUCTOR_CACHE_DIR=$TMP/ind timeout 600 "$TORCH_PYTHON" "$M/run.py" --device cpu --model gpt2 --layers 1 \
 	--batch 1 --phase decode --mode b --autotune gemm --steps 50 "$TMP/cpu.jsonl" >"$TMP/cpu.err" 2>&1

@@ -11,7 +11,12 @@ usage: run.py --model NAME --phase prefill|decode|train --mode a|b|c|d|e|f
 The model: perf/models/models.tsv's row NAME, built from its transformers
 *Config class with the published sizes (num_hidden_layers = layers, dropout
 0 so that steps are deterministic and graph-capturable), random weights on
-the GPU, nothing downloaded.  Phases:
+the GPU, nothing downloaded.  arch hf:<model_type> (e.g. hf:phi3, hf:qwen3;
+perf/models/models-more.tsv) is any causal LM of transformers:
+AutoConfig.for_model(model_type) with the row's sizes as num_hidden_layers,
+hidden_size, num_attention_heads, num_key_value_heads, intermediate_size,
+vocab_size, max_position_embeddings (a config that names one otherwise is
+refused), built by its AutoModelForCausalLM class.  Phases:
   prefill  forward of batch x seq tokens (use_cache=False, logits of every
            position), bf16 weights, no_grad
   decode   forward of batch x 1 token, use_cache=False: every linear layer's
@@ -117,8 +122,9 @@ def read_models(path):
                 if v != "-" and not (v.isdigit() and int(v) > 0):
                     raise BadInput(f"{path}:{ln}:{c}: '{v}' is not a positive integer or '-'")
                 r[c] = None if v == "-" else int(v)
-            if r["arch"] not in ARCHS:
-                raise BadInput(f"{path}:{ln}:arch: '{r['arch']}' is none of {', '.join(ARCHS)}")
+            why = arch_error(r["arch"])
+            if why:
+                raise BadInput(f"{path}:{ln}:arch: {why}")
             if r["name"] in rows:
                 raise BadInput(f"{path}:{ln}:name: '{r['name']}' twice")
             rows[r["name"]] = r
@@ -173,6 +179,57 @@ ARCHS = {"gpt2": _cfg_gpt2, "bert": _cfg_bert, "vit": _cfg_vit, "opt": _cfg_opt,
          "mistral": _decoder("MistralConfig", "MistralForCausalLM")}
 
 
+HF = "hf:"   # arch hf:<model_type>: any causal LM of transformers, by its model_type
+
+
+def _causal_lm_names():
+    """transformers' model_type -> causal-LM class name, or None without
+    transformers (then only the form of an hf: arch is checked)."""
+    try:
+        from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_NAMES
+    except ImportError:
+        return None
+    return MODEL_FOR_CAUSAL_LM_MAPPING_NAMES
+
+
+def arch_error(arch):
+    """Why ARCH is not an arch run.py builds, or None."""
+    if arch in ARCHS:
+        return None
+    listed = f"'{arch}' is none of {', '.join(ARCHS)}, or hf:<model_type> (a transformers causal LM)"
+    if not arch.startswith(HF):
+        return listed
+    mt = arch[len(HF):]
+    if not mt or not all(c.isalnum() or c in "_-" for c in mt):
+        return listed
+    names = _causal_lm_names()
+    if names is not None and mt not in names:
+        return f"'{arch}': transformers has no causal LM of model_type '{mt}'"
+    return None
+
+
+SIZES = (("layers", "num_hidden_layers"), ("hidden", "hidden_size"),
+         ("heads", "num_attention_heads"), ("kv_heads", "num_key_value_heads"),
+         ("ffn", "intermediate_size"), ("vocab", "vocab_size"),
+         ("max_pos", "max_position_embeddings"))
+
+
+def _cfg_hf(t, r):
+    """AutoConfig.for_model(model_type) with the list's sizes under the common
+    config names (a config that keeps one under another name is refused),
+    every dropout probability 0; its causal-LM class."""
+    mt = r["arch"][len(HF):]
+    kw = {name: r[col] for col, name in SIZES if r[col] is not None}
+    cfg = t.AutoConfig.for_model(mt, **kw)
+    for name, v in kw.items():
+        if getattr(cfg, name, None) != v:
+            raise BadInput(f"arch {r['arch']}: its config does not take {name}")
+    for name, v in cfg.to_dict().items():
+        if ("dropout" in name or "pdrop" in name) and isinstance(v, float):
+            setattr(cfg, name, 0.0)
+    return cfg, _causal_lm_names()[mt]
+
+
 def phase_shape(r, phase):
     """(batch, seq) of the phase, or None when the model does not run it."""
     if phase == "prefill":
@@ -190,7 +247,7 @@ def build(r, phase, layers=None, device="cuda"):
     import transformers as t
     if layers:
         r = dict(r, layers=layers)
-    cfg, cls = ARCHS[r["arch"]](t, r)
+    cfg, cls = (_cfg_hf if r["arch"].startswith(HF) else ARCHS[r["arch"]])(t, r)
     b, s = phase_shape(r, phase)
     torch.manual_seed(0)
     with torch.device(device):
