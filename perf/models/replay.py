@@ -77,7 +77,8 @@ def logged(runs, artifact):
 
 
 def replay(mi, torch, heur, t, k):
-    """(kept Triton ids, the whole list, ranked-or-None) for entry T at K."""
+    """(kept Triton ids, the whole list, the handler's kept ids or None, k)
+    for entry T at K; None for an unsafe leaf or no ranked id offered."""
     ms = t["ms"]
     tri = [c for c in ms if c.startswith("type=triton_")]
     aten = [c for c in ms if not c.startswith("type=triton_")]
@@ -92,9 +93,9 @@ def replay(mi, torch, heur, t, k):
     offered = tri + ([mi.EXTERN_ID] if aten else [])
     kept = mi.head(ranked, offered, kk)
     if not kept:
-        return tri, list(ms), ranked, kk
+        return tri, list(ms), None, kk
     keep_tri = [c for c in kept if c != mi.EXTERN_ID]
-    return keep_tri, keep_tri + aten, ranked, kk
+    return keep_tri, keep_tri + aten, kept, kk
 
 
 def main(argv):
@@ -133,7 +134,7 @@ def main(argv):
                 ms = {c: v for c, v in t["ms"].items() if v}
                 best = min(ms.values())
                 win = min(ms, key=ms.get)
-                keep_tri, lst, ranked, kk = replay(mi, torch, heur, t, k)
+                keep_tri, lst, kept, kk = replay(mi, torch, heur, t, k)
                 got = min(ms[c] for c in lst if c in ms)
                 hits += win in lst
                 regs.append(got / best)
@@ -144,10 +145,9 @@ def main(argv):
                     ksum += kk
                     kn += 1
                 want = logs.get((run, r["model"], r["phase"], t["op"], t["m"], t["k"], t["n"]))
-                if k == "auto" and want is not None and ranked is not None:
+                if k == "auto" and want is not None and kept is not None:
                     cmp += 1
-                    same += mi.head(ranked, [c for c in t["ms"] if c.startswith("type=triton_")]
-                                    + [mi.EXTERN_ID], kk) == want
+                    same += kept == want
         print(f"| {k} | {n} | {hits} | {geomean(regs):.4f} | {max(regs):.4f} | {num / den:.4f} "
               f"| {tri_n / n:.2f} | {ksum / kn if kn else float('nan'):.2f} "
               f"| {f'{same}/{cmp}' if k == 'auto' else '-'} |")
