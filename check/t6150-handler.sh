@@ -96,6 +96,11 @@ stat_is handler-auto-without-get-top-k-is-10 's["k_default"] == 1 and s["mean_k"
 
 order 2 mm; expect 2 3 mm; MMRANK_STUB_FP32=tf32 run_case 2 mm 3 "$ART"
 same_top handler-topk-tf32-transposed-k3
+# the decision log carries mat1's and mat2's strides (replay.py matches a
+# GEMM's layout by them): input 2's, transposed, from the candidate table
+want=$(awk -F'\t' 'NR > 1 && $1 == 2 { printf "[[%s, %s], [%s, %s]]", $7, $8, $9, $10; exit }' "$TMP/cands.tsv")
+got=$(sed -n 's/^log-strides //p' "$TMP/out")
+[ -n "$want" ] && [ "$got" = "$want" ] && ok handler-log-strides || fail handler-log-strides "logged '$got', want '$want'"
 order 3 mm; expect 3 4 mm; run_case 3 mm 4 "$ART"
 same_top handler-topk-llama-down-k4
 

@@ -8,7 +8,8 @@
 # stand-in interpreter (check/models/fake_python.sh): the matrix order,
 # cold then warm caches, resuming, TIME_LIMIT and PER_RUN_S.  TORCH
 # prerequisite (TORCH_PYTHON with torch 2.11): replay.py reproduces the
-# handler's logged lists of a GPU run and scores them; with transformers
+# handler's logged lists of a GPU run and scores them (also one shape in
+# two layouts, matched by the logged strides); with transformers
 # too, hf:<model_type> archs (an unknown one refused, two built and stepped
 # in each phase) and one CPU dry run of run.py (gpt2, 1 layer, decode, mode b, GEMM-only max-autotune)
 # writes a complete record.
@@ -167,6 +168,13 @@ if "$TORCH_PYTHON" "$M/replay.py" check/models/replay.jsonl --k auto,1,10 >"$TMP
 	grep -qF '| auto | 5 | 3 | 1.0254 | 1.1326 | 1.0181 | 3.00 | 3.80 | 5/5 |' "$TMP/rp.md" &&
 	grep -qF '| 10 | 5 | 5 | 1.0000 | 1.0000 | 1.0000 | 9.20 | 10.00 | - |' "$TMP/rp.md"; then
 	ok models-replay-known-lists; else fail models-replay-known-lists "$(cat "$TMP/rp.md" "$TMP/rp.err" | head -c 600)"; fi
+# check/models/replay-layouts.jsonl: mistral-7b train on the H200 (RESULTS
+# 9.5), one shape (1024x1024x4096) autotuned in two layouts, e's two lists
+# logged with their strides, the other layout's first: each GEMM is held
+# against its own layout's list (by shape alone, one of the two differs)
+if "$TORCH_PYTHON" "$M/replay.py" check/models/replay-layouts.jsonl --k auto >"$TMP/rl.md" 2>"$TMP/rl.err" &&
+	grep -qF '| auto | 2 | 2 | 1.0000 | 1.0000 | 1.0000 | 3.50 | 4.50 | 2/2 |' "$TMP/rl.md"; then
+	ok models-replay-layouts; else fail models-replay-layouts "$(cat "$TMP/rl.md" "$TMP/rl.err" | head -c 600)"; fi
 if ! "$TORCH_PYTHON" -c 'import transformers' 2>/dev/null; then
 	skip models-torch "[TORCH] $TORCH_PYTHON cannot import transformers"; finish
 fi

@@ -339,6 +339,8 @@ class MMRankChoices(InductorChoices):
         if len(self.log) < 2000:
             self.log.append({"op": op_name, "m": ctx.get_value("m"), "k": ctx.get_value("k"),
                              "n": ctx.get_value("n"), "dtype": str(ctx.get_value("mat1_dtype")),
+                             "strides": [[ctx.get_value(f"mat{i}_stride_{j}") for j in (0, 1)]
+                                         for i in (1, 2)],
                              "top_k": k, "offered": len(first), "kept": kept})
         return out
 

@@ -134,6 +134,8 @@ def main(argv):
         if c.extra_kwargs.get("op") != op or c.layout != layout or c.inputs is not ki:
             print("bad-extra", c.template.uid)
     print("stats", json.dumps(h.stats(), sort_keys=True))
+    if h.log:
+        print("log-strides", json.dumps(h.log[-1]["strides"]))
     return 0
 
 

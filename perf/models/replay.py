@@ -22,8 +22,8 @@ without one, as the handler does, e.g. torch's shipped MMRankingH100); an
 int, that k.
 With a mode-e record of the same run whose handler used an artifact of the
 same class, "same as e" counts the GEMMs whose replayed k = auto list
-equals the one e's handler logged for that shape (its first 200
-decisions): with e's own artifact, a check that the replay is the
+equals the one e's handler logged for that shape and layout (its first
+200 decisions; a log without strides is matched by shape alone): with e's own artifact, a check that the replay is the
 handler's rule; with another one, how many lists it leaves as they were.
 A GEMM whose leaf is unsafe (no ranking) keeps b's whole list, as the
 handler does.  Markdown on stdout; exit status 1 on a bad file (file:line)
@@ -63,17 +63,28 @@ def gemms(runs):
 
 
 def logged(runs, artifact):
-    """{(run, model, phase, op, m, k, n): kept list} from mode-e handler logs
-    of artifact class ARTIFACT."""
+    """{(run, model, phase, op, m, k, n, strides): kept list} from mode-e
+    handler logs of artifact class ARTIFACT; strides None for a log entry
+    without them (handlers before they were logged: the first list logged
+    for the shape)."""
     out = {}
     for i, recs in enumerate(runs, 1):
         for r in recs:
             if (r.get("mode") == "e" and r.get("rep") == 1 and r.get("status") == "ok"
                     and (r.get("handler") or {}).get("artifact") == artifact):
                 for d in r.get("handler_log") or []:
-                    out.setdefault((i, r["model"], r["phase"], d["op"], d["m"], d["k"], d["n"]),
-                                   d["kept"])
+                    st = d.get("strides")
+                    out.setdefault((i, r["model"], r["phase"], d["op"], d["m"], d["k"], d["n"],
+                                    None if st is None else str(st)), d["kept"])
     return out
+
+
+def logged_list(logs, run, r, t):
+    """The list e logged for b's GEMM T: the one of T's own layout where the
+    log has strides, else the shape's."""
+    key = (run, r["model"], r["phase"], t["op"], t["m"], t["k"], t["n"])
+    want = logs.get(key + (str(t["strides"]),))
+    return want if want is not None else logs.get(key + (None,))
 
 
 def replay(mi, torch, heur, t, k):
@@ -144,7 +155,7 @@ def main(argv):
                 if kk is not None:
                     ksum += kk
                     kn += 1
-                want = logs.get((run, r["model"], r["phase"], t["op"], t["m"], t["k"], t["n"]))
+                want = logged_list(logs, run, r, t)
                 if k == "auto" and want is not None and kept is not None:
                     cmp += 1
                     same += kept == want
