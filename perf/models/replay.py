@@ -23,8 +23,9 @@ int, that k.
 With a mode-e record of the same run whose handler used an artifact of the
 same class, "same as e" counts the GEMMs whose replayed k = auto list
 equals the one e's handler logged for that shape and layout (its first
-200 decisions; a log without strides is matched by shape alone): with e's own artifact, a check that the replay is the
-handler's rule; with another one, how many lists it leaves as they were.
+200 decisions; a log without strides is matched by shape alone): with e's
+own artifact, a check that the replay is the handler's rule; with another
+one, how many lists it leaves as they were.
 A GEMM whose leaf is unsafe (no ranking) keeps b's whole list, as the
 handler does.  Markdown on stdout; exit status 1 on a bad file (file:line)
 or an artifact that does not load.
