@@ -66,8 +66,7 @@ def gemms(runs):
 def logged(runs, artifact):
     """{(run, model, phase, op, m, k, n, strides): kept list} from mode-e
     handler logs of artifact class ARTIFACT; strides None for a log entry
-    without them (handlers before they were logged: the first list logged
-    for the shape)."""
+    without them (then the first list logged for the shape)."""
     out = {}
     for i, recs in enumerate(runs, 1):
         for r in recs:
