@@ -1,7 +1,8 @@
 # check/lib.sh — sourced by every check/t[0-9]*.sh (git-style test helpers).
 #   BIN      stage binaries (default build/bin)
 #   TMP      a fresh scratch folder, removed on exit
-# Each check prints one line: "ok NAME", "FAIL NAME: why" or "skip NAME: why";
+# Each check prints one line: "ok NAME", "FAIL NAME: why", "skip NAME: why"
+# or "todo NAME: why" (a known breakage, test_expect_failure);
 # a check skipped for a missing prerequisite says "skip NAME: [PREREQ] why".
 # run.sh counts them, refuses a name printed twice and sums the skips per
 # prerequisite.  A test script exits non-zero if any check failed.
@@ -9,7 +10,16 @@
 #   test_expect_success [PREREQ[,PREREQ]] 'NAME' 'BODY'
 #                       BODY (shell text, eval'd here) must succeed: ok NAME,
 #                       else FAIL NAME with BODY's last output lines
-#   test_expect_failure [PREREQ] 'NAME' 'BODY'   BODY must fail
+#   test_expect_failure [PREREQ] 'NAME' 'BODY'   git's meaning: a known
+#                       breakage, BODY states what should hold but does not
+#                       yet.  BODY failing prints "todo NAME: known breakage"
+#                       (run.sh counts it, the run still passes); BODY
+#                       succeeding prints "ok NAME: known breakage vanished"
+#                       (turn it into test_expect_success).  A BODY killed
+#                       by a signal is a FAIL either way.
+#   test_must_fail CMD [ARG...]   inside a BODY: CMD must exit 1..125 (a
+#                       refusal), not 0, not 126/127 (cannot run), not a
+#                       signal; git's helper
 #   test_have_prereq P[,P]   0 if every prerequisite holds (!P: P must not)
 #   test_skip_unless P[,P] NAME   test_have_prereq, or "skip NAME: [P] why"
 #   test_require P[,P] NAME       the same, and the whole script stops there
@@ -23,9 +33,10 @@ FIX=$ROOT/check/fixtures
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mmrank-check.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 _failed=0
-ok()   { echo "ok $1"; }
+ok()   { echo "ok $1${2:+: $2}"; }
 fail() { echo "FAIL $1: $2"; _failed=1; }
 skip() { echo "skip $1: $2"; }
+todo() { echo "todo $1: $2"; }
 finish() { exit $_failed; }
 
 # ---- prerequisites: one probe each, here only --------------------------------
@@ -115,19 +126,33 @@ test_have_bins() {
 	for b; do [ -x "$BIN/$b" ] || { skip "$name" "[BUILT] $BIN/$b not built (make check-bins)"; return 1; }; done
 }
 
-# test_expect_success [PREREQ] NAME BODY; test_expect_failure: BODY must fail.
+# test_expect_success [PREREQ] NAME BODY; test_expect_failure [PREREQ] NAME
+# BODY: a known breakage (git's meaning, see the top of this file).
 _test_expect() {
 	local want=$1; shift
 	if [ $# -eq 3 ]; then test_skip_unless "$1" "$2" || return 0; shift; fi
 	[ $# -eq 2 ] || { fail "${1:-unnamed}" "test_expect_*: want [PREREQ] NAME BODY, got $# arguments"; return; }
-	local rc
+	local rc why
 	eval "$2" >"$TMP/_body.out" 2>&1 </dev/null; rc=$?
-	if { [ "$want" = success ] && [ $rc -eq 0 ]; } || { [ "$want" = failure ] && [ $rc -ne 0 ] && [ $rc -lt 128 ]; }; then
-		ok "$1"
-	else fail "$1" "body exited $rc: $(tail -5 "$TMP/_body.out" | tr '\n' '|' | head -c 400)"; fi
+	why="body exited $rc: $(tail -5 "$TMP/_body.out" | tr '\n' '|' | head -c 400)"
+	if [ $rc -ge 128 ]; then fail "$1" "$why"
+	elif [ "$want" = success ]; then
+		if [ $rc -eq 0 ]; then ok "$1"; else fail "$1" "$why"; fi
+	elif [ $rc -eq 0 ]; then ok "$1" "known breakage vanished (make it test_expect_success)"
+	else todo "$1" "known breakage ($why)"; fi
 }
 test_expect_success() { _test_expect success "$@"; }
 test_expect_failure() { _test_expect failure "$@"; }
+
+# test_must_fail CMD [ARG...]: CMD exits 1..125 (git's helper; 126/127:
+# it could not run; >= 128: a signal).
+test_must_fail() {
+	"$@"
+	local rc=$?
+	if [ $rc -eq 0 ]; then echo "test_must_fail: '$*' succeeded" >&2; return 1
+	elif [ $rc -ge 126 ]; then echo "test_must_fail: '$*' exited $rc (not run, or a signal)" >&2; return 1; fi
+	return 0
+}
 
 # test_cmp NAME EXPECTED ACTUAL — files must be identical.
 test_cmp() {
