@@ -81,6 +81,8 @@ slurm-wlm munge, or MMRANK_SLURM_INSTALL=1 lets t3170-slurm.sh do it, as root)" 
 	SKLEARN) python3 -c 'import sklearn, numpy' 2>/dev/null ||
 		_prereq_why="scikit-learn not importable by python3 (pip install scikit-learn)" ;;
 	AFL) command -v afl-clang-fast >/dev/null || _prereq_why="no afl-clang-fast (apt-get install afl++)" ;;
+	CLANG) command -v clang >/dev/null || command -v afl-clang-fast >/dev/null ||
+		_prereq_why="no clang (apt-get install clang): gcc's UBSan misses NULL + 0" ;;
 	GRAPHVIZ) command -v dot >/dev/null && command -v gnuplot >/dev/null ||
 		_prereq_why="graphviz/gnuplot missing (apt-get install graphviz gnuplot-nox)" ;;
 	CHROMIUM) command -v chromium >/dev/null || command -v chromium-browser >/dev/null ||

@@ -46,6 +46,8 @@ case_cmd() {
 		CMD=("$BIN/merge" -o "$OUT" "$C/base.log" "$f") ;;
 	*.log) [ -x "$BIN/featurize" ] || return 1
 		CMD=("$BIN/featurize" -o "$OUT" "$f") ;;
+	*.py) [ -x "$BIN/import" ] || return 1
+		CMD=("$BIN/import" -o "$OUT" "$f") ;;
 	*) return 2 ;;
 	esac
 }

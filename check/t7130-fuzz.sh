@@ -3,8 +3,12 @@
 # unnoticed (issue #33):
 #   fuzz-build       check/fuzz/build.sh builds all five harnesses (featurize,
 #                    featset_driver, prune, emit, import) with afl-clang-fast
-#                    when AFL++ is installed, else with cc (a plain ASan+UBSan
-#                    build), into a scratch folder;
+#                    when AFL++ is installed, else with clang, else with cc
+#                    (a plain ASan+UBSan build), into a scratch folder: the
+#                    suite's one clang sanitizer build (clang's UBSan flags
+#                    NULL + 0, which gcc's build/san does not);
+#   fuzz-compiler    that build is clang's (skipped, with the reason, when
+#                    neither afl-clang-fast nor clang is installed);
 #   fuzz-replay-H    every seed of harness H runs without a signal or a
 #                    sanitizer report (check/fuzz/run.sh --replay);
 #   fuzz-afl-H       with afl-fuzz installed: 3 s of AFL++ on H, 0 crashes,
@@ -14,6 +18,7 @@
 . "$(dirname "$0")/lib.sh"
 H=(featurize featset prune emit import)
 CCF=afl-clang-fast
+command -v "$CCF" >/dev/null || CCF=clang
 command -v "$CCF" >/dev/null || CCF=${CC:-cc}
 export FUZZ_BUILD=$TMP/fuzz
 if ! check/fuzz/build.sh "$CCF" >"$TMP/build.log" 2>&1; then
@@ -21,6 +26,10 @@ if ! check/fuzz/build.sh "$CCF" >"$TMP/build.log" 2>&1; then
 	finish
 fi
 ok fuzz-build
+case $CCF in
+*clang*) ok fuzz-compiler ;;
+*) test_skip_unless CLANG fuzz-compiler ;;
+esac
 check/fuzz/run.sh --replay "${H[@]}" >"$TMP/replay.out" 2>"$TMP/replay.err"
 for h in "${H[@]}"; do
 	line=$(grep "^replay $h: " "$TMP/replay.out")

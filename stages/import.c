@@ -350,11 +350,13 @@ reconstruct(builder *b, int id)
 {
 	tree *t = b->t;
 	tree_node *d = &t->node[id];
-	tree_prob *e = t->prob + d->prob_off;
-	const double *q = b->printed + d->prob_off;
 	int n = d->prob_len, npos = 0;
+	/* (an empty leaf first: t->prob and b->printed may still be NULL, and
+	 * NULL + 0 is undefined) */
 	if (n == 0)
 		return;
+	tree_prob *e = t->prob + d->prob_off;
+	const double *q = b->printed + d->prob_off;
 	double sum = 0, zsum = 0;
 	int nzero = 0;
 	for (int i = 0; i < n; i++) {
@@ -665,9 +667,12 @@ main(int argc, char **argv)
 	t.min_samples_leaf = 0.01;
 	t.ranking_k = 10;
 	tree_prob *file_order = xmalloc(((size_t)t.n_prob + 1) * sizeof *file_order);
-	memcpy(file_order, t.prob, (size_t)t.n_prob * sizeof *t.prob);
+	if (t.n_prob > 0) /* (every leaf None: t.prob is NULL) */
+		memcpy(file_order, t.prob, (size_t)t.n_prob * sizeof *t.prob);
 	for (int i = 0; i < t.n_node; i++) {
 		tree_node *d = &t.node[i];
+		if (d->prob_len == 0)
+			continue;
 		tree_prob *e = t.prob + d->prob_off;
 		for (int a = 1; a < d->prob_len; a++) /* insertion sort by class */
 			for (int c = a; c > 0 && e[c - 1].cls > e[c].cls; c--) {

@@ -4,7 +4,8 @@
 # featset (feat TSV reader), prune (tree reader), emit (tree reader, m4 and
 # the compile check of the C twin), import (artifact reader); default all.
 # Needs the binaries of check/fuzz/build.sh.  Seeds: check/fixtures and
-# check/corpus files of the harness's kind.  Findings go to
+# check/corpus files of the harness's kind (the corpus keeps every crash
+# found as a regression input, e.g. import-none-first.py).  Findings go to
 # build/fuzz/findings/<harness>/ (AFL++ layout; a rerun starts from the
 # previous queue plus the seeds and moves the old findings to
 # <harness>.prev); the summary line per harness gives executions, seconds
@@ -53,7 +54,7 @@ for h in "${harness[@]}"; do
 		# the C twin: the tree reaches m4 and the compile check (cc)
 		cmd=("$B/bin/emit" --templates templates --heuristic-name Fuzz --format c -o "$work/out.c" @@) ;;
 	import) dict=py
-		cp check/fixtures/import/*.py "$seeds/" 2>/dev/null
+		cp check/fixtures/import/*.py check/corpus/*.py "$seeds/" 2>/dev/null
 		cp check/fixtures/emit/expected.py "$seeds/emit_expected.py"
 		cmd=("$B/bin/import" -o "$work/out.tsv" @@) ;;
 	*) echo "run.sh: unknown harness '$h' (featurize, featset, prune, emit, import)" >&2; exit 2 ;;

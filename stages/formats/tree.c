@@ -473,6 +473,8 @@ int
 tree_ranked(const tree *t, int leaf, tree_prob *out, int max)
 {
 	const tree_node *d = &t->node[leaf];
+	if (d->prob_len == 0) /* (t->prob is NULL in a tree of empty leaves) */
+		return 0;
 	tree_prob *tmp = xmalloc(((size_t)d->prob_len + 1) * sizeof *tmp);
 	memcpy(tmp, t->prob + d->prob_off, (size_t)d->prob_len * sizeof *tmp);
 	qsort(tmp, (size_t)d->prob_len, sizeof *tmp, cmp_ranked);
