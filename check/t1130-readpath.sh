@@ -154,14 +154,16 @@ rows = [f"{r},c{i % 7},0.{i + 1}" for i in range(30000)]   # ~1.8 MB
 open(f"{tmp}/cr.txt", "w").write(head + "\n".join(rows[:25000] + [rows[25000] + "\r"] + rows[25001:]) + "\n")
 with open(f"{tmp}/nul.txt", "w") as f:
     f.write(head + "\n".join(rows[:27000] + [rows[27000][:20] + "\0" + rows[27000][20:]] + rows[27001:]) + "\n")
-long = "x" * 1500000
-open(f"{tmp}/long.txt", "w").write(head + "\n".join(rows[:20000] + [f"{r},{long},0.5"] + rows[20000:]) + "\n")
+# a line of 1.5 MB: m written with 1500000 leading zeros (still 4, the same
+# input), then a choice id of 4095 characters, the longest one emit can write
+long = "x" * 4095
+open(f"{tmp}/long.txt", "w").write(head + "\n".join(rows[:20000] + ["0" * 1500000 + f"{r},{long},0.5"] + rows[20000:]) + "\n")
 EOF
 expect_error readpath-cr-late "cr.txt:25003: carriage return" "$TMP/o.tsv" "$BIN/featurize" -o "$TMP/o.tsv" "$TMP/cr.txt"
 expect_error readpath-nul-late "nul.txt:27003: NUL byte in line" "$TMP/o.tsv" "$BIN/featurize" -o "$TMP/o.tsv" "$TMP/nul.txt"
 if "$BIN/featurize" -o "$TMP/long.tsv" "$TMP/long.txt" 2>"$TMP/long.err" &&
    grep -q "30001 measurements, 1 input (1 kept), 8 choices" "$TMP/long.err" &&
-   [ "$(awk -F'\t' 'NR > 2 && length($(NF - 3)) == 1500000 {print $(NF - 2), $(NF - 1)}' "$TMP/long.tsv")" = "0.5 1" ]; then
+   [ "$(awk -F'\t' 'NR > 2 && length($(NF - 3)) == 4095 {print $(NF - 2), $(NF - 1)}' "$TMP/long.tsv")" = "0.5 1" ]; then
 	ok readpath-line-longer-than-block
 else
 	fail readpath-line-longer-than-block "$(cat "$TMP/long.err")"

@@ -455,10 +455,6 @@ parse_node(builder *b, int *li, int ind, int depth)
 			die("%s:%ld: expected \"str(context.get_value('%s')) != "
 			    "'VALUE':\"", s->path, L->ln, f);
 		char *v = py_string(&q, s, *li);
-		const char *bad = emittable_problem(v);
-		if (bad)
-			die("%s:%ld: category '%s' cannot be emitted: %s", s->path, L->ln,
-			    v, bad);
 		if (strcmp(q, ":"))
 			die("%s:%ld: expected ':' after the category, got '%s'",
 			    s->path, L->ln, q);
@@ -468,6 +464,12 @@ parse_node(builder *b, int *li, int ind, int depth)
 		if (!known)
 			die("%s:%ld: '%s' is not a categorical mm feature", s->path,
 			    L->ln, f);
+		/* the category rule of every artifact (emittable.h), as for a
+		 * trained tree */
+		const char *bad = emittable_cat_problem(f, v);
+		if (bad)
+			die("%s:%ld: category '%s' of %s cannot be emitted: %s", s->path,
+			    L->ln, v, f, bad);
 		size_t nl = strlen(f) + 1 + strlen(v) + 1;
 		char *name = xmalloc(nl);
 		snprintf(name, nl, "%s_%s", f, v);
@@ -587,8 +589,8 @@ read_classes(const src *s, tree *t)
 		char *c = py_string(&p, s, i);
 		const char *bad = emittable_problem(c);
 		if (bad)
-			die("%s:%ld: choice '%s' cannot be emitted: %s", s->path,
-			    s->l[i].ln, c, bad);
+			die("%s:%ld: choice '%.200s%s' cannot be emitted: %s", s->path,
+			    s->l[i].ln, c, strlen(c) > 200 ? "..." : "", bad);
 		if (strcmp(p, ")"))
 			die("%s:%ld: trailing text after the choice: '%s'", s->path,
 			    s->l[i].ln, p);

@@ -330,42 +330,6 @@ void ah_open_zip(ah_reader *r, const char *zip, const char *member, const char *
 
 /* ---- rows ---------------------------------------------------------------- */
 
-/* White space or a control character: would break the feat TSV (tabs) or
- * the emitted code, and is never in a str() of a logged value. */
-static int has_space_or_ctrl(const char *v)
-{
-	for (const unsigned char *c = (const unsigned char *)v; *c; c++)
-		if (*c <= ' ' || *c == 0x7f)
-			return 1;
-	return 0;
-}
-
-static const char *cat_check(const ah_meta *m, int j, const char *v)
-{
-	const char *name = m->cat[j];
-	if (!*v)
-		return "empty value";
-	if (has_space_or_ctrl(v))
-		return "contains white space or a control character";
-	if (!strcmp(name, "mat1_dtype") || !strcmp(name, "mat2_dtype")) {
-		if (strcmp(v, "torch.float16") && strcmp(v, "torch.bfloat16") &&
-		    strcmp(v, "torch.float32") && strncmp(v, "torch.", 6))
-			return "unknown dtype (expected torch.float16, torch.bfloat16, torch.float32, ...)";
-		if (!strncmp(v, "torch.", 6) && !v[6])
-			return "unknown dtype";
-		for (const char *c = v + 6; *c; c++)
-			if (!(*c >= 'a' && *c <= 'z') && !(*c >= '0' && *c <= '9') && *c != '_')
-				return "unknown dtype (torch.<lower-case name> expected)";
-	} else if (!strcmp(name, "mat1_iscontig") || !strcmp(name, "mat2_iscontig")) {
-		if (strcmp(v, "True") && strcmp(v, "False"))
-			return "expected True or False";
-	} else if (!strcmp(name, "using_tf32")) {
-		if (strcmp(v, "True") && strcmp(v, "False") && strcmp(v, "not_float_32"))
-			return "expected True, False or not_float_32";
-	}
-	return NULL;
-}
-
 /* Parse and check the feature fields field[0 .. n_feat) of the current row
  * into r->num and r->cat. */
 static void parse_features(ah_reader *r)
@@ -392,7 +356,8 @@ static void parse_features(ah_reader *r)
 				    "non-empty problems)", r->path, (long long)r->lineno, m->feat[i]);
 			r->num[kind] = v;
 		} else {
-			const char *why = cat_check(m, -1 - kind, f);
+			/* (the one category rule: emittable.h) */
+			const char *why = emittable_cat_problem(m->cat[-1 - kind], f);
 			if (why)
 				die("%s:%lld: field '%s': '%s': %s", r->path, (long long)r->lineno,
 				    m->feat[i], f, why);
@@ -514,8 +479,8 @@ static int choice_id(ah_reader *r, int prev)
 			die("%s:%lld: field 'choice': empty", r->path, (long long)r->lineno);
 		const char *bad = emittable_problem(c);
 		if (bad)
-			die("%s:%lld: field 'choice': '%s' %s", r->path, (long long)r->lineno,
-			    c, bad);
+			die("%s:%lld: field 'choice': '%.200s%s' %s", r->path,
+			    (long long)r->lineno, c, len > 200 ? "..." : "", bad);
 		id = intern_id(&r->choices, c, len, NULL);
 		xgrow((void **)&r->succ, &r->succ_cap, (size_t)r->choices.n, sizeof *r->succ);
 		r->succ[id] = -1;

@@ -10,11 +10,16 @@
 #ifndef MMRANK_EMITTABLE_H
 #define MMRANK_EMITTABLE_H
 
-/* NULL if s can be emitted: non-empty printable ASCII without white space,
- * without ' " \ ` [ ] $ (they end a Python or C literal, an m4 quote, or
- * would be read as an m4 argument), without "*" "/" (ends a C comment) and
- * without "??" (a C trigraph under -std=c99).  Else a description of what
- * is wrong, e.g. "contains white space or a control character". */
+/* The longest text emit writes into a C string literal: the longest a C99
+ * compiler must accept (gcc and clang -pedantic-errors refuse 4096). */
+#define EMITTABLE_MAX_LEN 4095
+
+/* NULL if s can be emitted: 1 to EMITTABLE_MAX_LEN bytes of printable
+ * ASCII without white space, without ' " \ ` [ ] $ (they end a Python or C
+ * literal, an m4 quote, or would be read as an m4 argument), without
+ * "*" "/" (ends a C comment), "/" "*" (-Wcomment in a C comment) and "??"
+ * (a C trigraph under -std=c99).  Else a description of what is wrong,
+ * e.g. "contains white space or a control character". */
 const char *emittable_problem(const char *s);
 /* Make s emittable in place: every byte emittable_problem would complain
  * about becomes '_' (for names emit makes up itself, e.g. the source file's
@@ -27,9 +32,28 @@ void emittable_fix(char *s);
  * identifier ([A-Za-z_][A-Za-z0-9_]*, 1 to 64 characters) that is no Python
  * keyword nor a name the artifact uses, no m4 builtin with or without the
  * m4_ prefix (m4_dnl, dnl, __file__, ...: any name starting "m4_" is
- * refused) and no template macro (any name starting "MMR_").  Else a
- * description of what is wrong. */
+ * refused), no template macro (any name starting "MMR_") and no name of
+ * the C twin's shared types (AH_MM_..., ah_mm_...).  Else a description of
+ * what is wrong. */
 const char *emittable_name_problem(const char *s);
+/* The category rule: NULL if value can be a category of the logged
+ * categorical feature (what str() of the context value gives): for mm's
+ * dtypes torch.<lower-case name> (torch.float16, ...), for mat1_iscontig
+ * and mat2_iscontig True or False, for using_tf32 True, False or
+ * not_float_32; for another heuristic's feature any non-empty text without
+ * white space or control characters.  Each of these is emittable.  The log
+ * reader, the feat TSV reader, import and emit apply it, so a category that
+ * reaches an artifact is one of these.  Else a description. */
+const char *emittable_cat_problem(const char *feature, const char *value);
+/* The feature rule of every artifact: NULL if the model feature name is one
+ * an mm artifact can test (each format the same): a raw numeric or derived
+ * mm feature (mmfeatures.h), or a one-hot column <cat>_<value> of an mm
+ * categorical cat whose value passes emittable_cat_problem; then *cat and
+ * *value point at the categorical's name and into name (NULL for a
+ * numeric feature).  Else a description. */
+const char *emittable_feature_problem(const char *name, const char **cat,
+                                      const char **value);
+
 /* The only metadata name emit and import accept (get_name()). */
 #define EMITTABLE_META_NAME "mm"
 /* The names emittable_name_problem refuses outright, NULL-terminated (for

@@ -150,10 +150,16 @@ static int read_header(featset *fs, FILE *fp, const char *path, char **line,
 		if (strcmp(f[1 + nn + MM_N_DERIVED + j], fs->meta.cat[j]))
 			die("%s:2: column %d is '%s', expected categorical feature '%s'", path,
 			    2 + nn + MM_N_DERIVED + j, f[1 + nn + MM_N_DERIVED + j], fs->meta.cat[j]);
-	for (int c = fixed; c < ncol - 4; c++)
-		if (ah_meta_onehot(&fs->meta, f[c], NULL) < 0)
+	for (int c = fixed; c < ncol - 4; c++) {
+		const char *value, *why;
+		int j = ah_meta_onehot(&fs->meta, f[c], &value);
+		if (j < 0)
 			die("%s:2: column %d '%s' is not a one-hot column <categorical>_<value>",
 			    path, c + 1, f[c]);
+		if ((why = emittable_cat_problem(fs->meta.cat[j], value)))
+			die("%s:2: column %d '%s': category '%s' of %s: %s", path, c + 1, f[c],
+			    value, fs->meta.cat[j], why);
+	}
 	fs->n_dummy = ncol - 4 - fixed;
 	fs->n_feat = nn + MM_N_DERIVED + fs->n_dummy;
 	fs->feat = xmalloc((size_t)fs->n_feat * sizeof *fs->feat);
@@ -292,7 +298,8 @@ static void read_outcome(row_reader *rd)
 	fs->choice[fs->n_rows] = intern_id(&rd->choices, ch, strlen(ch), &added);
 	const char *bad = added ? emittable_problem(ch) : NULL;
 	if (bad)
-		die("%s:%lld: column 'choice': '%s' %s", path, lineno, ch, bad);
+		die("%s:%lld: column 'choice': '%.200s%s' %s", path, lineno, ch,
+		    strlen(ch) > 200 ? "..." : "", bad);
 	double t;
 	const char *ms = f[ncol - 3];
 	if (parse_f64(ms, strlen(ms), &t) || isnan(t) || t <= 0)

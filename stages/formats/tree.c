@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tree.h"
+#include "emittable.h"
 #include "core/sniff.h"
 #include "core/tsvtext.h"
 #include "core/util.h"
@@ -283,9 +284,18 @@ tree_read(tree *t, const char *path)
 		if (kind == 0) {
 			read_param(t, f, nf, path, ln, &seen);
 		} else if (kind == 1) {
+			if (t->n_feat == 0)
+				t->line_feat = ln;
 			read_named(&t->feat, &t->n_feat, &fcap, f, nf, path, ln);
 		} else if (kind == 2) {
 			read_named(&t->cls, &t->n_class, &ccap, f, nf, path, ln);
+			/* a choice id no artifact can hold is refused by its first
+			 * reader (prune, eval, emit), as the log reader refuses it */
+			const char *bad = emittable_problem(t->cls[t->n_class - 1]);
+			if (bad)
+				die("%s:%ld: class %d '%.200s%s' cannot be emitted: %s", path, ln,
+				    t->n_class - 1, t->cls[t->n_class - 1],
+				    strlen(t->cls[t->n_class - 1]) > 200 ? "..." : "", bad);
 			if (t->n_class > 1 &&
 			    strcmp(t->cls[t->n_class - 2], t->cls[t->n_class - 1]) >= 0)
 				die("%s:%ld: class '%s' not after '%s' in strcmp order",
@@ -306,6 +316,8 @@ tree_read(tree *t, const char *path)
 			xgrow((void **)&t->node, &ncap, (size_t)id + 1, sizeof *t->node);
 			xgrow((void **)&lines, &lcap, (size_t)id + 1, sizeof *lines);
 			lines[id] = ln;
+			if (id == 0)
+				t->line_node = ln;
 			tree_node *d = &t->node[id];
 			d->feature = need_int(f[2], path, ln, "feature", -1,
 			                      t->n_feat - 1);

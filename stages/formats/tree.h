@@ -68,12 +68,16 @@ typedef struct {
 	double topk_eps;    /* fit --topk-eps: > 0 when every node carries its
 	                       top_k (written as param topk_eps and an 11th
 	                       node field only then; 0: no per-node k) */
+	long line_feat;     /* tree_read: the file line of feature 0 and of */
+	long line_node;     /* node 0 (records of a kind are consecutive lines:
+	                       feature f is on line_feat + f); 0 otherwise */
 } tree;
 
 /* Read and validate a tree TSV: record kinds, indices in range, every
  * non-root node with exactly one parent that precedes it (no dangling child,
  * no cycle), leaves with both children -1, probabilities in (0, 1], depth
- * at most TREE_MAX_DEPTH (the first node deeper is named).
+ * at most TREE_MAX_DEPTH (the first node deeper is named), every class name
+ * emittable (formats/emittable.h: as the log reader checks choice ids).
  * Dies with "path:line: ..." on any error. */
 void tree_read(tree *t, const char *path);
 /* Write t as a tree TSV (numbers with %.17g: the round trip is exact). */
