@@ -593,13 +593,19 @@ $(O)/pruned.tsv: $(O)/tree.tsv $(BIN)/prune $(O)/prune.params
 ARTIFACTS := $(O)/_$(HEURISTIC_NAME).py $(O)/_$(HEURISTIC_NAME).c $(O)/_$(HEURISTIC_NAME).h \
              $(O)/$(HEURISTIC_NAME).dot
 
-$(O)/_$(HEURISTIC_NAME).%: $(O)/pruned.tsv $(BIN)/emit templates/heuristic.%.m4
-	$(if $(Q),@echo "  EMIT    $@")
-	$(Q)$(BIN)/emit --heuristic-name $(HEURISTIC_NAME) --format $* -o $@ $<
+# One emit writes all four, all or none; one python and one cc check them,
+# at once.  That python is PYTHON from the environment or the command line,
+# else python3 resolved once per build folder into $(BUILD)/python3.path: a
+# version manager's shim (pyenv's) costs 80-100 ms a call, more than the
+# check itself (a path that no longer runs falls back to python3).
+$(ARTIFACTS) &: $(O)/pruned.tsv $(BIN)/emit templates/heuristic.py.m4 templates/heuristic.c.m4 \
+  templates/heuristic.h.m4 | $(BUILD)/python3.path
+	$(if $(Q),@printf '  EMIT    %s\n' $(ARTIFACTS))
+	$(Q)py=$$(cat $(BUILD)/python3.path 2>/dev/null); [ -x "$$py" ] || py=python3; \
+	  $(BIN)/emit --heuristic-name $(HEURISTIC_NAME) --python "$${PYTHON:-$$py}" --out-dir $(O) $<
 
-$(O)/$(HEURISTIC_NAME).dot: $(O)/pruned.tsv $(BIN)/emit
-	$(if $(Q),@echo "  EMIT    $@")
-	$(Q)$(BIN)/emit --heuristic-name $(HEURISTIC_NAME) --format dot -o $@ $<
+$(BUILD)/python3.path:
+	@mkdir -p $(@D) && python3 -I -S -c 'import sys; print(sys.executable)' >$@.tmp && mv $@.tmp $@
 
 # ---- evaluation: shipped heuristic vs ours (issue "Measure and beat") ----------
 REFERENCE_DIR ?= ../shared/reference

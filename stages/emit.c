@@ -25,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/privdir.h"
 #include "formats/ahlog.h"
 #include "formats/dot.h"
 #include "formats/emittable.h"
@@ -34,24 +35,30 @@
 #include "core/util.h"
 
 static const char synopsis[] =
-"emit --heuristic-name NAME --format py|c|h|dot [-o FILE]\n"
+"emit --heuristic-name NAME (--format py|c|h|dot [-o FILE] | --out-dir DIR)\n"
 "            [--templates DIR] [--m4 PROG] [--python PROG] [--cc PROG]\n"
 "            TREE.tsv";
 
 static const char about[] =
-"Generate one artifact of the learned mm ranking heuristic from a (pruned)\n"
+"Generate the artifacts of the learned mm ranking heuristic from a (pruned)\n"
 "tree TSV (stages/FORMATS.md \"tree TSV\"; its line 1 metadata gives the\n"
-"precondition name, shared memory and device capability).\n";
+"precondition name, shared memory and device capability): one (--format),\n"
+"or all four at once (--out-dir, as make does).\n";
 
 static const char notes[] =
-"Exit status: 0 on success; 1 on bad usage, an invalid tree, a name or\n"
-"category the target cannot represent, an m4 failure, a generated file\n"
-"that does not parse (.py) or compile (.c, .h), or a write error.\n"
-"No partial output is ever left under FILE.\n"
+"Exit status: 0 on success; 1 on bad usage, an invalid tree, a name,\n"
+"feature or category an artifact cannot hold (named by TREE.tsv:line; the\n"
+"same rules for every format), an m4 failure, a generated file that does\n"
+"not parse (.py) or compile (.c, .h: with -Wall -Wextra -Werror), or a\n"
+"write error.  No partial output is ever left: --out-dir writes all four\n"
+"files or none.  The files being checked live in $TMPDIR/mmrank-emit.*,\n"
+"removed however emit ends (a signal, SIGKILL included).\n"
 "Names (stages/FORMATS.md \"names\"): NAME is a Python/C identifier that is\n"
-"no keyword, no m4 builtin (with or without m4_) and no template macro\n"
-"(MMR_...); the metadata name is mm; every value from the tree reaches m4\n"
-"quoted, so none is ever expanded.\n";
+"no keyword, no m4 builtin (with or without m4_), no template macro\n"
+"(MMR_...) and no name of the C types (AH_MM_..., ah_mm_...); the metadata\n"
+"name is mm; features are mm's context values and one-hot columns of mm's\n"
+"categoricals, with categories Inductor logs; every value from the tree\n"
+"reaches m4 quoted, so none is ever expanded.\n";
 
 enum fmt { FMT_PY, FMT_C, FMT_H, FMT_DOT };
 static const char *const fmt_name[] = {"py", "c", "h", "dot", NULL};
@@ -124,18 +131,7 @@ static void py_float_repr(double x, char buf[32])
 	}
 }
 
-/* ---- validation ---------------------------------------------------------- */
-
-/* Text that goes into m4 quotes, a Python '...' literal, a C "..." literal
- * or a C comment (emittable.h, the one rule, which the log and feat TSV
- * readers apply to choice ids too).  Dies naming what (e.g. "class 3") and
- * the value. */
-static void check_text(const char *what, const char *s)
-{
-	const char *bad = emittable_problem(s);
-	if (bad)
-		die("%s '%s' cannot be emitted: %s", what, s, bad);
-}
+/* ---- validation: the rules of every format --------------------------------- */
 
 /* The heuristic name: the one name rule of emittable.h (a Python/C
  * identifier that is no keyword, no m4 builtin, no template macro). */
@@ -146,61 +142,42 @@ static void check_identifier(const char *s)
 		die("--heuristic-name '%s': %s (stages/FORMATS.md \"names\")", s, bad);
 }
 
-/* ---- features: numeric or dummy (spec §4.3, §4.4) ------------------------ */
-
 typedef struct {
 	int dummy;         /* 1: one-hot column of a categorical feature */
-	const char *orig;  /* dummy: the categorical feature (metadata name) */
+	const char *orig;  /* dummy: the categorical feature (mm's name) */
 	const char *value; /* dummy: the category (text after "<orig>_") */
 } featinfo;
 
-/* Classify every model feature of t: a name equal to a metadata numerical
- * feature or a derived feature (§4.1) is numeric; "<cat>_<value>" for a
- * metadata categorical feature cat (longest match) is a dummy; anything else
- * is numeric too (the C template rejects names it cannot compute). */
-static featinfo *classify(const tree *t, const ah_meta *m)
+/* Classify every model feature of t (read from in) by the feature and
+ * category rules of emittable.h, the same for .py, .c, .h and .dot: a raw
+ * or derived mm feature is numeric, "<cat>_<value>" of an mm categorical
+ * with a value Inductor can log is a dummy; anything else dies naming
+ * in:line and the feature (the .py would raise KeyError, the C has no
+ * counterpart).  A dummy split must lie in [0, 1) (spec §4.4: 0.5).  The
+ * class names were checked by tree_read. */
+static featinfo *classify(const tree *t, const char *in)
 {
 	featinfo *fi = xcalloc((size_t)t->n_feat + 1, sizeof *fi);
 	for (int f = 0; f < t->n_feat; f++) {
-		const char *name = t->feat[f];
-		int numeric = 0;
-		for (int j = 0; j < m->n_num; j++)
-			numeric |= !strcmp(name, m->num[j]);
-		for (int j = 0; j < MM_N_DERIVED; j++)
-			numeric |= !strcmp(name, mm_derived_name[j]);
-		if (numeric)
-			continue;
-		int j = ah_meta_onehot(m, name, &fi[f].value);
-		if (j >= 0) {
-			fi[f].dummy = 1;
-			fi[f].orig = m->cat[j];
-		}
+		const char *why = emittable_feature_problem(t->feat[f], &fi[f].orig,
+		                                            &fi[f].value);
+		if (why && fi[f].orig)
+			die("%s:%ld: feature %d '%s': category '%s' of %s: %s", in,
+			    t->line_feat + f, f, t->feat[f], fi[f].value, fi[f].orig, why);
+		if (why)
+			die("%s:%ld: feature %d '%s': %s", in, t->line_feat + f, f,
+			    t->feat[f], why);
+		fi[f].dummy = fi[f].orig != NULL;
+	}
+	for (int i = 0; i < t->n_node; i++) {
+		const tree_node *d = &t->node[i];
+		if (d->feature >= 0 && fi[d->feature].dummy &&
+		    !(d->threshold >= 0 && d->threshold < 1))
+			die("%s:%ld: node %d: split on one-hot column '%s' at %.17g: a dummy "
+			    "split must lie in [0, 1) (spec §4.4: 0.5)", in, t->line_node + i,
+			    i, t->feat[d->feature], d->threshold);
 	}
 	return fi;
-}
-
-/* The C twin computes only mm's context values (spec §1.1, §4.1;
- * templates/heuristic.c.m4): die naming the first feature it cannot, before
- * m4 sees any name. */
-static void check_c_features(const tree *t, const featinfo *fi, const char *in)
-{
-	for (int f = 0; f < t->n_feat; f++) {
-		const char *name = fi[f].dummy ? fi[f].orig : t->feat[f];
-		int ok = 0;
-		if (fi[f].dummy) {
-			for (int j = 0; j < MM_N_RAW_CAT; j++)
-				ok |= !strcmp(name, mm_raw_cat_name[j]);
-		} else {
-			for (int j = 0; j < MM_N_RAW_NUM; j++)
-				ok |= !strcmp(name, mm_raw_num_name[j]);
-			for (int j = 0; j < MM_N_DERIVED; j++)
-				ok |= !strcmp(name, mm_derived_name[j]);
-		}
-		if (!ok)
-			die("%s: feature %d '%s': %s feature with no C counterpart (mm's "
-			    "context values only: spec §1.1, §4.1)", in, f, t->feat[f],
-			    fi[f].dummy ? "categorical" : "numeric");
-	}
 }
 
 /* ---- m4 definitions ---------------------------------------------------- */
@@ -319,10 +296,8 @@ static void tree_calls(gen *g, int i, int depth, tree_prob *buf)
 	const featinfo *f = &g->fi[d->feature];
 	const char *name = g->t->feat[d->feature];
 	if (f->dummy) {
-		/* §4.4: left = "str(value) != category"; threshold asserted 0.5 */
-		if (!(d->threshold >= 0 && d->threshold < 1))
-			die("node %d: split on one-hot column '%s' at %.17g: a dummy split "
-			    "must lie in [0, 1) (spec §4.4: 0.5)", i, name, d->threshold);
+		/* §4.4: left = "str(value) != category" (threshold in [0, 1):
+		 * classify) */
 		add_used(g, f->orig);
 		fputs("MMR_IF_CAT([[", g->fp);
 		indent(g, depth);
@@ -480,7 +455,7 @@ static int run_m4(const char *m4prog, const char *template, const char *outpath,
 {
 	int out_fd = open(outpath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (out_fd < 0) {
-		snprintf(err, errn, "cannot create '%s': %s", outpath, strerror(errno));
+		snprintf(err, errn, "cannot create '%.4200s': %s", outpath, strerror(errno));
 		return -1;
 	}
 	int pfd[2];
@@ -520,8 +495,8 @@ static int run_m4(const char *m4prog, const char *template, const char *outpath,
 			off += (size_t)w;
 	}
 	close(pfd[1]);
-	char what[4200];
-	snprintf(what, sizeof what, "m4 ('%s' on '%s')", m4prog, template);
+	char what[8500];
+	snprintf(what, sizeof what, "m4 ('%.4096s' on '%.4096s')", m4prog, template);
 	if (wait_ok(pid, what, err, errn) != 0)
 		return -1;
 	if (werr) {
@@ -532,9 +507,9 @@ static int run_m4(const char *m4prog, const char *template, const char *outpath,
 	return 0;
 }
 
-/* Run argv[0] (PATH searched) with stdout sent to stderr, stdin from
- * /dev/null.  0 if it exits 0, else -1 with why in err. */
-static int run_tool(char *const argv[], char *err, size_t errn)
+/* Start argv[0] (PATH searched) with stdout sent to stderr, stdin from
+ * /dev/null: its pid, else -1 with why in err. */
+static pid_t start_tool(char *const argv[], char *err, size_t errn)
 {
 	fflush(NULL);
 	pid_t pid = fork();
@@ -550,122 +525,252 @@ static int run_tool(char *const argv[], char *err, size_t errn)
 		fprintf(stderr, "emit: cannot run '%s': %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
-	return wait_ok(pid, argv[0], err, errn);
+	return pid;
 }
 
-/* Check the artifact at path before it is published: a .py must parse
- * (Python's compile(), nothing of it runs), a .c or .h must pass
- * `cc -std=c99 -pedantic-errors -fsyntax-only` (the .c with its header
- * beside it).  tool (python or cc) may hold words separated by spaces
- * (CC="ccache gcc").  0 if it does, else -1 with why in err. */
-static int check_artifact(enum fmt fmt, const char *path, const char *python,
-                          const char *cc, char *err, size_t errn)
+/* One compiler check of a generated file, running. */
+typedef struct {
+	enum fmt fmt;     /* py: python; c, h: cc */
+	const char *tool; /* as given (--python, --cc) */
+	char words[1024]; /* tool split at spaces, in place */
+	char *argv[32];
+	pid_t pid;
+} check;
+
+/* Start the check of the artifact at path: a .py must parse (Python's
+ * compile(), nothing of it runs; -I -S: no user paths, no site), a .c or .h
+ * must pass `cc -std=c99 -pedantic-errors -Wall -Wextra -Werror
+ * -fsyntax-only` (the .c with its header beside it: that one run checks
+ * both).  tool may hold words separated by spaces (CC="ccache gcc").  0 if
+ * started, else -1 with why in err. */
+static int check_start(check *k, enum fmt fmt, const char *path,
+                       const char *tool, char *err, size_t errn)
 {
 	static const char *const py_args[] = {
-		"-I", "-c",
+		"-I", "-S", "-c",
 		"import sys; compile(open(sys.argv[1], 'rb').read(), sys.argv[1], 'exec')",
 		NULL};
-	static const char *const cc_args[] = {"-std=c99", "-pedantic-errors",
-	                                      "-fsyntax-only", "-x", "c", NULL};
-	const char *tool = fmt == FMT_PY ? python : cc;
+	static const char *const cc_args[] = {"-std=c99", "-pedantic-errors", "-Wall",
+	                                      "-Wextra", "-Werror", "-fsyntax-only",
+	                                      "-x", "c", NULL};
 	const char *const *args = fmt == FMT_PY ? py_args : cc_args;
-	char words[1024], tool_err[256];
-	char *argv[32];
+	char *save = NULL;
 	int n = 0;
-	snprintf(words, sizeof words, "%s", tool);
-	for (char *w = strtok(words, " "); w && n < 20; w = strtok(NULL, " "))
-		argv[n++] = w;
+	k->fmt = fmt;
+	k->tool = tool;
+	k->pid = -1;
+	snprintf(k->words, sizeof k->words, "%s", tool);
+	for (char *w = strtok_r(k->words, " ", &save); w && n < 20;
+	     w = strtok_r(NULL, " ", &save))
+		k->argv[n++] = w;
 	if (n == 0) {
 		snprintf(err, errn, "no %s to check the generated .%s with",
 		         fmt == FMT_PY ? "--python" : "--cc", fmt_name[fmt]);
 		return -1;
 	}
 	for (int i = 0; args[i]; i++)
-		argv[n++] = (char *)args[i];
-	argv[n++] = (char *)path;
-	argv[n] = NULL;
-	if (run_tool(argv, tool_err, sizeof tool_err) == 0)
+		k->argv[n++] = (char *)args[i];
+	k->argv[n++] = (char *)path;
+	k->argv[n] = NULL;
+	k->pid = start_tool(k->argv, err, errn);
+	return k->pid < 0 ? -1 : 0;
+}
+
+/* Wait for a started check: 0 if the file passed, else -1 with why in err. */
+static int check_wait(const check *k, char *err, size_t errn)
+{
+	char tool_err[256];
+	if (wait_ok(k->pid, k->argv[0], tool_err, sizeof tool_err) == 0)
 		return 0;
-	if (fmt == FMT_PY)
-		snprintf(err, errn, "the generated .py does not parse as Python (%s -I "
-		         "-c compile(...): %s)", python, tool_err);
+	if (k->fmt == FMT_PY)
+		snprintf(err, errn, "the generated .py does not parse as Python (%s -I -S "
+		         "-c compile(...): %s)", k->tool, tool_err);
 	else
 		snprintf(err, errn, "the generated .%s does not compile (%s -std=c99 "
-		         "-pedantic-errors -fsyntax-only: %s)", fmt_name[fmt], cc, tool_err);
+		         "-pedantic-errors -Wall -Wextra -Werror -fsyntax-only: %s)",
+		         fmt_name[k->fmt], k->tool, tool_err);
 	return -1;
 }
 
-/* Generate the artifact of fmt with m4 into a private temporary folder
- * (with the header beside a .c), check it (check_artifact), and copy it to
- * fp only if it passes; the folder is removed either way.  Dies on any
- * failure, having written nothing to fp. */
-static void generate(FILE *fp, const char *m4prog, const char *tdir,
-                     const char *python, const char *cc, const tree *t,
-                     const ah_meta *m, const featinfo *fi, enum fmt fmt,
-                     const char *hname, const char *source)
+/* The whole file at path into *text (*len bytes): 0, else -1 with why in
+ * err. */
+static int slurp(const char *path, char **text, size_t *len, char *err,
+                 size_t errn)
 {
-	size_t nd, nh = 0;
-	char *defs = make_defs(t, m, fi, fmt, hname, source, &nd);
-	char *hdefs = fmt == FMT_C ? make_defs(t, m, fi, FMT_H, hname, source, &nh)
-	                           : NULL;
-	const char *tmp = getenv("TMPDIR");
-	char dir[4096], main_path[4200], h_path[4200], tpl[4200], err[8500] = "";
-	snprintf(dir, sizeof dir, "%s/mmrank-emit.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir))
-		die("cannot create a temporary folder '%s': %s", dir, strerror(errno));
-	snprintf(main_path, sizeof main_path, "%s/_%s.%s", dir, hname, fmt_name[fmt]);
-	snprintf(h_path, sizeof h_path, "%s/_%s.h", dir, hname);
-	snprintf(tpl, sizeof tpl, "%s/heuristic.%s.m4", tdir, fmt_name[fmt]);
-	int rc = run_m4(m4prog, tpl, main_path, defs, nd, err, sizeof err);
-	if (rc == 0 && hdefs) {
-		snprintf(tpl, sizeof tpl, "%s/heuristic.h.m4", tdir);
-		rc = run_m4(m4prog, tpl, h_path, hdefs, nh, err, sizeof err);
+	FILE *in = fopen(path, "rb");
+	if (!in) {
+		snprintf(err, errn, "cannot read back '%.4200s': %s", path, strerror(errno));
+		return -1;
 	}
-	if (rc == 0)
-		rc = check_artifact(fmt, main_path, python, cc, err, sizeof err);
-	size_t len = 0;
-	char *text = NULL;
-	if (rc == 0) {
-		FILE *in = fopen(main_path, "rb");
-		if (!in) {
-			snprintf(err, sizeof err, "cannot read back '%s': %s", main_path,
-			         strerror(errno));
+	FILE *mem = open_memstream(text, len);
+	char b[65536];
+	size_t r;
+	while (mem && (r = fread(b, 1, sizeof b, in)) > 0)
+		fwrite(b, 1, r, mem);
+	int bad = !mem || ferror(in) || fclose(mem) != 0;
+	fclose(in);
+	if (bad)
+		snprintf(err, errn, "cannot read back '%.4200s'", path);
+	return bad ? -1 : 0;
+}
+
+/* What one emit run writes from: the settings and the validated tree. */
+typedef struct {
+	const char *m4prog, *tdir, *python, *cc, *hname, *source;
+	const tree *t;
+	const ah_meta *m;
+	const featinfo *fi;
+} job;
+
+#define BIT(f) (1u << (f))
+
+/* Start the checks of the files the formats in want need (paths[f]): one
+ * python for a .py, one cc for a .c (its header included), one cc for a .h
+ * only without a .c.  Returns how many started into k[]; *rc -1 and why in
+ * err when one could not start. */
+static int checks_start(const job *j, unsigned want, char paths[][4200],
+                        check k[3], int *rc, char *err, size_t errn)
+{
+	int nk = 0;
+	for (int f = FMT_PY; f <= FMT_H && *rc == 0; f++) {
+		if (!(want & BIT(f)) || (f == FMT_H && (want & BIT(FMT_C))))
+			continue;
+		if (check_start(&k[nk], (enum fmt)f, paths[f],
+		                f == FMT_PY ? j->python : j->cc, err, errn) != 0)
+			*rc = -1;
+		else
+			nk++;
+	}
+	return nk;
+}
+
+/* The artifacts of the formats in want into text[fmt], len[fmt]: py, c and
+ * h expanded by m4 into a private folder (privdir.h: it goes however emit
+ * ends), a .c with its header beside it, and checked there, python and cc
+ * at once; dot written directly.  Dies, having returned nothing, on any
+ * failure (the first one, after every check has ended). */
+static void generate(const job *j, unsigned want, char *text[], size_t len[])
+{
+	char err[8500] = "", paths[FMT_H + 1][4200], tpl[4200];
+	unsigned m4want = want & (BIT(FMT_PY) | BIT(FMT_C) | BIT(FMT_H));
+	if (want & BIT(FMT_C))
+		m4want |= BIT(FMT_H); /* the .c includes it */
+	privdir d = {.keep = -1, .helper = -1};
+	int rc = m4want ? privdir_open(&d, "mmrank-emit", err, sizeof err) : 0;
+	for (int f = FMT_PY; f <= FMT_H && rc == 0; f++) {
+		if (!(m4want & BIT(f)))
+			continue;
+		size_t nd;
+		char *defs = make_defs(j->t, j->m, j->fi, (enum fmt)f, j->hname,
+		                       j->source, &nd);
+		snprintf(paths[f], sizeof paths[f], "%s/_%s.%s", d.path, j->hname,
+		         fmt_name[f]);
+		snprintf(tpl, sizeof tpl, "%s/heuristic.%s.m4", j->tdir, fmt_name[f]);
+		rc = run_m4(j->m4prog, tpl, paths[f], defs, nd, err, sizeof err);
+		free(defs);
+	}
+	check k[3];
+	int nk = checks_start(j, want, paths, k, &rc, err, sizeof err);
+	for (int i = 0; i < nk; i++) { /* all of them end before the folder goes */
+		char why[1500];
+		if (check_wait(&k[i], why, sizeof why) != 0 && rc == 0) {
+			snprintf(err, sizeof err, "%s", why);
 			rc = -1;
-		} else {
-			FILE *mem = open_memstream(&text, &len);
-			char b[65536];
-			size_t r;
-			while (mem && (r = fread(b, 1, sizeof b, in)) > 0)
-				fwrite(b, 1, r, mem);
-			if (!mem || ferror(in) || fclose(mem) != 0) {
-				snprintf(err, sizeof err, "cannot read back '%s'", main_path);
-				rc = -1;
-			}
-			fclose(in);
 		}
 	}
-	unlink(main_path);
-	if (hdefs)
-		unlink(h_path);
-	rmdir(dir);
-	free(defs);
-	free(hdefs);
+	for (int f = FMT_PY; f <= FMT_H && rc == 0; f++)
+		if (want & BIT(f))
+			rc = slurp(paths[f], &text[f], &len[f], err, sizeof err);
+	privdir_close(&d);
 	if (rc != 0)
 		die("%s; nothing written", err);
-	fwrite(text, 1, len, fp);
-	free(text);
+	if (want & BIT(FMT_DOT)) {
+		FILE *mem = open_memstream(&text[FMT_DOT], &len[FMT_DOT]);
+		if (!mem)
+			die("cannot open a memory stream: %s", strerror(errno));
+		dot_write(j->t, mem);
+		if (ferror(mem) || fclose(mem) != 0)
+			die("cannot write the .dot: %s", strerror(errno));
+	}
+}
+
+/* Die unless every template the formats in want expand exists (before any
+ * output is opened). */
+static void check_templates(const char *tdir, unsigned want)
+{
+	if (want & BIT(FMT_C))
+		want |= BIT(FMT_H);
+	for (int f = FMT_PY; f <= FMT_H; f++) {
+		char template[4200];
+		struct stat sb;
+		if (!(want & BIT(f)))
+			continue;
+		snprintf(template, sizeof template, "%s/heuristic.%s.m4", tdir, fmt_name[f]);
+		if (stat(template, &sb) != 0)
+			die("cannot find template '%s': %s (see --templates)", template,
+			    strerror(errno));
+	}
+}
+
+/* The input's file name, for a comment of the .h/.c: letters, digits, '.',
+ * '-' and '_' only (anything else becomes '_'), and quoted for m4 like
+ * every data macro. */
+static void source_name(const char *in, char source[256])
+{
+	const char *base = strrchr(in, '/') ? strrchr(in, '/') + 1 : in;
+	snprintf(source, 256, "%s", base);
+	for (char *p = source; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '-' || *p == '_'))
+			*p = '_';
+}
+
+/* Write text[f] of every format in want to out[f] ("-" or NULL: standard
+ * output): every file written and flushed before the first is named, so a
+ * failure names none. */
+static void publish(unsigned want, char *const out[], char *const text[],
+                    const size_t len[])
+{
+	aout o[FMT_DOT + 1];
+	for (int f = FMT_PY; f <= FMT_DOT; f++) {
+		if (!(want & BIT(f)))
+			continue;
+		FILE *fp = aout_open(&o[f], out[f] ? out[f] : "-");
+		fwrite(text[f], 1, len[f], fp);
+		if (fflush(fp) != 0 || ferror(fp))
+			die("cannot write '%s': %s", out[f] ? out[f] : "-", strerror(errno));
+	}
+	for (int f = FMT_PY; f <= FMT_DOT; f++)
+		if (want & BIT(f))
+			aout_commit(&o[f]);
+}
+
+/* The outputs of --out-dir DIR: DIR/_NAME.py, .c, .h and DIR/NAME.dot
+ * (make's names), each checked against the input. */
+static void out_dir_paths(const char *dir, const char *hname, const char *in,
+                          char *out[])
+{
+	for (int f = FMT_PY; f <= FMT_DOT; f++) {
+		size_t n = strlen(dir) + strlen(hname) + 8;
+		out[f] = xmalloc(n);
+		snprintf(out[f], n, "%s/%s%s.%s", dir, f == FMT_DOT ? "" : "_", hname,
+		         fmt_name[f]);
+		check_output_not_input(out[f], in);
+	}
+	check_output_writable("--out-dir", out[FMT_PY]);
 }
 
 int main(int argc, char **argv)
 {
-	const char *hname = NULL, *out = NULL, *in = NULL;
+	const char *hname = NULL, *out = NULL, *in = NULL, *outdir = NULL;
 	const char *tdir = getenv("MMRANK_TEMPLATES"), *m4prog = getenv("M4");
 	const char *python = getenv("PYTHON"), *cc = getenv("CC");
 	int fmt = -1;
 	const opt table[] = {
 		OPT_STRING("--heuristic-name", "NAME", &hname, OPT_REQUIRED,
 		           "class / C prefix, a C identifier (MMRankingA100)"),
-		OPT_ENUM("--format", "py|c|h|dot", &fmt, fmt_name, OPT_REQUIRED,
+		OPT_ENUM("--format", "py|c|h|dot", &fmt, fmt_name, 0,
+		         "the one artifact to write (or --out-dir):\n"
 		         "py: _NAME.py: Python class for "
 		         "torch/_inductor/autoheuristic/artifacts/, layout of spec §6.1 "
 		         "(modern typing)\n"
@@ -675,7 +780,12 @@ int main(int argc, char **argv)
 		         "dot: NAME.dot: Graphviz tree as in spec §6.2, node ids = tree "
 		         "node ids"),
 		OPT_OUT("FILE", &out, 0,
-		        "output, written atomically (default: standard output)"),
+		        "--format's output, written atomically (default: standard "
+		        "output)"),
+		OPT_STRING("--out-dir", "DIR", &outdir, 0,
+		           "all four artifacts into DIR under make's names (_NAME.py, "
+		           "_NAME.c, _NAME.h, NAME.dot), checked by one python and one cc "
+		           "run, and written all or none (instead of --format and -o)"),
 		OPT_STRING("--templates", "DIR", &tdir, 0,
 		           "folder of heuristic.{py,h,c}.m4 (default: $MMRANK_TEMPLATES "
 		           "or ./templates)"),
@@ -686,14 +796,20 @@ int main(int argc, char **argv)
 		           "(compile(), nothing runs; default: $PYTHON or python3)"),
 		OPT_STRING("--cc", "PROG", &cc, 0,
 		           "C compiler that checks a .c/.h before it is written (-std=c99 "
-		           "-pedantic-errors -fsyntax-only; default: $CC or cc)"),
+		           "-pedantic-errors -Wall -Wextra -Werror -fsyntax-only; default: "
+		           "$CC or cc)"),
 		OPT_POS("TREE.tsv", &in, OPT_REQUIRED | OPT_INPUT,
 		        "the (pruned) tree TSV"),
 		OPT_END()
 	};
 	opts_parse(&(opt_prog){synopsis, about, table, notes, 0, NULL}, argc, argv);
+	if ((fmt < 0) == (outdir == NULL))
+		die("give --format FMT (one artifact) or --out-dir DIR (all four), not "
+		    "%s; usage: %.*s (see --help)", fmt < 0 ? "neither" : "both",
+		    (int)strcspn(synopsis, "\n"), synopsis);
+	if (outdir && out)
+		die("-o and --out-dir: --out-dir names its four files itself");
 	check_identifier(hname);
-	const char *fmtname = fmt_name[fmt];
 	if (!tdir || !*tdir)
 		tdir = "templates";
 	if (!m4prog || !*m4prog)
@@ -702,10 +818,17 @@ int main(int argc, char **argv)
 		python = "python3";
 	if (!cc || !*cc)
 		cc = "cc";
+	unsigned want = outdir ? BIT(FMT_PY) | BIT(FMT_C) | BIT(FMT_H) | BIT(FMT_DOT)
+	                       : BIT(fmt);
+	char *outs[FMT_DOT + 1] = {NULL};
+	if (outdir)
+		out_dir_paths(outdir, hname, in, outs);
+	else
+		outs[fmt] = out ? xstrdup(out) : NULL;
 
+	/* everything checked before any output is opened, for every format */
 	tree t;
 	tree_read(&t, in);
-	/* checked before any output is opened */
 	char where[4096];
 	snprintf(where, sizeof where, "%s:1", in);
 	ah_meta meta;
@@ -714,59 +837,26 @@ int main(int argc, char **argv)
 		die("%s: metadata 'name': expected '%s', found '%.64s' (mmrank emits mm "
 		    "heuristics only; stages/FORMATS.md \"names\")", where,
 		    EMITTABLE_META_NAME, meta.name);
-	for (int c = 0; c < t.n_class; c++) {
-		snprintf(where, sizeof where, "class %d", c);
-		check_text(where, t.cls[c]);
-	}
-	for (int f = 0; f < t.n_feat; f++) {
-		snprintf(where, sizeof where, "feature %d", f);
-		check_text(where, t.feat[f]);
-	}
 	if (!isfinite(t.confidence_threshold))
 		die("%s: confidence_threshold %.17g is not finite", in,
 		    t.confidence_threshold);
-	featinfo *fi = classify(&t, &meta);
-	if (fmt == FMT_C)
-		check_c_features(&t, fi, in);
-	/* the input's file name, for a comment of the .h/.c: letters, digits,
-	 * '.', '-' and '_' only (anything else becomes '_'), and quoted for m4
-	 * like every data macro */
-	const char *base = strrchr(in, '/') ? strrchr(in, '/') + 1 : in;
+	featinfo *fi = classify(&t, in);
 	char source[256];
-	snprintf(source, sizeof source, "%s", base);
-	for (char *p = source; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '-' || *p == '_'))
-			*p = '_';
+	source_name(in, source);
+	check_templates(tdir, want);
+	signal(SIGPIPE, SIG_IGN);
 
-	char template[4096];
-	if (fmt != FMT_DOT) {
-		struct stat sb;
-		for (int k = 0; k < 2; k++) {
-			const char *f = k ? "h" : fmtname;
-			if (k && fmt != FMT_C)
-				break;
-			snprintf(template, sizeof template, "%s/heuristic.%s.m4", tdir, f);
-			if (stat(template, &sb) != 0)
-				die("cannot find template '%s': %s (see --templates)", template,
-				    strerror(errno));
-		}
-		signal(SIGPIPE, SIG_IGN);
-	}
-
-	aout o;
-	FILE *fp = stdout;
-	if (out)
-		fp = aout_open(&o, out);
-	if (fmt == FMT_DOT) {
-		dot_write(&t, fp);
-	} else {
-		generate(fp, m4prog, tdir, python, cc, &t, &meta, fi, fmt, hname,
-		         source);
-	}
-	if (out)
-		aout_commit(&o);
+	char *text[FMT_DOT + 1] = {NULL};
+	size_t len[FMT_DOT + 1] = {0};
+	job j = {.m4prog = m4prog, .tdir = tdir, .python = python, .cc = cc,
+	         .hname = hname, .source = source, .t = &t, .m = &meta, .fi = fi};
+	generate(&j, want, text, len);
+	publish(want, outs, text, len);
 	close_stdout();
+	for (int f = FMT_PY; f <= FMT_DOT; f++) {
+		free(text[f]);
+		free(outs[f]);
+	}
 	free(fi);
 	ah_meta_free(&meta);
 	tree_free(&t);

@@ -1,7 +1,8 @@
 m4_dnl heuristic.c.m4 — source of the generated C heuristic, expanded by
 m4_dnl `emit --format c` (m4 -P DEFS templates/heuristic.c.m4; quotes are
 m4_dnl [[ ]], comments off).  Data macros from DEFS:
-m4_dnl   MMR_NAME, MMR_OPT, MMR_SOURCE, MMR_N_CHOICES (see heuristic.h.m4)
+m4_dnl   MMR_NAME, MMR_OPT, MMR_SOURCE, MMR_N_CHOICES, MMR_MAX_RANKED (see
+m4_dnl                heuristic.h.m4)
 m4_dnl   MMR_USED     quoted list ",feature,feature," of the context values
 m4_dnl                the tree tests (raw names, derived names, categorical
 m4_dnl                originals)
@@ -112,7 +113,9 @@ const char *MMR_NAME[[]]_get_choice(int idx)
  * weights: see ah_mm_ranked in the header), then the default choice with
  * weight 0.0 where the leaf lacks it (rank() in the header). */
 MMR_LEAVES
-/* Copy min(n, cap) entries of a leaf to out; return n. */
+m4_dnl (no safe leaf, MMR_MAX_RANKED 0: nothing copies, and an unused static
+m4_dnl function would fail -Wall -Werror)
+m4_ifelse(MMR_MAX_RANKED, [[0]], [[]], [[/* Copy min(n, cap) entries of a leaf to out; return n. */
 static int MMR_NAME[[]]_copy(const ah_mm_ranked *leaf, int n, ah_mm_ranked *out, int cap)
 {
 	int w = n < cap ? n : cap;
@@ -120,6 +123,7 @@ static int MMR_NAME[[]]_copy(const ah_mm_ranked *leaf, int n, ah_mm_ranked *out,
 		memcpy(out, leaf, (size_t)w * sizeof *out);
 	return n;
 }
+]])m4_dnl
 MMR_USES([[arith_intensity]], [[
 /* arith_intensity of spec §4.1: m*k*n / (m*k + k*n + m*n), correctly
  * rounded like Python's int / int; 0.0 if any of m, k, n is 0.  Exact
