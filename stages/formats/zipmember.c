@@ -34,6 +34,21 @@ zipmember *zm_open(const char *zip, const char *member, char *err, size_t errlen
 		zip_error_fini(&ze);
 		return NULL;
 	}
+	/* a member name the archive holds twice: readers differ on which copy
+	 * they take (unzip -o keeps the last), so neither is read */
+	zip_int64_t n = zip_get_num_entries(za, 0), first = -1;
+	for (zip_int64_t i = 0; i < n; i++) {
+		const char *name = zip_get_name(za, (zip_uint64_t)i, ZIP_FL_ENC_RAW);
+		if (!name || strcmp(name, member))
+			continue;
+		if (first >= 0) {
+			snprintf(err, errlen, "two members named '%s' (entries %lld and %lld): "
+			         "an ambiguous archive", member, (long long)first, (long long)i);
+			zip_discard(za);
+			return NULL;
+		}
+		first = i;
+	}
 	zip_stat_t sb;
 	zip_stat_init(&sb);
 	if (zip_stat(za, member, 0, &sb)) {

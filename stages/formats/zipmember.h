@@ -16,7 +16,9 @@
 typedef struct zipmember zipmember;
 
 /* Open member `member` of archive `zip`.  NULL on failure, with a message
- * (libzip's: "Not a zip archive", "No such file", ...) in err[errlen]. */
+ * (libzip's: "Not a zip archive", "No such file", ...; or "two members
+ * named 'M' ...": an archive that holds the name twice is refused) in
+ * err[errlen]. */
 zipmember *zm_open(const char *zip, const char *member, char *err, size_t errlen);
 /* Up to n bytes of the member into p: how many, 0 at its end, or -1 with
  * *err set ("CRC error", "damaged deflate data ...") — a readahead.h
