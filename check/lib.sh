@@ -22,6 +22,7 @@
 #                       signal; git's helper
 #   test_have_prereq P[,P]   0 if every prerequisite holds (!P: P must not)
 #   test_skip_unless P[,P] NAME   test_have_prereq, or "skip NAME: [P] why"
+#                       (a FAIL when CHECK_REQUIRE lists P)
 #   test_require P[,P] NAME       the same, and the whole script stops there
 #   test_have_bins NAME PROG...   $BIN/PROG built, or "skip NAME: [BUILT] ..."
 # The prerequisites are probed lazily, once per script (_prereq_probe below).
@@ -80,7 +81,8 @@ slurm-wlm munge, or MMRANK_SLURM_INSTALL=1 lets t3170-slurm.sh do it, as root)" 
 	VALGRIND) command -v valgrind >/dev/null || _prereq_why="no valgrind (apt-get install valgrind)" ;;
 	SKLEARN) python3 -c 'import sklearn, numpy' 2>/dev/null ||
 		_prereq_why="scikit-learn not importable by python3 (pip install scikit-learn)" ;;
-	AFL) command -v afl-clang-fast >/dev/null || _prereq_why="no afl-clang-fast (apt-get install afl++)" ;;
+	AFL) command -v afl-clang-fast >/dev/null && command -v afl-fuzz >/dev/null ||
+		_prereq_why="no afl-clang-fast or afl-fuzz (apt-get install afl++)" ;;
 	CLANG) command -v clang >/dev/null || command -v afl-clang-fast >/dev/null ||
 		_prereq_why="no clang (apt-get install clang): gcc's UBSan misses NULL + 0" ;;
 	GRAPHVIZ) command -v dot >/dev/null && command -v gnuplot >/dev/null ||
@@ -116,9 +118,15 @@ test_have_prereq() {
 	done
 	return 0
 }
+# CHECK_REQUIRE=P[,P...] (CI: .ci/run): a check those prerequisites would
+# skip fails instead, so a run cannot pass without them
 test_skip_unless() {
 	test_have_prereq "$1" && return 0
-	skip "$2" "[$_prereq_missing] $_prereq_why"; return 1
+	case ,${CHECK_REQUIRE:-}, in
+	*,"${_prereq_missing#!}",*) fail "$2" "[$_prereq_missing] required (CHECK_REQUIRE=$CHECK_REQUIRE): $_prereq_why" ;;
+	*) skip "$2" "[$_prereq_missing] $_prereq_why" ;;
+	esac
+	return 1
 }
 test_require() { test_skip_unless "$@" || finish; }
 # test_have_bins NAME PROG...: every $BIN/PROG is built, or "skip NAME: [BUILT]"

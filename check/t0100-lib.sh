@@ -50,6 +50,7 @@ finish
 T
 (cd "$TMP/t" && bash check/run.sh check/t0001-a.sh) >"$TMP/a.out" 2>&1; ra=$?
 (cd "$TMP/t" && bash check/run.sh check/t0003-c.sh) >"$TMP/c.out" 2>&1; rc_c=$?
+(cd "$TMP/t" && CHECK_REQUIRE=OTHER,NOPE bash check/run.sh check/t0001-a.sh) >"$TMP/req.out" 2>&1; rc_req=$?
 (cd "$TMP/t" && bash check/run.sh check/t0001-a.sh check/t0002-b.sh) >"$TMP/ab.out" 2>&1; rab=$?
 test_expect_success 'lib-expect-success-passes' '[ $ra = 0 ] && grep -qx "5 passed, 0 failed, 3 skipped" "$TMP/a.out"'
 test_expect_success 'lib-prereq-skip-names-it' \
@@ -68,6 +69,10 @@ test_expect_success 'lib-expect-failure-signal-fails' 'grep -q "^    FAIL c-know
 test_expect_success 'lib-must-fail' '[ $rc_c = 1 ] && grep -q "^    FAIL c-must-fail-true: body exited 1" "$TMP/c.out" &&
 	grep -q "^    FAIL c-must-fail-missing: body exited 1" "$TMP/c.out" &&
 	grep -q "^    FAIL c-must-fail-signal: body exited 1" "$TMP/c.out"'
+test_expect_success 'lib-require-fails-skip' '[ $rc_req = 1 ] &&
+	grep -qx "    FAIL a-nope: \[NOPE\] required (CHECK_REQUIRE=OTHER,NOPE): no NOPE here" "$TMP/req.out" &&
+	grep -qx "    FAIL a-unless: \[NOPE\] required (CHECK_REQUIRE=OTHER,NOPE): no NOPE here" "$TMP/req.out" &&
+	grep -qx "5 passed, 3 failed, 0 skipped" "$TMP/req.out"'
 # a run.sh killed while a test runs: nothing of it is left in TMPDIR (the
 # test, still running, removes its own scratch folder when it ends)
 mkdir -p "$TMP/tmpdir"

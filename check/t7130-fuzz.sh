@@ -11,12 +11,17 @@
 #                    neither afl-clang-fast nor clang is installed);
 #   fuzz-replay-H    every seed of harness H runs without a signal or a
 #                    sanitizer report (check/fuzz/run.sh --replay);
-#   fuzz-afl-H       with afl-fuzz installed: 3 s of AFL++ on H, 0 crashes,
-#                    0 hangs (else skipped, with the reason).
+#   fuzz-afl-H       with AFL++ installed: FUZZ_CHECK_SECONDS (default 3) s
+#                    of AFL++ on H, 0 crashes, 0 hangs; the ok line carries
+#                    run.sh's summary (executions, paths).  Skipped, with the
+#                    reason, without AFL++; CI (.ci/run) sets CHECK_REQUIRE=AFL,
+#                    CLANG, so there a missing AFL++ or clang fails instead.
 # Prerequisites: a C compiler, jansson, libzip, ISA-L (as for the stages), m4
 # and python3 (the emit harness).
 . "$(dirname "$0")/lib.sh"
 H=(featurize featset prune emit import)
+SECS=${FUZZ_CHECK_SECONDS:-3}
+case $SECS in ''|*[!0-9]*|0) fail fuzz-seconds "FUZZ_CHECK_SECONDS='$SECS': expected seconds >= 1"; finish ;; esac
 CCF=afl-clang-fast
 command -v "$CCF" >/dev/null || CCF=clang
 command -v "$CCF" >/dev/null || CCF=${CC:-cc}
@@ -39,15 +44,12 @@ for h in "${H[@]}"; do
 		fail "fuzz-replay-$h" "${line:-no summary}: $(grep -m2 ": $h: " "$TMP/replay.err" | tr '\n' '|')"
 	fi
 done
-if ! test_have_prereq AFL || ! command -v afl-fuzz >/dev/null; then
-	for h in "${H[@]}"; do skip "fuzz-afl-$h" "[AFL] ${_prereq_why:-no afl-fuzz (apt-get install afl++)}"; done
-	finish
-fi
 for h in "${H[@]}"; do
-	check/fuzz/run.sh 3 "$h" >"$TMP/afl.out" 2>"$TMP/afl.err"
+	test_skip_unless AFL "fuzz-afl-$h" || continue
+	check/fuzz/run.sh "$SECS" "$h" >"$TMP/afl.out" 2>"$TMP/afl.err"
 	line=$(grep "^fuzz $h: " "$TMP/afl.out")
 	if [[ $line =~ ^fuzz\ $h:\ ([0-9]+)\ execs.*\ 0\ crashes,\ 0\ hangs$ ]] && [ "${BASH_REMATCH[1]}" -gt 0 ]; then
-		ok "fuzz-afl-$h"
+		ok "fuzz-afl-$h" "$line"
 	else
 		fail "fuzz-afl-$h" "${line:-no summary}: $(tail -3 "$TMP/afl.err" | tr '\n' '|')"
 	fi
