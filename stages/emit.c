@@ -35,8 +35,8 @@
 #include "core/util.h"
 
 static const char synopsis[] =
-"emit --heuristic-name NAME (--format py|c|h|dot [-o FILE] | --out-dir DIR)\n"
-"            [--templates DIR] [--m4 PROG] [--python PROG] [--cc PROG]\n"
+"emit --heuristic-name NAME (--format py|c|h|dot [-o FILE] | --out-dir\n"
+"            DIR) [--templates DIR] [--m4 PROG] [--python PROG] [--cc PROG]\n"
 "            TREE.tsv";
 
 static const char about[] =
@@ -805,8 +805,7 @@ int main(int argc, char **argv)
 	opts_parse(&(opt_prog){synopsis, about, table, notes, 0, NULL}, argc, argv);
 	if ((fmt < 0) == (outdir == NULL))
 		die("give --format FMT (one artifact) or --out-dir DIR (all four), not "
-		    "%s; usage: %.*s (see --help)", fmt < 0 ? "neither" : "both",
-		    (int)strcspn(synopsis, "\n"), synopsis);
+		    "%s (see --help)", fmt < 0 ? "neither" : "both");
 	if (outdir && out)
 		die("-o and --out-dir: --out-dir names its four files itself");
 	check_identifier(hname);
