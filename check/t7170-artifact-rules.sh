@@ -22,7 +22,7 @@
 #   rules-import-*     an imported PyTorch artifact is held to the same rules
 #                      (the issue's reproducer: 'False' -> 'x/*y')
 #   rules-out-dir-*    emit --out-dir writes what the four single runs write,
-#                      and all or none
+#                      and all or none; not with --format
 #   rules-tmp-*        emit's private folder is gone after a normal run, a
 #                      refusal, SIGTERM and SIGKILL
 #   rules-zip-duplicate-member   a zip holding one member name twice is
@@ -202,6 +202,8 @@ for f in py c h dot; do
 done
 [ "$(ls "$TMP/od" | wc -l)" = 4 ] || why+="$(ls "$TMP/od" | tr '\n' ' ')"
 [ -z "$why" ] && ok rules-out-dir-same-bytes || fail rules-out-dir-same-bytes "$why"
+expect_error rules-out-dir-usage "give --format FMT \(one artifact\) or --out-dir DIR \(all four\), not both" "$TMP/od/x.py" \
+	"$BIN/emit" --heuristic-name R --format py --out-dir "$TMP/od" "$T0"
 mkdir -p "$TMP/odn"
 if emit --heuristic-name R --cc false --out-dir "$TMP/odn" "$T0" 2>"$TMP/odn.err"; then
 	fail rules-out-dir-none "exit status 0"
