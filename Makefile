@@ -605,7 +605,7 @@ $(ARTIFACTS) &: $(O)/pruned.tsv $(BIN)/emit templates/heuristic.py.m4 templates/
 	  $(BIN)/emit --heuristic-name $(HEURISTIC_NAME) --python "$${PYTHON:-$$py}" --out-dir $(O) $<
 
 $(BUILD)/python3.path:
-	@mkdir -p $(@D) && python3 -I -S -c 'import sys; print(sys.executable)' >$@.tmp && mv $@.tmp $@
+	@mkdir -p $(@D) && python3 -I -S -c 'import sys; print(sys.executable)' >$@.$$$$ && mv $@.$$$$ $@
 
 # ---- evaluation: shipped heuristic vs ours (issue "Measure and beat") ----------
 REFERENCE_DIR ?= ../shared/reference
