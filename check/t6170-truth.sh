@@ -191,6 +191,28 @@ expect_error truth-cli-unknown-model "--model gpt9: not in" "$TMP/cli.jsonl" \
 if python3 "$M/truth.py" "$TMP/cli.jsonl" --model bert-base --phase decode >"$TMP/cli.out" 2>&1 &&
 	grep -q 'bert-base has no decode phase: nothing to do' "$TMP/cli.out" && [ ! -e "$TMP/cli.jsonl" ]; then
 	ok truth-cli-no-phase; else fail truth-cli-no-phase "$(head -c 300 "$TMP/cli.out")"; fi
+# the plan: ranks up to the largest candidate count, mixed variants last; a
+# failed rank:J isolates each key whose J-th candidate is a template
+if python3 - >"$TMP/plan.out" 2>&1 <<'EOF'
+import sys
+sys.path.insert(0, "perf/models")
+import truth
+assert truth.parse_variants("rank:2-4,ranks,mix", "best,random:7") == [
+    "rank:2", "rank:3", "rank:4", "ranks", "mix:best", "mix:random:7"]
+recs = [{"variant": "rank:0", "status": "ok", "n_candidates_max": 3},
+        {"variant": "rank:1", "status": "error", "decisions": [
+            {"key": "A", "offered": ["extern_mm", "t1", "t2"]},
+            {"key": "B", "offered": ["extern_bias_addmm", "extern_addmm", "t3"]},
+            {"key": "C", "offered": ["extern_mm", "t4"]}]}]
+assert truth.plan(["mix:best", "ranks"], recs, False) == (
+    ["rank:2", "rank:1@0", "rank:1@1", "mix:best"], False)
+assert truth.isolated_assign(recs, "rank:1@0") == {"A": "t1"}
+assert truth.isolated_assign(recs, "rank:1@1") == {"C": "t4"}
+assert truth.plan(["ranks"], recs, False, isolate=False) == (["rank:2"], False)
+assert truth.plan(["ranks"], recs, True, isolate=False) == (["rank:1", "rank:2"], False)
+assert truth.plan(["ranks", "mix:best"], [], False) == (["rank:0", "mix:best"], True)
+EOF
+then ok truth-plan; else fail truth-plan "$(tail -c 400 "$TMP/plan.out")"; fi
 FAKE=$ROOT/$T/fake_python.sh
 drive() {   # OUT, environment from the caller
 	PYTHON=$FAKE CACHE_ROOT=$TMP/cache MODELS=${MODELS:-"gpt2 bert-base"} PHASES=${PHASES:-prefill decode} \

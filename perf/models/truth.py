@@ -9,15 +9,17 @@ usage: truth.py OUT.jsonl --model NAME --phase prefill|decode|train
                 [--models FILE] [--layers N] [--steps N] [--replays N]
                 [--variants LIST] [--mix LIST] [--time-limit S] [--pin aten|none]
                 [--trace-dir DIR] [--keep-traces first|all|none] [--retry-errors]
-                [--device cuda|cpu --batch N --seq N]
+                [--no-isolate] [--device cuda|cpu --batch N --seq N]
 
 The model is built once (perf/models/run.py's build: the list's published
 sizes, random weights, --layers), then for each VARIANT: torch._dynamo.reset(),
 templates/mmrank_force.py's handler set to force the variant's choices (one
 choice per mm/addmm: nothing is autotuned), a compile with GEMM-only
 max-autotune options (run.py's --autotune gemm: max_autotune_gemm, no
-coordinate descent; ATen and Triton GEMM back ends; Inductor's FX-graph,
-AOTAutograd and autotune caches off, so no variant reuses another's graph),
+coordinate descent; ATen and Triton GEMM back ends; Inductor's FX-graph and
+AOTAutograd caches off, so no variant reuses another's graph; the Triton
+config cache stays on, so a pointwise or reduction kernel keeps one config in
+every variant),
 then:
   1. three warm-up steps, then ONE step of the compiled model run outside
      the graph under torch.profiler (CPU + CUDA, record_shapes): the map from
@@ -40,9 +42,14 @@ Variants (--variants, comma-separated, in order; default "ranks,mix"):
   mix:random:S  a seeded random choice per key (an ATen or a template choice
                 with probability 1/2, then uniform), likewise
   mix           the --mix list (default "best,random:1")
+  rank:J@I      (planned by itself) after rank:J failed with an error (a
+                config that does not compile, say): its I-th key whose J-th
+                candidate is a template forced to it, every other key to its
+                first ATen choice; one compile per such key (--no-isolate:
+                none)
 Mixed variants run after every planned rank variant.
 A record per variant: the row (model, phase, layers, batch, seq, device,
-versions, shared memory, capability), variant, mode (rank / map), status
+versions, shared memory, capability), variant, mode (rank, map, isolate), status
 (ok; partial: some GEMM slot without a usable time; unmapped: the kernel
 mapping failed; error, with the traceback), compile_s, step_ms (p10, p90,
 min, max, n_steps, timing method), decisions (the handler's log: per GEMM
@@ -152,8 +159,31 @@ def candidate_count(records):
     return max((r.get("n_candidates_max") or 0 for r in records), default=0) or None
 
 
-def plan(items, records, retry):
-    """The variants still to run, in order, given this row's records."""
+def isolated_keys(rec, j):
+    """The keys of a failed rank:J record whose J-th candidate is a template
+    or subgraph choice (an ATen choice does not fail to compile), sorted."""
+    return sorted({d["key"] for d in rec.get("decisions") or ()
+                   if d.get("key") and len(d.get("offered") or ()) > j
+                   and not d["offered"][j].startswith("extern_")})
+
+
+def isolated_assign(records, name):
+    """rank:J@I -> {the I-th isolated key of rank:J's failed record: its J-th id}."""
+    base, i = name.split("@")
+    j = int(base[5:])
+    rec = next(r for r in records if r.get("variant") == base and r.get("status") == "error")
+    key = isolated_keys(rec, j)[int(i)]
+    d = next(d for d in rec["decisions"] if d.get("key") == key)
+    return {key: d["offered"][j]}
+
+
+def plan(items, records, retry, isolate=True):
+    """(the variants still to run, in order; whether the candidate count is
+    still unknown) given this row's records.  A rank:J that failed with an
+    error is followed, with ISOLATE, by rank:J@0, rank:J@1, ...: one compile
+    per key whose J-th candidate could have failed, that key forced to it
+    and every other key to its first ATen choice (one config that does not
+    compile costs only its own measurement)."""
     done = {r.get("variant") for r in records
             if r.get("status") != "error" or not retry}
     count = candidate_count(records)
@@ -163,6 +193,13 @@ def plan(items, records, retry):
             out += [f"rank:{j}" for j in range(count or 1)]
         else:
             out.append(it)
+    if isolate:
+        for r in records:
+            v = r.get("variant") or ""
+            if (r.get("status") == "error" and v.startswith("rank:") and "@" not in v
+                    and not any(x.get("variant") == v and x.get("status") != "error"
+                                for x in records)):
+                out += [f"{v}@{i}" for i in range(len(isolated_keys(r, int(v[5:]))))]
     seen, todo = set(), []
     for v in out:
         if v not in seen and v not in done:
@@ -240,6 +277,9 @@ class Row:
             if assign is None:
                 rec["mode"], rec["rank"] = "rank", int(name.split(":")[1])
                 self.handler.configure(rank=rec["rank"])
+            elif prediction is None:            # rank:J@I: one key isolated
+                rec["mode"], rec["map"] = "isolate", assign
+                self.handler.configure(id_map=assign)
             else:
                 rec["mode"], rec["map"], rec["prediction"] = "map", assign, prediction
                 self.handler.configure(id_map=assign)
@@ -317,6 +357,8 @@ class Row:
                 rec["n_candidates_max"] = max((len(d.get("offered") or ())
                                                for d in rec["decisions"]), default=0)
         finally:
+            if a.phase == "train":      # grads captured in the graph's pool
+                self.model.zero_grad(set_to_none=True)
             cm = step = run_fn = graph = None  # noqa: F841 - free the graph's pool
             torch._dynamo.reset()
             gc.collect()
@@ -345,8 +387,7 @@ def configure_inductor():
     import torch._inductor.config as ic
     set_ = {}
     for name, v in (("fx_graph_cache", False), ("fx_graph_remote_cache", False),
-                    ("autotune_local_cache", False), ("autotune_remote_cache", False),
-                    ("bundled_autotune_remote_cache", False),
+                    ("autotune_remote_cache", False), ("bundled_autotune_remote_cache", False),
                     ("max_autotune_gemm_backends", "ATEN,TRITON")):
         if hasattr(ic, name):
             setattr(ic, name, v)
@@ -435,6 +476,8 @@ def main(argv):
     p.add_argument("--trace-dir")
     p.add_argument("--keep-traces", choices=("first", "all", "none"), default="first")
     p.add_argument("--retry-errors", action="store_true")
+    p.add_argument("--no-isolate", action="store_true",
+                   help="no rank:J@I variants after a failed rank:J")
     p.add_argument("--device", choices=("cuda", "cpu"), default="cuda")
     p.add_argument("--batch", type=int, help="override the phase's batch (dry runs)")
     p.add_argument("--seq", type=int, help="override the phase's seq (dry runs)")
@@ -463,7 +506,7 @@ def main(argv):
         say(f"{args.model} {args.phase}: set-up failed before ({setup_err[-1].get('error', '')[:200]});"
             " skipped (--retry-errors to try again)")
         return EXIT_SETUP
-    todo, unknown = plan(items, records, args.retry_errors)
+    todo, unknown = plan(items, records, args.retry_errors, not args.no_isolate)
     if not todo:
         say(f"{args.model} {args.phase}: complete ({len(records)} records)")
         return EXIT_DONE
@@ -501,6 +544,8 @@ def main(argv):
         assign = pred = None
         if v.startswith("mix:"):
             assign, pred = mixed(v, records)
+        elif "@" in v:
+            assign = isolated_assign(records, v)
         if v.startswith("mix:") and not assign:
             rec = dict(base, variant=v, status="skipped", wall_s=0.0,
                        why="no GEMM key has an in-graph time yet")
@@ -510,7 +555,7 @@ def main(argv):
         records.append(rec)
         walls.append(rec["wall_s"])
         done_here += 1
-        todo, unknown = plan(items, records, args.retry_errors)
+        todo, unknown = plan(items, records, args.retry_errors, not args.no_isolate)
         mean = statistics.fmean(walls)
         left = args.time_limit - (time.monotonic() - t_start) if args.time_limit else None
         say(line(rec, done_here, done_here + len(todo))

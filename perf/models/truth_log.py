@@ -211,6 +211,9 @@ def markdown(summary):
                        f"(range {100 * n['range_vs_step']:.2f} % of the median step; "
                        f"{n['patterns']} template patterns; line a {_f(n['a_ms'])} ms, "
                        f"lam {_f(n['lam_ms_per_melem'])} ms per M output elements)")
+            out.append("by template pattern (keys running a template: variants, median, range ms): "
+                       + "; ".join(f"{b['template_keys']}: {b['variants']}, {_f(b['median_ms'])}, "
+                                   f"{_f(b['range_ms'])}" for b in n["by_pattern"]))
         out += ["", "| key | slots | measured/offered | in-graph winner | ms | ATen ms | ATen rank "
                 "| ATen/winner | step-model winner |", "|---|---|---|---|---|---|---|---|---|"]
         for k in s["keys"]:
@@ -268,10 +271,11 @@ def main(argv):
             done.append((write_tmp(args.summary, markdown(summary)), args.summary))
         if args.json:
             done.append((write_tmp(args.json, json.dumps(summary, indent=1) + "\n"), args.json))
-    except (Bad, inductor_log.LogError) as e:
+    except (Bad, inductor_log.LogError, OSError) as e:
         for tmp, _ in done:
             os.unlink(tmp)
-        print(f"truth_log.py: {e}", file=sys.stderr)
+        why = f"{e.filename}: {e.strerror}" if isinstance(e, OSError) and e.filename else e
+        print(f"truth_log.py: {why}", file=sys.stderr)
         return 1
     for tmp, dst in done:
         os.replace(tmp, dst)

@@ -127,7 +127,12 @@ class Truth:
                 "max_ms": round(max(ys), 6), "variants": len(ys),
                 "range_vs_step": round((max(ys) - min(ys)) / statistics.median(steps), 6),
                 "patterns": len(self.by_pattern), "a_ms": _r(self.a),
-                "lam_ms_per_melem": _r(self.lam * 1e6 if self.lam is not None else None)}
+                "lam_ms_per_melem": _r(self.lam * 1e6 if self.lam is not None else None),
+                "by_pattern": sorted(({"template_keys": len(p), "variants": len(v),
+                                       "median_ms": _r(statistics.median(v)),
+                                       "range_ms": _r(max(v) - min(v))}
+                                      for p, v in self.by_pattern.items()),
+                                     key=lambda d: (d["template_keys"], d["median_ms"]))}
 
     def nongemm(self, assign):
         """(N ms, method) for assignment ASSIGN (module doc)."""
