@@ -105,21 +105,10 @@ def say(msg):
 def read_records(path, ident):
     """This row's records in PATH (a missing file: none); a bad line is
     named and skipped."""
-    out = []
     if not os.path.exists(path):
-        return out
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        for ln, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                r = json.loads(line)
-            except ValueError:
-                say(f"{path}:{ln}: not JSON, skipped")
-                continue
-            if isinstance(r, dict) and tuple(r.get(f) for f in ROW_FIELDS) == ident:
-                out.append(r)
-    return out
+        return []
+    recs = truth_model.read_jsonl(path, lambda where, why: say(f"{where}: {why}, skipped"))
+    return [r for _, r in recs if tuple(r.get(f) for f in ROW_FIELDS) == ident]
 
 
 def append_record(path, rec):

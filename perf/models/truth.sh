@@ -51,15 +51,8 @@ mkdir -p "$OUT" || exit 1
 exec > >(tee -a "$OUT/console.txt") 2>&1
 REC=$OUT/truth.jsonl
 start=$(date +%s)
-IMPORTS='import torch, transformers; print("torch", torch.__version__, "transformers", transformers.__version__)'
-if ! ver=$($PY -c "$IMPORTS" 2>/dev/null); then
-	if [ -n "${WHEELS:-}" ]; then
-		$PY -m pip install -q --no-index --find-links "$WHEELS" transformers || exit 1
-		ver=$($PY -c "$IMPORTS") || exit 1
-	else
-		echo "truth.sh: torch or transformers does not import (WHEELS=DIR to install transformers from wheels)"; exit 1
-	fi
-fi
+. perf/models/torch_check.sh
+torch_check truth.sh
 date -u
 [ "${DEVICE:-cuda}" = cpu ] || nvidia-smi --query-gpu=index,name,clocks.sm,temperature.gpu --format=csv 2>/dev/null
 echo "$ver; rows: $MODELS x $PHASES; TIME_LIMIT=${TIME_LIMIT}s"

@@ -55,24 +55,15 @@ class Bad(Exception):
 
 
 def read(paths):
-    """[(where, record)] of every line of PATHS."""
+    """[(where, record)] of every line of PATHS; a bad line is an error."""
+    def bad(where, why):
+        raise Bad(f"{where}: {why}")
     out = []
     for path in paths:
         try:
-            fh = open(path, encoding="utf-8")
+            out += truth_model.read_jsonl(path, bad)
         except OSError as e:
             raise Bad(f"{path}: cannot read: {e.strerror}") from None
-        with fh:
-            for ln, line in enumerate(fh, 1):
-                if not line.strip():
-                    continue
-                try:
-                    r = json.loads(line)
-                except ValueError:
-                    raise Bad(f"{path}:{ln}: not JSON") from None
-                if not isinstance(r, dict) or "variant" not in r or "model" not in r:
-                    raise Bad(f"{path}:{ln}: not a truth.py record (no model/variant)")
-                out.append((f"{path}:{ln}", r))
     return out
 
 

@@ -22,6 +22,7 @@ TEMPLATE PATTERN of A (the set of keys whose choice is a Triton template).
 The step-optimal choice of a key under this model minimises
 slots x t(key, c) - [c is a template] x lam x w(key).
 """
+import json
 import random
 import statistics
 
@@ -29,6 +30,27 @@ import statistics
 def is_template(cid):
     """A Triton template's choice id (templates/mmrank_force.py's ids)."""
     return cid.startswith(("type=triton_", "triton::"))
+
+
+def read_jsonl(path, bad):
+    """[(PATH:LINE, record)] of a truth.py JSONL file; BAD(where, why) is
+    called on a line that is not a record (it may raise or return)."""
+    out = []
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        for ln, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            where = f"{path}:{ln}"
+            try:
+                r = json.loads(line)
+            except ValueError:
+                bad(where, "not JSON")
+                continue
+            if not isinstance(r, dict) or "variant" not in r or "model" not in r:
+                bad(where, "not a truth.py record (no model/variant)")
+                continue
+            out.append((where, r))
+    return out
 
 
 def usable_slots(rec):
