@@ -346,16 +346,16 @@ class Row:
                 rec["n_candidates_max"] = max((len(d.get("offered") or ())
                                                for d in rec["decisions"]), default=0)
         finally:
-            if a.phase == "train":      # grads captured in the graph's pool
-                self.model.zero_grad(set_to_none=True)
             cm = step = run_fn = graph = None  # noqa: F841 - free the graph's pool
-            torch._dynamo.reset()
-            gc.collect()
-            if self.cuda:
-                try:
+            try:
+                if a.phase == "train":      # grads captured in the graph's pool
+                    self.model.zero_grad(set_to_none=True)
+                torch._dynamo.reset()
+                gc.collect()
+                if self.cuda:
                     torch.cuda.empty_cache()
-                except Exception:  # noqa: BLE001 - a broken context is found below
-                    pass
+            except Exception as e:  # noqa: BLE001 - a broken context is found by broken()
+                rec.setdefault("cleanup_error", f"{type(e).__name__}: {str(e)[:200]}")
         rec["wall_s"] = round(time.perf_counter() - t_all, 2)
         return rec
 
