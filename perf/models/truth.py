@@ -238,6 +238,10 @@ class Row:
         self.handler = mmrank_force.ForceChoices(ops=FORCED_OPS, pin=args.pin)
         self.sel = run.Selections()
         self.kept_first = False
+        if self.cuda:       # the profiler set up before any CUDA graph exists
+            from torch.profiler import _utils as putils
+            if hasattr(putils, "_init_for_cuda_graphs"):
+                putils._init_for_cuda_graphs()
 
     def sync(self):
         if self.cuda:
@@ -500,6 +504,13 @@ def main(argv):
         say(f"{args.model} {args.phase}: complete ({len(records)} records)")
         return EXIT_DONE
     base = dict(zip(ROW_FIELDS, ident), arch=row["arch"])
+    if args.device == "cuda":
+        # CUPTI is set up and stopped twice a variant with CUDA graphs in
+        # between: keep it set up, as torch.profiler itself does where CUPTI
+        # teardown and CUDA graphs crash (torch/profiler/profiler.py)
+        for k, v in (("DISABLE_CUPTI_LAZY_REINIT", "1"), ("TEARDOWN_CUPTI", "0")):
+            os.environ.setdefault(k, v)
+            base[f"env_{k}"] = os.environ[k]
     t = time.monotonic()
     try:
         base.update(versions(args))

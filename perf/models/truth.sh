@@ -18,7 +18,7 @@
 # Environment (defaults):
 #   MODELS       names from the list, space-separated (all of MODELS_FILE)
 #   MODELS_FILE  perf/models/models.tsv      PHASES  "prefill decode"
-#   TIME_LIMIT   540 (seconds for this call)  MIN_START  45 (no row starts
+#   TIME_LIMIT   540 (seconds for this call)  MIN_START  90 (no row starts
 #                with less time left)          RESTARTS   3
 #   LAYERS       (the list's)  STEPS (100)  REPLAYS (20)  VARIANTS (ranks,mix)
 #   MIX          (best,random:1)   DEVICE=cpu BATCH=N SEQ=N: dry runs (tests)
@@ -34,7 +34,7 @@ NAME='^[A-Za-z0-9][A-Za-z0-9._-]*$'
 MODELS_FILE=${MODELS_FILE:-perf/models/models.tsv}
 PHASES=${PHASES:-prefill decode}
 TIME_LIMIT=${TIME_LIMIT:-540}
-MIN_START=${MIN_START:-45}
+MIN_START=${MIN_START:-90}
 RESTARTS=${RESTARTS:-3}
 CACHE_ROOT=${CACHE_ROOT:-/tmp/mmrank-truth-cache}
 PY=${PYTHON:-python3}
