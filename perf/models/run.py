@@ -374,6 +374,14 @@ class Selections:
         self.tuned = []         # one entry per GEMM autotuning: what was timed
         sa.add_feedback_saver(self.saver)
 
+    def reset(self):
+        """Forget what was recorded (one instance per process: each one
+        wraps Inductor's methods once more)."""
+        self.calls.clear()
+        self.bench.clear()
+        self.secs.clear()
+        self.tuned.clear()
+
     def saver(self, timings, name, input_nodes, *a):
         """Inductor's feedback hook (select_algorithm.add_feedback_saver):
         the times of every choice benchmarked for a GEMM, by the choice's
@@ -441,19 +449,9 @@ def autotuning_entry(name, input_nodes, timings):
 
 # ---- timing ----------------------------------------------------------------
 
-def time_steps(step, phase, model, steps, device="cuda", budget_ms=2000.0):
-    """(list of ms per step, method): CUDA-graph replays, or eager calls;
-    STEPS replays, fewer (never under 50) when they would take over
-    BUDGET_MS."""
+def warm_up(step):
+    """Three steps on a side stream (as torch.cuda.graphs asks before a capture)."""
     import torch
-    if device == "cpu":     # the --device cpu dry run: wall time per call
-        step()
-        ms = []
-        for _ in range(steps):
-            t0 = time.perf_counter()
-            step()
-            ms.append((time.perf_counter() - t0) * 1e3)
-        return ms, "cpu-wall"
     s = torch.cuda.Stream()
     s.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(s):
@@ -461,7 +459,13 @@ def time_steps(step, phase, model, steps, device="cuda", budget_ms=2000.0):
             step()
     torch.cuda.current_stream().wait_stream(s)
     torch.cuda.synchronize()
-    run, method = step, "events-eager"
+
+
+def capture(step, phase, model):
+    """(run, method, graph): one step captured into a torch.cuda.CUDAGraph,
+    run = its replay; a failed capture gives run = step itself, method
+    "events-eager (capture failed: ...)" and graph None."""
+    import torch
     try:
         if phase == "train":
             model.zero_grad(set_to_none=True)
@@ -470,10 +474,16 @@ def time_steps(step, phase, model, steps, device="cuda", budget_ms=2000.0):
             step()
         g.replay()
         torch.cuda.synchronize()
-        run, method = g.replay, "cuda-graph"
+        return g.replay, "cuda-graph", g
     except Exception as e:  # noqa: BLE001 - record and time eagerly
         torch.cuda.synchronize()
-        method = f"events-eager (capture failed: {type(e).__name__}: {str(e)[:200]})"
+        return step, f"events-eager (capture failed: {type(e).__name__}: {str(e)[:200]})", None
+
+
+def time_runs(run, steps, budget_ms=2000.0):
+    """ms per call of RUN, one CUDA-event pair each, after 10 warm-up calls:
+    STEPS calls, fewer (never under 50) when they would take over BUDGET_MS."""
+    import torch
     t0 = time.perf_counter()
     for _ in range(10):
         run()
@@ -487,7 +497,29 @@ def time_steps(step, phase, model, steps, device="cuda", budget_ms=2000.0):
         run()
         b.record()
     torch.cuda.synchronize()
-    return [a.elapsed_time(b) for a, b in ev], method
+    return [a.elapsed_time(b) for a, b in ev]
+
+
+def time_cpu(step, steps):
+    """The --device cpu dry run: wall ms per call, after one warm-up call."""
+    step()
+    ms = []
+    for _ in range(steps):
+        t0 = time.perf_counter()
+        step()
+        ms.append((time.perf_counter() - t0) * 1e3)
+    return ms
+
+
+def time_steps(step, phase, model, steps, device="cuda", budget_ms=2000.0):
+    """(list of ms per step, method): CUDA-graph replays, or eager calls;
+    STEPS replays, fewer (never under 50) when they would take over
+    BUDGET_MS."""
+    if device == "cpu":
+        return time_cpu(step, steps), "cpu-wall"
+    warm_up(step)
+    run, method, _graph = capture(step, phase, model)
+    return time_runs(run, steps, budget_ms), method
 
 
 def spread(ms):
@@ -564,6 +596,21 @@ def measure(args, row, rec):
     rec["status"] = "ok"
 
 
+def select_row(models_path, model, batch=None, seq=None):
+    """MODEL's row of the list MODELS_PATH, with BATCH / SEQ (dry runs) for
+    every phase the model runs; BadInput names what is wrong."""
+    models = read_models(models_path)
+    if model not in models:
+        raise BadInput(f"--model {model}: not in {models_path} ({', '.join(models)})")
+    row = dict(models[model])
+    for ph in PHASES:
+        if batch and row[f"{ph}_batch"]:
+            row[f"{ph}_batch"] = batch
+        if seq and ph != "decode" and row[f"{ph}_seq"]:
+            row[f"{ph}_seq"] = seq
+    return row
+
+
 def compile_options(cmode, autotune):
     """None: torch.compile(mode=cmode); else the options dict replacing
     max-autotune-no-cudagraphs (list_mode_options: max_autotune and
@@ -602,20 +649,10 @@ def main(argv):
     if args.steps < 50:
         p.error("--steps must be >= 50")
     try:
-        models = read_models(args.models)
+        row = select_row(args.models, args.model, args.batch, args.seq)
     except (OSError, BadInput) as e:
         print(f"run.py: {e}", file=sys.stderr)
         return 1
-    if args.model not in models:
-        print(f"run.py: --model {args.model}: not in {args.models} ({', '.join(models)})",
-              file=sys.stderr)
-        return 1
-    row = dict(models[args.model])
-    for ph in PHASES:   # --batch / --seq: every phase the model runs
-        if args.batch and row[f"{ph}_batch"]:
-            row[f"{ph}_batch"] = args.batch
-        if args.seq and ph != "decode" and row[f"{ph}_seq"]:
-            row[f"{ph}_seq"] = args.seq
     rec = {"model": args.model, "phase": args.phase, "mode": args.mode, "rep": args.rep,
            "arch": row["arch"], "layers": args.layers or row["layers"],
            "cache": os.environ.get("MMRANK_CACHE_STATE", "unknown"),

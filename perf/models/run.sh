@@ -64,14 +64,8 @@ if [ -z "${MODELS:-}" ]; then
 	MODELS=$(awk -F'\t' '!/^#/ && NF > 1 && $1 != "name" { print $1 }' "$MODELS_FILE" | tr '\n' ' ')
 fi
 PY=${PYTHON:-python3}
-if ! ver=$($PY -c 'import torch, transformers; print("torch", torch.__version__, "transformers", transformers.__version__)' 2>/dev/null); then
-	if [ -n "${WHEELS:-}" ]; then
-		$PY -m pip install -q --no-index --find-links "$WHEELS" transformers || exit 1
-		ver=$($PY -c 'import torch, transformers; print("torch", torch.__version__, "transformers", transformers.__version__)') || exit 1
-	else
-		echo "run.sh: torch or transformers does not import (WHEELS=DIR to install transformers from wheels)"; exit 1
-	fi
-fi
+. perf/models/torch_check.sh
+torch_check run.sh
 date -u
 [ "${DEVICE:-cuda}" = cpu ] || nvidia-smi --query-gpu=index,name,clocks.sm,temperature.gpu --format=csv 2>/dev/null
 echo "$ver, AUTOTUNE=$AUTOTUNE"

@@ -1,0 +1,318 @@
+#!/usr/bin/env bash
+# In-graph truth (perf/models/truth.py and its parts), no GPU:
+# templates/mmrank_force.py's forcing handler on the torch stand-in
+# check/handler/stub (a known call gets a known forced choice, by rank and by
+# id map, in the documented candidate order; every fallback flagged; bmm
+# pinned to ATen); perf/models/truth_trace.py's kernel-to-GEMM mapping and
+# replay alignment on synthetic profiler traces (check/truth/eager.json,
+# replay.json: known kernels sum to known per-GEMM times; renamed, missing,
+# extra and mismatched kernels flagged); truth_model.py's prediction on
+# check/truth/truth.jsonl; truth_log.py's AutoHeuristic log of it, which
+# featurize takes with the known winners; truth.py's argument checks and
+# truth.sh's driver with a stand-in interpreter (check/truth/fake_python.sh).
+# Prerequisites: python3; featurize built (make check builds it).  TORCH
+# (TORCH_PYTHON, torch 2.11 with transformers): the handler in a real CPU
+# compile (the forced ATen choice is the one the generated code calls; a
+# probe forces a real triton::mm choice object of torch's CUDA heuristic),
+# and a CPU dry run of truth.py on a tiny GPT-2 (variants, resume,
+# --time-limit, mixed variants and their prediction, the log).
+. check/lib.sh
+test_require PYTHON3 truth-all
+T=check/truth
+M=perf/models
+TA="type=triton_BLOCK-M=64_BLOCK-K=32_BLOCK-N=64_numstages=3_numwarps=4"
+TB="type=triton_BLOCK-M=128_BLOCK-K=64_BLOCK-N=128_numstages=3_numwarps=8"
+TC="type=triton_BLOCK-M=32_BLOCK-K=128_BLOCK-N=64_numstages=5_numwarps=4"
+TMA="triton::mm_persistent_tma|BLOCK-M=128_BLOCK-K=64_BLOCK-N=128_numstages=3_numwarps=8"
+KEY="mm 2048x768x2304 torch.bfloat16 768,1 2304,1"
+
+# ---- the forcing handler on the stub -------------------------------------------
+# one GEMM's triton::mm configs in Inductor's order, TA twice (one id, one entry)
+{
+	printf 'input\tm\tk\tn\tdtype\tmat1_stride_0\tmat1_stride_1\tmat2_stride_0\tmat2_stride_1\tlist\tbm\tbn\tbk\tstages\twarps\n'
+	for c in "64 64 32 3 4" "128 128 64 3 8" "64 64 32 3 4" "32 64 128 5 4"; do
+		printf '0\t2048\t768\t2304\ttorch.bfloat16\t768\t1\t2304\t1\tmm\t%s\n' "$(echo "$c" | tr ' ' '\t')"
+	done
+} >"$TMP/cands.tsv"
+fc() { python3 "$T/force_case.py" "$TMP/cands.tsv" 0 "$@" >"$TMP/fc" 2>"$TMP/fc.err"; }
+# decision NAME PYEXPR: PYEXPR holds for the decision d, the returned ids r
+decision() {
+	if python3 - "$TMP/fc" "$2" <<'EOF'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+r = [x.split(" ", 1)[1] for x in lines if x.startswith("returned ")]
+d = json.loads(next(x[4:] for x in lines if x.startswith("log ")))
+p = json.loads(next(x[7:] for x in lines if x.startswith("pinned ")))
+sys.exit(0 if eval(sys.argv[2]) else 1)
+EOF
+	then ok "$1"; else fail "$1" "$(head -c 600 "$TMP/fc" "$TMP/fc.err" | tr '\n' '|')"; fi
+}
+fc mm --rank 0
+decision truth-force-rank0-extern "r == ['extern_mm'] and d['forced'] == 'extern_mm' and d['rank'] == 0 and d['fallback'] is None and d['offered'] == ['extern_mm', '$TA', '$TB', '$TC'] and d['key'] == '$KEY' and d['kind'] == 'aten'"
+fc mm --rank 2
+decision truth-force-rank-triton "r == ['$TB'] and d['forced'] == '$TB' and d['kind'] == 'template' and d['fallback'] is None"
+fc addmm --rank 1
+decision truth-force-addmm-aten-order "r == ['extern_addmm'] and d['offered'][:2] == ['extern_bias_addmm', 'extern_addmm'] and d['rank'] == 1 and d['key'].startswith('addmm 2048x768x2304 ')"
+fc addmm --rank 9
+decision truth-force-rank-fallback-flagged "r == ['extern_bias_addmm'] and d['fallback'] == 'rank 9 >= 5 candidates' and d['rank'] == 0"
+fc addmm --rank 6 --others
+decision truth-force-other-templates "r == ['$TMA'] and d['offered'][5:] == ['decompose_k|k_split=4', '$TMA'] and d['kind'] == 'template'"
+fc addmm --rank 5 --others
+decision truth-force-subgraph-kind "r == ['decompose_k|k_split=4'] and d['kind'] == 'subgraph'"
+printf '{"%s": "%s"}\n' "$KEY" "$TC" >"$TMP/map.json"
+fc mm --map "$TMP/map.json"
+decision truth-force-map "r == ['$TC'] and d['forced'] == '$TC' and d['fallback'] is None and d['rank'] == 3"
+printf '{"%s": "type=triton_BLOCK-M=1_BLOCK-K=1_BLOCK-N=1_numstages=1_numwarps=1"}\n' "$KEY" >"$TMP/map2.json"
+fc mm --map "$TMP/map2.json"
+decision truth-force-map-not-offered "r == ['extern_mm'] and d['fallback'].startswith('id not offered: type=triton_BLOCK-M=1_')"
+printf '{"mm 1x2x3 torch.bfloat16 2,1 3,1": "extern_mm"}\n' >"$TMP/map3.json"
+fc mm --map "$TMP/map3.json"
+decision truth-force-map-missing-key "r == ['extern_mm'] and d['fallback'] == 'key not in the map'"
+fc mm --map "$TMP/map3.json" --rank 1
+decision truth-force-map-default-rank "r == ['$TA'] and d['fallback'] is None"
+fc mm --rank 1 --fail "$TA"
+decision truth-force-no-choice-falls-back "r == ['extern_mm'] and d['fallback'] == '$TA did not generate'"
+fc mm --rank 0
+decision truth-force-log-features "[f[0] for f in d['features']] == ['m', 'k', 'n', 'mat1_dtype', 'mat2_dtype', 'mat1_stride_0', 'mat1_stride_1', 'mat2_stride_0', 'mat2_stride_1', 'mat1_iscontig', 'mat2_iscontig', 'using_tf32'] and d['features'][3] == ['mat1_dtype', 'torch.bfloat16', True] and d['strides'] == [[768, 1], [2304, 1]]"
+fc bmm --rank 3
+decision truth-force-bmm-pinned "r == ['extern_bmm'] and d is None and p == [{'op': 'bmm', 'kept': 'extern_bmm', 'offered': 5}]"
+fc bmm --rank 3 --pin none
+decision truth-force-bmm-unpinned "len(r) == 5 and p == []"
+expect_error truth-force-bad-map-key "GEMM key 'mm 2x3': expected 'OP MxKxN DTYPE S10,S11 S20,S21'" "$TMP/none" \
+	python3 -c 'import sys; sys.path[:0] = ["check/handler/stub", "templates"]; import mmrank_force as mf; mf.ForceChoices().configure(id_map={"mm 2x3": "extern_mm"})'
+if python3 - >"$TMP/ins" 2>&1 <<'EOF'
+import sys
+sys.path[:0] = ["check/handler/stub", "templates"]
+from torch._inductor import config
+from torch._inductor.virtualized import V
+import mmrank_force as mf
+h = mf.ForceChoices()
+mf.install(h, "rank:3")
+assert V.choices is h and config.inductor_choices_class() is h, "not installed"
+assert config.inductor_choices_class.args == ("mmrank-force:rank:3",)
+assert mf.uninstall() and not h.active and type(V.choices).__name__ == "InductorChoices"
+assert config.inductor_choices_class is None and not mf.uninstall()
+EOF
+then ok truth-force-install; else fail truth-force-install "$(tail -c 300 "$TMP/ins")"; fi
+
+# ---- kernel-to-GEMM mapping and alignment on synthetic traces --------------------
+tc() { python3 "$T/trace_case.py" "$@" >"$TMP/tc.json" 2>"$TMP/tc.err"; }
+# analysis NAME PYEXPR: PYEXPR holds for the analysis a, its slots s, flags f
+analysis() {
+	if python3 -c 'import json, sys; a = json.load(open(sys.argv[1])); s = a["slots"]; f = " | ".join(a["flags"]); sys.exit(0 if eval(sys.argv[2]) else 1)' \
+		"$TMP/tc.json" "$2" 2>>"$TMP/tc.err"; then ok "$1"; else fail "$1" "$(head -c 700 "$TMP/tc.json" "$TMP/tc.err" | tr '\n' '|')"; fi
+}
+tc base
+# slot 0: nvjet 30+r and splitKreduce 3 under aten::addmm -> 33, 34, 35; slot 1: the
+# template (its source: 2048x3072x768, the forced config) 40+r; slot 2: 60 + 7 (the
+# second kernel linked by External id only); slot 3: a GEMM no decision has
+analysis truth-map-known-times "a['status'] == 'ok' and a['split'] == 'graph-launch' and a['activities_per_replay'] == 7 and a['gemm_ms'] == 0.142 and a['busy_ms'] == 0.149 and [x['us'] for x in s] == [34.0, 41.0, 67.0, 2.0] and (s[0]['p10_us'], s[0]['p90_us']) == (33.2, 34.8)"
+analysis truth-map-aten-two-kernels "[k['name'] for k in s[0]['kernels']] == ['nvjet_tst_128x16_h_bz_TNT', 'cublasLt::splitKreduce_kernel'] and [k['median_us'] for k in s[0]['kernels']] == [31.0, 3.0] and s[0]['key'] == 'addmm 2048x768x2304 torch.bfloat16 768,1 2304,1' and s[0]['forced'] == 'extern_bias_addmm'"
+analysis truth-map-template-source "s[1]['kind'] == 'template' and s[1]['key'] == 'addmm 2048x3072x768 torch.bfloat16 3072,1 768,1' and s[1]['config'] == '$TB' and s[1]['check'] is None and s[1]['fused'] == ['mul']"
+analysis truth-map-external-id-link "[k['name'] for k in s[2]['kernels']] == ['nvjet_tst_256x128_h_bz_TNN', 'nvjet_tst_epilogue'] and s[2]['key'].startswith('mm 2048x768x50257 ')"
+analysis truth-map-foreign-gemm "s[3].get('foreign') and s[3]['key'] is None and 'slot 3 (aten::mm 8x8x8): no forced decision' in f"
+tc renamed
+analysis truth-map-renamed-flagged "a['status'] == 'ok' and s[0]['flags'] == ['renamed'] and s[0]['us'] == 34.0 and s[0]['kernels'][0]['name'] == 'nvjet_tst_64x8_capture' and s[0]['kernels'][0]['eager_name'] == 'nvjet_tst_128x16_h_bz_TNT' and \"names differ: replace eager[0:1] ['nvjet_tst_128x16_h_bz_TNT'] -> replay[0:1] ['nvjet_tst_64x8_capture']\" in f"
+tc nongemm
+analysis truth-map-name-mismatch-flagged "a['gemm_ms'] == 0.142 and all(x['flags'] == [] for x in s) and \"names differ: replace eager[2:3] ['triton_poi_fused_gelu_0'] -> replay[2:3] ['triton_poi_fused_gelu_other']\" in f"
+tc count
+analysis truth-map-split-by-count "a['split'] == 'count' and a['gemm_ms'] == 0.142 and [x['us'] for x in s] == [34.0, 41.0, 67.0, 2.0]"
+tc missing
+analysis truth-map-missing-kernel "a['status'] == 'partial' and s[0]['status'] == 'partial' and s[0]['flags'] == ['missing'] and s[0]['us'] == 31.0"
+tc extra
+analysis truth-map-extra-kernel "a['status'] == 'ok' and s[0]['flags'] == ['extra'] and s[0]['us'] == 34.5 and a['activities_per_replay'] == 8"
+tc subgraph
+analysis truth-map-subgraph-unclaimed "a['status'] == 'partial' and 'mm 16x8192x64 torch.bfloat16 8192,1 64,1: 1 decisions, 0 slots (forced decompose_k|k_split=4: a subgraph choice)' in f"
+tc wrongkind
+analysis truth-map-forced-mismatch "a['status'] == 'partial' and s[1]['check'] == 'forced extern_addmm but a template kernel ran'"
+tc base 4
+analysis truth-map-split-fails "a['status'] == 'failed' and 'replays: 21 activities do not split into 4 replays' in f"
+
+# ---- the prediction model ----------------------------------------------------------
+if python3 "$T/model_case.py" >"$TMP/mc" 2>&1 && grep -qx ok "$TMP/mc"; then ok truth-model-predict
+else fail truth-model-predict "$(tail -c 400 "$TMP/mc")"; fi
+
+# ---- the AutoHeuristic log ------------------------------------------------------------
+if python3 "$M/truth_log.py" "$TMP/log.txt" "$T/truth.jsonl" --summary "$TMP/sum.md" --json "$TMP/sum.json" 2>"$TMP/tl.err"; then
+	cat >"$TMP/want" <<EOF
+{"shared_memory": 232448, "device_capa": [9, 0], "name": "mm", "numerical_features": ["m", "k", "n", "mat1_stride_0", "mat1_stride_1", "mat2_stride_0", "mat2_stride_1"], "categorical_features": ["mat1_dtype", "mat2_dtype", "mat1_iscontig", "mat2_iscontig", "using_tf32"]}
+m,k,n,mat1_dtype,mat2_dtype,mat1_stride_0,mat1_stride_1,mat2_stride_0,mat2_stride_1,mat1_iscontig,mat2_iscontig,using_tf32,choice,feedback
+2048,768,2304,torch.bfloat16,torch.bfloat16,768,1,2304,1,True,True,not_float_32,extern_mm,0.05
+2048,768,2304,torch.bfloat16,torch.bfloat16,768,1,2304,1,True,True,not_float_32,$TA,0.04
+2048,768,2304,torch.bfloat16,torch.bfloat16,768,1,2304,1,True,True,not_float_32,$TB,0.045
+2048,768,50257,torch.bfloat16,torch.bfloat16,768,1,1,768,True,False,not_float_32,extern_mm,0.1
+2048,768,50257,torch.bfloat16,torch.bfloat16,768,1,1,768,True,False,not_float_32,$TA,0.09
+2048,768,50257,torch.bfloat16,torch.bfloat16,768,1,1,768,True,False,not_float_32,$TC,0.12
+16,768,50257,torch.bfloat16,torch.bfloat16,768,1,1,768,True,False,not_float_32,extern_mm,0.03
+16,768,50257,torch.bfloat16,torch.bfloat16,768,1,1,768,True,False,not_float_32,$TA,0.02
+EOF
+	test_cmp truth-log-rows "$TMP/want" "$TMP/log.txt"
+	miss=
+	for want in "| addmm 2048x768x2304 torch.bfloat16 768,1 2304,1 | 1 | 4/4 | $TA | 0.0400 | 0.0500 | 3 | 1.2500 | same |" \
+		"| mm 2048x768x50257 torch.bfloat16 768,1 1,768 | 1 | 3/3 | $TA | 0.0900 | 0.1000 | 2 | 1.1111 | same |" \
+		"| mm 16x768x50257 torch.bfloat16 768,1 1,768 | 1 | 2/2 | $TA | 0.0200 | 0.0300 | 2 | 1.5000 | same |" \
+		"| mix:best | 0.3700 | pattern | 0.3720 | 1.0054 | 0.9920 |" \
+		"## gpt2 prefill (layers 1, batch 4, seq 512, cuda): 6 variants, 5 usable"; do
+		grep -qF -- "$want" "$TMP/sum.md" || miss="$miss [$want]"
+	done
+	[ -z "$miss" ] && ok truth-log-summary || fail truth-log-summary "missing:$miss"
+else
+	fail truth-log-rows "$(head -c 300 "$TMP/tl.err")"
+fi
+if test_have_bins truth-log-featurize featurize; then
+	if "$BIN/featurize" -o "$TMP/log.feat.tsv" "$TMP/log.txt" 2>"$TMP/fz.err" &&
+		[ "$(awk -F'\t' 'NR == 2 { for (i = 1; i <= NF; i++) col[$i] = i } NR > 2 && $col["winner"] == 1 { print $col["input"], $col["choice"] }' "$TMP/log.feat.tsv" | tr '\n' '|')" = "0 $TA|1 $TA|2 $TA|" ]; then
+		ok truth-log-featurize-winners
+	else fail truth-log-featurize-winners "$(head -c 300 "$TMP/fz.err") $(cut -f1,24- "$TMP/log.feat.tsv" 2>/dev/null | head -c 500)"; fi
+fi
+# --epilogue attribute: K1's ATen choice carries what its template's fusion saves:
+# the line through non-GEMM 0.250, 0.250 (no K1 template), 0.240, 0.240, 0.242
+# (mix:best): 0.0093333 ms; K2 fuses nothing
+if python3 "$M/truth_log.py" "$TMP/loge.txt" "$T/truth.jsonl" --epilogue attribute 2>/dev/null &&
+	grep -qx "2048,768,2304,torch.bfloat16,torch.bfloat16,768,1,2304,1,True,True,not_float_32,extern_mm,0.059333333" "$TMP/loge.txt" &&
+	grep -qx "2048,768,50257,torch.bfloat16,torch.bfloat16,768,1,1,768,True,False,not_float_32,extern_mm,0.1" "$TMP/loge.txt"; then
+	ok truth-log-epilogue-attribute; else fail truth-log-epilogue-attribute "$(grep extern "$TMP/loge.txt" | head -3 | tr '\n' '|')"; fi
+python3 "$M/truth_log.py" "$TMP/logo.txt" "$T/truth.jsonl" --ops mm 2>/dev/null
+[ "$(grep -c ',extern_mm,' "$TMP/logo.txt" 2>/dev/null)" = 2 ] && ok truth-log-ops || fail truth-log-ops "$(head -c 300 "$TMP/logo.txt")"
+{ head -1 "$T/truth.jsonl"; echo '{"model": '; } >"$TMP/bad.jsonl"
+expect_error truth-log-bad-line "bad.jsonl:2: not JSON" "$TMP/bad.txt" python3 "$M/truth_log.py" "$TMP/bad.txt" "$TMP/bad.jsonl"
+sed '3s/"shared_memory": 232448/"shared_memory": 166912/' "$T/truth.jsonl" >"$TMP/two.jsonl"
+expect_error truth-log-two-gpus "two.jsonl:3: shared_memory/capability \(166912, \(9, 0\)\) differ from .*two.jsonl:1's" "$TMP/two.txt" \
+	python3 "$M/truth_log.py" "$TMP/two.txt" "$TMP/two.jsonl"
+sed 's/"capability": \[9, 0\], "shared_memory": 232448/"capability": null, "shared_memory": null/' "$T/truth.jsonl" >"$TMP/cpu.jsonl"
+expect_error truth-log-no-device "cpu.jsonl:1: no shared_memory/capability \(a --device cpu dry run\?\)" "$TMP/cpu.txt" \
+	python3 "$M/truth_log.py" "$TMP/cpu.txt" "$TMP/cpu.jsonl"
+
+# ---- truth.py's arguments, truth.sh's driver -----------------------------------------------
+expect_error truth-cli-bad-variant "variant 'rank:x': rank:J or rank:A-B" "$TMP/cli.jsonl" \
+	python3 "$M/truth.py" "$TMP/cli.jsonl" --model gpt2 --phase prefill --variants rank:x
+expect_error truth-cli-unknown-model "--model gpt9: not in" "$TMP/cli.jsonl" \
+	python3 "$M/truth.py" "$TMP/cli.jsonl" --model gpt9 --phase prefill
+if python3 "$M/truth.py" "$TMP/cli.jsonl" --model bert-base --phase decode >"$TMP/cli.out" 2>&1 &&
+	grep -q 'bert-base has no decode phase: nothing to do' "$TMP/cli.out" && [ ! -e "$TMP/cli.jsonl" ]; then
+	ok truth-cli-no-phase; else fail truth-cli-no-phase "$(head -c 300 "$TMP/cli.out")"; fi
+# the plan: ranks up to the largest candidate count, mixed variants last; a
+# failed rank:J isolates each key whose J-th candidate is a template
+if python3 - >"$TMP/plan.out" 2>&1 <<'EOF'
+import sys
+sys.path.insert(0, "perf/models")
+import truth
+assert truth.parse_variants("rank:2-4,ranks,mix", "best,random:7") == [
+    "rank:2", "rank:3", "rank:4", "ranks", "mix:best", "mix:random:7"]
+recs = [{"variant": "rank:0", "status": "ok", "n_candidates_max": 3},
+        {"variant": "rank:1", "status": "error", "decisions": [
+            {"key": "A", "offered": ["extern_mm", "t1", "t2"]},
+            {"key": "B", "offered": ["extern_bias_addmm", "extern_addmm", "t3"]},
+            {"key": "C", "offered": ["extern_mm", "t4"]}]}]
+assert truth.plan(["mix:best", "ranks"], recs, False) == (
+    ["rank:2", "rank:1@0", "rank:1@1", "mix:best"], False)
+assert truth.isolated_assign(recs, "rank:1@0") == {"A": "t1"}
+assert truth.isolated_assign(recs, "rank:1@1") == {"C": "t4"}
+assert truth.plan(["ranks"], recs, False, isolate=False) == (["rank:2"], False)
+assert truth.plan(["ranks"], recs, True, isolate=False) == (["rank:1", "rank:2"], False)
+assert truth.plan(["ranks", "mix:best"], [], False) == (["rank:0", "mix:best"], True)
+EOF
+then ok truth-plan; else fail truth-plan "$(tail -c 400 "$TMP/plan.out")"; fi
+FAKE=$ROOT/$T/fake_python.sh
+drive() {   # OUT, environment from the caller
+	PYTHON=$FAKE CACHE_ROOT=$TMP/cache MODELS=${MODELS:-"gpt2 bert-base"} PHASES=${PHASES:-prefill decode} \
+		bash "$M/truth.sh" "$1" >"$TMP/drive.out" 2>&1
+}
+calls() { cut -d' ' -f1,2 "$1/truth.jsonl.calls" | tr '\n' '|'; }
+FAKE_RCS_gpt2="3 3 0" drive "$TMP/d1"
+[ "$(calls "$TMP/d1")" = "gpt2 prefill|gpt2 prefill|gpt2 prefill|bert-base prefill|gpt2 decode|bert-base decode|" ] &&
+	[ "$(wc -l <"$TMP/d1/truth.jsonl")" = 4 ] && [ "$(awk '{ print ($3 <= 525) }' "$TMP/d1/truth.jsonl.calls" | sort -u)" = 1 ] &&
+	ok truth-sh-rows-and-restarts || fail truth-sh-rows-and-restarts "$(calls "$TMP/d1")"
+RESTARTS=1 FAKE_RCS_gpt2="3 3 0" FAKE_RCS_bert_base="4" drive "$TMP/d2"
+[ "$(calls "$TMP/d2")" = "gpt2 prefill|gpt2 prefill|bert-base prefill|gpt2 decode|bert-base decode|" ] &&
+	grep -q 'gpt2 prefill: the CUDA context broke 2 times; next row' "$TMP/drive.out" &&
+	grep -q 'bert-base prefill: the model could not be set up' "$TMP/drive.out" &&
+	ok truth-sh-gives-up || fail truth-sh-gives-up "$(calls "$TMP/d2") $(grep '^   ' "$TMP/drive.out" | tr '\n' '|')"
+FAKE_RCS_bert_base="2" drive "$TMP/d3"
+[ "$(calls "$TMP/d3")" = "gpt2 prefill|bert-base prefill|" ] && grep -q 'stopped by TIME_LIMIT=540s' "$TMP/drive.out" &&
+	ok truth-sh-row-stops-the-call || fail truth-sh-row-stops-the-call "$(calls "$TMP/d3")"
+FAKE_SLEEP_gpt2=8 TIME_LIMIT=4 MIN_START=1 drive "$TMP/d4"
+[ "$(calls "$TMP/d4")" = "gpt2 prefill|" ] && grep -q 'killed at TIME_LIMIT' "$TMP/drive.out" &&
+	grep -q 'stopped by TIME_LIMIT=4s' "$TMP/drive.out" && ok truth-sh-time-limit-kill ||
+	fail truth-sh-time-limit-kill "$(calls "$TMP/d4") $(tail -c 300 "$TMP/drive.out")"
+MODELS="gpt2 ../x" drive "$TMP/d5"
+[ $? -ne 0 ] && [ ! -e "$TMP/d5" ] && grep -q "truth.sh: '../x': a model or phase name is" "$TMP/drive.out" &&
+	ok truth-sh-bad-name || fail truth-sh-bad-name "$(head -c 300 "$TMP/drive.out")"
+
+# ---- TORCH: the handler in a real compile, a CPU dry run of truth.py ----------------------
+test_require TORCH truth-torch
+TP=$TORCH_PYTHON
+if ! "$TP" -c 'import torch, sys; sys.exit(0 if torch.__version__.startswith("2.11") else 1)' 2>/dev/null; then
+	skip truth-torch "[TORCH] $TP's torch is not 2.11"; finish
+fi
+mkdir -p "$TMP/ind"
+TORCHINDUCTOR_CACHE_DIR=$TMP/ind timeout 600 "$TP" "$T/force_torch_case.py" >"$TMP/ft" 2>"$TMP/ft.err"
+block() { awk -v v="$1" '$1 == "variant" { on = ($2 == v) } on && $1 != "variant"' "$TMP/ft" | grep -v '^probe' | sed 's/ features=.*//' | tr '\n' '|'; }
+FEAT="m,k,n,mat1_dtype,mat2_dtype,mat1_stride_0,mat1_stride_1,mat2_stride_0,mat2_stride_1,mat1_iscontig,mat2_iscontig,using_tf32"
+[ "$(block rank:0)" = "decision addmm offered=extern_bias_addmm,extern_addmm forced=extern_bias_addmm fallback=None|decision mm offered=extern_mm forced=extern_mm fallback=None|code extern_kernels.bias_addmm|code extern_kernels.mm|choices addmm 1|choices mm 1|" ] &&
+	[ "$(grep -c "features=$FEAT\$" "$TMP/ft")" = 6 ] &&
+	ok truth-torch-rank0-used || fail truth-torch-rank0-used "$(block rank:0) $(tail -c 300 "$TMP/ft.err")"
+[ "$(block rank:1)" = "decision addmm offered=extern_bias_addmm,extern_addmm forced=extern_addmm fallback=None|decision mm offered=extern_mm forced=extern_mm fallback=rank 1 >= 1 candidates|code extern_kernels.addmm|code extern_kernels.mm|choices addmm 1|choices mm 1|" ] &&
+	ok truth-torch-rank1-used || fail truth-torch-rank1-used "$(block rank:1)"
+[ "$(block map)" = "decision addmm offered=extern_bias_addmm,extern_addmm forced=extern_addmm fallback=None|decision mm offered=extern_mm forced=extern_mm fallback=key not in the map|code extern_kernels.addmm|code extern_kernels.mm|choices addmm 1|choices mm 1|" ] &&
+	ok truth-torch-map-used || fail truth-torch-map-used "$(block map)"
+if python3 - "$TMP/ft" <<'EOF'
+import sys
+got = dict(x.split(" ", 2)[1:] for x in open(sys.argv[1]).read().splitlines() if x.startswith("probe "))
+off = got["offered"].split(",")
+assert off[0] == "extern_mm" and len(off) > 4 and all(x.startswith("type=triton_") for x in off[1:]), off
+assert len(set(off)) == len(off) and got["forced"] == off[3] == got["triton_id"], got
+EOF
+then ok truth-torch-probe-triton; else fail truth-torch-probe-triton "$(grep '^probe' "$TMP/ft" | head -c 400)"; fi
+if ! "$TP" -c 'import transformers' 2>/dev/null; then
+	skip truth-torch-dry-run "[TORCH] $TP cannot import transformers"; finish
+fi
+# a tiny GPT-2 (check/truth/tiny.tsv), decode: addmm offers 2 ATen choices, mm 1,
+# so "ranks" is rank:0 and rank:1, then mix:best and mix:random:1
+dry() { TORCHINDUCTOR_CACHE_DIR=$TMP/ind timeout 900 "$TP" "$M/truth.py" "$TMP/dry.jsonl" --models "$T/tiny.tsv" \
+	--model tiny-gpt2 --phase decode --device cpu --steps 50 --replays 3 --trace-dir "$TMP/traces" "$@" \
+	>>"$TMP/dry.out" 2>&1; }
+dry --variants rank:0
+rc1=$?
+dry --time-limit 1
+rc2=$?
+dry
+rc3=$?
+if [ "$rc1$rc2$rc3" = 020 ] && python3 - "$TMP/dry.jsonl" <<'EOF'
+import json, sys
+R = [json.loads(x) for x in open(sys.argv[1])]
+assert [r["variant"] for r in R] == ["rank:0", "rank:1", "mix:best", "mix:random:1"], [r["variant"] for r in R]
+for r in R:
+    assert r["status"] == "ok" and r["multi_choice_gemm_calls"] == 0, (r["variant"], r.get("error"))
+    a = r["analysis"]
+    assert a["status"] == "ok" and a["split"] == "count", a
+    keys = [s["key"] for s in a["slots"]]
+    assert len(keys) == 5 and keys[4] == "mm 2x64x512 torch.bfloat16 64,1 1,64", keys
+    assert keys[0] == "addmm 2x64x192 torch.bfloat16 64,1 192,1", keys
+    assert r["nongemm_ms"] == round(r["step_ms"] - a["gemm_ms"], 6)
+    assert [d["forced"] for d in r["decisions"]] == [s["forced"] for s in a["slots"]]
+r0, r1 = R[0], R[1]
+assert {d["forced"] for d in r0["decisions"]} == {"extern_bias_addmm", "extern_mm"}
+assert [d["forced"] for d in r1["decisions"]] == ["extern_addmm"] * 4 + ["extern_mm"]
+assert r1["decisions"][4]["fallback"] == "rank 1 >= 1 candidates" and r0["n_candidates_max"] == 2
+best = R[2]
+assert best["mode"] == "map" and len(best["map"]) == 5 and best["prediction"]["method"] == "pattern"
+p = best["prediction"]     # CPU wall clocks are noise: the arithmetic is what is checked
+assert p["missing"] == [] and abs(p["step_ms"] - p["gemm_ms"] - p["nongemm_ms"]) < 2e-6, p
+assert best["measured_over_predicted"] == round(best["step_ms"] / p["step_ms"], 6)
+assert best["prediction"]["variants_used"] == 2 and R[3]["prediction"]["variants_used"] == 3
+EOF
+then ok truth-torch-dry-run; else fail truth-torch-dry-run "rc $rc1$rc2$rc3: $(grep -v Warn "$TMP/dry.out" | tail -c 500)"; fi
+grep -q 'stopped by --time-limit 1 s' "$TMP/dry.out" && ok truth-torch-dry-time-limit ||
+	fail truth-torch-dry-time-limit "$(grep truth: "$TMP/dry.out" | tail -c 300)"
+# --keep-traces first: the first variant of each process (rank:0, then rank:1)
+[ -s "$TMP/traces/tiny-gpt2_decode_rank-0_eager.json.gz" ] && [ -s "$TMP/traces/tiny-gpt2_decode_rank-1_replay.json.gz" ] &&
+	[ ! -e "$TMP/traces/tiny-gpt2_decode_mix-best_eager.json.gz" ] &&
+	ok truth-torch-dry-traces || fail truth-torch-dry-traces "$(ls "$TMP/traces" 2>&1 | tr '\n' ' ')"
+dry
+grep -q 'tiny-gpt2 decode: complete (4 records)' "$TMP/dry.out" && [ "$(wc -l <"$TMP/dry.jsonl")" = 4 ] &&
+	ok truth-torch-dry-resume || fail truth-torch-dry-resume "$(tail -c 300 "$TMP/dry.out")"
+if python3 "$M/truth_log.py" "$TMP/dry.txt" "$TMP/dry.jsonl" --shared-memory 232448 --device-capa 9.0 2>"$TMP/dl.err" &&
+	[ "$(tail -n +3 "$TMP/dry.txt" | cut -d, -f1-3,13 | sort | tr '\n' '|')" = "2,256,64,extern_mm|2,64,192,extern_mm|2,64,256,extern_mm|2,64,512,extern_mm|2,64,64,extern_mm|" ]; then
+	ok truth-torch-dry-log; else fail truth-torch-dry-log "$(cat "$TMP/dl.err" "$TMP/dry.txt" | head -c 400)"; fi
+finish
