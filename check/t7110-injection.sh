@@ -3,7 +3,7 @@
 # path from an input to an artifact, a crafted value must be refused (the
 # message checked, no output left: expect_error) or come out inert: the
 # marker file the value would create under $TMP does not exist, the .py
-# imports and ranks under the torch stand-in (check/emit/stub, via
+# imports and ranks under the torch stand-in (check/stub, via
 # check/emit/rank_py.py) and the .c compiles (cc -std=c99 -c).
 #
 # Paths (P) and their cases:
@@ -60,7 +60,7 @@ inert() {
 	cases=$((cases + 1))
 	local n=$1 c=$2 d=$3
 	if ! no_marker; then fail "$n" "a crafted value ran: $(ls "$M" | tr '\n' ' ')"; rm -f "$M"/*; return; fi
-	if [ -f "$d/_$c.py" ] && ! python3 "$E/rank_py.py" "$d/_$c.py" "$c" "$FIX/emit/contexts.tsv" >"$d/rank.out" 2>"$d/py.err"; then
+	if [ -f "$d/_$c.py" ] && ! stub_python "$E/rank_py.py" "$d/_$c.py" "$c" "$FIX/emit/contexts.tsv" >"$d/rank.out" 2>"$d/py.err"; then
 		fail "$n" ".py does not import/rank: $(tail -c 200 "$d/py.err")"; return; fi
 	if [ -f "$d/_$c.c" ] && ! $CC -std=c99 -Wall -Werror -c -I"$d" -o "$d/x.o" "$d/_$c.c" 2>"$d/cc.err"; then
 		fail "$n" ".c does not compile: $(head -c 200 "$d/cc.err")"; return; fi
@@ -209,9 +209,9 @@ if emit --heuristic-name P5 --format py -o "$TMP/p5/_P5.py" "$TMP/p5.tsv" 2>"$TM
 	grep -qF "context.get_value('m4_syscmd(>$M/p5)')" "$TMP/p5/_P5.py"; then
 	# (the stand-in's context has no such value: importing is the check)
 	cases=$((cases + 1))
-	if no_marker && python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import importlib.util as u
-s = u.spec_from_file_location("m", sys.argv[2]); m = u.module_from_spec(s); s.loader.exec_module(m)
-h = m.P5(); assert h.get_name() == "mm"' "$E/stub" "$TMP/p5/_P5.py" 2>"$TMP/p5/py.err"; then ok inj-feature-numeric-py
+	if no_marker && stub_python -c 'import sys; import importlib.util as u
+s = u.spec_from_file_location("m", sys.argv[1]); m = u.module_from_spec(s); s.loader.exec_module(m)
+h = m.P5(); assert h.get_name() == "mm"' "$TMP/p5/_P5.py" 2>"$TMP/p5/py.err"; then ok inj-feature-numeric-py
 	else fail inj-feature-numeric-py "$(tail -c 200 "$TMP/p5/py.err")"; fi
 else cases=$((cases + 1)); fail inj-feature-numeric-py "$(head -2 "$TMP/p5/err" | tr '\n' '|')"; fi
 # the C template's own failure message, m4 run on a crafted definition: the

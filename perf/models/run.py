@@ -31,7 +31,7 @@ Modes (torch.compile(model, dynamic=False, mode=...)):
   c  b + autoheuristic_use="mm", the controller's mm list = torch's shipped
      MMRankingH100 (its precondition holds on an H200 too)
   d  b + autoheuristic_use="mm" with --artifact (our _MMRanking<GPU>.py)
-  e  b + templates/mmrank_inductor.py install(k="auto", artifact)
+  e  b + mmrank.inductor.install(k="auto", artifact)
   f  b + install(k=1)
   (e, f: MMRANK_INDUCTOR_EXTRA=1 in the environment adds extra=True, the
   10 mm-ah configs the tree was trained on; the record's handler stats say it)
@@ -295,20 +295,18 @@ def setup_mode(mode, artifact):
     if mode == "a":
         return "default", None
     if mode in ("c", "d"):
-        sys.path.insert(0, os.path.join(ROOT, "perf", "inductor"))
-        from dropin import load_heuristic, set_registry
-        from torch._inductor.autoheuristic import learned_heuristic_controller as lhc
+        from mmrank import artifact as art
+        from mmrank.install_artifact import set_mm_heuristics
         icfg.autoheuristic_use = "mm"
         if mode == "c":
             from torch._inductor.autoheuristic.artifacts._MMRankingH100 import MMRankingH100
-            set_registry(lhc, [MMRankingH100()])
+            set_mm_heuristics([MMRankingH100()])
         else:
-            set_registry(lhc, [load_heuristic(artifact)])
+            set_mm_heuristics([art.load(artifact)[0]])
     elif mode in ("e", "f"):
-        sys.path.insert(0, os.path.join(ROOT, "templates"))
-        import mmrank_inductor
-        handler = mmrank_inductor.install(k="auto" if mode == "e" else 1, artifact=artifact,
-                                          extra=os.environ.get("MMRANK_INDUCTOR_EXTRA") == "1")
+        from mmrank import inductor
+        handler = inductor.install(k="auto" if mode == "e" else 1, artifact=artifact,
+                                   extra=inductor.env_flag("MMRANK_INDUCTOR_EXTRA"))
     return "max-autotune-no-cudagraphs", handler
 
 

@@ -44,6 +44,7 @@
 # OUTDIR/report.json.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"   # the mmrank package
 OUT=${1:?usage: perf/models/run.sh OUTDIR}
 mkdir -p "$OUT"
 exec > >(tee -a "$OUT/console.txt") 2>&1
