@@ -33,6 +33,7 @@ or an artifact that does not load.  Needs the mmrank package
 """
 import argparse
 import os
+import re
 import sys
 
 from report import geomean, load  # this script's folder
@@ -117,7 +118,7 @@ def main(argv):
     a = ap.parse_args(argv)
     ks = []
     for x in a.k.split(","):
-        if x != "auto" and not (x.isdigit() and int(x) >= 1):
+        if x != "auto" and not re.fullmatch(r"[1-9][0-9]{0,3}", x):
             sys.exit(f"replay.py: --k {a.k}: 'auto' or integers >= 1, comma-separated")
         ks.append(x if x == "auto" else int(x))
     runs = [load(f) for f in a.records]
