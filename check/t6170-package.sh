@@ -47,6 +47,15 @@ main_says package-main-refused 1 "^no artifact is used: MMRankingH200 was traine
 	MMRANK_STUB_GPU="NVIDIA H100 80GB HBM3" MMRANK_ARTIFACT="$ART"
 main_says package-main-bad-env 1 "^environment: MMRANK_INDUCTOR='7x': expected auto" MMRANK_STUB_GPU="NVIDIA H200" MMRANK_INDUCTOR=7x
 
+# a real torch (TORCH_PYTHON): on a machine without a GPU, no CUDA device;
+# with one, the artifact its name selects
+if test_skip_unless TORCH package-main-torch; then
+	"$TORCH_PYTHON" -m mmrank.inductor >"$TMP/t.out" 2>&1; rc=$?
+	if { [ $rc -eq 1 ] && grep -q '^no artifact is used: no CUDA device' "$TMP/t.out"; } ||
+		{ [ $rc -eq 0 ] && grep -q "^artifact: $ROOT/gen/_MMRanking" "$TMP/t.out"; }; then ok package-main-torch
+	else fail package-main-torch "rc=$rc $(tr '\n' '|' <"$TMP/t.out" | head -c 300)"; fi
+fi
+
 # ---- one home, one stub, no module-path edits -------------------------------------
 r=$(python3 -c 'import mmrank, mmrank.rules as r; print(mmrank.artifact_dir(), r._H)')
 [ "$r" = "$ROOT/gen $ROOT/stages/formats/rules.h" ] && ok package-checkout-reads-gen || fail package-checkout-reads-gen "$r"
