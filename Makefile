@@ -10,10 +10,10 @@ SHELL := /bin/bash
 MAKEFLAGS += --no-builtin-rules
 # The Python tools are modules of the mmrank package (python/), run as
 # `python3 -m mmrank.X` with this checkout's package first on PYTHONPATH, in
-# recipes (export) and in $(shell) ($(PYENV): make 4.3 exports nothing to it).
+# recipes (export) and in $(shell) ($(PYPKG_ENV): make 4.3 exports nothing to it).
 # The caller's PYTHONPATH follows, unexpanded ($(value)).
 export PYTHONPATH := $(CURDIR)/python$(if $(value PYTHONPATH),:$(value PYTHONPATH))
-PYENV = PYTHONPATH=$(call sq,$(PYTHONPATH))
+PYPKG_ENV = PYTHONPATH=$(call sq,$(PYTHONPATH))
 
 # ---- user variables --------------------------------------------------------
 GPU            ?= a100
@@ -793,7 +793,7 @@ distclean: clean
 # without it nothing is built or installed.
 INSTALL_ARTIFACT ?= $(O)/_$(HEURISTIC_NAME).py
 TORCH_ARTIFACTS  ?=
-inductor_install  = $(PYENV) python3 -m mmrank.install_artifact $(1) $(if $(TORCH_ARTIFACTS),--artifacts-dir $(call sq,$(TORCH_ARTIFACTS)))
+inductor_install  = $(PYPKG_ENV) python3 -m mmrank.install_artifact $(1) $(if $(TORCH_ARTIFACTS),--artifacts-dir $(call sq,$(TORCH_ARTIFACTS)))
 ifneq ($(filter install-artifact,$(MAKECMDGOALS)),)
 ifneq ($(shell $(call inductor_install,check) >/dev/null && echo y),y)
 $(error make install-artifact: nothing was built or installed (above))

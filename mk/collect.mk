@@ -264,7 +264,7 @@ endif
 # ---- KERNEL_TEMPLATE=triton: the cubins, compiled before the shards ------
 # The entry folder for this kernel source, Triton version and arch
 # (triton_aot --entry-dir; asked only when the triton template is used).
-TRITON_ENTRY = $(or $(TRITON_CUBINS),$(shell $(PYENV) $(PYTHON) -m mmrank.bench.triton_aot --cache $(CUBIN_CACHE) \
+TRITON_ENTRY = $(or $(TRITON_CUBINS),$(shell $(PYPKG_ENV) $(PYTHON) -m mmrank.bench.triton_aot --cache $(CUBIN_CACHE) \
 		--arch $(TRITON_ARCH) --entry-dir 2>/dev/null),$(error KERNEL_TEMPLATE=triton: \
 		'$(PYTHON) -m mmrank.bench.triton_aot --entry-dir' failed: install triton (pip install \
 		triton==3.6.0), or name a carried cubin folder with TRITON_CUBINS=DIR))
