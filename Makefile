@@ -8,6 +8,12 @@ SHELL := /bin/bash
 .DELETE_ON_ERROR:
 .SUFFIXES:
 MAKEFLAGS += --no-builtin-rules
+# The Python tools are modules of the mmrank package (python/), run as
+# `python3 -m mmrank.X` with this checkout's package first on PYTHONPATH, in
+# recipes (export) and in $(shell) ($(PYPKG_ENV): make 4.3 exports nothing to it).
+# The caller's PYTHONPATH follows, unexpanded ($(value)).
+export PYTHONPATH := $(CURDIR)/python$(if $(value PYTHONPATH),:$(value PYTHONPATH))
+PYPKG_ENV = PYTHONPATH=$(call sq,$(PYTHONPATH))
 
 # ---- user variables --------------------------------------------------------
 GPU            ?= a100
@@ -786,14 +792,14 @@ distclean: clean
 # INSTALL_ARTIFACT=file) into the local torch's autoheuristic artifacts folder
 # under a name Inductor's discovery takes before the shipped _MMRanking*.py,
 # then prints the discovery order; uninstall-artifact removes what it made
-# (stages/gpu/bench/inductor_install.py --help).  TORCH_ARTIFACTS=dir: another
+# (python3 -m mmrank.install_artifact --help).  TORCH_ARTIFACTS=dir: another
 # torch's artifacts folder (default: that of the torch python3 imports; the
 # order is then shown only where python3 imports that torch).  What install
-# needs is checked when make starts (inductor_install.py check), so that
+# needs is checked when make starts (mmrank.install_artifact check), so that
 # without it nothing is built or installed.
 INSTALL_ARTIFACT ?= $(O)/_$(HEURISTIC_NAME).py
 TORCH_ARTIFACTS  ?=
-inductor_install  = python3 stages/gpu/bench/inductor_install.py $(1) $(if $(TORCH_ARTIFACTS),--artifacts-dir $(call sq,$(TORCH_ARTIFACTS)))
+inductor_install  = $(PYPKG_ENV) python3 -m mmrank.install_artifact $(1) $(if $(TORCH_ARTIFACTS),--artifacts-dir $(call sq,$(TORCH_ARTIFACTS)))
 ifneq ($(filter install-artifact,$(MAKECMDGOALS)),)
 ifneq ($(shell $(call inductor_install,check) >/dev/null && echo y),y)
 $(error make install-artifact: nothing was built or installed (above))

@@ -25,12 +25,18 @@
 #                       (a FAIL when CHECK_REQUIRE lists P)
 #   test_require P[,P] NAME       the same, and the whole script stops there
 #   test_have_bins NAME PROG...   $BIN/PROG built, or "skip NAME: [BUILT] ..."
+#   stub_python ARGS...  python3 with the tests' torch stand-in (check/stub)
+# PYTHONPATH starts with the checkout's python/ (the mmrank package), so every
+# python3 a test runs imports this tree's mmrank.
 # The prerequisites are probed lazily, once per script (_prereq_probe below).
 set -u
 BIN=${BIN:-build/bin}
 case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 ROOT=$PWD
 FIX=$ROOT/check/fixtures
+export PYTHONPATH="$ROOT/python${PYTHONPATH:+:$PYTHONPATH}"
+STUB=$ROOT/check/stub
+stub_python() { PYTHONPATH="$STUB:$PYTHONPATH" python3 "$@"; }
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mmrank-check.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 _failed=0

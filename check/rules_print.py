@@ -1,13 +1,11 @@
 #!/usr/bin/env python3
 """rules_print.py -- the Python side of check/t1170-rules.sh: the cases of
 check/unit/rules_print.c (same input, same output), evaluated with
-stages/formats/rules.py."""
+mmrank.rules (PYTHONPATH=<repo>/python)."""
 import math
-import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'stages', 'formats'))
-import rules  # noqa: E402
+from mmrank import rules
 
 
 def g17(x):

@@ -9,7 +9,7 @@ TREE.tsv must be fit's *unpruned* tree trained on MAIN.feat.tsv alone with
 no hold-out (`fit MAIN.feat.tsv --split none -o TREE.tsv ...`), so that the
 training matrix is exactly spec §5.2's expansion of MAIN:
   for every input with a finite best time b, one row per choice c with a
-  near-best time t (stages/formats/rules.py: b/t >= 0.98): features = the tree's feature columns (by
+  near-best time t (mmrank.rules: b/t >= 0.98): features = the tree's feature columns (by
   name), label = c, sample weight = b/t.
 (Until fit can dump its matrix, e.g. `fit --dump-train FILE`, the oracle
 rebuilds it; with --train FILE it reads such a dump instead: TSV, header =
@@ -33,14 +33,12 @@ input errors.
 """
 import argparse
 import math
-import os
 import sys
 
 import numpy as np
 from sklearn.tree import DecisionTreeClassifier
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "stages", "formats"))
-import rules  # noqa: E402  (near-best: stages/formats/rules.h)
+from mmrank import rules  # (near-best: stages/formats/rules.h)
 
 
 def read_tree(path):

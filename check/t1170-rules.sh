@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # t1170-rules.sh — one home per rule (stages/formats/rules.h): near-best (spec
 # §5.2), the top-k list with the extern_mm fallback (§5.9, §7.3), regret.
-#   - C (check/unit/rules_print.c) and Python (stages/formats/rules.py, which
+#   - C (check/unit/rules_print.c) and Python (mmrank.rules, which
 #     reads rules.h's #define lines; check/rules_print.py) give the same
 #     answers on check/fixtures/rules/cases.txt, and the expected ones
 #     (expected.txt: near-best up to t = best/0.98 = 1.0204 best, not the
@@ -26,10 +26,9 @@ fi
 "$BIN/fit" "$TMP/b.feat.tsv" --split none --dump-train "$TMP/dump.tsv" -o "$TMP/t.tsv" \
 	--metrics "$TMP/m.tsv" >/dev/null 2>&1 || { fail rules-fit "featurize/fit failed"; finish; }
 awk -F'\t' 'NR > 1 { print $(NF - 1) "\t" $NF }' "$TMP/dump.tsv" >"$TMP/fit.rows"
-python3 - "$TMP/b.feat.tsv" "$ROOT/stages/formats" >"$TMP/py.rows" <<'PY'
+python3 - "$TMP/b.feat.tsv" >"$TMP/py.rows" <<'PY'
 import sys
-sys.path.insert(0, sys.argv[2])
-import rules
+from mmrank import rules
 rows = [l.rstrip('\n').split('\t') for l in open(sys.argv[1])][1:]
 h = rows[0]
 ci, mi, ii = h.index('choice'), h.index('median_ms'), h.index('input')

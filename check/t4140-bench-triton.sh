@@ -37,8 +37,8 @@
 #     -o LOG equals the positional form;
 #   * make collect SHAPES=<padded list> KERNEL_TEMPLATE=triton reaches
 #     merged.txt with the exact strides (+ merged.txt.versions.tsv); make -n
-#     lists the variants and compiles them (triton_aot.py) before the shard;
-#   * make collect BACKEND=inductor (inductor_collect.py --fake) shards,
+#     lists the variants and compiles them (mmrank.bench.triton_aot) before the shard;
+#   * make collect BACKEND=inductor (mmrank.bench.inductor_collect, faked) shards,
 #     merges and records the versions like bench.
 . check/lib.sh
 F=$BIN/bench-fake TC=$BIN/triton_cands
@@ -397,21 +397,21 @@ if test_skip_unless TRITON bench-triton-collect-compiles-first; then
 	"${MK[@]}" -n collect SAMPLES=2 KERNEL_TEMPLATE=triton > n.log 2>&1
 	C=$TMP/out/zz201/collect
 	v=$(grep -n "bin/triton_cands --variants $C/shapes.tsv $C/triton_variants.tsv" n.log | cut -d: -f1)
-	a=$(grep -n "stages/gpu/bench/triton_aot.py --cache [^ ]*/cubin --arch 90 --jobs [0-9]* $C/triton_variants.tsv" n.log | cut -d: -f1)
+	a=$(grep -n -e "-m mmrank.bench.triton_aot --cache [^ ]*/cubin --arch 90 --jobs [0-9]* $C/triton_variants.tsv" n.log | cut -d: -f1)
 	b=$(grep -n "bin/bench-fake .*--template triton .*--triton-cubins [^ ]*/cubin/triton-[0-9a-f]*-[0-9.]*-sm90 " n.log | head -1 | cut -d: -f1)
 	[ -n "$v" ] && [ -n "$a" ] && [ -n "$b" ] && [ "$v" -lt "$a" ] && [ "$a" -lt "$b" ] && ok bench-triton-collect-compiles-first ||
 		fail bench-triton-collect-compiles-first "lines variants=$v aot=$a bench=$b: $(grep -E 'triton' n.log | head -3 | tr '\n' '|')"
 	"${MK[@]}" -n triton-cubins SHAPES="$P" > t.log 2>&1
-	grep -q "shapes --from-list $P" t.log && grep -q 'triton_aot.py' t.log && ! grep -q 'bench-fake' t.log &&
+	grep -q "shapes --from-list $P" t.log && grep -q 'mmrank.bench.triton_aot' t.log && ! grep -q 'bench-fake' t.log &&
 		ok bench-triton-cubins-target || fail bench-triton-cubins-target "$(tail -3 t.log | tr '\n' '|')"
 fi
-# BACKEND=inductor: inductor_collect.py shards the same way, merged, versions kept
+# BACKEND=inductor: inductor_collect shards the same way, merged, versions kept
 # (run by the stand-in check/inductor/fake_python.py: no torch)
 "${MK[@]}" collect SAMPLES=2 BACKEND=inductor PYTHON="python3 $ROOT/check/inductor/fake_python.py" OUT="$TMP/ind" > ind.log 2>&1
 I=$TMP/ind/zz201
 r0=$(($(wc -l < "$I/collect/data_0.txt") + $(wc -l < "$I/collect/data_1.txt") - 4))
 [ "$(($(wc -l < "$I/merged.txt") - 2))" = "$r0" ] && [ "$r0" -gt 0 ] &&
-	grep -q "inductor_collect.py --device 1 --shard 1/2 " ind.log && ok bench-inductor-collect ||
+	grep -q "mmrank.bench.inductor_collect --device 1 --shard 1/2 " ind.log && ok bench-inductor-collect ||
 	fail bench-inductor-collect "$(tail -3 ind.log | tr '\n' '|')"
 printf 'key\tvalue\nbackend\tinductor\ntorch\tfake\ntriton\tfake\ndevice\tFAKE\n' > iv.want
 test_cmp bench-inductor-collect-versions iv.want "$I/merged.txt.versions.tsv"

@@ -5,8 +5,8 @@
 # within a list and repeats ids across the two lists; fp32 with TF32 on and
 # off; decompose_k at k >= 32 max(m, n); m = 1; a layout column), refusals
 # with file:line:field; the committed tables against torch 2.11's sources
-# (stages/gpu/bench/triton_configs.py --source, when /work/torch211 or
-# TORCH_SRC exists); the AOT compile (stages/gpu/bench/triton_aot.py: sm_90
+# (python3 -m mmrank.bench.triton_configs --source, when /work/torch211 or
+# TORCH_SRC exists); the AOT compile (python3 -m mmrank.bench.triton_aot: sm_90
 # cubins with triton 3.6.0, read back by the C reader, keyed by kernel
 # source, cached, atomic, failures recorded); the specialisation check
 # against the static oracle on a few cases; and that the CUDA launcher and
@@ -232,10 +232,10 @@ expect_error triton-params-bad-value "par2.tsv:[0-9]+: field 'value': not an int
 # ---- the committed tables are torch 2.11's ------------------------------------------
 TSRC=${TORCH_SRC:-/work/torch211}
 if test_skip_unless TORCH_SRC triton-table-torch211; then
-	python3 stages/gpu/bench/triton_configs.py --source "$TSRC" --configs > "$TMP/tc.tsv" &&
+	python3 -m mmrank.bench.triton_configs --source "$TSRC" --configs > "$TMP/tc.tsv" &&
 		test_cmp triton-table-configs-torch211 kernels/inductor_mm_configs.tsv "$TMP/tc.tsv" ||
 		fail triton-table-configs-torch211 "triton_configs.py failed"
-	python3 stages/gpu/bench/triton_configs.py --source "$TSRC" --params > "$TMP/tp.tsv" &&
+	python3 -m mmrank.bench.triton_configs --source "$TSRC" --params > "$TMP/tp.tsv" &&
 		test_cmp triton-table-params-torch211 kernels/inductor_mm_params.tsv "$TMP/tp.tsv" ||
 		fail triton-table-params-torch211 "triton_configs.py failed"
 fi
@@ -257,10 +257,10 @@ test_require TRITON triton-aot
 [ "$(wc -l < "$TMP/v2.tsv")" = 3 ] || fail triton-aot-variants "$(cat "$TMP/v2.tsv")"
 export TRITON_CACHE_DIR=$TMP/triton-own-cache
 CACHE=$TMP/cubin
-if python3 stages/gpu/bench/triton_aot.py --cache "$CACHE" --jobs 2 "$TMP/v2.tsv" > "$TMP/aot.out" 2> "$TMP/aot.err" &&
+if python3 -m mmrank.bench.triton_aot --cache "$CACHE" --jobs 2 "$TMP/v2.tsv" > "$TMP/aot.out" 2> "$TMP/aot.err" &&
    grep -q '^compiled	2$' "$TMP/aot.out"; then ok triton-aot-compile
 else fail triton-aot-compile "$(cat "$TMP/aot.out" "$TMP/aot.err" | tail -5 | tr '\n' '|')"; fi
-ED=$(python3 stages/gpu/bench/triton_aot.py --cache "$CACHE" --entry-dir)
+ED=$(python3 -m mmrank.bench.triton_aot --cache "$CACHE" --entry-dir)
 [ "$(awk -F'\t' '$1 == "entry" { print $2 }' "$TMP/aot.out")" = "$ED" ] && ok triton-aot-entry-dir ||
 	fail triton-aot-entry-dir "$ED"
 vs=$(tail -n +2 "$TMP/v2.tsv" | cut -f1)
@@ -274,7 +274,7 @@ if awk -F'\t' '
 else fail triton-aot-meta-read "$(cat "$TMP/meta.out" | tr '\n' '|')"; fi
 # 262144 bytes of shared memory: the config Inductor logs as "out of
 # resource: ... Required: 262144, Hardware limit: 232448" compiles (inf at load)
-python3 stages/gpu/bench/triton_aot.py --cache "$CACHE" --jobs 2 "$TMP/v2.tsv" > "$TMP/aot2.out" 2>&1 &&
+python3 -m mmrank.bench.triton_aot --cache "$CACHE" --jobs 2 "$TMP/v2.tsv" > "$TMP/aot2.out" 2>&1 &&
 	grep -q '^cached	2$' "$TMP/aot2.out" && grep -q '^compiled	0$' "$TMP/aot2.out" && ok triton-aot-cached ||
 	fail triton-aot-cached "$(tr '\n' ' ' < "$TMP/aot2.out")"
 if ls "$ED" | grep -q '\.tmp\.'; then fail triton-aot-atomic "temporary files left: $(ls "$ED")"
@@ -286,10 +286,10 @@ fi
 # compile: an error entry (no cubin), reported by the reader, exit status 0
 sed 's/    pid = tl.program_id(0).to(INDEX_DTYPE)/    pid = tl.program_id(0).to(INDEX_DTYPE) + tl.no_such_function()/' \
 	kernels/triton_mm.py > "$TMP/broken_mm.py"
-ED2=$(python3 stages/gpu/bench/triton_aot.py --cache "$CACHE" --kernel "$TMP/broken_mm.py" --entry-dir)
+ED2=$(python3 -m mmrank.bench.triton_aot --cache "$CACHE" --kernel "$TMP/broken_mm.py" --entry-dir)
 [ "$ED2" != "$ED" ] && ok triton-aot-keyed-by-source || fail triton-aot-keyed-by-source "$ED2"
 { head -1 "$TMP/v2.tsv"; sed -n 2p "$TMP/v2.tsv"; } > "$TMP/v1.tsv"
-python3 stages/gpu/bench/triton_aot.py --cache "$CACHE" --kernel "$TMP/broken_mm.py" --jobs 1 "$TMP/v1.tsv" > "$TMP/aot3.out" 2> "$TMP/aot3.err"
+python3 -m mmrank.bench.triton_aot --cache "$CACHE" --kernel "$TMP/broken_mm.py" --jobs 1 "$TMP/v1.tsv" > "$TMP/aot3.out" 2> "$TMP/aot3.err"
 rc=$?
 v1=$(sed -n 2p "$TMP/v1.tsv" | cut -f1)
 if [ $rc = 0 ] && grep -q '^failed	1$' "$TMP/aot3.out" && [ ! -e "$ED2/$v1.cubin" ] &&
@@ -298,7 +298,7 @@ else fail triton-aot-failure-recorded "rc $rc: $(cat "$TMP/aot3.out" "$TMP/aot3.
 # a variant line whose name does not match its fields is refused
 awk -F'\t' 'BEGIN { OFS = "\t" } NR == 2 { $4 = 64 } { print }' "$TMP/v1.tsv" > "$TMP/vbad.tsv"
 expect_error triton-aot-bad-variant "vbad.tsv:2: field 'variant'" "$TMP/none" \
-	python3 stages/gpu/bench/triton_aot.py --cache "$CACHE" "$TMP/vbad.tsv"
+	python3 -m mmrank.bench.triton_aot --cache "$CACHE" "$TMP/vbad.tsv"
 # a corrupted cubin is refused by the reader
 cp "$ED/$v1.cubin" "$TMP/keep.cubin" && printf 'x' >> "$ED/$v1.cubin"
 "$MC" "$ED" "$v1" > "$TMP/mc.out"; rc=$?

@@ -60,7 +60,7 @@ same_rankings() {
 	local ai=
 	grep -q "$1_arith_intensity(" "$2/_$1.c" && ai=--ai
 	"$2/rank_c" "$4" >"$2/c.out" 2>"$2/c.err" || { echo "rank_c failed: $(head -2 "$2/c.err")"; return 1; }
-	python3 "$E/rank_py.py" "$3" "$1" "$4" $ai --append extern_mm >"$2/py.out" 2>"$2/py.err" ||
+	stub_python "$E/rank_py.py" "$3" "$1" "$4" $ai --append extern_mm >"$2/py.out" 2>"$2/py.err" ||
 		{ echo "rank_py failed: $(tail -2 "$2/py.err")"; return 1; }
 	[ -s "$2/c.out" ] || { echo "no contexts"; return 1; }
 	cmp -s "$2/c.out" "$2/py.out" ||
@@ -123,7 +123,7 @@ test_cmp emit-stdout "$FE/expected.py" "$TMP/stdout.py"
 D2=$TMP/topk
 if emit_all MMRankingTest "$FE/tree_topk.tsv" "$D2" && build_driver MMRankingTest "$D2"; then
 	"$D2/rank_c" "$FE/contexts.tsv" --top-k >"$D2/k.c" 2>&1
-	python3 "$E/rank_py.py" "$D2/_MMRankingTest.py" MMRankingTest "$FE/contexts.tsv" --top-k >"$D2/k.py" 2>&1
+	stub_python "$E/rank_py.py" "$D2/_MMRankingTest.py" MMRankingTest "$FE/contexts.tsv" --top-k >"$D2/k.py" 2>&1
 	if cmp -s "$D2/k.c" "$D2/k.py" && [ "$(sed -n 1,2p "$D2/k.c" | tr '\n' ' ')" = "0	5 1	1 " ] &&
 		grep -q '^#define MMRankingTest_HAS_TOP_K 1$' "$D2/_MMRankingTest.h" &&
 		grep -q '^#define MMRankingTest_TOP_K_EPS 0.005$' "$D2/_MMRankingTest.h"; then
@@ -139,7 +139,7 @@ else
 fi
 if [ -x "$D/rank_c" ] 2>/dev/null || build_driver MMRankingTest "$D"; then
 	"$D/rank_c" "$FE/contexts.tsv" --top-k | cut -f2 | sort -u >"$TMP/nok.c"
-	python3 "$E/rank_py.py" "$D/_MMRankingTest.py" MMRankingTest "$FE/contexts.tsv" --top-k | cut -f2 | sort -u >"$TMP/nok.py"
+	stub_python "$E/rank_py.py" "$D/_MMRankingTest.py" MMRankingTest "$FE/contexts.tsv" --top-k | cut -f2 | sort -u >"$TMP/nok.py"
 	[ "$(cat "$TMP/nok.c")" = -1 ] && [ "$(cat "$TMP/nok.py")" = -1 ] &&
 		grep -q '^#define MMRankingTest_HAS_TOP_K 0$' "$D/_MMRankingTest.h" && ok emit-top-k-none ||
 		fail emit-top-k-none "C '$(cat "$TMP/nok.c")' Python '$(cat "$TMP/nok.py")'"
@@ -162,7 +162,7 @@ if build_driver MMRankingTest "$D"; then
 	test_cmp emit-pick-hand-c <(cut -d: -f1 "$FE/expected_rank.txt") "$TMP/hand.pick"
 	if why=$(default_everywhere MMRankingTest "$D" "$FE/tree.tsv" "$FE/contexts.tsv"); then
 		ok emit-c-default-fixture; else fail emit-c-default-fixture "$why"; fi
-	python3 "$E/rank_py.py" "$D/_MMRankingTest.py" MMRankingTest "$FE/contexts.tsv" >"$TMP/hand.py" 2>&1
+	stub_python "$E/rank_py.py" "$D/_MMRankingTest.py" MMRankingTest "$FE/contexts.tsv" >"$TMP/hand.py" 2>&1
 	test_cmp emit-rank-hand-py "$FE/expected_rank.txt" "$TMP/hand.py"
 else
 	fail emit-rank-hand "driver does not build: $(head -3 "$D/cc.err")"

@@ -30,7 +30,7 @@ python3 "$E/gen_contexts.py" 200 18 --huge | sed 1d >>"$TMP/ctx.tsv"
 for dev in A100:166912:8,0 H100:232448:9,0 H200:232448:9,0; do
 	IFS=: read -r g smem capa <<<"$dev"
 	art=$ROOT/gen/_MMRanking$g.py
-	python3 "$E/rank_py.py" "$art" "MMRanking$g" "$TMP/ctx.tsv" >"$TMP/stub.$g"
+	stub_python "$E/rank_py.py" "$art" "MMRanking$g" "$TMP/ctx.tsv" >"$TMP/stub.$g"
 	if "${RT[@]}" "$art" "MMRanking$g" "$TMP/ctx.tsv" "$smem" "$capa" >"$TMP/torch.$g" 2>"$TMP/err" &&
 		[ "$(wc -l <"$TMP/torch.$g")" -eq 600 ]; then
 		test_cmp "emit-torch-gen-$g" "$TMP/stub.$g" "$TMP/torch.$g"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check/t6100-inductor-collect.sh — stages/gpu/bench/inductor_collect.py without a
+# check/t6100-inductor-collect.sh — python3 -m mmrank.bench.inductor_collect without a
 # GPU (run by check/inductor/fake_python.py: Inductor replaced by a
 # deterministic stand-in that writes its scratch log the way AutoHeuristic
 # does): the log featurize/merge read, sharding as bench,
@@ -8,12 +8,12 @@
 cd "$(dirname "$0")/.." || exit 1
 . check/lib.sh
 FAKE_PY="python3 $ROOT/check/inductor/fake_python.py"
-IC="$FAKE_PY $ROOT/stages/gpu/bench/inductor_collect.py"
+IC="$FAKE_PY -m mmrank.bench.inductor_collect"
 cd "$TMP" || exit 1
 "$BIN/sample" --seed 3 --samples 3 -o s.tsv 2>/dev/null   # 12 inputs
 
 # --help states inputs, outputs and units
-h=$(python3 "$ROOT/stages/gpu/bench/inductor_collect.py" --help)
+h=$(python3 -m mmrank.bench.inductor_collect --help)
 if grep -q 'SHAPES' <<<"$h" && grep -q 'LOG.inputs.tsv' <<<"$h" && grep -q 'in ms' <<<"$h" \
 	&& grep -q -- '--time-limit' <<<"$h"; then ok help; else fail help "usage text incomplete"; fi
 # and has no test-only option (the stand-in is the test tree's)
@@ -152,8 +152,9 @@ grep -q 'BACKEND=cuda: expected bench or inductor' mk.out && ok make-fragment-ba
 # raise -- the H200 run of 2026-12-01 lost its tf32 input to exactly that.
 TP=${TORCH_PYTHON:-python3}
 if test_skip_unless TORCH set-tf32-torch; then
-	r=$(cd "$ROOT/stages/gpu/bench" && "$TP" -W ignore -c '
-import torch, inductor_torch as it
+	r=$("$TP" -W ignore -c '
+import torch
+from mmrank.bench import inductor_torch as it
 out = []
 for f in (False, True, False, True):
     it.set_tf32(f)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # check/t6110-inductor-install.sh — make install-artifact / uninstall-artifact
-# (stages/gpu/bench/inductor_install.py) on a torch stand-in: check/emit/stub plus
+# (python -m mmrank.install_artifact) on a torch stand-in: check/stub plus
 # an artifacts package holding gen/_MMRankingA100.py and gen/_MMRankingH100.py
 # as the "shipped" modules, and an H200 artifact (gen's H100 tree renamed
 # MMRankingH200: the same precondition, shared memory 232448 and capability
@@ -10,14 +10,14 @@ cd "$(dirname "$0")/.." || exit 1
 . check/lib.sh
 S=$TMP/stub
 ART=$S/torch/_inductor/autoheuristic/artifacts
-cp -r "$ROOT/check/emit/stub" "$S"
-rm -rf "$S"/torch/_inductor/autoheuristic/__pycache__
+cp -r "$STUB" "$S"
+find "$S" -name __pycache__ -prune -exec rm -rf {} +
 mkdir -p "$ART"
 : >"$ART/__init__.py"
 cp "$ROOT/gen/_MMRankingA100.py" "$ROOT/gen/_MMRankingH100.py" "$ART/"
 sed 's/MMRankingH100/MMRankingH200/g' "$ROOT/gen/_MMRankingH100.py" >"$TMP/_MMRankingH200.py"
-INS="python3 $ROOT/stages/gpu/bench/inductor_install.py"
-run() { env -u PYTHONDONTWRITEBYTECODE PYTHONPATH="$S" "$@"; }
+INS="python3 -m mmrank.install_artifact"
+run() { env -u PYTHONDONTWRITEBYTECODE PYTHONPATH="$S:$PYTHONPATH" "$@"; }
 snapshot() { (cd "$S" && find . -type f | sort | xargs sha256sum); }
 
 run $INS order >"$TMP/before.txt" 2>&1
@@ -42,10 +42,8 @@ if grep -q '^Inductor uses: MMRankingA100 ' "$TMP/a100.txt"; then ok a100-keeps-
 	fail a100-keeps-shipped "$(tail -1 "$TMP/a100.txt")"; fi
 # the controller's own rule on the discovered list: the first passing
 # precondition gives the ranking Inductor filters (the H200 copy ranks as the H100 tree)
-r=$(run python3 - "$ROOT/stages/gpu/bench" <<'PY'
-import sys
-sys.path.insert(0, sys.argv[1])
-import inductor_install as ii
+r=$(run python3 - <<'PY'
+from mmrank import install_artifact as ii
 from torch._inductor.autoheuristic import learnedheuristic_interface as lhi
 from torch._inductor.autoheuristic.autoheuristic_utils import AHContext, AHMetadata, mm_operations
 hs = [h for h in ii._find_and_instantiate("torch._inductor.autoheuristic.artifacts", lhi.LearnedHeuristic) if h.get_name() == "mm"]
@@ -77,7 +75,7 @@ run $INS uninstall --all >"$TMP/un2.txt" 2>&1 && grep -q 'nothing to uninstall' 
 	&& ok uninstall-idempotent || fail uninstall-idempotent "$(cat "$TMP/un2.txt")"
 # no torch at all (python3 -S: no site-packages): uninstall says there is
 # nothing to uninstall, exit 0, and gives no install hint
-env -u PYTHONPATH python3 -S "$ROOT/stages/gpu/bench/inductor_install.py" uninstall --all >"$TMP/un3.txt" 2>&1; rc=$?
+PYTHONPATH=$ROOT/python python3 -S -m mmrank.install_artifact uninstall --all >"$TMP/un3.txt" 2>&1; rc=$?
 [ $rc -eq 0 ] && grep -q '^nothing to uninstall: python3 has no torch here' "$TMP/un3.txt" &&
 	! grep -q 'make install-artifact\|nothing installed' "$TMP/un3.txt" && ok uninstall-without-torch ||
 	fail uninstall-without-torch "rc=$rc $(cat "$TMP/un3.txt")"
@@ -92,19 +90,19 @@ echo 'raise ImportError("stand-in: this torch does not import")' >"$B/torch/__in
 : >"$B/torch/_inductor/autoheuristic/artifacts/__init__.py"
 bsnap() { (cd "$B" && find . -type f | sort | xargs sha256sum); }
 bsnap >"$TMP/b0.txt"
-PYTHONPATH="$B" make -s --no-print-directory -C "$ROOT" install-artifact GPU=h200 OUT="$TMP/out" >"$TMP/bi.txt" 2>&1; rc=$?
+PYTHONPATH="$B:$PYTHONPATH" make -s --no-print-directory -C "$ROOT" install-artifact GPU=h200 OUT="$TMP/out" >"$TMP/bi.txt" 2>&1; rc=$?
 if [ $rc -eq 0 ]; then fail install-no-torch "exit status 0"
 elif ! grep -q "python3 cannot import torch (ImportError: stand-in: this torch does not import); nothing installed: .*make install-artifact TORCH_ARTIFACTS=DIR" "$TMP/bi.txt"; then
 	fail install-no-torch "$(head -c 400 "$TMP/bi.txt")"
 elif [ -e "$TMP/out" ] || ! bsnap | cmp -s - "$TMP/b0.txt"; then fail install-no-torch "something was built or installed"
 else ok install-no-torch; fi
 BA=$B/torch/_inductor/autoheuristic/artifacts
-PYTHONPATH="$B" make -s --no-print-directory -C "$ROOT" install-artifact GPU=h200 TORCH_ARTIFACTS="$BA" \
+PYTHONPATH="$B:$PYTHONPATH" make -s --no-print-directory -C "$ROOT" install-artifact GPU=h200 TORCH_ARTIFACTS="$BA" \
 	INSTALL_ARTIFACT="$TMP/_MMRankingH200.py" >"$TMP/bi.txt" 2>&1; rc=$?
 if [ $rc -eq 0 ] && cmp -s "$TMP/_MMRankingH200.py" "$BA/_0mmrank_MMRankingH200.py" &&
 	grep -q "^discovery order not shown: python3 cannot import torch" "$TMP/bi.txt"; then ok install-torch-artifacts
 else fail install-torch-artifacts "rc=$rc $(head -c 300 "$TMP/bi.txt")"; fi
-PYTHONPATH="$B" make -s --no-print-directory -C "$ROOT" uninstall-artifact GPU=h200 TORCH_ARTIFACTS="$BA" >/dev/null 2>&1
+PYTHONPATH="$B:$PYTHONPATH" make -s --no-print-directory -C "$ROOT" uninstall-artifact GPU=h200 TORCH_ARTIFACTS="$BA" >/dev/null 2>&1
 bsnap | cmp -s - "$TMP/b0.txt" && ok uninstall-torch-artifacts || fail uninstall-torch-artifacts "tree differs"
 
 # refusals: not an artifact; a folder that is not torch's artifacts package;

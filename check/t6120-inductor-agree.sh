@@ -116,7 +116,7 @@ expect_error rep-times-short-line "reps1.tsv:2: expected input, rep, seconds" "$
 # (--max-inputs), the fake fast back end all; identical fakes agree fully
 FAKE_PY="python3 $ROOT/check/inductor/fake_python.py"
 OUT=$TMP/dev GPUS=2 A_S=1 B_S=30 PYTHON="$FAKE_PY" COLLECT_EXTRA="--fake-delay-ms 100" \
-	FAST_CMD="$FAKE_PY $ROOT/stages/gpu/bench/inductor_collect.py --shard {i}/{n} --stats {stats} {shapes} {log}" \
+	FAST_CMD="$FAKE_PY -m mmrank.bench.inductor_collect --shard {i}/{n} --stats {stats} {shapes} {log}" \
 	bash "$ROOT/perf/experiments/inductor_agree.sh" >"$TMP/dev.txt" 2>&1
 na=$(($(cat "$TMP"/dev/A/data_*.part.done | grep -c '^[0-9]')))
 nb=$(($(cat "$TMP"/dev/B/data_*.part.done | grep -c '^[0-9]')))
@@ -132,7 +132,7 @@ else fail agree-script-dry-run "A $na B $nb: $(tail -5 "$TMP/dev.txt" | tr '\n' 
 # fast back end runs in the first call only, the second call resumes A+B
 pair() {
 	OUT=$TMP/devp GPUS=2 PAIRED=1 A_S=1 PYTHON="$FAKE_PY" COLLECT_EXTRA="--fake-delay-ms 150" \
-		FAST_CMD="$FAKE_PY $ROOT/stages/gpu/bench/inductor_collect.py --shard {i}/{n} --stats {stats} {shapes} {log}" \
+		FAST_CMD="$FAKE_PY -m mmrank.bench.inductor_collect --shard {i}/{n} --stats {stats} {shapes} {log}" \
 		bash "$ROOT/perf/experiments/inductor_agree.sh" >"$TMP/devp$1.txt" 2>&1
 }
 pair 1

@@ -68,9 +68,7 @@ if grep -q '^| 1 | sample seed 5 #0 | 2x4096x6144 | bfloat16 | 2.0000 (0.0) / 2.
 	ok report-table; else fail report-table "$(sed -n 4p "$TMP/r.txt")"; fi
 
 # dropin.py's pieces that need no torch
-out=$(python3 - "$ROOT/perf/inductor" <<'PY'
-import sys
-sys.path.insert(0, sys.argv[1])
+out=$(PYTHONPATH="$ROOT/perf/inductor:$PYTHONPATH" python3 - <<'PY'
 import dropin
 class H:   # a ranking of 14 ids, extern_mm at rank 12
     def get_decisions_ranked(self, ctx):
@@ -94,7 +92,7 @@ expect_error subset-out-of-range 'rows must be in 0..29' "$TMP/none.jsonl" \
 python3 perf/inductor/dropin.py --help | grep -q 'kernel_ms' && ok dropin-help || fail dropin-help "no usage"
 # the committed shape list: >= 30 shapes, >= 15 from real models, strides as given
 n=$(python3 -c "
-import sys; sys.path.insert(0, 'stages/gpu/bench'); import inductor_shapes as s
+from mmrank.bench import inductor_shapes as s
 x = s.read_shapes('perf/inductor/shapes.tsv'); print(len(x))")
 real=$(awk -F'\t' 'NR>1 && $1 !~ /^sample/' perf/inductor/shapes.tsv | wc -l)
 [ "$n" -ge 30 ] && [ "$real" -ge 15 ] && ok shape-list || fail shape-list "$n shapes, $real real"
@@ -103,9 +101,8 @@ real=$(awk -F'\t' 'NR>1 && $1 !~ /^sample/' perf/inductor/shapes.tsv | wc -l)
 # out-of-sample In-Inductor set for the H200 tree)
 if out=$(python3 - "$ROOT" <<'PY'
 import lzma, sys
+from mmrank.bench import inductor_shapes as ish
 root = sys.argv[1]
-sys.path.insert(0, root + "/stages/gpu/bench")
-import inductor_shapes as ish
 shapes = ish.read_shapes(root + "/perf/inductor/shapes_unseen.tsv")
 train = set()
 logs = [r.split("\t")[0] for r in open(root + "/datasets/MANIFEST.h200.tsv").read().splitlines()[1:]]

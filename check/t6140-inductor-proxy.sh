@@ -29,7 +29,7 @@
 cd "$(dirname "$0")/.." || exit 1
 . check/lib.sh
 R=perf/results/gpu/inductor_unseen
-P=(python3 perf/inductor/proxy.py --triton-cands "$BIN/triton_cands")
+P=(stub_python perf/inductor/proxy.py --triton-cands "$BIN/triton_cands")
 xz -dc "$R/inductor.jsonl.xz" >"$TMP/u.jsonl"
 if "${P[@]}" "$TMP/u.jsonl" ours="$R/_MMRankingH200.measured.py" --check-mode ours=ours \
 	>"$TMP/out" 2>"$TMP/err"; then ok proxy_runs; else fail proxy_runs "$(head -c 300 "$TMP/err")"; fi
@@ -76,7 +76,7 @@ expect_error proxy_fallback_checked "fb.jsonl: row 0 .* mode ours: fallback true
 
 # 5. contiguity as torch's is_contiguous_strides_for_shape: k = 1 with
 # mat1 strides (1, m) and n = 1 with mat2 strides (1, k) are contiguous
-if python3 -c 'import sys; sys.argv = ["proxy"]; sys.path.insert(0, "perf/inductor"); import proxy
+if PYTHONPATH="$ROOT/perf/inductor:$PYTHONPATH" stub_python -c 'import sys; sys.argv = ["proxy"]; import proxy
 a = proxy.context({"m": 64, "k": 1, "n": 32, "dtype": "torch.float16", "tf32": False, "strides": [1, 64, 32, 1]})
 b = proxy.context({"m": 64, "k": 48, "n": 1, "dtype": "torch.float16", "tf32": False, "strides": [48, 1, 1, 48]})
 c = proxy.context({"m": 64, "k": 48, "n": 32, "dtype": "torch.float16", "tf32": False, "strides": [1, 64, 32, 1]})

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# templates/mmrank_inductor.py (issue #35 item 1), no GPU: the handler's
+# python/mmrank/inductor.py, no GPU: the handler's
 # top-k for known shapes against an independent source — the candidate
 # lists from the C candidate rule (stages/gpu/bench/triton_cands.c, checked
 # against torch 2.11 by t4150-triton.sh) and the ranking from the C twin of
 # the artifact (gen/_MMRankingH200.c through check/handler/topk_c.c) — run
-# on the torch stand-in check/handler/stub; addmm keeps both ATen choices,
+# on the torch stand-in check/stub; addmm keeps both ATen choices,
 # bmm is untouched, k=1 and k=int override, k="auto" uses get_top_k (10
 # without it), the extra "mm-ah" configs, the unranked rule (keep / drop),
 # the unsafe-leaf fallback; install refuses a wrong GPU and changes
@@ -52,7 +52,7 @@ expect() {
 	"$TMP/topk_c" "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" $c1 $c2 "$9" "${10}" "$TMP/offered" >"$TMP/want" 2>"$TMP/want.err"
 }
 # got NAME ENV... -- ARGS: the handler's answer in $TMP/got (triton ids)
-run_case() { python3 "$H/case.py" "$TMP/cands.tsv" "$@" >"$TMP/out" 2>"$TMP/err"; }
+run_case() { stub_python "$H/case.py" "$TMP/cands.tsv" "$@" >"$TMP/out" 2>"$TMP/err"; }
 # same_top NAME: the handler kept exactly the C top-k (less extern_mm), in
 # Inductor's order (the candidate list's)
 same_top() {
@@ -142,7 +142,7 @@ run_case 0 mm 3 "$TMP/unsafe/_MMRankingH200.py" --extra
 grep -qx same "$TMP/out" && ok handler-unsafe-leaf-extra-untouched || fail handler-unsafe-leaf-extra-untouched "the fallback list is not Inductor's"
 
 # ---- install / refuse / uninstall / environment ---------------------------
-ic() { python3 "$H/install_case.py" "$@" >"$TMP/ic" 2>"$TMP/ic.err"; }
+ic() { stub_python "$H/install_case.py" "$@" >"$TMP/ic" 2>"$TMP/ic.err"; }
 MMRANK_STUB_GPU="NVIDIA H200" ic "$ART" 3
 if grep -qx 'installed k=3 artifact=MMRankingH200' "$TMP/ic" && grep -qx 'config-makes-ours True' "$TMP/ic" &&
    [ "$(grep '^state' "$TMP/ic" | tr '\n' '|')" = "state handler=MMRankChoices config=set|state handler=InductorChoices config=unset|" ] &&

@@ -18,9 +18,8 @@ test_require PYTHON3 models-all
 M=perf/models
 
 # ---- the list ---------------------------------------------------------------
-if python3 - "$M/models.tsv" <<'EOF'
+if PYTHONPATH="$ROOT/$M:$PYTHONPATH" python3 - "$M/models.tsv" <<'EOF'
 import sys
-sys.path.insert(0, "perf/models")
 import run
 rows = run.read_models(sys.argv[1])
 archs = {r["arch"] for r in rows.values()}
@@ -183,10 +182,8 @@ fi
 sed 's/^gpt2\tgpt2\t/gpt2\thf:nonesuch\t/' "$M/models.tsv" >"$TMP/bad4.tsv"
 expect_error models-hf-unknown "transformers has no causal LM of model_type 'nonesuch'" "$TMP/bad.jsonl" \
 	"$TORCH_PYTHON" "$M/run.py" --models "$TMP/bad4.tsv" --model gpt2 --phase prefill --mode a "$TMP/bad.jsonl"
-if "$TORCH_PYTHON" - >"$TMP/hf.out" 2>&1 <<'EOF'
-import sys
+if PYTHONPATH="$ROOT/$M:$PYTHONPATH" "$TORCH_PYTHON" - >"$TMP/hf.out" 2>&1 <<'EOF'
 import torch
-sys.path.insert(0, "perf/models")
 import run
 base = dict(layers=1, hidden=64, heads=4, ffn=256, vocab=1000, max_pos=128, prefill_batch=1,
             prefill_seq=8, decode_batch=2, train_batch=1, train_seq=8, gemms="-")

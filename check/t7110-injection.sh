@@ -3,7 +3,7 @@
 # path from an input to an artifact, a crafted value must be refused (the
 # message checked, no output left: expect_error) or come out inert: the
 # marker file the value would create under $TMP does not exist, the .py
-# imports and ranks under the torch stand-in (check/emit/stub, via
+# imports and ranks under the torch stand-in (check/stub, via
 # check/emit/rank_py.py) and the .c compiles (cc -std=c99 -c).
 #
 # Paths (P) and their cases:
@@ -60,7 +60,7 @@ inert() {
 	cases=$((cases + 1))
 	local n=$1 c=$2 d=$3
 	if ! no_marker; then fail "$n" "a crafted value ran: $(ls "$M" | tr '\n' ' ')"; rm -f "$M"/*; return; fi
-	if [ -f "$d/_$c.py" ] && ! python3 "$E/rank_py.py" "$d/_$c.py" "$c" "$FIX/emit/contexts.tsv" >"$d/rank.out" 2>"$d/py.err"; then
+	if [ -f "$d/_$c.py" ] && ! stub_python "$E/rank_py.py" "$d/_$c.py" "$c" "$FIX/emit/contexts.tsv" >"$d/rank.out" 2>"$d/py.err"; then
 		fail "$n" ".py does not import/rank: $(tail -c 200 "$d/py.err")"; return; fi
 	if [ -f "$d/_$c.c" ] && ! $CC -std=c99 -Wall -Werror -c -I"$d" -o "$d/x.o" "$d/_$c.c" 2>"$d/cc.err"; then
 		fail "$n" ".c does not compile: $(head -c 200 "$d/cc.err")"; return; fi

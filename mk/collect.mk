@@ -31,9 +31,9 @@
 # KERNEL_TEMPLATE=triton (Inductor's own candidates and ids, bench --template
 # triton): before the shards, the variants the shapes need are listed
 # (build/bin/triton_cands --variants) and the missing ones compiled with
-# stages/gpu/bench/triton_aot.py in parallel (TRITON_JOBS, default all CPUs; no
+# mmrank.bench.triton_aot (python/) in parallel (TRITON_JOBS, default all CPUs; no
 # GPU needed) into $(CUBIN_CACHE)/triton-<hash>-<triton version>-sm<arch>/,
-# a make step (the stamp triton_cubins.stamp, triton_aot.py's summary); bench
+# a make step (the stamp triton_cubins.stamp, triton_aot's summary); bench
 # then only loads.  LONG_MS, LONG_LAUNCHES (bench --long-ms, --long-launches:
 # the long-kernel rule of this back end's Inductor timing, 0 = off) are passed
 # and stamped for it only; so is LOSER_RATIO (bench --loser-ratio: the loser
@@ -50,7 +50,7 @@
 # merge writes their distinct lines to $(COLLECT_MERGED).versions.tsv, the
 # torch and triton columns of datasets/MANIFEST.<gpu>.tsv.
 # BACKEND=inductor: Inductor's own collection (mk/inductor.mk,
-# stages/gpu/bench/inductor_collect.py) measures each shard instead of bench,
+# mmrank.bench.inductor_collect) measures each shard instead of bench,
 # sharded, resumed and merged the same way.
 #
 # Variables: KERNEL_TEMPLATE (mm, mma, mma+wgmma or triton, bench --template;
@@ -263,18 +263,18 @@ endif
 
 # ---- KERNEL_TEMPLATE=triton: the cubins, compiled before the shards ------
 # The entry folder for this kernel source, Triton version and arch
-# (triton_aot.py --entry-dir; asked only when the triton template is used).
-TRITON_ENTRY = $(or $(TRITON_CUBINS),$(shell $(PYTHON) stages/gpu/bench/triton_aot.py --cache $(CUBIN_CACHE) \
+# (triton_aot --entry-dir; asked only when the triton template is used).
+TRITON_ENTRY = $(or $(TRITON_CUBINS),$(shell $(PYPKG_ENV) $(PYTHON) -m mmrank.bench.triton_aot --cache $(CUBIN_CACHE) \
 		--arch $(TRITON_ARCH) --entry-dir 2>/dev/null),$(error KERNEL_TEMPLATE=triton: \
-		'$(PYTHON) stages/gpu/bench/triton_aot.py --entry-dir' failed: install triton (pip install \
+		'$(PYTHON) -m mmrank.bench.triton_aot --entry-dir' failed: install triton (pip install \
 		triton==3.6.0), or name a carried cubin folder with TRITON_CUBINS=DIR))
 TRITON_SRC := kernels/triton_mm.py kernels/inductor_mm_configs.tsv kernels/inductor_mm_params.tsv
 $(COLLECT_DIR)/triton_variants.tsv: $(COLLECT_DIR)/shapes.tsv $(TRITON_SRC) | $(BIN)/triton_cands
 	$(BIN)/triton_cands --variants $< $@
-# the stamp holds triton_aot.py's summary (variants, compiled, cached, failed)
-$(COLLECT_DIR)/triton_cubins.stamp: $(COLLECT_DIR)/triton_variants.tsv stages/gpu/bench/triton_aot.py
+# the stamp holds triton_aot's summary (variants, compiled, cached, failed)
+$(COLLECT_DIR)/triton_cubins.stamp: $(COLLECT_DIR)/triton_variants.tsv python/mmrank/bench/triton_aot.py
 	$(if $(TRITON_CUBINS),@echo "TRITON_CUBINS=$(TRITON_CUBINS): compiling nothing" > $@,$(PYTHON) \
-		stages/gpu/bench/triton_aot.py --cache $(CUBIN_CACHE) --arch $(TRITON_ARCH) --jobs $(TRITON_JOBS) \
+		-m mmrank.bench.triton_aot --cache $(CUBIN_CACHE) --arch $(TRITON_ARCH) --jobs $(TRITON_JOBS) \
 		$< > $@.part && mv $@.part $@ && cat $@)
 .PHONY: triton-cubins
 triton-cubins: $(COLLECT_DIR)/triton_cubins.stamp

@@ -1,5 +1,5 @@
 # mk/inductor.mk — `make collect BACKEND=inductor`: Inductor's own
-# AutoHeuristic collection (stages/gpu/bench/inductor_collect.py, issue #17 "the
+# AutoHeuristic collection (python3 -m mmrank.bench.inductor_collect, issue #17 "the
 # exact path") as the command of each collection shard.  Needs python3 with
 # torch and a CUDA GPU on the collecting host.
 #
@@ -16,7 +16,7 @@
 # Variables: INDUCTOR_REPS (fresh autotunings per input, each one row per
 # candidate; default 1, gen_data_mm.py uses 3; bench's REPS counts timed
 # repetitions instead and is not used here), INDUCTOR_EXTRA (more
-# inductor_collect.py options: --triton-cache DIR to share compiled Triton
+# inductor_collect options: --triton-cache DIR to share compiled Triton
 # kernels across inputs, --process-per-input), PYTHON (default python3).
 #
 # Hook needed in mk/collect.mk (not ours to edit; for the lead):
@@ -33,12 +33,12 @@ BACKEND        ?= bench
 INDUCTOR_REPS  ?= 1
 INDUCTOR_EXTRA ?=
 PYTHON         ?= python3
-INDUCTOR_COLLECT_SRC := $(addprefix stages/gpu/bench/inductor_,collect.py shapes.py log.py torch.py)
+INDUCTOR_COLLECT_SRC := $(addprefix python/mmrank/bench/inductor_,collect.py shapes.py log.py torch.py)
 ifeq ($(filter bench inductor,$(BACKEND)),)
 $(error BACKEND=$(BACKEND): expected bench or inductor)
 endif
 
 # $(call inductor_collect_bench,DEVICE,I/N,STATS,LOG), like collect_bench
-inductor_collect_bench = $(PYTHON) stages/gpu/bench/inductor_collect.py --device $(1) --shard $(2) \
+inductor_collect_bench = $(PYTHON) -m mmrank.bench.inductor_collect --device $(1) --shard $(2) \
 		--reps $(INDUCTOR_REPS) $(if $(COLLECT_TIME_LIMIT),--time-limit $(COLLECT_TIME_LIMIT)) \
 		--stats $(3) $(INDUCTOR_EXTRA) $(COLLECT_DIR)/shapes.tsv $(4)

@@ -59,7 +59,7 @@ for entry in "${trees[@]}"; do
 	$CC -std=c99 -O2 -D_POSIX_C_SOURCE=200809L -I"$D" -DHEUR="$name" \
 		-DHEUR_C="\"$D/_$name.c\"" "$E/rank_c.c" -o "$D/rank_c"
 	cns=$("$D/rank_c" "$CTX" --bench "$S" 2>/dev/null)
-	pus=$(python3 "$E/rank_py.py" "$D/_$name.py" "$name" "$CTX" --bench "$S")
+	pus=$(PYTHONPATH="$ROOT/check/stub" python3 "$E/rank_py.py" "$D/_$name.py" "$name" "$CTX" --bench "$S")
 	nodes=$(grep -c '^node' "$tree")
 	maxlen=$(sed -n "s/^#define ${name}_MAX_RANKED //p" "$D/_$name.h")
 	printf '%-22s %6s %6s %12s %14s\n' "$name" "$nodes" "$maxlen" "$cns" "$pus"

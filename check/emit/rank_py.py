@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """rank_py.py — rank every context of a TSV with a generated Python heuristic
-(spec §6.1), importing it against the torch stand-in in check/emit/stub.
+(spec §6.1), importing it against the torch stand-in check/stub (run it
+with PYTHONPATH=check/stub: check/lib.sh's stub_python).
 
 usage: rank_py.py MODULE.py CLASS CONTEXTS.tsv [--ai] [--append NAME]
                   [--bench SECONDS]
@@ -24,11 +25,9 @@ import os
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "stub"))
-from torch._inductor.autoheuristic.autoheuristic_utils import (  # noqa: E402
+from torch._inductor.autoheuristic.autoheuristic_utils import (
     AHContext, AHMetadata, mm_operations)
-from ctxrows import COLUMNS, context_rows  # noqa: E402
+from ctxrows import COLUMNS, context_rows  # this script's folder
 
 NUM = ["m", "k", "n", "mat1_stride_0", "mat1_stride_1", "mat2_stride_0", "mat2_stride_1"]
 

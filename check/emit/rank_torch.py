@@ -29,8 +29,7 @@ import sys
 import tempfile
 import warnings
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ctxrows import context_rows  # noqa: E402
+from ctxrows import context_rows  # this script's folder
 
 
 def die(msg, code=2):

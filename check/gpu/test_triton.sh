@@ -96,7 +96,7 @@ DT=("torch.float16 0" "torch.bfloat16 0" "torch.float32 0" "torch.float32 1")
 "$T/triton_cands" --variants "$OUT/check_shapes.tsv" "$OUT/check_variants.tsv"
 "$T/triton_cands" --summary "$OUT/check_shapes.tsv" "$OUT/check_summary.tsv"
 echo "== compile: $(($(wc -l < "$OUT/check_variants.tsv") - 1)) variants, $JOBS jobs, sm_$ARCH"
-if python3 stages/gpu/bench/triton_aot.py --cache "$CACHE" --arch "$ARCH" --jobs "$JOBS" "$OUT/check_variants.tsv" \
+if python3 -m mmrank.bench.triton_aot --cache "$CACHE" --arch "$ARCH" --jobs "$JOBS" "$OUT/check_variants.tsv" \
 	> "$OUT/compile_check.txt"; then res ok triton-gpu-compile
 else res fail triton-gpu-compile "triton_aot.py exited $?"; fi
 cat "$OUT/compile_check.txt"
@@ -119,7 +119,7 @@ printf 'input\tm\tk\tn\tdtype\ttf32\ttranspose_left\ttranspose_right\n0\t4096\t4
 	> "$OUT/time_shapes.tsv"
 "$T/triton_cands" "$OUT/time_shapes.tsv" "$OUT/time_cands.tsv"
 "$T/triton_cands" --variants "$OUT/time_shapes.tsv" "$OUT/time_variants.tsv"
-python3 stages/gpu/bench/triton_aot.py --cache "$CACHE" --arch "$ARCH" --jobs "$JOBS" "$OUT/time_variants.tsv" > "$OUT/compile_time.txt"
+python3 -m mmrank.bench.triton_aot --cache "$CACHE" --arch "$ARCH" --jobs "$JOBS" "$OUT/time_variants.tsv" > "$OUT/compile_time.txt"
 python3 check/triton/triton_speccheck.py static --jobs "$JOBS" --cache "$CACHE" "$OUT/time_cands.tsv" > "$OUT/compile_static.txt"
 cat "$OUT/compile_time.txt" "$OUT/compile_static.txt"
 RD=$(awk -F'\t' '$1 == "entry" { print $2 }' "$OUT/compile_static.txt")
@@ -164,14 +164,14 @@ grep -v '^equal' "$OUT/speccheck.txt" | head -20
 
 # ---- 5. the tables and the rule against the installed torch --------------------------
 if python3 -c 'import torch' 2>/dev/null; then
-	python3 stages/gpu/bench/triton_configs.py --import --configs > "$OUT/torch_configs.tsv" 2> "$OUT/torch_err.txt" &&
+	python3 -m mmrank.bench.triton_configs --import --configs > "$OUT/torch_configs.tsv" 2> "$OUT/torch_err.txt" &&
 		cmp -s "$OUT/torch_configs.tsv" kernels/inductor_mm_configs.tsv && res ok triton-gpu-torch-configs ||
 		res fail triton-gpu-torch-configs "$(diff kernels/inductor_mm_configs.tsv "$OUT/torch_configs.tsv" | head -3 | tr '\n' '|') $(tail -2 "$OUT/torch_err.txt")"
-	python3 stages/gpu/bench/triton_configs.py --import --params > "$OUT/torch_params.tsv" 2>> "$OUT/torch_err.txt" &&
+	python3 -m mmrank.bench.triton_configs --import --params > "$OUT/torch_params.tsv" 2>> "$OUT/torch_err.txt" &&
 		cmp -s "$OUT/torch_params.tsv" kernels/inductor_mm_params.tsv && res ok triton-gpu-torch-params ||
 		res fail triton-gpu-torch-params "$(diff kernels/inductor_mm_params.tsv "$OUT/torch_params.tsv" | head -3 | tr '\n' '|') $(tail -2 "$OUT/torch_err.txt")"
 	for f in "$OUT/check_cands.tsv" "$T/sample500.cands.tsv"; do
-		if python3 stages/gpu/bench/triton_configs.py --check-rule "$f" > "$OUT/rule_$(basename "$f" .tsv).txt" 2>&1; then
+		if python3 -m mmrank.bench.triton_configs --check-rule "$f" > "$OUT/rule_$(basename "$f" .tsv).txt" 2>&1; then
 			res ok "triton-gpu-rule-$(basename "$f" .tsv)"
 		else res fail "triton-gpu-rule-$(basename "$f" .tsv)" "$(tail -4 "$OUT/rule_$(basename "$f" .tsv).txt" | tr '\n' '|')"; fi
 		tail -1 "$OUT/rule_$(basename "$f" .tsv).txt"

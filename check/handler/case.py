@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""case.py — one call of mmrank_inductor's handler on a fake GEMM, against
-the torch stand-in in check/handler/stub (check/t6150-handler.sh).
+"""case.py — one call of mmrank.inductor's handler on a fake GEMM, against
+the torch stand-in check/stub (check/t6150-handler.sh runs it with
+PYTHONPATH=check/stub:python, or the installed package).
 
 usage: case.py CANDS.tsv INPUT OP K ARTIFACT [--extra] [--unranked keep|drop]
                [--others] [--strides S1_0,S1_1,S2_0,S2_1]
@@ -17,18 +18,12 @@ Prints the returned choices in order, one a line: "triton ID", "aten UID",
 objects, same order) else "changed"; then "stats JSON".
 """
 import json
-import os
 import sys
 import types
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "stub"))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "templates"))
-
-import torch  # noqa: E402  (the stand-in)
-from torch._inductor import choices as stub_choices  # noqa: E402
-from torch._inductor.kernel_template_choice import (  # noqa: E402
-    DictKernelTemplateParams, KernelTemplateChoice)
+import torch  # the stand-in
+from torch._inductor import choices as stub_choices
+from torch._inductor.kernel_template_choice import DictKernelTemplateParams, KernelTemplateChoice
 
 DT = {"torch.float16": torch.float16, "torch.bfloat16": torch.bfloat16,
       "torch.float32": torch.float32}
@@ -117,7 +112,7 @@ def main(argv):
     tc = {u: iter(v) for u, v in tc.items()}
     templates = [tmpl(u) for u in tc]
 
-    import mmrank_inductor as mi
+    from mmrank import inductor as mi
     heur = mi.load_artifact(artifact)
     h = mi.MMRankChoices(heur, k="auto" if k == "auto" else int(k), extra=extra, unranked=unranked)
     out = h._finalize_template_configs(tc, ki, templates, op, None)

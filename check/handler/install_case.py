@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""install_case.py — mmrank_inductor's install/uninstall against the torch
-stand-in (check/t6150-handler.sh); the fake GPU comes from MMRANK_STUB_*.
+"""install_case.py — mmrank.inductor's install/uninstall against the torch
+stand-in check/stub (check/t6150-handler.sh); the fake GPU comes from
+MMRANK_STUB_*.
 
 usage: install_case.py ARTIFACT K [--force] [--import-only]
 Prints "installed k=K artifact=NAME" or "refused: MESSAGE", then the state:
@@ -8,16 +9,12 @@ Prints "installed k=K artifact=NAME" or "refused: MESSAGE", then the state:
 installed, uninstalls and prints the state again and "uninstall-again
 False".  --import-only: only import the module (MMRANK_INDUCTOR at import)
 and print the state."""
-import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "stub"))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "templates"))
+from torch._inductor import config
+from torch._inductor.virtualized import V
 
-from torch._inductor import config  # noqa: E402
-from torch._inductor.virtualized import V  # noqa: E402
-import mmrank_inductor as mi  # noqa: E402
+from mmrank import inductor as mi
 
 
 def state():

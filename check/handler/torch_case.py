@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""torch_case.py — mmrank_inductor against a real torch 2.11 on the CPU
+"""torch_case.py — mmrank.inductor against a real torch 2.11 on the CPU
 (check/t6150-handler.sh, TORCH prerequisite; no GPU).
 
 usage: torch_case.py ARTIFACT K M KDIM N
@@ -21,14 +21,11 @@ Prints per op: "ctx OP JSON" (the context), "offered OP ID" (each triton
 id, Inductor's order), "kept OP ID", "aten OP UID"; "stats JSON"."""
 import inspect
 import json
-import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "templates"))
+import torch
 
-import torch  # noqa: E402
-import mmrank_inductor as mi  # noqa: E402
+from mmrank import inductor as mi
 
 
 def signatures():

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""fake_python.py — a stand-in interpreter for stages/gpu/bench/inductor_collect.py
+"""fake_python.py — a stand-in interpreter for mmrank.bench.inductor_collect
 (check/t6100-inductor-collect.sh, t6120-inductor-agree.sh, t4140-bench-triton.sh;
 the dry runs of perf/experiments): `python3 check/inductor/fake_python.py
-SCRIPT ARGS...` runs SCRIPT = inductor_collect.py with ARGS on the CPU, no
-torch: its Inductor back end replaced by FakeBackend, which writes the scratch
-log the way AutoHeuristic does.  Any other SCRIPT (or -c CODE) is handed to
-python3 unchanged.  Its own options, taken out of ARGS wherever they stand:
+-m mmrank.bench.inductor_collect ARGS...` runs that module (found on
+PYTHONPATH, as python3 -m would) with ARGS on the CPU, no torch: its Inductor
+back end replaced by FakeBackend, which writes the scratch log the way
+AutoHeuristic does.  Any other command line (a script, -c CODE) is handed
+to python3 unchanged.  Its own options, taken out of ARGS wherever they stand:
 
   --fake-delay-ms D     sleep D ms per input
   --fake-die INPUT:WHERE
@@ -15,7 +16,7 @@ python3 unchanged.  Its own options, taken out of ARGS wherever they stand:
                         sidecar line not) or torn-sidecar (half the sidecar
                         line)
 """
-import importlib.util
+import importlib
 import json
 import os
 import sys
@@ -114,15 +115,14 @@ def take_options(args):
     return delay, die, rest
 
 
+MODULE = "mmrank.bench.inductor_collect"
+
+
 def main(argv):
-    if len(argv) < 1 or os.path.basename(argv[0]) != "inductor_collect.py":
+    if argv[:2] != ["-m", MODULE]:
         os.execvp("python3", ["python3"] + argv)
-    delay, die, args = take_options(argv[1:])
-    path = os.path.abspath(argv[0])
-    sys.path.insert(0, os.path.dirname(path))
-    spec = importlib.util.spec_from_file_location("inductor_collect", path)
-    ic = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(ic)
+    delay, die, args = take_options(argv[2:])
+    ic = importlib.import_module(MODULE)
     ic.TorchBackend = ic.ProcessBackend = lambda *_: FakeBackend(delay, die)
     ic.ilog.ShardLog = faulty_shard_log(ic.ilog, die)
     return ic.main(args)

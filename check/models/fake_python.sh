@@ -3,7 +3,7 @@
 # tests (check/t6160-models.sh): "-c CODE" succeeds (the import checks);
 # "perf/models/run.py ARGS... OUT" appends a record naming its arguments
 # (model, phase, mode, rep, the cache state run.sh passed) after sleeping
-# FAKE_SLEEP_<model> seconds (dashes as underscores; default 0).
+# FAKE_SLEEP_<model> seconds (dashes and dots as underscores; default 0).
 if [ "${1:-}" = -c ]; then echo "fake torch, transformers"; exit 0; fi
 shift
 m= ph= mo= rep=
@@ -14,7 +14,10 @@ while [ $# -gt 1 ]; do
 	esac
 	shift
 done
-v=FAKE_SLEEP_${m//-/_}
+v=FAKE_SLEEP_${m//[-.]/_}
 sleep "${!v:-0}"
-printf '{"model": "%s", "phase": "%s", "mode": "%s", "rep": %s, "status": "ok", "cache": "%s", "compile_s": 1.0, "step_ms": 1.0}\n' \
-	"$m" "$ph" "$mo" "$rep" "$MMRANK_CACHE_STATE" >>"$1"
+python3 -c 'import json, sys
+m, ph, mo, rep, cache, out = sys.argv[1:]
+rec = {"model": m, "phase": ph, "mode": mo, "rep": int(rep), "status": "ok", "cache": cache,
+       "compile_s": 1.0, "step_ms": 1.0}
+open(out, "a").write(json.dumps(rec) + "\n")' "$m" "$ph" "$mo" "$rep" "$MMRANK_CACHE_STATE" "$1"

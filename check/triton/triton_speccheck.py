@@ -44,8 +44,7 @@ import sys
 import time
 from collections import Counter
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "stages", "gpu", "bench"))
-import triton_aot  # noqa: E402
+from mmrank.bench import triton_aot  # noqa: E402
 
 import triton  # noqa: E402
 import triton.language as tl  # noqa: E402

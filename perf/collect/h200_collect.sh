@@ -20,7 +20,7 @@
 # first 4 x 450 inputs are those, sample's draw being prefix-stable; part 6:
 # SAMPLES=470 SAMPLE_SKIP=1800, inputs 1800..1879), compiles the Triton variants of
 # the real list and of the first SAMPLE_N (default 300) sampled inputs into
-# build/fccache/cubin (stages/gpu/bench/triton_aot.py; what is there is kept)
+# build/fccache/cubin (python3 -m mmrank.bench.triton_aot; what is there is kept)
 # and packs that entry folder into build/h200c/cubins.tar.xz.  The call
 # carries build/bin and build/h200c.  C=DIR: another prepared folder of the
 # same files, inside the repo (a new sample part).  SAMPLE_SKIP=S,
@@ -80,6 +80,7 @@ set -u
 # must not end the script before its pack: EPIPE, not SIGPIPE
 trap '' PIPE
 cd "$(dirname "$0")/../.." || exit 1
+export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"   # the mmrank package
 MODE=${1:-run}
 bad() { echo "h200_collect.sh: $1; nothing done" >&2; exit 2; }
 # every setting is checked before anything is written (a bad one changes
@@ -160,10 +161,10 @@ prepare() {
 		build/bin/triton_cands --variants "$C/sample_head.tsv" "$C/v_sample.tsv" || return 1
 	{ cat "$C/v_real.tsv"; tail -n +2 "$C/v_sample.tsv"; } | awk '!seen[$0]++' > "$C/variants.tsv"
 	local entry
-	entry=$(python3 stages/gpu/bench/triton_aot.py --cache "$FC" --entry-dir) || return 1
+	entry=$(python3 -m mmrank.bench.triton_aot --cache "$FC" --entry-dir) || return 1
 	basename "$entry" > "$C/triton_entry.txt"
 	[ "${PREP_COMPILE:-1}" = 0 ] ||
-		python3 stages/gpu/bench/triton_aot.py --cache "$FC" --jobs "${PREP_JOBS:-$(nproc)}" "$C/variants.tsv" ||
+		python3 -m mmrank.bench.triton_aot --cache "$FC" --jobs "${PREP_JOBS:-$(nproc)}" "$C/variants.tsv" ||
 		return 1
 	tar cJf "$C/cubins.tar.xz.tmp" -C "$FC" "$(cat "$C/triton_entry.txt")" &&
 		mv "$C/cubins.tar.xz.tmp" "$C/cubins.tar.xz" || { rm -f "$C/cubins.tar.xz.tmp"; return 1; }
@@ -200,7 +201,7 @@ ldd build/bin/* 2>/dev/null | grep 'not found' | sort -u
 # what --prepare did not compile (the entry keeps what is there), on all CPUs
 if [ "$MODE" = run ] && python3 -c 'import triton' 2>/dev/null; then
 	stamp "triton_aot: the variants not carried"
-	python3 stages/gpu/bench/triton_aot.py --cache "$FC" --jobs "$(nproc)" "$C/variants.tsv" | tail -n 3
+	python3 -m mmrank.bench.triton_aot --cache "$FC" --jobs "$(nproc)" "$C/variants.tsv" | tail -n 3
 	stamp "$(ls "$ED" | grep -c '\.json$') Triton variants"
 fi
 # The work folder is under build/ (kept on a warm machine) and is packed into

@@ -69,9 +69,9 @@ import os
 import subprocess
 import sys
 
+from mmrank import rules
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-sys.path.insert(0, os.path.join(ROOT, "stages", "formats"))
-import rules  # noqa: E402
 
 MAIN = "datasets/h200/h200_inductor_seed2026.txt.xz"
 VCUT_LOG = "datasets/h200/h200_inductor_seed2026_p4.txt.xz"

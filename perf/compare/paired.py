@@ -9,7 +9,7 @@ test.feat.tsv) with both trees through build/bin/eval --ranks, then per
 input, with eval's semantics (spec §5.9, §7.3): the ranking restricted to
 the choices measured for the input, its first K, extern_mm appended; hit =
 the input's fastest choice is among them; regret = best median ms among
-them / the input's best median ms (the list and regret: stages/formats/rules.py,
+them / the input's best median ms (the list and regret: mmrank.rules,
 the rules of stages/formats/rules.h).  Checks that the hit rates and regret
 geometric means equal eval's (exit 1 if not), then prints the paired
 differences B - A with 95 % bootstrap intervals (--resamples, default
@@ -25,8 +25,7 @@ Bad arguments: a message and exit 1 (argparse: 2).
 """
 import argparse, collections, csv, math, os, random, subprocess, sys, tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'stages', 'formats'))
-import rules  # noqa: E402  (the top-k list and regret: stages/formats/rules.h)
+from mmrank import rules  # the top-k list and regret: stages/formats/rules.h
 
 ap = argparse.ArgumentParser(
     prog='perf/compare/paired.py', formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -8,6 +8,7 @@
 #   art     the shipped artifact (SHIPPED, else REFERENCE_DIR/_MMRanking<GPU>.py;
 #           for an H200, MMRankingH100: Inductor uses it there)  seen  what it saw
 # and the functions join (a comma list) and pooled (below).
+export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"   # the mmrank package (paired.py)
 mo=${MAKEOUT:-out} bd=${BUILD:-build}
 bin=$bd/bin
 mk=(make --no-print-directory GPU="$gpu" OUT="$mo" BUILD="$bd")

@@ -8,7 +8,7 @@
 #
 # --prepare builds build/bin, lists the Triton variants of SHAPES
 # (triton_cands --variants), compiles the missing ones into build/fccache/cubin
-# (stages/gpu/bench/triton_aot.py, all CPUs) and packs exactly those into
+# (python3 -m mmrank.bench.triton_aot, all CPUs) and packs exactly those into
 # build/agreecarry/triton.tar.xz (+ entry.txt).  Each device call carries
 # build/bin and build/agreecarry.
 #
@@ -25,10 +25,11 @@
 # unpacking that tar into STATE here and carrying it.
 # A CPU dry run: STATE=/tmp/s CALL_S=130 PYTHON="python3 check/inductor/fake_python.py"
 # COLLECT_EXTRA="--fake-delay-ms 500" FAST_CMD="python3 check/inductor/fake_python.py
-# stages/gpu/bench/inductor_collect.py --stats {stats} {shapes} {log}" bash
+# -m mmrank.bench.inductor_collect --stats {stats} {shapes} {log}" bash
 # perf/experiments/agree_lease.sh (twice: the second resumes).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"   # the mmrank package
 SHAPES=${SHAPES:-perf/experiments/inductor_agree_shapes.tsv}
 CARRY=${CARRY:-build/agreecarry}
 FC=build/fccache/cubin
@@ -38,8 +39,8 @@ if [ "${1:-}" = --prepare ]; then
 	make -s all build/bin/bench build/bin/triton_cands || exit 1
 	mkdir -p "$CARRY" "$FC"
 	build/bin/triton_cands --variants "$SHAPES" "$CARRY/variants.tsv" || exit 1
-	entry=$(python3 stages/gpu/bench/triton_aot.py --cache "$FC" --entry-dir) || exit 1
-	python3 stages/gpu/bench/triton_aot.py --cache "$FC" --jobs "$(nproc)" "$CARRY/variants.tsv" || exit 1
+	entry=$(python3 -m mmrank.bench.triton_aot --cache "$FC" --entry-dir) || exit 1
+	python3 -m mmrank.bench.triton_aot --cache "$FC" --jobs "$(nproc)" "$CARRY/variants.tsv" || exit 1
 	basename "$entry" >"$CARRY/entry.txt"
 	tail -n +2 "$CARRY/variants.tsv" | cut -f1 | sort -u |
 		awk -v e="$(basename "$entry")" '{ print e "/" $1 ".json"; print e "/" $1 ".cubin" }' |

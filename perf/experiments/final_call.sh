@@ -12,7 +12,7 @@
 # the first SAMPLE_N (default 100) inputs of `sample --seed 2026`), compiles
 # what the GPU run loads into build/fccache/ (PREP_JOBS processes, default all
 # CPUs; what is there already is kept): the Triton variants of both input
-# sets (stages/gpu/bench/triton_aot.py) and the NVRTC cubins of
+# sets (python3 -m mmrank.bench.triton_aot) and the NVRTC cubins of
 # check/gpu/test_bench_gpu.sh's inputs (bench --compile-only: mma+wgmma on
 # the edge inputs; build/test/bench-bug --compile-only, the test-only build
 # of make test-bins, the wrong mm kernel's cubins), and packs them into
@@ -31,7 +31,7 @@
 #      inputs (--time-limit) for the rest of a fixed budget (FAST_S, default
 #      150 s, both parts): inputs/hour from bench's stats (the carried compile
 #      excluded);
-#   c. Inductor run B (stages/gpu/bench/inductor_collect.py, fresh Inductor caches
+#   c. Inductor run B (python3 -m mmrank.bench.inductor_collect, fresh Inductor caches
 #      per input, a fresh shared Triton cache, as run A; --max-inputs 48) with
 #      --time-limit of what remains (it stops after the input in flight;
 #      resumable);
@@ -45,6 +45,7 @@
 # agree.tar.xz (the reports' .json and .per_input.tsv).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"   # the mmrank package
 MODE=${1:-run}
 CARRY=build/devcarry
 FC=build/fccache
@@ -65,13 +66,13 @@ prepare() {
 		build/bin/triton_cands --variants "$CARRY/sample.tsv" "$CARRY/v_sample.tsv" || return 1
 	{ cat "$CARRY/v_agree.tsv"; tail -n +2 "$CARRY/v_sample.tsv"; } > "$CARRY/variants.tsv"
 	t0=$(date +%s)
-	basename "$(python3 stages/gpu/bench/triton_aot.py --cache "$FC/cubin" --entry-dir)" > "$CARRY/triton_entry.txt" ||
+	basename "$(python3 -m mmrank.bench.triton_aot --cache "$FC/cubin" --entry-dir)" > "$CARRY/triton_entry.txt" ||
 		return 1
 	mkdir -p "$FC/cubin/$(cat "$CARRY/triton_entry.txt")"
 	if [ "${PREP_COMPILE:-1}" = 0 ]; then   # pack what is there (a dry run before the compile)
 		jobs=0
 	else
-		python3 stages/gpu/bench/triton_aot.py --cache "$FC/cubin" --jobs "$jobs" "$CARRY/variants.tsv" \
+		python3 -m mmrank.bench.triton_aot --cache "$FC/cubin" --jobs "$jobs" "$CARRY/variants.tsv" \
 			> "$CARRY/triton_aot.txt" || return 1
 		cat "$CARRY/triton_aot.txt"
 	fi
@@ -161,7 +162,7 @@ fi
 REM=$(($(left) - 30))
 B_LIMIT=$((REM - 75)) # an input in flight can take ~60 s (A: up to 60.3 s)
 if [ "$B_LIMIT" -gt 10 ]; then
-	run_step c_inductor_B "$REM" $IC_PY stages/gpu/bench/inductor_collect.py --device 0 --shard 0/1 \
+	run_step c_inductor_B "$REM" $IC_PY -m mmrank.bench.inductor_collect --device 0 --shard 0/1 \
 		--max-inputs 48 --time-limit "$B_LIMIT" --triton-cache "$W/B/triton-cache" \
 		--stats "$W/B/stats_0.tsv" $IC_EXTRA "$SHAPES_A" "$W/B/data_0.txt" 2> "$W/B/stderr_0.txt"
 	rm -rf "$W/B/triton-cache"

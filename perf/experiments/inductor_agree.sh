@@ -51,6 +51,7 @@
 # ~40 s of start-up per run (default about 8 minutes).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"   # the mmrank package
 OUT=${OUT:-out/device}
 mkdir -p "$OUT"
 exec > >(tee "$OUT/console.txt") 2>&1
@@ -63,7 +64,7 @@ A_S=${A_S:-200} B_S=${B_S:-150} C_S=${C_S:-0} FAST_S=${FAST_S:-90}
 FAST_CMD=${FAST_CMD:-}
 PAIRED=${PAIRED:-0}
 if [ "$PAIRED" = 1 ]; then TRITON_SHARED=$OUT/triton-cache; else TRITON_SHARED=$(mktemp -d)/triton; fi
-IC=stages/gpu/bench/inductor_collect.py
+IC="-m mmrank.bench.inductor_collect"
 export TORCHINDUCTOR_COMPILE_THREADS=${TORCHINDUCTOR_COMPILE_THREADS:-$(( $(nproc) / N > 1 ? $(nproc) / N : 1 ))}
 nvidia-smi --query-gpu=index,name,clocks.sm,temperature.gpu --format=csv 2>/dev/null
 date -u

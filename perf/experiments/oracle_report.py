@@ -15,12 +15,10 @@ the median time (ms) of every choice (inf if any repetition is inf), then:
   * how often each family holds the input's best choice.
 Inputs whose extern_mm is inf are left out (counted)."""
 import math
-import os
 import sys
 from collections import Counter, OrderedDict
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lt_speedup import cls, inputs, median  # noqa: E402
+from lt_speedup import cls, inputs, median  # this script's folder
 
 FAMILIES = (('cublaslt', 'type=cublaslt_'), ('wgmma', 'type=nvrtc_wgmma_'),
             ('mma', 'type=nvrtc_mma_'), ('mm', 'type=nvrtc_BLOCK'))

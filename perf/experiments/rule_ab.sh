@@ -14,6 +14,7 @@
 # DIR/agree_<run>.{txt,tsv,json} and DIR/table.md; prints the runs and the
 # reports.  Returns 1 when a run fails (its stderr's last line said).
 BENCH=${BENCH:-build/bin/bench}
+export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"   # the mmrank package (inductor_agree.py)
 
 # one line of bench --stats keys, for the console
 rule_ab_keys='inputs_measured|inputs_per_hour|timing_nvrtc_s|timing_extern_s|verify_s|timed_launches|long_choices|long_fallbacks|loser_choices|loser_fallbacks|warm_from_verify|verify_failures'

@@ -36,7 +36,7 @@ mode compiles warm there (compile_s: Inductor's codegen, kernel loading and
 autotune benchmarking).  --cold: every round cold.  A throw-away compile
 first warms Inductor's compile workers.  Autotuning results are never shared.
 
-  --shapes FILE    a shapes list (stages/gpu/bench/inductor_shapes.py; default
+  --shapes FILE    a shapes list (mmrank.bench.inductor_shapes; default
                    perf/inductor/shapes.tsv: 30 shapes, 20 from real models)
   --subset LIST    only these 0-based rows of FILE, e.g. 0-9,14
   --time-limit S   start no new shape after S seconds (the shape in progress
@@ -45,9 +45,10 @@ first warms Inductor's compile workers.  Autotuning results are never shared.
                    (shape, mode, round) already in OUT are skipped (resumable)
 Exit status 0 (also when stopped by --time-limit; the summary says so); 1 on
 bad input.  perf/inductor/report.py turns OUT into the table.
+Needs the mmrank package: PYTHONPATH=<repo>/python (perf/inductor/run.sh
+sets it) or pip install <repo>/python.
 """
 import argparse
-import importlib.util
 import json
 import os
 import shutil
@@ -55,9 +56,11 @@ import sys
 import tempfile
 import time
 
+from mmrank import artifact as art
+from mmrank.bench import inductor_shapes as ish
+from mmrank.install_artifact import set_mm_heuristics
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "stages", "gpu", "bench"))
-import inductor_shapes as ish  # noqa: E402
 
 MODES = ("full", "shipped", "ours")
 
@@ -78,15 +81,10 @@ def parse_subset(v, n):
 
 def load_heuristic(path):
     """A fresh, independent instance of the artifact's heuristic class."""
-    spec = importlib.util.spec_from_file_location(f"mmrank_copy_{abs(hash(path))}", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    from torch._inductor.autoheuristic.learnedheuristic_interface import LearnedHeuristicDecision
-    cls = [v for v in vars(mod).values() if isinstance(v, type)
-           and issubclass(v, LearnedHeuristicDecision) and v is not LearnedHeuristicDecision]
-    if len(cls) != 1:
-        raise SystemExit(f"dropin: {path}: expected one LearnedHeuristicDecision subclass")
-    return cls[0]()
+    try:
+        return art.load(path)[0]
+    except art.Refused as e:
+        raise SystemExit(f"dropin: {e}") from None
 
 
 class Ctx:
@@ -107,19 +105,6 @@ def expected_ids(heur, consulted):
     return keep + ([] if "extern_mm" in keep else ["extern_mm"])
 
 
-def set_registry(lhc, heuristics):
-    """The controller's mm list: HEURISTICS, or None for Inductor's own
-    discovery (learned_heuristic_controller.py:77-92, rerun)."""
-    from collections import defaultdict
-    ctl = lhc.LearnedHeuristicController
-    ctl.existing_heuristics = defaultdict(list)
-    if heuristics is None:
-        ctl.heuristics_initialized = False
-    else:
-        ctl.existing_heuristics["mm"] = list(heuristics)
-        ctl.heuristics_initialized = True
-
-
 def warm_up(it):
     """A throw-away compile, so that the first timed one does not pay for
     starting Inductor's compile workers."""
@@ -130,14 +115,14 @@ def warm_up(it):
         it.compile_mm(a, a)
 
 
-def measure(it, rec, lhc, mode, inp, a, b, ref, heur_ours, heur_shipped, args, triton_dir):
+def measure(it, rec, mode, inp, a, b, ref, heur_ours, heur_shipped, args, triton_dir):
     """One fresh compile of mode MODE (Triton cache TRITON_DIR): the record
     of the module docstring."""
     it.configure(use=mode != "full")
     if mode == "shipped":
-        set_registry(lhc, [heur_shipped])
+        set_mm_heuristics([heur_shipped])
     elif mode == "ours":
-        set_registry(lhc, None if args.discover else [heur_ours])
+        set_mm_heuristics(None if args.discover else [heur_ours])
     rec.reset()
     with it.fresh_inductor(triton_dir):
         rec.arm()
@@ -206,8 +191,7 @@ def main(argv):
     todo = [(r, x) for r, x in inputs if any((r, m, k) not in done for m in modes
                                              for k in range(args.reps))]
     import torch
-    import inductor_torch as it
-    from torch._inductor.autoheuristic import learned_heuristic_controller as lhc
+    from mmrank.bench import inductor_torch as it
     from torch._inductor.autoheuristic.artifacts import _MMRankingH100 as shipped_mod
     v = it.versions()
     rec = it.Recorder()
@@ -233,7 +217,7 @@ def main(argv):
                     if (r, mode, k) in done:
                         continue
                     try:
-                        res = measure(it, rec, lhc, mode, inp, a, b, ref, heur_ours,
+                        res = measure(it, rec, mode, inp, a, b, ref, heur_ours,
                                       heur_shipped, args, tdir)
                     except Exception as e:
                         res = {"mode": mode, "error": f"{type(e).__name__}: {str(e)[:300]}"}

@@ -13,7 +13,8 @@ the Triton back end, computed by BIN (default build/bin/triton_cands, from
 the committed torch 2.11 tables).  Full autotune's winners are its rounds'
 `autotune_winner` (none: a round with one candidate, or extern_mm's win,
 which dropin.py records as an empty string).
-For each artifact (imported against the torch stand-in in check/emit/stub;
+For each artifact (imported against the torch at hand: a CPU build will
+do, and the tests give the stand-in check/stub on PYTHONPATH;
 CLASS defaults to the file name up to its first '.', without the leading
 '_') the
 context is built from the record's m, k, n, dtype, strides and tf32 as
@@ -28,8 +29,9 @@ capability (9, 0) as on an H100/H200, the device of triton_cands' tables;
 or get_best_choices returns None, an unsafe leaf) tuned_mm autotunes its
 candidates without the "mm-ah" extra configs, and so does the replay: the
 shape counts as not consulted.  mat1_iscontig/mat2_iscontig are Inductor's
-layout.is_contiguous() (size-1 dimensions ignored; stages/gpu/bench/
-inductor_shapes.py is_contiguous).
+layout.is_contiguous() (size-1 dimensions ignored;
+mmrank.bench.inductor_shapes.is_contiguous).  Needs the mmrank package:
+PYTHONPATH=<repo>/python or pip install <repo>/python.
 
 Output per artifact: shapes with fewer than min(K, offered) candidates,
 candidates benchmarked (total, min), and how many of full autotune's
@@ -54,12 +56,16 @@ import subprocess
 import sys
 import tempfile
 
+from mmrank.bench.inductor_shapes import is_contiguous
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "check", "emit", "stub"))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "stages", "gpu", "bench"))
-from torch._inductor.autoheuristic.autoheuristic_utils import (  # noqa: E402
-    AHContext, AHMetadata, mm_operations)
-from inductor_shapes import is_contiguous  # noqa: E402
+
+try:
+    from torch._inductor.autoheuristic.autoheuristic_utils import (
+        AHContext, AHMetadata, mm_operations)
+except ImportError as _e:
+    sys.exit(f"proxy: needs torch's AutoHeuristic interface (a CPU torch will do; the tests "
+             f"put the stand-in check/stub on PYTHONPATH): {_e}")
 
 EXTERN = "extern_mm"
 # the device Inductor's metadata describes (AutoHeuristic's shared_memory and

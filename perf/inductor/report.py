@@ -22,11 +22,9 @@ and files Inductor consulted per mode, and the torch / Triton versions.
 import argparse
 import json
 import math
-import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "stages", "gpu", "bench"))
-from inductor_text import write_atomic  # noqa: E402
+from mmrank.bench.inductor_text import write_atomic
 
 
 def median(v):

@@ -2,7 +2,7 @@
 # perf/inductor/run.sh — ONE device call for issue #18: "Inductor picks ours"
 # (item 3) and the "In Inductor" measurement.  Needs a CUDA GPU and torch.
 #   1. make install-artifact's step: ARTIFACT copied into torch's artifacts
-#      folder (stages/gpu/bench/inductor_install.py); the discovery order is
+#      folder (python3 -m mmrank.install_artifact); the discovery order is
 #      printed (ours must come first and be the one used on this GPU)
 #   2. perf/inductor/dropin.py: full autotune vs shipped MMRankingH100 vs ours
 #      (found by Inductor's own discovery, --discover) on perf/inductor/
@@ -29,6 +29,7 @@
 # Expected duration: TIME_LIMIT + ~60 s (two discovery listings import torch).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"   # the mmrank package
 OUT=${OUT:-out/device}
 mkdir -p "$OUT"
 exec > >(tee "$OUT/console.txt") 2>&1
@@ -37,7 +38,7 @@ art=${1:-}
 [ -f "$art" ] || { echo "no artifact $art"; exit 1; }
 nvidia-smi --query-gpu=index,name,clocks.sm,temperature.gpu --format=csv
 date -u
-INS="python3 stages/gpu/bench/inductor_install.py"
+INS="python3 -m mmrank.install_artifact"
 discover=()
 if $INS install "$art" && $INS order | tee "$OUT/order_installed.txt"; then
 	discover=(--discover)

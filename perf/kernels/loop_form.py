@@ -7,14 +7,13 @@ template with literal sizes and strides (the code Inductor generates: stages/gpu
 triton_speccheck.py's oracle, inductor_ref_mm).
 Triton JIT; triton.testing.do_bench (CUDA events around each launch, L2 flushed before each;
 median and min of the launches, ms).  Checks each result against torch.mm (fp32 reference).
-usage: python3 perf/kernels/loop_form.py   (needs a GPU, torch, triton)
+usage: PYTHONPATH=python python3 perf/kernels/loop_form.py   (needs a GPU, torch, triton)
 Environment: REP (do_bench rep ms, default 200), GAP (seconds the GPU idles before each
 measurement, default 0: Inductor's autotuner spends ~0.1-0.2 s of host work per choice between
 its GPU timings), KERNELS (comma list, default all three), SHAPES_N (first N shapes), CLOCKS=1
 (print the SM clock, MHz, read by torch.cuda.clock_rate after each measurement)."""
 import importlib.util
 import os
-import sys
 import time
 
 import torch
@@ -23,14 +22,17 @@ import triton.language as tl
 from triton.testing import do_bench
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 
 
-def load(path):
+def load_module(path):
     spec = importlib.util.spec_from_file_location(os.path.basename(path)[:-3], path)
     m = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(m)
-    return m.triton_mm
+    return m
+
+
+def load(path):
+    return load_module(path).triton_mm
 
 
 KERNEL = os.path.join(HERE, "..", "..", "kernels", "triton_mm.py")
@@ -63,8 +65,9 @@ def loop_form_kernel():
 
 OURS = load(KERNEL)
 LOOPF = loop_form_kernel()
-sys.path.insert(0, os.path.join(HERE, "..", "..", "check", "triton"))
-from triton_speccheck import inductor_ref_mm as ind_mm  # noqa: E402  (the template's oracle)
+# the template's oracle (check/triton/triton_speccheck.py, which imports mmrank:
+# PYTHONPATH=<repo>/python)
+ind_mm = load_module(os.path.join(HERE, "..", "..", "check", "triton", "triton_speccheck.py")).inductor_ref_mm
 
 SHAPES = [  # m, k, n, dtype, mat1 transposed, mat2 transposed (Inductor run A's largest inputs)
     (4096, 4096, 14336, torch.bfloat16, False, True),

@@ -25,11 +25,9 @@ stdout.  Exit status 1 on a bad file (file:line named).
 """
 import argparse
 import collections
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import geomean, load  # noqa: E402
+from report import geomean, load  # this script's folder
 
 
 def key(t):

@@ -8,8 +8,8 @@ usage: replay.py RECORDS.jsonl [MORE.jsonl ...] [--artifact FILE.py]
 For every GEMM that a cold (rep 1) mode-b record autotuned (run.py's
 "autotuned": op, m, k, n, dtype, mat1/mat2 strides and each choice's ms),
 mm and addmm only: the AutoHeuristic context is rebuilt from those values
-(templates/mmrank_inductor.py context(); is_contiguous from the strides),
-the artifact ranks it, and the handler's own rule (mmrank_inductor.head)
+(mmrank.inductor.context(); is_contiguous from the strides),
+the artifact ranks it, and the handler's own rule (mmrank.inductor.head)
 keeps the first k offered ids: the triton::mm ids b timed, extern_mm
 standing for b's ATen choices.  The kept list is then the kept Triton ids
 plus every ATen choice (always kept), and is scored on b's times:
@@ -28,16 +28,17 @@ own artifact, a check that the replay is the handler's rule; with another
 one, how many lists it leaves as they were.
 A GEMM whose leaf is unsafe (no ranking) keeps b's whole list, as the
 handler does.  Markdown on stdout; exit status 1 on a bad file (file:line)
-or an artifact that does not load.
+or an artifact that does not load.  Needs the mmrank package
+(PYTHONPATH=<repo>/python, or pip install <repo>/python).
 """
 import argparse
 import os
+import re
 import sys
 
+from report import geomean, load  # this script's folder
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(HERE, "..", "..", "templates"))
-from report import geomean, load  # noqa: E402
 
 OPS = ("mm", "addmm")
 
@@ -117,16 +118,16 @@ def main(argv):
     a = ap.parse_args(argv)
     ks = []
     for x in a.k.split(","):
-        if x != "auto" and not (x.isdigit() and int(x) >= 1):
+        if x != "auto" and not re.fullmatch(r"[1-9][0-9]{0,3}", x):
             sys.exit(f"replay.py: --k {a.k}: 'auto' or integers >= 1, comma-separated")
         ks.append(x if x == "auto" else int(x))
     runs = [load(f) for f in a.records]
     import torch
-    import mmrank_inductor as mi
+    from mmrank import inductor as mi
     try:
         heur = mi.load_artifact(a.artifact)
-    except (OSError, SyntaxError, mi.Refused) as e:
-        sys.exit(f"replay.py: {a.artifact}: {e}")
+    except mi.Refused as e:
+        sys.exit(f"replay.py: {e}")
     todo = gemms(runs)
     n = sum(len(es) for _, _, es in todo)
     if not n:

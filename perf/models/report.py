@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """report.py — the whole-model table from perf/models/run.py records.
 
-usage: report.py RECORDS.jsonl [MORE.jsonl ...] [--json OUT.json]
+usage: report.py RECORDS.jsonl [MORE.jsonl ...] [--json OUT.json] [--skip-bad-lines]
 
 Each RECORDS file is one run of the matrix (run.sh OUTDIR): its rep 1 is one
 cold compile per model x phase x mode, its reps 2.. reuse that compile in
@@ -33,20 +33,24 @@ import math
 import statistics
 import sys
 
+import records   # this script's folder: the record files
+
 MODES = ("a", "b", "c", "d", "e", "f")
 STEP_TOL = 1.005  # "equal or better step time": within 0.5 %
 
 
-def load(path):
-    recs = []
-    with open(path) as fh:
-        for i, line in enumerate(fh, 1):
-            if line.strip():
-                try:
-                    recs.append(json.loads(line))
-                except json.JSONDecodeError as e:
-                    sys.exit(f"report.py: {path}:{i}: not JSON ({e})")
-    return recs
+def load(path, skip_bad=False):
+    """PATH's records; a line that is not a record (records.read: not JSON,
+    not an object, a model name outside records.NAME_RULE) stops here,
+    naming path:line, or with SKIP_BAD is named on stderr and left out."""
+    def bad(msg):
+        if not skip_bad:
+            sys.exit(f"report.py: {msg}")
+        print(f"report.py: {msg}: left out", file=sys.stderr)
+    try:
+        return [r for _, r in records.read(path, bad)]
+    except OSError as e:
+        sys.exit(f"report.py: {path}: {e.strerror}")
 
 
 def geomean(xs):
@@ -229,8 +233,10 @@ def main(argv):
     p = argparse.ArgumentParser(prog="report.py", description=__doc__.split("\n\n")[0])
     p.add_argument("records", nargs="+", help="RECORDS.jsonl files, one per run of the matrix")
     p.add_argument("--json")
+    p.add_argument("--skip-bad-lines", action="store_true",
+                   help="name a line that is not a record on stderr and go on (run.sh)")
     a = p.parse_args(argv)
-    runs = [load(f) for f in a.records]
+    runs = [load(f, a.skip_bad_lines) for f in a.records]
     recs = [r for run in runs for r in run]
     rows = table(runs)
     s = summary(rows)

@@ -31,7 +31,7 @@ Modes (torch.compile(model, dynamic=False, mode=...)):
   c  b + autoheuristic_use="mm", the controller's mm list = torch's shipped
      MMRankingH100 (its precondition holds on an H200 too)
   d  b + autoheuristic_use="mm" with --artifact (our _MMRanking<GPU>.py)
-  e  b + templates/mmrank_inductor.py install(k="auto", artifact)
+  e  b + mmrank.inductor.install(k="auto", artifact)
   f  b + install(k=1)
   (e, f: MMRANK_INDUCTOR_EXTRA=1 in the environment adds extra=True, the
   10 mm-ah configs the tree was trained on; the record's handler stats say it)
@@ -77,12 +77,13 @@ Exit status 0 when a record was written (also one with "status": "error");
 1 on bad arguments.
 """
 import argparse
-import json
 import os
 import statistics
 import sys
 import time
 import traceback
+
+import records   # this script's folder: model names and record files
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -117,11 +118,16 @@ def read_models(path):
             if len(f) != len(head):
                 raise BadInput(f"{path}:{ln}: {len(f)} fields, the header has {len(head)}")
             r = dict(zip(head, f))
+            why = records.name_error(r["name"])
+            if why:
+                raise BadInput(f"{path}:{ln}:name: {why}")
             for c in COLUMNS[2:-1]:
                 v = r[c]
-                if v != "-" and not (v.isdigit() and int(v) > 0):
-                    raise BadInput(f"{path}:{ln}:{c}: '{v}' is not a positive integer or '-'")
-                r[c] = None if v == "-" else int(v)
+                n = None if v == "-" else records.positive_int(v)
+                if v != "-" and n is None:
+                    raise BadInput(f"{path}:{ln}:{c}: {records.shown(v)} is not a positive integer "
+                                   "(ASCII digits, at most 9) or '-'")
+                r[c] = n
             why = arch_error(r["arch"])
             if why:
                 raise BadInput(f"{path}:{ln}:arch: {why}")
@@ -295,20 +301,18 @@ def setup_mode(mode, artifact):
     if mode == "a":
         return "default", None
     if mode in ("c", "d"):
-        sys.path.insert(0, os.path.join(ROOT, "perf", "inductor"))
-        from dropin import load_heuristic, set_registry
-        from torch._inductor.autoheuristic import learned_heuristic_controller as lhc
+        from mmrank import artifact as art
+        from mmrank.install_artifact import set_mm_heuristics
         icfg.autoheuristic_use = "mm"
         if mode == "c":
             from torch._inductor.autoheuristic.artifacts._MMRankingH100 import MMRankingH100
-            set_registry(lhc, [MMRankingH100()])
+            set_mm_heuristics([MMRankingH100()])
         else:
-            set_registry(lhc, [load_heuristic(artifact)])
+            set_mm_heuristics([art.load(artifact)[0]])
     elif mode in ("e", "f"):
-        sys.path.insert(0, os.path.join(ROOT, "templates"))
-        import mmrank_inductor
-        handler = mmrank_inductor.install(k="auto" if mode == "e" else 1, artifact=artifact,
-                                          extra=os.environ.get("MMRANK_INDUCTOR_EXTRA") == "1")
+        from mmrank import inductor
+        handler = inductor.install(k="auto" if mode == "e" else 1, artifact=artifact,
+                                   extra=inductor.env_flag("MMRANK_INDUCTOR_EXTRA"))
     return "max-autotune-no-cudagraphs", handler
 
 
@@ -622,6 +626,15 @@ def compile_options(cmode, autotune):
     return {"max_autotune_gemm": True, "coordinate_descent_tuning": False}
 
 
+def count_arg(text):
+    """argparse type: a positive integer, as records.positive_int reads one."""
+    n = records.positive_int(text)
+    if n is None:
+        raise argparse.ArgumentTypeError(f"{records.shown(text)}: expected a positive integer "
+                                         "(ASCII digits, at most 9)")
+    return n
+
+
 def main(argv):
     p = argparse.ArgumentParser(prog="run.py", description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -630,12 +643,12 @@ def main(argv):
     p.add_argument("--model", required=True)
     p.add_argument("--phase", required=True, choices=PHASES)
     p.add_argument("--mode", required=True, choices=MODES)
-    p.add_argument("--rep", type=int, default=1)
+    p.add_argument("--rep", type=count_arg, default=1)
     p.add_argument("--models", default=os.path.join(HERE, "models.tsv"))
     p.add_argument("--artifact", default=os.environ.get("ARTIFACT",
                                                          os.path.join(ROOT, "gen", "_MMRankingH200.py")))
-    p.add_argument("--layers", type=int, help="override the list's layers")
-    p.add_argument("--steps", type=int, default=100, help="timed replays (>= 50)")
+    p.add_argument("--layers", type=count_arg, help="override the list's layers")
+    p.add_argument("--steps", type=count_arg, default=100, help="timed replays (>= 50)")
     p.add_argument("--collect-log")
     p.add_argument("--autotune", choices=("full", "nocoordesc", "gemm"), default="full",
                    help="max-autotune modes b..f: full (max-autotune-no-cudagraphs), nocoordesc "
@@ -643,11 +656,14 @@ def main(argv):
                         "GEMM-only max-autotune, no pointwise autotuning, no coordinate descent)")
     p.add_argument("--device", choices=("cuda", "cpu"), default="cuda",
                    help="cpu: a dry run of the code path (tests; modes a, b only)")
-    p.add_argument("--batch", type=int, help="override the phase's batch (dry runs)")
-    p.add_argument("--seq", type=int, help="override the phase's seq (dry runs)")
+    p.add_argument("--batch", type=count_arg, help="override the phase's batch (dry runs)")
+    p.add_argument("--seq", type=count_arg, help="override the phase's seq (dry runs)")
     args = p.parse_args(argv)
     if args.steps < 50:
         p.error("--steps must be >= 50")
+    why = records.name_error(args.model)
+    if why:
+        p.error(f"--model: {why}")
     try:
         row = select_row(args.models, args.model, args.batch, args.seq)
     except (OSError, BadInput) as e:
@@ -669,8 +685,7 @@ def main(argv):
             rec.update({"status": "error", "error": f"{type(e).__name__}: {str(e)[:500]}",
                         "traceback": traceback.format_exc()[-2000:]})
         rec["wall_s"] = round(time.perf_counter() - t0, 2)
-    with open(args.out, "a") as fh:
-        fh.write(json.dumps(rec) + "\n")
+    records.append(args.out, rec)
     print(f"run.py: {args.model} {args.phase} {args.mode} rep {args.rep}: {rec['status']}"
           + (f" compile {rec.get('compile_s')} s (GEMM autotune {rec.get('gemm_autotune_s')} s,"
              f" choices {rec.get('gemm_choices_s')} s) step {rec.get('step_ms', 0):.4f} ms"

@@ -42,11 +42,16 @@
 #                OUTDIR/ah_collect/<model>_<phase>.txt
 # Writes OUTDIR/records.jsonl, OUTDIR/console.txt, OUTDIR/report.md,
 # OUTDIR/report.json.
+# Every setting is checked before anything runs: model names by
+# perf/models/records.py (the list's, and each of MODELS: [A-Za-z0-9._-]+, no
+# leading '.' or '-'), phases, modes and AUTOTUNE against their words, the
+# numbers as ASCII digits.  Records are written by the json library (run.py,
+# records.py timeout); a resume names a line of records.jsonl that is not a
+# record (file:line), skips it and keeps every other.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"   # the mmrank package
 OUT=${1:?usage: perf/models/run.sh OUTDIR}
-mkdir -p "$OUT"
-exec > >(tee -a "$OUT/console.txt") 2>&1
 MODELS_FILE=${MODELS_FILE:-perf/models/models.tsv}
 PHASES=${PHASES:-prefill decode train}
 MODES_FIRST=${MODES_FIRST-b a e c}
@@ -58,11 +63,35 @@ PER_RUN_S=${PER_RUN_S:-300}
 CACHE_ROOT=${CACHE_ROOT:-/tmp/mmrank-models-cache}
 AUTOTUNE=${AUTOTUNE:-full}
 [ "${COORDESC:-1}" = 0 ] && [ "$AUTOTUNE" = full ] && AUTOTUNE=nocoordesc
+die() { echo "run.sh: $*" >&2; exit 1; }
+# the numbers: ASCII digits, at most 9, no leading zero (they reach $(( ))
+# and timeout); STEPS, LAYERS, BATCH and SEQ may be unset
+for v in REPS TIME_LIMIT MIN_START PER_RUN_S STEPS LAYERS BATCH SEQ; do
+	case ${!v-} in
+	'') case $v in STEPS | LAYERS | BATCH | SEQ) ;; *) die "$v is empty: expected a number" ;; esac ;;
+	*[!0-9]* | 0?* | ??????????*) die "$v='${!v}': expected a number (ASCII digits, at most 9)" ;;
+	esac
+done
+# the words of a setting, split on blanks without globbing (`*` stays `*`)
+read -r -a phase_list <<<"$PHASES"
+read -r -a first_list <<<"$MODES_FIRST"
+read -r -a later_list <<<"$MODES_LATER"
+for ph in "${phase_list[@]}"; do
+	case $ph in prefill | decode | train) ;; *) die "PHASES: '$ph' is none of prefill decode train" ;; esac
+done
+for mo in "${first_list[@]}" "${later_list[@]}"; do
+	case $mo in [a-f]) ;; *) die "MODES_FIRST/MODES_LATER: '$mo' is none of a b c d e f" ;; esac
+done
+case $AUTOTUNE in full | nocoordesc | gemm) ;; *) die "AUTOTUNE='$AUTOTUNE': expected full, nocoordesc or gemm" ;; esac
+case ${DEVICE:-cuda} in cuda | cpu) ;; *) die "DEVICE='$DEVICE': expected cuda or cpu" ;; esac
+[ -n "$CACHE_ROOT" ] || die "CACHE_ROOT: empty"
+read -r -a asked <<<"${MODELS:-}"
+names=$(python3 perf/models/records.py names "$MODELS_FILE" "${asked[@]}") || exit 1
+mapfile -t model_list <<<"$names"
+mkdir -p "$OUT"
+exec > >(tee -a "$OUT/console.txt") 2>&1
 REC=$OUT/records.jsonl
 start=$(date +%s)
-if [ -z "${MODELS:-}" ]; then
-	MODELS=$(awk -F'\t' '!/^#/ && NF > 1 && $1 != "name" { print $1 }' "$MODELS_FILE" | tr '\n' ' ')
-fi
 PY=${PYTHON:-python3}
 . perf/models/torch_check.sh
 torch_check run.sh
@@ -71,16 +100,7 @@ date -u
 echo "$ver, AUTOTUNE=$AUTOTUNE"
 
 declare -A DONE=()   # "model phase mode rep" of the records already there
-if [ -f "$REC" ]; then
-	while IFS= read -r k; do DONE[$k]=1; done < <(python3 - "$REC" <<'EOF'
-import json, sys
-for line in open(sys.argv[1]):
-    if line.strip():
-        d = json.loads(line)
-        print(d.get("model"), d.get("phase"), d.get("mode"), d.get("rep"))
-EOF
-)
-fi
+while IFS= read -r k; do DONE[$k]=1; done < <(python3 perf/models/records.py done "$REC")
 
 stopped=0
 run_one() {   # model phase mode rep
@@ -91,7 +111,7 @@ run_one() {   # model phase mode rep
 	if [ "$left" -lt "$MIN_START" ]; then stopped=1; return 1; fi
 	lim=$PER_RUN_S; [ "$left" -lt "$lim" ] && lim=$left
 	cache=$CACHE_ROOT/${m}_${ph}_${mo}_$AUTOTUNE
-	if [ "$rep" -eq 1 ]; then rm -rf "$cache"; state=cold; else
+	if [ "$rep" -eq 1 ]; then rm -rf -- "$cache"; state=cold; else
 		if [ -d "$cache" ]; then state=warm; else state=cold; fi
 	fi
 	mkdir -p "$cache/inductor" "$cache/triton"
@@ -108,8 +128,8 @@ run_one() {   # model phase mode rep
 	local rc=$?
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 		if [ "$lim" -eq "$PER_RUN_S" ]; then
-			printf '{"model": "%s", "phase": "%s", "mode": "%s", "rep": %s, "status": "timeout", "cache": "%s", "why": "over PER_RUN_S=%s s"}\n' \
-				"$m" "$ph" "$mo" "$rep" "$state" "$PER_RUN_S" >> "$REC"
+			python3 perf/models/records.py timeout "$REC" "$m" "$ph" "$mo" "$rep" "$state" \
+				"over PER_RUN_S=$PER_RUN_S s"
 		else
 			echo "   killed at TIME_LIMIT: no record, redone next call"; stopped=1; return 1
 		fi
@@ -119,18 +139,16 @@ run_one() {   # model phase mode rep
 
 sweep() {   # rep modes...
 	local rep=$1; shift
-	for ph in $PHASES; do for m in $MODELS; do for mo in "$@"; do
+	for ph in "${phase_list[@]}"; do for m in "${model_list[@]}"; do for mo in "$@"; do
 		run_one "$m" "$ph" "$mo" "$rep" || return 1
 	done; done; done
 }
 
 for rep in $(seq 1 "$REPS"); do
-	# shellcheck disable=SC2086
-	sweep "$rep" $MODES_FIRST || break
-	# shellcheck disable=SC2086
-	[ -n "$MODES_LATER" ] && { sweep "$rep" $MODES_LATER || break; }
+	sweep "$rep" "${first_list[@]}" || break
+	[ ${#later_list[@]} -gt 0 ] && { sweep "$rep" "${later_list[@]}" || break; }
 done
 [ "$stopped" = 1 ] && echo "run.sh: stopped by TIME_LIMIT=${TIME_LIMIT}s; call again with the same OUTDIR to continue"
-python3 perf/models/report.py "$REC" --json "$OUT/report.json" > "$OUT/report.md"
+python3 perf/models/report.py --skip-bad-lines "$REC" --json "$OUT/report.json" > "$OUT/report.md"
 cat "$OUT/report.md"
 date -u

@@ -21,7 +21,7 @@ comma-joined feature values Inductor logs for it (spec §1.1 rows 1-12).
 """
 from dataclasses import dataclass
 
-from inductor_text import read_lines
+from mmrank.bench.inductor_text import read_lines
 
 DTYPES = {
     "torch.float16": "torch.float16", "float16": "torch.float16", "f16": "torch.float16",
@@ -181,7 +181,7 @@ def read_shapes(path):
             missing = [c for c in ("m", "k", "n", "dtype") if c not in col]
             if missing:
                 raise ShapesError(f"{where}: header: no column {', '.join(missing)} "
-                                  "(not a shapes list; see stages/gpu/bench/inductor_shapes.py)")
+                                  "(not a shapes list; see mmrank.bench.inductor_shapes)")
             continue
         if len(f) != len(col):
             raise ShapesError(f"{where}: expected {len(col)} fields, got {len(f)}")

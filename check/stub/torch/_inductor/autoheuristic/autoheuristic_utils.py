@@ -1,5 +1,5 @@
 """Stand-in for torch/_inductor/autoheuristic/autoheuristic_utils.py (torch
-2.11): the context, metadata and mm operations mmrank_inductor and a
+2.11): the context, metadata and mm operations mmrank.inductor and a
 generated artifact use, with the same names, order and arithmetic."""
 from typing import Any
 

@@ -1,12 +1,15 @@
-"""mmrank_inductor — an Inductor choices handler that autotunes only the top k
-of a generated mmrank ranking for mm and addmm (torch 2.11; issue #35).
+"""mmrank.inductor — an Inductor choices handler that autotunes only the top k
+of a generated mmrank ranking for mm and addmm (torch 2.11).
 
-    import mmrank_inductor
-    mmrank_inductor.install(k="auto")     # or k=3; artifact="out/h200/_MMRankingH200.py"
+    import mmrank.inductor
+    mmrank.inductor.install(k="auto")     # or k=3; artifact="out/h200/_MMRankingH200.py"
     ...torch.compile(model, mode="max-autotune")...
-    mmrank_inductor.uninstall()
+    mmrank.inductor.uninstall()
 
 or, at import: MMRANK_INDUCTOR=auto|<int> (MMRANK_ARTIFACT=file-or-dir).
+`python -m mmrank.inductor` says which artifact this GPU would use, or why
+none.  Importing this module needs torch (an ImportError naming torch
+without it); importing the package mmrank does not.
 
 What it does.  Inductor builds each GEMM's candidates in
 InductorChoices.get_template_configs and lets a subclass edit them in
@@ -16,7 +19,7 @@ generated.  This module's MMRankChoices overrides that method; for op_name
   1. it takes the choices Inductor made (super()), i.e. max-autotune's own
      list: the "triton::mm" template's configs (CUDA: 20 before dedup);
      AutoHeuristic's 10 extra "mm-ah" configs are added to the ranked pool
-     only with extra=True (MMRANK_INDUCTOR_EXTRA=1);
+     only with extra=True (MMRANK_INDUCTOR_EXTRA=1 at import);
   2. it builds the AutoHeuristic mm context from kernel_inputs the way
      kernel/mm.py mm_autoheuristic does (size and stride hints of mat1/mat2,
      dtypes, is_contiguous, using_tf32 from context_add_using_tf32, then
@@ -41,35 +44,57 @@ Fallbacks (the call keeps Inductor's full list, counted in stats()): the
 artifact's check_precondition fails for the call, an unsafe leaf (None),
 no ranked id offered, an exception (MMRANK_INDUCTOR_STRICT=1 re-raises).
 install refuses (raises Refused, and changes nothing) when there is no CUDA
-device, when the artifact's check_precondition rejects this GPU's
-(shared memory, capability), or when the GPU's name lacks the artifact's tag
-(MMRankingH200 -> "H200"; H100 and H200 share the precondition) unless
-force=True.  The handler is set with V.set_choices_handler (this thread) and
+device, when the artifact cannot be read or fails to load (mmrank.artifact:
+not a regular file, a syntax error, an exception while it runs: the message
+names the file), when its check_precondition rejects this GPU's (shared
+memory, capability), or when the GPU is not the one the artifact was
+trained on (mmrank.artifact.trained_for: MMRankingH200 -> "H200" in the
+device name; H100 and H200 share the precondition) unless force=True.  The handler is set with V.set_choices_handler (this thread) and
 torch._inductor.config.inductor_choices_class (threads that have not made
 one yet, e.g. autograd's); uninstall restores both.
 Inductor's FX graph cache keys on the inductor config, inductor_choices_class
 included: the setting install makes names the artifact (class and content
 hash), k, extra, unranked and ops, so a graph compiled without the handler,
 or with other settings, is not reused.
+
+The environment, read at import (a value outside these is refused with one
+message naming the variable; the import never raises, and a refusal is
+printed once to stderr with nothing installed):
+  MMRANK_INDUCTOR            auto | a decimal 1..MAX_K (ASCII digits, no
+                             sign, no leading zero) | off: unset, empty,
+                             0, off, no, false
+  MMRANK_INDUCTOR_EXTRA      on: 1, on, yes, true; off: unset, empty, 0,
+  MMRANK_INDUCTOR_STRICT     off, no, false
+  MMRANK_INDUCTOR_UNRANKED   keep (also unset or empty) | drop
+  MMRANK_ARTIFACT            a file or folder (find_artifact)
+Words are lower case exactly, with no spaces around them: AUTO or " 3" is
+refused, not guessed.
 """
 import functools
-import glob
 import hashlib
-import importlib.util
 import os
+import re
 import sys
 
-import torch
-from torch._inductor.choices import InductorChoices
+from mmrank import artifact as art
+from mmrank.artifact import Refused
+
+try:
+    import torch
+    from torch._inductor.choices import InductorChoices
+except Exception as _e:  # noqa: BLE001 - ImportError, or a torch that fails to load (OSError)
+    _WHY = f"torch does not import here ({type(_e).__name__}: {_e})"
+    if __name__ == "__main__":
+        sys.exit(f"mmrank.inductor: no artifact is used: {_WHY}; the handler needs torch 2.11 "
+                 "with Inductor")
+    raise ImportError(f"mmrank.inductor needs torch 2.11 with Inductor, and {_WHY}",
+                      name="torch") from _e
 
 MM_TEMPLATE = "triton::mm"
 EXTERN_ID = "extern_mm"
 DEFAULT_K = 10          # tuned_mm's literal top_k (kernel/mm.py)
 DEFAULT_OPS = ("mm", "addmm")
-
-
-class Refused(RuntimeError):
-    """install() declined; nothing was changed."""
+MAX_K = 1000            # k's upper bound, for install() and MMRANK_INDUCTOR alike
 
 
 def _is_aten(ktc):
@@ -154,69 +179,24 @@ def _metadata(choices=()):
                       list(choices), "mm")
 
 
-# ---- the artifact ----------------------------------------------------------
-
-def _candidates(path):
-    if os.path.isdir(path):
-        return sorted(glob.glob(os.path.join(path, "_MMRanking*.py")))
-    return [path]
-
+# ---- the artifact (mmrank.artifact) -----------------------------------------
 
 def find_artifact(artifact=None, device_name=None):
-    """The artifact file: ARTIFACT (a file, or a folder of _MMRanking*.py);
-    else $MMRANK_ARTIFACT; else this module's folder, then the repository's
-    gen/.  In a folder, the file whose tag (_MMRanking<TAG>.py) is in
-    DEVICE_NAME, else the only one."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    places = [artifact] if artifact else (
-        [os.environ["MMRANK_ARTIFACT"]] if os.environ.get("MMRANK_ARTIFACT")
-        else [here, os.path.join(here, "..", "gen")])
-    for place in places:
-        if not os.path.exists(place):
-            if artifact:
-                raise Refused(f"mmrank_inductor: {place}: no such file or folder")
-            continue
-        files = _candidates(place)
-        if device_name:
-            match = [f for f in files if _tag_of_file(f) and _tag_of_file(f) in device_name.upper()]
-            if match:
-                return match[0]
-        if len(files) == 1:
-            return files[0]
-        if artifact and not files:
-            raise Refused(f"mmrank_inductor: {place}: no _MMRanking*.py in it")
-    raise Refused(f"mmrank_inductor: no artifact for {device_name or 'this GPU'} in "
-                  f"{', '.join(places)} (pass artifact= or set MMRANK_ARTIFACT)")
-
-
-def _tag_of_file(path):
-    base = os.path.basename(path)
-    if base.startswith("_MMRanking") and base.endswith(".py"):
-        return base[len("_MMRanking"):-3].upper()
-    return None
+    """mmrank.artifact.find: ARTIFACT (a file, or a folder of _MMRanking*.py),
+    else $MMRANK_ARTIFACT, else the shipped artifacts; in a folder the one
+    trained on DEVICE_NAME's GPU, else the only one."""
+    return art.find(artifact, device_name)
 
 
 def load_artifact(path):
-    """A fresh instance of the one LearnedHeuristicDecision subclass in PATH."""
-    from torch._inductor.autoheuristic.learnedheuristic_interface import LearnedHeuristicDecision
-    name = f"mmrank_artifact_{abs(hash(os.path.abspath(path)))}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None:
-        raise Refused(f"mmrank_inductor: {path}: not a Python module")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    cls = [v for v in vars(mod).values() if isinstance(v, type)
-           and issubclass(v, LearnedHeuristicDecision) and v is not LearnedHeuristicDecision]
-    if len(cls) != 1:
-        raise Refused(f"mmrank_inductor: {path}: expected one LearnedHeuristicDecision subclass, "
-                      f"found {len(cls)}")
-    return cls[0]()
+    """A fresh instance of the one LearnedHeuristicDecision subclass in PATH
+    (mmrank.artifact.load: Refused, naming the file, when it cannot be)."""
+    return art.load(path)[0]
 
 
 def artifact_tag(heur):
     """MMRankingH200 -> 'H200' (the GPU the tree was trained on)."""
-    n = type(heur).__name__
-    return n[len("MMRanking"):].upper() if n.startswith("MMRanking") else None
+    return art.gpu_tag(type(heur).__name__)
 
 
 # ---- the handler -----------------------------------------------------------
@@ -234,7 +214,7 @@ class MMRankChoices(InductorChoices):
         self.unranked = unranked
         self.ops = tuple(ops)
         self.active = True
-        self.strict = os.environ.get("MMRANK_INDUCTOR_STRICT") == "1"
+        self.strict = env_flag("MMRANK_INDUCTOR_STRICT")
         self.reset_stats()
 
     def reset_stats(self):
@@ -348,8 +328,8 @@ class MMRankChoices(InductorChoices):
 def _check_k(k):
     if k == "auto":
         return k
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise ValueError(f"mmrank_inductor: k={k!r}: 'auto' or an int >= 1")
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
+        raise ValueError(f"mmrank.inductor: k={k!r}: 'auto' or an int 1..{MAX_K}")
     return k
 
 
@@ -375,10 +355,14 @@ def check_gpu(heur, force=False):
     md = _metadata()
     who = (f"this GPU ({name}, capability {tuple(md.device_capa)}, shared memory per block "
            f"{md.shared_memory})")
-    if not heur.check_precondition(md, AHContext()):
+    try:
+        fits = heur.check_precondition(md, AHContext())
+    except Exception as e:  # noqa: BLE001 - the artifact's own code
+        return f"{type(heur).__name__}'s check_precondition raised {type(e).__name__}: {e}"
+    if not fits:
         return f"{type(heur).__name__} was not trained for {who}: its check_precondition refuses it"
     tag = artifact_tag(heur)
-    if not force and tag and tag not in name.upper().replace(" ", ""):
+    if not force and tag and not art.trained_for(tag, name):
         return (f"{type(heur).__name__} was trained on an {tag}, not on {who} "
                 f"(same precondition; force=True to use it anyway)")
     return None
@@ -390,12 +374,15 @@ def install(k="auto", artifact=None, extra=False, unranked="keep", ops=DEFAULT_O
     nothing, on a GPU the artifact was not trained for."""
     k = _check_k(k)
     if not torch.cuda.is_available():
-        raise Refused("mmrank_inductor: not installed: no CUDA device")
-    path = find_artifact(artifact, torch.cuda.get_device_name())
-    heur = load_artifact(path)
+        raise Refused("mmrank.inductor: not installed: no CUDA device")
+    try:
+        path = find_artifact(artifact, torch.cuda.get_device_name())
+        heur, data = art.load(path)
+    except Refused as e:
+        raise Refused(f"mmrank.inductor: not installed: {e}") from None
     why = check_gpu(heur, force=force)
     if why:
-        raise Refused(f"mmrank_inductor: not installed: {why}")
+        raise Refused(f"mmrank.inductor: not installed: {why}")
     h = MMRankChoices(heur, k=k, extra=extra, unranked=unranked, ops=ops)
     h.artifact_path = os.path.abspath(path)
     uninstall()
@@ -404,8 +391,7 @@ def install(k="auto", artifact=None, extra=False, unranked="keep", ops=DEFAULT_O
     _INSTALLED["prior_thread"] = _choices._get_handler(False)
     _INSTALLED["prior_class"] = config.inductor_choices_class
     _INSTALLED["handler"] = h
-    with open(path, "rb") as fh:
-        digest = hashlib.sha256(fh.read()).hexdigest()[:16]
+    digest = hashlib.sha256(data).hexdigest()[:16]
     config.inductor_choices_class = functools.partial(
         _handler_factory, f"mmrank:{type(heur).__name__}:{digest}:{k}:{int(h.extra)}:{unranked}:"
                           f"{','.join(ops)}")
@@ -430,16 +416,124 @@ def installed():
     return _INSTALLED.get("handler")
 
 
+# ---- the environment ---------------------------------------------------------
+
+ON_WORDS = ("1", "on", "yes", "true")
+OFF_WORDS = ("", "0", "off", "no", "false")
+
+
+def env_k(value):
+    """MMRANK_INDUCTOR's VALUE: None (off), "auto" or an int 1..MAX_K; any
+    other value raises ValueError naming the variable (module doc)."""
+    if value in OFF_WORDS:
+        return None
+    if value == "auto":
+        return "auto"
+    if re.fullmatch(r"[1-9][0-9]{0,3}", value) and int(value) <= MAX_K:
+        return int(value)
+    raise ValueError(f"MMRANK_INDUCTOR={value!r}: expected auto, a whole number 1..{MAX_K} "
+                     f"(digits 0-9 only), or 0, off, no, false or empty for off (lower case, "
+                     f"no spaces)")
+
+
+def env_flag(name, environ=None):
+    """The on/off variable NAME: True for 1, on, yes, true; False unset or
+    for empty, 0, off, no, false; anything else raises ValueError."""
+    v = (os.environ if environ is None else environ).get(name, "")
+    if v in ON_WORDS:
+        return True
+    if v in OFF_WORDS:
+        return False
+    raise ValueError(f"{name}={v!r}: expected 1, on, yes or true (on) or 0, off, no, false or "
+                     f"empty (off), lower case")
+
+
+def env_unranked(environ=None):
+    """MMRANK_INDUCTOR_UNRANKED: "keep" (also unset or empty) or "drop"."""
+    v = (os.environ if environ is None else environ).get("MMRANK_INDUCTOR_UNRANKED", "")
+    if v in ("", "keep", "drop"):
+        return v or "keep"
+    raise ValueError(f"MMRANK_INDUCTOR_UNRANKED={v!r}: expected keep or drop")
+
+
 def _from_env():
-    v = os.environ.get("MMRANK_INDUCTOR", "").strip()
-    if not v or v.lower() in ("0", "off", "no"):
+    """MMRANK_INDUCTOR at import.  Never raises: a bad value, a refusal or
+    any failure of the artifact is printed (once: the module is imported
+    once) and the import goes on with nothing installed."""
+    v = os.environ.get("MMRANK_INDUCTOR")
+    if v is None:
         return
     try:
-        k = "auto" if v == "auto" else int(v)
-        install(k=k, extra=os.environ.get("MMRANK_INDUCTOR_EXTRA") == "1",
-                unranked=os.environ.get("MMRANK_INDUCTOR_UNRANKED", "keep"))
+        k = env_k(v)
+        if k is None:
+            return
+        install(k=k, extra=env_flag("MMRANK_INDUCTOR_EXTRA"), unranked=env_unranked())
     except (Refused, ValueError) as e:
-        print(f"{e} (MMRANK_INDUCTOR={v})", file=sys.stderr)
+        if str(e).startswith("MMRANK_"):
+            print(f"mmrank.inductor: not installed: {e}", file=sys.stderr)
+        else:
+            print(f"{e} (MMRANK_INDUCTOR={v})", file=sys.stderr)
+    except Exception as e:  # noqa: BLE001 - never break the import that loads the handler
+        print(f"mmrank.inductor: not installed: {type(e).__name__}: {e} (MMRANK_INDUCTOR={v})",
+              file=sys.stderr)
 
 
-_from_env()
+# ---- python -m mmrank.inductor ---------------------------------------------
+
+def report(artifact_arg=None, out=sys.stdout):
+    """Say which artifact this GPU would use (0), or why none (1)."""
+    def say(line):
+        print(line, file=out)
+    say(f"torch {torch.__version__}")
+    bad = []
+    for name, parse in (("MMRANK_INDUCTOR", lambda: env_k(os.environ.get("MMRANK_INDUCTOR", ""))),
+                        ("MMRANK_INDUCTOR_EXTRA", lambda: env_flag("MMRANK_INDUCTOR_EXTRA")),
+                        ("MMRANK_INDUCTOR_STRICT", lambda: env_flag("MMRANK_INDUCTOR_STRICT")),
+                        ("MMRANK_INDUCTOR_UNRANKED", env_unranked)):
+        try:
+            parse()
+        except ValueError as e:
+            bad.append(str(e))
+    for b in bad:
+        say(f"environment: {b}")
+    if not torch.cuda.is_available():
+        say("no artifact is used: no CUDA device (torch.cuda.is_available() is False)")
+        return 1
+    name = torch.cuda.get_device_name()
+    try:
+        path = find_artifact(artifact_arg, name)
+        heur = load_artifact(path)
+    except Refused as e:
+        say(f"device: {name}")
+        say(f"no artifact is used: {e}")
+        return 1
+    md = _metadata()
+    say(f"device: {name}, capability {tuple(md.device_capa)}, shared memory per block "
+        f"{md.shared_memory}")
+    say(f"artifact: {os.path.abspath(path)} (class {type(heur).__name__}, trained on "
+        f"{artifact_tag(heur) or 'an unnamed GPU'})")
+    why = check_gpu(heur)
+    if why:
+        say(f"no artifact is used: {why}")
+        return 1
+    say('used: mmrank.inductor.install(k="auto") ranks mm and addmm with it'
+        + ("; but see environment above" if bad else ""))
+    return 1 if bad else 0
+
+
+def main(argv):
+    import argparse
+    p = argparse.ArgumentParser(prog="python -m mmrank.inductor",
+                                description="Which artifact this GPU would use, or why none "
+                                            "(exit status 0: one is used; 1: none).")
+    p.add_argument("--artifact", metavar="FILE_OR_DIR",
+                   help="an artifact or a folder of them (default: $MMRANK_ARTIFACT, else the "
+                        "shipped ones)")
+    a = p.parse_args(argv)
+    return report(a.artifact)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
+else:
+    _from_env()

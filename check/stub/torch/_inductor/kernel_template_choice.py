@@ -1,5 +1,5 @@
 """Stand-in for torch/_inductor/kernel_template_choice.py: the attributes
-mmrank_inductor reads (template, params, extra_kwargs, layout, inputs)."""
+mmrank.inductor reads (template, params, extra_kwargs, layout, inputs)."""
 
 
 class DictKernelTemplateParams:

@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
-"""inductor_collect — Inductor's own AutoHeuristic collection as a bench back
+"""mmrank.bench.inductor_collect — Inductor's own AutoHeuristic collection as a bench back
 end (issue #17 "the exact path"; spec §3.4, the gen_data_mm.py flow).
 
-usage: inductor_collect.py [options] SHAPES LOG
+usage: python3 -m mmrank.bench.inductor_collect [options] SHAPES LOG
 
 For each input of SHAPES in this shard (row index % N == I, as bench), run
 torch.compile(torch.mm, mode="max-autotune-no-cudagraphs") with AutoHeuristic
@@ -25,7 +24,7 @@ written rows are dropped); a resume with another torch, Triton, device,
 between inputs instead of restarting Python (see --process-per-input).
 
   SHAPES    sample's shapes.tsv, or a TSV naming its columns (m k n dtype,
-            strides or transposes, tf32; stages/gpu/bench/inductor_shapes.py)
+            strides or transposes, tf32; mmrank.bench.inductor_shapes)
   LOG       the shard's AutoHeuristic log (feedback in ms, Inductor's own
             autotuning times; failed candidates inf)
 
@@ -40,16 +39,15 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import inductor_log as ilog  # noqa: E402
-import inductor_shapes as ish  # noqa: E402
-from inductor_text import write_atomic  # noqa: E402
+from mmrank.bench import inductor_log as ilog
+from mmrank.bench import inductor_shapes as ish
+from mmrank.bench.inductor_text import write_atomic
 
 class TorchBackend:
     """Inductor itself, in this process."""
 
     def __init__(self, triton_cache):
-        import inductor_torch as it
+        from mmrank.bench import inductor_torch as it
         self.it, self.triton_cache = it, triton_cache
         self.rep_secs = []
         import torch
@@ -166,7 +164,7 @@ def write_stats(path, kv):
 
 def parse_args(argv):
     p = argparse.ArgumentParser(
-        prog="inductor_collect.py", description=__doc__.split("\n\n")[0],
+        prog="python3 -m mmrank.bench.inductor_collect", description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=__doc__.split("\n\n", 2)[2])
     p.add_argument("shapes", metavar="SHAPES")
@@ -215,7 +213,7 @@ def parse_args(argv):
 
 
 def child_argv(a):
-    argv = [sys.executable, os.path.abspath(__file__), "--device", "0", "--reps", str(a.reps)]
+    argv = [sys.executable, "-m", "mmrank.bench.inductor_collect", "--device", "0", "--reps", str(a.reps)]
     if a.triton_cache:
         argv += ["--triton-cache", a.triton_cache]
     return argv + [a.shapes, a.log]
@@ -231,7 +229,7 @@ def main(argv):
     if a.triton_cache:
         a.triton_cache = os.path.abspath(a.triton_cache)
         os.makedirs(a.triton_cache, exist_ok=True)
-    import inductor_torch
+    from mmrank.bench import inductor_torch
     inductor_torch.pick_device(a.device)
     if a.print_versions or a.measure_one:
         be = TorchBackend(a.triton_cache)

@@ -1,12 +1,11 @@
-#!/usr/bin/env python3
-"""inductor_install — make Inductor use our _MMRanking<GPU>.py (issue #18
-item 3) without editing any of torch's shipped files.
+"""mmrank.install_artifact — make Inductor use our _MMRanking<GPU>.py without
+editing any of torch's shipped files (make install-artifact).
 
-usage: inductor_install.py install ARTIFACT.py [--artifacts-dir DIR]
-       inductor_install.py uninstall (--name NAME | --all) [--artifacts-dir DIR]
-       inductor_install.py order [--artifacts-dir DIR] [--shared-memory B]
-                                 [--capability MAJOR.MINOR] [--if-importable]
-       inductor_install.py check [--artifacts-dir DIR]
+usage: python3 -m mmrank.install_artifact install ARTIFACT.py [--artifacts-dir DIR]
+       python3 -m mmrank.install_artifact uninstall (--name NAME | --all) [--artifacts-dir DIR]
+       python3 -m mmrank.install_artifact order [--artifacts-dir DIR] [--shared-memory B]
+                                               [--capability MAJOR.MINOR] [--if-importable]
+       python3 -m mmrank.install_artifact check [--artifacts-dir DIR]
 
 How torch 2.11 picks a learned heuristic (torch/_inductor/autoheuristic/
 learned_heuristic_controller.py): on first use (:77-92) it walks the
@@ -51,16 +50,18 @@ import importlib.util
 import os
 import sys
 
+from mmrank import artifact as art
+
 PREFIX = "_0mmrank_"
 
 
 def die(msg):
-    sys.exit(f"inductor_install: {msg}")
+    sys.exit(f"install_artifact: {msg}")
 
 
 WAY_OUT = ("give the torch/_inductor/autoheuristic/artifacts folder of the torch Inductor "
-           "runs: make install-artifact TORCH_ARTIFACTS=DIR (inductor_install.py "
-           "--artifacts-dir DIR), or run with the python3 of that torch")
+           "runs: make install-artifact TORCH_ARTIFACTS=DIR (python3 -m "
+           "mmrank.install_artifact --artifacts-dir DIR), or run with the python3 of that torch")
 
 
 def torch_import_error(d):
@@ -103,14 +104,21 @@ def need_writable(d):
             "virtual environment's torch; nothing installed")
 
 
-def heuristic_class(path):
-    """The artifact's LearnedHeuristicDecision subclass name (parsed, not run)."""
+def read_artifact(path):
+    """(PATH's bytes, its text, its parse tree): a regular file only (a FIFO
+    or a device is refused unread), parsed, never run."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            src = fh.read()
-        tree = ast.parse(src, path)
-    except (OSError, UnicodeDecodeError, SyntaxError) as e:
+        data = art.read(path)
+        src = data.decode("utf-8")
+        return data, src, ast.parse(src, path)
+    except art.Refused as e:
+        die(str(e))
+    except (UnicodeDecodeError, SyntaxError) as e:
         die(f"{path}: not a readable Python module: {e}")
+
+
+def heuristic_class(path, src, tree):
+    """The artifact's LearnedHeuristicDecision subclass name (parsed, not run)."""
     names = [n.name for n in tree.body if isinstance(n, ast.ClassDef)
              and any(getattr(b, "id", None) == "LearnedHeuristicDecision" for b in n.bases)]
     if len(names) != 1:
@@ -121,12 +129,10 @@ def heuristic_class(path):
     return names[0]
 
 
-def check_inductor_ids(path):
+def check_inductor_ids(path, tree):
     """Refuse an artifact that ranks choice ids Inductor's tuned_mm never
     offers (our NVRTC kernels: type=nvrtc_...): installed first, it would
     leave Inductor nothing to autotune but extern_mm."""
-    with open(path, encoding="utf-8") as fh:
-        tree = ast.parse(fh.read(), path)
     ids = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
            and isinstance(n.value, str) and n.value.startswith("type=")}
     foreign = sorted(i for i in ids if not i.startswith("type=triton_"))
@@ -138,19 +144,18 @@ def check_inductor_ids(path):
             "(make collect KERNEL_TEMPLATE=triton, or GPU=h200); nothing installed")
 
 
-def install(art, d):
-    name = heuristic_class(art)
-    check_inductor_ids(art)
+def install(path, d):
+    data, src, tree = read_artifact(path)
+    name = heuristic_class(path, src, tree)
+    check_inductor_ids(path, tree)
     need_writable(d)
     dst = os.path.join(d, PREFIX + name + ".py")
-    with open(art, "rb") as fh:
-        data = fh.read()
     tmp = dst + ".tmp"
     with open(tmp, "wb") as fh:
         fh.write(data)
     os.replace(tmp, dst)
     _remove_pyc(d, PREFIX + name)
-    print(f"installed {art} as {dst} (class {name}); Inductor takes it first when "
+    print(f"installed {path} as {dst} (class {name}); Inductor takes it first when "
           "TORCHINDUCTOR_AUTOHEURISTIC_USE includes mm")
 
 
@@ -178,8 +183,8 @@ def order(d, smem, capa, if_importable):
     precondition loop of get_decisions_ranked."""
     why = torch_import_error(d)
     if why and if_importable:
-        print(f"discovery order not shown: {why} (inductor_install.py order "
-              f"--artifacts-dir {d}, run with that torch's python3, shows it)")
+        print(f"discovery order not shown: {why} (python3 -m mmrank.install_artifact "
+              f"order --artifacts-dir {d}, run with that torch's python3, shows it)")
         return
     if why:
         die(why)
@@ -209,6 +214,22 @@ def order(d, smem, capa, if_importable):
         print(f"Inductor uses: {type(used).__name__} from {type(used).__module__}")
 
 
+def set_mm_heuristics(heuristics):
+    """In this process: the AutoHeuristic controller's mm list, HEURISTICS
+    (instances, consulted in order; autoheuristic_use="mm" must be on), or
+    None for Inductor's own discovery, rerun (learned_heuristic_controller.py:
+    77-92).  Nothing is copied into torch."""
+    from collections import defaultdict
+    from torch._inductor.autoheuristic import learned_heuristic_controller as lhc
+    ctl = lhc.LearnedHeuristicController
+    ctl.existing_heuristics = defaultdict(list)
+    if heuristics is None:
+        ctl.heuristics_initialized = False
+    else:
+        ctl.existing_heuristics["mm"] = list(heuristics)
+        ctl.heuristics_initialized = True
+
+
 def _find_and_instantiate(package_name, base_class):
     """The algorithm of torch's find_and_instantiate_subclasses, for a torch
     stand-in that lacks learned_heuristic_controller (tests)."""
@@ -227,7 +248,7 @@ def _find_and_instantiate(package_name, base_class):
 
 
 def main(argv):
-    p = argparse.ArgumentParser(prog="inductor_install.py", description=__doc__.split("\n\n")[0],
+    p = argparse.ArgumentParser(prog="python3 -m mmrank.install_artifact", description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog=__doc__.split("\n\n", 2)[2])
     sub = p.add_subparsers(dest="cmd", required=True)

@@ -14,7 +14,7 @@ file's sha256); a resume under another stamp is refused.
 """
 import os
 
-from inductor_text import read_lines
+from mmrank.bench.inductor_text import read_lines
 
 DONE_HEADER = "input\trows\tend\tseconds\tstatus"
 

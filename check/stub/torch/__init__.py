@@ -1,9 +1,13 @@
-"""Stand-in for the few torch objects mmrank_inductor touches (mmrank
-check/t6150-handler.sh).  Not PyTorch code.  The fake GPU comes from the
-environment: MMRANK_STUB_GPU (device name; empty: no CUDA device),
-MMRANK_STUB_CAPA ("9.0"), MMRANK_STUB_SMEM (232448)."""
+"""The tests' one stand-in for torch (PYTHONPATH=check/stub): the few torch
+objects that mmrank.inductor, mmrank.install_artifact and a generated
+_MMRanking*.py touch, with torch 2.11's names, order and arithmetic.  Not
+PyTorch code.  The fake GPU comes from the environment: MMRANK_STUB_GPU
+(device name; empty: no CUDA device), MMRANK_STUB_CAPA ("9.0"),
+MMRANK_STUB_SMEM (232448), MMRANK_STUB_FP32 ("ieee")."""
 import os
 import types
+
+__version__ = "2.11.0+stub"
 
 
 class dtype:

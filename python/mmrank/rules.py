@@ -1,4 +1,4 @@
-"""rules.py -- the ranking rules of stages/formats/rules.h for the Python helpers.
+"""mmrank.rules -- the ranking rules of stages/formats/rules.h for the Python helpers.
 
 The values are read from rules.h's `#define NAME VALUE` lines when this
 module is imported, so C and Python share one home; the three functions
@@ -12,14 +12,15 @@ mirror rules.h's (see its comment for the rules and their spec sections):
   regret(listed_best, best)
                        listed_best / best (ours, issue #3)
 
-Use: sys.path.insert(0, '<repo>/stages/formats'); import rules.
+Use: from mmrank import rules (PYTHONPATH=<repo>/python, or the package
+installed: it then reads the copy of rules.h the build put beside it).
 check/t1170-rules.sh checks that these give what the C code gives.
 """
-import math
-import os
 import re
 
-_H = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'rules.h')
+from mmrank import data_path
+
+_H = data_path('rules.h')
 
 
 def _defines(path):

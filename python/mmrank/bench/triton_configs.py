@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
-"""triton_configs.py — Inductor's mm candidate tables, read from a torch.
+"""mmrank.bench.triton_configs — Inductor's mm candidate tables, read from a torch.
 
-usage: triton_configs.py (--source DIR | --import) (--configs | --params)
-       triton_configs.py --check-rule CANDS      (needs an importable torch)
+usage: python3 -m mmrank.bench.triton_configs (--source DIR | --import) (--configs | --params)
+       python3 -m mmrank.bench.triton_configs --check-rule CANDS   (needs an importable torch)
 
 Prints kernels/inductor_mm_configs.tsv (--configs) or
 kernels/inductor_mm_params.tsv (--params), the two tables the C candidate
@@ -20,8 +19,8 @@ rule (stages/gpu/policy/inductor_cands.c) reads, for the torch at hand:
 
 Both print the same bytes for the same torch.  Regenerate the committed
 tables after a torch upgrade with
-    python3 stages/gpu/bench/triton_configs.py --import --configs > kernels/inductor_mm_configs.tsv
-    python3 stages/gpu/bench/triton_configs.py --import --params  > kernels/inductor_mm_params.tsv
+    python3 -m mmrank.bench.triton_configs --import --configs > kernels/inductor_mm_configs.tsv
+    python3 -m mmrank.bench.triton_configs --import --params  > kernels/inductor_mm_params.tsv
 A structure the tool does not recognise (a renamed list, a heuristic that
 no longer takes the extra configs) is an error naming file:line, never a
 silently different table.
@@ -302,7 +301,7 @@ def print_configs(configs, refs, version, out):
     out.write("# (BLOCK_M, BLOCK_N, BLOCK_K, num_stages, num_warps, GROUP_M before the per-problem shrink).\n")
     out.write(f"# mm:    {refs['mm']}\n")
     out.write(f"# mm-ah: {refs['mm-ah']}\n")
-    out.write("# Written by stages/gpu/bench/triton_configs.py (see its --help); read by stages/gpu/policy/inductor_cands.c.\n")
+    out.write("# Written by python3 -m mmrank.bench.triton_configs (see its --help); read by stages/gpu/policy/inductor_cands.c.\n")
     out.write("list\tblock_m\tblock_n\tblock_k\tnum_stages\tnum_warps\tgroup_m\n")
     for r in configs:
         out.write("\t".join(str(x) for x in r) + "\n")
@@ -311,7 +310,7 @@ def print_configs(configs, refs, version, out):
 def print_params(params, version, out):
     out.write(f"# kernels/inductor_mm_params.tsv — the settings of Inductor's mm candidate rule, torch {version}\n")
     out.write("# (defaults of a plain install; source paths relative to the wheel's root).\n")
-    out.write("# Written by stages/gpu/bench/triton_configs.py (see its --help); read by stages/gpu/policy/inductor_cands.c.\n")
+    out.write("# Written by python3 -m mmrank.bench.triton_configs (see its --help); read by stages/gpu/policy/inductor_cands.c.\n")
     out.write("param\tvalue\tsource\n")
     for name, val, ref in params:
         out.write(f"{name}\t{val}\t{ref}\n")
@@ -435,7 +434,7 @@ def main(argv):
             return 2
         i += 1
     if (src is None) == (imp is None) or what is None:
-        print("usage: triton_configs.py (--source DIR | --import) (--configs | --params)", file=sys.stderr)
+        print("usage: python3 -m mmrank.bench.triton_configs (--source DIR | --import) (--configs | --params)", file=sys.stderr)
         return 2
     try:
         configs, refs, params = read_source(src) if src else read_import()

@@ -1,12 +1,12 @@
-#!/usr/bin/env python3
-"""triton_aot.py — compile the Triton mm variants a collection needs, ahead
+"""mmrank.bench.triton_aot — compile the Triton mm variants a collection needs, ahead
 of time, into the cubin cache that stages/gpu/bench/triton_launch.c reads.
 
-usage: triton_aot.py [--cache DIR] [--arch CC] [--jobs N] [--kernel FILE]
-                     [--retry-failed] [--entry-dir] VARIANTS
+usage: python3 -m mmrank.bench.triton_aot [--cache DIR] [--arch CC] [--jobs N] [--kernel FILE]
+                                          [--retry-failed] [--entry-dir] VARIANTS
 
 VARIANTS is `triton_cands --variants` output (stages/FORMATS.md "Triton
-variant list"): one compile variant of kernels/triton_mm.py per line.  Each
+variant list"): one compile variant of kernels/triton_mm.py (--kernel;
+default: the checkout's) per line.  Each
 variant is compiled once per (kernel source, Triton version, arch) with
 triton.compile(ASTSource(...), target=GPUTarget("cuda", CC, 32)) — no GPU
 needed — in a pool of N processes (default: all CPUs), into
@@ -36,6 +36,8 @@ import json
 import os
 import sys
 import time
+
+from mmrank import checkout
 
 ABI = "mmrank-triton-aot 1: A B C M N K stride_am stride_ak stride_bk stride_bn; unit strides constexpr"
 FORMAT = "mmrank-triton-cubin 1"
@@ -294,7 +296,12 @@ def main(argv):
             args.append(a)
         i += 1
     if kernel is None:
-        kernel = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "kernels", "triton_mm.py")
+        root = checkout()
+        if root is None:
+            print("triton_aot.py: --kernel FILE: needed outside a checkout (kernels/triton_mm.py)",
+                  file=sys.stderr)
+            return 2
+        kernel = os.path.join(root, "kernels", "triton_mm.py")
     import triton
     if only_dir:
         if args:
@@ -303,7 +310,7 @@ def main(argv):
         print(entry_dir(cache, kernel, triton.__version__, arch))
         return 0
     if len(args) != 1:
-        print("usage: triton_aot.py [--cache DIR] [--arch CC] [--jobs N] [--kernel FILE] "
+        print("usage: python3 -m mmrank.bench.triton_aot [--cache DIR] [--arch CC] [--jobs N] [--kernel FILE] "
               "[--retry-failed] [--entry-dir] VARIANTS", file=sys.stderr)
         return 2
     try:

@@ -1,1 +1,0 @@
-# Stand-in for torch._inductor.autoheuristic (mmrank tests, no torch needed).

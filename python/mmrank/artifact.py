@@ -1,0 +1,158 @@
+"""mmrank.artifact — finding, reading and loading an emitted _MMRanking<GPU>.py
+(no torch needed to find or read one; loading runs it, and it imports
+torch's AutoHeuristic interface).
+
+  read(path)            its bytes: a regular file only (a FIFO, a device
+                        such as /dev/zero or a folder is refused without
+                        being read), at most MAX_BYTES
+  load(path)            (the one LearnedHeuristicDecision subclass's fresh
+                        instance, the file's bytes); any failure while the
+                        file runs (a syntax error, an exception, sys.exit)
+                        is a Refused naming the file
+  find(artifact, device_name)
+                        the file to use: ARTIFACT (a file, or a folder of
+                        _MMRanking*.py), else $MMRANK_ARTIFACT, else the
+                        package's shipped artifacts; in a folder the file
+                        whose tag is this GPU's, else the only one
+  gpu_tag(name)         the GPU an artifact was trained on, from its class
+                        or file name: MMRankingH200 -> "H200"
+  trained_for(tag, device_name)
+                        whether the device is that GPU: the one place the
+                        artifact's GPU is matched against a device name
+"""
+import glob
+import os
+import stat
+import types
+
+from mmrank import artifact_dir
+
+PREFIX = "MMRanking"
+MAX_BYTES = 16 << 20    # an emitted artifact is tens of kB
+
+
+class Refused(RuntimeError):
+    """Nothing was installed or changed; the message says why."""
+
+
+def read(path):
+    """The bytes of PATH, a regular file of at most MAX_BYTES.  The file is
+    opened without blocking and checked on the open descriptor, so a FIFO, a
+    device or a folder is refused without a read (no hang)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+                     | getattr(os, "O_NOCTTY", 0))
+    except OSError as e:
+        raise Refused(f"{path}: cannot open: {e.strerror}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise Refused(f"{path}: not a regular file (a folder, FIFO or device): not read")
+        if st.st_size > MAX_BYTES:
+            raise Refused(f"{path}: {st.st_size} bytes, over {MAX_BYTES}: not an artifact")
+        chunks, n = [], 0
+        while True:
+            b = os.read(fd, 1 << 16)
+            if not b:
+                break
+            n += len(b)
+            if n > MAX_BYTES:
+                raise Refused(f"{path}: over {MAX_BYTES} bytes: not an artifact")
+            chunks.append(b)
+        return b"".join(chunks)
+    except OSError as e:
+        raise Refused(f"{path}: cannot read: {e.strerror}") from None
+    finally:
+        os.close(fd)
+
+
+def _where(path, e):
+    """path:line of exception E raised while PATH ran, where its traceback
+    has a frame of that file."""
+    if isinstance(e, SyntaxError) and e.lineno:
+        return f"{path}:{e.lineno}"
+    tb, line = e.__traceback__, None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == path:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return f"{path}:{line}" if line else path
+
+
+def load(path):
+    """(a fresh instance of the one LearnedHeuristicDecision subclass that
+    PATH defines, PATH's bytes).  Raises Refused, naming the file, for a
+    file that is not read (read()), does not compile, raises anything
+    (SystemExit included) while it runs or is instantiated, or defines no
+    such class or several."""
+    from torch._inductor.autoheuristic.learnedheuristic_interface import LearnedHeuristicDecision
+    data = read(path)
+    name = f"mmrank_artifact_{abs(hash(os.path.abspath(path)))}"
+    mod = types.ModuleType(name)
+    mod.__file__ = path
+    try:
+        code = compile(data, path, "exec", dont_inherit=True)
+        exec(code, mod.__dict__)  # noqa: S102 - an artifact is code by design (spec §6.1)
+        cls = [v for v in vars(mod).values() if isinstance(v, type)
+               and issubclass(v, LearnedHeuristicDecision) and v is not LearnedHeuristicDecision]
+        if len(cls) != 1:
+            raise Refused(f"{path}: expected one LearnedHeuristicDecision subclass, "
+                          f"found {len(cls)}")
+        return cls[0](), data
+    except Refused:
+        raise
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - the artifact's own failure, reported
+        what = "syntax error" if isinstance(e, SyntaxError) else type(e).__name__
+        msg = e.msg if isinstance(e, SyntaxError) else str(e)
+        raise Refused(f"{_where(path, e)}: the artifact fails to load ({what}: "
+                      f"{msg[:200]})") from None
+
+
+def gpu_tag(name):
+    """The GPU tag of a class or file name: MMRankingH200 or
+    _MMRankingH200.py -> "H200"; None where the name has none."""
+    base = os.path.basename(name)
+    if base.endswith(".py"):
+        base = base[:-3]
+    base = base[1:] if base.startswith("_") else base
+    if base.startswith(PREFIX) and len(base) > len(PREFIX):
+        return base[len(PREFIX):].upper()
+    return None
+
+
+def trained_for(tag, device_name):
+    """True when DEVICE_NAME (torch.cuda.get_device_name()) is the GPU TAG
+    names: the tag is in the name, upper case, spaces ignored."""
+    return bool(tag) and tag in device_name.upper().replace(" ", "")
+
+
+def _candidates(path):
+    if os.path.isdir(path):
+        return sorted(glob.glob(os.path.join(path, "_" + PREFIX + "*.py")))
+    return [path]
+
+
+def find(artifact=None, device_name=None, environ=None):
+    """The artifact file: ARTIFACT (a file, or a folder of _MMRanking*.py);
+    else $MMRANK_ARTIFACT; else the package's shipped artifacts (a
+    checkout's gen/).  In a folder, the file whose tag is DEVICE_NAME's GPU
+    (trained_for), else the only one.  Raises Refused when there is none."""
+    env = os.environ if environ is None else environ
+    given = artifact or env.get("MMRANK_ARTIFACT") or None
+    places = [given] if given else [artifact_dir()]
+    for place in places:
+        if not os.path.exists(place):
+            if given:
+                raise Refused(f"{place}: no such file or folder")
+            continue
+        files = _candidates(place)
+        if device_name:
+            match = [f for f in files if trained_for(gpu_tag(f), device_name)]
+            if match:
+                return match[0]
+        if len(files) == 1:
+            return files[0]
+        if given and not files:
+            raise Refused(f"{place}: no _{PREFIX}*.py in it")
+    raise Refused(f"no artifact for {device_name or 'this GPU'} in {', '.join(places)} "
+                  "(pass artifact= or set MMRANK_ARTIFACT)")
