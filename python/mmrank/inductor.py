@@ -97,7 +97,8 @@ DEFAULT_OPS = ("mm", "addmm")
 MAX_K = 1000            # k's upper bound, for install() and MMRANK_INDUCTOR alike
 
 
-def _is_aten(ktc):
+def is_aten(ktc):
+    """True for an ATen (extern) choice."""
     return str(getattr(ktc.template, "uid", "")).startswith("aten::")
 
 
@@ -290,7 +291,7 @@ class MMRankChoices(InductorChoices):
         for i in tri:
             first.setdefault(triton_id(choices[i]), i)
         ctx = mm_context(kernel_inputs)
-        offered = list(first) + ([EXTERN_ID] if any(_is_aten(c) for c in choices) else [])
+        offered = list(first) + ([EXTERN_ID] if any(is_aten(c) for c in choices) else [])
         if not self.heuristic.check_precondition(_metadata(offered), ctx):
             self._fallback("precondition")
             return orig
@@ -310,7 +311,7 @@ class MMRankChoices(InductorChoices):
             if i in tri_set:
                 if i in keep:
                     out.append(c)
-            elif _is_aten(c) or self.unranked == "keep":
+            elif is_aten(c) or self.unranked == "keep":
                 out.append(c)
         self.decisions[op_name] += 1
         self.k_sum[op_name] += k
@@ -335,15 +336,55 @@ def _check_k(k):
 
 # ---- install / uninstall ---------------------------------------------------
 
-_INSTALLED = {}   # the one installed handler and what it replaced
+_INSTALLED = {}   # set_handler's slot: this module's handler and what it replaced
+
+
+def slot_handler(slot):
+    """The handler SLOT holds (set_handler), else a plain InductorChoices()."""
+    h = slot.get("handler")
+    return h if h is not None else InductorChoices()
 
 
 def _handler_factory(_key):
     """config.inductor_choices_class: the installed handler.  _key (artifact
     class and content hash, k, extra, unranked, ops) is what Inductor's FX
     graph cache key sees of the handler: the config is part of that key."""
-    h = _INSTALLED.get("handler")
-    return h if h is not None else InductorChoices()
+    return slot_handler(_INSTALLED)
+
+
+def set_handler(slot, handler, factory, key):
+    """Make HANDLER Inductor's choices handler in every thread: this thread's
+    (V.set_choices_handler) and config.inductor_choices_class =
+    functools.partial(FACTORY, KEY) for threads that have not made one yet
+    (FACTORY: a module-level function returning slot_handler(SLOT); KEY, a
+    string, is what the FX graph cache key sees).  SLOT, the calling module's
+    dict, first gives back what it held (restore_handler), then keeps HANDLER
+    and what it replaced.  Returns HANDLER, active."""
+    restore_handler(slot)
+    from torch._inductor import config
+    from torch._inductor.virtualized import V, _choices
+    slot["prior_thread"] = _choices._get_handler(False)
+    slot["prior_class"] = config.inductor_choices_class
+    slot["handler"] = handler
+    handler.active = True
+    config.inductor_choices_class = functools.partial(factory, key)
+    V.set_choices_handler(handler)
+    return handler
+
+
+def restore_handler(slot):
+    """Undo set_handler(SLOT, ...): the handler goes inactive (a thread that
+    made a copy of it now passes everything through) and the handler and
+    config it replaced come back.  False when SLOT holds none."""
+    h = slot.pop("handler", None)
+    if h is None:
+        return False
+    h.active = False
+    from torch._inductor import config
+    from torch._inductor.virtualized import V
+    config.inductor_choices_class = slot.pop("prior_class", None)
+    V.set_choices_handler(slot.pop("prior_thread", None) or InductorChoices())
+    return True
 
 
 def check_gpu(heur, force=False):
@@ -385,31 +426,15 @@ def install(k="auto", artifact=None, extra=False, unranked="keep", ops=DEFAULT_O
         raise Refused(f"mmrank.inductor: not installed: {why}")
     h = MMRankChoices(heur, k=k, extra=extra, unranked=unranked, ops=ops)
     h.artifact_path = os.path.abspath(path)
-    uninstall()
-    from torch._inductor import config
-    from torch._inductor.virtualized import V, _choices
-    _INSTALLED["prior_thread"] = _choices._get_handler(False)
-    _INSTALLED["prior_class"] = config.inductor_choices_class
-    _INSTALLED["handler"] = h
     digest = hashlib.sha256(data).hexdigest()[:16]
-    config.inductor_choices_class = functools.partial(
-        _handler_factory, f"mmrank:{type(heur).__name__}:{digest}:{k}:{int(h.extra)}:{unranked}:"
-                          f"{','.join(ops)}")
-    V.set_choices_handler(h)
-    return h
+    return set_handler(_INSTALLED, h, _handler_factory,
+                       f"mmrank:{type(heur).__name__}:{digest}:{k}:{int(h.extra)}:{unranked}:"
+                       f"{','.join(ops)}")
 
 
 def uninstall():
     """Undo install(); a no-op when nothing is installed."""
-    h = _INSTALLED.pop("handler", None)
-    if h is None:
-        return False
-    h.active = False     # a thread that made a copy now passes everything through
-    from torch._inductor import config
-    from torch._inductor.virtualized import V
-    config.inductor_choices_class = _INSTALLED.pop("prior_class", None)
-    V.set_choices_handler(_INSTALLED.pop("prior_thread", None) or InductorChoices())
-    return True
+    return restore_handler(_INSTALLED)
 
 
 def installed():
