@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # In-graph truth (perf/models/truth.py and its parts), no GPU:
-# templates/mmrank_force.py's forcing handler on the torch stand-in
-# check/handler/stub (a known call gets a known forced choice, by rank and by
+# mmrank.force's forcing handler (python/mmrank/force.py) on the torch stand-in
+# check/stub (a known call gets a known forced choice, by rank and by
 # id map, in the documented candidate order; every fallback flagged; bmm
 # pinned to ATen); perf/models/truth_trace.py's kernel-to-GEMM mapping and
 # replay alignment on synthetic profiler traces (check/truth/eager.json,
@@ -10,6 +10,8 @@
 # check/truth/truth.jsonl; truth_log.py's AutoHeuristic log of it, which
 # featurize takes with the known winners; truth.py's argument checks and
 # truth.sh's driver with a stand-in interpreter (check/truth/fake_python.sh).
+# The package comes from PYTHONPATH (check/lib.sh: python/); the case scripts
+# get perf/models and check/handler there too (models_python, force_python).
 # Prerequisites: python3; featurize built (make check builds it).  TORCH
 # (TORCH_PYTHON, torch 2.11 with transformers): the handler in a real CPU
 # compile (the forced ATen choice is the one the generated code calls; a
@@ -25,6 +27,8 @@ TB="type=triton_BLOCK-M=128_BLOCK-K=64_BLOCK-N=128_numstages=3_numwarps=8"
 TC="type=triton_BLOCK-M=32_BLOCK-K=128_BLOCK-N=64_numstages=5_numwarps=4"
 TMA="triton::mm_persistent_tma|BLOCK-M=128_BLOCK-K=64_BLOCK-N=128_numstages=3_numwarps=8"
 KEY="mm 2048x768x2304 torch.bfloat16 768,1 2304,1"
+models_python() { PYTHONPATH="$ROOT/$M:$PYTHONPATH" python3 "$@"; }
+force_python() { PYTHONPATH="$ROOT/check/handler:$PYTHONPATH" stub_python "$@"; }
 
 # ---- the forcing handler on the stub -------------------------------------------
 # one GEMM's triton::mm configs in Inductor's order, TA twice (one id, one entry)
@@ -34,7 +38,7 @@ KEY="mm 2048x768x2304 torch.bfloat16 768,1 2304,1"
 		printf '0\t2048\t768\t2304\ttorch.bfloat16\t768\t1\t2304\t1\tmm\t%s\n' "$(echo "$c" | tr ' ' '\t')"
 	done
 } >"$TMP/cands.tsv"
-fc() { python3 "$T/force_case.py" "$TMP/cands.tsv" 0 "$@" >"$TMP/fc" 2>"$TMP/fc.err"; }
+fc() { force_python "$T/force_case.py" "$TMP/cands.tsv" 0 "$@" >"$TMP/fc" 2>"$TMP/fc.err"; }
 # decision NAME PYEXPR: PYEXPR holds for the decision d, the returned ids r
 decision() {
 	if python3 - "$TMP/fc" "$2" <<'EOF'
@@ -79,13 +83,11 @@ decision truth-force-bmm-pinned "r == ['extern_bmm'] and d is None and p == [{'o
 fc bmm --rank 3 --pin none
 decision truth-force-bmm-unpinned "len(r) == 5 and p == []"
 expect_error truth-force-bad-map-key "GEMM key 'mm 2x3': expected 'OP MxKxN DTYPE S10,S11 S20,S21'" "$TMP/none" \
-	python3 -c 'import sys; sys.path[:0] = ["check/handler/stub", "templates"]; import mmrank_force as mf; mf.ForceChoices().configure(id_map={"mm 2x3": "extern_mm"})'
-if python3 - >"$TMP/ins" 2>&1 <<'EOF'
-import sys
-sys.path[:0] = ["check/handler/stub", "templates"]
+	stub_python -c 'from mmrank import force as mf; mf.ForceChoices().configure(id_map={"mm 2x3": "extern_mm"})'
+if stub_python - >"$TMP/ins" 2>&1 <<'EOF'
 from torch._inductor import config
 from torch._inductor.virtualized import V
-import mmrank_force as mf
+from mmrank import force as mf
 h = mf.ForceChoices()
 mf.install(h, "rank:3")
 assert V.choices is h and config.inductor_choices_class() is h, "not installed"
@@ -96,7 +98,7 @@ EOF
 then ok truth-force-install; else fail truth-force-install "$(tail -c 300 "$TMP/ins")"; fi
 
 # ---- kernel-to-GEMM mapping and alignment on synthetic traces --------------------
-tc() { python3 "$T/trace_case.py" "$@" >"$TMP/tc.json" 2>"$TMP/tc.err"; }
+tc() { models_python "$T/trace_case.py" "$@" >"$TMP/tc.json" 2>"$TMP/tc.err"; }
 # analysis NAME PYEXPR: PYEXPR holds for the analysis a, its slots s, flags f
 analysis() {
 	if python3 -c 'import json, sys; a = json.load(open(sys.argv[1])); s = a["slots"]; f = " | ".join(a["flags"]); sys.exit(0 if eval(sys.argv[2]) else 1)' \
@@ -129,7 +131,7 @@ tc base 4
 analysis truth-map-split-fails "a['status'] == 'failed' and 'replays: 21 activities do not split into 4 replays' in f"
 
 # ---- the prediction model ----------------------------------------------------------
-if python3 "$T/model_case.py" >"$TMP/mc" 2>&1 && grep -qx ok "$TMP/mc"; then ok truth-model-predict
+if models_python "$T/model_case.py" >"$TMP/mc" 2>&1 && grep -qx ok "$TMP/mc"; then ok truth-model-predict
 else fail truth-model-predict "$(tail -c 400 "$TMP/mc")"; fi
 
 # ---- the AutoHeuristic log ------------------------------------------------------------
@@ -193,9 +195,7 @@ if python3 "$M/truth.py" "$TMP/cli.jsonl" --model bert-base --phase decode >"$TM
 	ok truth-cli-no-phase; else fail truth-cli-no-phase "$(head -c 300 "$TMP/cli.out")"; fi
 # the plan: ranks up to the largest candidate count, mixed variants last; a
 # failed rank:J isolates each key whose J-th candidate is a template
-if python3 - >"$TMP/plan.out" 2>&1 <<'EOF'
-import sys
-sys.path.insert(0, "perf/models")
+if models_python - >"$TMP/plan.out" 2>&1 <<'EOF'
 import truth
 assert truth.parse_variants("rank:2-4,ranks,mix", "best,random:7") == [
     "rank:2", "rank:3", "rank:4", "ranks", "mix:best", "mix:random:7"]
@@ -246,7 +246,7 @@ if ! "$TP" -c 'import torch, sys; sys.exit(0 if torch.__version__.startswith("2.
 	skip truth-torch "[TORCH] $TP's torch is not 2.11"; finish
 fi
 mkdir -p "$TMP/ind"
-TORCHINDUCTOR_CACHE_DIR=$TMP/ind timeout 600 "$TP" "$T/force_torch_case.py" >"$TMP/ft" 2>"$TMP/ft.err"
+PYTHONPATH="$ROOT/$M:$PYTHONPATH" TORCHINDUCTOR_CACHE_DIR=$TMP/ind timeout 600 "$TP" "$T/force_torch_case.py" >"$TMP/ft" 2>"$TMP/ft.err"
 block() { awk -v v="$1" '$1 == "variant" { on = ($2 == v) } on && $1 != "variant"' "$TMP/ft" | grep -v '^probe' | sed 's/ features=.*//' | tr '\n' '|'; }
 FEAT="m,k,n,mat1_dtype,mat2_dtype,mat1_stride_0,mat1_stride_1,mat2_stride_0,mat2_stride_1,mat1_iscontig,mat2_iscontig,using_tf32"
 [ "$(block rank:0)" = "decision addmm offered=extern_bias_addmm,extern_addmm forced=extern_bias_addmm fallback=None|decision mm offered=extern_mm forced=extern_mm fallback=None|code extern_kernels.bias_addmm|code extern_kernels.mm|choices addmm 1|choices mm 1|" ] &&

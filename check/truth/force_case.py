@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""force_case.py — one call of mmrank_force's ForceChoices on a fake GEMM,
-against the torch stand-in check/handler/stub (check/t6170-truth.sh).
+"""force_case.py — one call of mmrank.force's ForceChoices on a fake GEMM,
+against the torch stand-in check/stub (check/t6170-truth.sh runs it with
+PYTHONPATH=check/handler:check/stub:python).
 
 usage: force_case.py CANDS.tsv INPUT OP [--rank J] [--map FILE.json]
                      [--others] [--fail ID] [--pin aten|none]
@@ -13,16 +14,12 @@ triton::mm_persistent_tma choice.  --fail ID: that choice does not generate
 (its .choice is None).  Prints each returned choice's id ("returned ID"),
 "count N", then "log JSON" (the decision) and "pinned JSON"."""
 import json
-import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "handler"))
-import case  # noqa: E402  (puts the stub and templates/ on the path)
-from torch._inductor.kernel_template_choice import (  # noqa: E402
-    DictKernelTemplateParams, KernelTemplateChoice)
+import case  # check/handler/case.py: the fake GEMM's parts
+from torch._inductor.kernel_template_choice import DictKernelTemplateParams, KernelTemplateChoice
 
-import mmrank_force as mf  # noqa: E402
+from mmrank import force as mf
 
 
 def main(argv):

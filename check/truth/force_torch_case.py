@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""force_torch_case.py — templates/mmrank_force.py in a real torch 2.11
-compile on the CPU (check/t6170-truth.sh, TORCH prerequisite; no GPU).
+"""force_torch_case.py — mmrank.force in a real torch 2.11 compile on the
+CPU (check/t6170-truth.sh, TORCH prerequisite; no GPU; it runs it with
+PYTHONPATH=python:perf/models).
 
 usage: force_torch_case.py
 Compiles f(a, w, b) = (relu(addmm(b, a, w)), a @ w) (bf16, a 8 x 32, w 32
@@ -15,21 +16,16 @@ Then "probe": the handler at rank 3 on a @ w with, added to the call's
 choices, the triton::mm choices torch's own CUDA template heuristic makes
 for it (real KernelTemplateChoice objects; they are not generated on the
 CPU: the probe records the forced one and hands Inductor the ATen choice):
-"probe offered IDS", "probe forced ID", "probe triton_id ID" (mmrank_inductor's
+"probe offered IDS", "probe forced ID", "probe triton_id ID" (mmrank.inductor's
 id of the forced choice object)."""
-import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "templates"))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "perf", "models"))
+import torch
+import torch._inductor.config as ic
+from torch._inductor.utils import run_and_get_code
 
-import torch  # noqa: E402
-import torch._inductor.config as ic  # noqa: E402
-from torch._inductor.utils import run_and_get_code  # noqa: E402
-
-import mmrank_force as mf  # noqa: E402
-import run  # noqa: E402
+import run  # perf/models/run.py
+from mmrank import force as mf
 
 
 def main():
@@ -76,7 +72,7 @@ def probe(h, a, w):
     from torch._inductor.kernel.mm import mm_template
     from torch._inductor.kernel_template_choice import KernelTemplateChoice
     from torch._inductor.template_heuristics.registry import get_template_heuristic
-    import mmrank_inductor as mi
+    from mmrank import inductor as mi
 
     class Shim(KernelTemplateChoice):
         @property

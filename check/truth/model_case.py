@@ -13,9 +13,9 @@ import json
 import os
 import sys
 
+import truth_model as tm  # perf/models/truth_model.py (PYTHONPATH=perf/models)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "perf", "models"))
-import truth_model as tm  # noqa: E402
 
 TA = "type=triton_BLOCK-M=64_BLOCK-K=32_BLOCK-N=64_numstages=3_numwarps=4"
 TB = "type=triton_BLOCK-M=128_BLOCK-K=64_BLOCK-N=128_numstages=3_numwarps=8"

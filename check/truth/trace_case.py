@@ -24,9 +24,9 @@ import json
 import os
 import sys
 
+import truth_trace as tt  # perf/models/truth_trace.py (PYTHONPATH=perf/models)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "perf", "models"))
-import truth_trace as tt  # noqa: E402
 
 
 def fix(name):

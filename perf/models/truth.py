@@ -13,8 +13,8 @@ usage: truth.py OUT.jsonl --model NAME --phase prefill|decode|train
 
 The model is built once (perf/models/run.py's build: the list's published
 sizes, random weights, --layers), then for each VARIANT: torch._dynamo.reset(),
-templates/mmrank_force.py's handler set to force the variant's choices (one
-choice per mm/addmm: nothing is autotuned), a compile with GEMM-only
+mmrank.force's handler set to force the variant's choices (one choice per
+mm/addmm: nothing is autotuned), a compile with GEMM-only
 max-autotune options (run.py's --autotune gemm: max_autotune_gemm, no
 coordinate descent; ATen and Triton GEMM back ends; Inductor's FX-graph and
 AOTAutograd caches off, so no variant reuses another's graph; the Triton
@@ -30,7 +30,7 @@ then:
   3. --replays more replays under torch.profiler (CUDA): each kernel's
      in-graph duration, aligned with step 1's kernels by order and name.
 Variants (--variants, comma-separated, in order; default "ranks,mix"):
-  rank:J        every GEMM forced to its J-th candidate (mmrank_force's
+  rank:J        every GEMM forced to its J-th candidate (mmrank.force's
                 order: ATen first, then triton::mm ids, then other templates;
                 J beyond a GEMM's list: its first ATen choice, flagged)
   rank:A-B      rank:A .. rank:B;  ranks: rank:0 .. rank:C-1, C the largest
@@ -72,6 +72,8 @@ Exit status: 0 the row is complete; 2 stopped by --time-limit; 3 the CUDA
 context broke (the record is written; run again to go on); 4 the model could
 not be set up (a "setup" error record; later calls skip the row unless
 --retry-errors); 1 bad arguments.
+Needs the mmrank package (mmrank.force): PYTHONPATH=<repo>/python (truth.sh
+sets it), or pip install <repo>/python.
 """
 import argparse
 import gc
@@ -90,7 +92,6 @@ import truth_model
 import truth_trace
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 EXIT_DONE, EXIT_BAD, EXIT_TIME, EXIT_RESTART, EXIT_SETUP = 0, 1, 2, 3, 4
 ROW_FIELDS = ("model", "phase", "layers", "batch", "seq", "device")
 FORCED_OPS = ("mm", "addmm")
@@ -229,13 +230,12 @@ class Row:
         self.torch = torch
         self.args, self.row, self.base = args, row, rec_base
         self.cuda = args.device == "cuda"
-        sys.path.insert(0, os.path.join(ROOT, "templates"))
-        import mmrank_force
-        self.mf = mmrank_force
+        from mmrank import force
+        self.mf = force
         self.settings = configure_inductor()
         self.opts = run.compile_options("max-autotune-no-cudagraphs", "gemm")
         self.model, self.inputs, self.labels = run.build(row, args.phase, args.layers, args.device)
-        self.handler = mmrank_force.ForceChoices(ops=FORCED_OPS, pin=args.pin)
+        self.handler = force.ForceChoices(ops=FORCED_OPS, pin=args.pin)
         self.sel = run.Selections()
         self.kept_first = False
         if self.cuda:       # the profiler set up before any CUDA graph exists

@@ -27,8 +27,11 @@
 #                caches off, so only compiled kernels are reused)
 #   TRUTH_LOG_EXTRA  more truth_log.py options (e.g. --epilogue attribute)
 #   PYTHON       python3 (truth.py's interpreter; tests pass a stand-in)
+# The mmrank package (mmrank.force, mmrank.bench.inductor_log): this
+# checkout's python/, put first on PYTHONPATH here.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"   # the mmrank package
 OUT=${1:?usage: perf/models/truth.sh OUTDIR}
 NAME='^[A-Za-z0-9][A-Za-z0-9._-]*$'
 MODELS_FILE=${MODELS_FILE:-perf/models/models.tsv}

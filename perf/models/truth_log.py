@@ -12,7 +12,7 @@ The log is PyTorch's (spec §1, stages/FORMATS.md): line 1 the metadata JSON
 AutoHeuristic context's numerical and categorical features), line 2 the CSV
 header (the features in context order, choice, feedback), then one row per
 (GEMM key, choice) of each model x phase: the key's features as the forcing
-handler logged them (mat1 @ mat2's context; addmm's too, as mmrank_inductor
+handler logged them (mat1 @ mat2's context; addmm's too, as mmrank.inductor
 ranks addmm with the mm tree), the choice id, and feedback = the key's
 IN-GRAPH milliseconds with that choice: the mean over every usable slot
 measurement of the key (perf/models/truth_model.py's t(key, c)).  Choice ids:
@@ -36,16 +36,16 @@ phase the non-GEMM spread over the variants and, for each mixed variant, the
 predicted and measured step.  --json: the same as data.
 Bad input (a line that is not JSON, records of two GPUs, features that
 differ between keys) is an error naming the file and line; no output is left.
+Needs the mmrank package (mmrank.bench.inductor_log): PYTHONPATH=<repo>/python
+(truth.sh sets it), or pip install <repo>/python.
 """
 import argparse
 import json
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "stages", "gpu", "bench"))
-import inductor_log  # noqa: E402  (the AutoHeuristic log reader)
-import truth_model  # noqa: E402
+import truth_model   # this script's folder
+from mmrank.bench import inductor_log   # the AutoHeuristic log reader
 
 ROW_FIELDS = ("model", "phase", "layers", "batch", "seq", "device")
 

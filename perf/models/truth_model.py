@@ -28,7 +28,7 @@ import statistics
 
 
 def is_template(cid):
-    """A Triton template's choice id (templates/mmrank_force.py's ids)."""
+    """A Triton template's choice id (mmrank.force's ids)."""
     return cid.startswith(("type=triton_", "triton::"))
 
 

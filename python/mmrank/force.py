@@ -1,16 +1,16 @@
-"""mmrank_force — an Inductor choices handler that FORCES one choice per mm
+"""mmrank.force — an Inductor choices handler that FORCES one choice per mm
 and addmm (torch 2.11): with a single choice select_algorithm autotunes
 nothing (it returns choices[0].output_node()), so a compile runs exactly the
 kernels asked for.  perf/models/truth.py uses it to time every candidate of
 every GEMM inside the compiled model's own step ("in-graph truth").
 
-    import mmrank_force
-    h = mmrank_force.ForceChoices()
-    mmrank_force.install(h)
+    from mmrank import force
+    h = force.ForceChoices()
+    force.install(h)
     h.configure(rank=3)                 # or h.configure(id_map={key: id, ...})
     ...torch.compile(model, options={"max_autotune_gemm": True, ...})...
     h.log                               # one entry per decision, in call order
-    mmrank_force.uninstall()
+    force.uninstall()
 
 The candidates of a call, in this stable order (candidates()):
   1. every ATen choice, in Inductor's order, named "extern_<name>" as
@@ -18,7 +18,7 @@ The candidates of a call, in this stable order (candidates()):
      extern_bias_addmm then extern_addmm for addmm;
   2. each distinct triton::mm id, in Inductor's order (the first choice of an
      id; AutoHeuristic's id type=triton_BLOCK-M=.._BLOCK-K=.._BLOCK-N=..
-     _numstages=.._numwarps=.. from the template kwargs, mmrank_inductor's
+     _numstages=.._numwarps=.. from the template kwargs, mmrank.inductor's
      triton_id);
   3. every other template's distinct choices, in Inductor's order, named
      "<template uid>|<params>": the five tile fields as above where the
@@ -35,7 +35,7 @@ handler forces the first ATen choice too (field "error"); MMRANK_FORCE_STRICT=1
 re-raises it.
 The GEMM key (gemm_key): "OP MxKxN DTYPE S10,S11 S20,S21" with mat1's and
 mat2's strides, e.g. "addmm 2048x768x2304 torch.bfloat16 768,1 2304,1": the
-size, dtype and stride hints of mat1 @ mat2 as mmrank_inductor's mm_context
+size, dtype and stride hints of mat1 @ mat2 as mmrank.inductor's mm_context
 reads them (for addmm, its mat1 and mat2).
 Every decision is logged (ForceChoices.log, call order): call, op, m, k, n,
 dtype, strides, key, features (the AutoHeuristic context's logged features,
@@ -49,14 +49,15 @@ GEMMs are the same kernels in every compile; pin="none" leaves them to
 Inductor.  Other ops are untouched.
 The handler is one object for the whole process: configure() changes what
 it forces, and every thread uses it (install sets V.set_choices_handler and
-config.inductor_choices_class, as mmrank_inductor.install does).
+config.inductor_choices_class with mmrank.inductor.set_handler, as
+mmrank.inductor.install does).  Importing this module needs torch, as
+mmrank.inductor does.
 """
-import functools
 import os
 
+from mmrank import inductor  # first: its ImportError names torch when torch is missing
+from mmrank.inductor import MM_TEMPLATE, is_aten, mm_context, triton_id
 from torch._inductor.choices import InductorChoices
-
-from mmrank_inductor import MM_TEMPLATE, _is_aten, mm_context, triton_id
 
 FORCED_OPS = ("mm", "addmm")
 PIN_OPS = ("bmm", "baddbmm", "mm_plus_mm")
@@ -93,7 +94,7 @@ def candidates(choices):
         if cid in seen:
             continue
         seen.add(cid)
-        if _is_aten(c):
+        if is_aten(c):
             aten.append((cid, c))
         elif getattr(c.template, "uid", None) == MM_TEMPLATE:
             tri.append((cid, c))
@@ -197,7 +198,7 @@ class ForceChoices(InductorChoices):
         if op_name in self.ops:
             return self._force(choices, kernel_inputs, op_name)
         if self.pin == "aten" and op_name in PIN_OPS:
-            aten = [c for c in choices if _is_aten(c)]
+            aten = [c for c in choices if is_aten(c)]
             if aten:
                 self.pinned.append({"op": op_name, "kept": choice_id(aten[0]),
                                     "offered": len(choices)})
@@ -240,7 +241,7 @@ class ForceChoices(InductorChoices):
             if self.strict:
                 raise
             entry["error"] = f"{type(e).__name__}: {str(e)[:200]}"
-            aten = [c for c in choices if _is_aten(c)]
+            aten = [c for c in choices if is_aten(c)]
             entry.update(forced=choice_id(aten[0]) if aten else None,
                          kind="aten" if aten else None, rank=None)
             return aten[:1] if aten else choices
@@ -248,39 +249,21 @@ class ForceChoices(InductorChoices):
 
 # ---- install / uninstall ---------------------------------------------------
 
-_INSTALLED = {}   # the one installed handler and what it replaced
+_INSTALLED = {}   # mmrank.inductor.set_handler's slot: this module's handler
 
 
 def _factory(_tag):
     """config.inductor_choices_class: the installed handler (_tag names the
     forcing for whatever keys on the config)."""
-    h = _INSTALLED.get("handler")
-    return h if h is not None else InductorChoices()
+    return inductor.slot_handler(_INSTALLED)
 
 
 def install(handler, tag="force"):
     """Make HANDLER Inductor's choices handler in every thread; TAG (e.g.
     the variant) goes into config.inductor_choices_class."""
-    uninstall()
-    handler.active = True
-    from torch._inductor import config
-    from torch._inductor.virtualized import V, _choices
-    _INSTALLED["prior_thread"] = _choices._get_handler(False)
-    _INSTALLED["prior_class"] = config.inductor_choices_class
-    _INSTALLED["handler"] = handler
-    config.inductor_choices_class = functools.partial(_factory, f"mmrank-force:{tag}")
-    V.set_choices_handler(handler)
-    return handler
+    return inductor.set_handler(_INSTALLED, handler, _factory, f"mmrank-force:{tag}")
 
 
 def uninstall():
     """Undo install(); False when nothing was installed."""
-    h = _INSTALLED.pop("handler", None)
-    if h is None:
-        return False
-    h.active = False     # a thread that kept it now passes everything through
-    from torch._inductor import config
-    from torch._inductor.virtualized import V
-    config.inductor_choices_class = _INSTALLED.pop("prior_class", None)
-    V.set_choices_handler(_INSTALLED.pop("prior_thread", None) or InductorChoices())
-    return True
+    return inductor.restore_handler(_INSTALLED)
