@@ -238,6 +238,10 @@ FAKE_SLEEP_gpt2=8 TIME_LIMIT=4 MIN_START=1 drive "$TMP/d4"
 MODELS="gpt2 ../x" drive "$TMP/d5"
 [ $? -ne 0 ] && [ ! -e "$TMP/d5" ] && grep -q "truth.sh: '../x': a model or phase name is" "$TMP/drive.out" &&
 	ok truth-sh-bad-name || fail truth-sh-bad-name "$(head -c 300 "$TMP/drive.out")"
+# the package: truth.sh puts this checkout's python/ first on PYTHONPATH itself
+MODELS=gpt2 PHASES=prefill PYTHONPATH= drive "$TMP/d6"
+[ "$(cut -d' ' -f4 "$TMP/d6/truth.jsonl.calls")" = "$ROOT/python" ] && ok truth-sh-package-path ||
+	fail truth-sh-package-path "$(cat "$TMP/d6/truth.jsonl.calls" 2>&1)"
 
 # ---- TORCH: the handler in a real compile, a CPU dry run of truth.py ----------------------
 test_require TORCH truth-torch

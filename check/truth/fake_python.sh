@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # fake_python.sh — a stand-in interpreter for perf/models/truth.sh's driver
 # tests (check/t6170-truth.sh): "-c CODE" succeeds (the import checks);
-# "perf/models/truth.py OUT ARGS..." appends "MODEL PHASE TIME_LIMIT" to
-# OUT.calls, sleeps FAKE_SLEEP_<model> seconds, then exits with the next of
+# "perf/models/truth.py OUT ARGS..." appends "MODEL PHASE TIME_LIMIT
+# PYTHONPATH's first folder" to OUT.calls, sleeps FAKE_SLEEP_<model> seconds, then exits with the next of
 # the codes FAKE_RCS_<model> lists (space-separated, one per call of that
 # model; dashes as underscores; default 0) and on 0 appends a record.
 if [ "${1:-}" = -c ]; then echo "fake torch, transformers"; exit 0; fi
@@ -15,7 +15,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-echo "$m $ph $tl" >>"$out.calls"
+echo "$m $ph $tl ${PYTHONPATH%%:*}" >>"$out.calls"
 v=FAKE_SLEEP_${m//-/_}
 sleep "${!v:-0}"
 v=FAKE_RCS_${m//-/_}
