@@ -60,9 +60,9 @@ fi
 r=$(python3 -c 'import mmrank, mmrank.rules as r; print(mmrank.artifact_dir(), r._H)')
 [ "$r" = "$ROOT/gen $ROOT/stages/formats/rules.h" ] && ok package-checkout-reads-gen || fail package-checkout-reads-gen "$r"
 if command -v git >/dev/null && git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then
-	n=$(git -C "$ROOT" grep -n -e 'sys[.]path[.]insert' | wc -l)
+	n=$(git -C "$ROOT" grep -n -e 'sys[.]path[.]insert' -e 'sys[.]path[[]' | wc -l)
 else
-	n=$(grep -rn --include='*.py' --include='*.sh' --include='*.md' -e 'sys[.]path[.]insert' "$ROOT/python" "$ROOT/check" \
+	n=$(grep -rn --include='*.py' --include='*.sh' --include='*.md' -e 'sys[.]path[.]insert' -e 'sys[.]path[[]' "$ROOT/python" "$ROOT/check" \
 		"$ROOT/perf" "$ROOT/docs" "$ROOT/stages" | wc -l)
 fi
 [ "$n" -eq 0 ] && ok package-no-module-path-edits || fail package-no-module-path-edits "$n lines"
