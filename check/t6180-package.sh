@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t6170-package.sh — the mmrank Python package (python/):
+# t6180-package.sh — the mmrank Python package (python/):
 #   - `import mmrank` (and its torch-free modules) without torch; `import
 #     mmrank.inductor` without torch: an ImportError naming torch;
 #   - `python -m mmrank.inductor`: which artifact this GPU would use (on the
