@@ -1,7 +1,7 @@
 /* rules_print — the C side of check/t1170-rules.sh: evaluates the rules of
  * stages/formats/rules.h on the cases read from stdin, one per line, and prints
  * one result line per case (check/rules_print.py prints the same from
- * stages/formats/rules.py):
+ * python/mmrank/rules.py):
  *   const                          -> const NEAR_BEST_RATIO DEFAULT_CHOICE
  *   near_best T BEST               -> near_best T BEST 0|1
  *   topk K RANKING NAME=MS,...     -> topk K LISTED REGRET

@@ -1,6 +1,6 @@
 /* rules.h — the ranking rules, each in one place, for every caller: fit,
  * eval, the metrics, rerank and bench in C; the Python helpers read the
- * #define lines below through stages/formats/rules.py (keep them one
+ * #define lines below through python/mmrank/rules.py (keep them one
  * `#define NAME VALUE` per line) and mirror the three functions.
  *
  * near-best (spec §5.2): for an input whose best median time is best, a

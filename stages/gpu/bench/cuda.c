@@ -162,6 +162,6 @@ int measure_precompile(const bench_opts *o, const bench_backend *be, const void 
 	if (!be->gpu->precompile)
 		die("--compile-only: back end '%s' compiles nothing here%s", be->name,
 		    be->plan == &triton_plan ? " (its cubins: make triton-cubins SHAPES=FILE, or "
-		    "triton_cands --variants + stages/gpu/bench/triton_aot.py)" : "");
+		    "triton_cands --variants + python3 -m mmrank.bench.triton_aot)" : "");
 	return be->gpu->precompile(o, be->variant, lists, ins, nins);
 }

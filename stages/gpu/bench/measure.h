@@ -29,7 +29,8 @@ typedef struct {
 	int fake_cap;              /* bench-fake only: capability major (0: 9) */
 	const char *compile_arch;  /* --compile-only ARCH */
 	const char *triton_cubins; /* --triton-cubins DIR: the Triton back end's cubin
-	                              folder (triton_aot.py --entry-dir) */
+	                              folder (python3 -m mmrank.bench.triton_aot
+	                              --entry-dir) */
 	double fast_reject;        /* --fast-reject F (adaptive repetitions, see
 	                              bench_full_reps); 0: every candidate all reps */
 	double screen;             /* --screen B (screening of long inputs, see

@@ -3,7 +3,7 @@
  * collecting AutoHeuristic data (stages/gpu/policy/inductor_cands.h, the one home
  * of the rule; kernels/INDUCTOR_MM.md), under Inductor's ids, each Triton
  * config run as our kernels/triton_mm.py compiled ahead of time for the
- * input's variant (stages/gpu/bench/triton_aot.py; the cubin cache,
+ * input's variant (python3 -m mmrank.bench.triton_aot; the cubin cache,
  * stages/gpu/bench/triton_meta.h) and every choice, extern_mm included, timed
  * with Inductor's method (triton_timing.h).  The plan half is triton.c
  * (GPU independent), the GPU half triton_gpu.c.

@@ -1,6 +1,6 @@
 /* triton_cands.c — Inductor's mm candidates (stages/gpu/policy/inductor_cands.h)
  * for every input of a shapes file, or the distinct Triton compile variants
- * they need (the input of stages/gpu/bench/triton_aot.py). */
+ * they need (the input of python3 -m mmrank.bench.triton_aot). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>

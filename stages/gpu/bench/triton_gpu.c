@@ -1,7 +1,7 @@
 /* triton_gpu.c — the GPU half of the Triton back end (triton.h,
  * backend.h): each candidate's compile variant of kernels/triton_mm.py
  * loaded once per process from the --triton-cubins folder (triton_launch.h;
- * compiled ahead of time by stages/gpu/bench/triton_aot.py — bench never
+ * compiled ahead of time by python3 -m mmrank.bench.triton_aot — bench never
  * compiles), launched with Inductor's grid and the input's sizes and
  * strides (ic_args), and every choice of the input, extern_mm included,
  * timed with Inductor's method (triton_timing.h tt_time: an L2 flush before
@@ -50,9 +50,9 @@ typedef struct {
 	size_t nmods, capmods;
 } triton_state;
 
-/* The folder's name, triton-<16 hex>-<version>-sm<arch> (triton_aot.py
- * entry_dir): the version into v, returns the arch, or -1 if the name is
- * not one. */
+/* The folder's name, triton-<16 hex>-<version>-sm<arch> (entry_dir of
+ * python/mmrank/bench/triton_aot.py): the version into v, returns the arch,
+ * or -1 if the name is not one. */
 static int entry_name(const char *dir, char *v, size_t vlen)
 {
 	const char *b = strrchr(dir, '/');
@@ -78,13 +78,13 @@ static void *triton_open(measurer *m, const bench_opts *o, int variant)
 	(void)variant;
 	if (!o->triton_cubins)
 		die("--template triton needs --triton-cubins DIR: the folder of compiled variants "
-		    "(python3 stages/gpu/bench/triton_aot.py --entry-dir; make triton-cubins SHAPES=FILE "
+		    "(python3 -m mmrank.bench.triton_aot --entry-dir; make triton-cubins SHAPES=FILE "
 		    "compiles the variants a shape list needs)");
 	triton_state *st = xcalloc(1, sizeof *st);
 	st->dir = o->triton_cubins;
 	int arch = entry_name(st->dir, st->version, sizeof st->version);
 	if (arch < 0)
-		die("--triton-cubins %s: not a triton_aot.py entry folder "
+		die("--triton-cubins %s: not an mmrank.bench.triton_aot entry folder "
 		    "(triton-<hash>-<triton version>-sm<arch>)", st->dir);
 	DIR *d = opendir(st->dir);
 	if (!d)
@@ -121,8 +121,8 @@ static tmod *get_mod(triton_state *st, measurer *m, const bench_input *in, const
 	if (rc == 1)
 		die("input %" PRId64 ": %s: variant %s is not in %s: bench only loads cubins; compile "
 		    "the shapes' variants first (make triton-cubins SHAPES=FILE, or triton_cands "
-		    "--variants + stages/gpu/bench/triton_aot.py), then rerun to resume", in->id, c->id,
-		    t->variant, st->dir);
+		    "--variants + python3 -m mmrank.bench.triton_aot), then rerun to resume",
+		    in->id, c->id, t->variant, st->dir);
 	t->ok = rc == 0;
 	if (!t->ok) {
 		/* Inductor's inf: said once per variant */

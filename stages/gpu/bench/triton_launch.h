@@ -1,5 +1,5 @@
 /* triton_launch.h — load and launch our AOT-compiled Triton mm kernels
- * (kernels/triton_mm.py, cubins from stages/gpu/bench/triton_aot.py) with the
+ * (kernels/triton_mm.py, cubins from python3 -m mmrank.bench.triton_aot) with the
  * CUDA driver API, as Triton's own launcher does (triton 3.6
  * backends/nvidia/driver.c loadBinary and driver.py's launcher):
  *   cuModuleLoadData, cuModuleGetFunction; a kernel whose shared memory

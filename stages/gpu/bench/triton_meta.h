@@ -1,5 +1,5 @@
 /* triton_meta.h — one entry of the Triton cubin cache written by
- * stages/gpu/bench/triton_aot.py: DIR/<variant>.json (the launch metadata,
+ * python3 -m mmrank.bench.triton_aot: DIR/<variant>.json (the launch metadata,
  * stages/FORMATS.md "Triton cubin metadata") and DIR/<variant>.cubin.
  * No CUDA here (CPU-testable); stages/gpu/bench/triton_launch.h loads and
  * launches what this reads. */

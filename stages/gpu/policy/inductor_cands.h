@@ -4,7 +4,7 @@
  * §3.5, §7.2), and for each Triton candidate the compile variant of our
  * kernel (kernels/triton_mm.py) that times it.  Pure C, no CUDA: the one
  * home of the rule; Python asks the triton_cands tool (stages/gpu/bench/
- * triton_cands.c) and stages/gpu/bench/triton_configs.py --check-rule compares
+ * triton_cands.c) and python3 -m mmrank.bench.triton_configs --check-rule compares
  * it with the installed torch's own code.  kernels/INDUCTOR_MM.md gives the
  * torch 2.11 source lines every step follows.
  *
@@ -48,7 +48,8 @@ typedef struct {
 } ic_config;
 
 /* The two committed tables (kernels/inductor_mm_configs.tsv and
- * kernels/inductor_mm_params.tsv, written by stages/gpu/bench/triton_configs.py). */
+ * kernels/inductor_mm_params.tsv, written by python3 -m
+ * mmrank.bench.triton_configs). */
 typedef struct {
 	int n;
 	ic_config cfg[IC_MAX_CONFIGS];
