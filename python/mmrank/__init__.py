@@ -5,6 +5,8 @@ kernel choices (the C pipeline in the repository trains and emits it).
                            k of the ranking (needs torch 2.11)
                            `python -m mmrank.inductor`: which artifact this
                            GPU would use, or why none
+  mmrank.force             a choices handler forcing one choice per mm/addmm
+                           (perf/models/truth.py's in-graph truth; torch)
   mmrank.install_artifact  copy an artifact into torch's AutoHeuristic
                            artifacts folder (make install-artifact)
   mmrank.rules             the ranking rules of stages/formats/rules.h
