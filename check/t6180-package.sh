@@ -116,6 +116,10 @@ grep -qx 'import installed=True k=auto' "$TMP/ic" && ok package-venv-env-install
 vrun env PYTHONPATH="$STUB" "$VP" "$H/install_case.py" "$SP/mmrank/artifacts/_MMRankingH200.py" 3 >"$TMP/ic" 2>&1
 grep -qx 'installed k=3 artifact=MMRankingH200' "$TMP/ic" && grep -qx 'uninstall-again False' "$TMP/ic" &&
 	ok package-venv-install-uninstall || fail package-venv-install-uninstall "$(tr '\n' '|' <"$TMP/ic")"
+# the forcing handler ships too, on the same set/restore pair
+r=$(vrun env PYTHONPATH="$STUB" "$VP" -c 'from mmrank import force as f; h = f.install(f.ForceChoices(), "t")
+from torch._inductor import config; print(f.__file__, config.inductor_choices_class.args[0], f.uninstall(), h.active)' 2>&1)
+[ "$r" = "$SP/mmrank/force.py mmrank-force:t True False" ] && ok package-venv-force || fail package-venv-force "$r"
 printf 'input\tm\tk\tn\tdtype\ttf32\ttranspose_left\ttranspose_right\n0\t16\t4096\t4096\ttorch.bfloat16\t0\t0\t0\n' >"$TMP/s.tsv"
 if [ -x "$BIN/triton_cands" ] && "$BIN/triton_cands" --candidates "$TMP/s.tsv" "$TMP/c.tsv" 2>/dev/null; then
 	vrun env PYTHONPATH="$STUB" "$VP" "$H/case.py" "$TMP/c.tsv" 0 mm 5 "$SP/mmrank/artifacts/_MMRankingH200.py" >"$TMP/v.out" 2>&1
