@@ -106,14 +106,14 @@ bad_value vars-holdout  "HOLDOUT='0.7': expected a number in \(0, 0.5\]" compare
 bad_value vars-samples  "SAMPLES='0': expected an integer in \[1, " heuristic SAMPLES=0
 bad_value vars-reps     "REPS='x': expected an integer in \[1, 1000\] \(bench --reps\)" heuristic REPS=x
 bad_value vars-gpus     "GPUS='0,0': device 0 listed twice" heuristic GPUS=0,0
-bad_value vars-gpus-syntax "GPUS='0 1': expected device ordinals, comma-separated without spaces" heuristic 'GPUS=0 1'
+bad_value vars-gpus-syntax "GPUS='0 1': integers expected, comma-separated without spaces" heuristic 'GPUS=0 1'
 bad_value vars-fast-reject "FAST_REJECT='x': expected 0 \(off\) or a factor >= 1/0.98 = 1.0204082" heuristic FAST_REJECT=x
 bad_value vars-fast-reject-margin "FAST_REJECT='1.01': expected 0 \(off\) or a factor >= 1/0.98 = 1.0204082 .*\(bench --fast-reject\)" heuristic FAST_REJECT=1.01
 bad_value vars-loser-ratio "LOSER_RATIO='1.0204': expected 0 \(off\) or a factor > 1/0.98 = 1.0204082 and <= 100 .*\(bench --loser-ratio\)" heuristic LOSER_RATIO=1.0204
-bad_value vars-warm-from-verify "WARM_FROM_VERIFY='yes': expected 0 \(off\) or 1 \(on\) \(bench --warm-from-verify\)" heuristic WARM_FROM_VERIFY=yes
-bad_value vars-screen   "SCREEN=0.5: expected 0 \(off\) or a factor >= 1" heuristic SCREEN=0.5
-bad_value vars-screen-ms "SCREEN_MS=0: expected a time > 0" heuristic SCREEN_MS=0
-bad_value vars-time-limit "COLLECT_TIME_LIMIT='0': expected seconds > 0" heuristic COLLECT_TIME_LIMIT=0
+bad_value vars-warm-from-verify "WARM_FROM_VERIFY='yes': expected 0 or 1 \(bench --warm-from-verify\)" heuristic WARM_FROM_VERIFY=yes
+bad_value vars-screen   "SCREEN='0.5': expected 0 \(off\) or a number >= 1 \(bench --screen\)" heuristic SCREEN=0.5
+bad_value vars-screen-ms "SCREEN_MS='0': expected a number > 0 \(bench --screen-ms\)" heuristic SCREEN_MS=0
+bad_value vars-time-limit "COLLECT_TIME_LIMIT='0': expected a number > 0 \(bench --time-limit\)" heuristic COLLECT_TIME_LIMIT=0
 bad_value vars-cc       "CC='no-such-cc': no such command" heuristic CC=no-such-cc
 "${MK[@]}" fetch GPU=h100 DATASET_MIRROR="$TMP/nowhere" >/dev/null 2>"$TMP/m.err" && fail vars-mirror "exit 0" ||
 	{ grep -q "DATASET_MIRROR='$TMP/nowhere': no such folder" "$TMP/m.err" && [ ! -e "$TMP/out/h100" ] &&
