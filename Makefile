@@ -67,6 +67,12 @@ ifneq ($(filter %build/san,$(BUILD)),)
 CFLAGS  := $(SANFLAGS)
 endif
 BIN      = $(BUILD)/bin
+# Every build output (object, archive, program) is written under a name of
+# its own, $(TMP_OUT), and renamed onto $@ by $(commit): two makes at once in
+# one tree (another GPU, make check) never run, link or archive a half-written
+# file ("Text file busy", "Permission denied"), and a failed build leaves none.
+TMP_OUT  = $@.tmp$$$$
+commit   = && mv -f $(TMP_OUT) $@ || { rm -f $(TMP_OUT); exit 1; }
 
 # libmmrank.a: the core (no knowledge of mm), the file formats and the
 # learner, one archive of the three folders (docs/LAYOUT.md)
@@ -165,16 +171,16 @@ $(BUILD)/.deps-ok: stages/sh/deps.sh
 $(BUILD)/lib/%.o: stages/%.c $(LIB_HDR) | $(BUILD)/.deps-ok
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -c -o $@ $<
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -c -o $(TMP_OUT) $< $(commit)
 
 $(LIBA): $(LIB_OBJ)
 	$(if $(Q),@echo "  AR      $@")
-	$(Q)rm -f $@ && ar rcs $@ $^
+	$(Q)ar rcs $(TMP_OUT) $^ $(commit)
 
 $(BIN)/%: stages/%.c $(LIBA) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -o $@ $< $(LIBA) $(LDLIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -o $(TMP_OUT) $< $(LIBA) $(LDLIBS) $(commit)
 
 # Drivers of library units for the tests (check/unit/*.c -> $(BUILD)/unit/),
 # built by make check.
@@ -188,7 +194,7 @@ $(UNIT_POLICY): $(POLICY_SRC) $(POLICY_HDR)
 $(BUILD)/unit/%: check/unit/%.c $(LIBA) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -o $@ $< $(UNIT_SRC) $(LIBA) $(LDLIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -o $(TMP_OUT) $< $(UNIT_SRC) $(LIBA) $(LDLIBS) $(commit)
 
 # ---- pipeline: official datasets -> heuristic --------------------------------
 # Everything of one GPU lives in $(O) = $(OUT)/$(GPU)/ (default out/,

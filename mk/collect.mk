@@ -108,11 +108,11 @@ CUDALIB      = $(BUILD)/libmmcuda.a
 $(BUILD)/cuda/%.o: stages/gpu/cuda/%.c $(CUDA_HDR) $(LIB_HDR) | $(BUILD)/.deps-ok
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -isystem $(CUDA_INC) -c -o $@ $<
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -isystem $(CUDA_INC) -c -o $(TMP_OUT) $< $(commit)
 
 $(CUDALIB): $(patsubst stages/gpu/cuda/%.c,$(BUILD)/cuda/%.o,$(CUDA_SRC))
 	$(if $(Q),@echo "  AR      $@")
-	$(Q)rm -f $@ && ar rcs $@ $^
+	$(Q)ar rcs $(TMP_OUT) $^ $(commit)
 
 # bench and the test-only bench-bug: one link, bench-bug with its defines
 # (BENCH_DEFS below)
@@ -120,8 +120,8 @@ $(BIN)/bench $(BUILD)/test/bench-bug: $(BENCH_DEPS) $(BENCH_GPU) $(CUDALIB) $(CU
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
 	$(Q)$(CC) $(WARN) $(CFLAGS) -DBENCH_CUDA $(BENCH_DEFS) -iquote stages \
-		-isystem $(CUDA_INC) -o $@ $(BENCH_COMMON) $(BENCH_GPU) $(POLICY_SRC) $(CUDALIB) $(LIBA) \
-		$(BENCH_LDLIBS) $(LDLIBS)
+		-isystem $(CUDA_INC) -o $(TMP_OUT) $(BENCH_COMMON) $(BENCH_GPU) $(POLICY_SRC) $(CUDALIB) $(LIBA) \
+		$(BENCH_LDLIBS) $(LDLIBS) $(commit)
 
 # The test-only bench-bug: bench with every NVRTC candidate compiled with
 # MMRANK_BUG (a deliberately wrong kernel, kernels/mm.cu; its own cubin
@@ -137,13 +137,13 @@ $(BUILD)/test/bench-bug: BENCH_DEFS = -DMMRANK_TEST_BAD_KERNEL -DBENCH_PROG='"be
 $(BIN)/triton_cands: stages/gpu/bench/triton_cands.c $(POLICY_SRC) $(POLICY_HDR) $(LIBA) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -o $@ $< $(POLICY_SRC) $(LIBA) $(LDLIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -o $(TMP_OUT) $< $(POLICY_SRC) $(LIBA) $(LDLIBS) $(commit)
 
 $(BIN)/bench-fake: $(BENCH_DEPS) stages/gpu/bench/fake.c
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -DBENCH_PROG='"bench-fake"' -o $@ \
-		$(BENCH_COMMON) stages/gpu/bench/fake.c $(POLICY_SRC) $(LIBA) $(LDLIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -DBENCH_PROG='"bench-fake"' -o $(TMP_OUT) \
+		$(BENCH_COMMON) stages/gpu/bench/fake.c $(POLICY_SRC) $(LIBA) $(LDLIBS) $(commit)
 
 # The kernel harnesses (perf/kernels/build.sh, perf/kernels/README.md): a
 # small harness library of their own plus libmmcuda and libmmrank.
@@ -156,8 +156,8 @@ $(HARNESS_BIN): $(BUILD)/mma/%: perf/kernels/%.c $(HARNESS_LIB) perf/kernels/har
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
 	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -isystem $(CUDA_INC) \
-		-o $@ $< $(HARNESS_LIB) $(CUDALIB) $(LIBA) -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) \
-		-lcublas -lnvrtc -lcudart -lm
+		-o $(TMP_OUT) $< $(HARNESS_LIB) $(CUDALIB) $(LIBA) -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) \
+		-lcublas -lnvrtc -lcudart -lm $(commit)
 
 # Precompile every candidate cubin (all shrinks, all dtypes) for CUBIN_ARCH
 # into CUBIN_CACHE on a machine without a GPU (then carry the cache).
