@@ -56,6 +56,33 @@ ifneq ($(VARS_BAD),)
 $(error bad settings (above); nothing was run)
 endif
 
+# ---- one make at a time in one output folder ----------------------------------
+# Two makes with different settings in one $(O) (the default and SEED=7, say)
+# would interleave their stages and leave a .c of one tree beside a .py of the
+# other, which every later make calls up to date.  So a goal that writes in
+# $(O) first takes $(O)/.lock (stages/sh/lock.sh, flock), before anything here
+# reads a stamp there, and holds it until this make exits: a second make waits,
+# saying so, then sees the first's stamps and rebuilds what its settings
+# change.  (Waiting rather than refusing: both runs end as if run one after the
+# other, which is what a user who started both expects.  Stamping each
+# artifact set instead would detect a mix only after it was written.)  A dry
+# run (make -n, -q) writes nothing and takes no lock; a make under a make that
+# holds the lock ($(MAKE) in a recipe) does not take it again.
+MAKE_DRY := $(findstring n,$(filter-out -% %=%,$(firstword $(MAKEFLAGS))))$(findstring \
+  q,$(filter-out -% %=%,$(firstword $(MAKEFLAGS))))
+MMR_LOCK_GOALS := heuristic fetch featurize fit prune emit promote compare eval report unpack collect \
+  evaluate-online install-artifact triton-cubins
+ifneq ($(filter $(MMR_LOCK_GOALS),$(MAKECMDGOALS)),)
+ifeq ($(MAKE_DRY),)
+ifneq ($(MMR_LOCK_HELD),$(abspath $(O)))
+ifneq ($(shell stages/sh/lock.sh $(call sq,$(abspath $(O))) $$PPID && echo y),y)
+$(error cannot lock $(O)/.lock (above); nothing was run)
+endif
+export MMR_LOCK_HELD := $(abspath $(O))
+endif
+endif
+endif
+
 # ---- toolchain (CC, CFLAGS, CUDA, BUILD: mk/variables.tsv) -------------------
 WARN     = -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE
 LDLIBS   = -ljansson -lzip -lisal -lm -pthread
@@ -511,7 +538,6 @@ deps:
 # else "up to date".  Under make -n the line is left out (a dry run would only
 # print this shell test; make then says "Nothing to be done" when nothing is stale).
 MAKE_START := $(shell date +@%s.%N)
-MAKE_DRY   := $(findstring n,$(filter-out -% %=%,$(firstword $(MAKEFLAGS))))
 up_to_date = $(if $(MAKE_DRY),,@if [ -n "$$(find $(1) -maxdepth 0 -newermt '$(MAKE_START)' 2>/dev/null | head -1)" ]; \
 	then echo "$@ GPU=$(GPU): made: $(1)"; else echo "$@ GPU=$(GPU): up to date: $(1)"; fi)
 
