@@ -580,7 +580,8 @@ check-bins: all units $(BIN)/bench-fake $(BIN)/triton_cands \
   $(if $(filter check-bins,$(MAKECMDGOALS)),$(if $(shell stages/sh/nvmmh-dir.sh $(call sq,$(NVMMH_DIR)) 2>/dev/null),$(BIN)/nvmmh))
 	@:
 check: check-build
-	@BIN=build/san/bin DATASET_MIRROR=$(call sq,$(DATASET_MIRROR)) check/run.sh $(TESTS)
+	@BIN=build/san/bin DATASET_MIRROR=$(call sq,$(DATASET_MIRROR)) MMR_CHECK_OUT=$(call sq,$(abspath $(OUT))) \
+	  check/run.sh $(TESTS)
 
 clean:
 	rm -rf build

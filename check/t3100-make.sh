@@ -124,7 +124,7 @@ else ok make-unpack-traversal-clean; fi
 rm -rf "$TMP/out/a100"
 # a zip already in OUT/<gpu>/ is used only if its sha256 still matches the
 # manifest's (issue #33): a changed one is fetched again
-MIR=${DATASET_MIRROR:-$ROOT/../shared/datasets}
+MIR=$DATASET_DIR
 if [ -f "$MIR/h100_mm.zip" ]; then
 	"${MK[@]}" fetch GPU=h100 DATASET_MIRROR="$MIR" >"$TMP/refetch.out" 2>&1
 	if grep -q "fetch: $TMP/out/h100/h100_mm.zip: sha256 mismatch (expected .*changed or damaged since it was fetched); fetching it again" "$TMP/refetch.out" &&
