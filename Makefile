@@ -177,6 +177,15 @@ The variables' checks, ranges and defaults: mk/variables.tsv (docs/VARIABLES.md)
   make -n shows the exact stage commands
 endef
 
+# docs/VARIABLES.md's table of every variable, from the registry (between its
+# BEGIN and END lines; check/t3110-vars.sh says when it is stale)
+.PHONY: variables-doc
+variables-doc:
+	@awk -v mode=doc -f mk/variables.awk $(MMR_REGISTRY) >docs/VARIABLES.md.table.tmp && \
+	  sed -e '/^<!-- BEGIN variables/,/^<!-- END variables/{//!d;}' \
+	    -e '/^<!-- BEGIN variables/r docs/VARIABLES.md.table.tmp' docs/VARIABLES.md >docs/VARIABLES.md.tmp && \
+	  mv docs/VARIABLES.md.tmp docs/VARIABLES.md; rm -f docs/VARIABLES.md.table.tmp docs/VARIABLES.md.tmp
+
 .PHONY: help help-all
 # (the variables, grouped, from mk/variables.tsv: make help the main ones,
 # help-all every one; their values reach awk through the environment)

@@ -92,8 +92,9 @@ END {
 		for (i = 1; i <= n; i++) {
 			r = range[i]; gsub(/\|/, "\\|", r)
 			d = dflt[i]; gsub(/\|/, "\\|", d)
+			h = help[i]; gsub(/\|/, "\\|", h)
 			printf "| `%s` | %s | %s | %s | %s | %s | %s |\n", name[i], (d == "" ? "empty" : "`" d "`"),
-				kind[i], (r == "" ? "" : "`" r "`"), (flag[i] == "" ? "" : "`" flag[i] "`"), help[i],
+				kind[i], (r == "" ? "" : "`" r "`"), (flag[i] == "" ? "" : "`" flag[i] "`"), h,
 				(tier_[i] == "help" ? "help" : "help-all")
 		}
 	} else if (mode == "suggest") {
