@@ -56,6 +56,14 @@ ifneq ($(VARS_BAD),)
 $(error bad settings (above); nothing was run)
 endif
 
+# make install-artifact: what it needs (below, "our artifact inside Inductor")
+inductor_install  = python3 stages/gpu/bench/inductor_install.py $(1) $(if $(TORCH_ARTIFACTS),--artifacts-dir $(call sq,$(TORCH_ARTIFACTS)))
+ifneq ($(filter install-artifact,$(MAKECMDGOALS)),)
+ifneq ($(shell $(call inductor_install,check) >/dev/null && echo y),y)
+$(error make install-artifact: nothing was built or installed (above))
+endif
+endif
+
 # ---- one make at a time in one output folder ----------------------------------
 # Two makes with different settings in one $(O) (the default and SEED=7, say)
 # would interleave their stages and leave a .c of one tree beside a .py of the
@@ -605,14 +613,9 @@ distclean: clean
 # (stages/gpu/bench/inductor_install.py --help).  TORCH_ARTIFACTS=dir: another
 # torch's artifacts folder (default: that of the torch python3 imports; the
 # order is then shown only where python3 imports that torch).  What install
-# needs is checked when make starts (inductor_install.py check), so that
-# without it nothing is built or installed.
-inductor_install  = python3 stages/gpu/bench/inductor_install.py $(1) $(if $(TORCH_ARTIFACTS),--artifacts-dir $(call sq,$(TORCH_ARTIFACTS)))
-ifneq ($(filter install-artifact,$(MAKECMDGOALS)),)
-ifneq ($(shell $(call inductor_install,check) >/dev/null && echo y),y)
-$(error make install-artifact: nothing was built or installed (above))
-endif
-endif
+# needs is checked when make starts (inductor_install.py check, with the
+# values, before $(O) is locked), so that without it nothing is built or
+# installed.
 .PHONY: install-artifact uninstall-artifact
 install-artifact: $(INSTALL_ARTIFACT)
 	$(call inductor_install,install) $<
