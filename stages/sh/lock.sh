@@ -16,7 +16,12 @@ set -u
 [ $# -eq 2 ] || { echo "usage: stages/sh/lock.sh DIR PID" >&2; exit 2; }
 dir=$1 pid=$2
 command -v flock >/dev/null || { echo "make: no flock (util-linux) to lock $dir" >&2; exit 1; }
-mkdir -p -- "$dir" && exec 9>>"$dir/.lock" || { echo "make: cannot open $dir/.lock" >&2; exit 1; }
+if ! { mkdir -p -- "$dir" && exec 9>>"$dir/.lock"; } 2>/dev/null; then
+	# a folder this make cannot write in either: no lock to take (what the make
+	# then cannot write, it says)
+	[ -d "$dir" ] && [ ! -w "$dir" ] && exit 0
+	echo "make: cannot create $dir/.lock" >&2; exit 1
+fi
 if ! flock -n 9; then
 	# (said only while the holder runs: a make that has just ended leaves its
 	# lock to a process that lets it go within 0.05 s)
