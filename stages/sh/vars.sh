@@ -74,6 +74,17 @@ I64=9223372036854775807
 # a range's alternatives: LO..HI (HI empty: none), an interval (0,0.5], [1,inf)
 re_int='^([0-9]+)\.\.([0-9]*)$'
 re_iv='^([[(])([^,]*),([^])]*)([])])$'
+# The numeric comparisons are decided together by one awk, after every test
+# is known: ntest ID EXPR (an awk expression over numbers the caller has
+# checked with number(), or the registry's bounds), then nrun; ntrue ID.
+declare -A numexpr=() numres=()
+ntest() { numexpr[$1]=$2; }
+nrun() { # (and numres[inb] = 1 / NB, NB the near-best ratio, to 8 digits)
+	local prog="BEGIN { printf \"inb %.8g\\n\", 1 / $1;" id r
+	for id in "${!numexpr[@]}"; do prog+=" print \"$id\", ((${numexpr[$id]}) ? 1 : 0);"; done
+	while read -r id r; do numres[$id]=$r; done < <(awk "$prog }")
+}
+ntrue() { [ "${numres[$1]:-0}" = 1 ]; }
 
 # ---- each value against its row ---------------------------------------------------
 # alts NAME: the range's alternatives, less "empty" (which allows an empty value)
@@ -111,8 +122,25 @@ feeds() {
 	local f=${flag[$1]%% !*}
 	if [ -n "$f" ]; then printf '%s' "${f//,/, }"; else printf '%s' "${help[$1]}"; fi
 }
-# in_range NAME VALUE: 0 if VALUE is one of the range's alternatives (numbers:
-# the intervals are tested by one awk per call)
+# num_expr NAME VALUE: nexpr = the awk expression "VALUE is one of NAME's
+# alternatives" (in a variable: no subshell per row)
+num_expr() {
+	local n=$1 x=$2 alt alts e=
+	alts "$n"
+	for alt in "${alts[@]}"; do
+		if [[ $alt =~ $re_iv ]]; then
+			local lo=">" hi="<"
+			[ "${BASH_REMATCH[1]}" = "(" ] || lo=">="
+			[ "${BASH_REMATCH[4]}" = ")" ] || hi="<="
+			e+="${e:+ || }(($x) $lo (${BASH_REMATCH[2]})"
+			[ "${BASH_REMATCH[3]}" = inf ] || e+=" && ($x) $hi (${BASH_REMATCH[3]})"
+			e+=")"
+		else e+="${e:+ || }($x) == ($alt)"; fi
+	done
+	nexpr=${e:-1}
+}
+# in_range NAME VALUE: 0 if VALUE is one of the range's alternatives (not for
+# numbers: num_expr)
 in_range() {
 	local n=$1 x=$2 alt alts
 	alts "$n"
@@ -123,13 +151,6 @@ in_range() {
 			if [[ $alt =~ $re_int ]]; then
 				int_in "$x" "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]:-$I64}" && return 0
 			elif [ "$x" = "$alt" ]; then return 0; fi ;;
-		number)
-			number "$x" || return 1
-			if [[ $alt =~ $re_iv ]]; then
-				awk -v x="$x" -v a="${BASH_REMATCH[2]}" -v b="${BASH_REMATCH[3]}" -v l="${BASH_REMATCH[1]}" \
-					-v r="${BASH_REMATCH[4]}" 'BEGIN { exit !((l == "[" ? x >= a : x > a) &&
-					(b == "inf" || (r == "]" ? x <= b + 0 : x < b + 0))) }' && return 0
-			elif [ "$alt" = 0 ] && [[ $x =~ ^0*\.?0*$ ]]; then return 0; fi ;;
 		*)
 			{ [ "$x" = "$alt" ] || { [ "$alt" = FILE ] && [ -f "$x" ]; }; } && return 0 ;;
 		esac
@@ -178,7 +199,11 @@ check_row() {
 	'' | rule) ;;
 	@*) options "$n" "$x" ;;
 	*)
-		if [ "${kind[$n]}" = words ]; then
+		if [ "${kind[$n]}" = number ]; then
+			# (decided with the other numeric tests: the messages below)
+			if number "$x"; then num_expr "$n" "$x"; ntest "row:$n" "$nexpr"
+			else err "$n='$x': expected $(describe "$n") ($(feeds "$n"))"; fi
+		elif [ "${kind[$n]}" = words ]; then
 			local w
 			for w in $x; do in_range "$n" "$w" || { err "$n='$x': '$w': expected $(describe "$n") ($(feeds "$n"))"; return; }; done
 		elif ! in_range "$n" "$x"; then
@@ -221,33 +246,48 @@ fi
 # list of reserved names read from there)
 if has HEURISTIC_NAME; then
 	hn=${v[HEURISTIC_NAME]}
-	reserved=$(awk '/BEGIN reserved names/ { f = 1; next } /END reserved names/ { f = 0 } f' \
-		"$here/../formats/emittable.c" | grep -o '"[^"]*"' | tr -d '"')
+	reserved=' ' f=0
+	while IFS= read -r line; do
+		case $line in *'BEGIN reserved names'*) f=1; continue ;; *'END reserved names'*) f=0 ;; esac
+		[ $f = 1 ] || continue
+		while [[ $line =~ \"([^\"]*)\"(.*) ]]; do reserved+="${BASH_REMATCH[1]} " line=${BASH_REMATCH[2]}; done
+	done <"$here/../formats/emittable.c"
 	if ! [[ $hn =~ ^[A-Za-z_][A-Za-z0-9_]{0,63}$ ]] || [[ $hn == m4_* || $hn == MMR_* ]] ||
-		grep -qxF -- "$hn" <<<"$reserved"; then
+		[[ $reserved == *" $hn "* ]]; then
 		err "HEURISTIC_NAME='$hn': expected an identifier of 1 to 64 characters ([A-Za-z_][A-Za-z0-9_]*: the class name, emit --heuristic-name) that is no Python keyword, no m4 builtin (m4_...) and no template macro (MMR_...) (stages/FORMATS.md \"names\")"
 	fi
 fi
 
 # ---- collection (sample, bench): the factors of the near-best margin -------------
-# NEAR_BEST_RATIO (stages/formats/rules.h) and 1 / it, for the factors below
-if has FAST_REJECT || has LOSER_RATIO || has VERIFY_CUT; then
-	nb=$(awk '$1 == "#define" && $2 == "NEAR_BEST_RATIO" { print $3 }' "$here/../formats/rules.h")
-	inb=$(awk -v r="$nb" 'BEGIN { printf "%.8g", 1 / r }')
+# NEAR_BEST_RATIO (stages/formats/rules.h); 1 / it is computed with the tests
+nb=
+while read -r d name val _; do
+	[ "$d $name" = "#define NEAR_BEST_RATIO" ] && nb=$val && break
+done <"$here/../formats/rules.h"
+[[ $nb =~ ^[0-9]*\.?[0-9]+$ ]] || { echo "vars.sh: no NEAR_BEST_RATIO in stages/formats/rules.h" >&2; echo bad; exit 0; }
+# cut: 0 (off) or in (1/NEAR_BEST_RATIO, 100] (a choice >= it x the best is
+# then never near-best); fast reject: 0 or >= 1/NEAR_BEST_RATIO (bench checks
+# the same)
+number "${v[FAST_REJECT]-x}" && ntest fr "(${v[FAST_REJECT]}) == 0 || (${v[FAST_REJECT]}) >= 1 / $nb"
+number "${v[LOSER_RATIO]-x}" && ntest lr "(${v[LOSER_RATIO]}) == 0 || ((${v[LOSER_RATIO]}) > 1 / $nb && (${v[LOSER_RATIO]}) <= 100)"
+vc=${v[VERIFY_CUT]-x} lr=${v[LOSER_RATIO]:-0}
+if number "$vc"; then
+	ntest vc "($vc) == 0 || (($vc) > 1 / $nb && ($vc) <= 100)"
+	ntest vc0 "($vc) == 0"
+	number "$lr" && ntest vclr "($lr) > 0 && ($vc) >= ($lr)"
 fi
-# cut_factor VALUE: 0 (off) or in (1/NEAR_BEST_RATIO, 100] (a choice >= it x
-# the best is then never near-best)
-cut_factor() { number "$1" && awk -v f="$1" -v r="$nb" 'BEGIN { exit !(f == 0 || (f > 1 / r && f <= 100)) }'; }
-is_zero() { awk -v f="$1" 'BEGIN { exit !(f == 0) }'; }
-# 0 or >= 1/NEAR_BEST_RATIO ("fast reject"; bench checks the same)
-if has FAST_REJECT; then
-	if ! number "${v[FAST_REJECT]}" ||
-		! awk -v f="${v[FAST_REJECT]}" -v r="$nb" 'BEGIN { exit !(f == 0 || f >= 1 / r) }'; then
-		err "FAST_REJECT='${v[FAST_REJECT]}': expected 0 (off) or a factor >= 1/$nb = $inb (a smaller one would cut a near-best choice to one repetition: stages/formats/rules.h) (bench --fast-reject)"
-	fi
+number "${v[LONG_MS]-x}" && ntest long0 "(${v[LONG_MS]}) == 0"
+nrun "$nb"
+inb=${numres[inb]-}
+# the generic rows' numbers (check_row)
+for n in "${order[@]}"; do
+	[ -n "${numexpr[row:$n]+x}" ] && ! ntrue "row:$n" && err "$n='${v[$n]}': expected $(describe "$n") ($(feeds "$n"))"
+done
+if has FAST_REJECT && ! ntrue fr; then
+	err "FAST_REJECT='${v[FAST_REJECT]}': expected 0 (off) or a factor >= 1/$nb = $inb (a smaller one would cut a near-best choice to one repetition: stages/formats/rules.h) (bench --fast-reject)"
 fi
 # bench --loser-ratio checks the same
-if has LOSER_RATIO && ! cut_factor "${v[LOSER_RATIO]}"; then
+if has LOSER_RATIO && ! ntrue lr; then
 	err "LOSER_RATIO='${v[LOSER_RATIO]}': expected 0 (off) or a factor > 1/$nb = $inb and <= 100 (a smaller one could cut a near-best choice to one launch: stages/formats/rules.h) (bench --loser-ratio)"
 fi
 # bench --verify-cut; when on, bench also requires LOSER_RATIO in (0, it],
@@ -255,16 +295,15 @@ fi
 # LOSER_RATIO, WARM_FROM_VERIFY is off; LONG_MS only when given), so a bad
 # mix stops before anything is written
 if has VERIFY_CUT; then
-	vc=${v[VERIFY_CUT]} lr=${v[LOSER_RATIO]:-0}
-	if ! cut_factor "$vc"; then
+	if ! ntrue vc; then
 		err "VERIFY_CUT='$vc': expected 0 (off) or a factor > 1/$nb = $inb and <= 100, >= LOSER_RATIO (bench --verify-cut)"
-	elif is_zero "$vc"; then
+	elif ntrue vc0; then
 		:
-	elif ! number "$lr" || ! awk -v f="$vc" -v l="$lr" 'BEGIN { exit !(l > 0 && f >= l) }'; then
+	elif ! ntrue vclr; then
 		err "VERIFY_CUT='$vc': expected 0 (off) or a factor >= LOSER_RATIO='$lr' > 0 (the cut is the loser cut decided without its probe) (bench --verify-cut)"
 	elif [ "${v[WARM_FROM_VERIFY]:-0}" != 1 ]; then
 		err "VERIFY_CUT='$vc': needs WARM_FROM_VERIFY=1 (it decides on the verification call taken as the warm-up) (bench --verify-cut)"
-	elif has LONG_MS && number "${v[LONG_MS]}" && is_zero "${v[LONG_MS]}"; then
+	elif has LONG_MS && ntrue long0; then
 		err "VERIFY_CUT='$vc': needs LONG_MS > 0 (its floor: a cut call is >= LONG_MS ms), got LONG_MS='${v[LONG_MS]}' (bench --verify-cut)"
 	fi
 fi
