@@ -35,8 +35,8 @@ sq = '$(subst ','\'',$(1))'
 # $(call gpu_profile,COLUMN): GPU's value of COLUMN in $(PROFILES) (the
 # per-GPU learning rules of PROFILE=ours, datasets/PROFILES.tsv), its '*' row
 # for another GPU.  SELECT and LEAF_RANK default to it: the rows name the
-# figures behind them (issue #35: head-* for the official GPUs and h200,
-# docs/RESULTS.md section 2.7; joint for any other GPU, section 2.6).
+# figures behind them (head-*, trained for the head, for the official GPUs
+# and h200: docs/RESULTS.md section 2.7; joint for any other GPU, section 2.6).
 gpu_profile = $(or $(shell awk -F'\t' -v g=$(call sq,$(GPU)) -v c='$(1)' 'NR == 1 { for (i = 1; i <= NF; i++) \
   col[$$i] = i; next } $$1 == g { v = $$col[c]; f = 1 } $$1 == "*" { d = $$col[c] } \
   END { print f ? v : d }' $(call sq,$(PROFILES)) 2>/dev/null),$(error $(PROFILES): no '$(1)' for GPU '$(GPU)' and no '*' row))
@@ -246,10 +246,9 @@ $(BUILD)/unit/%: check/unit/%.c $(LIBA) $(LIB_HDR)
 #
 # fit settings (mk/variables.tsv).  Default (ours): leakage-free grouped
 # split, a 56-model grid chosen by 5-fold cross-validated top-k hit rate
-# (ties: regret) of lists ordered greedily for the top-k hit rate (issue #3),
-# written with each leaf's best first entry in front (fit --leaf-rank joint;
-# issue #19) or trained for the head (head-*, issue #35), per GPU from the GPU
-# profile; leaf lists padded with up to k ancestors' classes (fit --leaf-pad)
+# (ties: regret) of lists ordered greedily for the top-k hit rate, written
+# with each leaf's best first entry in front (fit --leaf-rank joint) or
+# trained for the head (head-*), per GPU from the GPU profile; leaf lists padded with up to k ancestors' classes (fit --leaf-pad)
 # and filled with every other measured class (fit --leaf-fill all, docs/RESULTS.md
 # section 4.3); each node's k sized by confidence (fit --topk-eps: the smallest
 # k whose out-of-fold regret is <= 1 + TOPK_EPS).  PROFILE=reference trains
