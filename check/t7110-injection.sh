@@ -22,7 +22,7 @@
 #      GPU/OUT with ';', GPUS, a quote in SCREEN, a newline, HEURISTIC_NAME
 #      m4_changequote with an m4 log choice (refused at parse time, marker
 #      absent); every user setting is a row of the registry mk/variables.tsv
-#      (check/t7170-settings.sh tries each one)
+#      (check/t7190-settings.sh tries each one)
 #   P5 feature names: an unknown numeric feature holding m4 (refused by emit
 #      before m4 runs, for .c and .py alike); the C template's own failure
 #      message quoted (m4 run directly on a crafted definition)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t7170-settings.sh — no make setting runs a command, and a bad one stops make
+# t7190-settings.sh — no make setting runs a command, and a bad one stops make
 # before anything runs (mk/vars.mk, mk/variables.tsv, stages/sh/vars.sh).
 #  - The reproducers: `$(shell ...)` in a value (make help, at parse time),
 #    PROFILES reaching a parse-time $(shell awk ...), and shell metacharacters
