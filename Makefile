@@ -1,6 +1,6 @@
 # mmrank — AutoHeuristic mm ranking pipeline in C.  `make help` lists targets.
 #
-# Data flow (see ../shared/design.md and stages/FORMATS.md):
+# Data flow (see docs/DESIGN.md and stages/FORMATS.md):
 #   datasets/<gpu>_mm.zip -> out/<gpu>/*.txt -> featurize -> fit -> prune -> emit (m4)
 #   sample -> shapes.tsv -> bench -> data_<dev>.txt -> merge -> out/<gpu>/merged.txt
 
