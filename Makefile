@@ -1,6 +1,6 @@
 # mmrank — AutoHeuristic mm ranking pipeline in C.  `make help` lists targets.
 #
-# Data flow (see ../shared/design.md and stages/FORMATS.md):
+# Data flow (see docs/DESIGN.md and stages/FORMATS.md):
 #   datasets/<gpu>_mm.zip -> out/<gpu>/*.txt -> featurize -> fit -> prune -> emit (m4)
 #   sample -> shapes.tsv -> bench -> data_<dev>.txt -> merge -> out/<gpu>/merged.txt
 
@@ -15,125 +15,105 @@ MAKEFLAGS += --no-builtin-rules
 export PYTHONPATH := $(CURDIR)/python$(if $(value PYTHONPATH),:$(value PYTHONPATH))
 PYPKG_ENV = PYTHONPATH=$(call sq,$(PYTHONPATH))
 
-# ---- user variables --------------------------------------------------------
-GPU            ?= a100
-RANKING        ?= 10
-SEED           ?= 42
-SAMPLES        ?= 1000
-REPS           ?= 3
-# bench --fast-reject: adaptive repetitions (0 = every candidate REPS rows)
-FAST_REJECT    ?= 1.5
-# bench --screen / --screen-ms: screening of long inputs on a slice (0 = off,
-# every candidate timed at full size)
-SCREEN         ?= 1.3
-SCREEN_MS      ?= 2
-# bench --long-ms / --long-launches: the long-kernel rule of KERNEL_TEMPLATE=triton
-# (0 = off, every choice timed exactly as Inductor times it)
-LONG_MS        ?= 10
-LONG_LAUNCHES  ?= 2
-# bench --loser-ratio: KERNEL_TEMPLATE=triton times a choice whose warm-up and
-# first flushed launch are both >= LOSER_RATIO x the input's best so far by
-# that launch alone (0 = off, the default: every choice timed fully)
-LOSER_RATIO    ?= 0
-# bench --warm-from-verify: KERNEL_TEMPLATE=triton takes a choice's verification
-# call on the input as its timing's warm-up call (0 = off, the default; 1 = on)
-WARM_FROM_VERIFY ?= 0
-# bench --verify-cut / --verify-cut-audit: KERNEL_TEMPLATE=triton records a choice
-# whose verification call took >= VERIFY_CUT x the input's best so far and >=
-# LONG_MS by that call alone (0 = off, the default; needs LOSER_RATIO <= it and
-# WARM_FROM_VERIFY=1); every VERIFY_CUT_AUDIT-th such choice is audited instead
-VERIFY_CUT     ?= 0
-VERIFY_CUT_AUDIT ?= 10
-GPUS           ?= 0
-DATASET_MIRROR ?= $(if $(wildcard ../shared/datasets),../shared/datasets,)
-V              ?= 0
-# ---- settings: checked in pure make before any $(shell) sees one (issue #33) -
-# No setting given on the command line or in the environment may hold a
-# quote (') or a newline: several reach $(shell) and recipes inside '...'.
-# MMR_SETTINGS: every user variable (check/t7110-injection.sh checks that each
-# `NAME ?=` of the Makefile and mk/*.mk is listed).
-MMR_SETTINGS := BENCH BENCH_EXTRA BUILD CC CFLAGS COLLECT_DIR COLLECT_MERGED COLLECT_TIME_LIMIT \
-  CROSS_DEVICE CUBIN_ARCH CUBIN_CACHE CUBLASLT CUDA CUDA_INC CUDA_LIBDIR \
-  DATASET_MIRROR EVAL_TREE FAST_REJECT FIT_EXTRA FOLDS FUZZ_HARNESS FUZZ_SECONDS GPU GPUS \
-  GPU_MEM_BYTES GRID HELDOUT HEURISTIC_NAME HOLDOUT INSTALL_ARTIFACT KERNEL_TEMPLATE LAUNCHER \
-  LEAF_FILL LEAF_PAD LEAF_RANK LOG LONG_LAUNCHES LONG_MS LOSER_RATIO NVMMH_DIR ONLINE_SEED OUT \
-  PROFILE PROFILES RANKING REFERENCE_DIR REPS SAMPLES SAMPLE_MAX_GFLOP SCREEN SCREEN_MS SEED SELECT \
-  SELECT_RANK SHAPES SHARDS SLURM_GPU_OPT SLURM_JOBS SLURM_LOGS SLURM_OPTS SLURM_RETRIES SPLIT \
-  TOPK_EPS TORCH_ARTIFACTS TRITON_ARCH TRITON_CUBINS TRITON_JOBS V VERIFY_CUT VERIFY_CUT_AUDIT \
-  WARM_FROM_VERIFY THREADS TESTS PYTHON BACKEND INDUCTOR_REPS INDUCTOR_EXTRA
-define mmr_nl
+# ---- user variables: mk/variables.tsv ----------------------------------------
+# Every variable a user sets is one row of mk/variables.tsv (its kind, range,
+# default, the stage option it feeds, its help).  mk/vars.mk reads it first:
+# it checks the characters of every value given on the command line or in the
+# environment in pure make (nothing expands a value before), refuses a
+# command-line variable it does not know ("did you mean GPU?") and defines the
+# defaults.  The values are checked once more against their ranges by
+# stages/sh/vars.sh below, before anything runs.
+include mk/vars.mk
 
+# What the defaults use: the folder of one GPU, its upper-case name, the
+# reference trainer's learning options (one model, spec §5.10 rule,
+# frequency-ordered leaves: PROFILE=reference and make compare's (a), (d)),
+# the GPU profile and the number of CPUs (each asked once, when first used).
+O               := $(OUT)/$(GPU)
+GPU_UC          := $(call mmr_map,$(GPU),$(mmr_lower),$(mmr_upper))
+REF_GRID        := mm
+REF_SELECT      := top1
+REF_LEAF_RANK   := freq
+REF_LEARN        = --grid $(REF_GRID) --select $(REF_SELECT) --leaf-rank $(REF_LEAF_RANK) --folds 0
+# A parameter stamp changes (and so triggers a rebuild) only when its text
+# does; sq quotes any text for the shell.
+sq = '$(subst ','\'',$(1))'
+# $(call gpu_profile,COLUMN): GPU's value of COLUMN in $(PROFILES) (the
+# per-GPU learning rules of PROFILE=ours, datasets/PROFILES.tsv), its '*' row
+# for another GPU.  SELECT and LEAF_RANK default to it: the rows name the
+# figures behind them (head-*, trained for the head, for the official GPUs
+# and h200: docs/RESULTS.md section 2.7; joint for any other GPU, section 2.6).
+gpu_profile = $(or $(shell awk -F'\t' -v g=$(call sq,$(GPU)) -v c='$(1)' 'NR == 1 { for (i = 1; i <= NF; i++) \
+  col[$$i] = i; next } $$1 == g { v = $$col[c]; f = 1 } $$1 == "*" { d = $$col[c] } \
+  END { print f ? v : d }' $(call sq,$(PROFILES)) 2>/dev/null),$(error $(PROFILES): no '$(1)' for GPU '$(GPU)' and no '*' row))
+# $(call mmr_once,NAME,TEXT): NAME's value is TEXT, expanded when first used
+mmr_once = $(eval $(1) = $$(eval $(1) := $(2))$$($(1)))
+$(call mmr_once,MMR_GPU_SELECT,$$(call gpu_profile,select))
+$(call mmr_once,MMR_GPU_LEAF_RANK,$$(call gpu_profile,leaf_rank))
+$(call mmr_once,MMR_NPROC,$$(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1))
 
-endef
-mmr_q := '
-mmr_given = $(or $(findstring command line,$(origin $(1))),$(findstring environment,$(origin $(1))))
-MMR_QUOTED := $(strip $(foreach v,$(sort $(MMR_SETTINGS) $(foreach x,$(.VARIABLES),$(if \
-  $(findstring command line,$(origin $(x))),$(x)))),$(if $(call mmr_given,$(v)),$(if \
-  $(or $(findstring $(mmr_q),$(value $(v))),$(findstring $(mmr_nl),$(value $(v)))),$(v)))))
-ifneq ($(MMR_QUOTED),)
-$(error $(firstword $(MMR_QUOTED)): a setting must not hold a quote (') or a newline; nothing was run)
-endif
-# $(call mmr_strip,TEXT,CHARS): TEXT without any of the (space-separated) CHARS
-mmr_strip = $(if $(2),$(call mmr_strip,$(subst $(firstword $(2)),,$(1)),$(wordlist 2,999,$(2))),$(1))
-# $(call mmr_map,TEXT,FROM,TO): each char of FROM replaced by the one of TO
-mmr_map = $(if $(2),$(call mmr_map,$(subst $(firstword $(2)),$(firstword $(3)),$(1)),$(wordlist \
-  2,999,$(2)),$(wordlist 2,999,$(3))),$(1))
-# $(call mmr_spread,TEXT,CHARS): a space after each of CHARS (to count them)
-mmr_spread = $(if $(2),$(call mmr_spread,$(subst $(firstword $(2)),$(firstword $(2)) ,$(1)),$(wordlist \
-  2,999,$(2))),$(1))
-mmr_lower  := a b c d e f g h i j k l m n o p q r s t u v w x y z
-mmr_upper  := A B C D E F G H I J K L M N O P Q R S T U V W X Y Z
-mmr_digits := 0 1 2 3 4 5 6 7 8 9
-mmr_comma  := ,
-# the identifier characters of a heuristic name
-mmr_ident  := $(mmr_lower) $(mmr_upper) $(mmr_digits) _
-# The heuristic-name rule of stages/formats/emittable.c (emittable_name_problem),
-# restated: those names refused outright, then any m4_... or MMR_... name
-MMR_RESERVED := False None True and as assert async await break class continue def del elif else \
-  except finally for from global if import in is lambda nonlocal not or pass raise return try while \
-  with yield str int float list tuple Optional AHContext AHMetadata Choice LearnedHeuristicDecision \
-  __file__ __gnu__ __line__ __os2__ __program__ __unix__ __windows__ builtin changecom changequote \
-  debugfile debugmode decr define defn divert divnum dnl dumpdef errprint esyscmd eval format ifdef \
-  ifelse include incr index indir len m4exit m4wrap maketemp mkstemp os2 patsubst popdef pushdef \
-  regexp shift sinclude substr syscmd sysval traceoff traceon translit undefine undivert unix \
-  windows
-# $(call mmr_name_bad,NAME): empty iff NAME is a valid heuristic name
-mmr_name_bad = $(or $(filter-out 1,$(words $(1))),$(call mmr_strip,$(1),$(mmr_ident)),$(filter \
-  $(addsuffix %,$(mmr_digits)) m4_% MMR_% $(MMR_RESERVED),$(1)),$(word 65,$(call \
-  mmr_spread,$(1),$(mmr_ident))))
-ifneq ($(call mmr_strip,$(GPUS),$(mmr_digits) $(mmr_comma)),)
-$(error GPUS='$(GPUS)': expected device ordinals, comma-separated without spaces (e.g. 0,1); nothing was run)
+# ---- the values, checked before anything runs (stages/sh/vars.sh) -------------
+# Every variable's value against its kind and range (mk/variables.tsv) and the
+# rules across variables: a bad value stops make here, at parse time, so no
+# parameter stamp is rewritten and no good output is deleted.
+VARS_BAD := $(shell stages/sh/vars.sh --goals $(call sq,$(MAKECMDGOALS)) --given $(call sq,$(MMR_USER)) \
+  $(foreach n,$(MMR_NAMES),$(call sq,$(n)=$($(n)))))
+ifneq ($(VARS_BAD),)
+$(error bad settings (above); nothing was run)
 endif
 
-# threads of fit's grid and featurize jobs at once (the output never depends
-# on it): the online CPUs by default (asked once, not per use)
-ifeq ($(origin THREADS),undefined)
-THREADS        := $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+# make install-artifact: what it needs (below, "our artifact inside Inductor")
+inductor_install  = $(PYPKG_ENV) python3 -m mmrank.install_artifact $(1) $(if $(TORCH_ARTIFACTS),--artifacts-dir $(call sq,$(TORCH_ARTIFACTS)))
+ifneq ($(filter install-artifact,$(MAKECMDGOALS)),)
+ifneq ($(shell $(call inductor_install,check) >/dev/null && echo y),y)
+$(error make install-artifact: nothing was built or installed (above))
 endif
-# digits only, one word, not zero
-ifneq ($(words $(THREADS))$(subst 0,,$(subst 1,,$(subst 2,,$(subst 3,,$(subst 4,,$(subst \
-  5,,$(subst 6,,$(subst 7,,$(subst 8,,$(subst 9,,$(THREADS))))))))))),1)
-$(error THREADS='$(THREADS)': expected an integer >= 1 (threads of fit, featurize jobs at once))
-endif
-ifeq ($(subst 0,,$(THREADS)),)
-$(error THREADS='$(THREADS)': expected an integer >= 1 (threads of fit, featurize jobs at once))
 endif
 
-# ---- toolchain -------------------------------------------------------------
-CC      ?= cc
-CUDA    ?= /usr/local/cuda
-CFLAGS  ?= -O2 -g
+# ---- one make at a time in one output folder ----------------------------------
+# Two makes with different settings in one $(O) (the default and SEED=7, say)
+# would interleave their stages and leave a .c of one tree beside a .py of the
+# other, which every later make calls up to date.  So a goal that writes in
+# $(O) first takes $(O)/.lock (stages/sh/lock.sh, flock), before anything here
+# reads a stamp there, and holds it until this make exits: a second make waits,
+# saying so, then sees the first's stamps and rebuilds what its settings
+# change.  (Waiting rather than refusing: both runs end as if run one after the
+# other, which is what a user who started both expects.  Stamping each
+# artifact set instead would detect a mix only after it was written.)  A dry
+# run (make -n, -q) writes nothing and takes no lock; a make under a make that
+# holds the lock ($(MAKE) in a recipe) does not take it again.
+MAKE_DRY := $(findstring n,$(filter-out -% %=%,$(firstword $(MAKEFLAGS))))$(findstring \
+  q,$(filter-out -% %=%,$(firstword $(MAKEFLAGS))))
+MMR_LOCK_GOALS := heuristic fetch featurize fit prune emit promote compare eval report unpack collect \
+  evaluate-online install-artifact triton-cubins
+ifneq ($(filter $(MMR_LOCK_GOALS),$(MAKECMDGOALS)),)
+ifeq ($(MAKE_DRY),)
+ifneq ($(MMR_LOCK_HELD),$(abspath $(O)))
+ifneq ($(shell stages/sh/lock.sh $(call sq,$(abspath $(O))) $$PPID && echo y),y)
+$(error cannot lock $(O)/.lock (above); nothing was run)
+endif
+export MMR_LOCK_HELD := $(abspath $(O))
+endif
+endif
+endif
+
+# ---- toolchain (CC, CFLAGS, CUDA, BUILD: mk/variables.tsv) -------------------
 WARN     = -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE
 LDLIBS   = -ljansson -lzip -lisal -lm -pthread
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 Q       := $(if $(filter 1,$(V)),,@)
 
 # BUILD=build (optimised) or build/san (ASan+UBSan, used by `make check`)
-BUILD   ?= build
 ifneq ($(filter %build/san,$(BUILD)),)
 CFLAGS  := $(SANFLAGS)
 endif
 BIN      = $(BUILD)/bin
+# Every build output (object, archive, program) is written under a name of
+# its own, $(TMP_OUT), and renamed onto $@ by $(commit): two makes at once in
+# one tree (another GPU, make check) never run, link or archive a half-written
+# file ("Text file busy", "Permission denied"), and a failed build leaves none.
+TMP_OUT  = $@.tmp$$$$
+commit   = && mv -f $(TMP_OUT) $@ || { rm -f $(TMP_OUT); exit 1; }
 
 # libmmrank.a: the core (no knowledge of mm), the file formats and the
 # learner, one archive of the three folders (docs/LAYOUT.md)
@@ -204,92 +184,33 @@ Single stages (each redoes only what is stale, then says
   make all                  build the stage programs into build/bin/
   make clean | distclean    remove build/ | build/ and out/
 
-Variables you set (current value; each is checked before anything runs):
-  GPU=$(GPU) (a100, h100: official data; h200: committed; else your collection)
-  OUT=$(OUT) (output folder)  RANKING=$(RANKING) (top-k)  SEED=$(SEED)
-  PROFILE=$(PROFILE) (ours|reference; its pieces, SELECT and LEAF_RANK among them: make help-all)
-  TOPK_EPS=$(TOPK_EPS) (each leaf's list length: out-of-fold regret <= 1 + TOPK_EPS; 0: off)
-  DATASET_MIRROR=$(DATASET_MIRROR) (a folder holding the official zips, searched
-       before the upstream URL; a relative one is taken from the repository root)
-  eval/compare: LOG=log (eval), HELDOUT="logs" (compare): more logs, scored as sets never seen
-       HOLDOUT=$(HOLDOUT) (compare; not HELDOUT: the fraction of the main inputs held out whole)
-       REFERENCE_DIR=$(REFERENCE_DIR) (PyTorch's _MMRanking*.py)
-       CROSS_DEVICE=$(CROSS_DEVICE) (1: evaluate a LOG of another device on purpose)
-  collect: SAMPLES=$(SAMPLES)  GPUS=$(GPUS)  SHAPES=$(SHAPES) (a shape list)
-       KERNEL_TEMPLATE=$(KERNEL_TEMPLATE) (mma+wgmma|mma|mm|triton)  BACKEND=$(BACKEND) (bench|inductor)
-       CUBLASLT=$(CUBLASLT) (a cuBLASLt algorithm list)  COLLECT_TIME_LIMIT=$(COLLECT_TIME_LIMIT) (s)
-       LAUNCHER=$(LAUNCHER) (local|slurm)  SHARDS SLURM_OPTS
-  build: CC=$(CC)  CFLAGS=$(CFLAGS)  CUDA=$(CUDA) (toolkit, for bench)  BUILD=$(BUILD)
-       V=$(V) (1 shows full commands)
-  check: TESTS="check/t1110-merge.sh ..."
-       TORCH_PYTHON=PY (a python with torch: artifacts in real Inductor)
-  make help-all: every variable, the learner's and the collection's fine knobs (docs/VARIABLES.md)
+endef
+# the part after the variables
+define MMRANK_HELP_TAIL
+The variables' checks, ranges and defaults: mk/variables.tsv (docs/VARIABLES.md).
   make -n shows the exact stage commands
 endef
 
-# `make help-all`: the same, then every variable (the experiment's knobs too)
-# (the head-* rules fit --leaf-rank takes: the LO_RULES table of
-# stages/learn/leaforder.h, read only when help-all is made)
-MMR_HEAD_RULES = $(shell sed -n 's/^[[:space:]]*X."\(head[a-z0-9-]*\)".*/\1/p' stages/learn/leaforder.h | paste -sd'|')
-define MMRANK_HELP_ALL
-$(MMRANK_HELP)
-
-Every variable (current value):
-  GPU=$(GPU) (a100, h100: official data; h200: committed; else your collection)
-  OUT=$(OUT) (output folder)  RANKING=$(RANKING) (top-k)  SEED=$(SEED)
-  SPLIT=$(SPLIT) (rows|group)  HEURISTIC_NAME=$(HEURISTIC_NAME)  FOLDS=$(FOLDS)
-  GRID=$(GRID) (mm|reference|search|FILE)  SELECT=$(SELECT) (top1|regret|hit|curve)
-  LEAF_RANK=$(LEAF_RANK) (leaf list order: freq|greedy|prefix|joint|$(MMR_HEAD_RULES);
-         default per GPU from the GPU profile $(PROFILES): make fit-args)
-  SELECT_RANK=$(SELECT_RANK) (the order models are scored with)
-  LEAF_PAD=$(LEAF_PAD) (ancestors' classes appended; docs/STAGES.md "fit")
-  LEAF_FILL=$(LEAF_FILL) (none|all: all = every other measured class appended)
-  TOPK_EPS=$(TOPK_EPS) (each leaf's k: out-of-fold regret <= 1 + TOPK_EPS; 0: off; needs FOLDS)
-  PROFILE=$(PROFILE) (ours|reference: sets SPLIT GRID SELECT LEAF_RANK SELECT_RANK LEAF_PAD
-         LEAF_FILL FOLDS)
-  SAMPLES=$(SAMPLES)  REPS=$(REPS)  GPUS=$(GPUS)  FAST_REJECT=$(FAST_REJECT)  SCREEN=$(SCREEN)  SCREEN_MS=$(SCREEN_MS)
-  DATASET_MIRROR=$(DATASET_MIRROR) (folder searched before the upstream URL; relative: to the
-         repository root)
-  compare/eval: REFERENCE_DIR=$(REFERENCE_DIR)  LOG=log (eval)  EVAL_TREE=tree
-       HOLDOUT=$(HOLDOUT) (compare: the fraction of the main inputs held out whole; a number)
-       HELDOUT="logs" (compare: more log files, scored as sets never seen; not HOLDOUT)
-       CROSS_DEVICE=$(CROSS_DEVICE) (1: evaluate a LOG of another device on purpose, said in the output)
-       NVMMH_DIR=$(NVMMH_DIR) (nvMatmulHeuristics' folder; empty: the pip package's, if any:
-         compare adds it as a peer)
-  collect: KERNEL_TEMPLATE=$(KERNEL_TEMPLATE) (mma+wgmma|mma|mm|triton)  BACKEND=$(BACKEND) (bench|inductor)
-       SHAPES=$(SHAPES) (a shape list)
-       CUBLASLT=$(CUBLASLT) (a cuBLASLt algorithm list, e.g. kernels/cublaslt_algos.tsv)
-       COLLECT_TIME_LIMIT=$(COLLECT_TIME_LIMIT) (s)  SAMPLE_MAX_GFLOP=$(SAMPLE_MAX_GFLOP)  ONLINE_SEED=$(ONLINE_SEED)
-       LAUNCHER=$(LAUNCHER) (local|slurm)  SHARDS SLURM_OPTS SLURM_GPU_OPT SLURM_RETRIES SLURM_JOBS
-       GPU_MEM_BYTES=$(GPU_MEM_BYTES) (sample's fits-in-memory rejection; default an H200's
-         143771 MiB)
-       CUBIN_CACHE=$(CUBIN_CACHE) (compiled kernels)
-       CUBIN_ARCH=$(CUBIN_ARCH) (make cubins' arch, whatever the GPU: sm_80 for an A100)
-       TRITON_ARCH=$(TRITON_ARCH) (Triton cubins' arch, default CUBIN_ARCH's number: an A100 needs 80)
-       TRITON_JOBS=$(TRITON_JOBS) (parallel compiles)
-       LONG_MS=$(LONG_MS) (ms; triton: the long-kernel rule, 0 = Inductor's timing exactly)
-       LONG_LAUNCHES=$(LONG_LAUNCHES) (its timed launches)
-       LOSER_RATIO=$(LOSER_RATIO) (factor; triton: a choice >= it x the input's best so far timed
-         by 1 launch, 0 = off)
-       WARM_FROM_VERIFY=$(WARM_FROM_VERIFY) (0/1; triton: the verification call is the timing's
-         warm-up call, 0 = off)
-       VERIFY_CUT=$(VERIFY_CUT) (factor; triton: a choice whose verification call is >= it x the
-         best so far and >= LONG_MS takes that time, 0 = off)
-       VERIFY_CUT_AUDIT=$(VERIFY_CUT_AUDIT) (every K-th such choice probed instead, 0 = no audit)
-  build: CC=$(CC) (C11 compiler)  CFLAGS=$(CFLAGS) (build/san: the sanitizer flags)
-       CUDA=$(CUDA) (toolkit, for bench)  BUILD=$(BUILD) (build|build/san)
-       V=$(V) (1 shows full commands)
-  fit: FIT_EXTRA="more fit options"; THREADS=$(THREADS) (fit threads and featurize jobs at once;
-         same output)
-  check: TESTS="check/t1110-merge.sh ..."; TORCH_PYTHON=PY (a python with torch: artifacts in
-       real Inductor); fuzz: FUZZ_SECONDS=$(FUZZ_SECONDS)
-endef
+# docs/VARIABLES.md's table of every variable, from the registry (between its
+# BEGIN and END lines; check/t3110-vars.sh says when it is stale)
+.PHONY: variables-doc
+variables-doc:
+	@awk -v mode=doc -f mk/variables.awk $(MMR_REGISTRY) >docs/VARIABLES.md.table.tmp && \
+	  sed -e '/^<!-- BEGIN variables/,/^<!-- END variables/{//!d;}' \
+	    -e '/^<!-- BEGIN variables/r docs/VARIABLES.md.table.tmp' docs/VARIABLES.md >docs/VARIABLES.md.tmp && \
+	  mv docs/VARIABLES.md.tmp docs/VARIABLES.md; rm -f docs/VARIABLES.md.table.tmp docs/VARIABLES.md.tmp
 
 .PHONY: help help-all
-help: export HELP_TEXT = $(MMRANK_HELP)
-help-all: export HELP_TEXT = $(MMRANK_HELP_ALL)
+# (the variables, grouped, from mk/variables.tsv: make help the main ones,
+# help-all every one; their values reach awk through the environment)
+help help-all: export HELP_TEXT = $(MMRANK_HELP)
+help help-all: export HELP_TAIL = $(MMRANK_HELP_TAIL)
+help help-all: export MMR_HELP_VALUES = $(mmr_values)
 help help-all:
-	@trap '' PIPE; printf '%s\n' "$$HELP_TEXT" 2>/dev/null || true
+	@trap '' PIPE; { printf '%s\n' "$$HELP_TEXT" "Variables you set (NAME=current value (range; what); each is checked before \
+	anything runs):" && awk -v mode=help -v tier=$@ -f mk/variables.awk $(MMR_REGISTRY) && printf '\n%s\n' \
+	$(if $(filter help,$@),"make help-all: every variable$(mmr_comma) the learner's and the collection's fine knobs") "$$HELP_TAIL"; \
+	} 2>/dev/null || true
 
 # Dependencies are checked (and, as root, installed) once per build folder.
 $(BUILD)/.deps-ok: stages/sh/deps.sh
@@ -300,16 +221,16 @@ $(BUILD)/.deps-ok: stages/sh/deps.sh
 $(BUILD)/lib/%.o: stages/%.c $(LIB_HDR) | $(BUILD)/.deps-ok
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -c -o $@ $<
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -c -o $(TMP_OUT) $< $(commit)
 
 $(LIBA): $(LIB_OBJ)
 	$(if $(Q),@echo "  AR      $@")
-	$(Q)rm -f $@ && ar rcs $@ $^
+	$(Q)ar rcs $(TMP_OUT) $^ $(commit)
 
 $(BIN)/%: stages/%.c $(LIBA) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -o $@ $< $(LIBA) $(LDLIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -o $(TMP_OUT) $< $(LIBA) $(LDLIBS) $(commit)
 
 # Drivers of library units for the tests (check/unit/*.c -> $(BUILD)/unit/),
 # built by make check.
@@ -323,112 +244,22 @@ $(UNIT_POLICY): $(POLICY_SRC) $(POLICY_HDR)
 $(BUILD)/unit/%: check/unit/%.c $(LIBA) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -o $@ $< $(UNIT_SRC) $(LIBA) $(LDLIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -o $(TMP_OUT) $< $(UNIT_SRC) $(LIBA) $(LDLIBS) $(commit)
 
 # ---- pipeline: official datasets -> heuristic --------------------------------
-# Everything of one GPU lives in $(OUT)/$(GPU)/ (default out/, disposable,
-# git-ignored).
-OUT             ?= out
-ifeq ($(strip $(GPU)),)
-$(error GPU is empty: say GPU=a100, GPU=h100, or the name of your collection)
-endif
-# GPU and OUT become file names in rules: a space (or ':') would split them.
-ifneq ($(words $(GPU))$(findstring :,$(GPU)),1)
-$(error GPU='$(GPU)': one word without spaces or ':' expected (a100, h100, or your collection's name))
-endif
-ifneq ($(words $(OUT))$(findstring :,$(OUT)),1)
-$(error OUT='$(OUT)': a folder name without spaces or ':' expected (default out))
-endif
-# GPU and OUT reach $(shell) and recipes unquoted: letters, digits and
-# '._-' only for GPU (and '/+,@' too for OUT), checked here in pure make
-ifneq ($(call mmr_strip,$(GPU),$(mmr_ident) . -),)
-$(error GPU='$(GPU)': letters, digits, '.', '-' and '_' only (a100, h100, or your collection's name); nothing was run)
-endif
-ifneq ($(call mmr_strip,$(OUT),$(mmr_ident) . - / + @ $(mmr_comma)),)
-$(error OUT='$(OUT)': a folder name of letters, digits and '._-/+,@' only (default out); nothing was run)
-endif
-O               := $(OUT)/$(GPU)
-GPU_UC          := $(call mmr_map,$(GPU),$(mmr_lower),$(mmr_upper))
-HEURISTIC_NAME  ?= MMRanking$(GPU_UC)
-ifneq ($(call mmr_name_bad,$(HEURISTIC_NAME)),)
-$(error HEURISTIC_NAME='$(HEURISTIC_NAME)': expected an identifier of 1 to 64 characters ([A-Za-z_][A-Za-z0-9_]*: the class name, emit --heuristic-name) that is no Python keyword, no m4 builtin (m4_...) and no template macro (MMR_...) (stages/FORMATS.md "names"); nothing was run)
-endif
-# fit settings.  Default (ours): leakage-free grouped split, a 56-model grid
-# chosen by 5-fold cross-validated top-k hit rate (ties: regret) of lists
-# ordered greedily for the top-k hit rate (issue #3), written with each
-# leaf's best first entry in front (fit --leaf-rank joint; issue #19).
-# PROFILE=reference trains
+# Everything of one GPU lives in $(O) = $(OUT)/$(GPU)/ (default out/,
+# disposable, git-ignored).
+#
+# fit settings (mk/variables.tsv).  Default (ours): leakage-free grouped
+# split, a 56-model grid chosen by 5-fold cross-validated top-k hit rate
+# (ties: regret) of lists ordered greedily for the top-k hit rate, written
+# with each leaf's best first entry in front (fit --leaf-rank joint) or
+# trained for the head (head-*), per GPU from the GPU profile; leaf lists padded with up to k ancestors' classes (fit --leaf-pad)
+# and filled with every other measured class (fit --leaf-fill all, docs/RESULTS.md
+# section 4.3); each node's k sized by confidence (fit --topk-eps: the smallest
+# k whose out-of-fold regret is <= 1 + TOPK_EPS).  PROFILE=reference trains
 # exactly what PyTorch's train_decision_mm.py trains (one model, row split,
 # spec §5.10 rule): the like-for-like setting for speed comparisons.
-PROFILE         ?= ours
-# $(call gpu_profile,COLUMN): GPU's value of COLUMN in datasets/PROFILES.tsv
-# (the per-GPU learning rules of PROFILE=ours), its '*' row for another GPU
-PROFILES        := datasets/PROFILES.tsv
-gpu_profile = $(or $(shell awk -F'\t' -v g='$(GPU)' -v c='$(1)' 'NR == 1 { for (i = 1; i <= NF; i++) \
-  col[$$i] = i; next } $$1 == g { v = $$col[c]; f = 1 } $$1 == "*" { d = $$col[c] } \
-  END { print f ? v : d }' $(PROFILES) 2>/dev/null),$(error $(PROFILES): no '$(1)' for GPU '$(GPU)' and no '*' row))
-ifneq ($(PROFILE),ours)
-ifneq ($(PROFILE),reference)
-$(error PROFILE='$(PROFILE)': expected ours or reference)
-endif
-endif
-# the reference trainer's learning options (one model, spec §5.10 rule,
-# frequency-ordered leaves): PROFILE=reference and make compare's (a) and (d)
-REF_GRID        := mm
-REF_SELECT      := top1
-REF_LEAF_RANK   := freq
-REF_LEARN        = --grid $(REF_GRID) --select $(REF_SELECT) --leaf-rank $(REF_LEAF_RANK) --folds 0
-ifeq ($(PROFILE),reference)
-SPLIT           ?= rows
-GRID            ?= $(REF_GRID)
-SELECT          ?= $(REF_SELECT)
-LEAF_RANK       ?= $(REF_LEAF_RANK)
-FOLDS           ?= 0
-LEAF_PAD        ?= 0
-LEAF_FILL       ?= none
-else
-SPLIT           ?= group
-GRID            ?= search
-# SELECT and LEAF_RANK per GPU: datasets/PROFILES.tsv (its row for GPU, else
-# its '*' row), read once here; the figures behind each row are named there
-ifeq ($(origin SELECT),undefined)
-SELECT          := $(call gpu_profile,select)
-endif
-# leaf lists (fit --leaf-rank): per GPU from datasets/PROFILES.tsv (read
-# above, with SELECT), each row naming the out-of-fold figures it was chosen
-# by: the official GPUs and h200 train for the head (issue #35: head-*, the
-# first entry offered for every input of its leaf, chosen by its regret
-# alone and in the top-1 list; docs/RESULTS.md section 2.7), any other GPU
-# joint (issue #19, section 2.6).  joint and the head-* rules are scored by
-# the coverage order they start from (SELECT_RANK below: greedy), any other
-# by its own lists.  SELECT comes from the same row, not from LEAF_RANK.
-ifeq ($(origin LEAF_RANK),undefined)
-LEAF_RANK       := $(call gpu_profile,leaf_rank)
-endif
-# leaf lists padded with up to k ancestors' classes (fit --leaf-pad; not with freq)
-LEAF_PAD        ?= $(if $(filter-out freq,$(LEAF_RANK)),$(RANKING),0)
-# then every other class the training inputs measured, by regret given
-# availability (fit --leaf-fill all; not with freq), on every GPU: every
-# input finds min(k, offered) of its measured candidates (docs/RESULTS.md
-# section 4.3)
-LEAF_FILL       ?= $(if $(filter freq,$(LEAF_RANK)),none,all)
-# cross-validation needs whole inputs per fold: only with the grouped split
-FOLDS           ?= $(if $(filter group,$(SPLIT)),5,0)
-endif
-# a top-k sized by confidence (issue #35): every node's list length, the
-# smallest k whose out-of-fold regret over its inputs is <= 1 + TOPK_EPS
-# (fit --topk-eps; needs FOLDS >= 2, so not with PROFILE=reference; 0: off)
-TOPK_EPS        ?= 0.005
-TOPK_ARG         = $(if $(filter-out 0,$(FOLDS)),$(if $(filter-out 0 0.0,$(TOPK_EPS)), --topk-eps $(TOPK_EPS)))
-# the order models are scored with, in both profiles: joint's and the head-*
-# rules' by the coverage order they start from (greedy; docs/RESULTS.md
-# section 2.6), any other by its own lists
-SELECT_RANK     ?= $(if $(filter joint head-%,$(LEAF_RANK)),greedy,$(LEAF_RANK))
-FIT_EXTRA       ?=
-# GRID: a built-in grid or an existing file of models (fit --help)
-ifeq ($(filter mm reference search,$(GRID))$(wildcard $(GRID)),)
-$(error GRID='$(GRID)': expected mm, reference, search or an existing file of models (fit --help))
-endif
 OFFICIAL_GPUS   := $(shell awk -F'\t' 'NR>1{print $$2}' datasets/MANIFEST.tsv)
 
 ifneq ($(filter $(GPU),$(OFFICIAL_GPUS)),)
@@ -481,7 +312,7 @@ MANIFEST_G := datasets/MANIFEST.$(GPU).tsv
 # one word per row: NAME|FILE|SHA256 (row 2 is main; a row without a set
 # column, or with "-" in it, is no training set)
 MANIFEST_SETS := $(shell awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($$i == "set") c = i; next } \
-  { s = NR == 2 ? "main" : (c ? $$c : "-") } s != "-" && s != "" { print s "|" $$1 "|" $$3 }' $(MANIFEST_G))
+  { s = NR == 2 ? "main" : (c ? $$c : "-") } s != "-" && s != "" { print s "|" $$1 "|" $$3 }' $(call sq,$(MANIFEST_G)))
 # $(call manifest_field,SET,N): field N of each of SET's rows, in order
 manifest_field = $(foreach r,$(filter $(1)|%,$(MANIFEST_SETS)),$(word $(2),$(subst |, ,$(r))))
 # (each set once, in the order of its first row)
@@ -526,7 +357,6 @@ unpack:
 endif
 
 # A parameter stamp changes (and so triggers a rebuild) only when its text does.
-sq = '$(subst ','\'',$(1))'
 define stamp
 	@mkdir -p $(@D)
 	@echo $(call sq,$(1)) | cmp -s - $@ || echo $(call sq,$(1)) > $@
@@ -535,7 +365,7 @@ endef
 # setting changes nothing: $(call stamp_stale,FILE,TEXT) is FORCE (asked when
 # the rule is read) unless FILE holds TEXT; $(call stamp_write,FILE,TEXT)
 # ends that recipe.
-stamp_stale = $(shell echo $(call sq,$(2)) | cmp -s - $(1) 2>/dev/null || echo FORCE)
+stamp_stale = $(shell echo $(call sq,$(2)) | cmp -s - $(call sq,$(1)) 2>/dev/null || echo FORCE)
 stamp_write = echo $(call sq,$(2)) > $(1)
 .PHONY: FORCE
 FORCE:
@@ -544,7 +374,7 @@ FORCE:
 # neither fetches nor checks (a collection's merged.txt), its size and mtime,
 # so that adding, deleting or replacing one (cp -p keeps an older mtime)
 # featurizes anew; $(O)/data.params holds it.
-DATA_ID = $(LOG_SRC)$(if $(filter $(O)/merged.txt,$(LOG_SRC)), $(shell stat -c '%s %Y' $(O)/merged.txt 2>/dev/null))
+DATA_ID = $(LOG_SRC)$(if $(filter $(O)/merged.txt,$(LOG_SRC)), $(shell stat -c '%s %Y' $(call sq,$(O)/merged.txt) 2>/dev/null))
 $(O)/main.feat.tsv: $(LOG_SRC) $(BIN)/featurize $(PARTS_BIN) $(call stamp_stale,$(O)/data.params,$(DATA_ID))
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  FEAT    $@")
@@ -561,14 +391,12 @@ $(EXTRA_FEATS) &: $(LOG_SRC) $(O)/main.feat.tsv $(BIN)/featurize $(PARTS_BIN) st
 	  "$(call featurize,$(x),--categories $(O)/main.feat.tsv,$(O)/$(x).feat.tsv)")
 endif
 
-# the profile's learning options (also printed by `make fit-args`, which
-# perf/pipeline/run.sh uses, so its timings are of exactly these options)
-# (--leaf-fill only when on, with its leading space: the other settings'
-# stamps and commands stay as they were)
-LEAF_FILL_ARG    = $(if $(filter all,$(LEAF_FILL)), --leaf-fill all)
-PROFILE_FIT_ARGS = --ranking $(RANKING) --seed $(SEED) \
-  --split $(SPLIT) --grid $(GRID) --select $(SELECT) --leaf-rank $(LEAF_RANK) --select-rank $(SELECT_RANK) --leaf-pad $(LEAF_PAD)$(LEAF_FILL_ARG) \
-  --folds $(FOLDS)$(TOPK_ARG)
+# the profile's learning options: every row of mk/variables.tsv whose flag
+# is fit's, in file order (--leaf-fill only when on, --topk-eps only when not
+# 0: the other settings' stamps and commands stay as they were); also printed
+# by `make fit-args`, which perf/pipeline/run.sh uses, so its timings are of
+# exactly these options
+PROFILE_FIT_ARGS = $(call mmr_fit_args)
 FIT_ARGS = $(PROFILE_FIT_ARGS) \
   --write-split $(O)/split.tsv $(foreach s,$(EXTRA_SETS),--data $(s) $(O)/$(s).feat.tsv) $(FIT_EXTRA)
 
@@ -614,14 +442,10 @@ $(BUILD)/python3.path:
 	@mkdir -p $(@D) && python3 -I -S -c 'import sys; print(sys.executable)' >$@.$$$$ && mv $@.$$$$ $@
 
 # ---- evaluation: shipped heuristic vs ours (issue "Measure and beat") ----------
-REFERENCE_DIR ?= ../shared/reference
+# (REFERENCE_DIR, HOLDOUT, HELDOUT, LOG, CROSS_DEVICE, EVAL_TREE: mk/variables.tsv)
 REFERENCE_ART  = $(REFERENCE_DIR)/_MMRanking$(GPU_UC).py
-HOLDOUT       ?= 0.2
-HELDOUT       ?=
-LOG           ?=
-# 1: evaluate a LOG of another device (metadata shared_memory, device_capa)
-# on purpose: featurize and eval --cross-device, said in eval's output
-CROSS_DEVICE  ?= 0
+# CROSS_DEVICE=1: evaluate a LOG of another device (metadata shared_memory,
+# device_capa) on purpose: featurize and eval --cross-device, said in eval's output
 CROSS_FLAG     = $(if $(filter 1,$(CROSS_DEVICE)),--cross-device)
 CMP           := $(O)/compare
 DATA_ARGS      = $(foreach s,$(EXTRA_SETS),--data $(s) $(O)/$(s).feat.tsv)
@@ -642,7 +466,7 @@ HELDOUT_ARGS = $(foreach h,$(HELDOUT),$(basename $(notdir $(h)))=$(call log_feat
 
 # the comparison's stamps, asked only when their text changes (make -n
 # compare then lists nothing stale, like $(O)/prune.params)
-CMP_PARAMS  = $(RANKING) $(SEED) $(HOLDOUT) $(GRID) $(SELECT) $(LEAF_RANK) $(SELECT_RANK) $(LEAF_PAD)$(LEAF_FILL_ARG) $(FOLDS)$(TOPK_ARG) $(EXTRA_SETS)
+CMP_PARAMS  = $(HOLDOUT) $(call mmr_fit_args,SPLIT) $(EXTRA_SETS)
 $(CMP)/params: $(call stamp_stale,$(CMP)/params,$(CMP_PARAMS))
 	$(call stamp,$(CMP_PARAMS))
 # what the comparison shows: the reference artifact and the extra logs
@@ -664,7 +488,7 @@ CMP_GROUP = --split group --test-fraction $(HOLDOUT)
 # (a) the reference's setting: one model, rows split, 1 % test
 $(eval $(call cmp_fit,rows,--split rows $(REF_LEARN)))
 # (b) ours (the profile's options) on the grouped split
-$(eval $(call cmp_fit,group,$(CMP_GROUP) --grid $(GRID) --select $(SELECT) --leaf-rank $(LEAF_RANK) --select-rank $(SELECT_RANK) --leaf-pad $(LEAF_PAD)$(LEAF_FILL_ARG) --folds $(FOLDS)$(TOPK_ARG)))
+$(eval $(call cmp_fit,group,$(CMP_GROUP) $(call mmr_fit_args,RANKING SEED SPLIT)))
 # (d) the reference learner on the same grouped split (its val set, 19 %, is
 # held out of its training for the §5.10 check, as in the reference)
 $(eval $(call cmp_fit,refgroup,$(CMP_GROUP) $(REF_LEARN)))
@@ -677,7 +501,7 @@ $(CMP)/%/test.feat.tsv: $(CMP)/%/split.tsv $(O)/main.feat.tsv stages/sh/subset.s
 
 # NVIDIA's nvMatmulHeuristics as a peer (issue #19, mk/nvmmh.mk), where
 # it is installed; looked up only when compare runs
-NVMMH_ARG = $(if $(shell stages/sh/nvmmh-dir.sh '$(NVMMH_DIR)' 2>/dev/null),--nvmmh $(BIN)/nvmmh)
+NVMMH_ARG = $(if $(shell stages/sh/nvmmh-dir.sh $(call sq,$(NVMMH_DIR)) 2>/dev/null),--nvmmh $(BIN)/nvmmh)
 COMPARE = stages/sh/compare.sh --bin $(BIN) --ranking $(RANKING) --reference $(REFERENCE_ART) $(NVMMH_ARG)
 $(O)/compare.txt: $(CMP)/rows/pruned.tsv $(CMP)/rows/test.feat.tsv $(CMP)/group/pruned.tsv \
   $(CMP)/group/test.feat.tsv $(CMP)/refgroup/pruned.tsv $(O)/pruned.tsv $(EXTRA_FEATS) $(foreach h,$(HELDOUT),$(call log_feat,$(h))) \
@@ -701,7 +525,6 @@ $(O)/compare.txt: $(CMP)/rows/pruned.tsv $(CMP)/rows/test.feat.tsv $(CMP)/group/
 	    heldout=$(CMP)/group/test.feat.tsv $(EXTRA_SET_ARGS) $(HELDOUT_ARGS) && \
 	  true; } > $@.part && mv $@.part $@ || { rm -f $@.part; exit 1; }
 
-EVAL_TREE ?= $(O)/pruned.tsv
 .PHONY: compare eval
 compare: $(O)/compare.txt
 	@cat $<
@@ -737,7 +560,6 @@ deps:
 # else "up to date".  Under make -n the line is left out (a dry run would only
 # print this shell test; make then says "Nothing to be done" when nothing is stale).
 MAKE_START := $(shell date +@%s.%N)
-MAKE_DRY   := $(findstring n,$(filter-out -% %=%,$(firstword $(MAKEFLAGS))))
 up_to_date = $(if $(MAKE_DRY),,@if [ -n "$$(find $(1) -maxdepth 0 -newermt '$(MAKE_START)' 2>/dev/null | head -1)" ]; \
 	then echo "$@ GPU=$(GPU): made: $(1)"; else echo "$@ GPU=$(GPU): up to date: $(1)"; fi)
 
@@ -777,10 +599,11 @@ check-build:
 # section 1)
 check-bins: all units $(BIN)/bench-fake $(BIN)/triton_cands \
   $(if $(wildcard $(CUDA)/include/cuda_runtime.h),$(BIN)/bench) \
-  $(if $(filter check-bins,$(MAKECMDGOALS)),$(if $(shell stages/sh/nvmmh-dir.sh '$(NVMMH_DIR)' 2>/dev/null),$(BIN)/nvmmh))
+  $(if $(filter check-bins,$(MAKECMDGOALS)),$(if $(shell stages/sh/nvmmh-dir.sh $(call sq,$(NVMMH_DIR)) 2>/dev/null),$(BIN)/nvmmh))
 	@:
 check: check-build
-	@BIN=build/san/bin DATASET_MIRROR='$(DATASET_MIRROR)' check/run.sh $(TESTS)
+	@BIN=build/san/bin DATASET_MIRROR=$(call sq,$(DATASET_MIRROR)) MMR_CHECK_OUT=$(call sq,$(abspath $(OUT))) \
+	  check/run.sh $(TESTS)
 
 clean:
 	rm -rf build
@@ -795,16 +618,9 @@ distclean: clean
 # (python3 -m mmrank.install_artifact --help).  TORCH_ARTIFACTS=dir: another
 # torch's artifacts folder (default: that of the torch python3 imports; the
 # order is then shown only where python3 imports that torch).  What install
-# needs is checked when make starts (mmrank.install_artifact check), so that
-# without it nothing is built or installed.
-INSTALL_ARTIFACT ?= $(O)/_$(HEURISTIC_NAME).py
-TORCH_ARTIFACTS  ?=
-inductor_install  = $(PYPKG_ENV) python3 -m mmrank.install_artifact $(1) $(if $(TORCH_ARTIFACTS),--artifacts-dir $(call sq,$(TORCH_ARTIFACTS)))
-ifneq ($(filter install-artifact,$(MAKECMDGOALS)),)
-ifneq ($(shell $(call inductor_install,check) >/dev/null && echo y),y)
-$(error make install-artifact: nothing was built or installed (above))
-endif
-endif
+# needs is checked when make starts (mmrank.install_artifact check, with the
+# values, before $(O) is locked), so that without it nothing is built or
+# installed.
 .PHONY: install-artifact uninstall-artifact
 install-artifact: $(INSTALL_ARTIFACT)
 	$(call inductor_install,install) $<
@@ -815,20 +631,3 @@ uninstall-artifact:
 # ---- fragments: collection (CUDA), fuzzing, report ---------------------------
 # (mk/inductor.mk is read by mk/collect.mk, before its shard rules)
 include $(sort $(filter-out mk/inductor.mk,$(wildcard mk/*.mk)))
-
-# ---- the settings, checked before anything runs (stages/sh/vars.sh) -------------
-# Last, when every default is set: a bad value stops make here, at parse
-# time, so no parameter stamp is rewritten and no good output is deleted.
-# (PROFILE, GRID, the spelling of GPU and OUT, LAUNCHER, the Slurm settings and
-# SCREEN, SCREEN_MS, LONG_MS, LONG_LAUNCHES are checked where they are defined.)
-VARS_CHECKED := GPU OUT RANKING SEED SPLIT SELECT LEAF_RANK SELECT_RANK LEAF_PAD LEAF_FILL FOLDS TOPK_EPS HOLDOUT \
-  HEURISTIC_NAME CROSS_DEVICE V SAMPLES REPS FAST_REJECT LOSER_RATIO WARM_FROM_VERIFY VERIFY_CUT VERIFY_CUT_AUDIT LONG_MS GPUS ONLINE_SEED GPU_MEM_BYTES SAMPLE_MAX_GFLOP \
-  COLLECT_TIME_LIMIT FUZZ_SECONDS CUBLASLT CC BUILD \
-  DATASET_MIRROR LOG HELDOUT \
-  $(foreach n,REFERENCE_DIR EVAL_TREE,$(if $(filter command line environment,$(origin $(n))),$(n)))
-VARS_BAD := $(shell stages/sh/vars.sh --goals $(call sq,$(MAKECMDGOALS)) \
-  $(foreach n,$(VARS_CHECKED),$(call sq,$(n)=$($(n)))) \
-  $(call sq,PROFILE=$(PROFILE)) $(call sq,LEAF_RANK_ORIGIN=$(origin LEAF_RANK)))
-ifneq ($(VARS_BAD),)
-$(error bad settings (above); nothing was run)
-endif

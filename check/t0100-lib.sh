@@ -83,4 +83,23 @@ kill -KILL $rp; wait $rp 2>/dev/null
 left=$(ls "$TMP/tmpdir" | grep -v '^mmrank-check\.' | tr '\n' ' ')
 [ -s "$TMP/t/d.sleep" ] && kill -TERM "$(cat "$TMP/t/d.sleep")" 2>/dev/null
 test_expect_success 'lib-run-killed-no-temp' '[ -s "$TMP/t/d.sleep" ] && [ -z "$left" ] || { echo "left in TMPDIR: $left"; false; }'
+
+# the official zips make has fetched into OUT/<gpu>/ serve the tests when the
+# mirror lacks them (MMR_CHECK_OUT: make check's OUT), each only with the
+# manifest's sha256
+if test_have_prereq DATASET; then
+	mkdir -p "$TMP/o/a100" "$TMP/o/h100" "$TMP/nomirror"
+	cp "$DATASET_DIR/a100_mm.zip" "$TMP/o/a100/" && cp "$DATASET_DIR/h100_mm.zip" "$TMP/o/h100/"
+	lib_data() { DATASET_MIRROR=$TMP/nomirror MMR_CHECK_OUT=$TMP/o bash -c '. check/lib.sh
+		test_have_prereq DATASET && echo "ok $DATASET_MIRROR" && readlink "$DATASET_DIR/a100_mm.zip"' 2>&1; }
+	got=$(lib_data)
+	test_expect_success 'lib-dataset-from-out' \
+		'[ "$(sed -n 1p <<<"$got" | cut -c1-3)" = "ok " ] && [ "$(sed -n 2p <<<"$got")" = "$TMP/o/a100/a100_mm.zip" ]'
+	echo damaged >>"$TMP/o/h100/h100_mm.zip"
+	got=$(lib_data)
+	test_expect_success 'lib-dataset-from-out-sha256' '[ -z "$got" ]'
+else
+	skip lib-dataset-from-out "[DATASET] $_prereq_why"
+	skip lib-dataset-from-out-sha256 "[DATASET] $_prereq_why"
+fi
 finish

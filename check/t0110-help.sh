@@ -37,7 +37,7 @@ done
 # under the default settings: a long value the user sets (CI: NVMMH_DIR) is theirs
 long=$(env -i PATH="$PATH" HOME="${HOME:-/tmp}" make -s help-all | awk 'length($0) > 100')
 [ -z "$long" ] && ok make-help-width || fail make-help-width "over 100 columns: $(head -c 200 <<<"$long")"
-grep -q 'HELDOUT="logs".*more logs' <<<"$h" && grep -q 'HOLDOUT=.*not HELDOUT: the fraction' <<<"$h" &&
+grep -q 'HELDOUT=.*more logs' <<<"$h" && grep -q 'HOLDOUT=.*not HELDOUT: the fraction' <<<"$h" &&
 	ok make-help-holdout-heldout || fail make-help-holdout-heldout "$(grep -E 'HOLDOUT|HELDOUT' <<<"$h")"
 # fit --leaf-rank names every rule of the LO_RULES table (stages/learn/
 # leaforder.h), the head-* ones among them, and where make's per-GPU default

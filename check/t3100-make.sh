@@ -19,17 +19,18 @@ make_error() {
 }
 make_error make-profile-typo "PROFILE='refrence': expected ours or reference" heuristic GPU=h100 PROFILE=refrence
 make_error make-gpu-space "GPU='h1 00': one word" heuristic 'GPU=h1 00'
-make_error make-out-space "OUT='$TMP/o u': a folder name without spaces" heuristic GPU=h100 "OUT=$TMP/o u"
+make_error make-out-space "OUT='$TMP/o u': a path of letters, digits and '._\+-/@,' expected \(no spaces" heuristic GPU=h100 "OUT=$TMP/o u"
 make_error make-grid-unknown "GRID='foo': expected mm, reference, search or an existing file" fit GPU=h100 GRID=foo
 make_error make-unpack-not-official "make unpack: only for the official datasets \(a100 h100\)" unpack GPU=h200
+mkdir -p "$TMP/x" && : >"$TMP/x/main.txt"
 make_error make-eval-log-clash "LOG=.*/main.txt would be a second set named 'main'" eval GPU=h100 LOG="$TMP/x/main.txt"
 # collection settings are checked before any parameter stamp changes (a
 # stamp change removes the finished shards it concerns)
-make_error make-screen-bad "SCREEN=0.5: expected 0 \(off\) or a factor >= 1" collect GPU=zz SAMPLES=1 SCREEN=0.5
-make_error make-screen-ms-bad "SCREEN_MS=0: expected a time > 0" collect GPU=zz SAMPLES=1 SCREEN_MS=0
-make_error make-long-ms-bad "LONG_MS=-1: expected 0 \(off\) or a time in milliseconds" collect GPU=zz SAMPLES=1 LONG_MS=-1
-make_error make-long-ms-huge "LONG_MS=2000000000: expected 0 \(off\) or a time in milliseconds up to 1e9" collect GPU=zz SAMPLES=1 LONG_MS=2000000000
-make_error make-long-launches-bad "LONG_LAUNCHES=6: expected 1 to 5" collect GPU=zz SAMPLES=1 LONG_LAUNCHES=6
+make_error make-screen-bad "SCREEN='0.5': expected 0 \(off\) or a number >= 1 \(bench --screen\)" collect GPU=zz SAMPLES=1 SCREEN=0.5
+make_error make-screen-ms-bad "SCREEN_MS='0': expected a number > 0 \(bench --screen-ms\)" collect GPU=zz SAMPLES=1 SCREEN_MS=0
+make_error make-long-ms-bad "LONG_MS='-1': expected a number in \[0, 1e9\] \(bench --long-ms\)" collect GPU=zz SAMPLES=1 LONG_MS=-1
+make_error make-long-ms-huge "LONG_MS='2000000000': expected a number in \[0, 1e9\] \(bench --long-ms\)" collect GPU=zz SAMPLES=1 LONG_MS=2000000000
+make_error make-long-launches-bad "LONG_LAUNCHES='6': expected an integer in \[1, 5\] \(bench --long-launches\)" collect GPU=zz SAMPLES=1 LONG_LAUNCHES=6
 make_error make-loser-ratio-margin "LOSER_RATIO='1.02': expected 0 \(off\) or a factor > 1/0.98 = 1.0204082 and <= 100 .*\(bench --loser-ratio\)" collect GPU=zz SAMPLES=1 LOSER_RATIO=1.02
 make_error make-loser-ratio-huge "LOSER_RATIO='101': expected 0 \(off\) or a factor > 1/0.98" collect GPU=zz SAMPLES=1 LOSER_RATIO=101
 make_error make-loser-ratio-not-a-number "LOSER_RATIO='-1': expected 0 \(off\) or a factor" collect GPU=zz SAMPLES=1 LOSER_RATIO=-1
@@ -123,7 +124,7 @@ else ok make-unpack-traversal-clean; fi
 rm -rf "$TMP/out/a100"
 # a zip already in OUT/<gpu>/ is used only if its sha256 still matches the
 # manifest's (issue #33): a changed one is fetched again
-MIR=${DATASET_MIRROR:-$ROOT/../shared/datasets}
+MIR=$DATASET_DIR
 if [ -f "$MIR/h100_mm.zip" ]; then
 	"${MK[@]}" fetch GPU=h100 DATASET_MIRROR="$MIR" >"$TMP/refetch.out" 2>&1
 	if grep -q "fetch: $TMP/out/h100/h100_mm.zip: sha256 mismatch (expected .*changed or damaged since it was fetched); fetching it again" "$TMP/refetch.out" &&

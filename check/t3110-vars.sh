@@ -106,14 +106,14 @@ bad_value vars-holdout  "HOLDOUT='0.7': expected a number in \(0, 0.5\]" compare
 bad_value vars-samples  "SAMPLES='0': expected an integer in \[1, " heuristic SAMPLES=0
 bad_value vars-reps     "REPS='x': expected an integer in \[1, 1000\] \(bench --reps\)" heuristic REPS=x
 bad_value vars-gpus     "GPUS='0,0': device 0 listed twice" heuristic GPUS=0,0
-bad_value vars-gpus-syntax "GPUS='0 1': expected device ordinals, comma-separated without spaces" heuristic 'GPUS=0 1'
+bad_value vars-gpus-syntax "GPUS='0 1': integers expected, comma-separated without spaces" heuristic 'GPUS=0 1'
 bad_value vars-fast-reject "FAST_REJECT='x': expected 0 \(off\) or a factor >= 1/0.98 = 1.0204082" heuristic FAST_REJECT=x
 bad_value vars-fast-reject-margin "FAST_REJECT='1.01': expected 0 \(off\) or a factor >= 1/0.98 = 1.0204082 .*\(bench --fast-reject\)" heuristic FAST_REJECT=1.01
 bad_value vars-loser-ratio "LOSER_RATIO='1.0204': expected 0 \(off\) or a factor > 1/0.98 = 1.0204082 and <= 100 .*\(bench --loser-ratio\)" heuristic LOSER_RATIO=1.0204
-bad_value vars-warm-from-verify "WARM_FROM_VERIFY='yes': expected 0 \(off\) or 1 \(on\) \(bench --warm-from-verify\)" heuristic WARM_FROM_VERIFY=yes
-bad_value vars-screen   "SCREEN=0.5: expected 0 \(off\) or a factor >= 1" heuristic SCREEN=0.5
-bad_value vars-screen-ms "SCREEN_MS=0: expected a time > 0" heuristic SCREEN_MS=0
-bad_value vars-time-limit "COLLECT_TIME_LIMIT='0': expected seconds > 0" heuristic COLLECT_TIME_LIMIT=0
+bad_value vars-warm-from-verify "WARM_FROM_VERIFY='yes': expected 0 or 1 \(bench --warm-from-verify\)" heuristic WARM_FROM_VERIFY=yes
+bad_value vars-screen   "SCREEN='0.5': expected 0 \(off\) or a number >= 1 \(bench --screen\)" heuristic SCREEN=0.5
+bad_value vars-screen-ms "SCREEN_MS='0': expected a number > 0 \(bench --screen-ms\)" heuristic SCREEN_MS=0
+bad_value vars-time-limit "COLLECT_TIME_LIMIT='0': expected a number > 0 \(bench --time-limit\)" heuristic COLLECT_TIME_LIMIT=0
 bad_value vars-cc       "CC='no-such-cc': no such command" heuristic CC=no-such-cc
 "${MK[@]}" fetch GPU=h100 DATASET_MIRROR="$TMP/nowhere" >/dev/null 2>"$TMP/m.err" && fail vars-mirror "exit 0" ||
 	{ grep -q "DATASET_MIRROR='$TMP/nowhere': no such folder" "$TMP/m.err" && [ ! -e "$TMP/out/h100" ] &&
@@ -159,6 +159,51 @@ for s in fit prune; do
 	[ "$r" = "an integer in [1, 1000000]" ] && ok "vars-ranking-within-$s" || fail "vars-ranking-within-$s" "$s --ranking: $r"
 done
 [ "$(opt_range fit --folds)" = "an integer in [0, 100]" ] && ok vars-agree-FOLDS-fit || fail vars-agree-FOLDS-fit "$(opt_range fit --folds)"
+# every row of the registry (mk/variables.tsv) with a stage option and an
+# integer range or a word list: its range lies within what each of its stages'
+# option tables states (a word list: the same list) (bench's statements are
+# bench-fake's; a flag states no range: then the option must be in one
+# stage's --help)
+statement() { # STAGE OPTION: the stage's "expected ..." for a bad value (">= LO": "in [LO, 2^63-1]")
+	"$BIN/$1" "$2" x 2>&1 | sed -n "s/.*$2: expected \(.*\), got 'x'.*/\1/p" |
+		sed 's/^an integer >= \(-\{0,1\}[0-9]*\)$/an integer in [\1, 9223372036854775807]/'
+}
+bounds() { # STATEMENT: "LO HI" of its integer interval
+	sed -n 's/.*an integer in \[\(-\{0,1\}[0-9]*\), \([0-9]*\)\]$/\1 \2/p' <<<"$1"
+}
+disagree= rows=0
+while IFS=$'\037' read -r name kind range _ flag _; do
+	case $name$kind in \#* | name*) continue ;; esac
+	[[ $kind == @(int|enum) ]] && [ -n "$flag" ] && [ "$range" != rule ] || continue
+	rows=$((rows + 1))
+	mine=$("$ROOT/stages/sh/vars.sh" "$name=x" 2>&1 | sed -n "s/^make: $name='x': expected \(.*\) ([^(]*$/\1/p")
+	opt=${flag#* }; opt=${opt%% *} within=1 said=
+	for st in $(tr , ' ' <<<"${flag%% *}"); do
+		[ "$st" = bench ] && st=bench-fake
+		[ -x "$BIN/$st" ] || { within=; continue; }
+		theirs=$(statement "$st" "$opt")
+		[ -n "$theirs" ] || continue
+		said=1
+		if [ "$kind" = int ]; then
+			read -r mlo mhi <<<"$(bounds "$mine")"; read -r tlo thi <<<"$(bounds "$theirs")"
+			[ -n "$mlo" ] && [ -n "$tlo" ] && [ "$mlo" -ge "$tlo" ] && [ "$mhi" -le "$thi" ] || within=
+		elif [ "$theirs" != "$mine" ]; then within=; fi
+	done
+	if [ -z "$said" ]; then
+		for st in $(tr , ' ' <<<"${flag%% *}"); do
+			[ "$st" = bench ] && st=bench-fake
+			"$BIN/$st" --help 2>/dev/null | grep -q -- "$opt" && said=1
+		done
+		[ -n "$said" ] || disagree+=" $name(no $opt in ${flag%% *})"
+	elif [ -z "$within" ]; then
+		disagree+=" $name('$mine' vs ${flag%% *} $opt)"
+	fi
+done < <(tr '\t' '\037' <"$ROOT/mk/variables.tsv")
+[ "$rows" -gt 15 ] && [ -z "$disagree" ] && ok vars-agree-registry || fail vars-agree-registry "$rows rows;$disagree"
+# docs/VARIABLES.md's table is the registry's (make variables-doc)
+awk -v mode=doc -f "$ROOT/mk/variables.awk" "$ROOT/mk/variables.tsv" >"$TMP/vtable"
+sed -n '/^<!-- BEGIN variables/,/^<!-- END variables/p' "$ROOT/docs/VARIABLES.md" | sed '1d;$d' >"$TMP/vdoc"
+test_cmp docs-variables-current "$TMP/vtable" "$TMP/vdoc"
 "$BIN/fit" --topk-eps x 2>&1 | grep -q "expected a number in \[0, 0.5\]" && ok vars-agree-TOPK_EPS-fit || fail vars-agree-TOPK_EPS-fit "$("$BIN/fit" --topk-eps x 2>&1 | head -1)"
 
 # make help: every variable the README names, and quiet under | head

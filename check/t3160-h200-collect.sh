@@ -111,7 +111,7 @@ VERIFY_CUT=0.0 LOSER_RATIO=1.5 WARM_FROM_VERIFY=1 C=$C FC=$TMP/fc OUT=$TMP/out6w
 if [ "$(grep -c -- '--warm-from-verify --verify-cut 2 --verify-cut-audit 5' "$TMP/args")" = 2 ] && [ "$(wc -l < "$TMP/args")" = 4 ] &&
 	[ "$(grep -c -- '--verify-cut 0' "$TMP/args")" = 0 ]; then ok h200_collect_verify_cut
 else fail h200_collect_verify_cut "$(head -c 300 "$TMP/args")"; fi
-expect_error h200_collect_bad_warm "WARM_FROM_VERIFY='yes': expected 0 \\(off\\) or 1 \\(on\\).*; nothing done" "$TMP/out7" \
+expect_error h200_collect_bad_warm "WARM_FROM_VERIFY='yes': expected 0 or 1 \\(bench --warm-from-verify\\).*; nothing done" "$TMP/out7" \
 	env WARM_FROM_VERIFY=yes C="$C" FC="$TMP/fc" OUT="$TMP/out7" BENCH="$TMP/argbench" bash "$H" --dry-run
 
 # 7-9: a bench that writes one complete input's line into its .part (as
@@ -223,7 +223,7 @@ bad_h h200_collect_bad_verify_cut "VERIFY_CUT='1.2': expected 0 \\(off\\) or a f
 bad_h h200_collect_verify_cut_alone "VERIFY_CUT='2': expected 0 \\(off\\) or a factor >= LOSER_RATIO='0'" VERIFY_CUT=2
 bad_h h200_collect_verify_cut_long_0 "VERIFY_CUT='2': needs LONG_MS > 0" VERIFY_CUT=2 LOSER_RATIO=1.5 WARM_FROM_VERIFY=1 LONG_MS=0
 bad_h h200_collect_bad_verify_cut_audit "VERIFY_CUT_AUDIT='x': expected an integer" VERIFY_CUT_AUDIT=x
-bad_h h200_collect_bad_long "LONG_MS=ten: expected a number" LONG_MS=ten
+bad_h h200_collect_bad_long "LONG_MS='ten': expected a number" LONG_MS=ten
 bad_h h200_collect_bad_samples "SAMPLES=0: expected a whole number of samples" SAMPLES=0
 bad_h h200_collect_bad_last "SAMPLE_LAST=3 x: expected input numbers" SAMPLE_LAST="3 x"
 bad_h h200_collect_bad_last_zero "SAMPLE_LAST=3 01: expected input numbers" SAMPLE_LAST="3 01"

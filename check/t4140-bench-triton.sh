@@ -397,7 +397,7 @@ if test_skip_unless TRITON bench-triton-collect-compiles-first; then
 	"${MK[@]}" -n collect SAMPLES=2 KERNEL_TEMPLATE=triton > n.log 2>&1
 	C=$TMP/out/zz201/collect
 	v=$(grep -n "bin/triton_cands --variants $C/shapes.tsv $C/triton_variants.tsv" n.log | cut -d: -f1)
-	a=$(grep -n -e "-m mmrank.bench.triton_aot --cache [^ ]*/cubin --arch 90 --jobs [0-9]* $C/triton_variants.tsv" n.log | cut -d: -f1)
+	a=$(grep -n -e "-m mmrank.bench.triton_aot --cache '\\?[^ ]*/cubin'\\? --arch 90 --jobs [0-9]* $C/triton_variants.tsv" n.log | cut -d: -f1)
 	b=$(grep -n "bin/bench-fake .*--template triton .*--triton-cubins [^ ]*/cubin/triton-[0-9a-f]*-[0-9.]*-sm90 " n.log | head -1 | cut -d: -f1)
 	[ -n "$v" ] && [ -n "$a" ] && [ -n "$b" ] && [ "$v" -lt "$a" ] && [ "$a" -lt "$b" ] && ok bench-triton-collect-compiles-first ||
 		fail bench-triton-collect-compiles-first "lines variants=$v aot=$a bench=$b: $(grep -E 'triton' n.log | head -3 | tr '\n' '|')"

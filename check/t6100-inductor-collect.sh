@@ -135,16 +135,17 @@ if [ $rc -eq 0 ] && [ "$r1" = "16,768,50257,torch.bfloat16,torch.bfloat16,768,1,
 	&& [ "$st" = "0:ok 1:ok 2:no_rows " ] && [ "$(grep -c ',inf$' nm.txt)" -eq 1 ]; then
 	ok named-columns-padded-strides
 else fail named-columns-padded-strides "rc=$rc r1=$r1 r2=$r2 st=$st"; fi
-# the make fragment (mk/inductor.mk): its shard command, run as a
-# collection would run it, gives the shard's log; a bad BACKEND is refused
-printf 'include %s\nall:\n\t$(call inductor_collect_bench,0,1/2,$(COLLECT_DIR)/st.tsv,$(COLLECT_DIR)/mk.txt)\n' \
+# the make fragment (mk/inductor.mk, its defaults from the registry
+# mk/vars.mk reads): its shard command, run as a collection would run it,
+# gives the shard's log; a bad BACKEND is refused before anything runs
+printf 'include mk/vars.mk\ninclude %s\nall:\n\t$(call inductor_collect_bench,0,1/2,$(COLLECT_DIR)/st.tsv,$(COLLECT_DIR)/mk.txt)\n' \
 	"$ROOT/mk/inductor.mk" >frag.mk
 mkdir -p cdir && cp s.tsv cdir/shapes.tsv
 make -s -C "$ROOT" -f "$TMP/frag.mk" COLLECT_DIR="$TMP/cdir" PYTHON="$FAKE_PY" >mk.out 2>&1; rc=$?
 if [ $rc -eq 0 ] && cmp -s cdir/mk.txt d1.txt && grep -q '^reps	1$' cdir/st.tsv; then
 	ok make-fragment-command; else fail make-fragment-command "rc=$rc $(head -c 300 mk.out)"; fi
-make -s -C "$ROOT" -f "$TMP/frag.mk" BACKEND=cuda >mk.out 2>&1
-grep -q 'BACKEND=cuda: expected bench or inductor' mk.out && ok make-fragment-bad-backend \
+env -u MAKEFLAGS -u MAKELEVEL make -n -s -C "$ROOT" collect GPU=zz SAMPLES=1 OUT="$TMP/o" BACKEND=cuda >mk.out 2>&1
+grep -q "BACKEND='cuda': expected bench or inductor" mk.out && ok make-fragment-bad-backend \
 	|| fail make-fragment-bad-backend "$(head -c 200 mk.out)"
 
 # set_tf32 with a real torch (TORCH_PYTHON, default python3): tf32 after ieee

@@ -21,7 +21,8 @@
 #   P4 make settings -> $(shell) and recipes (make -n): GPU quote injection,
 #      GPU/OUT with ';', GPUS, a quote in SCREEN, a newline, HEURISTIC_NAME
 #      m4_changequote with an m4 log choice (refused at parse time, marker
-#      absent); every `NAME ?=` setting is in the Makefile's quote check
+#      absent); every user setting is a row of the registry mk/variables.tsv
+#      (check/t7190-settings.sh tries each one)
 #   P5 feature names: an unknown numeric feature holding m4 (refused by emit
 #      before m4 runs, for .c and .py alike); the C template's own failure
 #      message quoted (m4 run directly on a crafted definition)
@@ -178,25 +179,28 @@ mk_refused() { # NAME PATTERN MAKE-ARGS...
 	rm -f "$M"/*
 }
 mk_refused inj-make-gpu-quote "GPU: a setting must not hold a quote" heuristic "GPU=x';>$M/pwnedgpu;'"
-mk_refused inj-make-gpu-semicolon "GPU='a;touch': letters, digits" heuristic "GPU=a;touch"
-mk_refused inj-make-gpu-subst "unterminated variable reference|GPU='a\.\\\$\\(touch': letters, digits" heuristic "GPU=a.\$(touch"
-mk_refused inj-make-out-semicolon "OUT='o;x': a folder name of letters" heuristic GPU=a100 "OUT=o;x"
-mk_refused inj-make-gpus "GPUS='0;touch': expected device ordinals" collect GPU=zz SAMPLES=1 "GPUS=0;touch"
+mk_refused inj-make-gpu-semicolon "GPU: a setting must not hold .*found: ;" heuristic "GPU=a;touch"
+mk_refused inj-make-gpu-subst "unterminated variable reference|GPU: a setting must not hold .*found: \\\$" heuristic "GPU=a.\$(touch"
+mk_refused inj-make-out-semicolon "OUT: a setting must not hold .*found: ;" heuristic GPU=a100 "OUT=o;x"
+mk_refused inj-make-gpus "GPUS: a setting must not hold .*found: ;" collect GPU=zz SAMPLES=1 "GPUS=0;touch"
 mk_refused inj-make-screen-quote "SCREEN: a setting must not hold a quote" collect GPU=zz SAMPLES=1 "SCREEN=1';>$M/s;'"
-mk_refused inj-make-newline "FIT_EXTRA: a setting must not hold a quote \(.\) or a newline" heuristic GPU=a100 "FIT_EXTRA=$(printf 'a\nb')"
+mk_refused inj-make-newline "FIT_EXTRA: a setting must not hold a quote, a newline.*found: newline" heuristic GPU=a100 "FIT_EXTRA=$(printf 'a\nb')"
 mk_refused inj-make-nvmmh-quote "NVMMH_DIR: a setting must not hold a quote" compare GPU=a100 "NVMMH_DIR=';>$M/nv;'"
 mk_refused inj-make-name-changequote "HEURISTIC_NAME='m4_changequote': expected an identifier" heuristic GPU=a100 HEURISTIC_NAME=m4_changequote
 cases=$((cases + 1))
 GPU="x';>$M/envgpu;'" "${MK[@]}" -n heuristic >/dev/null 2>"$TMP/mk.err"
 if [ $? -ne 0 ] && grep -q "GPU: a setting must not hold a quote" "$TMP/mk.err" && no_marker; then ok inj-make-env-gpu-quote
 else fail inj-make-env-gpu-quote "$(head -c 200 "$TMP/mk.err")"; rm -f "$M"/*; fi
-# every user setting (`NAME ?=`) is in the quote check's list
-missing=$(grep -ho '^[A-Za-z_0-9]\+ *?=' "$ROOT/Makefile" "$ROOT"/mk/*.mk 2>/dev/null |
-	sed 's/ *?=//' | sort -u | while read -r v; do
-		awk '/^MMR_SETTINGS :=/ { f = 1 } f { print } f && !/\\$/ { exit }' "$ROOT/Makefile" | grep -qw -- "$v" || echo "$v"
-	done)
+# every user setting is a row of the registry mk/variables.tsv, whose kinds
+# the character check reads: no `NAME ?=` is left in the Makefile or mk/*.mk,
+# and make help-all shows every row
+missing=$(grep -ho '^[A-Za-z_0-9]\+ *?=' "$ROOT/Makefile" "$ROOT"/mk/*.mk 2>/dev/null | sed 's/ *?=//' | sort -u)
+"${MK[@]}" -s help-all >"$TMP/help-all" 2>&1
+for v in $(awk -F'\t' '!/^#/ && $1 != "name" && NF { print $1 }' "$ROOT/mk/variables.tsv"); do
+	grep -q "^  $v=" "$TMP/help-all" || missing+=" $v(not in help-all)"
+done
 cases=$((cases + 1))
-[ -z "$missing" ] && ok inj-make-settings-listed || fail inj-make-settings-listed "not in MMR_SETTINGS: $(echo $missing)"
+[ -z "$missing" ] && ok inj-make-settings-listed || fail inj-make-settings-listed "outside the registry: $(echo $missing)"
 
 # ---- P5: feature names --------------------------------------------------------------
 sed "s/^feature\t\([0-9]*\)\tn$/feature\t\1\tm4_syscmd(>$(sed 's/[\/&]/\\&/g' <<<"$M")\/p5)/" "$T0" >"$TMP/p5.tsv"

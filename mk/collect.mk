@@ -81,29 +81,9 @@
 # shard rules below expand collect_bench)
 include mk/inductor.mk
 
-COLLECT_DIR        ?= $(O)/collect
-# SHAPES=FILE: measure that shape list instead of sampling (validated and
-# written once per input by `shapes --from-list`)
-SHAPES             ?=
-COLLECT_MERGED     ?= $(O)/merged.txt
-GPU_MEM_BYTES      ?= 150754820096
-COLLECT_TIME_LIMIT ?=
-SAMPLE_MAX_GFLOP   ?=
-CUBIN_CACHE        ?= $(BUILD)/cubin
-BENCH              ?= bench
-BENCH_EXTRA        ?=
-CUBLASLT           ?=
-# candidate family: mm (kernels/mm.cu, CUDA cores) or mma (kernels/mma.cu,
-# tensor cores); see docs/STAGES.md "bench", --template
-KERNEL_TEMPLATE    ?= mma+wgmma
-LAUNCHER           ?= local
-CUBIN_ARCH         ?= sm_90
-TRITON_ARCH        ?= $(subst sm_,,$(CUBIN_ARCH))
-TRITON_JOBS        ?= $(shell nproc 2>/dev/null || echo 1)
-TRITON_CUBINS      ?=
-CUDA               ?= /usr/local/cuda
-CUDA_INC           ?= $(CUDA)/include
-CUDA_LIBDIR        ?= $(CUDA)/lib64
+# The variables above, their defaults and checks: mk/variables.tsv.  SHAPES=FILE
+# is validated and written once per input by `shapes --from-list`;
+# KERNEL_TEMPLATE's candidate families: docs/STAGES.md "bench", --template.
 BENCH_LDLIBS        = -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcublasLt -lnvrtc -lcudart
 
 # The bench wing (stages/gpu/bench/): the driver, the plan and the back ends'
@@ -128,11 +108,11 @@ CUDALIB      = $(BUILD)/libmmcuda.a
 $(BUILD)/cuda/%.o: stages/gpu/cuda/%.c $(CUDA_HDR) $(LIB_HDR) | $(BUILD)/.deps-ok
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -isystem $(CUDA_INC) -c -o $@ $<
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -isystem $(CUDA_INC) -c -o $(TMP_OUT) $< $(commit)
 
 $(CUDALIB): $(patsubst stages/gpu/cuda/%.c,$(BUILD)/cuda/%.o,$(CUDA_SRC))
 	$(if $(Q),@echo "  AR      $@")
-	$(Q)rm -f $@ && ar rcs $@ $^
+	$(Q)ar rcs $(TMP_OUT) $^ $(commit)
 
 # bench and the test-only bench-bug: one link, bench-bug with its defines
 # (BENCH_DEFS below)
@@ -140,8 +120,8 @@ $(BIN)/bench $(BUILD)/test/bench-bug: $(BENCH_DEPS) $(BENCH_GPU) $(CUDALIB) $(CU
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
 	$(Q)$(CC) $(WARN) $(CFLAGS) -DBENCH_CUDA $(BENCH_DEFS) -iquote stages \
-		-isystem $(CUDA_INC) -o $@ $(BENCH_COMMON) $(BENCH_GPU) $(POLICY_SRC) $(CUDALIB) $(LIBA) \
-		$(BENCH_LDLIBS) $(LDLIBS)
+		-isystem $(CUDA_INC) -o $(TMP_OUT) $(BENCH_COMMON) $(BENCH_GPU) $(POLICY_SRC) $(CUDALIB) $(LIBA) \
+		$(BENCH_LDLIBS) $(LDLIBS) $(commit)
 
 # The test-only bench-bug: bench with every NVRTC candidate compiled with
 # MMRANK_BUG (a deliberately wrong kernel, kernels/mm.cu; its own cubin
@@ -157,13 +137,13 @@ $(BUILD)/test/bench-bug: BENCH_DEFS = -DMMRANK_TEST_BAD_KERNEL -DBENCH_PROG='"be
 $(BIN)/triton_cands: stages/gpu/bench/triton_cands.c $(POLICY_SRC) $(POLICY_HDR) $(LIBA) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -o $@ $< $(POLICY_SRC) $(LIBA) $(LDLIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -o $(TMP_OUT) $< $(POLICY_SRC) $(LIBA) $(LDLIBS) $(commit)
 
 $(BIN)/bench-fake: $(BENCH_DEPS) stages/gpu/bench/fake.c
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -DBENCH_PROG='"bench-fake"' -o $@ \
-		$(BENCH_COMMON) stages/gpu/bench/fake.c $(POLICY_SRC) $(LIBA) $(LDLIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -DBENCH_PROG='"bench-fake"' -o $(TMP_OUT) \
+		$(BENCH_COMMON) stages/gpu/bench/fake.c $(POLICY_SRC) $(LIBA) $(LDLIBS) $(commit)
 
 # The kernel harnesses (perf/kernels/build.sh, perf/kernels/README.md): a
 # small harness library of their own plus libmmcuda and libmmrank.
@@ -176,47 +156,27 @@ $(HARNESS_BIN): $(BUILD)/mma/%: perf/kernels/%.c $(HARNESS_LIB) perf/kernels/har
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
 	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -isystem $(CUDA_INC) \
-		-o $@ $< $(HARNESS_LIB) $(CUDALIB) $(LIBA) -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) \
-		-lcublas -lnvrtc -lcudart -lm
+		-o $(TMP_OUT) $< $(HARNESS_LIB) $(CUDALIB) $(LIBA) -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) \
+		-lcublas -lnvrtc -lcudart -lm $(commit)
 
 # Precompile every candidate cubin (all shrinks, all dtypes) for CUBIN_ARCH
 # into CUBIN_CACHE on a machine without a GPU (then carry the cache).
 .PHONY: cubins
 cubins: $(BIN)/bench
-	$(BIN)/bench --compile-only $(CUBIN_ARCH) --kernels kernels --template $(KERNEL_TEMPLATE) --cache $(CUBIN_CACHE)
+	$(BIN)/bench --compile-only $(CUBIN_ARCH) --kernels kernels --template $(KERNEL_TEMPLATE) --cache $(call sq,$(CUBIN_CACHE))
 
-# Bench settings that become parameter stamps: checked here, before a stamp
-# change removes any finished shard (bench would refuse them only after).
-ifeq ($(filter mm mma mma+wgmma triton,$(KERNEL_TEMPLATE)),)
-$(error KERNEL_TEMPLATE=$(KERNEL_TEMPLATE): expected mm, mma, mma+wgmma or triton)
-endif
-ifneq ($(SHAPES),)
-ifeq ($(wildcard $(SHAPES)),)
-$(error SHAPES=$(SHAPES): no such file (a shape list, stages/FORMATS.md "shape list"))
-endif
-endif
-collect_num = $(shell [[ '$(1)' =~ ^[0-9]+(\.[0-9]+)?$$ ]] && echo y)
-# (FAST_REJECT: stages/sh/vars.sh, with the near-best margin of stages/formats/rules.h)
-ifneq ($(and $(call collect_num,$(SCREEN)),$(shell awk 'BEGIN { exit !($(SCREEN) == 0 || $(SCREEN) >= 1) }' && echo y)),y)
-$(error SCREEN=$(SCREEN): expected 0 (off) or a factor >= 1, e.g. 1.3)
-endif
-ifneq ($(and $(call collect_num,$(SCREEN_MS)),$(shell awk 'BEGIN { exit !($(SCREEN_MS) > 0) }' && echo y)),y)
-$(error SCREEN_MS=$(SCREEN_MS): expected a time > 0 in milliseconds, e.g. 2)
-endif
-# (at most bench --long-ms's 1e9: a value bench refuses would still change
-# bench.params and so remove the complete shards before bench says so)
-ifneq ($(and $(call collect_num,$(LONG_MS)),$(shell awk 'BEGIN { exit !($(LONG_MS) <= 1e9) }' && echo y)),y)
-$(error LONG_MS=$(LONG_MS): expected 0 (off) or a time in milliseconds up to 1e9, e.g. 10)
-endif
-ifneq ($(shell [[ '$(LONG_LAUNCHES)' =~ ^[1-5]$$ ]] && echo y),y)
-$(error LONG_LAUNCHES=$(LONG_LAUNCHES): expected 1 to 5 timed launches)
-endif
-# the long-kernel rule's settings, for the triton back end only (the others
-# have no such rule: their stamps and commands do not change)
+# The bench settings that become parameter stamps (KERNEL_TEMPLATE, SHAPES,
+# SCREEN, SCREEN_MS, LONG_MS up to bench --long-ms's 1e9, LONG_LAUNCHES, ...)
+# are checked with every other variable before anything runs (stages/sh/vars.sh,
+# mk/variables.tsv): a value bench would refuse must not change a stamp and so
+# remove the finished shards it concerns before bench says so.
+# The long-kernel rule's settings, for the triton back end only (the others
+# have no such rule: their stamps and commands do not change).
 collect_long = $(if $(filter triton,$(KERNEL_TEMPLATE)),$(1))
-collect_loser = $(call collect_long,$(if $(shell awk 'BEGIN { exit !($(LOSER_RATIO) > 0) }' && echo y),$(1)))
+collect_pos = $(shell awk -v x=$(call sq,$(1)) 'BEGIN { exit !(x > 0) }' && echo y)
+collect_loser = $(call collect_long,$(if $(call collect_pos,$(LOSER_RATIO)),$(1)))
 collect_warm = $(call collect_long,$(if $(filter 1,$(WARM_FROM_VERIFY)),$(1)))
-collect_vcut = $(call collect_long,$(if $(shell awk 'BEGIN { exit !($(VERIFY_CUT) > 0) }' && echo y),$(1)))
+collect_vcut = $(call collect_long,$(if $(call collect_pos,$(VERIFY_CUT)),$(1)))
 
 # The merged log's versions: the distinct key/value lines of the shards'
 # sidecars (bench's LOG.versions.tsv; inductor_collect's LOG.inputs.tsv,
@@ -263,9 +223,9 @@ endif
 
 # ---- KERNEL_TEMPLATE=triton: the cubins, compiled before the shards ------
 # The entry folder for this kernel source, Triton version and arch
-# (triton_aot --entry-dir; asked only when the triton template is used).
-TRITON_ENTRY = $(or $(TRITON_CUBINS),$(shell $(PYPKG_ENV) $(PYTHON) -m mmrank.bench.triton_aot --cache $(CUBIN_CACHE) \
-		--arch $(TRITON_ARCH) --entry-dir 2>/dev/null),$(error KERNEL_TEMPLATE=triton: \
+# (mmrank.bench.triton_aot --entry-dir; asked only when the triton template is used).
+TRITON_ENTRY = $(or $(TRITON_CUBINS),$(shell $(PYPKG_ENV) $(PYTHON) -m mmrank.bench.triton_aot --cache $(call sq,$(CUBIN_CACHE)) \
+		--arch $(call sq,$(TRITON_ARCH)) --entry-dir 2>/dev/null),$(error KERNEL_TEMPLATE=triton: \
 		'$(PYTHON) -m mmrank.bench.triton_aot --entry-dir' failed: install triton (pip install \
 		triton==3.6.0), or name a carried cubin folder with TRITON_CUBINS=DIR))
 TRITON_SRC := kernels/triton_mm.py kernels/inductor_mm_configs.tsv kernels/inductor_mm_params.tsv
@@ -274,7 +234,7 @@ $(COLLECT_DIR)/triton_variants.tsv: $(COLLECT_DIR)/shapes.tsv $(TRITON_SRC) | $(
 # the stamp holds triton_aot's summary (variants, compiled, cached, failed)
 $(COLLECT_DIR)/triton_cubins.stamp: $(COLLECT_DIR)/triton_variants.tsv python/mmrank/bench/triton_aot.py
 	$(if $(TRITON_CUBINS),@echo "TRITON_CUBINS=$(TRITON_CUBINS): compiling nothing" > $@,$(PYTHON) \
-		-m mmrank.bench.triton_aot --cache $(CUBIN_CACHE) --arch $(TRITON_ARCH) --jobs $(TRITON_JOBS) \
+		-m mmrank.bench.triton_aot --cache $(call sq,$(CUBIN_CACHE)) --arch $(TRITON_ARCH) --jobs $(TRITON_JOBS) \
 		$< > $@.part && mv $@.part $@ && cat $@)
 .PHONY: triton-cubins
 triton-cubins: $(COLLECT_DIR)/triton_cubins.stamp
@@ -296,7 +256,7 @@ endif
 collect_bench = $(if $(filter inductor,$(BACKEND)),$(call inductor_collect_bench,$(1),$(2),$(3),$(4)),\
 		$(BIN)/$(BENCH) --device $(1) --shard $(2) --reps $(REPS) \
 		--fast-reject $(FAST_REJECT) --screen $(SCREEN) --screen-ms $(SCREEN_MS) \
-		--kernels kernels --template $(KERNEL_TEMPLATE) --cache $(CUBIN_CACHE) \
+		--kernels kernels --template $(KERNEL_TEMPLATE) --cache $(call sq,$(CUBIN_CACHE)) \
 		$(if $(filter triton,$(KERNEL_TEMPLATE)),--triton-cubins $(TRITON_ENTRY) \
 		  --long-ms $(LONG_MS) --long-launches $(LONG_LAUNCHES)) \
 		$(call collect_loser,--loser-ratio $(LOSER_RATIO)) \
@@ -326,8 +286,6 @@ $(COLLECT_MERGED): $(COLLECT_DATA) | $(BIN)/merge
 	$(if $(Q),@echo "  VERSION $@.versions.tsv")
 	$(Q)$(call collect_versions,$(COLLECT_DATA))
 endif
-else ifeq ($(wildcard mk/$(LAUNCHER).mk),)
-$(error LAUNCHER=$(LAUNCHER): expected local or slurm)
 endif
 
 # ---- make evaluate-online GPU=h200 SAMPLES=N (issue "Use the learned heuristic") ----
@@ -336,10 +294,9 @@ endif
 # choices + extern_mm are benchmarked, then every candidate; prints the
 # geometric-mean regret, the share within 1 % of the oracle and the
 # benchmarking time saved.  Output: $(O)/online/online.tsv.
-ONLINE_SEED ?= 9001
 ONLINE_DIR  := $(O)/online
 # the candidate family the tree was trained on (its choice ids say which)
-ONLINE_TEMPLATE = $(shell grep -q 'nvrtc_mma_' $(O)/pruned.tsv 2>/dev/null && echo mma || echo mm)
+ONLINE_TEMPLATE = $(shell grep -q 'nvrtc_mma_' $(call sq,$(O)/pruned.tsv) 2>/dev/null && echo mma || echo mm)
 .PHONY: evaluate-online
 evaluate-online: $(ONLINE_DIR)/online.tsv
 $(ONLINE_DIR)/sample.params: collect-force
@@ -357,4 +314,4 @@ $(ONLINE_DIR)/online.params: collect-force
 $(ONLINE_DIR)/online.tsv: $(ONLINE_DIR)/shapes.tsv $(O)/pruned.tsv $(ONLINE_DIR)/online.params | $(BIN)/bench
 	$(BIN)/bench --device $(firstword $(subst $(collect_comma), ,$(GPUS))) --reps $(REPS) \
 	  --template $(ONLINE_TEMPLATE) \
-	  --cache $(CUBIN_CACHE) --use-heuristic $(O)/pruned.tsv --ranking $(RANKING) $< $@
+	  --cache $(call sq,$(CUBIN_CACHE)) --use-heuristic $(O)/pruned.tsv --ranking $(RANKING) $< $@

@@ -6,9 +6,7 @@
 # harness for FUZZ_SECONDS, one after the other, seeded from check/fixtures
 # and check/corpus.  Findings: build/fuzz/findings/<harness>/; exit status
 # non-zero if any crash or hang was found.  Results: check/fuzz/RESULTS.md.
-FUZZ_SECONDS ?= 60
-FUZZ_HARNESS ?= featurize featset prune emit import
-
+# (FUZZ_SECONDS, FUZZ_HARNESS: mk/variables.tsv)
 .PHONY: fuzz fuzz-build
 fuzz-build:
 	$(Q)check/fuzz/build.sh

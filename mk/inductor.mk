@@ -29,14 +29,8 @@
 #   4. `include mk/inductor.mk` before collect.mk is read (its
 #      $(eval)s expand collect_bench at parse time)
 
-BACKEND        ?= bench
-INDUCTOR_REPS  ?= 1
-INDUCTOR_EXTRA ?=
-PYTHON         ?= python3
+# (BACKEND, INDUCTOR_REPS, INDUCTOR_EXTRA, PYTHON: mk/variables.tsv)
 INDUCTOR_COLLECT_SRC := $(addprefix python/mmrank/bench/inductor_,collect.py shapes.py log.py torch.py)
-ifeq ($(filter bench inductor,$(BACKEND)),)
-$(error BACKEND=$(BACKEND): expected bench or inductor)
-endif
 
 # $(call inductor_collect_bench,DEVICE,I/N,STATS,LOG), like collect_bench
 inductor_collect_bench = $(PYTHON) -m mmrank.bench.inductor_collect --device $(1) --shard $(2) \

@@ -4,14 +4,13 @@
 # `make all`; $(BIN)/nvmmh builds only where stages/sh/nvmmh-dir.sh finds the
 # library (NVMMH_DIR, or the Python package nvidia-matmul-heuristics) and
 # otherwise fails with the reason, which callers turn into a skip.
-NVMMH_DIR ?=
-
+# (NVMMH_DIR: mk/variables.tsv)
 $(BIN)/nvmmh: stages/nvmmh.c $(LIBA) $(LIB_HDR) stages/sh/nvmmh-dir.sh
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)d=$$(stages/sh/nvmmh-dir.sh '$(NVMMH_DIR)') && \
-	  $(CC) $(WARN) $(CFLAGS) -iquote stages -isystem "$$d/include" -o $@ $< $(LIBA) \
-	    "$$d/lib/libnvMatmulHeuristics.so.0" -Wl,-rpath,"$$d/lib" $(LDLIBS)
+	$(Q)d=$$(stages/sh/nvmmh-dir.sh $(call sq,$(NVMMH_DIR))) && \
+	  $(CC) $(WARN) $(CFLAGS) -iquote stages -isystem "$$d/include" -o $(TMP_OUT) $< $(LIBA) \
+	    "$$d/lib/libnvMatmulHeuristics.so.0" -Wl,-rpath,"$$d/lib" $(LDLIBS) $(commit)
 
 .PHONY: nvmmh
 nvmmh: $(BIN)/nvmmh

@@ -32,19 +32,7 @@
 # logs, locks and bench --stats files; default $(COLLECT_DIR)/slurm).
 
 ifeq ($(LAUNCHER),slurm)
-SHARDS        ?= 8
-SLURM_OPTS    ?=
-SLURM_GPU_OPT ?= --gpus=1
-SLURM_RETRIES ?= 3
-SLURM_JOBS    ?= $(SHARDS)
-SLURM_LOGS    ?= $(COLLECT_DIR)/slurm
-
-ifneq ($(shell [[ '$(SHARDS)' =~ ^[1-9][0-9]*$$ ]] && echo y),y)
-$(error SHARDS=$(SHARDS): expected a positive number of shards)
-endif
-ifneq ($(shell [[ '$(SLURM_RETRIES)' =~ ^[0-9]+$$ ]] && echo y),y)
-$(error SLURM_RETRIES=$(SLURM_RETRIES): expected a count)
-endif
+# (SHARDS, SLURM_*: mk/variables.tsv, checked there)
 MAKEFLAGS += -j$(SLURM_JOBS)
 
 SLURM_DATA := $(foreach i,$(shell seq 0 $$(($(SHARDS) - 1))),$(COLLECT_DIR)/shard_$(i)of$(SHARDS).txt)

@@ -6,7 +6,8 @@
 # Needs: a C compiler (gcc or cc), GNU make, m4, jansson headers and library
 # (libjansson-dev), libzip and ISA-L (libzip-dev, libisal-dev: featurize
 # reads the dataset zips), unzip, sha256sum (coreutils), xz (xz-utils: the
-# committed H200 logs are .xz), python3 (tests).
+# committed H200 logs are .xz), python3 (tests), flock (util-linux: one make
+# at a time in one output folder, stages/sh/lock.sh).
 # As root (and without --check) missing Debian packages are installed with
 # apt-get; otherwise the exact install command is printed and the exit
 # status is 1.  The CUDA toolkit (nvcc, cuBLAS, NVRTC) is optional: it is
@@ -59,6 +60,7 @@ command -v unzip >/dev/null || missing+=(unzip)
 command -v sha256sum >/dev/null || missing+=(coreutils)
 command -v xz >/dev/null || missing+=(xz-utils)
 command -v python3 >/dev/null || missing+=(python3)
+command -v flock >/dev/null || missing+=(util-linux)
 printf '#include <jansson.h>\nint main(void){return json_object()==0;}\n' |
 	${CC:-cc} -x c - -o /dev/null -ljansson 2>/dev/null || missing+=(libjansson-dev)
 printf '#include <zip.h>\nint main(void){return zip_libzip_version()==0;}\n' |
@@ -66,7 +68,7 @@ printf '#include <zip.h>\nint main(void){return zip_libzip_version()==0;}\n' |
 printf '#include <isa-l/igzip_lib.h>\nint main(void){struct inflate_state s; isal_inflate_init(&s); return 0;}\n' |
 	${CC:-cc} -x c - -o /dev/null -lisal 2>/dev/null || missing+=(libisal-dev)
 if [ ${#missing[@]} -eq 0 ]; then
-	echo "deps: all present (cc, make, m4, unzip, sha256sum, xz, python3, jansson, libzip, isa-l)"
+	echo "deps: all present (cc, make, m4, unzip, sha256sum, xz, python3, flock, jansson, libzip, isa-l)"
 	exit 0
 fi
 cmd="apt-get update && apt-get install -y ${missing[*]}"

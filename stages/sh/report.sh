@@ -178,8 +178,9 @@ sets: $(printf '%s' "${sets[*]}" | h).</p>
 <figure id="fig-tree">
 $(inline_svg "$W/tree.svg" t)
 <figcaption>Internal nodes: a sample goes to "yes" when feature &lt;= threshold; n = training
-samples (ranking expansion). Leaves: the top-$top choices by probability (M/K/N block sizes,
-s = num_stages, w = num_warps); the emitted heuristic returns all of a leaf's choices, best first.</figcaption>
+samples (ranking expansion). Leaves: the top-$top choices by rank weight, with the weight in %
+(it orders the leaf's list and is no probability; M/K/N block sizes, s = num_stages,
+w = num_warps); the emitted heuristic returns all of a leaf's choices, best first.</figcaption>
 </figure>
 
 <h2 id="metrics">Metrics (fit, spec §5.9)</h2>

@@ -1,27 +1,57 @@
 #!/usr/bin/env bash
 # vars.sh — check the make variables a user sets, before any stage runs.
 #
-# usage: stages/sh/vars.sh [--goals "GOALS"] NAME=VALUE...
-# The Makefile runs it once, at parse time, with every variable below: a bad
-# value is refused before a rule runs, so it never rewrites a parameter stamp
-# or makes Make delete the previous good outputs (nothing in out/ changes).
+# usage: stages/sh/vars.sh [--goals "GOALS"] [--given "NAMES"] NAME=VALUE...
+# The Makefile runs it once, at parse time, with every variable of the
+# registry mk/variables.tsv: a bad value is refused before a rule runs, so it
+# never rewrites a parameter stamp or makes Make delete the previous good
+# outputs (nothing in out/ changes).  mk/vars.mk has already checked, in
+# pure make, the characters of every value given on the command line or in
+# the environment; this checks the values.
 # Prints one line per bad setting on stderr ("make: SELECT='foo': expected
-# top1, regret or hit (fit --select)") and the word "bad" on stdout; prints
-# nothing when all are fine.  GOALS (MAKECMDGOALS) decide the checks that
-# concern some targets only: a GPU with data (training goals), LOG (eval),
-# HELDOUT (compare), CUBLASLT (collect), DATASET_MIRROR (fetching an
-# official dataset).
-# The ranges are those of the stage options the variables feed (fit, prune,
-# eval, sample, bench); check/t3110-vars.sh checks that they agree.
+# top1, regret, hit or curve (fit --select)") and the word "bad" on stdout;
+# prints nothing when all are fine.
+#  - Each value against its row of the registry: its kind (int, number, enum,
+#    ...) and range; an empty value only where the default is empty; a flags
+#    value whose range is @SOURCE against the option table of SOURCE (the
+#    stage's own, so FIT_EXTRA=--bogus stops make before fit runs).
+#  - Then the rules across variables and the ranges the registry leaves to a
+#    rule ("rule"): the folds, leaf lists and freq; FAST_REJECT, LOSER_RATIO
+#    and VERIFY_CUT with the near-best margin of stages/formats/rules.h; GPUS;
+#    the heuristic name; CC.
+#  - GOALS (MAKECMDGOALS) decide the checks that concern some targets only: a
+#    GPU with data (training goals), LOG (eval), HELDOUT, REFERENCE_DIR
+#    (compare), CUBLASLT (collect), DATASET_MIRROR (fetching an official
+#    dataset).  NAMES (those given on the command line or in the environment;
+#    default: every NAME) decide the checks of a file a default may lack
+#    (REFERENCE_DIR, EVAL_TREE) and whose the profile's LEAF_RANK is.
+# Called with NAME=VALUE alone (the tests), it checks those.
 set -u
 shopt -s extglob
-goals=
-if [ "${1:-}" = --goals ]; then goals=$2; shift 2; fi
-declare -A v
+here=${0%/*}; [ "$here" != "$0" ] || here=.
+root=$here/../..
+goals= given=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--goals) goals=$2; shift 2 ;;
+	--given) given=" $2 "; shift 2 ;;
+	*) break ;;
+	esac
+done
+declare -A v kind range dflt flag help
 for a in "$@"; do v[${a%%=*}]=${a#*=}; done
+[ -n "$given" ] || given=" ${!v[*]} "
+order=()
+# (cells split at \037: read would merge the empty cells of a tab-split line)
+while IFS=$'\037' read -r n k r d f _ h; do
+	[[ $n == @(|\#*|name) ]] && continue
+	kind[$n]=$k range[$n]=$r dflt[$n]=$d flag[$n]=$f help[$n]=$h
+	order+=("$n")
+done < <(tr '\t' '\037' <"$root/mk/variables.tsv")
 bad=0
 err() { echo "make: $*" >&2; bad=1; }
 has() { [ -n "${v[$1]+x}" ]; }
+given() { [[ $given == *" $1 "* ]]; }
 goal() { local g; for g in $goals; do [ "$g" = "$1" ] && return 0; done; return 1; }
 
 # a <= b for integers written as digits without leading zeros (any length)
@@ -33,56 +63,174 @@ int_in() { # VALUE LO HI
 	while [ ${#x} -gt 1 ] && [ "${x:0:1}" = 0 ]; do x=${x:1}; done
 	le "$2" "$x" && le "$x" "$3"
 }
-need_int() { # NAME LO HI WHAT
-	has "$1" || return 0
-	int_in "${v[$1]}" "$2" "$3" || err "$1='${v[$1]}': expected an integer in [$2, $3] ($4)"
-}
-need_enum() { # NAME WHAT VALUE...
-	has "$1" || return 0
-	local n=$1 what=$2 x; shift 2
-	for x; do [ "${v[$n]}" = "$x" ] && return 0; done
-	local list=$*
-	list=${list// /, }
-	[ $# -lt 2 ] || list="${list%, *} or ${list##*, }"
-	err "$n='${v[$n]}': expected $list ($what)"
-}
 number() { [[ $1 =~ ^[0-9]+(\.[0-9]+)?$ || $1 =~ ^[0-9]*\.[0-9]+$ ]]; }
-I64=9223372036854775807
-
-# ---- learning (fit, prune, eval) ---------------------------------------------
-need_int RANKING 1 100000 "top-k size: fit, prune and eval --ranking"
-need_int SEED 0 $I64 "fit and sample --seed"
-need_enum SPLIT "fit --split" rows group none
-need_enum SELECT "fit --select" top1 regret hit curve
-ranks=(freq greedy prefix joint head-12 head-q0)
-b0=$bad bad=0
-need_enum LEAF_RANK "fit --leaf-rank" "${ranks[@]}"
-# SELECT_RANK's default is LEAF_RANK (or greedy): a bad LEAF_RANK is said once
-if [ $bad = 0 ] || [ "${v[SELECT_RANK]-}" != "${v[LEAF_RANK]-}" ]; then
-	need_enum SELECT_RANK "fit --select-rank" "${ranks[@]}"
-fi
-bad=$((b0 | bad))
-need_int LEAF_PAD 0 100000 "fit --leaf-pad"
-need_enum LEAF_FILL "fit --leaf-fill" none all
-if has FOLDS; then
-	if ! int_in "${v[FOLDS]}" 0 100 || [ "${v[FOLDS]}" = 1 ]; then
-		err "FOLDS='${v[FOLDS]}': expected 0 (off) or an integer in [2, 100] (fit --folds)"
-	fi
-fi
-# fit --topk-eps: 0 (off) or a number in (0, 0.5]
-if has TOPK_EPS && ! { number "${v[TOPK_EPS]}" &&
-	awk -v e="${v[TOPK_EPS]}" 'BEGIN { exit !(e >= 0 && e <= 0.5) }'; }; then
-	err "TOPK_EPS='${v[TOPK_EPS]}': expected 0 (off) or a number in (0, 0.5], e.g. 0.005 (fit --topk-eps: each leaf's k has out-of-fold regret <= 1 + TOPK_EPS)"
-fi
-# " (PROFILE=reference's)" when the profile, not the user, set LEAF_RANK
-# (LEAF_RANK_ORIGIN: make's $(origin LEAF_RANK))
-by_profile() {
-	[ "${v[PROFILE]:-}" = reference ] && [[ ${v[LEAF_RANK_ORIGIN]:-} != @(command line|environment) ]] &&
-		printf ' (PROFILE=reference sets it)'
+# "a, b or c" (each argument one item)
+or_list() {
+	local out=$1 i
+	for ((i = 2; i <= $#; i++)); do [ $i -lt $# ] && out+=", ${!i}" || out+=" or ${!i}"; done
+	printf '%s' "$out"
 }
-# fit's checks across options (stages/fit.c check_options)
+I64=9223372036854775807
+# a range's alternatives: LO..HI (HI empty: none), an interval (0,0.5], [1,inf)
+re_int='^([0-9]+)\.\.([0-9]*)$'
+re_iv='^([[(])([^,]*),([^])]*)([])])$'
+# The numeric comparisons are decided together by one awk, after every test
+# is known: ntest ID EXPR (an awk expression over numbers the caller has
+# checked with number(), or the registry's bounds), then nrun; ntrue ID.
+declare -A numexpr=() numres=()
+ntest() { numexpr[$1]=$2; }
+nrun() { # (and numres[inb] = 1 / NB, NB the near-best ratio, to 8 digits)
+	local prog="BEGIN { printf \"inb %.8g\\n\", 1 / $1;" id r
+	for id in "${!numexpr[@]}"; do prog+=" print \"$id\", ((${numexpr[$id]}) ? 1 : 0);"; done
+	while read -r id r; do numres[$id]=$r; done < <(awk "$prog }")
+}
+ntrue() { [ "${numres[$1]:-0}" = 1 ]; }
+
+# ---- each value against its row ---------------------------------------------------
+# alts NAME: the range's alternatives, less "empty" (which allows an empty value)
+alts() {
+	local IFS='|' a
+	alts=()
+	for a in ${range[$1]}; do [ "$a" = empty ] || alts+=("$a"); done
+}
+# describe NAME: what the range allows ("0 (off) or an integer in [2, 100]")
+describe() {
+	local n=$1 alt out=() lo hi alts
+	alts "$n"
+	case ${kind[$n]} in
+	enum | path | word | words)
+		for alt in "${alts[@]}"; do [ "$alt" = FILE ] && out+=("an existing file") || out+=("$alt"); done
+		[ "${kind[$n]}" = words ] && printf 'words among ' ;;
+	*)
+		for alt in "${alts[@]}"; do
+			if [[ $alt =~ $re_int ]]; then
+				lo=${BASH_REMATCH[1]} hi=${BASH_REMATCH[2]}
+				[ -n "$hi" ] && out+=("an integer in [$lo, $hi]") || out+=("an integer >= $lo")
+			elif [[ $alt =~ $re_iv ]]; then
+				if [ "${BASH_REMATCH[3]}" = inf ]; then
+					[ "${BASH_REMATCH[1]}" = '[' ] && out+=("a number >= ${BASH_REMATCH[2]}") ||
+						out+=("a number > ${BASH_REMATCH[2]}")
+				else out+=("a number in ${BASH_REMATCH[1]}${BASH_REMATCH[2]}, ${BASH_REMATCH[3]}${BASH_REMATCH[4]}"); fi
+			elif [ "$alt" = 0 ]; then out+=("0 (off)")
+			else out+=("$alt"); fi
+		done ;;
+	esac
+	or_list "${out[@]}"
+}
+# what the value feeds, for the message: "fit --select", else its help
+feeds() {
+	local f=${flag[$1]%% !*}
+	if [ -n "$f" ]; then printf '%s' "${f//,/, }"; else printf '%s' "${help[$1]}"; fi
+}
+# num_expr NAME VALUE: nexpr = the awk expression "VALUE is one of NAME's
+# alternatives" (in a variable: no subshell per row)
+num_expr() {
+	local n=$1 x=$2 alt alts e=
+	alts "$n"
+	for alt in "${alts[@]}"; do
+		if [[ $alt =~ $re_iv ]]; then
+			local lo=">" hi="<"
+			[ "${BASH_REMATCH[1]}" = "(" ] || lo=">="
+			[ "${BASH_REMATCH[4]}" = ")" ] || hi="<="
+			e+="${e:+ || }(($x) $lo (${BASH_REMATCH[2]})"
+			[ "${BASH_REMATCH[3]}" = inf ] || e+=" && ($x) $hi (${BASH_REMATCH[3]})"
+			e+=")"
+		else e+="${e:+ || }($x) == ($alt)"; fi
+	done
+	nexpr=${e:-1}
+}
+# in_range NAME VALUE: 0 if VALUE is one of the range's alternatives (not for
+# numbers: num_expr)
+in_range() {
+	local n=$1 x=$2 alt alts
+	alts "$n"
+	[ ${#alts[@]} -gt 0 ] || return 0
+	for alt in "${alts[@]}"; do
+		case ${kind[$n]} in
+		int)
+			if [[ $alt =~ $re_int ]]; then
+				int_in "$x" "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]:-$I64}" && return 0
+			elif [ "$x" = "$alt" ]; then return 0; fi ;;
+		*)
+			{ [ "$x" = "$alt" ] || { [ "$alt" = FILE ] && [ -f "$x" ]; }; } && return 0 ;;
+		esac
+	done
+	return 1
+}
+# options NAME VALUE: VALUE's words are options of the table in ${range[NAME]#@}
+# (OPT_... rows: a flag takes no value, a list its count, any other one), each
+# numeric one with a number
+options() {
+	local n=$1 src=$root/${range[$1]#@} line o t w i=0 need
+	declare -A arity=() type=()
+	while IFS= read -r line; do
+		if [[ $line =~ OPT_([A-Z0-9]+)\(\"(-[-a-z0-9]*)\" ]]; then
+			o=${BASH_REMATCH[2]} t=${BASH_REMATCH[1]}
+			case $t in FLAG) arity[$o]=0 ;; LIST) [[ $line =~ \"[^\"]*\",\ *([0-9]+) ]] && arity[$o]=${BASH_REMATCH[1]} ;; *) arity[$o]=1 ;; esac
+			type[$o]=$t
+		elif [[ $line =~ OPT_OUT\( ]]; then arity[-o]=1 type[-o]=OUT; fi
+	done <"$src"
+	# shellcheck disable=SC2206
+	local words=($2)
+	while [ $i -lt ${#words[@]} ]; do
+		w=${words[i]}
+		if [ -z "${arity[$w]+x}" ]; then
+			[[ $w == -* ]] && err "$n: unknown option '$w' (${src#"$root"/}'s option table)" ||
+				err "$n: '$w' is no option (${src#"$root"/}'s option table)"
+			return
+		fi
+		need=${arity[$w]}
+		if [ $((i + need)) -ge ${#words[@]} ] && [ "$need" -gt 0 ]; then
+			err "$n: option '$w' needs $need value$([ "$need" = 1 ] || echo s)"; return
+		fi
+		if [[ ${type[$w]} == @(INT|I64|DOUBLE) ]] && ! [[ ${words[i + 1]} =~ ^-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$ ]]; then
+			err "$n: option '$w' expects a number, got '${words[i + 1]}'"; return
+		fi
+		i=$((i + 1 + need))
+	done
+}
+check_row() {
+	local n=$1 x=${v[$1]}
+	if [ -z "$x" ]; then
+		[ -n "${dflt[$n]}" ] && [[ "|${range[$n]}|" != *"|empty|"* ]] && err "$n is empty: expected $(r=$(describe "$n"); printf '%s' "${r:+$r }")(${help[$n]})"
+		return
+	fi
+	case ${range[$n]} in
+	'' | rule) ;;
+	@*) options "$n" "$x" ;;
+	*)
+		if [ "${kind[$n]}" = number ]; then
+			# (decided with the other numeric tests: the messages below)
+			if number "$x"; then num_expr "$n" "$x"; ntest "row:$n" "$nexpr"
+			else err "$n='$x': expected $(describe "$n") ($(feeds "$n"))"; fi
+		elif [ "${kind[$n]}" = words ]; then
+			local w
+			for w in $x; do in_range "$n" "$w" || { err "$n='$x': '$w': expected $(describe "$n") ($(feeds "$n"))"; return; }; done
+		elif ! in_range "$n" "$x"; then
+			err "$n='$x': expected $(describe "$n") ($(feeds "$n"))"
+		fi ;;
+	esac
+}
+for n in "${order[@]}"; do
+	has "$n" || continue
+	# SELECT_RANK's default is LEAF_RANK (or greedy): a bad LEAF_RANK is said once
+	if [ "$n" = SELECT_RANK ] && [ "${v[SELECT_RANK]}" = "${v[LEAF_RANK]-}" ] && ! in_range LEAF_RANK "${v[LEAF_RANK]}"; then
+		continue
+	fi
+	check_row "$n"
+done
+
+# ---- learning (fit): the rules across options (stages/fit.c check_options) ------
+# " (PROFILE=reference's)" when the profile, not the user, set LEAF_RANK
+by_profile() {
+	[ "${v[PROFILE]:-}" = reference ] && ! given LEAF_RANK && printf ' (PROFILE=reference sets it)'
+}
 if has FOLDS && has SPLIT && int_in "${v[FOLDS]}" 2 100 && [[ ${v[SPLIT]} == @(rows|none) ]]; then
 	err "FOLDS=${v[FOLDS]} needs SPLIT=group (folds are sets of whole inputs), not SPLIT=${v[SPLIT]}"
+fi
+if has TOPK_EPS && has FOLDS && number "${v[TOPK_EPS]}" && [[ ${v[TOPK_EPS]} == *[1-9]* ]] &&
+	[[ ${v[FOLDS]} =~ ^0*$ ]]; then
+	err "TOPK_EPS=${v[TOPK_EPS]} needs FOLDS >= 2 (each node's k is sized out of fold), not FOLDS=${v[FOLDS]}"
 fi
 if has LEAF_PAD && has LEAF_RANK && int_in "${v[LEAF_PAD]}" 1 100000 && [ "${v[LEAF_RANK]}" = freq ]; then
 	err "LEAF_PAD=${v[LEAF_PAD]} needs a LEAF_RANK other than freq (the reference's lists are not padded), not LEAF_RANK=${v[LEAF_RANK]}$(by_profile)"
@@ -94,43 +242,52 @@ if has SELECT_RANK && has LEAF_RANK && { [ "${v[SELECT_RANK]}" = freq ] || [ "${
 	[ "${v[SELECT_RANK]}" != "${v[LEAF_RANK]}" ]; then
 	err "SELECT_RANK=${v[SELECT_RANK]} with LEAF_RANK=${v[LEAF_RANK]}: freq goes only with freq (fit --select-rank)"
 fi
-if goal compare && has HOLDOUT && { ! number "${v[HOLDOUT]}" ||
-	! awk -v x="${v[HOLDOUT]}" 'BEGIN { exit !(x > 0 && x <= 0.5) }'; }; then
-	err "HOLDOUT='${v[HOLDOUT]}': expected a number in (0, 0.5] (fit --test-fraction, make compare)"
-fi
 # the one name rule (stages/formats/emittable.c emittable_name_problem; its
-# list of reserved names read from there; the Makefile restates it in pure make)
+# list of reserved names read from there)
 if has HEURISTIC_NAME; then
 	hn=${v[HEURISTIC_NAME]}
-	reserved=$(awk '/BEGIN reserved names/ { f = 1; next } /END reserved names/ { f = 0 } f' \
-		"$(dirname "$0")/../formats/emittable.c" | grep -o '"[^"]*"' | tr -d '"')
+	reserved=' ' f=0
+	while IFS= read -r line; do
+		case $line in *'BEGIN reserved names'*) f=1; continue ;; *'END reserved names'*) f=0 ;; esac
+		[ $f = 1 ] || continue
+		while [[ $line =~ \"([^\"]*)\"(.*) ]]; do reserved+="${BASH_REMATCH[1]} " line=${BASH_REMATCH[2]}; done
+	done <"$here/../formats/emittable.c"
 	if ! [[ $hn =~ ^[A-Za-z_][A-Za-z0-9_]{0,63}$ ]] || [[ $hn == m4_* || $hn == MMR_* ]] ||
-		grep -qxF -- "$hn" <<<"$reserved"; then
+		[[ $reserved == *" $hn "* ]]; then
 		err "HEURISTIC_NAME='$hn': expected an identifier of 1 to 64 characters ([A-Za-z_][A-Za-z0-9_]*: the class name, emit --heuristic-name) that is no Python keyword, no m4 builtin (m4_...) and no template macro (MMR_...) (stages/FORMATS.md \"names\")"
 	fi
 fi
-need_enum CROSS_DEVICE "make eval: 1 evaluates a LOG of another device on purpose" 0 1
-need_enum V "1 shows full commands" 0 1
 
-# ---- collection (sample, bench) ----------------------------------------------
-need_int SAMPLES 1 $I64 "sample --samples"
-need_int REPS 1 1000 "bench --reps"
-# NEAR_BEST_RATIO (stages/formats/rules.h) and 1 / it, for the factors below
-nb=$(awk '$1 == "#define" && $2 == "NEAR_BEST_RATIO" { print $3 }' "$(dirname "$0")/../formats/rules.h")
-inb=$(awk -v r="$nb" 'BEGIN { printf "%.8g", 1 / r }')
-# cut_factor VALUE: 0 (off) or in (1/NEAR_BEST_RATIO, 100] (a choice >= it x
-# the best is then never near-best)
-cut_factor() { number "$1" && awk -v f="$1" -v r="$nb" 'BEGIN { exit !(f == 0 || (f > 1 / r && f <= 100)) }'; }
-is_zero() { awk -v f="$1" 'BEGIN { exit !(f == 0) }'; }
-# 0 or >= 1/NEAR_BEST_RATIO ("fast reject"; bench checks the same)
-if has FAST_REJECT; then
-	if ! number "${v[FAST_REJECT]}" ||
-		! awk -v f="${v[FAST_REJECT]}" -v r="$nb" 'BEGIN { exit !(f == 0 || f >= 1 / r) }'; then
-		err "FAST_REJECT='${v[FAST_REJECT]}': expected 0 (off) or a factor >= 1/$nb = $inb (a smaller one would cut a near-best choice to one repetition: stages/formats/rules.h) (bench --fast-reject)"
-	fi
+# ---- collection (sample, bench): the factors of the near-best margin -------------
+# NEAR_BEST_RATIO (stages/formats/rules.h); 1 / it is computed with the tests
+nb=
+while read -r d name val _; do
+	[ "$d $name" = "#define NEAR_BEST_RATIO" ] && nb=$val && break
+done <"$here/../formats/rules.h"
+[[ $nb =~ ^[0-9]*\.?[0-9]+$ ]] || { echo "vars.sh: no NEAR_BEST_RATIO in stages/formats/rules.h" >&2; echo bad; exit 0; }
+# cut: 0 (off) or in (1/NEAR_BEST_RATIO, 100] (a choice >= it x the best is
+# then never near-best); fast reject: 0 or >= 1/NEAR_BEST_RATIO (bench checks
+# the same)
+number "${v[FAST_REJECT]-x}" && ntest fr "(${v[FAST_REJECT]}) == 0 || (${v[FAST_REJECT]}) >= 1 / $nb"
+number "${v[LOSER_RATIO]-x}" && ntest lr "(${v[LOSER_RATIO]}) == 0 || ((${v[LOSER_RATIO]}) > 1 / $nb && (${v[LOSER_RATIO]}) <= 100)"
+vc=${v[VERIFY_CUT]-x} lr=${v[LOSER_RATIO]:-0}
+if number "$vc"; then
+	ntest vc "($vc) == 0 || (($vc) > 1 / $nb && ($vc) <= 100)"
+	ntest vc0 "($vc) == 0"
+	number "$lr" && ntest vclr "($lr) > 0 && ($vc) >= ($lr)"
+fi
+number "${v[LONG_MS]-x}" && ntest long0 "(${v[LONG_MS]}) == 0"
+nrun "$nb"
+inb=${numres[inb]-}
+# the generic rows' numbers (check_row)
+for n in "${order[@]}"; do
+	[ -n "${numexpr[row:$n]+x}" ] && ! ntrue "row:$n" && err "$n='${v[$n]}': expected $(describe "$n") ($(feeds "$n"))"
+done
+if has FAST_REJECT && ! ntrue fr; then
+	err "FAST_REJECT='${v[FAST_REJECT]}': expected 0 (off) or a factor >= 1/$nb = $inb (a smaller one would cut a near-best choice to one repetition: stages/formats/rules.h) (bench --fast-reject)"
 fi
 # bench --loser-ratio checks the same
-if has LOSER_RATIO && ! cut_factor "${v[LOSER_RATIO]}"; then
+if has LOSER_RATIO && ! ntrue lr; then
 	err "LOSER_RATIO='${v[LOSER_RATIO]}': expected 0 (off) or a factor > 1/$nb = $inb and <= 100 (a smaller one could cut a near-best choice to one launch: stages/formats/rules.h) (bench --loser-ratio)"
 fi
 # bench --verify-cut; when on, bench also requires LOSER_RATIO in (0, it],
@@ -138,23 +295,17 @@ fi
 # LOSER_RATIO, WARM_FROM_VERIFY is off; LONG_MS only when given), so a bad
 # mix stops before anything is written
 if has VERIFY_CUT; then
-	vc=${v[VERIFY_CUT]} lr=${v[LOSER_RATIO]:-0}
-	if ! cut_factor "$vc"; then
+	if ! ntrue vc; then
 		err "VERIFY_CUT='$vc': expected 0 (off) or a factor > 1/$nb = $inb and <= 100, >= LOSER_RATIO (bench --verify-cut)"
-	elif is_zero "$vc"; then
+	elif ntrue vc0; then
 		:
-	elif ! number "$lr" || ! awk -v f="$vc" -v l="$lr" 'BEGIN { exit !(l > 0 && f >= l) }'; then
+	elif ! ntrue vclr; then
 		err "VERIFY_CUT='$vc': expected 0 (off) or a factor >= LOSER_RATIO='$lr' > 0 (the cut is the loser cut decided without its probe) (bench --verify-cut)"
 	elif [ "${v[WARM_FROM_VERIFY]:-0}" != 1 ]; then
 		err "VERIFY_CUT='$vc': needs WARM_FROM_VERIFY=1 (it decides on the verification call taken as the warm-up) (bench --verify-cut)"
-	elif has LONG_MS && number "${v[LONG_MS]}" && is_zero "${v[LONG_MS]}"; then
+	elif has LONG_MS && ntrue long0; then
 		err "VERIFY_CUT='$vc': needs LONG_MS > 0 (its floor: a cut call is >= LONG_MS ms), got LONG_MS='${v[LONG_MS]}' (bench --verify-cut)"
 	fi
-fi
-need_int VERIFY_CUT_AUDIT 0 1000000 "bench --verify-cut-audit"
-# 0 or 1 (bench --warm-from-verify: off or on)
-if has WARM_FROM_VERIFY && ! [[ ${v[WARM_FROM_VERIFY]} =~ ^[01]$ ]]; then
-	err "WARM_FROM_VERIFY='${v[WARM_FROM_VERIFY]}': expected 0 (off) or 1 (on) (bench --warm-from-verify)"
 fi
 if has GPUS; then
 	if ! [[ ${v[GPUS]} =~ ^[0-9]+(,[0-9]+)*$ ]]; then
@@ -171,36 +322,28 @@ if has GPUS; then
 		done
 	fi
 fi
-need_int ONLINE_SEED 0 $I64 "make evaluate-online: sample --seed"
-need_int GPU_MEM_BYTES 1 $I64 "sample --gpu-mem-bytes"
-has SAMPLE_MAX_GFLOP && [ -n "${v[SAMPLE_MAX_GFLOP]}" ] && need_int SAMPLE_MAX_GFLOP 1 $I64 "sample --max-gflop; empty: off"
-if has COLLECT_TIME_LIMIT && [ -n "${v[COLLECT_TIME_LIMIT]}" ] &&
-	! { number "${v[COLLECT_TIME_LIMIT]}" && [[ ${v[COLLECT_TIME_LIMIT]} == *[1-9]* ]]; }; then
-	err "COLLECT_TIME_LIMIT='${v[COLLECT_TIME_LIMIT]}': expected seconds > 0 (bench --time-limit; empty: none)"
-fi
-need_int FUZZ_SECONDS 1 $I64 "make fuzz: seconds per harness"
-if goal collect && has CUBLASLT && [ -n "${v[CUBLASLT]}" ] && [ ! -f "${v[CUBLASLT]}" ]; then
-	err "CUBLASLT='${v[CUBLASLT]}': no such file (a cuBLASLt algorithm list, e.g. kernels/cublaslt_algos.tsv)"
-fi
 
-# ---- toolchain, folders ------------------------------------------------------
+# ---- toolchain ------------------------------------------------------------------
 if has CC && ! command -v "${v[CC]%% *}" >/dev/null; then
 	err "CC='${v[CC]}': no such command (a C11 compiler, e.g. cc, gcc, clang)"
 fi
-if has BUILD && ! [[ ${v[BUILD]} =~ ^[^[:space:]:]+$ ]]; then
-	err "BUILD='${v[BUILD]}': a folder name without spaces or ':' expected (build or build/san)"
-fi
 
-# ---- files a goal reads --------------------------------------------------------
+# ---- files a goal reads ----------------------------------------------------------
+if has SHAPES && [ -n "${v[SHAPES]}" ] && [ ! -f "${v[SHAPES]}" ]; then
+	err "SHAPES=${v[SHAPES]}: no such file (a shape list, stages/FORMATS.md \"shape list\")"
+fi
+if goal collect && has CUBLASLT && [ -n "${v[CUBLASLT]}" ] && [ ! -f "${v[CUBLASLT]}" ]; then
+	err "CUBLASLT='${v[CUBLASLT]}': no such file (a cuBLASLt algorithm list, e.g. kernels/cublaslt_algos.tsv)"
+fi
 if goal eval && has LOG && [ -n "${v[LOG]}" ] && [ ! -f "${v[LOG]}" ]; then
 	err "LOG='${v[LOG]}': no such file (an AutoHeuristic mm log to evaluate on)"
 fi
-# (REFERENCE_DIR and EVAL_TREE reach here only when given: their defaults
-# are ../shared/reference, which may be absent, and a tree make builds)
-if goal compare && has REFERENCE_DIR && [ ! -d "${v[REFERENCE_DIR]}" ]; then
+# (REFERENCE_DIR and EVAL_TREE only when given: their defaults are
+# ../shared/reference, which may be absent, and a tree make builds)
+if goal compare && has REFERENCE_DIR && given REFERENCE_DIR && [ ! -d "${v[REFERENCE_DIR]}" ]; then
 	err "REFERENCE_DIR='${v[REFERENCE_DIR]}': no such folder (torch's autoheuristic artifacts folder, holding the shipped _MMRanking<GPU>.py)"
 fi
-if goal eval && has EVAL_TREE && [ ! -f "${v[EVAL_TREE]}" ]; then
+if goal eval && has EVAL_TREE && given EVAL_TREE && [ ! -f "${v[EVAL_TREE]}" ]; then
 	err "EVAL_TREE='${v[EVAL_TREE]}': no such file (a tree TSV: out/<gpu>/pruned.tsv, tree.tsv, or import's output)"
 fi
 if goal compare && has HELDOUT; then
@@ -214,9 +357,9 @@ fi
 # collections (datasets/MANIFEST.<gpu>.tsv) and collections made here
 # (OUT/<gpu>/merged.txt).
 known_gpus() {
-	local here=${0%/*} f
-	awk -F'\t' 'NR > 1 { print $2 }' "$here/../../datasets/MANIFEST.tsv"
-	for f in "$here"/../../datasets/MANIFEST.*.tsv; do
+	local f
+	awk -F'\t' 'NR > 1 { print $2 }' "$root/datasets/MANIFEST.tsv"
+	for f in "$root"/datasets/MANIFEST.*.tsv; do
 		[ -f "$f" ] || continue
 		f=${f##*/MANIFEST.}; echo "${f%.tsv}"
 	done
@@ -232,19 +375,17 @@ for g in heuristic featurize fit prune emit eval report compare promote fetch un
 official() {
 	local f g
 	{ read -r _; while IFS=$'\t' read -r f g _; do [ "$g" = "$1" ] && return 0; done; } \
-		<"${0%/*}/../../datasets/MANIFEST.tsv"
+		<"$root/datasets/MANIFEST.tsv"
 	return 1
 }
-if has GPU && [ $data_goal = 1 ] && ! goal collect &&
-	[ ! -f "${0%/*}/../../datasets/MANIFEST.${v[GPU]}.tsv" ] &&
+if has GPU && [ -n "${v[GPU]}" ] && [ $data_goal = 1 ] && ! goal collect &&
+	[ ! -f "$root/datasets/MANIFEST.${v[GPU]}.tsv" ] &&
 	[ ! -f "${v[OUT]:-out}/${v[GPU]}/merged.txt" ] && ! official "${v[GPU]}"; then
 	mapfile -t known < <(known_gpus | sort -u)
-	if :; then
-		hint=
-		lc=${v[GPU],,}
-		for k in "${known[@]}"; do [ "$k" = "$lc" ] && hint=" (did you mean $lc? GPU names are lower case)"; done
-		err "no data for GPU '${v[GPU]}'$hint: known GPUs: ${known[*]} (official: datasets/MANIFEST.tsv; committed: datasets/MANIFEST.<gpu>.tsv; collected: ${v[OUT]:-out}/<gpu>/merged.txt); to collect one: make collect GPU=${v[GPU]} GPUS=0 SAMPLES=N"
-	fi
+	hint=
+	lc=${v[GPU],,}
+	for k in "${known[@]}"; do [ "$k" = "$lc" ] && hint=" (did you mean $lc? GPU names are lower case)"; done
+	err "no data for GPU '${v[GPU]}'$hint: known GPUs: ${known[*]} (official: datasets/MANIFEST.tsv; committed: datasets/MANIFEST.<gpu>.tsv; collected: ${v[OUT]:-out}/<gpu>/merged.txt); to collect one: make collect GPU=${v[GPU]} GPUS=0 SAMPLES=N"
 fi
 
 # the mirror, where an official dataset is fetched (a typo would silently

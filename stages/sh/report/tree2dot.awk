@@ -49,7 +49,7 @@ END {
 	for (j = 0; j < nnode; j++) {
 		id = nodes[j]
 		if (f[id] == -1) {
-			# leaf: top choices by probability (ties: lower class index)
+			# leaf: top choices by rank weight (ties: lower class index)
 			np = split(probs[id], pp, ",")
 			n = 0
 			for (q = 1; q <= np; q++) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t7190-python-safety.sh — the Python side never breaks its caller and no
+# t7200-python-safety.sh — the Python side never breaks its caller and no
 # name escapes its folder, on the torch stand-in (check/stub), no GPU:
 #   1. mmrank.inductor at import (MMRANK_INDUCTOR=auto): an artifact with a
 #      syntax error, one that raises or calls sys.exit while it runs, one

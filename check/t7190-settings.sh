@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# t7190-settings.sh — no make setting runs a command, and a bad one stops make
+# before anything runs (mk/vars.mk, mk/variables.tsv, stages/sh/vars.sh).
+#  - The reproducers: `$(shell ...)` in a value (make help, at parse time),
+#    PROFILES reaching a parse-time $(shell awk ...), and shell metacharacters
+#    in each variable that reaches a recipe (make collect with bench-fake,
+#    make fit, make fuzz, make check): no marker file appears, make fails
+#    naming the variable.
+#  - BENCH='a b', CUBIN_CACHE='a b' and BENCH_EXTRA=--bogus stop make before
+#    sample writes anything.
+#  - Every variable of the registry, from the command line and from the
+#    environment, holding $(shell touch MARKER) or ;touch MARKER; : 0 markers
+#    (the count of variables per kind is printed).
+#  - A misspelt or lower-case variable on the command line stops make with a
+#    suggestion; a variable of the environment the registry does not name is
+#    left alone.
+# Each marker is a file under $TMP/marker; the values name it by its full path.
+. check/lib.sh
+BUILD=${BIN%/bin}
+M=$TMP/marker
+mkdir -p "$M"
+MK=(env -u MAKEFLAGS -u MAKELEVEL make --no-print-directory -C "$ROOT" BUILD="$BUILD" OUT="$TMP/out")
+markers() { ls -A "$M"; }
+# refused NAME PATTERN MARKER MAKE-ARGS...: make fails with PATTERN on stderr
+# and MARKER was not created
+refused() {
+	local n=$1 p=$2 mark=$3; shift 3
+	"${MK[@]}" "$@" >"$TMP/$n.out" 2>"$TMP/$n.err" </dev/null
+	local rc=$?
+	if [ -e "$M/$mark" ]; then fail "$n" "the value ran a command: $M/$mark exists"
+	elif [ $rc -eq 0 ]; then fail "$n" "make exit status 0"
+	elif ! grep -Eq -- "$p" "$TMP/$n.err"; then fail "$n" "stderr: $(head -c 300 "$TMP/$n.err")"
+	else ok "$n"; fi
+	rm -f "$M/$mark"
+}
+MUST_NOT="a setting must not hold a quote, a newline, a tab, \\$, a backtick or a shell metacharacter"
+
+# ---- the reproducers ---------------------------------------------------------------
+refused settings-shell-in-seed "SEED: $MUST_NOT \(found: \\$ \( \)\)" seed help "SEED=\$(shell touch $M/seed)"
+refused settings-profiles-shell "PROFILES: $MUST_NOT \(found: ;\)" profiles help-all "PROFILES=x;touch $M/profiles;"
+# make collect with the CPU measurer: sample, bench-fake shards, merge
+if test_have_bins settings-collect-metachar sample merge bench-fake; then
+	COLLECT=(collect GPU=zz100 BENCH=bench-fake GPUS=0 SAMPLES=3)
+	# NAME|VALUE: ;touch where a space splits nothing; ;> or `>` where a space
+	# or a ';' would split the target names these values become
+	for c in "CUBIN_CACHE|x;touch $M/CUBIN_CACHE;" "BENCH_EXTRA|x;touch $M/BENCH_EXTRA;" \
+		"COLLECT_MERGED|x\`>$M/COLLECT_MERGED\`y/merged.txt" "COLLECT_DIR|x\`>$M/COLLECT_DIR\`" "BENCH|bench-fake;>$M/BENCH;"; do
+		n=${c%%|*}
+		refused "settings-collect-$n" "$n: $MUST_NOT" "$n" "${COLLECT[@]}" OUT="$TMP/c-$n" "$n=${c#*|}"
+	done
+	# CFLAGS reaches the first compile of a fresh build folder
+	refused settings-collect-CFLAGS "CFLAGS: $MUST_NOT" CFLAGS "${COLLECT[@]}" OUT="$TMP/c-cf" BUILD="$TMP/b-cf" \
+		"CFLAGS=x;touch $M/CFLAGS;"
+fi
+# FIT_EXTRA reaches fit's command (a synthetic collection, OUT/zz/merged.txt)
+mkdir -p "$TMP/f/zz"
+awk -v seed=5 -v inputs=60 -v choices=4 -f "$ROOT/check/synth_mm.awk" >"$TMP/f/zz/merged.txt"
+refused settings-fit-extra "FIT_EXTRA: $MUST_NOT" FIT_EXTRA fit GPU=zz OUT="$TMP/f" "FIT_EXTRA=x;touch $M/FIT_EXTRA;"
+# FUZZ_HARNESS reaches the fuzz runner's command, TESTS the test runner's
+# (-o: their build steps are taken as done)
+refused settings-fuzz-harness "FUZZ_HARNESS: $MUST_NOT" FUZZ_HARNESS -o fuzz-build fuzz FUZZ_SECONDS=1 \
+	"FUZZ_HARNESS=x;touch $M/FUZZ_HARNESS;"
+refused settings-tests "TESTS: $MUST_NOT" TESTS -o check-build check "TESTS=x;touch $M/TESTS;"
+
+# ---- refused before sample writes anything --------------------------------------------
+if test_have_bins settings-before-sample sample bench-fake; then
+	for c in "BENCH|a b|BENCH='a b': one word" "CUBIN_CACHE|a b|CUBIN_CACHE='a b': a path" \
+		"BENCH_EXTRA|--bogus|BENCH_EXTRA: unknown option '--bogus'"; do
+		IFS='|' read -r n val pat <<<"$c"
+		"${MK[@]}" collect GPU=zz100 BENCH=bench-fake GPUS=0 SAMPLES=3 OUT="$TMP/s-$n" "$n=$val" \
+			>"$TMP/s.out" 2>"$TMP/s.err" </dev/null
+		rc=$?
+		if [ $rc -ne 0 ] && grep -qF -- "$pat" "$TMP/s.err" && [ ! -e "$TMP/s-$n" ]; then ok "settings-before-sample-$n"
+		else fail "settings-before-sample-$n" "rc $rc, $(ls "$TMP/s-$n" 2>/dev/null | head -3 | tr '\n' ' ')$(head -c 200 "$TMP/s.err")"; fi
+	done
+fi
+
+# ---- every variable, three ways ---------------------------------------------------------
+rows=$(awk -F'\t' '!/^#/ && $1 != "name" && NF { print $1 "\t" $2 }' "$ROOT/mk/variables.tsv")
+n=0 ran=() kinds=
+while IFS=$'\t' read -r v k; do
+	n=$((n + 1))
+	"${MK[@]}" -s help "$v=\$(shell touch $M/$v.cmdline)" >/dev/null 2>&1 </dev/null
+	env "$v=\$(shell touch $M/$v.env)" "${MK[@]}" -s help >/dev/null 2>&1 </dev/null
+	"${MK[@]}" -s help "$v=x;touch $M/$v.semicolon;" >/dev/null 2>&1 </dev/null
+	kinds+="$k"$'\n'
+done <<<"$rows"
+ran=$(markers)
+echo "# settings: $n variables ($(sort <<<"${kinds%$'\n'}" | uniq -c | awk '{ printf "%s%s %d", (NR > 1 ? ", " : ""), $2, $1 }')), 3 ways each: $(wc -w <<<"$ran") markers"
+[ "$n" -gt 70 ] && [ -z "$ran" ] && ok settings-every-variable-inert || fail settings-every-variable-inert "$n variables; markers: $(echo $ran | head -c 300)"
+rm -f "$M"/*
+
+# ---- names make does not know -------------------------------------------------------------
+refused settings-unknown-lower-case "unknown variable on the command line: gpu \(did you mean GPU\?\)" gpu heuristic gpu=h100
+refused settings-unknown-misspelt "unknown variable on the command line: RANKNG \(did you mean RANKING\?\)" rankng heuristic RANKNG=5
+test_expect_success 'settings-unknown-nothing-ran' '[ ! -e "$TMP/out" ]'
+test_expect_success 'settings-environment-other-names-ignored' '
+	env RANKNG=5 gpu=x MMRANK_SOMETHING="\$(shell touch $M/env)" "${MK[@]}" -s fit-args GPU=h100 >"$TMP/e.out" &&
+	grep -q -- "--ranking 10 " "$TMP/e.out" && [ -z "$(markers)" ]'
+finish
