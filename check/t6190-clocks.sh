@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# perf/models/clocks.py, no GPU: the in-graph truth of check/truth/truth.jsonl
+# (3 GEMM keys) against two clocks with hand-computed figures:
+# check/clocks/records.jsonl (run.py records' "autotuned": addmm's two ATen
+# choices merged as extern_mm, a null time dropped) and check/clocks/log.txt
+# (an AutoHeuristic log: repeated rows by their median, a GEMM the truth
+# lacks ignored).  Bad input names its file and line and writes nothing.
+# Prerequisites: python3.
+. check/lib.sh
+test_require PYTHON3 clocks-all
+C=check/clocks
+clocks() { PYTHONPATH="$ROOT/perf/models:$PYTHONPATH" python3 perf/models/clocks.py "$@"; }
+
+if clocks check/truth/truth.jsonl --records inductor=$C/records.jsonl --log official=$C/log.txt \
+	-o "$TMP/c.md" --json "$TMP/c.json" 2>"$TMP/err"; then
+	ok clocks-runs
+else
+	fail clocks-runs "$(head -3 "$TMP/err")"
+fi
+# $(row CLOCK REGIME): keys|hit|regret|rho|aten of one table row
+row() { awk -F' *\\| *' -v c="$1" -v r="$2" '$2 == c && $3 == r { print $4 "|" $5 "|" $6 "|" $7 "|" $8 }' "$TMP/c.md"; }
+# inductor: addmm key picks TB (truth 0.045 vs best 0.040: regret 1.125, miss),
+# the m=2048 mm key picks the truth's best, the m=16 key picks extern_mm
+# (0.03 vs 0.02: 1.5); rho 0.5, 0.5, -1; aten bias 1.1, 2.0, 0.5
+test "$(row inductor all)" = "3|33%|1.1906|0.500|1.100" && ok clocks-inductor-all ||
+	fail clocks-inductor-all "$(row inductor all)"
+test "$(row inductor 'm<=16')" = "1|0%|1.5000|-1.000|0.500" && ok clocks-inductor-decode ||
+	fail clocks-inductor-decode "$(row inductor 'm<=16')"
+test "$(row inductor 'm>1024')" = "2|50%|1.0607|0.500|1.550" && ok clocks-inductor-prefill ||
+	fail clocks-inductor-prefill "$(row inductor 'm>1024')"
+test "$(row inductor 'op addmm')" = "1|0%|1.1250|0.500|1.100" && ok clocks-addmm-aten-merged ||
+	fail clocks-addmm-aten-merged "$(row inductor 'op addmm')"
+# official: only the m=16 GEMM; TA's median 0.025 beats extern_mm 0.04
+test "$(row official all)" = "1|100%|1.0000|1.000|1.067" && ok clocks-log-median ||
+	fail clocks-log-median "$(row official all)"
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); c=r["clocks"]["inductor"]["regimes"]["all"]
+assert r["truth_keys"] == 3 and c["aten_keys"] == 3 and abs(c["aten_p10"] - 0.5) < 1e-9 and abs(c["aten_p90"] - 2.0) < 1e-9' \
+	"$TMP/c.json" && ok clocks-json || fail clocks-json "$(head -c 300 "$TMP/c.json")"
+# the regimes come in order: all, then m from small to large
+test "$(awk -F' *\\| *' '$2 == "inductor" { print $3 }' "$TMP/c.md" | head -3 | paste -sd,)" = "all,m<=16,m>1024" &&
+	ok clocks-regime-order || fail clocks-regime-order "$(awk -F' *\\| *' '$2 == "inductor" { print $3 }' "$TMP/c.md" | paste -sd,)"
+
+# bad input: a record line that is not JSON, a log row short of fields, a bad NAME=FILE
+{ head -1 $C/records.jsonl; echo '{not json'; } >"$TMP/bad.jsonl"
+expect_error clocks-bad-record "bad\.jsonl:2: not JSON" "$TMP/o.md" \
+	clocks check/truth/truth.jsonl --records b="$TMP/bad.jsonl" -o "$TMP/o.md"
+{ head -2 $C/log.txt; echo '16,768'; } >"$TMP/bad.txt"
+expect_error clocks-bad-log "bad\.txt:3: expected 11 comma-separated fields" "$TMP/o.md" \
+	clocks check/truth/truth.jsonl --log o="$TMP/bad.txt" -o "$TMP/o.md"
+expect_error clocks-bad-name "'\.\./x': expected NAME=FILE" "$TMP/o.md" \
+	clocks check/truth/truth.jsonl --log ../x -o "$TMP/o.md"
+expect_error clocks-no-clock "no clock" "$TMP/o.md" clocks check/truth/truth.jsonl -o "$TMP/o.md"
+finish

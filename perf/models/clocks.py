@@ -1,0 +1,314 @@
+#!/usr/bin/env python3
+"""clocks.py — each clock's timings of the GEMMs held against the in-graph
+truth (perf/models/truth.py), per regime; no torch needed.
+
+usage: clocks.py TRUTH.jsonl [MORE.jsonl ...] [--records NAME=RECORDS.jsonl]...
+                 [--log NAME=LOG.txt]... [--near 0.02] [-o OUT.md] [--json OUT.json]
+
+The truth: every GEMM key (op m x k x n dtype strides) of the truth records,
+each choice's in-graph milliseconds (truth_log.py's t(key, choice): the
+mean over the key's slots; the ATen choices as extern_mm, for addmm the
+faster of its two).  A clock is any other timing of the same choices:
+  --records NAME=FILE  perf/models/run.py records (mode b's "autotuned":
+                       Inductor's own autotune benchmark of each GEMM)
+  --log NAME=FILE      an AutoHeuristic mm log (bench's, Inductor's
+                       collection, the official data's): its rows of the
+                       same m, k, n, dtype and strides, any op
+Per key, over the choices both measured (at least 2):
+  hit     the clock's fastest choice is within NEAR (default 2 %) of the
+          truth's fastest of those choices, by the truth's times
+  regret  truth time of the clock's fastest over the truth's fastest
+  rho     Spearman's rank correlation of the two clocks' times
+  aten    the clock's extern_mm over its fastest Triton choice, divided by
+          the same ratio in the truth: > 1, the clock times ATen slower
+          (against Triton) than the graph runs it; < 1, faster
+Rows: every key, then by regime: m (<= 16, <= 128, <= 1024, > 1024),
+dtype, layout (mat1/mat2 row- or column-major: nn, nt, tn, tt) and op.
+Cells are the share of keys hit, the geometric mean regret, the median rho
+and the median aten ratio (its p10-p90 in --json).
+Bad input is an error naming the file and line; nothing is written then.
+"""
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+
+import records     # this script's folder: the judge's record reader
+import truth_log   # the truth's per-key times
+import truth_model
+from mmrank.bench import inductor_log
+
+M_BUCKETS = ((16, "m<=16"), (128, "m<=128"), (1024, "m<=1024"), (None, "m>1024"))
+
+
+class Bad(Exception):
+    pass
+
+
+def gemm_id(m, k, n, dtype, strides):
+    """The key less its op: what every clock can name."""
+    return (int(m), int(k), int(n), str(dtype), tuple(tuple(int(x) for x in s) for s in strides))
+
+
+def aten_merged(ms):
+    """{choice: ms} with every extern_* choice as one extern_mm (the fastest);
+    None and non-positive times dropped."""
+    out = {}
+    for c, v in ms.items():
+        if v is None or not isinstance(v, (int, float)) or not v > 0 or math.isinf(v):
+            continue
+        c = "extern_mm" if c.startswith("extern_") else c
+        out[c] = min(out[c], v) if c in out else float(v)
+    return out
+
+
+def read_truth(paths):
+    """{key: {"op", "gid", "ms": {choice: ms}}} over every row of PATHS."""
+    try:
+        recs = truth_log.read(paths)
+    except truth_log.Bad as e:
+        raise Bad(str(e)) from None
+    rows = {}
+    for _, r in recs:
+        rows.setdefault(tuple(r.get(f) for f in truth_log.ROW_FIELDS), []).append(r)
+    out = {}
+    for rs in rows.values():
+        tr = truth_model.Truth(rs)
+        for key, v in truth_log.row_truth(tr, ("mm", "addmm"), False, "none").items():
+            op, mkn, dtype, s1, s2 = key.split(" ")
+            m, k, n = mkn.split("x")
+            strides = [s1.split(","), s2.split(",")]
+            gid = gemm_id(m, k, n, dtype, strides)
+            ms = aten_merged(v["choices"])
+            if key in out:      # the same GEMM in two rows: the mean of the rows
+                for c, t in ms.items():
+                    out[key]["ms"].setdefault(c, []).append(t)
+            else:
+                out[key] = {"op": op, "gid": gid, "ms": {c: [t] for c, t in ms.items()}}
+    for v in out.values():
+        v["ms"] = {c: statistics.fmean(ts) for c, ts in v["ms"].items()}
+    return out
+
+
+def read_records(path):
+    """{(op, gid): {choice: ms}} of the "autotuned" entries of run.py records."""
+    def bad(msg):
+        raise Bad(msg)
+    out = {}
+    for ln, rec in records.read(path, bad):
+        for i, a in enumerate(rec.get("autotuned") or ()):
+            try:
+                gid = gemm_id(a["m"], a["k"], a["n"], a["dtype"], a["strides"])
+                ms = aten_merged(a["ms"])
+                op = a["op"]
+            except (KeyError, TypeError, ValueError) as e:
+                raise Bad(f"{path}:{ln}: autotuned[{i}]: {type(e).__name__}: {e}") from None
+            cur = out.setdefault((op, gid), {})
+            for c, t in ms.items():     # several autotunings: the fastest each
+                cur[c] = min(cur[c], t) if c in cur else t
+    return out
+
+
+def read_log(path):
+    """{("any", gid): {choice: ms}} of an AutoHeuristic mm log (the median of
+    repeated rows of one input and choice)."""
+    try:
+        meta, header, rows = inductor_log.read_inductor_log(path)
+    except inductor_log.LogError as e:
+        raise Bad(str(e)) from None
+    if header is None:
+        raise Bad(f"{path}: no such file")
+    cols = header.split(",")
+    need = ("m", "k", "n", "mat1_dtype", "mat1_stride_0", "mat1_stride_1",
+            "mat2_stride_0", "mat2_stride_1")
+    miss = [c for c in need if c not in cols]
+    if miss:
+        raise Bad(f"{path}:2: the header has no '{miss[0]}' column")
+    ix = {c: cols.index(c) for c in need}
+    acc = {}
+    for ln, row in enumerate(rows, 3):
+        f = row.split(",")
+        try:
+            gid = gemm_id(f[ix["m"]], f[ix["k"]], f[ix["n"]], f[ix["mat1_dtype"]],
+                          [(f[ix["mat1_stride_0"]], f[ix["mat1_stride_1"]]),
+                           (f[ix["mat2_stride_0"]], f[ix["mat2_stride_1"]])])
+        except ValueError as e:
+            raise Bad(f"{path}:{ln}: {e}") from None
+        t = float(f[-1])
+        if t > 0 and not math.isinf(t):
+            acc.setdefault(gid, {}).setdefault(f[-2], []).append(t)
+    return {("any", g): {c: statistics.median(ts) for c, ts in cs.items()}
+            for g, cs in acc.items()}
+
+
+def spearman(a, b):
+    """Spearman's rho of two equal-length lists (average ranks for ties)."""
+    def ranks(x):
+        order = sorted(range(len(x)), key=lambda i: x[i])
+        r = [0.0] * len(x)
+        i = 0
+        while i < len(order):
+            j = i
+            while j + 1 < len(order) and x[order[j + 1]] == x[order[i]]:
+                j += 1
+            for t in range(i, j + 1):
+                r[order[t]] = (i + j) / 2
+            i = j + 1
+        return r
+    ra, rb = ranks(a), ranks(b)
+    ma, mb = statistics.fmean(ra), statistics.fmean(rb)
+    num = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
+    den = math.sqrt(sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb))
+    return num / den if den else None
+
+
+def aten_ratio(ms):
+    """extern_mm over the fastest Triton choice, or None."""
+    tri = [t for c, t in ms.items() if c != "extern_mm"]
+    return ms["extern_mm"] / min(tri) if "extern_mm" in ms and tri else None
+
+
+def compare(truth_ms, clock_ms, near):
+    """The per-key figures of one clock on one key (None: < 2 common choices)."""
+    common = sorted(set(truth_ms) & set(clock_ms))
+    if len(common) < 2:
+        return None
+    t = {c: truth_ms[c] for c in common}
+    k = {c: clock_ms[c] for c in common}
+    best = min(t.values())
+    pick = min(common, key=lambda c: (k[c], c))
+    at, ak = aten_ratio(t), aten_ratio(k)
+    return {"choices": len(common), "pick": pick, "truth_best": min(common, key=lambda c: (t[c], c)),
+            "regret": t[pick] / best, "hit": t[pick] <= best * (1 + near),
+            "rho": spearman([t[c] for c in common], [k[c] for c in common]),
+            "aten": ak / at if at and ak else None}
+
+
+def layout(gid):
+    (s10, s11), (s20, s21) = gid[4]
+    return ("n" if s11 == 1 else "t") + ("n" if s21 == 1 else "t")
+
+
+def regimes(op, gid):
+    m = gid[0]
+    mb = next(name for lim, name in M_BUCKETS if lim is None or m <= lim)
+    return ["all", mb, gid[3].replace("torch.", ""), "layout " + layout(gid), "op " + op]
+
+
+def pct(xs, q):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, max(0, int(round(q * (len(xs) - 1)))))]
+
+
+def summarize(cells):
+    """The figures of a list of per-key comparisons."""
+    if not cells:
+        return None
+    rho = [c["rho"] for c in cells if c["rho"] is not None]
+    aten = [c["aten"] for c in cells if c["aten"] is not None]
+    return {"keys": len(cells), "hit": sum(c["hit"] for c in cells) / len(cells),
+            "regret_geomean": math.exp(statistics.fmean(math.log(c["regret"]) for c in cells)),
+            "rho_median": statistics.median(rho) if rho else None,
+            "aten_median": statistics.median(aten) if aten else None,
+            "aten_p10": pct(aten, 0.1) if aten else None, "aten_p90": pct(aten, 0.9) if aten else None,
+            "aten_keys": len(aten)}
+
+
+def run(truth, clocks, near):
+    """{"clocks": {name: {"keys": [...], "regimes": {regime: summary}}}}."""
+    out = {"truth_keys": len(truth), "near": near, "clocks": {}}
+    for name, data in clocks:
+        per_key, by = [], {}
+        for key in sorted(truth):
+            v = truth[key]
+            ms = data.get((v["op"], v["gid"])) or data.get(("any", v["gid"]))
+            if not ms:
+                continue
+            c = compare(v["ms"], ms, near)
+            if c is None:
+                continue
+            c["key"] = key
+            per_key.append(c)
+            for r in regimes(v["op"], v["gid"]):
+                by.setdefault(r, []).append(c)
+        order = ["all"] + [b for _, b in M_BUCKETS]
+        by_order = sorted(by, key=lambda r: (order.index(r) if r in order else len(order), r))
+        out["clocks"][name] = {"keys": per_key,
+                               "regimes": {r: summarize(by[r]) for r in by_order}}
+    return out
+
+
+def _f(x, spec):
+    return "-" if x is None else format(x, spec)
+
+
+def markdown(res):
+    lines = [f"In-graph truth: {res['truth_keys']} GEMM keys; hit = the clock's pick within "
+             f"{res['near']:.0%} of the truth's best.", "",
+             "| clock | regime | keys | hit | regret (geomean) | rho (median) | aten bias (median) |",
+             "|---|---|---|---|---|---|---|"]
+    for name, c in res["clocks"].items():
+        if not c["regimes"]:
+            lines.append(f"| {name} | (no key in common) | 0 | - | - | - | - |")
+        for r, s in c["regimes"].items():
+            lines.append(f"| {name} | {r} | {s['keys']} | {s['hit']:.0%} | {s['regret_geomean']:.4f} "
+                         f"| {_f(s['rho_median'], '.3f')} | {_f(s['aten_median'], '.3f')} |")
+    lines += ["", "Per key: the truth's best, the clock's pick and its regret.", "",
+              "| clock | key | truth best | clock pick | regret | rho | aten bias |",
+              "|---|---|---|---|---|---|---|"]
+    for name, c in res["clocks"].items():
+        for k in c["keys"]:
+            lines.append(f"| {name} | {k['key']} | {k['truth_best']} | {k['pick']} | {k['regret']:.4f} "
+                         f"| {_f(k['rho'], '.3f')} | {_f(k['aten'], '.3f')} |")
+    return "\n".join(lines) + "\n"
+
+
+def named(spec, what):
+    name, sep, path = spec.partition("=")
+    if not sep or not name or not path or records.name_error(name):
+        raise Bad(f"{what} '{spec}': expected NAME=FILE, NAME of [A-Za-z0-9._-]")
+    return name, path
+
+
+def write(path, text):
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="clocks.py", description=__doc__.split("\n\n")[0])
+    ap.add_argument("truth", nargs="+")
+    ap.add_argument("--records", action="append", default=[])
+    ap.add_argument("--log", action="append", default=[])
+    ap.add_argument("--near", type=float, default=0.02)
+    ap.add_argument("-o", dest="out")
+    ap.add_argument("--json", dest="json_out")
+    a = ap.parse_args(argv)
+    try:
+        if not 0 <= a.near < 1:
+            raise Bad(f"--near {a.near}: expected a fraction in [0, 1)")
+        truth = read_truth(a.truth)
+        clocks = [(n, read_records(p)) for n, p in (named(s, "--records") for s in a.records)]
+        clocks += [(n, read_log(p)) for n, p in (named(s, "--log") for s in a.log)]
+        if not clocks:
+            raise Bad("no clock: give --records NAME=FILE or --log NAME=FILE")
+        res = run(truth, clocks, a.near)
+    except (Bad, OSError) as e:
+        print(f"clocks.py: {e}", file=sys.stderr)
+        return 1
+    text = markdown(res)
+    if a.out:
+        write(a.out, text)
+    else:
+        sys.stdout.write(text)
+    if a.json_out:
+        write(a.json_out, json.dumps(res, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
