@@ -18,20 +18,20 @@ else
 	fail clocks-runs "$(head -3 "$TMP/err")"
 fi
 # $(row CLOCK REGIME): keys|hit|regret|rho|aten of one table row
-row() { awk -F' *\\| *' -v c="$1" -v r="$2" '$2 == c && $3 == r { print $4 "|" $5 "|" $6 "|" $7 "|" $8 }' "$TMP/c.md"; }
+row() { awk -F' *\\| *' -v c="$1" -v r="$2" '$2 == c && $3 == r { print $4 "|" $5 "|" $6 "|" $7 "|" $8 "|" $9 "|" $10 }' "$TMP/c.md"; }
 # inductor: addmm key picks TB (truth 0.045 vs best 0.040: regret 1.125, miss),
 # the m=2048 mm key picks the truth's best, the m=16 key picks extern_mm
 # (0.03 vs 0.02: 1.5); rho 0.5, 0.5, -1; aten bias 1.1, 2.0, 0.5
-test "$(row inductor all)" = "3|33%|1.1906|0.500|1.100" && ok clocks-inductor-all ||
+test "$(row inductor all)" = "3|33%|1.1906|0.500|1.100|3|1.100 [0.500, 2.000]" && ok clocks-inductor-all ||
 	fail clocks-inductor-all "$(row inductor all)"
-test "$(row inductor 'm<=16')" = "1|0%|1.5000|-1.000|0.500" && ok clocks-inductor-decode ||
+test "$(row inductor 'm<=16')" = "1|0%|1.5000|-1.000|0.500|1|0.500 [0.500, 0.500]" && ok clocks-inductor-decode ||
 	fail clocks-inductor-decode "$(row inductor 'm<=16')"
-test "$(row inductor 'm>1024')" = "2|50%|1.0607|0.500|1.550" && ok clocks-inductor-prefill ||
+test "$(row inductor 'm>1024')" = "2|50%|1.0607|0.500|1.550|2|1.550 [1.100, 2.000]" && ok clocks-inductor-prefill ||
 	fail clocks-inductor-prefill "$(row inductor 'm>1024')"
-test "$(row inductor 'op addmm')" = "1|0%|1.1250|0.500|1.100" && ok clocks-addmm-aten-merged ||
+test "$(row inductor 'op addmm')" = "1|0%|1.1250|0.500|1.100|1|1.100 [1.100, 1.100]" && ok clocks-addmm-aten-merged ||
 	fail clocks-addmm-aten-merged "$(row inductor 'op addmm')"
 # official: only the m=16 GEMM; TA's median 0.025 beats extern_mm 0.04
-test "$(row official all)" = "1|100%|1.0000|1.000|1.067" && ok clocks-log-median ||
+test "$(row official all)" = "1|100%|1.0000|1.000|1.067|1|1.333 [1.333, 1.333]" && ok clocks-log-median ||
 	fail clocks-log-median "$(row official all)"
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); c=r["clocks"]["inductor"]["regimes"]["all"]
 assert r["truth_keys"] == 3 and c["aten_keys"] == 3 and abs(c["aten_p10"] - 0.5) < 1e-9 and abs(c["aten_p90"] - 2.0) < 1e-9' \
@@ -39,6 +39,12 @@ assert r["truth_keys"] == 3 and c["aten_keys"] == 3 and abs(c["aten_p10"] - 0.5)
 # the regimes come in order: all, then m from small to large
 test "$(awk -F' *\\| *' '$2 == "inductor" { print $3 }' "$TMP/c.md" | head -3 | paste -sd,)" = "all,m<=16,m>1024" &&
 	ok clocks-regime-order || fail clocks-regime-order "$(awk -F' *\\| *' '$2 == "inductor" { print $3 }' "$TMP/c.md" | paste -sd,)"
+
+# a GEMM whose only choice in common is extern_mm: no ranking figures, its ATen ratio
+printf '%s\n' '{"model": "gpt2", "phase": "decode", "mode": "b", "rep": 1, "autotuned": [{"op": "mm", "m": 16, "k": 768, "n": 50257, "dtype": "torch.bfloat16", "strides": [[768, 1], [1, 768]], "ms": {"extern_mm": 0.06}}]}' >"$TMP/aten.jsonl"
+clocks check/truth/truth.jsonl --records aten="$TMP/aten.jsonl" -o "$TMP/c.md" 2>"$TMP/err"
+test "$(row aten all)" = "0|-|-|-|-|1|2.000 [2.000, 2.000]" && ok clocks-aten-only ||
+	fail clocks-aten-only "$(row aten all) $(head -2 "$TMP/err")"
 
 # bad input: a record line that is not JSON, a log row short of fields, a bad NAME=FILE
 { head -1 $C/records.jsonl; echo '{not json'; } >"$TMP/bad.jsonl"

@@ -4,14 +4,15 @@ against the torch stand-in check/stub (check/t6170-truth.sh runs it with
 PYTHONPATH=check/handler:check/stub:python).
 
 usage: force_case.py CANDS.tsv INPUT OP [--rank J] [--map FILE.json]
-                     [--others] [--fail ID] [--pin aten|none]
+                     [--others] [--fail ID] [--flexible] [--pin aten|none]
 
 The call's choices are built as check/handler/case.py builds them (its
 helpers): OP mm (aten::mm, then the input's "mm" rows as triton::mm), addmm
 (aten::bias_addmm, aten::addmm, triton::mm) or bmm (aten::bmm,
 triton::bmm); --others adds a decompose_k (k_split 4) and a
 triton::mm_persistent_tma choice.  --fail ID: that choice does not generate
-(its .choice is None).  Prints each returned choice's id ("returned ID"),
+(its .choice is None); --flexible: every .choice raises, as a template's
+does in torch 2.11 before Inductor fixes the output layout.  Prints each returned choice's id ("returned ID"),
 "count N", then "log JSON" (the decision) and "pinned JSON"."""
 import json
 import sys
@@ -35,8 +36,15 @@ def main(argv):
     st = [int(r0[c]) for c in ("mat1_stride_0", "mat1_stride_1", "mat2_stride_0", "mat2_stride_1")]
     ki = case.Inputs(case.Node([m, kk], st[0:2], dt), case.Node([kk, n], st[2:4], dt))
     fail = opt("--fail")
-    KernelTemplateChoice.choice = property(
-        lambda self: None if mf.choice_id(self) == fail else ("choice", mf.choice_id(self)))
+
+    def choice(self):
+        # torch 2.11 generates a template's code only once its output layout
+        # is fixed, after _finalize_template_configs: --flexible asks for it
+        # before, as an H100 run showed ("convert FlexibleLayout to FixedLayout first")
+        if "--flexible" in opts:
+            raise AssertionError("convert FlexibleLayout to FixedLayout first")
+        return None if mf.choice_id(self) == fail else ("choice", mf.choice_id(self))
+    KernelTemplateChoice.choice = property(choice)
 
     def ktc(uid, kw):
         return KernelTemplateChoice(case.tmpl(uid), DictKernelTemplateParams(kw), {"op": op},

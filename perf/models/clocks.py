@@ -22,6 +22,8 @@ Per key, over the choices both measured (at least 2):
   aten    the clock's extern_mm over its fastest Triton choice, divided by
           the same ratio in the truth: > 1, the clock times ATen slower
           (against Triton) than the graph runs it; < 1, faster
+  ATen clock/graph   the clock's extern_mm over the graph's (also where
+          extern_mm is the only choice both measured)
 Rows: every key, then by regime: m (<= 16, <= 128, <= 1024, > 1024),
 dtype, layout (mat1/mat2 row- or column-major: nn, nt, tn, tt) and op.
 Cells are the share of keys hit, the geometric mean regret, the median rho
@@ -173,8 +175,12 @@ def aten_ratio(ms):
 def compare(truth_ms, clock_ms, near):
     """The per-key figures of one clock on one key (None: < 2 common choices)."""
     common = sorted(set(truth_ms) & set(clock_ms))
+    absolute = (clock_ms["extern_mm"] / truth_ms["extern_mm"]
+                if "extern_mm" in common else None)
     if len(common) < 2:
-        return None
+        return None if absolute is None else {
+            "choices": len(common), "pick": None, "truth_best": None, "regret": None,
+            "hit": None, "rho": None, "aten": None, "aten_abs": absolute}
     t = {c: truth_ms[c] for c in common}
     k = {c: clock_ms[c] for c in common}
     best = min(t.values())
@@ -183,7 +189,7 @@ def compare(truth_ms, clock_ms, near):
     return {"choices": len(common), "pick": pick, "truth_best": min(common, key=lambda c: (t[c], c)),
             "regret": t[pick] / best, "hit": t[pick] <= best * (1 + near),
             "rho": spearman([t[c] for c in common], [k[c] for c in common]),
-            "aten": ak / at if at and ak else None}
+            "aten": ak / at if at and ak else None, "aten_abs": absolute}
 
 
 def layout(gid):
@@ -206,10 +212,17 @@ def summarize(cells):
     """The figures of a list of per-key comparisons."""
     if not cells:
         return None
-    rho = [c["rho"] for c in cells if c["rho"] is not None]
-    aten = [c["aten"] for c in cells if c["aten"] is not None]
-    return {"keys": len(cells), "hit": sum(c["hit"] for c in cells) / len(cells),
-            "regret_geomean": math.exp(statistics.fmean(math.log(c["regret"]) for c in cells)),
+    ranked = [c for c in cells if c["regret"] is not None]
+    rho = [c["rho"] for c in ranked if c["rho"] is not None]
+    aten = [c["aten"] for c in ranked if c["aten"] is not None]
+    absolute = [c["aten_abs"] for c in cells if c["aten_abs"] is not None]
+    return {"keys": len(ranked), "hit": sum(c["hit"] for c in ranked) / len(ranked) if ranked else None,
+            "regret_geomean": math.exp(statistics.fmean(math.log(c["regret"]) for c in ranked))
+            if ranked else None,
+            "aten_abs_keys": len(absolute),
+            "aten_abs_median": statistics.median(absolute) if absolute else None,
+            "aten_abs_min": min(absolute) if absolute else None,
+            "aten_abs_max": max(absolute) if absolute else None,
             "rho_median": statistics.median(rho) if rho else None,
             "aten_median": statistics.median(aten) if aten else None,
             "aten_p10": pct(aten, 0.1) if aten else None, "aten_p90": pct(aten, 0.9) if aten else None,
@@ -247,21 +260,27 @@ def _f(x, spec):
 def markdown(res):
     lines = [f"In-graph truth: {res['truth_keys']} GEMM keys; hit = the clock's pick within "
              f"{res['near']:.0%} of the truth's best.", "",
-             "| clock | regime | keys | hit | regret (geomean) | rho (median) | aten bias (median) |",
-             "|---|---|---|---|---|---|---|"]
+             "| clock | regime | keys | hit | regret (geomean) | rho (median) | aten bias (median) "
+             "| ATen keys | ATen clock/graph (median [min, max]) |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for name, c in res["clocks"].items():
         if not c["regimes"]:
-            lines.append(f"| {name} | (no key in common) | 0 | - | - | - | - |")
+            lines.append(f"| {name} | (no key in common) | 0 | - | - | - | - | 0 | - |")
         for r, s in c["regimes"].items():
-            lines.append(f"| {name} | {r} | {s['keys']} | {s['hit']:.0%} | {s['regret_geomean']:.4f} "
-                         f"| {_f(s['rho_median'], '.3f')} | {_f(s['aten_median'], '.3f')} |")
-    lines += ["", "Per key: the truth's best, the clock's pick and its regret.", "",
-              "| clock | key | truth best | clock pick | regret | rho | aten bias |",
-              "|---|---|---|---|---|---|---|"]
+            lines.append(f"| {name} | {r} | {s['keys']} | {_f(s['hit'], '.0%')} "
+                         f"| {_f(s['regret_geomean'], '.4f')} | {_f(s['rho_median'], '.3f')} "
+                         f"| {_f(s['aten_median'], '.3f')} | {s['aten_abs_keys']} "
+                         f"| {_f(s['aten_abs_median'], '.3f')} [{_f(s['aten_abs_min'], '.3f')}, "
+                         f"{_f(s['aten_abs_max'], '.3f')}] |")
+    lines += ["", "Per key: the truth's best, the clock's pick and its regret; the clock's "
+              "extern_mm over the graph's.", "",
+              "| clock | key | truth best | clock pick | regret | rho | aten bias | ATen clock/graph |",
+              "|---|---|---|---|---|---|---|---|"]
     for name, c in res["clocks"].items():
         for k in c["keys"]:
-            lines.append(f"| {name} | {k['key']} | {k['truth_best']} | {k['pick']} | {k['regret']:.4f} "
-                         f"| {_f(k['rho'], '.3f')} | {_f(k['aten'], '.3f')} |")
+            lines.append(f"| {name} | {k['key']} | {k['truth_best'] or '-'} | {k['pick'] or '-'} "
+                         f"| {_f(k['regret'], '.4f')} | {_f(k['rho'], '.3f')} | {_f(k['aten'], '.3f')} "
+                         f"| {_f(k['aten_abs'], '.3f')} |")
     return "\n".join(lines) + "\n"
 
 

@@ -440,6 +440,9 @@ def line(rec, i, total):
           f" mapping {an.get('status')}: {'; '.join(an.get('flags', []))[:300]}")
     if rec.get("fallbacks"):
         s += f", {rec['fallbacks']} fallbacks"
+        err = next((d["error"] for d in rec.get("decisions") or () if d.get("error")), None)
+        why = err or next((d["fallback"] for d in rec.get("decisions") or () if d.get("fallback")), "")
+        s += f" (first: {why[:160]})"
     if rec.get("multi_choice_gemm_calls"):
         s += f", {rec['multi_choice_gemm_calls']} GEMM calls NOT forced to one choice"
     p = rec.get("prediction")

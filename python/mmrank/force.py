@@ -28,9 +28,13 @@ Modes (configure): rank j forces the j-th candidate (0-based) of every call;
 id_map {GEMM key: choice id} forces the named id, keys not in the map take
 rank `rank` when one is given.  The FALLBACK, flagged in the decision's
 "fallback" field: j beyond the list ("rank 7 >= 3 candidates"), an id not
-offered, a key not in the map (without a rank), or a choice that fails to
-generate, force the first ATen choice (extern_mm, extern_bias_addmm), or the
-first candidate where the call has no ATen choice.  An exception in the
+offered, or a key not in the map (without a rank), force the first ATen
+choice (extern_mm, extern_bias_addmm), or the first candidate where the call
+has no ATen choice.  A forced template whose code fails to generate is not
+seen here: Inductor fixes the output layout and generates the code after
+this method returns (choices.py get_template_configs), drops the choice,
+and the compile fails with no choice left (perf/models/truth.py then
+retries that variant one GEMM key at a time).  An exception in the
 handler forces the first ATen choice too (field "error"); MMRANK_FORCE_STRICT=1
 re-raises it.
 The GEMM key (gemm_key): "OP MxKxN DTYPE S10,S11 S20,S21" with mat1's and
@@ -230,11 +234,8 @@ class ForceChoices(InductorChoices):
             entry.update(describe(mm_context(kernel_inputs), op_name))
             want, why = self._want(entry["key"], ids)
             by_id = dict(cands)
-            if by_id[want].choice is None:
-                bad, want = want, fallback_id(ids)
-                why = f"{bad} did not generate" + (f" ({why})" if why else "")
-                if by_id[want].choice is None:
-                    raise RuntimeError(f"neither {bad} nor {want} generates")
+            # (never .choice here: Inductor fixes the output layout after this
+            # method, and a template's code cannot be generated before that)
             entry.update(forced=want, rank=ids.index(want), kind=kind_of(want), fallback=why)
             return [by_id[want]]
         except Exception as e:  # never break a compile over the forcing itself
