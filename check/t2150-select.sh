@@ -16,7 +16,7 @@ if "$BIN/fit" "$TMP/main.feat.tsv" --split group --folds 3 --grid reference --se
 	--leaf-rank prefix --leaf-pad 2 --ranking 2 -o "$TMP/t.tsv" --metrics "$TMP/m.tsv" \
 	>/dev/null 2>"$TMP/err"; then
 	n=$(awk -F'\t' 'NR > 1 && $5 == 1' "$TMP/m.tsv" | cut -f2-4 | sort -u | wc -l)
-	grep -q '^fit: cv curve (hit rate, regret gmean): first entry alone [0-9.]* [0-9.]*, top-1+extern_mm' "$TMP/err" &&
+	grep -q '^fit: cv curve (hit rate, regret gmean): the pick alone [0-9.]* [0-9.]*, the list head alone [0-9.]* [0-9.]*, top-1+extern_mm' "$TMP/err" &&
 		[ "$n" = 1 ] && ok select-curve-fit || fail select-curve-fit "selected models: $n; $(grep curve "$TMP/err")"
 else
 	fail select-curve-fit "fit failed: $(grep -v warning "$TMP/err" | head -2)"

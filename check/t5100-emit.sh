@@ -71,7 +71,9 @@ same_rankings() {
 # #19): NAME_DEFAULT_CHOICE names extern_mm; every leaf table of the .c
 # (one per safe leaf of TREE: all of them, not only those the contexts
 # reach) holds it; every list rank() returns for CONTEXTS holds it; pick()
-# is the first entry of rank() (the default for an unsafe leaf).
+# is the first entry of rank() (the default for an unsafe leaf) for a tree
+# without picks (NAME_HAS_PICK 0), else the Python twin's get_pick();
+# pick_offered() without pick() offered is rank()'s first other entry.
 default_everywhere() {
 	local d leaves tables
 	d=$(sed -n "s/^#define $1_DEFAULT_CHOICE \([0-9]*\)$/\1/p" "$2/_$1.h")
@@ -88,14 +90,20 @@ default_everywhere() {
 		{ echo "rank_c failed"; return 1; }
 	awk -F'\t' -v d="$d" '$NF != "None" && ("," $NF) !~ ("," d ":") { bad++ } END { exit bad > 0 }' "$2/r.out" ||
 		{ echo "a list without choice $d: $(awk -F'\t' -v d="$d" '$NF != "None" && ("," $NF) !~ ("," d ":")' "$2/r.out" | head -1)"; return 1; }
-	awk -F'\t' -v d="$d" '{ sub(/:.*/, "", $NF); if ($NF == "None") $NF = d; print $1 "\t" $NF }' "$2/r.out" |
-		cmp -s - "$2/p.out" || { echo "pick() is not rank()'s first entry"; return 1; }
-	# pick_offered() with every choice but pick()'s offered: rank()'s second
-	# entry, or the default where the list has one entry or the leaf is unsafe
+	if grep -q "^#define $1_HAS_PICK 1$" "$2/_$1.h"; then
+		stub_python "$E/rank_py.py" "$2/_$1.py" "$1" "$4" --pick --append extern_mm |
+			cmp -s - "$2/p.out" || { echo "pick() is not the Python's get_pick()"; return 1; }
+	else
+		awk -F'\t' -v d="$d" '{ sub(/:.*/, "", $NF); if ($NF == "None") $NF = d; print $1 "\t" $NF }' "$2/r.out" |
+			cmp -s - "$2/p.out" || { echo "pick() is not rank()'s first entry"; return 1; }
+	fi
+	# pick_offered() with every choice but pick()'s offered: rank()'s first
+	# entry other than pick() (the second where pick() is the first), or the
+	# default where there is none or the leaf is unsafe
 	"$2/rank_c" "$4" --pick-offered >"$2/po.out" || { echo "rank_c --pick-offered failed"; return 1; }
-	awk -F'\t' -v d="$d" '{ n = split($NF, e, ","); s = d
-		if ($NF != "None" && n >= 2) { s = e[2]; sub(/:.*/, "", s) }
-		print $1 "\t" s }' "$2/r.out" |
+	awk -F'\t' -v d="$d" 'NR == FNR { p[$1] = $2; next } { n = split($NF, e, ","); s = d
+		for (j = 1; $NF != "None" && j <= n; j++) { sub(/:.*/, "", e[j]); if (e[j] != p[$1]) { s = e[j]; break } }
+		print $1 "\t" s }' "$2/p.out" "$2/r.out" |
 		cmp -s - "$2/po.out" || { echo "pick_offered() is not rank()'s first offered entry"; return 1; }
 }
 
@@ -143,6 +151,45 @@ if [ -x "$D/rank_c" ] 2>/dev/null || build_driver MMRankingTest "$D"; then
 	[ "$(cat "$TMP/nok.c")" = -1 ] && [ "$(cat "$TMP/nok.py")" = -1 ] &&
 		grep -q '^#define MMRankingTest_HAS_TOP_K 0$' "$D/_MMRankingTest.h" && ok emit-top-k-none ||
 		fail emit-top-k-none "C '$(cat "$TMP/nok.c")' Python '$(cat "$TMP/nok.py")'"
+fi
+
+# ---- (a3) per-leaf picks (fit's leaf-list rules): tree_pick.tsv is tree.tsv
+# with param leaf_pick 1 and each leaf's pick its LAST listed class (leaves
+# 2 3 6 7 9 10: 1 3 0 4 4 2; internal nodes -1), so a context's pick is the
+# last entry of its expected_rank.txt list, which for every leaf but 6 ({0:1})
+# is not its first.  The C twin's _pick() and the Python's get_pick() give it,
+# and so does _pick_offered() with every choice offered; with every choice
+# but the pick offered, it gives rank()'s first entry other than the pick
+# (the default where there is none: leaf 6); the
+# .dot names the pick of the 5 leaves where it is not the first entry; the
+# .h says the tree has picks.
+D3=$TMP/pick
+mkdir -p "$D3"
+awk -F'\t' -v OFS='\t' 'BEGIN { split("-1 -1 1 3 -1 -1 0 4 -1 4 2", pk, " ") }
+	$1 == "param" { last = NR } { l[NR] = $0; if ($1 == "node") l[NR] = $0 OFS pk[$2 + 1] }
+	END { for (i = 1; i <= NR; i++) { print l[i]; if (i == last) print "param", "leaf_pick", 1 } }' \
+	"$FE/tree.tsv" >"$D3/tree_pick.tsv"
+awk -F'\t' '{ n = split($2, e, ","); sub(/:.*/, "", e[n]); print $1 "\t" e[n] }' "$FE/expected_rank.txt" >"$D3/want.pick"
+if emit_all MMRankingTest "$D3/tree_pick.tsv" "$D3" && build_driver MMRankingTest "$D3"; then
+	"$D3/rank_c" "$FE/contexts.tsv" --pick >"$D3/c.pick" 2>&1
+	test_cmp emit-pick-known-c "$D3/want.pick" "$D3/c.pick"
+	stub_python "$E/rank_py.py" "$D3/_MMRankingTest.py" MMRankingTest "$FE/contexts.tsv" --pick >"$D3/py.pick" 2>&1
+	test_cmp emit-pick-known-py "$D3/want.pick" "$D3/py.pick"
+	"$D3/rank_c" "$FE/contexts.tsv" >"$D3/r.out" && "$D3/rank_c" "$FE/contexts.tsv" --pick-offered >"$D3/po.out"
+	awk -F'\t' 'NR == FNR { p[$1] = $2; next } { n = split($NF, e, ","); s = 0
+		for (j = 1; j <= n; j++) { sub(/:.*/, "", e[j]); if (e[j] != p[$1]) { s = e[j]; break } }
+		print $1 "\t" s }' "$D3/want.pick" "$D3/r.out" >"$D3/want.po"
+	test_cmp emit-pick-offered-falls-back "$D3/want.po" "$D3/po.out"
+	"$D3/rank_c" "$FE/contexts.tsv" --pick-all-offered >"$D3/pa.out"
+	test_cmp emit-pick-offered-is-pick "$D3/want.pick" "$D3/pa.out"
+	# the lists are those of the tree without picks
+	cut -f1,3 "$D3/r.out" >"$D3/hand.c2"
+	test_cmp emit-pick-same-lists "$FE/expected_rank_c.txt" "$D3/hand.c2"
+	[ "$(grep -c 'pick=' "$D3/MMRankingTest.dot")" = 5 ] && grep -q '^#define MMRankingTest_HAS_PICK 1$' "$D3/_MMRankingTest.h" &&
+		grep -q '^#define MMRankingTest_HAS_PICK 0$' "$D/_MMRankingTest.h" && ! grep -q 'pick=' "$D/MMRankingTest.dot" &&
+		ok emit-pick-dot-h || fail emit-pick-dot-h "$(grep -c 'pick=' "$D3/MMRankingTest.dot") dot labels; $(grep HAS_PICK "$D3/_MMRankingTest.h" "$D/_MMRankingTest.h" | tr '\n' ' ')"
+else
+	fail emit-pick "emit or the driver failed: $(cat "$D3"/err.* "$D3/cc.err" 2>/dev/null | head -2)"
 fi
 
 # ---- (b) the outputs compile -------------------------------------------------
@@ -244,11 +291,13 @@ if [ -f "$REF/_MMRankingA100.py" ] && [ -f "$REF/_MMRankingH100.py" ]; then
 			fail emit-reference-$g "import failed: $(tail -1 "$R/imp.err")"; continue; fi
 		if ! emit_all MMRanking$g "$R/tree.tsv" "$R"; then
 			fail emit-reference-$g "emit failed: $(cat "$R"/err.* | head -2)"; continue; fi
-		# the only differences allowed: our modern typing import (spec §6.1)
-		# and get_top_k (issue #35) appended, None for a tree without k
+		# the only differences allowed: our modern typing import (spec §6.1),
+		# get_top_k (issue #35) appended, None for a tree without k, and
+		# get_pick, the first entry for a tree without picks: the tail of
+		# expected.py, whose tree has neither
 		{ sed 's/^from typing import List, Optional, Tuple$/from typing import Optional/' "$REF/_MMRanking$g.py"
-		  printf '\n    def get_top_k(self, context: AHContext) -> Optional[int]:\n'
-		  printf '        # This tree has no per-leaf k (mmrank fit --topk-eps).\n        return None\n'; } >"$R/want.py"
+		  sed -n '/^    def get_top_k(/,$p' "$FE/expected.py" | sed '1i\
+'; } >"$R/want.py"
 		test_cmp emit-reference-py-$g "$R/want.py" "$R/_MMRanking$g.py"
 		if ! build_driver MMRanking$g "$R"; then
 			fail emit-reference-c-$g "driver does not build: $(head -3 "$R/cc.err")"; continue; fi

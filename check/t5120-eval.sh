@@ -48,8 +48,9 @@ if "$BIN/eval" --k 1,2,3 -o "$TMP/e.tsv" --ranks "$TMP/r.tsv" "$F/small.tree.tsv
 	awk -F'\t' 'NR>1{print $1, $2}' "$TMP/e.tsv" | sort -u >"$TMP/names"
 	echo "small.tree S" >"$TMP/want"
 	test_cmp eval-names "$TMP/want" "$TMP/names"
-	printf '%s\n' "small.tree	S	0	1	type=b	1,2,3,4" "small.tree	S	1	1	extern_mm	1,2,3,4" \
-		"small.tree	S	2	2	type=a	" >"$TMP/want"
+	# pick: a tree without param leaf_pick picks its list's first class
+	printf '%s\n' "small.tree	S	0	1	type=b	1,2,3,4	1" "small.tree	S	1	1	extern_mm	1,2,3,4	1" \
+		"small.tree	S	2	2	type=a		-1" >"$TMP/want"
 	tail -n +2 "$TMP/r.tsv" >"$TMP/got"
 	test_cmp eval-ranks "$TMP/want" "$TMP/got"
 	grep -Eq '^small.tree +S +3 +1 +33\.33%' "$TMP/out" && ok eval-table || fail eval-table "$(head -2 "$TMP/out" | tr '\n' '|')"
@@ -86,7 +87,8 @@ expect_error eval-vocabulary-none "tree 'other' ranks none of the 3 choice ids o
 	"$TMP/bad.tsv" "$BIN/eval" -o "$TMP/bad.tsv" "$TMP/other.tsv" "$TMP/small.feat.tsv"
 
 # the curve (--curve, issue #19; stages/learn/curve.h), by hand:
-#   first entry alone (the first ranked measured choice; extern_mm if none):
+#   first, the pick alone (this tree has none: the first ranked measured
+#   choice, extern_mm if none; head the same):
 #     input 0 a (.5/.4 = 1.25), input 1 a (.6/.3 = 2), input 2 (unsafe, no
 #     list) extern_mm (2/1 = 2): no hit, regret gmean 5^(1/3), max 2
 #   k = 1: as eval-k1 (hits 1/3, 2.5^(1/3)); k = 2..10: as eval-k2 (2/3,
@@ -111,7 +113,11 @@ if "$BIN/eval" --curve "$TMP/c.tsv" --tree t="$F/small.tree.tsv" --ranked r:S="$
 	curve_row eval-ranked-first r first 0 2.2894284851066637 3
 	curve_row eval-ranked-k1 r 1 0.33333333333333331 1.5874010519681994
 	curve_row eval-ranked-k10 r 10 0.33333333333333331 1.5874010519681994
-	[ "$(wc -l <"$TMP/c.tsv")" = 25 ] && head -1 "$TMP/c.tsv" | grep -qx \
+	# head, the list head alone: first's own figures here (neither the tree,
+	# which has no param leaf_pick, nor the ranks TSV has picks)
+	curve_row eval-curve-head t head 0 1.7099759466766968 2
+	curve_row eval-ranked-head r head 0 2.2894284851066637 3
+	[ "$(wc -l <"$TMP/c.tsv")" = 27 ] && head -1 "$TMP/c.tsv" | grep -qx \
 		'tree	set	k	inputs	hit_rate	regret_gmean	regret_max	regret_none	mean_k' &&
 		grep -Eq '^r +S +3 +0\.00% +2\.289428' "$TMP/cout" && ok eval-curve-file ||
 		fail eval-curve-file "$(head -2 "$TMP/c.tsv" | tr '\n' '|') $(grep '^r ' "$TMP/cout")"

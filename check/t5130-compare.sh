@@ -37,9 +37,9 @@ want="ref ours "
 nv=; stages/sh/nvmmh-dir.sh >/dev/null 2>&1 && nv="nvmmh "
 [ "$trees" = "$want$nv" ] && ok compare-d-trees || fail compare-d-trees "fair.tsv trees '$trees', want '$want$nv'"
 # (d)'s curve (issue #19): after the table, one row per (set, tree): the
-# inputs, then hit % and regret for the first entry alone and k = 1, 2, 5, 10
+# inputs, then hit % and regret for the pick alone, the list head alone and k = 1, 2, 5, 10
 sed -n '/^== (d) /,$p' "$O/compare.txt" | sed -n '/^   curve:/,$p' >"$TMP/dc.txt"
-got=$(awk '$4 == "|" && NF == 18 && $5 ~ /^[0-9.]+$/ && $6 ~ /^1\.[0-9]+$/ {print $1, $2}' "$TMP/dc.txt" | tr '\n' ,)
+got=$(awk '$4 == "|" && NF == 21 && $5 ~ /^[0-9.]+$/ && $6 ~ /^1\.[0-9]+$/ {print $1, $2}' "$TMP/dc.txt" | tr '\n' ,)
 rows=; for s in heldout train_timm train_hf; do for t in $want$nv; do rows+="$s $t,"; done; done
 [ "$got" = "$rows" ] && ok compare-d-curve || fail compare-d-curve "rows '$got', want '$rows'"
 

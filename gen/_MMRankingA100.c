@@ -775,15 +775,153 @@ int MMRankingA100_top_k(const ah_mm_context *ctx)
 
 int MMRankingA100_pick(const ah_mm_context *ctx)
 {
-	ah_mm_ranked first;
-	return MMRankingA100_rank(ctx, &first, 1) > 0 ? first.choice
-	                                              : MMRankingA100_DEFAULT_CHOICE;
+	const int64_t mn = ctx->m * ctx->n;
+	const double ai = MMRankingA100_arith_intensity(ctx->m, ctx->k, ctx->n);
+	const int tf32 = ctx->mat1_dtype != AH_MM_DTYPE_FLOAT32 ? 0 :
+	                 ctx->allow_tf32 ? 1 : 2;
+	(void)ctx;
+	if (ai <= 52.624506484320136) {	/* arith_intensity <= 52.624506484320136 */
+		if (ctx->n <= 34) {	/* n <= 34.0 */
+			if (ctx->n <= 18) {	/* n <= 18.0 */
+				if (ctx->k <= 19) {	/* k <= 19.5 */
+					return 12;
+				} else {
+					if (ctx->k <= 40) {	/* k <= 40.0 */
+						return 45;
+					} else {
+						if (ctx->k <= 896) {	/* k <= 896.0 */
+							if (ctx->k <= 68) {	/* k <= 68.0 */
+								return 259;
+							} else {
+								return 198;
+							}
+						} else {
+							return 0;
+						}
+					}
+				}
+			} else {
+				if (ctx->mat1_stride_0 <= 20) {	/* mat1_stride_0 <= 20.0 */
+					return 0;
+				} else {
+					if (ctx->k <= 40) {	/* k <= 40.0 */
+						return 48;
+					} else {
+						if (ctx->k <= 68) {	/* k <= 68.0 */
+							return 73;
+						} else {
+							if (ai <= 24.472520206391824) {	/* arith_intensity <= 24.472520206391824 */
+								return 53;
+							} else {
+								return 73;
+							}
+						}
+					}
+				}
+			}
+		} else {
+			if (ctx->k <= 18) {	/* k <= 18.0 */
+				if (mn <= 19505152) {	/* m*n <= 19505152.0 */
+					if (ctx->m <= 264) {	/* m <= 264.0 */
+						return 105;
+					} else {
+						if (mn <= 1441792) {	/* m*n <= 1441792.0 */
+							if (ctx->k <= 10) {	/* k <= 10.0 */
+								return 162;
+							} else {
+								return 228;
+							}
+						} else {
+							return 223;
+						}
+					}
+				} else {
+					if (ctx->m <= 648320) {	/* m <= 648320.0 */
+						if (mn <= 95711232) {	/* m*n <= 95711232.0 */
+							return 211;
+						} else {
+							return 210;
+						}
+					} else {
+						if (ctx->n <= 56) {	/* n <= 56.0 */
+							return 29;
+						} else {
+							return 158;
+						}
+					}
+				}
+			} else {
+				if (ctx->k <= 35) {	/* k <= 35.0 */
+					if (ctx->n <= 68) {	/* n <= 68.0 */
+						return 60;
+					} else {
+						if (ctx->m <= 212992) {	/* m <= 212992.0 */
+							return 249;
+						} else {
+							return 56;
+						}
+					}
+				} else {
+					if (mn <= 309760) {	/* m*n <= 309760.0 */
+						if (ctx->m <= 31) {	/* m <= 31.5 */
+							return 0;
+						} else {
+							return 0;
+						}
+					} else {
+						if (ctx->n <= 72) {	/* n <= 72.0 */
+							if (ctx->k <= 68) {	/* k <= 68.0 */
+								return 267;
+							} else {
+								return 78;
+							}
+						} else {
+							return 254;
+						}
+					}
+				}
+			}
+		}
+	} else {
+		if (tf32 != 2) {	/* str(using_tf32) != 'False' */
+			if (ai <= 244.24355005159958) {	/* arith_intensity <= 244.24355005159958 */
+				if (mn <= 582144) {	/* m*n <= 582144.0 */
+					return 0;
+				} else {
+					if (ctx->k <= 198) {	/* k <= 198.0 */
+						if (ctx->k <= 134) {	/* k <= 134.0 */
+							if (ctx->mat1_stride_0 <= 68) {	/* mat1_stride_0 <= 68.0 */
+								return 35;
+							} else {
+								return 58;
+							}
+						} else {
+							return 58;
+						}
+					} else {
+						return 0;
+					}
+				}
+			} else {
+				if (mn <= 2590720) {	/* m*n <= 2590720.0 */
+					return 0;
+				} else {
+					return 0;
+				}
+			}
+		} else {
+			return 0;
+		}
+	}
 }
 
 int MMRankingA100_pick_offered(const ah_mm_context *ctx, const unsigned char *offered)
 {
 	ah_mm_ranked list[MMRankingA100_MAX_RANKED > 0 ? MMRankingA100_MAX_RANKED : 1];
-	int n = MMRankingA100_rank(ctx, list, MMRankingA100_MAX_RANKED);
+	int p = MMRankingA100_pick(ctx), n;
+	if (offered[p])
+		return p;
+	n = MMRankingA100_rank(ctx, list, MMRankingA100_MAX_RANKED);
 	for (int i = 0; i < n; i++)
 		if (offered[list[i].choice])
 			return list[i].choice;

@@ -519,3 +519,109 @@ class MMRankingA100(LearnedHeuristicDecision):
                         return 2
             else:
                 return 2
+
+    def get_pick(self, context: AHContext) -> Optional[str]:
+        # The choice to run alone for this context, without autotuning (Inductor
+        # does not call this): the leaf's pick, the choice with the smallest
+        # regret alone over the leaf's training inputs (mmrank fit), which
+        # need not be get_best_choices' first entry; None for an unsafe leaf.
+        if context.get_value('arith_intensity') <= 52.624506484320136:
+            if context.get_value('n') <= 34.0:
+                if context.get_value('n') <= 18.0:
+                    if context.get_value('k') <= 19.5:
+                        return self.choices[12]
+                    else:
+                        if context.get_value('k') <= 40.0:
+                            return self.choices[45]
+                        else:
+                            if context.get_value('k') <= 896.0:
+                                if context.get_value('k') <= 68.0:
+                                    return self.choices[259]
+                                else:
+                                    return self.choices[198]
+                            else:
+                                return self.choices[0]
+                else:
+                    if context.get_value('mat1_stride_0') <= 20.0:
+                        return self.choices[0]
+                    else:
+                        if context.get_value('k') <= 40.0:
+                            return self.choices[48]
+                        else:
+                            if context.get_value('k') <= 68.0:
+                                return self.choices[73]
+                            else:
+                                if context.get_value('arith_intensity') <= 24.472520206391824:
+                                    return self.choices[53]
+                                else:
+                                    return self.choices[73]
+            else:
+                if context.get_value('k') <= 18.0:
+                    if context.get_value('m*n') <= 19505152.0:
+                        if context.get_value('m') <= 264.0:
+                            return self.choices[105]
+                        else:
+                            if context.get_value('m*n') <= 1441792.0:
+                                if context.get_value('k') <= 10.0:
+                                    return self.choices[162]
+                                else:
+                                    return self.choices[228]
+                            else:
+                                return self.choices[223]
+                    else:
+                        if context.get_value('m') <= 648320.0:
+                            if context.get_value('m*n') <= 95711232.0:
+                                return self.choices[211]
+                            else:
+                                return self.choices[210]
+                        else:
+                            if context.get_value('n') <= 56.0:
+                                return self.choices[29]
+                            else:
+                                return self.choices[158]
+                else:
+                    if context.get_value('k') <= 35.0:
+                        if context.get_value('n') <= 68.0:
+                            return self.choices[60]
+                        else:
+                            if context.get_value('m') <= 212992.0:
+                                return self.choices[249]
+                            else:
+                                return self.choices[56]
+                    else:
+                        if context.get_value('m*n') <= 309760.0:
+                            if context.get_value('m') <= 31.5:
+                                return self.choices[0]
+                            else:
+                                return self.choices[0]
+                        else:
+                            if context.get_value('n') <= 72.0:
+                                if context.get_value('k') <= 68.0:
+                                    return self.choices[267]
+                                else:
+                                    return self.choices[78]
+                            else:
+                                return self.choices[254]
+        else:
+            if str(context.get_value('using_tf32')) != 'False':
+                if context.get_value('arith_intensity') <= 244.24355005159958:
+                    if context.get_value('m*n') <= 582144.0:
+                        return self.choices[0]
+                    else:
+                        if context.get_value('k') <= 198.0:
+                            if context.get_value('k') <= 134.0:
+                                if context.get_value('mat1_stride_0') <= 68.0:
+                                    return self.choices[35]
+                                else:
+                                    return self.choices[58]
+                            else:
+                                return self.choices[58]
+                        else:
+                            return self.choices[0]
+                else:
+                    if context.get_value('m*n') <= 2590720.0:
+                        return self.choices[0]
+                    else:
+                        return self.choices[0]
+            else:
+                return self.choices[0]

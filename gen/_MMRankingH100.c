@@ -678,15 +678,120 @@ int MMRankingH100_top_k(const ah_mm_context *ctx)
 
 int MMRankingH100_pick(const ah_mm_context *ctx)
 {
-	ah_mm_ranked first;
-	return MMRankingH100_rank(ctx, &first, 1) > 0 ? first.choice
-	                                              : MMRankingH100_DEFAULT_CHOICE;
+	const int64_t mn = ctx->m * ctx->n;
+	const int64_t kn = ctx->k * ctx->n;
+	const double ai = MMRankingH100_arith_intensity(ctx->m, ctx->k, ctx->n);
+	(void)ctx;
+	if (ai <= 29.89772140896782) {	/* arith_intensity <= 29.89772140896782 */
+		if (ctx->n <= 34) {	/* n <= 34.0 */
+			if (ctx->n <= 18) {	/* n <= 18.0 */
+				if (ctx->k <= 27) {	/* k <= 27.0 */
+					if (kn <= 248) {	/* k*n <= 248.0 */
+						return 151;
+					} else {
+						return 207;
+					}
+				} else {
+					if (ctx->k <= 40) {	/* k <= 40.0 */
+						return 41;
+					} else {
+						return 0;
+					}
+				}
+			} else {
+				if (ctx->mat1_stride_0 <= 40) {	/* mat1_stride_0 <= 40.0 */
+					if (ctx->mat1_stride_0 <= 20) {	/* mat1_stride_0 <= 20.0 */
+						return 0;
+					} else {
+						return 48;
+					}
+				} else {
+					if (ctx->k <= 68) {	/* k <= 68.0 */
+						return 185;
+					} else {
+						return 238;
+					}
+				}
+			}
+		} else {
+			if (ctx->k <= 18) {	/* k <= 18.0 */
+				if (ctx->m <= 264) {	/* m <= 264.0 */
+					return 98;
+				} else {
+					if (ctx->n <= 80) {	/* n <= 80.0 */
+						return 216;
+					} else {
+						return 218;
+					}
+				}
+			} else {
+				if (ctx->k <= 36) {	/* k <= 36.0 */
+					if (ctx->n <= 68) {	/* n <= 68.0 */
+						return 246;
+					} else {
+						return 244;
+					}
+				} else {
+					if (ctx->k <= 2560) {	/* k <= 2560.0 */
+						return 0;
+					} else {
+						return 0;
+					}
+				}
+			}
+		}
+	} else {
+		if (ai <= 56.99558362571803) {	/* arith_intensity <= 56.99558362571803 */
+			if (ctx->n <= 68) {	/* n <= 68.0 */
+				if (ctx->k <= 80) {	/* k <= 80.0 */
+					if (ctx->m <= 462912) {	/* m <= 462912.0 */
+						return 262;
+					} else {
+						return 265;
+					}
+				} else {
+					if (ctx->k <= 348) {	/* k <= 348.0 */
+						return 79;
+					} else {
+						return 0;
+					}
+				}
+			} else {
+				if (ctx->m <= 3264) {	/* m <= 3264.0 */
+					return 0;
+				} else {
+					if (ctx->k <= 62) {	/* k <= 62.5 */
+						return 249;
+					} else {
+						return 37;
+					}
+				}
+			}
+		} else {
+			if (mn <= 1097728) {	/* m*n <= 1097728.0 */
+				return 0;
+			} else {
+				if (mn <= 3244032) {	/* m*n <= 3244032.0 */
+					return 0;
+				} else {
+					if (ctx->n <= 136) {	/* n <= 136.0 */
+						return 65;
+					} else {
+						return 0;
+					}
+				}
+			}
+		}
+	}
 }
 
 int MMRankingH100_pick_offered(const ah_mm_context *ctx, const unsigned char *offered)
 {
 	ah_mm_ranked list[MMRankingH100_MAX_RANKED > 0 ? MMRankingH100_MAX_RANKED : 1];
-	int n = MMRankingH100_rank(ctx, list, MMRankingH100_MAX_RANKED);
+	int p = MMRankingH100_pick(ctx), n;
+	if (offered[p])
+		return p;
+	n = MMRankingH100_rank(ctx, list, MMRankingH100_MAX_RANKED);
 	for (int i = 0; i < n; i++)
 		if (offered[list[i].choice])
 			return list[i].choice;

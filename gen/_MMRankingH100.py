@@ -466,3 +466,85 @@ class MMRankingH100(LearnedHeuristicDecision):
                             return 5
                         else:
                             return 4
+
+    def get_pick(self, context: AHContext) -> Optional[str]:
+        # The choice to run alone for this context, without autotuning (Inductor
+        # does not call this): the leaf's pick, the choice with the smallest
+        # regret alone over the leaf's training inputs (mmrank fit), which
+        # need not be get_best_choices' first entry; None for an unsafe leaf.
+        if context.get_value('arith_intensity') <= 29.89772140896782:
+            if context.get_value('n') <= 34.0:
+                if context.get_value('n') <= 18.0:
+                    if context.get_value('k') <= 27.0:
+                        if context.get_value('k*n') <= 248.0:
+                            return self.choices[151]
+                        else:
+                            return self.choices[207]
+                    else:
+                        if context.get_value('k') <= 40.0:
+                            return self.choices[41]
+                        else:
+                            return self.choices[0]
+                else:
+                    if context.get_value('mat1_stride_0') <= 40.0:
+                        if context.get_value('mat1_stride_0') <= 20.0:
+                            return self.choices[0]
+                        else:
+                            return self.choices[48]
+                    else:
+                        if context.get_value('k') <= 68.0:
+                            return self.choices[185]
+                        else:
+                            return self.choices[238]
+            else:
+                if context.get_value('k') <= 18.0:
+                    if context.get_value('m') <= 264.0:
+                        return self.choices[98]
+                    else:
+                        if context.get_value('n') <= 80.0:
+                            return self.choices[216]
+                        else:
+                            return self.choices[218]
+                else:
+                    if context.get_value('k') <= 36.0:
+                        if context.get_value('n') <= 68.0:
+                            return self.choices[246]
+                        else:
+                            return self.choices[244]
+                    else:
+                        if context.get_value('k') <= 2560.0:
+                            return self.choices[0]
+                        else:
+                            return self.choices[0]
+        else:
+            if context.get_value('arith_intensity') <= 56.99558362571803:
+                if context.get_value('n') <= 68.0:
+                    if context.get_value('k') <= 80.0:
+                        if context.get_value('m') <= 462912.0:
+                            return self.choices[262]
+                        else:
+                            return self.choices[265]
+                    else:
+                        if context.get_value('k') <= 348.0:
+                            return self.choices[79]
+                        else:
+                            return self.choices[0]
+                else:
+                    if context.get_value('m') <= 3264.0:
+                        return self.choices[0]
+                    else:
+                        if context.get_value('k') <= 62.5:
+                            return self.choices[249]
+                        else:
+                            return self.choices[37]
+            else:
+                if context.get_value('m*n') <= 1097728.0:
+                    return self.choices[0]
+                else:
+                    if context.get_value('m*n') <= 3244032.0:
+                        return self.choices[0]
+                    else:
+                        if context.get_value('n') <= 136.0:
+                            return self.choices[65]
+                        else:
+                            return self.choices[0]

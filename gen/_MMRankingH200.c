@@ -617,15 +617,116 @@ int MMRankingH200_top_k(const ah_mm_context *ctx)
 
 int MMRankingH200_pick(const ah_mm_context *ctx)
 {
-	ah_mm_ranked first;
-	return MMRankingH200_rank(ctx, &first, 1) > 0 ? first.choice
-	                                              : MMRankingH200_DEFAULT_CHOICE;
+	const int64_t mk = ctx->m * ctx->k;
+	const int64_t mn = ctx->m * ctx->n;
+	const double ai = MMRankingH200_arith_intensity(ctx->m, ctx->k, ctx->n);
+	(void)ctx;
+	if (ai <= 112.59752554638968) {	/* arith_intensity <= 112.59752554638968 */
+		if (ctx->k <= 45) {	/* k <= 45.0 */
+			if (mn <= 245760) {	/* m*n <= 245760.0 */
+				if (ctx->m <= 24) {	/* m <= 24.0 */
+					if (mn <= 3072) {	/* m*n <= 3072.0 */
+						return 74;
+					} else {
+						if (ctx->n <= 3904) {	/* n <= 3904.0 */
+							return 80;
+						} else {
+							if (ctx->n <= 9216) {	/* n <= 9216.0 */
+								if (mk <= 96) {	/* m*k <= 96.0 */
+									return 78;
+								} else {
+									return 81;
+								}
+							} else {
+								return 67;
+							}
+						}
+					}
+				} else {
+					if (ctx->mat1_dtype != AH_MM_DTYPE_FLOAT16) {	/* str(mat1_dtype) != 'torch.float16' */
+						return 125;
+					} else {
+						return 128;
+					}
+				}
+			} else {
+				if (ctx->k <= 20) {	/* k <= 20.5 */
+					if (mn <= 16080896) {	/* m*n <= 16080896.0 */
+						return 124;
+					} else {
+						if (mn <= 51380224) {	/* m*n <= 51380224.0 */
+							return 13;
+						} else {
+							if (mk <= 90112) {	/* m*k <= 90112.0 */
+								return 170;
+							} else {
+								return 172;
+							}
+						}
+					}
+				} else {
+					if (ctx->m <= 1408) {	/* m <= 1408.0 */
+						return 0;
+					} else {
+						return 187;
+					}
+				}
+			}
+		} else {
+			if (ctx->n <= 7168) {	/* n <= 7168.0 */
+				if (ctx->m <= 7040) {	/* m <= 7040.0 */
+					return 0;
+				} else {
+					if (ai <= 15.986817726765628) {	/* arith_intensity <= 15.986817726765628 */
+						if (ctx->mat1_stride_0 <= 512) {	/* mat1_stride_0 <= 512.5 */
+							return 0;
+						} else {
+							return 161;
+						}
+					} else {
+						if (ctx->n <= 46) {	/* n <= 46.0 */
+							return 0;
+						} else {
+							return 0;
+						}
+					}
+				}
+			} else {
+				if (ctx->m <= 17) {	/* m <= 17.5 */
+					return 0;
+				} else {
+					if (ai <= 54.3221038325604) {	/* arith_intensity <= 54.3221038325604 */
+						return 0;
+					} else {
+						if (ctx->mat2_stride_1 <= 1792) {	/* mat2_stride_1 <= 1792.0 */
+							return 0;
+						} else {
+							return 0;
+						}
+					}
+				}
+			}
+		}
+	} else {
+		if (ctx->mat1_dtype != AH_MM_DTYPE_FLOAT32) {	/* str(mat1_dtype) != 'torch.float32' */
+			if (!ctx->mat1_iscontig) {	/* str(mat1_iscontig) != 'True' */
+				return 0;
+			} else {
+				return 0;
+			}
+		} else {
+			return 0;
+		}
+	}
 }
 
 int MMRankingH200_pick_offered(const ah_mm_context *ctx, const unsigned char *offered)
 {
 	ah_mm_ranked list[MMRankingH200_MAX_RANKED > 0 ? MMRankingH200_MAX_RANKED : 1];
-	int n = MMRankingH200_rank(ctx, list, MMRankingH200_MAX_RANKED);
+	int p = MMRankingH200_pick(ctx), n;
+	if (offered[p])
+		return p;
+	n = MMRankingH200_rank(ctx, list, MMRankingH200_MAX_RANKED);
 	for (int i = 0; i < n; i++)
 		if (offered[list[i].choice])
 			return list[i].choice;

@@ -101,12 +101,10 @@ const char *MMRankingH200_get_choice(int idx);
  * MMRankingH200_DEFAULT_CHOICE; where the leaf does not list it, it is
  * appended last with weight 0.0, as Inductor appends extern_mm to the
  * Python's list (§7.3 step 5), so a caller without Inductor always has the
- * default to fall back to.  Otherwise the order is the Python's: for a tree
- * fitted with --leaf-rank prefix (issue #19) the first entry is the choice
- * with the smallest regret when run alone and each next one the best
- * addition to a short autotuning list; with --leaf-rank greedy (make's
- * default) the list is ordered for Inductor's top-k, extern_mm last, and
- * its first entry is not meant to run alone.  Returns n, the length of the
+ * default to fall back to.  Otherwise the order is the Python's, ordered
+ * for Inductor's top-k list with extern_mm autotuned beside it (mmrank
+ * fit's leaf-list rules): to run one choice alone, without autotuning,
+ * take pick(), not the first entry.  Returns n, the length of the
  * whole list (<= MMRankingH200_MAX_RANKED); when n > cap only the first cap
  * entries (the top cap choices, as get_top_k_choices truncates, §7.3) are
  * written:
@@ -115,18 +113,27 @@ const char *MMRankingH200_get_choice(int idx);
  * out may be NULL when cap is 0.  Allocates nothing, thread-safe. */
 int MMRankingH200_rank(const ah_mm_context *ctx, ah_mm_ranked *out, int cap);
 
-/* The choice to launch for ctx without autotuning: the first entry of
- * rank()'s list (see there: a good pick alone for --leaf-rank prefix
- * trees), or MMRankingH200_DEFAULT_CHOICE for an unsafe leaf.  Always a
- * valid index.  Allocates nothing, thread-safe. */
+/* 1 when every leaf carries its own pick (mmrank fit's leaf-list rules),
+ * else 0: then pick() is the first entry of rank()'s list. */
+#define MMRankingH200_HAS_PICK 1
+
+/* The choice to launch for ctx without autotuning: the leaf's pick, the
+ * choice with the smallest regret alone over the leaf's training inputs
+ * among extern_mm and those measured on every one of them (any other
+ * must beat extern_mm by 0.05 mean ln regret, about 5 %); it need not be
+ * rank()'s first entry, which is trained for the autotuned top-k +
+ * extern_mm lists (MMRankingH200_HAS_PICK 0: it is that first entry).
+ * MMRankingH200_DEFAULT_CHOICE for an unsafe leaf.  Always a valid index.
+ * Allocates nothing, thread-safe. */
 int MMRankingH200_pick(const ah_mm_context *ctx);
 
 /* The choice to launch for ctx when the caller can run only some choices
  * for it (its own candidate list: Inductor shrinks its configs to small
- * problems, §3.5, so a leaf's first entry can be a config the shape lacks):
- * the first entry of rank()'s list with offered[choice] nonzero, else
- * MMRankingH200_DEFAULT_CHOICE.  offered has MMRankingH200_N_CHOICES entries,
- * indexed as MMRankingH200_choices[].  Allocates nothing, thread-safe. */
+ * problems, §3.5, so a leaf's pick can be a config the shape lacks):
+ * pick() when offered[pick()] is nonzero, else the first entry of rank()'s
+ * list with offered[choice] nonzero, else MMRankingH200_DEFAULT_CHOICE.
+ * offered has MMRankingH200_N_CHOICES entries, indexed as
+ * MMRankingH200_choices[].  Allocates nothing, thread-safe. */
 int MMRankingH200_pick_offered(const ah_mm_context *ctx, const unsigned char *offered);
 
 /* 1 when the leaves carry their own list length (mmrank fit --topk-eps,

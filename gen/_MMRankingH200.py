@@ -410,3 +410,82 @@ class MMRankingH200(LearnedHeuristicDecision):
                     return 4
             else:
                 return 3
+
+    def get_pick(self, context: AHContext) -> Optional[str]:
+        # The choice to run alone for this context, without autotuning (Inductor
+        # does not call this): the leaf's pick, the choice with the smallest
+        # regret alone over the leaf's training inputs (mmrank fit), which
+        # need not be get_best_choices' first entry; None for an unsafe leaf.
+        if context.get_value('arith_intensity') <= 112.59752554638968:
+            if context.get_value('k') <= 45.0:
+                if context.get_value('m*n') <= 245760.0:
+                    if context.get_value('m') <= 24.0:
+                        if context.get_value('m*n') <= 3072.0:
+                            return self.choices[74]
+                        else:
+                            if context.get_value('n') <= 3904.0:
+                                return self.choices[80]
+                            else:
+                                if context.get_value('n') <= 9216.0:
+                                    if context.get_value('m*k') <= 96.0:
+                                        return self.choices[78]
+                                    else:
+                                        return self.choices[81]
+                                else:
+                                    return self.choices[67]
+                    else:
+                        if str(context.get_value('mat1_dtype')) != 'torch.float16':
+                            return self.choices[125]
+                        else:
+                            return self.choices[128]
+                else:
+                    if context.get_value('k') <= 20.5:
+                        if context.get_value('m*n') <= 16080896.0:
+                            return self.choices[124]
+                        else:
+                            if context.get_value('m*n') <= 51380224.0:
+                                return self.choices[13]
+                            else:
+                                if context.get_value('m*k') <= 90112.0:
+                                    return self.choices[170]
+                                else:
+                                    return self.choices[172]
+                    else:
+                        if context.get_value('m') <= 1408.0:
+                            return self.choices[0]
+                        else:
+                            return self.choices[187]
+            else:
+                if context.get_value('n') <= 7168.0:
+                    if context.get_value('m') <= 7040.0:
+                        return self.choices[0]
+                    else:
+                        if context.get_value('arith_intensity') <= 15.986817726765628:
+                            if context.get_value('mat1_stride_0') <= 512.5:
+                                return self.choices[0]
+                            else:
+                                return self.choices[161]
+                        else:
+                            if context.get_value('n') <= 46.0:
+                                return self.choices[0]
+                            else:
+                                return self.choices[0]
+                else:
+                    if context.get_value('m') <= 17.5:
+                        return self.choices[0]
+                    else:
+                        if context.get_value('arith_intensity') <= 54.3221038325604:
+                            return self.choices[0]
+                        else:
+                            if context.get_value('mat2_stride_1') <= 1792.0:
+                                return self.choices[0]
+                            else:
+                                return self.choices[0]
+        else:
+            if str(context.get_value('mat1_dtype')) != 'torch.float32':
+                if str(context.get_value('mat1_iscontig')) != 'True':
+                    return self.choices[0]
+                else:
+                    return self.choices[0]
+            else:
+                return self.choices[0]

@@ -279,17 +279,18 @@ static void tree_calls(gen *g, int i, int depth, tree_prob *buf)
 			indent(g, depth);
 			fputs("]], [[", g->fp);
 			leaf_pairs(g, i, buf);
-			/* the leaf's k (fit --topk-eps; get_top_k), None without */
+			/* the leaf's k (fit --topk-eps; get_top_k), None without;
+			 * its pick (tree_pick; get_pick) */
 			if (g->t->topk_eps > 0)
-				fprintf(g->fp, "]], [[%d]])", d->top_k);
+				fprintf(g->fp, "]], [[%d]], %d)", d->top_k, tree_pick(g->t, i));
 			else
-				fputs("]], [[None]])", g->fp);
+				fprintf(g->fp, "]], [[None]], %d)", tree_pick(g->t, i));
 		} else {
 			fputs("MMR_RETURN([[", g->fp);
 			indent(g, depth);
-			fprintf(g->fp, "]], %d, %d, %d)", i,
+			fprintf(g->fp, "]], %d, %d, %d, %d)", i,
 			        d->prob_len + appends_default(g->t, i, g->def),
-			        g->t->topk_eps > 0 ? d->top_k : -1);
+			        g->t->topk_eps > 0 ? d->top_k : -1, tree_pick(g->t, i));
 		}
 		return;
 	}
@@ -382,6 +383,8 @@ static void write_defs(FILE *fp, const tree *t, const ah_meta *m,
 	else
 		snprintf(b, sizeof b, "0.0");
 	define(fp, "MMR_TOP_K_EPS", b);
+	/* fit's leaf-list rules: each leaf's pick, else the first entry */
+	define(fp, "MMR_HAS_PICK", t->leaf_pick ? "1" : "0");
 
 	fputs("m4_define([[MMR_CHOICES]], [[", fp);
 	for (int c = 0; c < t->n_class; c++)

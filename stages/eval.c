@@ -21,10 +21,12 @@
  *                 (`return None`, §5.7).
  *
  * The curve (--curve, curve.h; issue #19): hit rate and regret of the
- * first entry alone (what a runtime without autotuning launches: the first
- * listed choice measured for the input, extern_mm if none is) and of the
- * top-k + extern_mm lists for k = 1..10 and for k = the leaf's own top_k
- * (auto: fit --topk-eps; 10 for a tree without one), per (tree, set).
+ * pick alone (`first`, what a runtime without autotuning launches: the
+ * leaf's pick when it was measured for the input, else the first listed
+ * choice measured for it, extern_mm if none is), of the list head alone
+ * (`head`: the same without the pick) and of the top-k + extern_mm lists
+ * for k = 1..10 and for k = the leaf's own top_k (auto: fit --topk-eps; 10
+ * for a tree without one), per (tree, set).
  *
  * Per-input rankings (--ranked NAME:SET=FILE, a ranks TSV: nvmmh's, NVIDIA's
  * analytic nvMatmulHeuristics) are scored on set SET like a tree's lists
@@ -430,10 +432,11 @@ typedef struct {
 } extra;
 
 /* Input i's ranking by p into rank[], prob[] (universe indices), its leaf
- * (-1 for a ranks TSV) into *leaf; returns the length.  rk: scratch. */
+ * (-1 for a ranks TSV) into *leaf, the leaf's pick (tree.h tree_pick; -1:
+ * none, a ranks TSV's) into *pick; returns the length.  rk: scratch. */
 static int
 pair_rank(const pair *p, int i, double *x, tree_prob *rk, int *rank,
-          double *prob, int *leaf)
+          double *prob, int *leaf, int *pick)
 {
 	if (p->rk) {
 		int o = p->rk->off[i], n = p->rk->off[i + 1] - o;
@@ -441,11 +444,14 @@ pair_rank(const pair *p, int i, double *x, tree_prob *rk, int *rank,
 			rank[j] = p->cmap[o + j];
 			prob[j] = 1.0;
 		}
-		*leaf = -1;
+		*leaf = *pick = -1;
 		return n;
 	}
 	pair_x(p, i, x);
 	*leaf = tree_apply(p->t, x);
+	*pick = tree_pick(p->t, *leaf);
+	if (*pick >= 0)
+		*pick = p->cmap[*pick];
 	int n = tree_ranked(p->t, *leaf, rk, p->t->n_class);
 	for (int j = 0; j < n; j++) {
 		rank[j] = p->cmap[rk[j].cls];
@@ -463,7 +469,7 @@ pair_input(const pair *p, int i, const klist *kl, mx_acc *acc, extra *ex,
            double *prob)
 {
 	const featset *fs = p->fs;
-	int leaf, n = pair_rank(p, i, x, rk, rank, prob, &leaf);
+	int leaf, pick, n = pair_rank(p, i, x, rk, rank, prob, &leaf, &pick);
 	for (int u = 0; u < p->U; u++)
 		time[u] = NAN;
 	for (int r = fs->first[i]; r < fs->first[i + 1]; r++)
@@ -474,7 +480,7 @@ pair_input(const pair *p, int i, const klist *kl, mx_acc *acc, extra *ex,
 		        fs->choices[truth]);
 		for (int j = 0; j < n; j++)
 			fprintf(rfp, "%s%d", j ? "," : "", rk[j].cls);
-		fputc('\n', rfp);
+		fprintf(rfp, "\t%d\n", tree_pick(p->t, leaf));
 	}
 	if (!isfinite(time[truth]) || !(time[truth] > 0)) {
 		ex->skipped++;
@@ -489,7 +495,7 @@ pair_input(const pair *p, int i, const klist *kl, mx_acc *acc, extra *ex,
 	ex->no_ranked += !measured;
 	mx_case c = {time, truth, rank, prob, n, is_unsafe};
 	cv_add(&ex->curve, time, truth, rank, prob, n,
-	       p->t ? p->t->node[leaf].top_k : 0);
+	       p->t ? p->t->node[leaf].top_k : 0, pick);
 	for (int q = 0; q < kl->n; q++) {
 		topk_list l;
 		mx_add(&acc[q], &c, &l);
@@ -509,39 +515,44 @@ typedef struct {
 	cv_acc c;
 } curve_row;
 
-/* --curve TSV header, and the rows of one pair (k = first, 1..CV_KMAX,
- * auto: the leaf's top_k, curve.h), with the mean list length. */
+/* --curve TSV header, and the rows of one pair (k = first: the pick
+ * alone, 1..CV_KMAX, auto: the leaf's top_k, head: the list head alone,
+ * curve.h), with the mean list length. */
 static const char curve_header[] =
     "tree\tset\tk\tinputs\thit_rate\tregret_gmean\tregret_max\tregret_none\tmean_k";
 
 static void
 curve_tsv(FILE *fp, const char *tname, const char *sname, const cv_acc *c)
 {
-	for (int k = 0; k <= CV_AUTO; k++) {
+	for (int k = 0; k <= CV_HEAD; k++) {
 		fprintf(fp, "%s\t%s\t", tname, sname);
 		if (k == 0)
 			fputs("first", fp);
 		else if (k == CV_AUTO)
 			fputs("auto", fp);
+		else if (k == CV_HEAD)
+			fputs("head", fp);
 		else
 			fprintf(fp, "%d", k);
 		fprintf(fp, "\t%ld\t%.17g\t%.17g\t%.17g\t%ld\t%.17g\n", c->n,
 		        cv_hit(c, k), cv_regret(c, k), c->rmax[k], c->none[k],
-		        k == CV_AUTO ? cv_mean_k(c) : k ? k : 1);
+		        k == CV_AUTO ? cv_mean_k(c) : k && k < CV_AUTO ? k : 1);
 	}
 }
 
-/* The printed curve table: per pair, hit % and regret at first, 1, 2, 5, 10. */
+/* The printed curve table: per pair, hit % and regret at first, head, 1,
+ * 2, 5, 10. */
 static void
 curve_print(const curve_row *cr, size_t n)
 {
-	static const int ks[] = {0, 1, 2, 5, 10};
-	printf("\ncurve: first = the first listed choice alone (no extern_mm); k = "
-	       "top-k + extern_mm; hit %% and regret geomean\n%-12s %-12s %7s",
-	       "tree", "set", "inputs");
+	static const int ks[] = {0, CV_HEAD, 1, 2, 5, 10};
+	printf("\ncurve: first = the leaf's pick alone, head = the first listed choice "
+	       "alone (no extern_mm); k = top-k + extern_mm; hit %% and regret "
+	       "geomean\n%-12s %-12s %7s", "tree", "set", "inputs");
 	for (size_t q = 0; q < sizeof ks / sizeof *ks; q++) {
 		char h[16];
-		snprintf(h, sizeof h, ks[q] ? "k=%d" : "first", ks[q]);
+		snprintf(h, sizeof h, ks[q] == CV_HEAD ? "head" : ks[q] ? "k=%d" : "first",
+		         ks[q]);
 		printf("   %-18s", h);
 	}
 	putchar('\n');
@@ -727,10 +738,10 @@ main(int argc, char **argv)
 		        "eval TSV, one row per (set, tree, k)"),
 		OPT_STRING("--ranks", "FILE", &ranks_out, OPT_OUTPUT,
 		           "eval ranks TSV, one row per (tree, set, input): leaf, "
-		           "winner, ranking (trees only)"),
+		           "winner, ranking, pick (trees only)"),
 		OPT_STRING("--curve", "FILE", &curve_out, OPT_OUTPUT,
-		           "curve TSV: the first entry alone and k = 1..10 per (tree, "
-		           "set); also printed"),
+		           "curve TSV: the pick alone, k = 1..10, auto and the list "
+		           "head alone per (tree, set); also printed"),
 		OPT_END()
 	};
 	char *notes = help_notes();
@@ -767,7 +778,7 @@ main(int argc, char **argv)
 		        "hit_rate\tspeedup_n\tspeedup_gmean\tspeedup_max\t%s\n",
 		        mx_tsv_header);
 	if (rfp)
-		fprintf(rfp, "tree\tset\tinput\tleaf\twinner\tranking\n");
+		fprintf(rfp, "tree\tset\tinput\tleaf\twinner\tranking\tpick\n");
 	print_legend();
 	printf("%-12s %-12s %7s %3s %7s %8s %8s %8s %8s %8s %6s %6s\n", "tree",
 	       "set", "inputs", "k", "hit", "regret", "p95", "max", "speedup",

@@ -434,8 +434,9 @@ write_outputs(const fit_opts *o, const gridcv *g, gridcv_result *r, int best)
 	        tree_leaves(t), tree_depth(t), o->k, p->n_node, tree_leaves(p),
 	        tree_depth(p), g->sets[S_VAL].name, v->correct, v->total);
 	const cv_acc *c = &r->cacc[(size_t)best * g->nsets + S_VAL];
-	fprintf(stderr, "fit: %s curve (hit rate, regret gmean): first entry alone "
-	        "%.4f %.6f", g->sets[S_VAL].name, cv_hit(c, 0), cv_regret(c, 0));
+	fprintf(stderr, "fit: %s curve (hit rate, regret gmean): the pick alone "
+	        "%.4f %.6f, the list head alone %.4f %.6f", g->sets[S_VAL].name,
+	        cv_hit(c, 0), cv_regret(c, 0), cv_hit(c, CV_HEAD), cv_regret(c, CV_HEAD));
 	for (int q = 1; q <= CV_KMAX; q++)
 		if (q <= 2 || q == 5 || q == 10)
 			fprintf(stderr, ", top-%d+extern_mm %.4f %.6f", q, cv_hit(c, q),

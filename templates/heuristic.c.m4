@@ -14,9 +14,10 @@ m4_dnl   MMR_TREE     pre-order: MMR_IF_NUM(indent, feature, int threshold,
 m4_dnl                float threshold), MMR_IF_CAT(indent, feature, value),
 m4_dnl                MMR_ELSE(indent), MMR_END(indent),
 m4_dnl                MMR_RETURN(indent, node id, length with the appended
-m4_dnl                default, the leaf's k or -1), MMR_RETURN_NONE(indent);
-m4_dnl                expanded twice: in rank() and, MMR_RETURN and
-m4_dnl                MMR_RETURN_NONE redefined, in top_k()
+m4_dnl                default, the leaf's k or -1, the leaf's pick),
+m4_dnl                MMR_RETURN_NONE(indent); expanded three times: in
+m4_dnl                rank() and, MMR_RETURN and MMR_RETURN_NONE redefined,
+m4_dnl                in top_k() and pick()
 m4_dnl   MMR_HAS_TOP_K, MMR_TOP_K_EPS   see heuristic.h.m4
 m4_dnl The int threshold is floor(threshold) as a decimal int64 (Python
 m4_dnl compares int <= float exactly; so does `x <= floor(t)` on integers),
@@ -223,9 +224,8 @@ m4_define([[MMR_RETURN]], [[$1return $4;
 ]])m4_dnl
 m4_define([[MMR_RETURN_NONE]], [[$1return -1;	/* unsafe leaf */
 ]])m4_dnl
-int MMR_NAME[[]]_top_k(const ah_mm_context *ctx)
-{
-MMR_USES([[m*k]], [[	const int64_t mk = ctx->m * ctx->k;
+m4_dnl the context values the tree tests, for top_k() and pick()
+m4_define([[MMR_VALUES]], [[MMR_USES([[m*k]], [[	const int64_t mk = ctx->m * ctx->k;
 ]])m4_dnl
 MMR_USES([[m*n]], [[	const int64_t mn = ctx->m * ctx->n;
 ]])m4_dnl
@@ -237,19 +237,28 @@ MMR_USES([[using_tf32]], [[	const int tf32 = ctx->mat1_dtype != AH_MM_DTYPE_FLOA
 	                 ctx->allow_tf32 ? 1 : 2;
 ]])m4_dnl
 	(void)ctx;
+]])m4_dnl
+int MMR_NAME[[]]_top_k(const ah_mm_context *ctx)
+{
+MMR_VALUES[[]]m4_dnl
 MMR_TREE[[]]}
 
+m4_define([[MMR_RETURN]], [[$1return $5;
+]])m4_dnl
+m4_define([[MMR_RETURN_NONE]], [[$1return MMR_NAME[[]]_DEFAULT_CHOICE;	/* unsafe leaf */
+]])m4_dnl
 int MMR_NAME[[]]_pick(const ah_mm_context *ctx)
 {
-	ah_mm_ranked first;
-	return MMR_NAME[[]]_rank(ctx, &first, 1) > 0 ? first.choice
-	                                              : MMR_NAME[[]]_DEFAULT_CHOICE;
-}
+MMR_VALUES[[]]m4_dnl
+MMR_TREE[[]]}
 
 int MMR_NAME[[]]_pick_offered(const ah_mm_context *ctx, const unsigned char *offered)
 {
 	ah_mm_ranked list[MMR_NAME[[]]_MAX_RANKED > 0 ? MMR_NAME[[]]_MAX_RANKED : 1];
-	int n = MMR_NAME[[]]_rank(ctx, list, MMR_NAME[[]]_MAX_RANKED);
+	int p = MMR_NAME[[]]_pick(ctx), n;
+	if (offered[p])
+		return p;
+	n = MMR_NAME[[]]_rank(ctx, list, MMR_NAME[[]]_MAX_RANKED);
 	for (int i = 0; i < n; i++)
 		if (offered[list[i].choice])
 			return list[i].choice;

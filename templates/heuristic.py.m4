@@ -9,13 +9,17 @@ m4_dnl   MMR_THRESHOLD   confidence threshold, Python str(float)
 m4_dnl   MMR_CHOICES     MMR_CHOICE(id) per class, in class order
 m4_dnl   MMR_TREE        the tree, pre-order, as MMR_IF_LE(indent, feature,
 m4_dnl                   threshold), MMR_IF_CAT(indent, feature, value),
-m4_dnl                   MMR_ELSE(indent), MMR_RETURN(indent, pairs, k),
-m4_dnl                   MMR_RETURN_NONE(indent); k is the leaf's list length
-m4_dnl                   (fit --topk-eps, issue #35) or None
+m4_dnl                   MMR_ELSE(indent), MMR_RETURN(indent, pairs, k,
+m4_dnl                   pick), MMR_RETURN_NONE(indent); k is the leaf's list
+m4_dnl                   length (fit --topk-eps, issue #35) or None, pick
+m4_dnl                   the index of the choice it runs alone
 m4_dnl   MMR_HAS_TOP_K   1 when the leaves carry a k, else 0
 m4_dnl   MMR_TOP_K_EPS   its epsilon, Python str(float) (0.0 without)
-m4_dnl MMR_TREE is expanded twice: in get_best_choices (the pairs) and in
-m4_dnl get_top_k (the k), MMR_RETURN redefined in between.
+m4_dnl   MMR_HAS_PICK    1 when the leaves carry their own pick (fit's leaf-list
+m4_dnl                   rules), else 0 (the pick is the first entry)
+m4_dnl MMR_TREE is expanded three times: in get_best_choices (the pairs), in
+m4_dnl get_top_k (the k) and in get_pick (the pick), MMR_RETURN redefined in
+m4_dnl between.
 m4_dnl Everything below is fixed text; every data argument is re-quoted so
 m4_dnl it is never rescanned for macros.
 m4_define([[MMR_CHOICE]], [[        self.choices.append('[[$1]]')
@@ -29,6 +33,8 @@ m4_define([[MMR_ELSE]], [[$1else:
 m4_define([[MMR_RETURN]], [[$1return [[[$2]]]
 ]])m4_dnl
 m4_define([[MMR_RETURN_K]], [[$1return [[$3]]
+]])m4_dnl
+m4_define([[MMR_RETURN_PICK]], [[$1return self.choices[[[$4]]]
 ]])m4_dnl
 m4_define([[MMR_RETURN_NONE]], [[$1return None
 ]])m4_dnl
@@ -85,4 +91,19 @@ m4_ifelse(MMR_HAS_TOP_K, [[1]], [[        # How many of get_best_choices' entrie
         # (mmrank fit --topk-eps); None for an unsafe leaf.
 MMR_TREE[[]]]], [[        # This tree has no per-leaf k (mmrank fit --topk-eps).
         return None
+]])m4_dnl
+m4_define([[MMR_RETURN]], m4_defn([[MMR_RETURN_PICK]]))m4_dnl
+
+    def get_pick(self, context: AHContext) -> Optional[str]:
+m4_ifelse(MMR_HAS_PICK, [[1]], [[        # The choice to run alone for this context, without autotuning (Inductor
+        # does not call this): the leaf's pick, the choice with the smallest
+        # regret alone over the leaf's training inputs (mmrank fit), which
+        # need not be get_best_choices' first entry; None for an unsafe leaf.
+MMR_TREE[[]]]], [[        # This tree has no picks (mmrank fit's leaf-list rules): the first
+        # entry of get_best_choices, run alone; None for an unsafe leaf.
+        best = self.get_best_choices(context)
+        if not best:
+            return None
+        _, idx = best[0]
+        return self.choices[idx]
 ]])m4_dnl

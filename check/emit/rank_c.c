@@ -5,12 +5,14 @@
  * Build (one translation unit, so the generated static helpers are visible):
  *   cc -std=c99 -D_POSIX_C_SOURCE=200809L -I DIR -DHEUR=NAME \
  *      -DHEUR_C='"DIR/_NAME.c"' [-DWITH_AI] rank_c.c -o rank_c
- * usage: rank_c CONTEXTS.tsv [--bench SECONDS | --pick]
+ * usage: rank_c CONTEXTS.tsv [--bench SECONDS | --pick | --pick-offered |
+ *                             --pick-all-offered | --top-k]
  * Output per context: "<n>\t[<arith_intensity %.17g>\t]<ranking>", ranking
  * "idx:p,..." (p %.3f), "None" (unsafe leaf) or "-" (empty).
  * --pick: instead "<n>\t<NAME_pick() index>" per context.
  * --pick-offered: instead "<n>\t<NAME_pick_offered() index>" with every
- * choice offered but NAME_pick()'s.
+ * choice offered but NAME_pick()'s; --pick-all-offered: with every choice
+ * offered.
  * --top-k: instead "<n>\t<NAME_top_k()>" per context (-1: none).
  * --bench: instead print nanoseconds per NAME_rank() call over the contexts
  * (each call ranks into a buffer of NAME_MAX_RANKED entries). */
@@ -88,8 +90,11 @@ int main(int argc, char **argv)
 		pick = 2;
 	else if (argc == 3 && !strcmp(argv[2], "--top-k"))
 		pick = 3;
+	else if (argc == 3 && !strcmp(argv[2], "--pick-all-offered"))
+		pick = 4;
 	else if (argc != 2)
-		die("usage: rank_c CONTEXTS.tsv [--bench SECONDS | --pick | --pick-offered | --top-k]", "");
+		die("usage: rank_c CONTEXTS.tsv [--bench SECONDS | --pick | --pick-offered | "
+		    "--pick-all-offered | --top-k]", "");
 	fp = fopen(argv[1], "r");
 	if (!fp || !line || !ctx)
 		die("cannot open ", argv[1]);
@@ -177,10 +182,11 @@ int main(int argc, char **argv)
 				printf("%d\n", PICK(&ctx[i]));
 				continue;
 			}
-			if (pick == 2) {
+			if (pick == 2 || pick == 4) {
 				unsigned char offered[NCH];
 				memset(offered, 1, sizeof offered);
-				offered[PICK(&ctx[i])] = 0;
+				if (pick == 2)
+					offered[PICK(&ctx[i])] = 0;
 				printf("%d\n", PICK_OFFERED(&ctx[i], offered));
 				continue;
 			}

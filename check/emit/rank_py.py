@@ -4,7 +4,7 @@
 with PYTHONPATH=check/stub: check/lib.sh's stub_python).
 
 usage: rank_py.py MODULE.py CLASS CONTEXTS.tsv [--ai] [--append NAME]
-                  [--bench SECONDS]
+                  [--bench SECONDS | --top-k | --pick]
 
 CONTEXTS.tsv: a feat TSV (line 1 metadata JSON, line 2 header; one context
 per distinct `input`, its first row) or a plain TSV with a header.  Columns
@@ -18,6 +18,9 @@ does the same, issue #19); NAME's index is len(choices) when it is no
 choice (the C table then adds it last).
 --top-k: instead "<n>\t<get_top_k()>" per context (None printed as -1,
 as the C twin's NAME_top_k() returns it).
+--pick: instead "<n>\t<the index of get_pick()'s choice>" per context (None,
+an unsafe leaf, printed as --append NAME's index, the choice the C twin's
+NAME_pick() returns there; -1 without --append).
 --bench: instead print microseconds per get_best_choices() call.
 """
 import importlib.util
@@ -59,6 +62,9 @@ def main():
     topk = "--top-k" in args
     if topk:
         args.remove("--top-k")
+    pick = "--pick" in args
+    if pick:
+        args.remove("--pick")
     bench = None
     if "--bench" in args:
         i = args.index("--bench")
@@ -90,6 +96,10 @@ def main():
         if topk:
             k = h.get_top_k(c)
             w(f"{i}\t{-1 if k is None else k}\n")
+            continue
+        if pick:
+            p = h.get_pick(c)
+            w(f"{i}\t{(-1 if d is None else d) if p is None else h.choices.index(p)}\n")
             continue
         r = h.get_best_choices(c)
         if r is not None and d is not None and all(idx != d for _, idx in r):

@@ -11,9 +11,10 @@ regret / sum of (inputs - none)); e.g. the K test folds of
 perf/compare/oof.sh, each scored by the trees that never saw it.  --set
 keeps one set name only (default: every row).  Printed per tree in order
 of first appearance: the inputs, then for each k of --k (default
-first,1,2,5,10; `first` is the first entry alone, k the top-k list with
-extern_mm appended, `auto` the top-k list with k = each leaf's top_k,
-fit --topk-eps, 10 without one) the hit rate (%) and the regret geometric
+first,1,2,5,10; `first` is the leaf's pick alone, `head` the first list
+entry alone, k the top-k list with extern_mm appended, `auto` the top-k
+list with k = each leaf's top_k, fit --topk-eps, 10 without one) the hit
+rate (%) and the regret geometric
 mean, and the count of first entries without a finite time (a failed
 choice); with auto among --k, auto's mean k last (pooled over the inputs).
 Exit status 1 on a missing column, an unknown k or an empty selection.
@@ -46,7 +47,7 @@ for path in a.curves:
             v[4] += float(r.get('mean_k') or 'nan') * n
 if not acc:
     sys.exit(f'curve.py: no rows{" of set " + a.set if a.set else ""} in {", ".join(a.curves)}')
-head = ''.join(f'  {("k=" + k) if k != "first" else "first":>18}' for k in ks)
+head = ''.join(f'  {("k=" + k) if k not in ("first", "head") else k:>18}' for k in ks)
 auto = 'auto' in ks
 print(f'{"tree":<10} {"inputs":>6}{head}  first-failed{"  mean-k(auto)" if auto else ""}')
 for t, byk in acc.items():

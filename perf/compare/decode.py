@@ -3,10 +3,11 @@
 -- the head of the leaf lists on decode inputs (issue #35, "Must show"):
 the inputs of FEAT.tsv with LO <= m <= HI and k >= K (default m 8..96,
 k >= 4096: the decode GEMMs of h200_inductor_real, datasets/h200), each
-ranked by every tree (eval --ranks: the leaf it reaches, its list).  Per
-tree: the inputs; the first-entry regret geomean (the first listed choice
-measured for the input, extern_mm when none is: eval --curve's `first`,
-what a runtime without autotuning launches) and its hit rate; and how many
+ranked by every tree (eval --ranks: the leaf it reaches, its list, its
+pick).  Per tree: the inputs; the regret geomean of the pick alone (the
+leaf's pick when it was measured for the input, else the first listed
+choice that was, extern_mm when none is: eval --curve's `first`, what a
+runtime without autotuning launches) and its hit rate; and how many
 inputs reach a leaf whose first listed id was not measured for them (not
 offered by Inductor for the shape: Inductor skips it and the next listed
 one runs), with the leaves they reach.  Times are the feat TSV's median
@@ -67,7 +68,8 @@ with tempfile.TemporaryDirectory() as d:
             r, t = rows[i], times[i]
             best = min(v for v in t.values())
             lst = [cls[int(c)] for c in r['ranking'].split(',') if c]
-            first = next((c for c in lst if c in t), 'extern_mm')
+            pick = cls.get(int(r.get('pick') or -1))
+            first = pick if pick in t else next((c for c in lst if c in t), 'extern_mm')
             ls += math.log(t[first] / best) if math.isfinite(t[first]) else math.log(4.0)
             hits += t[first] == best
             if lst and lst[0] not in t:

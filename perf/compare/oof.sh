@@ -24,8 +24,9 @@
 # Writes OUT/GPU/fold<F>/{ours,ref}.{tree,pruned,split}.tsv and
 # test.feat.tsv (OUT default out/oof; never out/, which make heuristic owns)
 # and prints the tables, then the curve (issue #19: hit rate and regret of
-# the first entry alone and of the top-k + extern_mm lists, k = 1, 2, 3, 5,
-# 10, eval --curve per fold pooled by perf/compare/curve.py) of shipped, ref,
+# the pick alone, of the list head alone and of the top-k + extern_mm lists,
+# k = 1, 2, 3, 5, 10, auto, eval --curve per fold pooled by
+# perf/compare/curve.py) of shipped, ref,
 # ours and, where installed, nvMatmulHeuristics (stage nvmmh; else "skip
 # nvmmh: why").  make's variables in the environment apply to ours
 # (e.g. LEAF_PAD=0, PROFILE, SEED); MAKEOUT (default out) is make's OUT,
@@ -71,7 +72,8 @@ pooled "the input"
 # by the trees that never saw it (shipped: trained on it), and by NVIDIA's
 # analytic nvMatmulHeuristics where it is installed (stage nvmmh: no
 # training; its Triton choices by the runtime estimate, extern_mm appended)
-echo "== the curve: first = the first listed choice alone (the C API's pick, no extern_mm added), k = top-k + extern_mm;"
+echo "== the curve: first = the leaf's pick alone (the C API's pick, no extern_mm added), head = the first listed choice"
+echo "   alone, k = top-k + extern_mm;"
 echo "   hit rate and regret geomean over the $k folds' test inputs (perf/compare/curve.py)"
 nvok=
 if "${mk[@]}" -s "$bin/nvmmh" >/dev/null 2>"$D/nvmmh.err"; then nvok=1
@@ -90,4 +92,4 @@ for ((f = 0; f < k; f++)); do
 		{ echo "oof.sh: eval --curve failed on fold $f" >&2; exit 1; }
 	C+=("$d/curve.tsv")
 done
-python3 perf/compare/curve.py --k first,1,2,3,5,10,auto "${C[@]}"
+python3 perf/compare/curve.py --k first,head,1,2,3,5,10,auto "${C[@]}"

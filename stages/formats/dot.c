@@ -45,6 +45,13 @@ static void put_node(const tree *t, int i, int parent, const char *edge,
 		fprintf(fp, " <= %.2f\\n", d->threshold);
 	}
 	put_probs(t, d, dense, fp);
+	/* a leaf whose pick (tree_pick) is not its first entry names it */
+	tree_prob first;
+	int pk = leaf ? tree_pick(t, i) : -1;
+	if (pk >= 0 && tree_ranked(t, i, &first, 1) == 1 && first.cls != pk) {
+		fputs("\\npick=", fp);
+		put_escaped(t->cls[pk], fp);
+	}
 	fprintf(fp, "\", shape=%s];\n", leaf ? "box" : "oval");
 	if (parent >= 0)
 		fprintf(fp, "    %d -> %d [label=\"%s\"];\n", parent, i, edge);

@@ -22,7 +22,9 @@
  * probability in class order (0 if exactly 0, else %.2f), 5 per row,
  * ", " between items, the literal two characters \n between rows.
  * `"` and `\` in feature names are escaped.  Unlike the reference, the file
- * ends with a newline after "}", and a pruned leaf keeps its n_samples.
+ * ends with a newline after "}", a pruned leaf keeps its n_samples, and a
+ * leaf whose pick (tree.h tree_pick) is not its first ranked class ends
+ * its label with "\npick=<choice id>" (escaped likewise).
  * Write errors are left in ferror(fp) for the caller's aout_commit(). */
 void dot_write(const tree *t, FILE *fp);
 

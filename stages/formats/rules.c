@@ -60,6 +60,15 @@ first_entry(const int *rank, const double *prob, int n_rank,
 	return def >= 0 && !isnan(time[def]) ? def : -1;
 }
 
+int
+pick_entry(int pick, const int *rank, const double *prob, int n_rank,
+           const double *time, int def)
+{
+	if (pick >= 0 && !isnan(time[pick]))
+		return pick;
+	return first_entry(rank, prob, n_rank, time, def);
+}
+
 double
 regret(double listed_best, double best)
 {

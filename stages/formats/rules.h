@@ -19,12 +19,17 @@
  * entries at most.  def is listed even when it has no time (it then adds
  * no time: an input whose truth is def always has def's time).
  *
- * the first entry alone (ours, issue #19; C only): what a runtime without
- * autotuning launches (the C API's <name>_pick()): the first entry of the
- * ranking with prob > 0 and rank >= 0 whose choice is available (time not
- * NAN), else def when it is available (rank() appends def to every list),
- * else none.  No fallback when it failed (+inf): its regret is then
- * infinite.
+ * the first entry alone (ours, issue #19; C only): the list head run
+ * alone (eval --curve's `head`): the first entry of the ranking with
+ * prob > 0 and rank >= 0 whose choice is available (time not NAN), else
+ * def when it is available (rank() appends def to every list), else none.
+ * No fallback when it failed (+inf): its regret is then infinite.
+ *
+ * the pick alone (ours; C only): what a runtime without autotuning
+ * launches (the C API's <name>_pick_offered(), eval --curve's `first`)
+ * for a leaf whose pick (tree.h tree_pick, leaforder.h lo_pick) is pick:
+ * pick when available, else the first entry alone above; a pick < 0
+ * (none) is the first entry alone.  No fallback when it failed.
  *
  * fast reject (ours; bench --fast-reject F): a candidate whose first timed
  * repetition exceeds F x the best first repetition so far gets no more
@@ -64,6 +69,10 @@ void topk(topk_list *out, int *list, const int *rank, const double *prob,
 /* The first entry alone (see above): a choice index, or -1. */
 int first_entry(const int *rank, const double *prob, int n_rank,
                 const double *time, int def);
+
+/* The pick alone (see above): a choice index, or -1. */
+int pick_entry(int pick, const int *rank, const double *prob, int n_rank,
+               const double *time, int def);
 
 /* 1 iff f is a valid fast-reject factor: 0 or >= 1 / NEAR_BEST_RATIO. */
 int fast_reject_ok(double f);

@@ -92,7 +92,7 @@ read_param(tree *t, char **f, int nf, const char *path, long ln, unsigned *seen)
 {
 	static const char *const keys[] = {"criterion", "max_depth",
 	    "min_samples_leaf", "ranking_k", "confidence_threshold", "leaf_pad",
-	    "leaf_fill", "topk_eps"};
+	    "leaf_fill", "topk_eps", "leaf_pick"};
 	const int nkeys = (int)(sizeof keys / sizeof *keys);
 	if (nf != 3)
 		die("%s:%ld: 'param' record needs 2 fields (key, value), has %d",
@@ -142,6 +142,9 @@ read_param(tree *t, char **f, int nf, const char *path, long ln, unsigned *seen)
 		if (!(t->topk_eps > 0 && t->topk_eps < 1))
 			die("%s:%ld: param 'topk_eps': expected a number in (0, 1), "
 			    "got '%s'", path, ln, f[2]);
+		break;
+	case 8:
+		t->leaf_pick = need_int(f[2], path, ln, "leaf_pick", 0, 1);
 		break;
 	}
 }
@@ -302,13 +305,15 @@ tree_read(tree *t, const char *path)
 				    path, ln, t->cls[t->n_class - 1],
 				    t->cls[t->n_class - 2]);
 		} else {
-			/* the 11th field, top_k, comes with param topk_eps (fit
-			 * --topk-eps) and only with it: older trees have 9 */
-			int want = t->topk_eps > 0 ? 11 : 10;
+			/* top_k comes with param topk_eps (fit --topk-eps) and
+			 * only with it, then pick with param leaf_pick: older
+			 * trees have 9 fields */
+			int want = 10 + (t->topk_eps > 0) + t->leaf_pick;
 			if (nf != want)
-				die("%s:%ld: 'node' record needs %d fields%s, has %d", path,
-				    ln, want - 1, want == 11 ? " (param topk_eps: the last "
-				    "is top_k)" : "", nf - 1);
+				die("%s:%ld: 'node' record needs %d fields%s%s, has %d", path,
+				    ln, want - 1, t->topk_eps > 0 ? " (param topk_eps: "
+				    "with top_k)" : "", t->leaf_pick ? " (param leaf_pick: "
+				    "the last is pick)" : "", nf - 1);
 			int id = need_int(f[1], path, ln, "id", 0, 100000000);
 			if (id != t->n_node)
 				die("%s:%ld: node id %d out of sequence (expected %d)",
@@ -344,11 +349,16 @@ tree_read(tree *t, const char *path)
 				if (isinf(d->threshold))
 					die("%s:%ld: field 'threshold': not finite", path, ln);
 			}
-			d->top_k = want == 11
+			d->top_k = t->topk_eps > 0
 			    ? need_int(f[10], path, ln, "top_k", 1, 1000000) : 0;
+			d->pick = t->leaf_pick
+			    ? need_int(f[want - 1], path, ln, "pick", -1, t->n_class - 1) : -1;
 			d->prob_off = t->n_prob;
 			read_probs(t, &pcap, f[9], path, ln);
 			d->prob_len = t->n_prob - d->prob_off;
+			if (d->prob_len == 0 && d->pick >= 0)
+				die("%s:%ld: field 'pick': %d, but the node has no "
+				    "classes (no list, no pick: -1)", path, ln, d->pick);
 			/* every training row has a weight > 0, so the distinct labels
 			 * of a node are among its classes with p > 0: all of them,
 			 * or up to leaf_pad fewer when fit --leaf-pad appended
@@ -395,6 +405,8 @@ tree_write(const tree *t, FILE *fp)
 		fprintf(fp, "param\tleaf_fill\t1\n");
 	if (t->topk_eps > 0)
 		fprintf(fp, "param\ttopk_eps\t%.17g\n", t->topk_eps);
+	if (t->leaf_pick)
+		fprintf(fp, "param\tleaf_pick\t1\n");
 	for (int i = 0; i < t->n_feat; i++)
 		fprintf(fp, "feature\t%d\t%s\n", i, t->feat[i]);
 	for (int i = 0; i < t->n_class; i++)
@@ -410,6 +422,8 @@ tree_write(const tree *t, FILE *fp)
 		}
 		if (t->topk_eps > 0)
 			fprintf(fp, "\t%d", d->top_k);
+		if (t->leaf_pick)
+			fprintf(fp, "\t%d", d->pick);
 		fputc('\n', fp);
 	}
 }
@@ -495,4 +509,16 @@ tree_ranked(const tree *t, int leaf, tree_prob *out, int max)
 		memcpy(out, tmp, (size_t)n * sizeof *out);
 	free(tmp);
 	return n;
+}
+
+int
+tree_pick(const tree *t, int leaf)
+{
+	const tree_node *d = &t->node[leaf];
+	if (d->prob_len == 0)
+		return -1;
+	if (t->leaf_pick && d->pick >= 0)
+		return d->pick;
+	tree_prob first;
+	return tree_ranked(t, leaf, &first, 1) > 0 ? first.cls : -1;
 }

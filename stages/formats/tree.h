@@ -41,6 +41,9 @@ typedef struct {
 	int top_k;          /* fit --topk-eps: the list length this node asks
 	                       for as a leaf (>= 1; gridcv.h gridcv_top_k);
 	                       0: none (the tree has no param topk_eps) */
+	int pick;           /* with tree.leaf_pick: the class to run alone when
+	                       this node is a leaf (leaforder.h lo_pick), -1:
+	                       the first list entry; unused without */
 } tree_node;
 
 typedef struct {
@@ -68,6 +71,11 @@ typedef struct {
 	double topk_eps;    /* fit --topk-eps: > 0 when every node carries its
 	                       top_k (written as param topk_eps and an 11th
 	                       node field only then; 0: no per-node k) */
+	int leaf_pick;      /* 1: every node carries its pick (fit's
+	                       leaf-list rules, leaforder.h; written as param
+	                       leaf_pick 1 and the last node field only then);
+	                       0: the pick is the first list entry (older
+	                       trees, freq and greedy lists, import's) */
 	long line_feat;     /* tree_read: the file line of feature 0 and of */
 	long line_node;     /* node 0 (records of a kind are consecutive lines:
 	                       feature f is on line_feat + f); 0 otherwise */
@@ -96,5 +104,10 @@ int tree_leaves(const tree *t);
  * probability descending, ties by ascending class index.  Writes at most
  * max pairs into out and returns how many. */
 int tree_ranked(const tree *t, int leaf, tree_prob *out, int max);
+
+/* The class to run alone at a leaf (the C API's <name>_pick()): the
+ * node's pick when t->leaf_pick and it has one, else the first ranked
+ * class (tree_ranked), -1 for a leaf without probabilities. */
+int tree_pick(const tree *t, int leaf);
 
 #endif

@@ -35,7 +35,7 @@ put(cv_acc *a, int k, int hit, double r)
 
 void
 cv_add(cv_acc *a, const double *time, int truth, const int *rank,
-       const double *prob, int n_rank, int kauto)
+       const double *prob, int n_rank, int kauto, int pick)
 {
 	double tt = time[truth];
 	if (!isfinite(tt) || !(tt > 0))
@@ -47,8 +47,10 @@ cv_add(cv_acc *a, const double *time, int truth, const int *rank,
 		topk(&l, NULL, rank, prob, n_rank, time, k, a->def, truth);
 		put(a, k, l.has_truth, regret(l.best, tt));
 	}
-	int f = first_entry(rank, prob, n_rank, time, a->def);
+	int f = pick_entry(pick, rank, prob, n_rank, time, a->def);
 	put(a, 0, f >= 0 && f == truth, f >= 0 ? regret(time[f], tt) : INFINITY);
+	f = first_entry(rank, prob, n_rank, time, a->def);
+	put(a, CV_HEAD, f >= 0 && f == truth, f >= 0 ? regret(time[f], tt) : INFINITY);
 	int ka = kauto > 0 ? kauto : CV_KDEF;
 	topk_list l;
 	topk(&l, NULL, rank, prob, n_rank, time, ka, a->def, truth);
@@ -80,7 +82,7 @@ cv_merge(cv_acc *a, const cv_acc *b)
 {
 	a->n += b->n;
 	a->ksum += b->ksum;
-	for (int k = 0; k <= CV_AUTO; k++) {
+	for (int k = 0; k <= CV_HEAD; k++) {
 		a->hit[k] += b->hit[k];
 		a->none[k] += b->none[k];
 		a->lsum[k] += b->lsum[k];
@@ -115,7 +117,7 @@ cv_select_points(int *ks)
 double
 cv_lcap(const cv_acc *a, int k)
 {
-	if (k < 0 || k > CV_AUTO)
-		die("curve: list length %d out of 0..%d", k, CV_AUTO);
+	if (k < 0 || k > CV_HEAD)
+		die("curve: list length %d out of 0..%d", k, CV_HEAD);
 	return a->n ? a->lcap[k] / (double)a->n : 0.0;
 }

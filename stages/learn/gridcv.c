@@ -107,7 +107,7 @@ evaluate(const tree *t, const evset *e, int n_univ, mx_acc *acc, cv_acc *cacc)
 		              prob + roff[leaf], t->node[leaf].prob_len, 0};
 		mx_add(acc, &mc, NULL);
 		cv_add(cacc, time, mc.truth, mc.rank, mc.prob, mc.n_rank,
-		       t->node[leaf].top_k);
+		       t->node[leaf].top_k, tree_pick(t, leaf));
 		for (int j = fs->first[i]; j < ds->hi[i]; j++)
 			time[ds->gch[fs->choice[j]]] = NAN;
 	}

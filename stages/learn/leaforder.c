@@ -23,6 +23,8 @@ lo_scratch_free(lo_scratch *s)
 	free(s->wins2);
 	free(s->det);
 	free(s->used);
+	free(s->cand);
+	free(s->ord);
 	memset(s, 0, sizeof *s);
 }
 
@@ -40,6 +42,8 @@ reserve(lo_scratch *s, int q, int m)
 		s->wins = xrealloc(s->wins, s->c_cap * sizeof *s->wins);
 		s->wins2 = xrealloc(s->wins2, s->c_cap * sizeof *s->wins2);
 		s->used = xrealloc(s->used, s->c_cap);
+		s->cand = xrealloc(s->cand, s->c_cap * sizeof *s->cand);
+		s->ord = xrealloc(s->ord, s->c_cap * sizeof *s->ord);
 	}
 }
 
@@ -222,23 +226,18 @@ fill(const tree_prob *pr, int m, const rr_input *in, const int *ids, int q,
 	}
 }
 
-/* r->exact: ord[0..nc) is the coverage order (def last if listed); move
- * to the front the class (def included; r->offered: one
- * head_ok allows) whose list has the smallest cost over the node's inputs:
- * lambda x its first-entry regret, plus the margin for a class other than
- * def, + (1 - lambda) x its top-1 + def regret (leaforder.h); ties: the
- * earlier one. */
+/* s->fst[a]: the first of the classes pr[ord[0..n)] measured for input a
+ * (def if none is; the cap without def), its regret alone; s->cur[a]: its
+ * top-1 + def regret.  What an input a head is not offered for meets
+ * (leaforder.h). */
 static void
-exact_first(const tree_prob *pr, int nc, const rr_input *in, const int *ids,
-            int q, int def, int di, const lo_rule *r, int *ord, lo_scratch *s)
+fallback(const tree_prob *pr, const int *ord, int n, const rr_input *in,
+         const int *ids, int q, int def, lo_scratch *s)
 {
-	/* fst[a]: the first entry of the coverage order itself for input a;
-	 * cur[a]: its top-1 + def regret */
-	double lam = r->lambda;
 	for (int a = 0; a < q; a++) {
 		const rr_input *x = &in[ids[a]];
 		int c = def;
-		for (int j = 0; j < nc; j++)
+		for (int j = 0; j < n; j++)
 			if (!isnan(x->time[pr[ord[j]].cls])) {
 				c = pr[ord[j]].cls;
 				break;
@@ -247,9 +246,23 @@ exact_first(const tree_prob *pr, int nc, const rr_input *in, const int *ids,
 		s->fst[a] = c >= 0 ? lr(x->time[c], x->time[x->winner]) : log(RR_REGRET_CAP);
 		s->cur[a] = s->fst[a] < ld ? s->fst[a] : ld;
 	}
-	int best = -1, any = head_any(pr, nc, di, in, ids, q, r);
+}
+
+/* The position b of pr[ord[0..n)] (one head_ok allows under r; di: def's
+ * position in pr[0..m), -1: none) whose class heads at the smallest cost
+ * over the node's inputs: lambda x its first-entry regret, plus the
+ * margin for a class other than def, + (1 - lambda) x its top-1 + def
+ * regret (leaforder.h); an input it is not measured for costs what
+ * fallback() left in s; ties: the earlier b. */
+static int
+best_head(const tree_prob *pr, int m, const int *ord, int n, const rr_input *in,
+          const int *ids, int q, int def, int di, const lo_rule *r,
+          const lo_scratch *s)
+{
+	double lam = r->lambda;
+	int best = -1, any = head_any(pr, m, di, in, ids, q, r);
 	double bc = 0;
-	for (int b = 0; b < nc; b++) {
+	for (int b = 0; b < n; b++) {
 		int j = ord[b];
 		if (!head_ok(pr, j, di, in, ids, q, r, any))
 			continue;
@@ -273,6 +286,19 @@ exact_first(const tree_prob *pr, int nc, const rr_input *in, const int *ids,
 			bc = cost;
 		}
 	}
+	return best;
+}
+
+/* r->exact: ord[0..nc) is the coverage order (def last if listed); move
+ * to the front its best_head (def included; r->offered: one head_ok
+ * allows), each input's first entry computed on the list that class
+ * heads (fallback: the coverage order's). */
+static void
+exact_first(const tree_prob *pr, int nc, const rr_input *in, const int *ids,
+            int q, int def, int di, const lo_rule *r, int *ord, lo_scratch *s)
+{
+	fallback(pr, ord, nc, in, ids, q, def, s);
+	int best = best_head(pr, nc, ord, nc, in, ids, q, def, di, r, s);
 	int j = ord[best];
 	memmove(ord + 1, ord, (size_t)best * sizeof *ord);
 	ord[0] = j;
@@ -293,4 +319,41 @@ lo_order(const tree_prob *pr, int m, const rr_input *in, const int *ids,
 		die("lo_order: internal error: %d of %d classes ordered", nd, m);
 	if (r->exact)
 		exact_first(pr, m, in, ids, q, def, di, r, ord, s);
+}
+
+/* The pick's rule (leaforder.h lo_pick): the first-entry cost alone
+ * (lambda 1) and the margin of `prefix` and `joint`, among the classes
+ * measured on every input (offered). */
+static const lo_rule pick_rule = {"pick", 1.0, LO_REST_HIT2, LO_PICK_MARGIN, 1, 1};
+
+int
+lo_pick(const tree_prob *lst, int nl, int nc, const rr_input *in,
+        const int *ids, int q, int def, lo_scratch *s)
+{
+	if (q <= 0)
+		return -1;
+	reserve(s, q, nc);
+	/* the candidates: the listed classes in list order, then the others
+	 * (def among them) by class index; ord: the list's positions */
+	int n = 0, di = -1;
+	for (int c = 0; c < nc; c++)
+		s->used[c] = 0;
+	for (int j = 0; j < nl; j++) {
+		s->cand[n] = lst[j];
+		s->ord[n] = n;
+		s->used[lst[j].cls] = 1;
+		n++;
+	}
+	fallback(s->cand, s->ord, nl, in, ids, q, def, s);
+	for (int c = 0; c < nc; c++)
+		if (!s->used[c]) {
+			s->cand[n] = (tree_prob){c, 0};
+			s->ord[n] = n;
+			n++;
+		}
+	for (int j = 0; j < n; j++)
+		if (s->cand[j].cls == def)
+			di = j;
+	int b = best_head(s->cand, n, s->ord, n, in, ids, q, def, di, &pick_rule, s);
+	return b >= 0 ? s->cand[b].cls : -1;
 }

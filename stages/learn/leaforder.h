@@ -1,11 +1,14 @@
 /* leaforder.h — leaf list orders that are good at every list length
  * (issue #19; spec §5.9 top-k list, §6.1 leaf lists, §7.3 how Inductor uses
- * them).  rerank() (rerank.h) calls lo_order() for the RR_PREFIX modes.
+ * them), and each leaf's pick.  rerank() (rerank.h) calls lo_order() and
+ * lo_pick() for the RR_PREFIX modes.
  *
  * A leaf's list is used two ways.  Inductor filters it to the choices it
  * offers for the shape, keeps the first k and appends extern_mm (§7.3), then
- * autotunes those; a C runtime launches the first choice alone
- * (<name>_pick(), templates/heuristic.h.m4).  Over the training inputs that
+ * autotunes those; a runtime that cannot autotune launches one choice alone
+ * (<name>_pick(), templates/heuristic.h.m4), which was the first entry and
+ * is now the leaf's pick (lo_pick below), so that the rules may train the
+ * head for the lists.  Over the training inputs that
  * reach the node (weights w, rr_input), with lr(t) = ln(t / best) capped at
  * ln RR_REGRET_CAP (a failed, +inf, choice costs the cap):
  *
@@ -93,10 +96,12 @@ typedef struct {
 extern const lo_rule lo_rules[];
 extern const int n_lo_rules;
 
-/* Scratch of lo_order(), grown on demand. */
+/* Scratch of lo_order() and lo_pick(), grown on demand. */
 typedef struct {
 	double *cur, *fst, *wins, *wins2;
 	char *det, *used;
+	tree_prob *cand;
+	int *ord;
 	size_t q_cap, c_cap;
 } lo_scratch;
 
@@ -108,5 +113,25 @@ void lo_scratch_free(lo_scratch *s);
  * among pr) at 0 or last. */
 void lo_order(const tree_prob *pr, int m, const rr_input *in, const int *ids,
               int q, int def, const lo_rule *r, int *ord, lo_scratch *s);
+
+/* The pick (the class a runtime without autotuning runs alone: the C
+ * API's <name>_pick(), eval --curve's `first`), decoupled from the list
+ * head, which the rules above train for the top-k + extern_mm lists.
+ * Among def and the classes measured on every input in[ids[0..q)] of the
+ * node (any class when def < 0 and none is), the class c with the
+ * smallest
+ *   sum_i w_i (lr_i(c) + LO_PICK_MARGIN [c != def])
+ * (entry 0's cost of the rules above with lambda 1, `offered`, and the
+ * margin of `prefix` and `joint`: another class must beat extern_mm alone
+ * by LO_PICK_MARGIN mean ln regret per input); with def < 0 and no class
+ * measured on every input, an input c was not measured for costs the
+ * first of the node's list lst[0..nl) measured for it, as
+ * <name>_pick_offered() falls back.  nc: the tree's classes, every one a
+ * candidate (the list need not hold the pick).  Ties: the earlier in the
+ * list, then the lower class index, so the pick is the list head where
+ * that is as good.  Returns the class, -1 when q = 0 (no pick). */
+#define LO_PICK_MARGIN 0.05
+int lo_pick(const tree_prob *lst, int nl, int nc, const rr_input *in,
+            const int *ids, int q, int def, lo_scratch *s);
 
 #endif

@@ -288,6 +288,7 @@ rerank(tree *t, const rr_input *in, int n, int mode, int def, int leaves_only,
 		tree_node *d = &t->node[v];
 		const tree_prob *pr = t->prob + d->prob_off;
 		int m = d->prob_len, q = r.off[v + 1] - r.off[v], nl = 0;
+		d->pick = -1;
 		if (m == 0 || (leaves_only && d->feature >= 0)) {
 			xgrow((void **)&out, &cap, np + (size_t)m + 1, sizeof *out);
 			memcpy(out + np, pr, (size_t)m * sizeof *out);
@@ -331,6 +332,9 @@ rerank(tree *t, const rr_input *in, int n, int mode, int def, int leaves_only,
 		for (int j = 0; j < m && !def_first; j++)
 			if (pr[j].cls == def)
 				lst[nl++] = pr[j];
+		/* the RR_PREFIX modes: the pick, decoupled from the head */
+		if (sc.rule)
+			d->pick = lo_pick(lst, nl, nc, in, r.idx + r.off[v], q, def, &sc.lo);
 		/* rank weights (nl - j) / (nl (nl + 1) / 2), stored in ascending
 		 * class order */
 		double den = 0.5 * (double)nl * (double)(nl + 1);
@@ -350,6 +354,8 @@ rerank(tree *t, const rr_input *in, int n, int mode, int def, int leaves_only,
 		t->leaf_pad = pad;
 	if (fill)
 		t->leaf_fill = 1;
+	if (sc.rule)
+		t->leaf_pick = 1;
 	free(forder);
 	free(olen);
 	free(ooff);

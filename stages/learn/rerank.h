@@ -86,6 +86,10 @@ typedef struct {
  * input finds min(k, offered) of its candidates; the entries before the
  * fill are those of fill = 0, in the same order (rank weights over the
  * longer list), and t->leaf_fill is set.  n_labels stays as it is.
+ * The RR_PREFIX modes also give every re-ordered node with inputs its
+ * pick (leaforder.h lo_pick over its final list; -1 for the others) and
+ * set t->leaf_pick; greedy gives its nodes none (-1: the first list
+ * entry), freq leaves the tree as it is.
  * Dies on a winner or def out of range or a weight <= 0. */
 void rerank(tree *t, const rr_input *in, int n, int mode, int def,
             int leaves_only, int pad, int fill);

@@ -19,9 +19,11 @@
 # diff column becomes ours - ref.
 # If ART.py is absent, prints "skip shipped: no ART.py" and evaluates ours
 # alone.  Then the curve (issue #19, eval --curve) of every tree per set:
-# hit rate and regret of the first entry alone (the first listed choice
-# measured for the input, no extern_mm added: what the C API's pick()
-# launches) and of the top-k + extern_mm lists for k = 1, 2, 5, 10.
+# hit rate and regret of the pick alone (the leaf's pick where it was
+# measured for the input, else the first listed choice that was, no
+# extern_mm added: what the C API's pick() launches), of the list head
+# alone (the same without the pick) and of the top-k + extern_mm lists for
+# k = 1, 2, 5, 10.
 # --nvmmh PROG (mk/nvmmh.mk's stage, where NVIDIA's nvMatmulHeuristics
 # is installed) adds its per-input rankings (tree = nvmmh, curve only; sets
 # must be given as NAME=PATH); a PROG that is not there prints "skip nvmmh:
@@ -123,7 +125,7 @@ END {
 }' "$out"
 awk -F'\t' '
 NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-$3 == "first" || $3 == 1 || $3 == 2 || $3 == 5 || $3 == 10 {
+$3 == "first" || $3 == "head" || $3 == 1 || $3 == 2 || $3 == 5 || $3 == 10 {
 	key = $2 "\t" $1
 	if (!(key in seen)) { seen[key] = 1; order[++n] = key }
 	v[key, $3] = sprintf("%6.2f %8.4f", 100 * $(c["hit_rate"]), $(c["regret_gmean"]))
@@ -131,12 +133,12 @@ $3 == "first" || $3 == 1 || $3 == 2 || $3 == 5 || $3 == 10 {
 }
 END {
 	print ""
-	print "   curve: first = the first listed choice alone (no extern_mm added); k = top-k + extern_mm; hit% regret gm"
-	printf "%-14s %-8s %6s | %-15s | %-15s | %-15s | %-15s | %-15s\n", "set", "tree", "inputs",
-	    "first", "k=1", "k=2", "k=5", "k=10"
+	print "   curve: first = the leaf'"'"'s pick alone, head = the first listed choice alone (no extern_mm added); k = top-k + extern_mm; hit% regret gm"
+	printf "%-14s %-8s %6s | %-15s | %-15s | %-15s | %-15s | %-15s | %-15s\n", "set", "tree", "inputs",
+	    "first", "head", "k=1", "k=2", "k=5", "k=10"
 	for (i = 1; i <= n; i++) {
 		split(order[i], p, "\t")
-		printf "%-14s %-8s %6d | %s | %s | %s | %s | %s\n", p[1], p[2], inp[order[i]],
-		    v[order[i], "first"], v[order[i], 1], v[order[i], 2], v[order[i], 5], v[order[i], 10]
+		printf "%-14s %-8s %6d | %s | %s | %s | %s | %s | %s\n", p[1], p[2], inp[order[i]],
+		    v[order[i], "first"], v[order[i], "head"], v[order[i], 1], v[order[i], 2], v[order[i], 5], v[order[i], 10]
 	}
 }' "$tmp/curve.tsv"

@@ -14,7 +14,8 @@
 #          the tree (graphviz; leaves list their top-N choices, default 5),
 #          metrics tables, regret CDFs for top-1 and top-K (gnuplot; K
 #          defaults to the tree's ranking_k), eval table, the curve (eval
-#          --curve: the first entry alone, top-1..10 + extern_mm), data
+#          --curve: the pick alone, top-1..10 + extern_mm, the list head
+#          alone), data
 #          summary and winner histogram (gnuplot).  Written to REPORT.html.tmp.PID and
 #          renamed into place only on success.
 # Needs:   graphviz (dot), gnuplot (gnuplot-nox), awk, sort.  --deps checks
@@ -203,8 +204,9 @@ input, extern_mm appended): hit rate = share of inputs whose fastest choice is i
 extern_mm alone); unsafe = inputs reaching a leaf without probabilities (spec §5.7).</p>
 
 <h2 id="curve">Every list length</h2>
-<p>The first entry alone is what a program that runs one choice without autotuning gets (the C
-API's <code>_pick()</code>: the first listed choice offered for the shape, no extern_mm added);
+<p>The pick alone is what a program that runs one choice without autotuning gets (the C API's
+<code>_pick()</code>: the leaf's own pick where it is offered for the shape, else the first listed
+choice that is, no extern_mm added); the list head alone is the first listed choice offered;
 top-k + extern_mm is what Inductor autotunes (spec §7.3). Hit rate: the share of inputs whose
 fastest choice is in the list; regret: best listed time ÷ best time (geometric mean; inputs whose
 list has no finite time are counted apart).</p>

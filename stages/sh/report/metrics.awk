@@ -72,14 +72,16 @@ END {
 		}
 		print "</tbody></table>"
 	} else if (mode == "curve") {
-		# eval --curve (issue #19): per set, the first entry alone and k = 1..10
+		# eval --curve (issue #19): per set, the pick alone, k = 1..10, auto and
+		# the list head alone
 		split("set k inputs hit_rate regret_gmean regret_max regret_none", need, " ")
 		for (i in need) if (!(need[i] in col)) die("no column " need[i])
 		print "<table class=\"data\"><thead><tr><th>set</th><th>list</th><th>inputs</th><th>hit rate</th><th>regret gmean</th><th>regret max</th><th>no finite time</th></tr></thead><tbody>"
 		for (r = 1; r <= n; r++) {
 			k = v[r, col["k"]]
 			printf "<tr><td>%s</td><td>%s</td><td>%s</td><td>%.2f%%</td><td>%.5f</td><td>%.4f</td><td>%s</td></tr>\n", \
-				h(v[r, col["set"]]), k == "first" ? "first entry alone" : "top-" k " + extern_mm", v[r, col["inputs"]], \
+				h(v[r, col["set"]]), k == "first" ? "the pick alone" : k == "head" ? "the list head alone" : \
+				k == "auto" ? "top-k (the leaf's k) + extern_mm" : "top-" k " + extern_mm", v[r, col["inputs"]], \
 				100 * v[r, col["hit_rate"]], v[r, col["regret_gmean"]], v[r, col["regret_max"]], v[r, col["regret_none"]]
 		}
 		print "</tbody></table>"

@@ -5,6 +5,7 @@
 #   SET.feat.tsv the sets eval ranked; a set is named by its file name
 #                without the folder and ".feat.tsv", as eval names it
 #   RANKS.tsv    eval --ranks output: tree set input leaf winner ranking
+#                [pick] (the pick is not read)
 # Output (stdout), one row per (set, input, k) with a finite regret:
 #   set  input  k  regret
 # regret = (best median time among the top-k list) / (the input's best time),
@@ -35,9 +36,9 @@ kind == "feat" {
 	if (finite(v) && (!((S, $ci) in best) || v + 0 < best[S, $ci] + 0)) best[S, $ci] = v
 	next
 }
-kind == "ranks" && FNR == 1 { if ($1 != "tree" || $6 != "ranking") die("not an eval --ranks file"); next }
+kind == "ranks" && FNR == 1 { if ($1 != "tree" || $6 != "ranking") die("not an eval --ranks file"); nh = NF; next }
 kind == "ranks" {
-	if (NF != 6) die("expected 6 fields, got " NF)
+	if (NF != nh) die("expected " nh " fields, got " NF)
 	S = $2; in_ = $3
 	if (!((S, in_) in best)) next
 	bt = best[S, in_] + 0
