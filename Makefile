@@ -630,4 +630,5 @@ uninstall-artifact:
 
 # ---- fragments: collection (CUDA), fuzzing, report ---------------------------
 # (mk/inductor.mk is read by mk/collect.mk, before its shard rules)
-include $(sort $(filter-out mk/inductor.mk,$(wildcard mk/*.mk)))
+# (mk/vars.mk is read first, above: once)
+include $(sort $(filter-out mk/inductor.mk mk/vars.mk,$(wildcard mk/*.mk)))
