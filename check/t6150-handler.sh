@@ -23,7 +23,7 @@ test_require PYTHON3 handler-all
 if [ ! -f "$LIBA" ]; then skip handler-all "[BUILT] $LIBA missing (make check builds it)"; finish; fi
 FLAGS="-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1"
 case $BIN in */san/bin) FLAGS="$FLAGS -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" ;; esac
-if ! $CC $FLAGS -iquote stages -o "$TMP/triton_cands" \
+if ! $CC $FLAGS -iquote stages -iquote "$(dirname "$BIN")" -o "$TMP/triton_cands" \
 	stages/gpu/bench/triton_cands.c stages/gpu/policy/inductor_cands.c "$LIBA" -ljansson -lm 2>"$TMP/cc.err" ||
    ! $CC $FLAGS -I gen -DHEUR=MMRankingH200 -DHEUR_C="\"$ROOT/gen/_MMRankingH200.c\"" \
 	"$H/topk_c.c" -o "$TMP/topk_c" 2>>"$TMP/cc.err"; then

@@ -108,7 +108,7 @@ CUDALIB      = $(BUILD)/libmmcuda.a
 $(BUILD)/cuda/%.o: stages/gpu/cuda/%.c $(CUDA_HDR) $(LIB_HDR) | $(BUILD)/.deps-ok
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -isystem $(CUDA_INC) -c -o $(TMP_OUT) $< $(commit)
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(INC) -isystem $(CUDA_INC) -c -o $(TMP_OUT) $< $(commit)
 
 $(CUDALIB): $(patsubst stages/gpu/cuda/%.c,$(BUILD)/cuda/%.o,$(CUDA_SRC))
 	$(if $(Q),@echo "  AR      $@")
@@ -119,7 +119,7 @@ $(CUDALIB): $(patsubst stages/gpu/cuda/%.c,$(BUILD)/cuda/%.o,$(CUDA_SRC))
 $(BIN)/bench $(BUILD)/test/bench-bug: $(BENCH_DEPS) $(BENCH_GPU) $(CUDALIB) $(CUDA_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -DBENCH_CUDA $(BENCH_DEFS) -iquote stages \
+	$(Q)$(CC) $(WARN) $(CFLAGS) -DBENCH_CUDA $(BENCH_DEFS) $(INC) \
 		-isystem $(CUDA_INC) -o $(TMP_OUT) $(BENCH_COMMON) $(BENCH_GPU) $(POLICY_SRC) $(CUDALIB) $(LIBA) \
 		$(BENCH_LDLIBS) $(LDLIBS) $(commit)
 
@@ -137,12 +137,12 @@ $(BUILD)/test/bench-bug: BENCH_DEFS = -DMMRANK_TEST_BAD_KERNEL -DBENCH_PROG='"be
 $(BIN)/triton_cands: stages/gpu/bench/triton_cands.c $(POLICY_SRC) $(POLICY_HDR) $(LIBA) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -o $(TMP_OUT) $< $(POLICY_SRC) $(LIBA) $(LDLIBS) $(commit)
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(INC) -o $(TMP_OUT) $< $(POLICY_SRC) $(LIBA) $(LDLIBS) $(commit)
 
 $(BIN)/bench-fake: $(BENCH_DEPS) stages/gpu/bench/fake.c
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -DBENCH_PROG='"bench-fake"' -o $(TMP_OUT) \
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(INC) -DBENCH_PROG='"bench-fake"' -o $(TMP_OUT) \
 		$(BENCH_COMMON) stages/gpu/bench/fake.c $(POLICY_SRC) $(LIBA) $(LDLIBS) $(commit)
 
 # The kernel harnesses (perf/kernels/build.sh, perf/kernels/README.md): a
@@ -155,7 +155,7 @@ $(HARNESS_BIN): $(BUILD)/mma/%: perf/kernels/%.c $(HARNESS_LIB) perf/kernels/har
                 $(CUDALIB) $(CUDA_HDR) $(LIBA) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -isystem $(CUDA_INC) \
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(INC) -isystem $(CUDA_INC) \
 		-o $(TMP_OUT) $< $(HARNESS_LIB) $(CUDALIB) $(LIBA) -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) \
 		-lcublas -lnvrtc -lcudart -lm $(commit)
 
