@@ -431,11 +431,15 @@ ARTIFACTS := $(O)/_$(HEURISTIC_NAME).py $(O)/_$(HEURISTIC_NAME).c $(O)/_$(HEURIS
 # else python3 resolved once per build folder into $(BUILD)/python3.path: a
 # version manager's shim (pyenv's) costs 80-100 ms a call, more than the
 # check itself (a path that no longer runs falls back to python3).
+# The artifacts carry the GPU's row of GPU_FACTS (EMIT_GPU, mk/gpus.mk),
+# where it has one.
 $(ARTIFACTS) &: $(O)/pruned.tsv $(BIN)/emit templates/heuristic.py.m4 templates/heuristic.c.m4 \
-  templates/heuristic.h.m4 | $(BUILD)/python3.path
+  templates/heuristic.h.m4 $(if $(GPU_ROW),$(GPU_FACTS)) $(call stamp_stale,$(O)/emit.params,$(EMIT_GPU)) \
+  | $(BUILD)/python3.path
 	$(if $(Q),@printf '  EMIT    %s\n' $(ARTIFACTS))
 	$(Q)py=$$(cat $(BUILD)/python3.path 2>/dev/null); [ -x "$$py" ] || py=python3; \
-	  $(BIN)/emit --heuristic-name $(HEURISTIC_NAME) --python "$${PYTHON:-$$py}" --out-dir $(O) $<
+	  $(BIN)/emit --heuristic-name $(HEURISTIC_NAME) $(EMIT_GPU) --python "$${PYTHON:-$$py}" --out-dir $(O) $< && \
+	  $(call stamp_write,$(O)/emit.params,$(EMIT_GPU))
 
 $(BUILD)/python3.path:
 	@mkdir -p $(@D) && python3 -I -S -c 'import sys; print(sys.executable)' >$@.$$$$ && mv $@.$$$$ $@

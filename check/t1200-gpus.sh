@@ -16,6 +16,10 @@
 #   4. the C header: one X() per named row, the '*' row's defaults, and
 #      what the C side shows from it (the device names of a log's device,
 #      sample's and bench-fake's defaults);
+#   5. (DATASET) gen/ is a pure function of the repository: make heuristic
+#      GPU=a100, h100, h200 reproduces gen/'s artifacts byte for byte, each
+#      carrying its row's GPU data; HEURISTIC_NAME=Foo carries it too; a GPU
+#      without a row (a collection of one's own) emits no GPU data.
 . check/lib.sh
 T=$ROOT/datasets/GPUS.tsv
 BUILD=${BIN%/bin}
@@ -126,4 +130,27 @@ grep -q 'shared_memory 232448, device_capa (9, 0) (H100 or H200)' "$TMP/merge.er
 "$BIN/sample" --help | tr -s ' \n' ' ' | grep -q "default 143771 MiB, datasets/GPUS.tsv's '\*' row" &&
 	ok gpus-c-sample-default || fail gpus-c-sample-default "$("$BIN/sample" --help | grep -A2 gpu-mem)"
 
+# ---- 5. gen/ reproduced by make heuristic (DATASET) ----------------------------
+for g in a100 h100 h200; do
+	G=$(tr a-z A-Z <<<"$g")
+	[ $g = h200 ] || test_skip_unless DATASET gpus-gen-reproduced-$g || continue
+	if ! "${MK[@]}" -s heuristic GPU=$g >"$TMP/h.$g" 2>&1; then fail gpus-gen-reproduced-$g "$(tail -3 "$TMP/h.$g")"; continue; fi
+	d=
+	for f in _MMRanking$G.py _MMRanking$G.c _MMRanking$G.h MMRanking$G.dot; do
+		cmp -s "$TMP/out/$g/$f" "$ROOT/gen/$f" || d="$d $f"
+	done
+	[ -z "$d" ] && ok gpus-gen-reproduced-$g || fail gpus-gen-reproduced-$g "differ from gen/:$d"
+	want="    gpu = {\"name\": \"$g\", \"device_name\": \"$(col device_name $g)\", \"shared_memory\": $(col shared_memory $g), \"capability\": ($(col capability $g | sed 's/\./, /'))}"
+	grep -qxF "$want" "$ROOT/gen/_MMRanking$G.py" && grep -qx "#define MMRanking${G}_GPU \"$g\"" "$ROOT/gen/_MMRanking$G.h" &&
+		ok gpus-gen-data-$g || fail gpus-gen-data-$g "$(grep -m1 '  gpu = ' "$ROOT/gen/_MMRanking$G.py")"
+done
+# HEURISTIC_NAME=Foo: the artifact still carries its GPU (the class name no
+# longer says it); a GPU without a row: none, the artifact as before
+if "${MK[@]}" -s emit GPU=h200 HEURISTIC_NAME=Foo >"$TMP/foo.out" 2>&1 &&
+	grep -q '^    gpu = {"name": "h200", "device_name": "H200", ' "$TMP/out/h200/_Foo.py"; then ok gpus-make-heuristic-name
+else fail gpus-make-heuristic-name "$(tail -2 "$TMP/foo.out")"; fi
+mkdir -p "$TMP/out/zz9" && xz -dc "$ROOT/datasets/h200/h200_inductor_seed2026_p2.txt.xz" >"$TMP/out/zz9/merged.txt"
+if "${MK[@]}" -s heuristic GPU=zz9 PROFILE=reference >"$TMP/zz.out" 2>&1 && [ -f "$TMP/out/zz9/_MMRankingZZ9.py" ] &&
+	! grep -q 'gpu = \|_GPU' "$TMP/out/zz9/_MMRankingZZ9.py" "$TMP/out/zz9/_MMRankingZZ9.h"; then ok gpus-make-no-row-no-data
+else fail gpus-make-no-row-no-data "$(tail -2 "$TMP/zz.out")"; fi
 finish

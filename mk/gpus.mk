@@ -26,6 +26,9 @@ GPU_FACT_MEM_BYTES = $(word 3,$(MMR_GPU_WORDS))
 MMR_GPU_SELECT     = $(word 4,$(MMR_GPU_WORDS))
 MMR_GPU_LEAF_RANK  = $(word 5,$(MMR_GPU_WORDS))
 
+# emit's GPU data: the GPU's row, where it has one (stages/emit.c --gpu-facts)
+EMIT_GPU = $(if $(GPU_ROW),--gpu-facts $(call sq,$(GPU_FACTS)) --gpu $(GPU_ROW))
+
 # The C header: rewritten when the table, its reader or the table's path
 # changes (GPU_FACTS=another.tsv).
 GPUS_H := $(BUILD)/gen/gpus.h
