@@ -418,7 +418,7 @@ done
 # nothing else changes (the .c, the .dot, the rest of the .py); the row's
 # shared memory and capability must be the tree's; the name and device-name
 # pattern pass the GPU rules (nothing of the table becomes code); the .py
-# imports to the same tree.
+# reads back (mmrank.artifact.gpu_in) and imports to the same tree.
 G=$TMP/gpu GT=$ROOT/datasets/GPUS.tsv
 mkdir -p "$G/with" "$G/without"
 if emit --heuristic-name MMRankingTest --gpu-facts "$GT" --gpu a100 --out-dir "$G/with" "$FE/tree.tsv" 2>"$G/err" &&
@@ -433,6 +433,11 @@ if emit --heuristic-name MMRankingTest --gpu-facts "$GT" --gpu a100 --out-dir "$
 		! grep -q '_GPU' "$G/without/_MMRankingTest.h" && cmp -s "$G/with/_MMRankingTest.c" "$G/without/_MMRankingTest.c" &&
 		cmp -s "$G/with/MMRankingTest.dot" "$G/without/MMRankingTest.dot"; then ok emit-gpu-h
 	else fail emit-gpu-h "$(grep '_GPU' "$G/with/_MMRankingTest.h" | head -3 | tr '\n' '|')"; fi
+	got=$(python3 -c 'import sys; from mmrank import artifact as a
+p = sys.argv[1]; print(a.gpu_in(a.read(p), p), a.gpu_in(a.read(sys.argv[2]), sys.argv[2]))' \
+		"$G/with/_MMRankingTest.py" "$G/without/_MMRankingTest.py" 2>&1)
+	[ "$got" = "{'name': 'a100', 'device_name': 'A100', 'shared_memory': 166912, 'capability': (8, 0)} None" ] &&
+		ok emit-gpu-read-back || fail emit-gpu-read-back "$got"
 	if "$BIN/import" -o "$G/with.tsv" "$G/with/_MMRankingTest.py" 2>"$G/imp.err" &&
 		"$BIN/import" -o "$G/without.tsv" "$G/without/_MMRankingTest.py" 2>>"$G/imp.err" && cmp -s "$G/with.tsv" "$G/without.tsv"; then
 		ok emit-gpu-import; else fail emit-gpu-import "$(head -c 300 "$G/imp.err")"; fi
