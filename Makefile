@@ -28,7 +28,8 @@ include mk/vars.mk
 # What the defaults use: the folder of one GPU, its upper-case name, the
 # reference trainer's learning options (one model, spec §5.10 rule,
 # frequency-ordered leaves: PROFILE=reference and make compare's (a), (d)),
-# the GPU profile and the number of CPUs (each asked once, when first used).
+# the GPU's facts and profile (mk/gpus.mk) and the number of CPUs (each
+# asked once, when first used).
 O               := $(OUT)/$(GPU)
 GPU_UC          := $(call mmr_map,$(GPU),$(mmr_lower),$(mmr_upper))
 REF_GRID        := mm
@@ -38,18 +39,22 @@ REF_LEARN        = --grid $(REF_GRID) --select $(REF_SELECT) --leaf-rank $(REF_L
 # A parameter stamp changes (and so triggers a rebuild) only when its text
 # does; sq quotes any text for the shell.
 sq = '$(subst ','\'',$(1))'
-# $(call gpu_profile,COLUMN): GPU's value of COLUMN in $(PROFILES) (the
-# per-GPU learning rules of PROFILE=ours, datasets/PROFILES.tsv), its '*' row
-# for another GPU.  SELECT and LEAF_RANK default to it: the rows name the
-# figures behind them (head-*, trained for the head, for the official GPUs
-# and h200: docs/RESULTS.md section 2.7; joint for any other GPU, section 2.6).
-gpu_profile = $(or $(shell awk -F'\t' -v g=$(call sq,$(GPU)) -v c='$(1)' 'NR == 1 { for (i = 1; i <= NF; i++) \
-  col[$$i] = i; next } $$1 == g { v = $$col[c]; f = 1 } $$1 == "*" { d = $$col[c] } \
-  END { print f ? v : d }' $(call sq,$(PROFILES)) 2>/dev/null),$(error $(PROFILES): no '$(1)' for GPU '$(GPU)' and no '*' row))
+# A stamp written by the recipe that succeeded with it, so that a failing
+# setting changes nothing: $(call stamp_stale,FILE,TEXT) is FORCE (asked when
+# the rule is read) unless FILE holds TEXT; $(call stamp_write,FILE,TEXT)
+# ends that recipe.
+stamp_stale = $(shell echo $(call sq,$(2)) | cmp -s - $(call sq,$(1)) 2>/dev/null || echo FORCE)
+stamp_write = echo $(call sq,$(2)) > $(1)
+.PHONY: FORCE
+FORCE:
 # $(call mmr_once,NAME,TEXT): NAME's value is TEXT, expanded when first used
 mmr_once = $(eval $(1) = $$(eval $(1) := $(2))$$($(1)))
-$(call mmr_once,MMR_GPU_SELECT,$$(call gpu_profile,select))
-$(call mmr_once,MMR_GPU_LEAF_RANK,$$(call gpu_profile,leaf_rank))
+# The GPU facts (datasets/GPUS.tsv): the defaults of GPU_MEM_BYTES,
+# CUBIN_ARCH and the GPU profile's SELECT and LEAF_RANK, emit's GPU data,
+# the C header (the rows of GPU_FACTS, for PROFILE=ours the rows of
+# PROFILES: docs/RESULTS.md section 2.7 for the official GPUs and h200,
+# section 2.6 for the '*' row).
+include mk/gpus.mk
 $(call mmr_once,MMR_NPROC,$$(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1))
 
 # ---- the values, checked before anything runs (stages/sh/vars.sh) -------------
@@ -99,6 +104,9 @@ endif
 
 # ---- toolchain (CC, CFLAGS, CUDA, BUILD: mk/variables.tsv) -------------------
 WARN     = -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE
+# the include path: stages/ (an include across folders names its folder,
+# docs/LAYOUT.md) and $(BUILD) for the generated "gen/gpus.h" (mk/gpus.mk)
+INC      = -iquote stages -iquote $(BUILD)
 LDLIBS   = -ljansson -lzip -lisal -lm -pthread
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 Q       := $(if $(filter 1,$(V)),,@)
@@ -120,7 +128,7 @@ commit   = && mv -f $(TMP_OUT) $@ || { rm -f $(TMP_OUT); exit 1; }
 LIB_DIRS = stages/core stages/formats stages/learn
 LIB_SRC  = $(sort $(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
 LIB_OBJ  = $(patsubst stages/%.c,$(BUILD)/lib/%.o,$(LIB_SRC))
-LIB_HDR  = $(wildcard $(addsuffix /*.h,$(LIB_DIRS)))
+LIB_HDR  = $(wildcard $(addsuffix /*.h,$(LIB_DIRS))) $(GPUS_H)
 LIBA     = $(BUILD)/libmmrank.a
 # the bench-only GPU policy (stages/gpu/policy/): not in libmmrank.a; bench,
 # bench-fake, triton_cands and the unit drivers that test it compile it in
@@ -221,7 +229,7 @@ $(BUILD)/.deps-ok: stages/sh/deps.sh
 $(BUILD)/lib/%.o: stages/%.c $(LIB_HDR) | $(BUILD)/.deps-ok
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -c -o $(TMP_OUT) $< $(commit)
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(INC) -c -o $(TMP_OUT) $< $(commit)
 
 $(LIBA): $(LIB_OBJ)
 	$(if $(Q),@echo "  AR      $@")
@@ -230,7 +238,7 @@ $(LIBA): $(LIB_OBJ)
 $(BIN)/%: stages/%.c $(LIBA) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -o $(TMP_OUT) $< $(LIBA) $(LDLIBS) $(commit)
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(INC) -o $(TMP_OUT) $< $(LIBA) $(LDLIBS) $(commit)
 
 # Drivers of library units for the tests (check/unit/*.c -> $(BUILD)/unit/),
 # built by make check.
@@ -244,7 +252,7 @@ $(UNIT_POLICY): $(POLICY_SRC) $(POLICY_HDR)
 $(BUILD)/unit/%: check/unit/%.c $(LIBA) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -o $(TMP_OUT) $< $(UNIT_SRC) $(LIBA) $(LDLIBS) $(commit)
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(INC) -o $(TMP_OUT) $< $(UNIT_SRC) $(LIBA) $(LDLIBS) $(commit)
 
 # ---- pipeline: official datasets -> heuristic --------------------------------
 # Everything of one GPU lives in $(O) = $(OUT)/$(GPU)/ (default out/,
@@ -361,15 +369,6 @@ define stamp
 	@mkdir -p $(@D)
 	@echo $(call sq,$(1)) | cmp -s - $@ || echo $(call sq,$(1)) > $@
 endef
-# A stamp written by the recipe that succeeded with it, so that a failing
-# setting changes nothing: $(call stamp_stale,FILE,TEXT) is FORCE (asked when
-# the rule is read) unless FILE holds TEXT; $(call stamp_write,FILE,TEXT)
-# ends that recipe.
-stamp_stale = $(shell echo $(call sq,$(2)) | cmp -s - $(call sq,$(1)) 2>/dev/null || echo FORCE)
-stamp_write = echo $(call sq,$(2)) > $(1)
-.PHONY: FORCE
-FORCE:
-
 # What the feat TSVs were made from: the logs' paths and, for a log make
 # neither fetches nor checks (a collection's merged.txt), its size and mtime,
 # so that adding, deleting or replacing one (cp -p keeps an older mtime)
@@ -432,11 +431,15 @@ ARTIFACTS := $(O)/_$(HEURISTIC_NAME).py $(O)/_$(HEURISTIC_NAME).c $(O)/_$(HEURIS
 # else python3 resolved once per build folder into $(BUILD)/python3.path: a
 # version manager's shim (pyenv's) costs 80-100 ms a call, more than the
 # check itself (a path that no longer runs falls back to python3).
+# The artifacts carry the GPU's row of GPU_FACTS (EMIT_GPU, mk/gpus.mk),
+# where it has one.
 $(ARTIFACTS) &: $(O)/pruned.tsv $(BIN)/emit templates/heuristic.py.m4 templates/heuristic.c.m4 \
-  templates/heuristic.h.m4 | $(BUILD)/python3.path
+  templates/heuristic.h.m4 $(if $(GPU_ROW),$(GPU_FACTS)) $(call stamp_stale,$(O)/emit.params,$(EMIT_GPU)) \
+  | $(BUILD)/python3.path
 	$(if $(Q),@printf '  EMIT    %s\n' $(ARTIFACTS))
 	$(Q)py=$$(cat $(BUILD)/python3.path 2>/dev/null); [ -x "$$py" ] || py=python3; \
-	  $(BIN)/emit --heuristic-name $(HEURISTIC_NAME) --python "$${PYTHON:-$$py}" --out-dir $(O) $<
+	  $(BIN)/emit --heuristic-name $(HEURISTIC_NAME) $(EMIT_GPU) --python "$${PYTHON:-$$py}" --out-dir $(O) $< && \
+	  $(call stamp_write,$(O)/emit.params,$(EMIT_GPU))
 
 $(BUILD)/python3.path:
 	@mkdir -p $(@D) && python3 -I -S -c 'import sys; print(sys.executable)' >$@.$$$$ && mv $@.$$$$ $@
@@ -630,4 +633,5 @@ uninstall-artifact:
 
 # ---- fragments: collection (CUDA), fuzzing, report ---------------------------
 # (mk/inductor.mk is read by mk/collect.mk, before its shard rules)
-include $(sort $(filter-out mk/inductor.mk,$(wildcard mk/*.mk)))
+# (mk/vars.mk and mk/gpus.mk are read first, above)
+include $(sort $(filter-out mk/inductor.mk mk/vars.mk mk/gpus.mk,$(wildcard mk/*.mk)))

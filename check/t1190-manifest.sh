@@ -121,6 +121,31 @@ for man in "${mans[@]}"; do
 	done <<<"$rows"
 done
 
+# 3b. every GPU a manifest names has its row of the GPU facts
+# (datasets/GPUS.tsv), so its artifact carries its GPU, and each committed
+# log was measured on that row's device: its metadata's shared_memory and
+# device_capa are the row's (the official zips: where DATASET has them)
+gpurow() { awk -F'\t' -v g="$1" '$1 == g { print $4 " " $5 }' datasets/GPUS.tsv; }
+for g in $(awk -F'\t' 'NR > 1 { print $2 }' datasets/MANIFEST.tsv; for m in "${mans[@]}"; do m=${m#datasets/MANIFEST.}; echo "${m%.tsv}"; done); do
+	[ -n "$(gpurow "$g")" ] && ok "manifest-gpu-row ($g)" || fail "manifest-gpu-row ($g)" "no row '$g' in datasets/GPUS.tsv"
+done
+# "SMEM MAJOR.MINOR" of a log's first line
+devof() { sed -n '1{s/.*"shared_memory": \([0-9]*\), "device_capa": \[\([0-9]*\), \([0-9]*\)\].*/\1 \2.\3/p;q}'; }
+for man in "${mans[@]}"; do
+	g=${man#datasets/MANIFEST.}; g=${g%.tsv} bad=
+	for f in $(awk -F'\t' 'NR > 1 { print $1 }' "$man"); do
+		d=$(xz -dc "datasets/$f" | devof)
+		[ "$d" = "$(gpurow "$g")" ] || bad="$bad $f: $d"
+	done
+	[ -z "$bad" ] && ok "manifest-gpu-device ($g)" || fail "manifest-gpu-device ($g)" "not the row's $(gpurow "$g"):$bad"
+done
+for g in $(awk -F'\t' 'NR > 1 { print $2 }' datasets/MANIFEST.tsv); do
+	z=$DATASET_DIR/${g}_mm.zip
+	if [ ! -r "$z" ]; then skip "manifest-gpu-device ($g)" "[DATASET] no $z"; continue; fi
+	d=$(unzip -p "$z" "$g/${g}_mm.txt" 2>/dev/null | devof)
+	[ "$d" = "$(gpurow "$g")" ] && ok "manifest-gpu-device ($g)" || fail "manifest-gpu-device ($g)" "$d, the row: $(gpurow "$g")"
+done
+
 # 4. part 5 and its two giants, one log
 G=perf/results/gpu/h200_collect/p5_giants_1774_1775.txt.xz
 { xz -dc datasets/h200/h200_inductor_seed2026_p5.txt.xz && xz -dc "$G"; } | xz -0 -c >"$TMP/p5g.txt.xz"

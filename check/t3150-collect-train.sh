@@ -95,4 +95,43 @@ else ok collect-train-committed-sha-part; fi
 "${MK[@]}" heuristic GPU=nosuchgpu >"$TMP/u.log" 2>&1 && fail collect-train-unknown-gpu "exit 0" || {
 	grep -q "no data for GPU 'nosuchgpu'" "$TMP/u.log" && ! grep -q 'sample' "$TMP/u.log" &&
 		ok collect-train-unknown-gpu || fail collect-train-unknown-gpu "$(head -3 "$TMP/u.log")"; }
+
+# ---- a collection's prerequisites, checked before anything runs --------------
+# No CUDA device (CUDA_VISIBLE_DEVICES empty hides any): make collect stops at
+# once, naming the prerequisite, before sample or the Triton compiles (9 065
+# cubins for KERNEL_TEMPLATE=triton), with nothing in the collection's
+# folder; the CPU dry run (BENCH=bench-fake) and make -n still work.
+C=(env -u MAKEFLAGS -u MAKELEVEL CUDA_VISIBLE_DEVICES= timeout 120 make --no-print-directory -C "$ROOT" BUILD="$BUILD" OUT="$TMP/og" GPU=zz300 SAMPLES=2)
+start=$(date +%s)
+if "${C[@]}" collect KERNEL_TEMPLATE=triton >"$TMP/g.log" 2>&1; then fail collect-no-gpu-early "exit 0"
+elif grep -q "make collect: needs a CUDA device for each of GPUS=0 .*nvidia-smi -L.*BENCH=bench-fake for a CPU dry run.*nothing was run" "$TMP/g.log" &&
+	grep -q "no CUDA device visible" "$TMP/g.log" && [ ! -e "$TMP/og/zz300/collect" ] && [ $(($(date +%s) - start)) -lt 60 ]; then
+	ok collect-no-gpu-early
+else fail collect-no-gpu-early "$(find "$TMP/og" -type f | head -3 | tr '\n' ' ') $(head -c 300 "$TMP/g.log")"; fi
+"${C[@]}" evaluate-online GPU=h200 >"$TMP/g2.log" 2>&1 && fail collect-no-gpu-online "exit 0" ||
+	{ grep -q "make evaluate-online: needs a CUDA device" "$TMP/g2.log" && [ ! -e "$TMP/og/h200/online" ] && ok collect-no-gpu-online ||
+		fail collect-no-gpu-online "$(head -c 300 "$TMP/g2.log")"; }
+"${C[@]}" collect BENCH=bench-fake >"$TMP/g3.log" 2>&1 && [ -s "$TMP/og/zz300/merged.txt" ] && ok collect-no-gpu-fake-runs ||
+	fail collect-no-gpu-fake-runs "$(tail -2 "$TMP/g3.log" | tr '\n' '|')"
+"${C[@]}" -n collect GPU=zz301 >"$TMP/g4.log" 2>&1 && grep -q 'bin/bench --device 0' "$TMP/g4.log" && ok collect-no-gpu-dry-run ||
+	fail collect-no-gpu-dry-run "$(tail -2 "$TMP/g4.log" | tr '\n' '|')"
+# the check itself: the devices nvidia-smi -L lists, as CUDA_VISIBLE_DEVICES narrows them
+mkdir -p "$TMP/smi" && printf '#!/bin/sh\necho "GPU 0: NVIDIA H200 (UUID: GPU-a)"\necho "GPU 1: NVIDIA H200 (UUID: GPU-b)"\n' >"$TMP/smi/nvidia-smi" &&
+	chmod +x "$TMP/smi/nvidia-smi"
+gc() { env -u CUDA_VISIBLE_DEVICES PATH="$TMP/smi:$PATH" "$@" "$ROOT/stages/sh/gpu-check.sh" "$ids" 2>"$TMP/gc.err"; }
+ids=0,1 gc env && ids=0,2 gc env; r=$?
+grep -q "GPUS=0,2: no CUDA device 2 (nvidia-smi -L lists 2: devices 0..1)" "$TMP/gc.err" && [ $r = 1 ] &&
+	ids=0 gc env CUDA_VISIBLE_DEVICES=1 && ! ids=0,1 gc env CUDA_VISIBLE_DEVICES=1 && ! ids=0 gc env CUDA_VISIBLE_DEVICES= &&
+	ok collect-gpu-check || fail collect-gpu-check "rc $r: $(cat "$TMP/gc.err")"
+# Triton not importable (python3 -S: no site-packages): KERNEL_TEMPLATE=triton
+# names the prerequisite when make starts, nothing compiled, no stamp left;
+# the compiler itself says it too instead of a traceback
+if env -u MAKEFLAGS -u MAKELEVEL make --no-print-directory -C "$ROOT" BUILD="$BUILD" OUT="$TMP/ot" GPU=zz300 SAMPLES=2 \
+	KERNEL_TEMPLATE=triton PYTHON="python3 -S" triton-cubins >"$TMP/t.log" 2>&1; then fail collect-no-triton-named "exit 0"
+elif grep -q "KERNEL_TEMPLATE=triton: 'python3 -S -c \"import triton\"' fails: .*pip install triton==3.6.0 .*TRITON_CUBINS=DIR; nothing was run" "$TMP/t.log" &&
+	! grep -q Traceback "$TMP/t.log" && [ -z "$(find "$TMP/ot" -name '*stamp*' -o -name shapes.tsv)" ]; then ok collect-no-triton-named
+else fail collect-no-triton-named "$(head -c 300 "$TMP/t.log")"; fi
+python3 -S -m mmrank.bench.triton_aot --entry-dir >/dev/null 2>"$TMP/ta.err" && fail collect-no-triton-aot "exit 0" ||
+	{ grep -q "^triton_aot.py: Triton is not importable by .*pip install triton==3.6.0" "$TMP/ta.err" && ! grep -q Traceback "$TMP/ta.err" &&
+		ok collect-no-triton-aot || fail collect-no-triton-aot "$(head -c 300 "$TMP/ta.err")"; }
 finish

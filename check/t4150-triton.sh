@@ -18,7 +18,7 @@ CUDA=${CUDA:-/usr/local/cuda}
 LIBA=$(dirname "$BIN")/libmmrank.a
 FLAGS="-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1 -g"
 case $BIN in */san/bin) FLAGS="$FLAGS -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" ;; esac
-INC="-iquote $ROOT/stages"
+INC="-iquote $ROOT/stages -iquote $(dirname "$BIN")"
 if [ ! -f "$LIBA" ]; then fail triton-lib "$LIBA missing (make check builds it)"; finish; fi
 TC=$TMP/triton_cands MC=$TMP/triton_metacheck
 if ! $CC $FLAGS $INC -o "$TC" stages/gpu/bench/triton_cands.c stages/gpu/policy/inductor_cands.c "$LIBA" -ljansson -lm 2>"$TMP/cc.err" ||

@@ -61,6 +61,13 @@ if [ "$(rk order 0 | grep -vc '^type=triton_')" = 0 ] && [ "$(rk order 0 | wc -l
 	ok nvmmh-rows
 else fail nvmmh-rows "$(cat "$TMP/order.tsv" | head -6 | cut -c1-80 | tr '\n' '|')"; fi
 
+# the descriptors are the GPU table's (datasets/GPUS.tsv, its nvmmh column):
+# --gpu takes its rows' names; the default is the first row whose shared
+# memory and capability are the set's (the fixture's (232448, (9, 0)): h100)
+"$N" --help | tr -s ' \n' ' ' | grep -q -- "--gpu NAME .*datasets/GPUS.tsv" &&
+	"$N" --gpu h100 -o "$TMP/h100.tsv" "$TMP/small.feat.tsv" 2>/dev/null && cmp -s "$TMP/h100.tsv" "$TMP/order.tsv" &&
+	"$N" --gpu h200 -o "$TMP/h200.tsv" "$TMP/small.feat.tsv" 2>"$TMP/h200.err" && grep -q '(h200, relative' "$TMP/h200.err" &&
+	grep -q '(h100, relative' "$TMP/order.err" && ok nvmmh-gpu-table || fail nvmmh-gpu-table "$(cat "$TMP/h200.err" "$TMP/order.err" | head -c 300)"
 # errors: a message, exit 1, no output
 expect_error nvmmh-err-tie "--tie: expected" "$TMP/x.tsv" "$N" --tie best -o "$TMP/x.tsv" "$TMP/small.feat.tsv"
 expect_error nvmmh-err-gpu "--gpu: expected" "$TMP/x.tsv" "$N" --gpu v100 -o "$TMP/x.tsv" "$TMP/small.feat.tsv"

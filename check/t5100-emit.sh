@@ -461,4 +461,60 @@ for fmt in py c; do
 done
 [ $m4ok = 1 ] && ok emit-m4-words-verbatim || fail emit-m4-words-verbatim "'$c2' or '$c3' not emitted verbatim: $(head -c 200 "$TMP/m4w.err")"
 
+# ---- the GPU an artifact carries (emit --gpu-facts FILE --gpu NAME) ----------
+# The fixture tree is an A100's (166912, (8, 0)): --gpu a100 writes its row of
+# datasets/GPUS.tsv as the class attribute gpu (.py) and two constants (.h),
+# nothing else changes (the .c, the .dot, the rest of the .py); the row's
+# shared memory and capability must be the tree's; the name and device-name
+# pattern pass the GPU rules (nothing of the table becomes code); the .py
+# reads back (mmrank.artifact.gpu_in) and imports to the same tree.
+G=$TMP/gpu GT=$ROOT/datasets/GPUS.tsv
+mkdir -p "$G/with" "$G/without"
+if emit --heuristic-name MMRankingTest --gpu-facts "$GT" --gpu a100 --out-dir "$G/with" "$FE/tree.tsv" 2>"$G/err" &&
+	emit --heuristic-name MMRankingTest --out-dir "$G/without" "$FE/tree.tsv" 2>>"$G/err"; then
+	line='    gpu = {"name": "a100", "device_name": "A100", "shared_memory": 166912, "capability": (8, 0)}'
+	if grep -qxF "$line" "$G/with/_MMRankingTest.py" && cmp -s "$G/without/_MMRankingTest.py" "$FE/expected.py" &&
+		[ "$(diff "$G/without/_MMRankingTest.py" "$G/with/_MMRankingTest.py" | grep -c '^>')" = 5 ] &&
+		[ "$(diff "$G/without/_MMRankingTest.py" "$G/with/_MMRankingTest.py" | grep -c '^<')" = 0 ]; then ok emit-gpu-py
+	else fail emit-gpu-py "$(diff "$G/without/_MMRankingTest.py" "$G/with/_MMRankingTest.py" | head -6 | tr '\n' '|')"; fi
+	if grep -qx '#define MMRankingTest_GPU "a100"' "$G/with/_MMRankingTest.h" &&
+		grep -qx '#define MMRankingTest_GPU_DEVICE_NAME "A100"' "$G/with/_MMRankingTest.h" &&
+		! grep -q '_GPU' "$G/without/_MMRankingTest.h" && cmp -s "$G/with/_MMRankingTest.c" "$G/without/_MMRankingTest.c" &&
+		cmp -s "$G/with/MMRankingTest.dot" "$G/without/MMRankingTest.dot"; then ok emit-gpu-h
+	else fail emit-gpu-h "$(grep '_GPU' "$G/with/_MMRankingTest.h" | head -3 | tr '\n' '|')"; fi
+	got=$(python3 -c 'import sys; from mmrank import artifact as a
+p = sys.argv[1]; print(a.gpu_in(a.read(p), p), a.gpu_in(a.read(sys.argv[2]), sys.argv[2]))' \
+		"$G/with/_MMRankingTest.py" "$G/without/_MMRankingTest.py" 2>&1)
+	[ "$got" = "{'name': 'a100', 'device_name': 'A100', 'shared_memory': 166912, 'capability': (8, 0)} None" ] &&
+		ok emit-gpu-read-back || fail emit-gpu-read-back "$got"
+	if "$BIN/import" -o "$G/with.tsv" "$G/with/_MMRankingTest.py" 2>"$G/imp.err" &&
+		"$BIN/import" -o "$G/without.tsv" "$G/without/_MMRankingTest.py" 2>>"$G/imp.err" && cmp -s "$G/with.tsv" "$G/without.tsv"; then
+		ok emit-gpu-import; else fail emit-gpu-import "$(head -c 300 "$G/imp.err")"; fi
+else
+	fail emit-gpu-py "$(head -c 300 "$G/err")"
+fi
+# refused, nothing written: another GPU's row, one flag alone, no such row,
+# a bad name, a bad row (a quote or code in the device-name pattern, a bad
+# number), the '*' row (no device name)
+expect_error emit-gpu-other-device "tree.tsv:1: the tree's device \(shared_memory 166912, device_capa \(8, 0\)\) is not that of GPU 'h100' \(.*GPUS.tsv:3: shared_memory 232448, capability 9.0\)" \
+	"$TMP/g.py" emit --heuristic-name X --gpu-facts "$GT" --gpu h100 --format py -o "$TMP/g.py" "$FE/tree.tsv"
+expect_error emit-gpu-alone "--gpu-facts and --gpu go together" "$TMP/g.py" \
+	emit --heuristic-name X --gpu a100 --format py -o "$TMP/g.py" "$FE/tree.tsv"
+expect_error emit-gpu-no-row "--gpu 'l40s': no such row in .*GPUS.tsv \(its rows: a100 h100 h200 h200nvrtc \*\)" "$TMP/g.py" \
+	emit --heuristic-name X --gpu-facts "$GT" --gpu l40s --format py -o "$TMP/g.py" "$FE/tree.tsv"
+expect_error emit-gpu-bad-name "--gpu 'A1\"00': not a GPU name" "$TMP/g.py" \
+	emit --heuristic-name X --gpu-facts "$GT" --gpu 'A1"00' --format py -o "$TMP/g.py" "$FE/tree.tsv"
+expect_error emit-gpu-star "--gpu '\*': not a GPU name" "$TMP/g.py" \
+	emit --heuristic-name X --gpu-facts "$GT" --gpu '*' --format py -o "$TMP/g.py" "$FE/tree.tsv"
+sed "2s|\tA100\t|\tA100\"+__import__('os').system('touch $G/pwned')+\"\t|" "$GT" >"$G/code.tsv"
+expect_error emit-gpu-code-in-device-name "code.tsv:2: field 'device_name': .*not a device-name pattern" "$TMP/g.py" \
+	emit --heuristic-name X --gpu-facts "$G/code.tsv" --gpu a100 --format py -o "$TMP/g.py" "$FE/tree.tsv"
+[ ! -e "$G/pwned" ] && ok emit-gpu-no-code || fail emit-gpu-no-code "the table's text ran"
+sed '2s/\t166912\t/\t16x912\t/' "$GT" >"$G/num.tsv"
+expect_error emit-gpu-bad-number "num.tsv:2: field 'shared_memory': '16x912'" "$TMP/g.py" \
+	emit --heuristic-name X --gpu-facts "$G/num.tsv" --gpu a100 --format py -o "$TMP/g.py" "$FE/tree.tsv"
+sed '1s/\tdevice_name\t/\tdevice\t/' "$GT" >"$G/hdr.tsv"
+expect_error emit-gpu-bad-header "hdr.tsv:1: no column 'device_name'" "$TMP/g.py" \
+	emit --heuristic-name X --gpu-facts "$G/hdr.tsv" --gpu a100 --format py -o "$TMP/g.py" "$FE/tree.tsv"
+
 finish

@@ -73,6 +73,14 @@ run $INS order >"$TMP/after.txt" 2>&1
 grep -q '^Inductor uses: MMRankingH100 ' "$TMP/after.txt" && ok shipped-used-after || fail shipped-used-after "$(tail -1 "$TMP/after.txt")"
 run $INS uninstall --all >"$TMP/un2.txt" 2>&1 && grep -q 'nothing to uninstall' "$TMP/un2.txt" \
 	&& ok uninstall-idempotent || fail uninstall-idempotent "$(cat "$TMP/un2.txt")"
+# order's device, without --shared-memory/--capability: the GPU data of the
+# artifact install made (here an A100 tree), else the shipped H100's
+sed 's/MMRankingA100/MMRankingMine/g' "$ROOT/gen/_MMRankingA100.py" >"$TMP/_MMRankingMine.py"
+run $INS install "$TMP/_MMRankingMine.py" >/dev/null 2>&1 && run $INS order >"$TMP/mine.txt" 2>&1
+grep -q 'precondition for shared memory 166912, capability (8, 0):$' "$TMP/mine.txt" &&
+	grep -q '^Inductor uses: MMRankingMine from torch._inductor.autoheuristic.artifacts._0mmrank_MMRankingMine$' "$TMP/mine.txt" &&
+	ok install-order-device-from-data || fail install-order-device-from-data "$(head -c 300 "$TMP/mine.txt")"
+run $INS uninstall --all >/dev/null 2>&1
 # no torch at all (python3 -S: no site-packages): uninstall says there is
 # nothing to uninstall, exit 0, and gives no install hint
 PYTHONPATH=$ROOT/python python3 -S -m mmrank.install_artifact uninstall --all >"$TMP/un3.txt" 2>&1; rc=$?

@@ -23,7 +23,7 @@ test_require PYTHON3 handler-all
 if [ ! -f "$LIBA" ]; then skip handler-all "[BUILT] $LIBA missing (make check builds it)"; finish; fi
 FLAGS="-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1"
 case $BIN in */san/bin) FLAGS="$FLAGS -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" ;; esac
-if ! $CC $FLAGS -iquote stages -o "$TMP/triton_cands" \
+if ! $CC $FLAGS -iquote stages -iquote "$(dirname "$BIN")" -o "$TMP/triton_cands" \
 	stages/gpu/bench/triton_cands.c stages/gpu/policy/inductor_cands.c "$LIBA" -ljansson -lm 2>"$TMP/cc.err" ||
    ! $CC $FLAGS -I gen -DHEUR=MMRankingH200 -DHEUR_C="\"$ROOT/gen/_MMRankingH200.c\"" \
 	"$H/topk_c.c" -o "$TMP/topk_c" 2>>"$TMP/cc.err"; then
@@ -175,6 +175,44 @@ grep -qx 'import installed=True k=3' "$TMP/ic" && ok handler-env-installs || fai
 MMRANK_INDUCTOR=auto MMRANK_ARTIFACT=$ART MMRANK_STUB_CAPA=8.0 ic --import-only
 if grep -qx 'import installed=False' "$TMP/ic" && grep -q 'not installed: .*check_precondition' "$TMP/ic.err"; then
 	ok handler-env-refuses-quietly; else fail handler-env-refuses-quietly "$(cat "$TMP/ic" "$TMP/ic.err" | head -3 | tr '\n' '|')"; fi
+
+# ---- the GPU an artifact carries (emit --gpu; mmrank.artifact.trained_for) --
+# A tree of gen/_MMRankingH200.py (import) emitted as class Foo with the GPU
+# data of h200 (datasets/GPUS.tsv): HEURISTIC_NAME=Foo keeps the GPU check
+# (an H100 of the same precondition is refused, an H200 takes it); without
+# GPU data a class name with a GPU (PyTorch's shipped artifacts, an older
+# emit) falls back to its tag, one without a GPU is checked by its
+# precondition only, as before; GPU data that break the rules are refused;
+# in a folder the artifact is found by its GPU data, not its file name.
+GD=$TMP/gpudata
+mkdir -p "$GD/foo" "$GD/nogpu" "$GD/dir"
+if "$BIN/import" -o "$GD/tree.tsv" "$ART" 2>"$GD/err" &&
+	"$BIN/emit" --heuristic-name Foo --gpu-facts datasets/GPUS.tsv --gpu h200 --out-dir "$GD/foo" "$GD/tree.tsv" 2>>"$GD/err" &&
+	"$BIN/emit" --heuristic-name Foo --out-dir "$GD/nogpu" "$GD/tree.tsv" 2>>"$GD/err"; then
+	MMRANK_STUB_GPU="NVIDIA H100 80GB HBM3" ic "$GD/foo/_Foo.py" auto
+	refused handler-gpu-data-any-name "Foo was trained on an H200, not on this GPU \(NVIDIA H100.*\(its GPU data: h200 of datasets/GPUS.tsv"
+	MMRANK_STUB_GPU="NVIDIA H200" ic "$GD/foo/_Foo.py" auto
+	grep -qx 'installed k=auto artifact=Foo' "$TMP/ic" && ok handler-gpu-data-match || fail handler-gpu-data-match "$(head -2 "$TMP/ic" | tr '\n' '|')"
+	MMRANK_STUB_GPU="NVIDIA H100 80GB HBM3" ic "$GD/nogpu/_Foo.py" auto
+	grep -qx 'installed k=auto artifact=Foo' "$TMP/ic" && ok handler-gpu-none-precondition-only ||
+		fail handler-gpu-none-precondition-only "$(head -2 "$TMP/ic" | tr '\n' '|')"
+	MMRANK_STUB_GPU="NVIDIA H200" stub_python -m mmrank.inductor --artifact "$GD/nogpu/_Foo.py" >"$GD/m.out" 2>&1
+	grep -q 'trained on an unnamed GPU, from no GPU data and no GPU in its class name: only its precondition is checked' "$GD/m.out" &&
+		ok handler-gpu-none-said || fail handler-gpu-none-said "$(grep artifact "$GD/m.out")"
+else
+	fail handler-gpu-data-any-name "$(head -c 300 "$GD/err")"
+fi
+sed '/^    gpu = /d' "$ART" >"$GD/_MMRankingH200.py"
+MMRANK_STUB_GPU="NVIDIA H100 80GB HBM3" ic "$GD/_MMRankingH200.py" auto
+refused handler-gpu-tag-fallback "trained on an H200, not on this GPU \(NVIDIA H100.*\(its class name: the artifact carries no GPU data"
+sed 's/"device_name": "H200"/"device_name": "h200"/' "$ART" >"$GD/bad.py"
+MMRANK_STUB_GPU="NVIDIA H200" ic "$GD/bad.py" auto
+refused handler-gpu-data-bad "MMRankingH200: its GPU data \(the class attribute gpu\) is not"
+sed 's/MMRankingH200/MMRankingOne/g; s/"device_name": "H200"/"device_name": "H100"/' "$ART" >"$GD/dir/_MMRankingOne.py"
+sed 's/MMRankingH200/MMRankingTwo/g' "$ART" >"$GD/dir/_MMRankingTwo.py"
+got=$(python3 -c 'import sys; from mmrank import artifact as a
+print(*(a.find(sys.argv[1], n).rsplit("/", 1)[1] for n in ("NVIDIA H200", "NVIDIA H100 80GB HBM3")))' "$GD/dir" 2>&1)
+[ "$got" = "_MMRankingTwo.py _MMRankingOne.py" ] && ok handler-gpu-data-find || fail handler-gpu-data-find "$got"
 
 # ---- TORCH: the real torch 2.11 (CPU) --------------------------------------
 test_require TORCH handler-torch

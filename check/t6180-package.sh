@@ -38,7 +38,7 @@ main_says() {   # NAME RC PATTERN ENV...
 	local rc=$?
 	[ $rc -eq "$want" ] && grep -Eq -- "$pat" "$TMP/m.out" && ok "$name" || fail "$name" "rc=$rc $(tr '\n' '|' <"$TMP/m.out" | head -c 400)"
 }
-main_says package-main-h200 0 "^artifact: $ROOT/gen/_MMRankingH200\.py \(class MMRankingH200, trained on H200\)" MMRANK_STUB_GPU="NVIDIA H200"
+main_says package-main-h200 0 "^artifact: $ROOT/gen/_MMRankingH200\.py \(class MMRankingH200, trained on an H200, from its GPU data: h200 of datasets/GPUS.tsv\)" MMRANK_STUB_GPU="NVIDIA H200"
 main_says package-main-h100 0 "^artifact: $ROOT/gen/_MMRankingH100\.py" MMRANK_STUB_GPU="NVIDIA H100 80GB HBM3"
 main_says package-main-a100 0 "^artifact: $ROOT/gen/_MMRankingA100\.py" \
 	MMRANK_STUB_GPU="NVIDIA A100-SXM4-80GB" MMRANK_STUB_CAPA=8.0 MMRANK_STUB_SMEM=166912
@@ -107,7 +107,7 @@ vrun "$VP" -c 'import mmrank.inductor' >"$TMP/out" 2>&1
 tail -1 "$TMP/out" | grep -q "^ImportError: mmrank.inductor needs torch 2.11" && ok package-venv-refuses-without-torch ||
 	fail package-venv-refuses-without-torch "$(tail -1 "$TMP/out")"
 vrun env PYTHONPATH="$STUB" "$VP" -m mmrank.inductor >"$TMP/out" 2>&1
-grep -qx "artifact: $SP/mmrank/artifacts/_MMRankingH200.py (class MMRankingH200, trained on H200)" "$TMP/out" &&
+grep -qx "artifact: $SP/mmrank/artifacts/_MMRankingH200.py (class MMRankingH200, trained on an H200, from its GPU data: h200 of datasets/GPUS.tsv)" "$TMP/out" &&
 	ok package-venv-main || fail package-venv-main "$(tr '\n' '|' <"$TMP/out")"
 # the handler's stub cases: MMRANK_INDUCTOR at import takes the package's
 # own artifact; install/uninstall; one ranked call equals the checkout's

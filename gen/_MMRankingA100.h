@@ -67,6 +67,10 @@ extern "C" {
 #define MMRankingA100_SHARED_MEMORY 166912
 #define MMRankingA100_CAP_MAJOR 8
 #define MMRankingA100_CAP_MINOR 0
+/* The GPU this tree was trained for (mmrank emit --gpu, datasets/GPUS.tsv):
+ * its name and the text its device name holds (upper case, spaces removed). */
+#define MMRankingA100_GPU "a100"
+#define MMRankingA100_GPU_DEVICE_NAME "A100"
 extern const char MMRankingA100_name[];  /* "mm" */
 /* Confidence threshold (spec §5.8); not applied in ranking mode (§7.3). */
 #define MMRankingA100_CONFIDENCE_THRESHOLD 0.0

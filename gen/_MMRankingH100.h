@@ -67,6 +67,10 @@ extern "C" {
 #define MMRankingH100_SHARED_MEMORY 232448
 #define MMRankingH100_CAP_MAJOR 9
 #define MMRankingH100_CAP_MINOR 0
+/* The GPU this tree was trained for (mmrank emit --gpu, datasets/GPUS.tsv):
+ * its name and the text its device name holds (upper case, spaces removed). */
+#define MMRankingH100_GPU "h100"
+#define MMRankingH100_GPU_DEVICE_NAME "H100"
 extern const char MMRankingH100_name[];  /* "mm" */
 /* Confidence threshold (spec §5.8); not applied in ranking mode (§7.3). */
 #define MMRankingH100_CONFIDENCE_THRESHOLD 0.0

@@ -81,6 +81,35 @@
 # shard rules below expand collect_bench)
 include mk/inductor.mk
 
+# ---- the prerequisites, checked when make starts --------------------------
+# A collection measures on this machine's GPUs (LAUNCHER=local; bench or
+# Inductor's own collection): without a CUDA device for each id in GPUS
+# (stages/sh/gpu-check.sh: nvidia-smi -L) make stops here, before sample,
+# the Triton compiles (KERNEL_TEMPLATE=triton: 9 065 cubins, about 50
+# minutes on 2 cores) or a shard runs anything.  Not for BENCH=bench-fake
+# (the CPU dry run), LAUNCHER=slurm (the jobs run elsewhere), make
+# triton-cubins (no GPU needed) or a dry run (make -n).
+COLLECT_GOALS := $(filter collect evaluate-online,$(MAKECMDGOALS))
+ifneq ($(and $(COLLECT_GOALS),$(filter bench,$(BENCH)),$(if $(MAKE_DRY),,y),$(or \
+  $(filter evaluate-online,$(COLLECT_GOALS)),$(filter local,$(LAUNCHER)))),)
+ifneq ($(shell stages/sh/gpu-check.sh $(call sq,$(GPUS)) && echo y),y)
+$(error make $(COLLECT_GOALS): needs a CUDA device for each of GPUS=$(GPUS) (above; nvidia-smi -L \
+  lists them): run it on the GPU host, BENCH=bench-fake for a CPU dry run, or make triton-cubins to \
+  compile Triton's cubins without a GPU; nothing was run)
+endif
+endif
+# KERNEL_TEMPLATE=triton compiles with Triton (mmrank.bench.triton_aot) unless
+# TRITON_CUBINS names a carried cubin folder: without triton importable by
+# PYTHON make stops here, naming it, instead of a Python traceback later.
+ifneq ($(and $(filter collect triton-cubins,$(MAKECMDGOALS)),$(filter triton,$(KERNEL_TEMPLATE)),$(filter \
+  bench,$(BACKEND)),$(if $(TRITON_CUBINS),,y),$(if $(MAKE_DRY),,y)),)
+ifneq ($(shell $(PYTHON) -c 'import triton' >/dev/null 2>&1 && echo y),y)
+$(error KERNEL_TEMPLATE=triton: '$(PYTHON) -c "import triton"' fails: the Triton cubins are compiled \
+  with Triton: pip install triton==3.6.0 (the committed collections' version) for $(PYTHON), or name \
+  a carried cubin folder with TRITON_CUBINS=DIR; nothing was run)
+endif
+endif
+
 # The variables above, their defaults and checks: mk/variables.tsv.  SHAPES=FILE
 # is validated and written once per input by `shapes --from-list`;
 # KERNEL_TEMPLATE's candidate families: docs/STAGES.md "bench", --template.
@@ -108,7 +137,7 @@ CUDALIB      = $(BUILD)/libmmcuda.a
 $(BUILD)/cuda/%.o: stages/gpu/cuda/%.c $(CUDA_HDR) $(LIB_HDR) | $(BUILD)/.deps-ok
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -isystem $(CUDA_INC) -c -o $(TMP_OUT) $< $(commit)
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(INC) -isystem $(CUDA_INC) -c -o $(TMP_OUT) $< $(commit)
 
 $(CUDALIB): $(patsubst stages/gpu/cuda/%.c,$(BUILD)/cuda/%.o,$(CUDA_SRC))
 	$(if $(Q),@echo "  AR      $@")
@@ -119,7 +148,7 @@ $(CUDALIB): $(patsubst stages/gpu/cuda/%.c,$(BUILD)/cuda/%.o,$(CUDA_SRC))
 $(BIN)/bench $(BUILD)/test/bench-bug: $(BENCH_DEPS) $(BENCH_GPU) $(CUDALIB) $(CUDA_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -DBENCH_CUDA $(BENCH_DEFS) -iquote stages \
+	$(Q)$(CC) $(WARN) $(CFLAGS) -DBENCH_CUDA $(BENCH_DEFS) $(INC) \
 		-isystem $(CUDA_INC) -o $(TMP_OUT) $(BENCH_COMMON) $(BENCH_GPU) $(POLICY_SRC) $(CUDALIB) $(LIBA) \
 		$(BENCH_LDLIBS) $(LDLIBS) $(commit)
 
@@ -137,12 +166,12 @@ $(BUILD)/test/bench-bug: BENCH_DEFS = -DMMRANK_TEST_BAD_KERNEL -DBENCH_PROG='"be
 $(BIN)/triton_cands: stages/gpu/bench/triton_cands.c $(POLICY_SRC) $(POLICY_HDR) $(LIBA) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -o $(TMP_OUT) $< $(POLICY_SRC) $(LIBA) $(LDLIBS) $(commit)
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(INC) -o $(TMP_OUT) $< $(POLICY_SRC) $(LIBA) $(LDLIBS) $(commit)
 
 $(BIN)/bench-fake: $(BENCH_DEPS) stages/gpu/bench/fake.c
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -DBENCH_PROG='"bench-fake"' -o $(TMP_OUT) \
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(INC) -DBENCH_PROG='"bench-fake"' -o $(TMP_OUT) \
 		$(BENCH_COMMON) stages/gpu/bench/fake.c $(POLICY_SRC) $(LIBA) $(LDLIBS) $(commit)
 
 # The kernel harnesses (perf/kernels/build.sh, perf/kernels/README.md): a
@@ -155,7 +184,7 @@ $(HARNESS_BIN): $(BUILD)/mma/%: perf/kernels/%.c $(HARNESS_LIB) perf/kernels/har
                 $(CUDALIB) $(CUDA_HDR) $(LIBA) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) -iquote stages -isystem $(CUDA_INC) \
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(INC) -isystem $(CUDA_INC) \
 		-o $(TMP_OUT) $< $(HARNESS_LIB) $(CUDALIB) $(LIBA) -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) \
 		-lcublas -lnvrtc -lcudart -lm $(commit)
 
@@ -235,7 +264,7 @@ $(COLLECT_DIR)/triton_variants.tsv: $(COLLECT_DIR)/shapes.tsv $(TRITON_SRC) | $(
 $(COLLECT_DIR)/triton_cubins.stamp: $(COLLECT_DIR)/triton_variants.tsv python/mmrank/bench/triton_aot.py
 	$(if $(TRITON_CUBINS),@echo "TRITON_CUBINS=$(TRITON_CUBINS): compiling nothing" > $@,$(PYTHON) \
 		-m mmrank.bench.triton_aot --cache $(call sq,$(CUBIN_CACHE)) --arch $(TRITON_ARCH) --jobs $(TRITON_JOBS) \
-		$< > $@.part && mv $@.part $@ && cat $@)
+		$< > $@.part && mv $@.part $@ && cat $@ || { rm -f $@.part; exit 1; })
 .PHONY: triton-cubins
 triton-cubins: $(COLLECT_DIR)/triton_cubins.stamp
 

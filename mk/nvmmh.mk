@@ -9,7 +9,7 @@ $(BIN)/nvmmh: stages/nvmmh.c $(LIBA) $(LIB_HDR) stages/sh/nvmmh-dir.sh
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CCLD    $@")
 	$(Q)d=$$(stages/sh/nvmmh-dir.sh $(call sq,$(NVMMH_DIR))) && \
-	  $(CC) $(WARN) $(CFLAGS) -iquote stages -isystem "$$d/include" -o $(TMP_OUT) $< $(LIBA) \
+	  $(CC) $(WARN) $(CFLAGS) $(INC) -isystem "$$d/include" -o $(TMP_OUT) $< $(LIBA) \
 	    "$$d/lib/libnvMatmulHeuristics.so.0" -Wl,-rpath,"$$d/lib" $(LDLIBS) $(commit)
 
 .PHONY: nvmmh

@@ -29,6 +29,7 @@
 #include "formats/ahlog.h"
 #include "formats/dot.h"
 #include "formats/emittable.h"
+#include "formats/gputable.h"
 #include "formats/mmfeatures.h"
 #include "core/opts.h"
 #include "formats/tree.h"
@@ -36,14 +37,16 @@
 
 static const char synopsis[] =
 "emit --heuristic-name NAME (--format py|c|h|dot [-o FILE] | --out-dir\n"
-"            DIR) [--templates DIR] [--m4 PROG] [--python PROG] [--cc PROG]\n"
-"            TREE.tsv";
+"            DIR) [--gpu-facts FILE --gpu NAME] [--templates DIR] [--m4 PROG]\n"
+"            [--python PROG] [--cc PROG] TREE.tsv";
 
 static const char about[] =
 "Generate the artifacts of the learned mm ranking heuristic from a (pruned)\n"
 "tree TSV (stages/FORMATS.md \"tree TSV\"; its line 1 metadata gives the\n"
 "precondition name, shared memory and device capability): one (--format),\n"
-"or all four at once (--out-dir, as make does).\n";
+"or all four at once (--out-dir, as make does).  With --gpu, the .py and the\n"
+"header carry the GPU the tree was trained for, from its row of the GPU\n"
+"table (--gpu-facts; mmrank.artifact.trained_for reads it).\n";
 
 static const char notes[] =
 "Exit status: 0 on success; 1 on bad usage, an invalid tree, a name,\n"
@@ -58,7 +61,9 @@ static const char notes[] =
 "(MMR_...) and no name of the C types (AH_MM_..., ah_mm_...); the metadata\n"
 "name is mm; features are mm's context values and one-hot columns of mm's\n"
 "categoricals, with categories Inductor logs; every value from the tree\n"
-"reaches m4 quoted, so none is ever expanded.\n";
+"reaches m4 quoted, so none is ever expanded.  The GPU's name and\n"
+"device-name pattern pass the GPU rules (a-z 0-9 _ -; A-Z 0-9 -), and its\n"
+"row's shared memory and capability must be the tree's metadata's.\n";
 
 enum fmt { FMT_PY, FMT_C, FMT_H, FMT_DOT };
 static const char *const fmt_name[] = {"py", "c", "h", "dot", NULL};
@@ -341,7 +346,7 @@ static void define(FILE *fp, const char *name, const char *value)
 /* Write the m4 definitions of t for format fmt (see templates/heuristic.{py,h,c}.m4). */
 static void write_defs(FILE *fp, const tree *t, const ah_meta *m,
                        const featinfo *fi, enum fmt fmt, const char *hname,
-                       const char *source)
+                       const char *source, const gpu_row *gpu)
 {
 	char b[64];
 	gen g = {.t = t, .fi = fi, .fmt = fmt, .fp = fp, .def = t->n_class};
@@ -385,6 +390,10 @@ static void write_defs(FILE *fp, const tree *t, const ah_meta *m,
 	define(fp, "MMR_TOP_K_EPS", b);
 	/* fit's leaf-list rules: each leaf's pick, else the first entry */
 	define(fp, "MMR_HAS_PICK", t->leaf_pick ? "1" : "0");
+	/* --gpu: the GPU the tree was trained for (checked: gpu_row_read) */
+	define(fp, "MMR_HAS_GPU", gpu ? "1" : "0");
+	define(fp, "MMR_GPU_NAME", gpu ? gpu->name : "");
+	define(fp, "MMR_GPU_DEVICE_NAME", gpu ? gpu->device_name : "");
 
 	fputs("m4_define([[MMR_CHOICES]], [[", fp);
 	for (int c = 0; c < t->n_class; c++)
@@ -417,13 +426,13 @@ static void write_defs(FILE *fp, const tree *t, const ah_meta *m,
  * tree: a failure dies before m4 starts).  *n gets their length. */
 static char *make_defs(const tree *t, const ah_meta *m, const featinfo *fi,
                        enum fmt fmt, const char *hname, const char *source,
-                       size_t *n)
+                       const gpu_row *gpu, size_t *n)
 {
 	char *defs = NULL;
 	FILE *mem = open_memstream(&defs, n);
 	if (!mem)
 		die("cannot open a memory stream: %s", strerror(errno));
-	write_defs(mem, t, m, fi, fmt, hname, source);
+	write_defs(mem, t, m, fi, fmt, hname, source, gpu);
 	if (ferror(mem) || fclose(mem) != 0)
 		die("cannot build the m4 definitions: %s", strerror(errno));
 	return defs;
@@ -623,6 +632,7 @@ typedef struct {
 	const tree *t;
 	const ah_meta *m;
 	const featinfo *fi;
+	const gpu_row *gpu; /* --gpu's row, or NULL */
 } job;
 
 #define BIT(f) (1u << (f))
@@ -665,7 +675,7 @@ static void generate(const job *j, unsigned want, char *text[], size_t len[])
 			continue;
 		size_t nd;
 		char *defs = make_defs(j->t, j->m, j->fi, (enum fmt)f, j->hname,
-		                       j->source, &nd);
+		                       j->source, j->gpu, &nd);
 		snprintf(paths[f], sizeof paths[f], "%s/_%s.%s", d.path, j->hname,
 		         fmt_name[f]);
 		snprintf(tpl, sizeof tpl, "%s/heuristic.%s.m4", j->tdir, fmt_name[f]);
@@ -763,9 +773,26 @@ static void out_dir_paths(const char *dir, const char *hname, const char *in,
 	check_output_writable("--out-dir", out[FMT_PY]);
 }
 
+/* --gpu NAME's row of the GPU table facts into *g (gputable.h checks it with
+ * the emittable GPU rules); dies unless its shared memory and capability
+ * are the tree's metadata's (where: TREE.tsv:1): a tree of another GPU's
+ * data must not carry this GPU. */
+static void check_gpu(gpu_row *g, const char *facts, const char *name,
+                      const ah_meta *m, const char *where)
+{
+	gpu_row_read(g, facts, name);
+	if (g->shared_memory != m->shared_memory || g->cap_major != m->cap_major ||
+	    g->cap_minor != m->cap_minor)
+		die("%s: the tree's device (shared_memory %" PRId64 ", device_capa (%d, %d)) is "
+		    "not that of GPU '%s' (%s:%" PRId64 ": shared_memory %" PRId64 ", capability %d.%d): "
+		    "a tree of another GPU's data", where, m->shared_memory, m->cap_major,
+		    m->cap_minor, name, facts, g->line, g->shared_memory, g->cap_major, g->cap_minor);
+}
+
 int main(int argc, char **argv)
 {
 	const char *hname = NULL, *out = NULL, *in = NULL, *outdir = NULL;
+	const char *facts = NULL, *gpu_name = NULL;
 	const char *tdir = getenv("MMRANK_TEMPLATES"), *m4prog = getenv("M4");
 	const char *python = getenv("PYTHON"), *cc = getenv("CC");
 	int fmt = -1;
@@ -789,6 +816,15 @@ int main(int argc, char **argv)
 		           "all four artifacts into DIR under make's names (_NAME.py, "
 		           "_NAME.c, _NAME.h, NAME.dot), checked by one python and one cc "
 		           "run, and written all or none (instead of --format and -o)"),
+		OPT_STRING("--gpu-facts", "FILE", &facts, OPT_INPUT,
+		           "the GPU table (datasets/GPUS.tsv, make's GPU_FACTS), read "
+		           "for --gpu"),
+		OPT_STRING("--gpu", "NAME", &gpu_name, 0,
+		           "the GPU the tree was trained for: its row of --gpu-facts "
+		           "(name, device-name pattern; its shared memory and "
+		           "capability must be the tree's) goes into the .py (a class "
+		           "attribute gpu) and the .h (NAME_GPU, NAME_GPU_DEVICE_NAME); "
+		           "without it the artifacts carry no GPU"),
 		OPT_STRING("--templates", "DIR", &tdir, 0,
 		           "folder of heuristic.{py,h,c}.m4 (default: $MMRANK_TEMPLATES "
 		           "or ./templates)"),
@@ -812,6 +848,8 @@ int main(int argc, char **argv)
 	if (outdir && out)
 		die("-o and --out-dir: --out-dir names its four files itself");
 	check_identifier(hname);
+	if (!facts != !gpu_name)
+		die("--gpu-facts and --gpu go together (the GPU's row of the table)");
 	if (!tdir || !*tdir)
 		tdir = "templates";
 	if (!m4prog || !*m4prog)
@@ -843,6 +881,9 @@ int main(int argc, char **argv)
 		die("%s: confidence_threshold %.17g is not finite", in,
 		    t.confidence_threshold);
 	featinfo *fi = classify(&t, in);
+	gpu_row gpu;
+	if (gpu_name)
+		check_gpu(&gpu, facts, gpu_name, &meta, where);
 	char source[256];
 	source_name(in, source);
 	check_templates(tdir, want);
@@ -851,7 +892,8 @@ int main(int argc, char **argv)
 	char *text[FMT_DOT + 1] = {NULL};
 	size_t len[FMT_DOT + 1] = {0};
 	job j = {.m4prog = m4prog, .tdir = tdir, .python = python, .cc = cc,
-	         .hname = hname, .source = source, .t = &t, .m = &meta, .fi = fi};
+	         .hname = hname, .source = source, .t = &t, .m = &meta, .fi = fi,
+	         .gpu = gpu_name ? &gpu : NULL};
 	generate(&j, want, text, len);
 	publish(want, outs, text, len);
 	close_stdout();

@@ -33,11 +33,12 @@
 #include "core/opts.h"
 #include "formats/ranks.h"
 #include "core/util.h"
+#include "gen/gpus.h"
 
 #include "nvMatmulHeuristics.h"
 
 static const char synopsis[] =
-"nvmmh [--gpu a100|h100|h200] [--metric relative|runtime]\n"
+"nvmmh [--gpu NAME] [--metric relative|runtime]\n"
 "             [--tie order|spread|measured] -o RANKS.tsv SET.feat.tsv";
 
 static const char about[] =
@@ -344,7 +345,19 @@ rank_input(lib *l, const featset *fs, int i, const int *col, const int *cat,
 int
 main(int argc, char **argv)
 {
-	static const char *const gpus[] = {"a100", "h100", "h200", NULL};
+	/* the GPU table's rows with a descriptor (datasets/GPUS.tsv, gen/gpus.h) */
+#define GPU_NAME(name, smem, major, minor, desc) name,
+#define GPU_DESC(name, smem, major, minor, desc) NVMMH_NVGPU_##desc,
+#define GPU_DEV(name, smem, major, minor, desc) {smem, major, minor},
+	static const char *const gpus[] = {GPUS_NVMMH_ROWS(GPU_NAME) NULL};
+	static const nvmmhNvidiaGpu_t descs[] = {GPUS_NVMMH_ROWS(GPU_DESC)};
+	static const struct {
+		int64_t smem;
+		int major, minor;
+	} devs[] = {GPUS_NVMMH_ROWS(GPU_DEV)};
+#undef GPU_NAME
+#undef GPU_DESC
+#undef GPU_DEV
 	static const char *const metrics[] = {"relative", "runtime", NULL};
 	static const char *const ties[] = {"order", "spread", "measured", NULL};
 	const char *out = NULL, *in = NULL;
@@ -357,10 +370,11 @@ main(int argc, char **argv)
 		        "ranks TSV (stages/FORMATS.md \"ranks TSV\"), written "
 		        "atomically: one row per input, its Triton choice ids best "
 		        "first; eval --ranked NAME:SET=RANKS.tsv scores it"),
-		OPT_ENUM("--gpu", "G", &gi, gpus, 0,
-		         "the predefined hardware descriptor: a100 (A100 SXM 80GB), "
-		         "h100 (H100 SXM), h200 (H200 SXM); default from the "
-		         "metadata's device capability: (8, 0) a100, (9, 0) h100"),
+		OPT_ENUM("--gpu", "NAME", &gi, gpus, 0,
+		         "the predefined hardware descriptor of the GPU table's row "
+		         "NAME (datasets/GPUS.tsv, its nvmmh column); default: the "
+		         "first row of the table whose shared memory and capability "
+		         "are the metadata's"),
 		OPT_ENUM("--metric", "M", &metric, metrics, 0,
 		         "relative (default): the silicon metric "
 		         "RUNTIME_RELATIVE_FAST_S, which the library's header "
@@ -371,22 +385,22 @@ main(int argc, char **argv)
 	};
 	opts_parse(&(opt_prog){synopsis, about, table, notes, 18, NULL}, argc, argv);
 	int relative = metric == 0;
-	const char *gpu = gi >= 0 ? gpus[gi] : NULL;
 	featset fs;
 	featset_read(&fs, in);
-	nvmmhNvidiaGpu_t g;
-	if (!gpu)
-		gpu = fs.meta.cap_major == 8 && fs.meta.cap_minor == 0 ? "a100" :
-		      fs.meta.cap_major == 9 && fs.meta.cap_minor == 0 ? "h100" : "";
-	if (!strcmp(gpu, "a100"))
-		g = NVMMH_NVGPU_A100_SXM_80GB;
-	else if (!strcmp(gpu, "h100"))
-		g = NVMMH_NVGPU_H100_SXM;
-	else if (!strcmp(gpu, "h200"))
-		g = NVMMH_NVGPU_H200_SXM;
-	else
-		die("%s: device capability (%d, %d): give --gpu a100|h100|h200", in,
-		    fs.meta.cap_major, fs.meta.cap_minor);
+	for (int i = 0; gi < 0 && gpus[i]; i++)
+		if (devs[i].smem == fs.meta.shared_memory && devs[i].major == fs.meta.cap_major &&
+		    devs[i].minor == fs.meta.cap_minor)
+			gi = i;
+	if (gi < 0) {
+		char names[512] = "";
+		for (int i = 0, o = 0; gpus[i] && o < (int)sizeof names; i++)
+			o += snprintf(names + o, sizeof names - (size_t)o, "%s%s", i ? "|" : "", gpus[i]);
+		die("%s: shared memory %" PRId64 ", device capability (%d, %d): give --gpu %s "
+		    "(no row of datasets/GPUS.tsv with a descriptor reports this device)", in,
+		    fs.meta.shared_memory, fs.meta.cap_major, fs.meta.cap_minor, names);
+	}
+	const char *gpu = gpus[gi];
+	nvmmhNvidiaGpu_t g = descs[gi];
 	int col[5] = {column(&fs, "m", in), column(&fs, "k", in), column(&fs, "n", in),
 	              column(&fs, "mat1_stride_1", in), column(&fs, "mat2_stride_1", in)};
 	int cat[2] = {category(&fs, "mat1_dtype", in), category(&fs, "using_tf32", in)};

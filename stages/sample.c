@@ -44,6 +44,7 @@
 #include "core/opts.h"
 #include "core/rng.h"
 #include "core/util.h"
+#include "gen/gpus.h"
 
 static const char synopsis[] =
 "sample [--seed S] [--samples N] [--gpu-mem-bytes B] [--max-gflop G]\n"
@@ -61,7 +62,11 @@ static const char notes[] =
 "Exit status: 0 on success; 1 on a bad option or a write error (OUTPUT is\n"
 "then left untouched).\n";
 
-#define H200_MEM_BYTES (143771LL * 1024 * 1024)
+/* the default device memory: the GPU table's '*' row (datasets/GPUS.tsv),
+ * the facts assumed for a GPU without a row; make passes the GPU's own */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define DEFAULT_MEM_BYTES ((int64_t)GPUS_DEFAULT_MEM_MIB << 20)
 
 enum { DT_F32, DT_F16, DT_BF16 };
 static const char *const dt_name[] = { "torch.float32", "torch.float16", "torch.bfloat16" };
@@ -88,7 +93,7 @@ static const char *tf(int b) { return b ? "True" : "False"; }
 
 int main(int argc, char **argv)
 {
-	int64_t seed = 0, samples = 1000, mem = H200_MEM_BYTES, dims_only = -1, max_gflop = -1;
+	int64_t seed = 0, samples = 1000, mem = DEFAULT_MEM_BYTES, dims_only = -1, max_gflop = -1;
 	const char *outpath = NULL, *old_out = NULL;
 	const opt table[] = {
 		OPT_I64("--seed", "S", &seed, INT64_MIN, INT64_MAX, 0,
@@ -97,9 +102,10 @@ int main(int argc, char **argv)
 		        "number of samples, >= 1 (default 1000)"),
 		OPT_I64("--gpu-mem-bytes", "B", &mem, 1, INT64_MAX, 0,
 		        "device memory for the fits-in-memory rejection "
-		        "itemsize*(mk+kn+mn) < B/4 (default 150754820096 = 143771 MiB, "
-		        "an H200 as torch reports it; sample runs on the CPU and "
-		        "queries no GPU)"),
+		        "itemsize*(mk+kn+mn) < B/4 (default " STR(GPUS_DEFAULT_MEM_MIB)
+		        " MiB, datasets/GPUS.tsv's '*' row; make passes the GPU's "
+		        "memory, GPU_MEM_BYTES; sample runs on the CPU and queries no "
+		        "GPU)"),
 		OPT_I64("--max-gflop", "G", &max_gflop, 1, INT64_MAX, 0,
 		        "also reject samples with 2*m*k*n > G*1e9 FLOP (NOT in the "
 		        "reference; for collections on a small device budget; default: "

@@ -17,6 +17,10 @@ m4_dnl   MMR_HAS_TOP_K   1 when the leaves carry a k, else 0
 m4_dnl   MMR_TOP_K_EPS   its epsilon, Python str(float) (0.0 without)
 m4_dnl   MMR_HAS_PICK    1 when the leaves carry their own pick (fit's leaf-list
 m4_dnl                   rules), else 0 (the pick is the first entry)
+m4_dnl   MMR_HAS_GPU     1 when emit --gpu names the GPU the tree was trained
+m4_dnl                   for (then the class attribute gpu), else 0
+m4_dnl   MMR_GPU_NAME, MMR_GPU_DEVICE_NAME   its row of the GPU table
+m4_dnl                   (datasets/GPUS.tsv): a-z 0-9 _ - and A-Z 0-9 -
 m4_dnl MMR_TREE is expanded three times: in get_best_choices (the pairs), in
 m4_dnl get_top_k (the k) and in get_pick (the pick), MMR_RETURN redefined in
 m4_dnl between.
@@ -55,7 +59,12 @@ from torch._inductor.autoheuristic.learnedheuristic_interface import (
 
 
 class MMR_NAME[[]](LearnedHeuristicDecision):
-
+m4_ifelse(MMR_HAS_GPU, [[1]], [[
+    # The GPU this tree was trained for (mmrank emit --gpu, datasets/GPUS.tsv):
+    # mmrank.artifact.trained_for looks for device_name in
+    # torch.cuda.get_device_name() (upper case, spaces removed).
+    gpu = {"name": "MMR_GPU_NAME", "device_name": "MMR_GPU_DEVICE_NAME", "shared_memory": MMR_SHARED_MEMORY, "capability": (MMR_CAP_MAJOR, MMR_CAP_MINOR)}
+]])
     def __init__(self) -> None:
         self.choices: list[Choice] = []
         self.fill_choices()

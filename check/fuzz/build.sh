@@ -15,10 +15,12 @@ if ! command -v "$CC" >/dev/null; then
 	exit 1
 fi
 B=${FUZZ_BUILD:-build/fuzz}
-mkdir -p "$B/obj" "$B/bin"
+mkdir -p "$B/obj" "$B/bin" "$B/gen"
+# the GPU facts for C (gen/gpus.h, as make generates it: mk/gpus.mk)
+awk -v mode=header -f mk/gpus.awk datasets/GPUS.tsv >"$B/gen/gpus.h"
 FLAGS=(-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer
-       -fsanitize=address,undefined -fno-sanitize-recover=all -iquote stages)
-LIBS=(core/util core/opts core/pool core/privdir formats/ahlog formats/ahlog_write formats/ahmeta formats/emittable
+       -fsanitize=address,undefined -fno-sanitize-recover=all -iquote stages -iquote "$B")
+LIBS=(core/util core/opts core/pool core/privdir formats/ahlog formats/ahlog_write formats/ahmeta formats/emittable formats/gputable
       core/sniff core/readahead formats/zipmember core/intern core/g17 formats/mmfeatures formats/featset
       formats/tree learn/leaves learn/leaforder learn/rerank formats/rules core/tsvtext formats/dot)
 objs=()

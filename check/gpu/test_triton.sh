@@ -39,7 +39,7 @@ if [ "${1:-}" = --build ]; then
 	CUDA=${CUDA:-/usr/local/cuda}
 	make -s all >/dev/null || { fail triton-gpu-build "make all failed"; finish; }
 	mkdir -p "$T"
-	W="-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O2 -g -iquote stages"
+	W="-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O2 -g -iquote stages -iquote build"
 	cc $W -o "$T/triton_cands" stages/gpu/bench/triton_cands.c stages/gpu/policy/inductor_cands.c build/libmmrank.a -ljansson -lm &&
 	cc $W -o "$T/triton_metacheck" check/triton/triton_metacheck.c stages/gpu/bench/triton_meta.c build/libmmrank.a -ljansson -lm &&
 	cc $W -I"$CUDA/include" -o "$T/triton_gpu_test" check/triton/triton_gpu_test.c stages/gpu/bench/triton_launch.c \

@@ -14,14 +14,23 @@ torch's AutoHeuristic interface).
                         _MMRanking*.py), else $MMRANK_ARTIFACT, else the
                         package's shipped artifacts; in a folder the file
                         whose tag is this GPU's, else the only one
-  gpu_tag(name)         the GPU an artifact was trained on, from its class
-                        or file name: MMRankingH200 -> "H200"
-  trained_for(tag, device_name)
-                        whether the device is that GPU: the one place the
-                        artifact's GPU is matched against a device name
+  gpu_of(cls)           the GPU an artifact carries as data (emit --gpu: the
+                        class attribute gpu, from its row of datasets/GPUS.tsv),
+                        checked; None for one without (PyTorch's shipped
+                        _MMRanking*.py, or an older emit)
+  gpu_in(data, path)    the same read from a file's text, without running it
+  gpu_tag(name)         the fallback for an artifact without GPU data: the GPU
+                        of its class or file name, MMRankingH200 -> "H200"
+  trained_for(gpu, device_name)
+                        whether the device is that GPU (its GPU data, else the
+                        tag): the one place the artifact's GPU is matched
+                        against a device name
+  describe(gpu)         the GPU in words, and where that came from
 """
+import ast
 import glob
 import os
+import re
 import stat
 import types
 
@@ -108,6 +117,66 @@ def load(path):
                       f"{msg[:200]})") from None
 
 
+# The GPU data's rules (stages/formats/emittable.h: emittable_gpu_problem,
+# emittable_device_name_problem; mk/gpus.awk checks the table with them).
+GPU_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
+DEVICE_NAME = re.compile(r"[A-Z0-9][A-Z0-9-]{0,31}")
+GPU_KEYS = ("name", "device_name", "shared_memory", "capability")
+
+
+def _int(x):
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def check_gpu_data(g, where):
+    """G, an artifact's GPU data, when it is a dict of exactly GPU_KEYS with
+    a GPU name and a device-name pattern of the rules above, shared memory
+    a positive int and the capability a (major, minor) pair of ints; else
+    Refused naming WHERE."""
+    ok = (isinstance(g, dict) and set(g) == set(GPU_KEYS)
+          and isinstance(g["name"], str) and GPU_NAME.fullmatch(g["name"])
+          and isinstance(g["device_name"], str) and DEVICE_NAME.fullmatch(g["device_name"])
+          and _int(g["shared_memory"]) and g["shared_memory"] > 0
+          and isinstance(g["capability"], tuple) and len(g["capability"]) == 2
+          and all(_int(c) and c >= 0 for c in g["capability"]))
+    if not ok:
+        raise Refused(f"{where}: its GPU data (the class attribute gpu) is not "
+                      f"{{'name': a-z0-9_-, 'device_name': A-Z0-9-, 'shared_memory': int, "
+                      f"'capability': (int, int)}}: {str(g)[:200]}")
+    return g
+
+
+def gpu_of(cls):
+    """The GPU data class CLS (or an instance's class) carries, checked
+    (check_gpu_data); None when it has none."""
+    if not isinstance(cls, type):
+        cls = type(cls)
+    g = cls.__dict__.get("gpu")
+    return None if g is None else check_gpu_data(g, cls.__name__)
+
+
+# emit writes the GPU data as one line of the class body (templates/heuristic.py.m4)
+_GPU_LINE = re.compile(rb"^[ \t]+gpu[ \t]*=[ \t]*(\{[^\n]*\})[ \t]*$", re.M)
+
+
+def gpu_in(data, path):
+    """The GPU data of the artifact whose text is DATA (bytes), read without
+    running it: the dict literal of emit's line `    gpu = {...}` (the
+    first such line; ast.literal_eval); None without one.  Refused, naming
+    PATH and the line, for data that break the rules.  (A fast look for
+    find(); gpu_of, on the loaded class, is what install checks.)"""
+    m = _GPU_LINE.search(data)
+    if not m:
+        return None
+    line = data.count(b"\n", 0, m.start()) + 1
+    where = f"{path}:{line}"
+    try:
+        value = ast.literal_eval(m.group(1).decode("ascii"))
+    except (ValueError, SyntaxError, UnicodeDecodeError, MemoryError, RecursionError):
+        value = None
+    return check_gpu_data(value, where)
+
+
 def gpu_tag(name):
     """The GPU tag of a class or file name: MMRankingH200 or
     _MMRankingH200.py -> "H200"; None where the name has none."""
@@ -120,10 +189,35 @@ def gpu_tag(name):
     return None
 
 
-def trained_for(tag, device_name):
-    """True when DEVICE_NAME (torch.cuda.get_device_name()) is the GPU TAG
-    names: the tag is in the name, upper case, spaces ignored."""
-    return bool(tag) and tag in device_name.upper().replace(" ", "")
+def trained_for(gpu, device_name):
+    """True when DEVICE_NAME (torch.cuda.get_device_name()) is the GPU: GPU
+    is an artifact's GPU data (gpu_of, gpu_in: its device-name pattern) or,
+    for an artifact without, the tag of its name (gpu_tag); the pattern is
+    in the name, upper case, spaces ignored."""
+    pattern = gpu["device_name"] if isinstance(gpu, dict) else gpu
+    return bool(pattern) and pattern.upper() in device_name.upper().replace(" ", "")
+
+
+def describe(gpu):
+    """GPU (data, tag or None) in words: (what, whence), e.g. ('an H200',
+    'its GPU data: h200 of datasets/GPUS.tsv'), ('an H100', 'its class
+    name: the artifact carries no GPU data'), ('an unnamed GPU', ...)."""
+    if isinstance(gpu, dict):
+        return f"an {gpu['device_name']}", f"its GPU data: {gpu['name']} of datasets/GPUS.tsv"
+    if gpu:
+        return f"an {gpu}", "its class name: the artifact carries no GPU data"
+    return ("an unnamed GPU", "no GPU data and no GPU in its class name: only its "
+            "precondition is checked")
+
+
+def _gpu_of_file(path):
+    """The GPU of the artifact file PATH for find(): its data, else the tag
+    of its file name; a file that cannot be read has its tag only."""
+    try:
+        g = gpu_in(read(path), path)
+    except Refused:
+        g = None
+    return g or gpu_tag(path)
 
 
 def _candidates(path):
@@ -135,8 +229,9 @@ def _candidates(path):
 def find(artifact=None, device_name=None, environ=None):
     """The artifact file: ARTIFACT (a file, or a folder of _MMRanking*.py);
     else $MMRANK_ARTIFACT; else the package's shipped artifacts (a
-    checkout's gen/).  In a folder, the file whose tag is DEVICE_NAME's GPU
-    (trained_for), else the only one.  Raises Refused when there is none."""
+    checkout's gen/).  In a folder, the file trained for DEVICE_NAME's GPU
+    (trained_for: its GPU data, else its name's tag), else the only one.
+    Raises Refused when there is none."""
     env = os.environ if environ is None else environ
     given = artifact or env.get("MMRANK_ARTIFACT") or None
     places = [given] if given else [artifact_dir()]
@@ -147,7 +242,7 @@ def find(artifact=None, device_name=None, environ=None):
             continue
         files = _candidates(place)
         if device_name:
-            match = [f for f in files if trained_for(gpu_tag(f), device_name)]
+            match = [f for f in files if trained_for(_gpu_of_file(f), device_name)]
             if match:
                 return match[0]
         if len(files) == 1:

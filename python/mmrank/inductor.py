@@ -48,8 +48,12 @@ device, when the artifact cannot be read or fails to load (mmrank.artifact:
 not a regular file, a syntax error, an exception while it runs: the message
 names the file), when its check_precondition rejects this GPU's (shared
 memory, capability), or when the GPU is not the one the artifact was
-trained on (mmrank.artifact.trained_for: MMRankingH200 -> "H200" in the
-device name; H100 and H200 share the precondition) unless force=True.  The handler is set with V.set_choices_handler (this thread) and
+trained on (mmrank.artifact.trained_for: the device-name pattern of the GPU
+data the artifact carries, emit --gpu's row of datasets/GPUS.tsv, in the
+device name; an artifact without GPU data, such as PyTorch's shipped ones,
+by the tag of its class name, MMRankingH200 -> "H200"; GPUs of one
+precondition, such as an H100 and an H200, differ only there) unless
+force=True.  The handler is set with V.set_choices_handler (this thread) and
 torch._inductor.config.inductor_choices_class (threads that have not made
 one yet, e.g. autograd's); uninstall restores both.
 Inductor's FX graph cache keys on the inductor config, inductor_choices_class
@@ -195,9 +199,11 @@ def load_artifact(path):
     return art.load(path)[0]
 
 
-def artifact_tag(heur):
-    """MMRankingH200 -> 'H200' (the GPU the tree was trained on)."""
-    return art.gpu_tag(type(heur).__name__)
+def artifact_gpu(heur):
+    """The GPU the tree was trained on: the GPU data the artifact carries
+    (mmrank.artifact.gpu_of), else the tag of its class name (MMRankingH200
+    -> 'H200'), else None.  Refused for GPU data that break the rules."""
+    return art.gpu_of(heur) or art.gpu_tag(type(heur).__name__)
 
 
 # ---- the handler -----------------------------------------------------------
@@ -402,10 +408,14 @@ def check_gpu(heur, force=False):
         return f"{type(heur).__name__}'s check_precondition raised {type(e).__name__}: {e}"
     if not fits:
         return f"{type(heur).__name__} was not trained for {who}: its check_precondition refuses it"
-    tag = artifact_tag(heur)
-    if not force and tag and not art.trained_for(tag, name):
-        return (f"{type(heur).__name__} was trained on an {tag}, not on {who} "
-                f"(same precondition; force=True to use it anyway)")
+    try:
+        gpu = artifact_gpu(heur)
+    except Refused as e:
+        return str(e)
+    if not force and gpu and not art.trained_for(gpu, name):
+        what, whence = art.describe(gpu)
+        return (f"{type(heur).__name__} was trained on {what}, not on {who} "
+                f"({whence}; same precondition; force=True to use it anyway)")
     return None
 
 
@@ -535,8 +545,12 @@ def report(artifact_arg=None, out=sys.stdout):
     md = _metadata()
     say(f"device: {name}, capability {tuple(md.device_capa)}, shared memory per block "
         f"{md.shared_memory}")
+    try:
+        trained = "%s, from %s" % art.describe(artifact_gpu(heur))
+    except Refused as e:
+        trained = f"a GPU it cannot say: {e}"
     say(f"artifact: {os.path.abspath(path)} (class {type(heur).__name__}, trained on "
-        f"{artifact_tag(heur) or 'an unnamed GPU'})")
+        f"{trained})")
     why = check_gpu(heur)
     if why:
         say(f"no artifact is used: {why}")

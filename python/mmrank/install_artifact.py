@@ -35,8 +35,10 @@ after the install.
                    there is nothing to uninstall and exits 0)
   order            list the mm heuristics in Inductor's discovery order and
                    say which one it uses for a device with the given shared
-                   memory per block (default 232448) and capability (default
-                   9.0, an H100/H200); imports torch (or the stand-in on
+                   memory per block and capability (default: the GPU data of
+                   the first artifact install made there, mmrank.artifact;
+                   without any, 232448 and 9.0, the shipped _MMRankingH100.py's
+                   precondition); imports torch (or the stand-in on
                    PYTHONPATH) as Inductor does.  --if-importable: where that
                    torch does not import here, say so and exit 0
   check            what install needs, without installing: the folder (and
@@ -178,9 +180,28 @@ def uninstall(d, name, all_):
         print(f"removed {f}")
 
 
+# the device order shows without --shared-memory, --capability and without
+# an installed artifact that carries its GPU: the shipped MMRankingH100's
+SHIPPED_DEVICE = (232448, (9, 0))
+
+
+def installed_device(d):
+    """(shared memory, capability) of the GPU data of the first artifact
+    install made in D (its file name order), or None."""
+    for f in sorted(glob.glob(os.path.join(d, PREFIX + "*.py"))):
+        try:
+            g = art.gpu_in(art.read(f), f)
+        except art.Refused:
+            g = None
+        if g:
+            return g["shared_memory"], tuple(g["capability"])
+    return None
+
+
 def order(d, smem, capa, if_importable):
     """Inductor's own discovery (its function when importable), then the
-    precondition loop of get_decisions_ranked."""
+    precondition loop of get_decisions_ranked, for shared memory SMEM and
+    capability CAPA (None: installed_device, else SHIPPED_DEVICE)."""
     why = torch_import_error(d)
     if why and if_importable:
         print(f"discovery order not shown: {why} (python3 -m mmrank.install_artifact "
@@ -200,6 +221,10 @@ def order(d, smem, capa, if_importable):
         how = "pkgutil.walk_packages as learned_heuristic_controller.py:15-43"
     found = [h for h in find_and_instantiate_subclasses(pkg, lhi.LearnedHeuristic)
              if h.get_name() == "mm"]
+    if smem is None or capa is None:
+        dev = installed_device(d) or SHIPPED_DEVICE
+        smem = dev[0] if smem is None else smem
+        capa = dev[1] if capa is None else capa
     md = AHMetadata(smem, capa, [], "mm")
     used = None
     print(f"mm heuristics in discovery order ({how}), precondition for shared memory "
@@ -259,8 +284,8 @@ def main(argv):
     g.add_argument("--name", help="the artifact's class, e.g. MMRankingH200")
     g.add_argument("--all", action="store_true", help="every artifact install made")
     po = sub.add_parser("order")
-    po.add_argument("--shared-memory", type=int, default=232448, metavar="B")
-    po.add_argument("--capability", default="9.0", metavar="MAJOR.MINOR")
+    po.add_argument("--shared-memory", type=int, metavar="B")
+    po.add_argument("--capability", metavar="MAJOR.MINOR")
     po.add_argument("--if-importable", action="store_true")
     pc = sub.add_parser("check")
     for q in (pi, pu, po, pc):
@@ -279,7 +304,7 @@ def main(argv):
         uninstall(d, a.name, a.all)
     else:
         try:
-            capa = tuple(int(x) for x in a.capability.split("."))
+            capa = None if a.capability is None else tuple(int(x) for x in a.capability.split("."))
         except ValueError:
             die(f"--capability {a.capability}: expected MAJOR.MINOR")
         order(d, a.shared_memory, capa, a.if_importable)

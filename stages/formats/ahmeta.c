@@ -3,6 +3,7 @@
 #include "ahlog_write.h"
 #include "mmfeatures.h"
 #include "core/util.h"
+#include "gen/gpus.h"
 
 #include <inttypes.h>
 #include <jansson.h>
@@ -145,22 +146,33 @@ int ah_meta_same_device(const ah_meta *a, const ah_meta *b)
 
 const char *ah_device_str(const ah_meta *m, char *buf, size_t n)
 {
+	/* the device names of the GPU table's rows (datasets/GPUS.tsv) that
+	 * report this device, each once, in the table's order */
+#define GPU_ROW(name, arch, mib, smem, major, minor, dev, nvmmh) {smem, major, minor, dev},
 	static const struct {
 		int64_t smem;
 		int major, minor;
-		const char *gpus;
-	} known[] = {
-		{166912, 8, 0, "A100"},
-		{232448, 9, 0, "H100 or H200"},
-	};
-	const char *gpus = NULL;
-	for (size_t i = 0; i < sizeof known / sizeof *known; i++)
-		if (known[i].smem == m->shared_memory && known[i].major == m->cap_major &&
-		    known[i].minor == m->cap_minor)
-			gpus = known[i].gpus;
+		const char *dev;
+	} rows[] = {GPUS_ROWS(GPU_ROW)};
+#undef GPU_ROW
+	char gpus[128] = "";
+	size_t o = 0;
+	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+		if (rows[i].smem != m->shared_memory || rows[i].major != m->cap_major ||
+		    rows[i].minor != m->cap_minor || !*rows[i].dev)
+			continue;
+		int seen = 0;
+		for (size_t j = 0; j < i; j++)
+			seen |= rows[j].smem == rows[i].smem && rows[j].major == rows[i].major &&
+			        rows[j].minor == rows[i].minor && !strcmp(rows[j].dev, rows[i].dev);
+		if (seen || o >= sizeof gpus)
+			continue;
+		int w = snprintf(gpus + o, sizeof gpus - o, "%s%s", o ? " or " : "", rows[i].dev);
+		o += w > 0 ? (size_t)w : 0;
+	}
 	snprintf(buf, n, "shared_memory %" PRId64 ", device_capa (%d, %d)%s%s%s",
-	         m->shared_memory, m->cap_major, m->cap_minor, gpus ? " (" : "",
-	         gpus ? gpus : "", gpus ? ")" : "");
+	         m->shared_memory, m->cap_major, m->cap_minor, o ? " (" : "",
+	         gpus, o ? ")" : "");
 	return buf;
 }
 

@@ -34,9 +34,10 @@ int ah_meta_equal(const ah_meta *a, const ah_meta *b);
 /* 1 if a and b were collected on the same device: equal shared_memory and
  * device_capa. */
 int ah_meta_same_device(const ah_meta *a, const ah_meta *b);
-/* "shared_memory 166912, device_capa (8, 0) (A100)" into buf (the GPU
- * names for the official and committed data sets, else none); returns
- * buf. */
+/* "shared_memory 166912, device_capa (8, 0) (A100)" into buf: the device
+ * names of the GPU table's rows that report this device (datasets/GPUS.tsv,
+ * through the generated gen/gpus.h), each once, joined by " or ", else
+ * none; returns buf. */
 const char *ah_device_str(const ah_meta *m, char *buf, size_t n);
 
 /* The one check of a set's metadata m (called name in messages) against a

@@ -97,6 +97,36 @@ const char *emittable_name_problem(const char *s)
 	return NULL;
 }
 
+/* NULL if s is 1 to 32 characters, the first a letter or digit of set
+ * (lower or upper case), the others of set or extra; else why not. */
+static const char *word_problem(const char *s, int upper, const char *extra,
+                                const char *why)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > 32)
+		return why;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		int ok = (c >= '0' && c <= '9') || (upper ? c >= 'A' && c <= 'Z' : c >= 'a' && c <= 'z') ||
+		         (i > 0 && strchr(extra, c));
+		if (!ok)
+			return why;
+	}
+	return NULL;
+}
+
+const char *emittable_gpu_problem(const char *s)
+{
+	return word_problem(s, 0, "_-", "not a GPU name (1 to 32 of a-z 0-9 _ -, starting "
+	                    "with a letter or digit)");
+}
+
+const char *emittable_device_name_problem(const char *s)
+{
+	return word_problem(s, 1, "-", "not a device-name pattern (1 to 32 of A-Z 0-9 -, "
+	                    "starting with a letter or digit)");
+}
+
 /* One of names[0..n), or 0. */
 static int in_list(const char *s, const char *const *names, int n)
 {

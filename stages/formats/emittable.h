@@ -54,6 +54,15 @@ const char *emittable_cat_problem(const char *feature, const char *value);
 const char *emittable_feature_problem(const char *name, const char **cat,
                                       const char **value);
 
+/* The GPU rules (datasets/GPUS.tsv, the GPU an artifact carries; mk/gpus.awk
+ * checks the table with the same rules): NULL if s can be a GPU name, 1 to
+ * 32 of a-z 0-9 _ -, starting with a letter or digit; else a description. */
+const char *emittable_gpu_problem(const char *s);
+/* NULL if s can be a device-name pattern (what torch.cuda.get_device_name()
+ * holds, upper case, spaces removed: "H100"), 1 to 32 of A-Z 0-9 -,
+ * starting with a letter or digit; else a description. */
+const char *emittable_device_name_problem(const char *s);
+
 /* The only metadata name emit and import accept (get_name()). */
 #define EMITTABLE_META_NAME "mm"
 /* The names emittable_name_problem refuses outright, NULL-terminated (for

@@ -302,7 +302,13 @@ def main(argv):
                   file=sys.stderr)
             return 2
         kernel = os.path.join(root, "kernels", "triton_mm.py")
-    import triton
+    try:
+        import triton
+    except ImportError as e:
+        print(f"triton_aot.py: Triton is not importable by {sys.executable} ({e}): it compiles "
+              "the cubins; pip install triton==3.6.0 (the committed collections' version), or "
+              "carry a compiled cubin folder (make: TRITON_CUBINS=DIR)", file=sys.stderr)
+        return 1
     if only_dir:
         if args:
             print("triton_aot.py: --entry-dir takes no VARIANTS", file=sys.stderr)

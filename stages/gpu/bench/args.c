@@ -10,6 +10,10 @@
 #include "formats/rules.h"
 #include "gpu/policy/ttsched.h"
 #include "core/util.h"
+#include "gen/gpus.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 static const char synopsis[] =
 BENCH_PROG " [options] -o LOG SHAPES   (or: [options] SHAPES LOG)\n"
@@ -150,7 +154,8 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 		OPT_INT("--fake-fail", "N", &o->fake_fail, 0, 1 << 20, 0,
 		        "make every Nth candidate fail (inf)"),
 		OPT_INT("--fake-capability", "MAJOR", &o->fake_cap, 1, 99, 0,
-		        "report compute capability MAJOR.0 (default 9)"),
+		        "report compute capability MAJOR.0 (default " STR(GPUS_DEFAULT_CAP_MAJOR)
+		        "." STR(GPUS_DEFAULT_CAP_MINOR) ", datasets/GPUS.tsv's '*' row)"),
 #endif
 		OPT_END()
 	};

@@ -2,7 +2,8 @@
  * CUDA measurer, linked into build/bin/bench-fake for CPU tests of logging
  * and resumption (check/t4100-bench-cpu.sh).  It times the candidates of
  * every back end's plan itself (their GPU halves are not linked).  Reports
- * an H100/H200-like device (232448 B opt-in shared memory, capability 9.0).
+ * the device of the GPU table's '*' row (datasets/GPUS.tsv, gen/gpus.h: the
+ * facts assumed for a GPU without a row; --fake-capability sets the major).
  * The "time" of a candidate is a pure function of (input features, choice
  * id, repetition), log-uniform over 23 decades of ms to exercise number
  * formatting, so two runs give byte-identical logs.  Adaptive repetitions
@@ -47,6 +48,7 @@
 #include "gpu/policy/ttsched.h"
 #include "gpu/policy/vcutstats.h"
 #include "core/util.h"
+#include "gen/gpus.h"
 
 struct measurer {
 	bench_opts o;
@@ -72,11 +74,11 @@ measurer *measure_open(const bench_opts *o, const struct bench_backend *be, benc
 	b->tp.warm_from_verify = o->warm_from_verify;
 	b->tp.verify_cut = o->verify_cut;
 	b->tp.verify_cut_audit = o->verify_cut_audit;
-	dev->smem_optin = 232448;
-	dev->cap_major = o->fake_cap ? o->fake_cap : 9;
-	dev->cap_minor = 0;
+	dev->smem_optin = GPUS_DEFAULT_SHARED_MEMORY;
+	dev->cap_major = o->fake_cap ? o->fake_cap : GPUS_DEFAULT_CAP_MAJOR;
+	dev->cap_minor = o->fake_cap ? 0 : GPUS_DEFAULT_CAP_MINOR;
 	dev->l2_bytes = 60 << 20;
-	dev->total_mem = 143771LL << 20;
+	dev->total_mem = (int64_t)GPUS_DEFAULT_MEM_MIB << 20;
 	snprintf(dev->name, sizeof dev->name, "fake device %d", o->device);
 	return b;
 }

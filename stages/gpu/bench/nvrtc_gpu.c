@@ -16,6 +16,7 @@
 #include "nvrtc.h"
 #include "gpu/cuda/nvrtc_cache.h"
 #include "core/util.h"
+#include "gen/gpus.h"
 #include "gpu/cuda/wgmma_launch.h"
 
 typedef struct {
@@ -342,6 +343,17 @@ static void precompile_one(const bench_opts *o, const char *src, uint64_t hash,
 	*n += comp;
 }
 
+/* The opt-in shared memory per block of the first row of the GPU table
+ * (datasets/GPUS.tsv) with this arch, else its '*' row's: the candidates
+ * (and so the cubins) depend on it. */
+static int64_t arch_smem(const char *arch)
+{
+#define GPU_ROW(name, a, mib, smem, major, minor, dev, nvmmh) if (!strcmp(arch, a)) return smem;
+	GPUS_ROWS(GPU_ROW)
+#undef GPU_ROW
+	return GPUS_DEFAULT_SHARED_MEMORY;
+}
+
 /* Every cubin the lists' candidates need for architecture o->compile_arch,
  * plus the auxiliary kernels, for each dtype (and tf32 variant). */
 static int nvrtc_precompile(const bench_opts *o, int variant, const void *lists,
@@ -354,6 +366,7 @@ static int nvrtc_precompile(const bench_opts *o, int variant, const void *lists,
 	sources s;
 	sources_load(&s, o, tmpl, wg);
 	int n = 0, total = 0;
+	int64_t smem = arch_smem(o->compile_arch);
 	/* without SHAPES: every shrink a problem can cause, m', n', k' in
 	 * {16, 32, 64, >=128} */
 	static const int dims[] = { 16, 32, 64, 128 };
@@ -380,9 +393,9 @@ static int nvrtc_precompile(const bench_opts *o, int variant, const void *lists,
 					in.n = dims[p / 4 % 4];
 					in.k = dims[p % 4];
 				}
-				/* the candidates after extern_mm, at H100/H200 shared memory */
+				/* the candidates after extern_mm, at the arch's shared memory */
 				memset(&cand[0], 0, sizeof cand[0]);
-				int nc = nvrtc_plan.candidates(l, &in, 232448, cand, 1);
+				int nc = nvrtc_plan.candidates(l, &in, smem, cand, 1);
 				for (int i = 1; i < nc; i++) {
 					const mm_config *g = &cand[i].cfg;
 					if (g->tmpl == 2) {

@@ -12,6 +12,7 @@
 
 #include "triton.h"
 #include "core/util.h"
+#include "gen/gpus.h"
 
 void triton_ic_input(const bench_input *in, ic_input *out)
 {
@@ -46,8 +47,9 @@ static int rule(const triton_lists *l, const bench_input *in, ic_cand *c, char *
 	ic_input x;
 	triton_ic_input(in, &x);
 	/* shared memory only matters when the table prunes by it (torch 2.11
-	 * does not: such configs are offered and fail as "out of resource") */
-	return ic_candidates(&l->t, &x, 232448, c, err, len);
+	 * does not: such configs are offered and fail as "out of resource");
+	 * the plan has no device: the GPU table's '*' row's */
+	return ic_candidates(&l->t, &x, GPUS_DEFAULT_SHARED_MEMORY, c, err, len);
 }
 
 static int triton_skip(const void *lists, const bench_input *in, char *why, size_t len)

@@ -11,6 +11,10 @@
 #include "core/opts.h"
 #include "formats/shapes.h"
 #include "core/util.h"
+#include "gen/gpus.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 static const char synopsis[] =
 	"triton_cands [--configs FILE] [--params FILE] [--smem BYTES] [--first N]\n"
@@ -164,7 +168,7 @@ int main(int argc, char **argv)
 {
 	const char *configs = "kernels/inductor_mm_configs.tsv", *params = "kernels/inductor_mm_params.tsv";
 	const char *shapes = NULL, *outp = NULL;
-	int64_t smem = 232448, first = -1;
+	int64_t smem = GPUS_DEFAULT_SHARED_MEMORY, first = -1;
 	int m_cand = 0, m_var = 0, m_sum = 0;
 	const opt table[] = {
 		OPT_FLAG("--candidates", &m_cand,
@@ -184,8 +188,9 @@ int main(int argc, char **argv)
 		OPT_STRING("--params", "FILE", &params, OPT_INPUT,
 		           "its parameter table (default kernels/inductor_mm_params.tsv)"),
 		OPT_I64("--smem", "BYTES", &smem, 0, INT64_MAX, 0,
-		        "the device's opt-in shared memory per block (default 232448, "
-		        "H100/H200), used only if the table prunes by it"),
+		        "the device's opt-in shared memory per block (default "
+		        STR(GPUS_DEFAULT_SHARED_MEMORY) ", datasets/GPUS.tsv's '*' row), "
+		        "used only if the table prunes by it"),
 		OPT_I64("--first", "N", &first, 0, INT64_MAX, 0, "only the first N inputs"),
 		OPT_POS("SHAPES", &shapes, OPT_REQUIRED | OPT_INPUT,
 		        "a shape list (stages/FORMATS.md \"shape list\", stages/formats/"
