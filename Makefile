@@ -82,17 +82,31 @@ endif
 # artifact set instead would detect a mix only after it was written.)  A dry
 # run (make -n, -q) writes nothing and takes no lock; a make under a make that
 # holds the lock ($(MAKE) in a recipe) does not take it again.
+# A make killed alone (kill -9) leaves its running recipe behind (emit, say),
+# which would publish after the next make has finished.  So every recipe of
+# a make holding the lock runs under stages/sh/lock-shell.sh, its SHELL: a
+# shared lock of $(O)/.lock.run, held by the recipe's every process (an
+# inherited descriptor) until the last one exits; the next make's lock.sh
+# waits for it before it reads anything (docs/VARIABLES.md).
 MAKE_DRY := $(findstring n,$(filter-out -% %=%,$(firstword $(MAKEFLAGS))))$(findstring \
   q,$(filter-out -% %=%,$(firstword $(MAKEFLAGS))))
 MMR_LOCK_GOALS := heuristic fetch featurize fit prune emit promote compare eval report unpack collect \
   evaluate-online install-artifact triton-cubins
 ifneq ($(filter $(MMR_LOCK_GOALS),$(MAKECMDGOALS)),)
 ifeq ($(MAKE_DRY),)
-ifneq ($(MMR_LOCK_HELD),$(abspath $(O)))
-ifneq ($(shell stages/sh/lock.sh $(call sq,$(abspath $(O))) $$PPID && echo y),y)
+# (the environment's value, unexpanded: a parent make's, or anyone's)
+ifneq ($(value MMR_LOCK_HELD),$(abspath $(O)))
+# lock.sh prints the process id it locked for, or - where it needs no lock
+MMR_LOCK_PID := $(shell stages/sh/lock.sh $(call sq,$(abspath $(O))) $$PPID)
+ifeq ($(MMR_LOCK_PID),)
 $(error cannot lock $(O)/.lock (above); nothing was run)
 endif
 export MMR_LOCK_HELD := $(abspath $(O))
+ifneq ($(MMR_LOCK_PID),-)
+export MMR_LOCK_PID
+export MMR_LOCK_RUN := $(abspath $(O))/.lock.run
+SHELL := stages/sh/lock-shell.sh
+endif
 endif
 endif
 endif
