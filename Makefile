@@ -4,6 +4,13 @@
 #   datasets/<gpu>_mm.zip -> out/<gpu>/*.txt -> featurize -> fit -> prune -> emit (m4)
 #   sample -> shapes.tsv -> bench -> data_<dev>.txt -> merge -> out/<gpu>/merged.txt
 
+# make -e (or MAKEFLAGS=e) lets the environment override every variable a
+# makefile sets, the internal ones too (O, the stage commands): refused before
+# anything reads one.  MAKEFLAGS' first word holds the one-letter flags.
+ifneq ($(findstring e,$(filter-out -% %=%,$(firstword $(MAKEFLAGS)))),)
+$(error make -e (--environment-overrides, or e in MAKEFLAGS) is not supported: it lets the environment \
+  override the makefiles' own variables; give settings on the command line instead (make help); nothing was run)
+endif
 SHELL := /bin/bash
 .DELETE_ON_ERROR:
 .SUFFIXES:
@@ -24,6 +31,17 @@ PYPKG_ENV = PYTHONPATH=$(call sq,$(PYTHONPATH))
 # defaults.  The values are checked once more against their ranges by
 # stages/sh/vars.sh below, before anything runs.
 include mk/vars.mk
+
+# Names the makefiles use but set only in some branches (PARTS_BIN,
+# zip_fetch, zip_check) or for some targets (UNIT_SRC, BENCH_DEFS): empty
+# here, because make takes a name it does not define from the environment,
+# and expands it (PARTS_BIN='$$(shell ...)' would run).  check/t7190-settings.sh
+# runs the main goals with --warn-undefined-variables: none may be left.
+PARTS_BIN  :=
+zip_fetch  :=
+zip_check  :=
+UNIT_SRC   :=
+BENCH_DEFS :=
 
 # What the defaults use: the folder of one GPU, its upper-case name, the
 # reference trainer's learning options (one model, spec §5.10 rule,
@@ -410,7 +428,7 @@ endif
 # 0: the other settings' stamps and commands stay as they were); also printed
 # by `make fit-args`, which perf/pipeline/run.sh uses, so its timings are of
 # exactly these options
-PROFILE_FIT_ARGS = $(call mmr_fit_args)
+PROFILE_FIT_ARGS = $(call mmr_fit_args,)
 FIT_ARGS = $(PROFILE_FIT_ARGS) \
   --write-split $(O)/split.tsv $(foreach s,$(EXTRA_SETS),--data $(s) $(O)/$(s).feat.tsv) $(FIT_EXTRA)
 
@@ -514,15 +532,16 @@ $(CMP)/%/test.feat.tsv: $(CMP)/%/split.tsv $(O)/main.feat.tsv stages/sh/subset.s
 	$(Q)stages/sh/subset.sh $< test $(O)/main.feat.tsv $@
 
 # NVIDIA's nvMatmulHeuristics as a peer (issue #19, mk/nvmmh.mk), where
-# it is installed; looked up only when compare runs
+# it is installed; looked up only when compare runs.  (Its build, a $(MAKE)
+# line, is a line of its own: make -n runs every line that names $(MAKE).)
 NVMMH_ARG = $(if $(shell stages/sh/nvmmh-dir.sh $(call sq,$(NVMMH_DIR)) 2>/dev/null),--nvmmh $(BIN)/nvmmh)
 COMPARE = stages/sh/compare.sh --bin $(BIN) --ranking $(RANKING) --reference $(REFERENCE_ART) $(NVMMH_ARG)
 $(O)/compare.txt: $(CMP)/rows/pruned.tsv $(CMP)/rows/test.feat.tsv $(CMP)/group/pruned.tsv \
   $(CMP)/group/test.feat.tsv $(CMP)/refgroup/pruned.tsv $(O)/pruned.tsv $(EXTRA_FEATS) $(foreach h,$(HELDOUT),$(call log_feat,$(h))) \
   $(BIN)/import $(BIN)/eval stages/sh/compare.sh $(CMP)/show.params $(wildcard $(REFERENCE_ART))
 	$(if $(Q),@echo "  COMPARE $@")
-	$(Q)$(if $(NVMMH_ARG),$(MAKE) --no-print-directory -s $(BIN)/nvmmh &&) \
-	  { echo "== (a) reference split: rows, 1 % test; ours trained like the reference (one model, §5.10)" && \
+	$(if $(NVMMH_ARG),$(Q)$(MAKE) --no-print-directory -s $(BIN)/nvmmh)
+	$(Q){ echo "== (a) reference split: rows, 1 % test; ours trained like the reference (one model, §5.10)" && \
 	  $(COMPARE) --ours $(CMP)/rows/pruned.tsv -o $(CMP)/rows.tsv test=$(CMP)/rows/test.feat.tsv && echo && \
 	  echo "== (b) grouped split: $(HOLDOUT) of the main inputs held out whole from our training" && \
 	  echo "   heldout: those inputs (ours never saw them, shipped did)$(if $(EXTRA_SETS),; $(EXTRA_SETS): training data of both trees)$(if $(HELDOUT),; $(foreach h,$(HELDOUT),$(basename $(notdir $(h)))): HELDOUT logs (not in our training))" && \

@@ -16,6 +16,10 @@
 #    '@FILE' in CFLAGS, GPU=.., a comma in a path (it split $(call)'s
 #    arguments: COLLECT_DIR=A,B), CFLAGS that make the compiler run another
 #    program (-wrapper SCRIPT): refused, nothing run, no marker.
+#  - The environment reaches nothing: the names the makefiles used without
+#    defining them (PARTS_BIN, zip_check, ..., $(1)) and make -e run no
+#    marker, and the main goals under --warn-undefined-variables warn of
+#    nothing; make -n compare runs nothing.
 #  - A misspelt or lower-case variable on the command line stops make with a
 #    suggestion; a variable of the environment the registry does not name is
 #    left alone.
@@ -114,6 +118,12 @@ if test_have_bins settings-plus-dry-run featurize fit prune emit && "${MK[@]}" h
 	mkdir -p "$TMP/pp/zz100/collect"
 	refused settings-plus-python "PYTHON='\+$TMP/pyplus': may not start with '\+', '-' or '@'" python \
 		-n collect OUT="$TMP/pp" GPU=zz100 BENCH=bench-fake KERNEL_TEMPLATE=triton PYTHON="+$TMP/pyplus"
+	# make -n runs every line that names $(MAKE): compare's nvmmh build is a line of its own
+	ls -A "$TMP/p/zz" >"$TMP/p.before"
+	"${MK[@]}" -n compare "${P[@]}" >"$TMP/pc.out" 2>"$TMP/pc.err" </dev/null; rc=$?
+	ls -A "$TMP/p/zz" >"$TMP/p.after"
+	[ $rc = 0 ] && cmp -s "$TMP/p.before" "$TMP/p.after" && ok settings-dry-compare-runs-nothing ||
+		fail settings-dry-compare-runs-nothing "rc $rc, $(diff "$TMP/p.before" "$TMP/p.after" | tr '\n' ' ')$(head -c 300 "$TMP/pc.err")"
 else
 	fail settings-plus-dry-run "make heuristic on the synthetic collection: $(tail -3 "$TMP/p.log" | tr '\n' '|')"
 fi
@@ -140,6 +150,42 @@ refused settings-cflags-wrapper "CFLAGS='-O2 -wrapper $TMP/wrap': -wrapper makes
 for f in -fplugin=x.so -B/tmp -specs=x --specs=x -Wl,-plugin,x.so -Wl,--dynamic-linker=/x -fuse-ld=/tmp/ld -print-prog-name=cc1; do
 	refused "settings-cflags-runs${f//[^A-Za-z0-9]/-}" "makes the compiler run another program" none -n all "CFLAGS=-O2 $f"
 done
+
+# ---- what the environment reaches ---------------------------------------------------------
+# make takes a name it does not define from the environment and expands it: every
+# name the makefiles use is defined (the names once left to the environment, each
+# where it was expanded), and $(1) is never used outside a $(call)
+envrun() { local n=$1; shift; env "$n=\$(shell touch $M/$n)" "${MK[@]}" "$@" >/dev/null 2>&1 </dev/null; }
+envrun PARTS_BIN -n heuristic "${P[@]}" OUT="$TMP/e1"
+envrun zip_check -n heuristic "${P[@]}" OUT="$TMP/e2"
+envrun zip_fetch -n fetch "${P[@]}" OUT="$TMP/e3"
+envrun UNIT_SRC -n units BUILD="$TMP/eb"
+envrun BENCH_DEFS -n "$TMP/eb/bin/bench" BUILD="$TMP/eb"
+envrun 1 -n heuristic "${P[@]}" OUT="$TMP/e4"
+envrun MMR_LOCK_HELD heuristic "${P[@]}"
+test_expect_success 'settings-environment-undefined-names-inert' '[ -z "$(markers)" ]'
+rm -f "$M"/*
+# make -e lets the environment override every variable, the makefiles' own too
+refused settings-make-e "make -e .* is not supported" none -e -n heuristic "${P[@]}"
+# (MK without its env -u MAKEFLAGS -u MAKELEVEL)
+env -u MAKELEVEL MAKEFLAGS=e "O=\$(shell touch $M/O)" "${MK[@]:5}" -n heuristic "${P[@]}" >/dev/null 2>"$TMP/me.err" </dev/null
+test_expect_success 'settings-makeflags-e' '[ -z "$(markers)" ] && grep -q "make -e .* is not supported" "$TMP/me.err"'
+rm -f "$M"/*
+# and none is left: the main goals under --warn-undefined-variables
+w=$("${MK[@]}" --warn-undefined-variables heuristic "${P[@]}" 2>&1 >/dev/null </dev/null |
+	grep -o "undefined variable '[^']*'" | sort -u | tr '\n' ' ')
+warned=${w:+[heuristic] $w}
+for g in "-n heuristic GPU=a100" "-n heuristic GPU=h200" "-n check-bins" "-n units" \
+	"-n collect GPU=zz100 BENCH=bench-fake" "-n collect GPU=zz100 BENCH=bench-fake LAUNCHER=slurm" \
+	"-n collect GPU=zz100 BACKEND=inductor" "-n collect GPU=zz100 KERNEL_TEMPLATE=triton TRITON_CUBINS=$TMP" \
+	"-n compare ${P[*]}" "-n report ${P[*]}" "-n eval ${P[*]}" "-n evaluate-online ${P[*]}" help help-all \
+	"-n cubins" "-n test-bins" "-n harnesses" "-n $TMP/wb/bin/bench"; do
+	# shellcheck disable=SC2086  # the goal and its settings are words
+	w=$("${MK[@]}" --warn-undefined-variables BUILD="$TMP/wb" OUT="$TMP/p" $g 2>&1 >/dev/null </dev/null |
+		grep -o "undefined variable '[^']*'" | sort -u | tr '\n' ' ')
+	[ -n "$w" ] && warned+="[$g] $w"
+done
+[ -z "$warned" ] && ok settings-no-undefined-variable || fail settings-no-undefined-variable "$warned"
 
 # ---- names make does not know -------------------------------------------------------------
 refused settings-unknown-lower-case "unknown variable on the command line: gpu \(did you mean GPU\?\)" gpu heuristic gpu=h100

@@ -182,7 +182,8 @@ $(eval $(subst ~NL~,$(mmr_nl),$(shell awk -v mode=defs -f mk/variables.awk $(MMR
 ifneq ($(MMR_NAMES),$(MMR_NAMES_REG))
 $(error $(MMR_REGISTRY): mk/variables.awk and mk/vars.mk read different names)
 endif
-# $(call mmr_fit_args[,NAMES]): the profile's fit options, those of NAMES left out
+# $(call mmr_fit_args,[NAMES]): the profile's fit options, those of NAMES left
+# out (the comma always: without an argument $(1) would be the environment's)
 mmr_fit_args = $(strip $(foreach n,$(filter-out $(1),$(MMR_FLAGS_fit)),$(MMR_FLAG_$(n))))
 # the values of every variable as NAME=VALUE lines (make help), and the
 # variables given on the command line or in the environment
