@@ -495,6 +495,28 @@ $(call log_feat,$(1)): $(1) $(O)/main.feat.tsv $(BIN)/featurize
 endef
 $(foreach h,$(sort $(abspath $(HELDOUT) $(LOG))),$(eval $(call extra_log_rule,$(h))))
 HELDOUT_ARGS = $(foreach h,$(HELDOUT),$(basename $(notdir $(h)))=$(call log_feat,$(h)))
+# Each such set is named after its file (x.txt: x), and eval takes NAME=PATH
+# only for a plain name (letters, digits, '_.-'): a name given twice, a
+# name of one of compare's own sets, or not plain would stop make compare
+# only after featurizing, so it is refused here.  (A HELDOUT word cannot
+# hold its own NAME=: copy or link the log under another name.)
+# $(call log_sets_bad,LOGS,TAKEN): the set names of LOGS that are twice, TAKEN or not plain
+log_set = $(basename $(notdir $(1)))
+log_sets_bad = $(strip $(foreach n,$(sort $(foreach l,$(1),$(call log_set,$(l)))),$(if $(or $(word \
+  2,$(filter $(n),$(foreach l,$(1),$(call log_set,$(l))))),$(filter $(n),$(2)),$(call \
+  mmr_strip,$(n),$(mmr_ident) . -)),$(n))))
+ifneq ($(filter compare,$(MAKECMDGOALS)),)
+HELDOUT_BAD := $(firstword $(call log_sets_bad,$(HELDOUT),main heldout test $(EXTRA_SETS)))
+ifneq ($(HELDOUT_BAD),)
+HELDOUT_BAD_LOGS := $(foreach h,$(HELDOUT),$(if $(filter $(HELDOUT_BAD),$(call log_set,$(h))),$(h)))
+$(error HELDOUT: a log is scored as a set named after its file, which must be its own (not main, \
+  $(subst $(mmr_sp),$(mmr_comma)$(mmr_sp),heldout test $(EXTRA_SETS)) or another log's) and of letters, digits and '_.-': \
+  '$(HELDOUT_BAD)' ($(HELDOUT_BAD_LOGS)): copy or link the log under another name, e.g. ln -s \
+  $(abspath $(lastword $(HELDOUT_BAD_LOGS))) $(dir $(abspath $(lastword $(HELDOUT_BAD_LOGS))))$(if $(call \
+  mmr_strip,$(HELDOUT_BAD),$(mmr_ident) . -),log,$(HELDOUT_BAD))_2$(suffix $(lastword $(HELDOUT_BAD_LOGS))); \
+  nothing was run)
+endif
+endif
 
 # the comparison's stamps, asked only when their text changes (make -n
 # compare then lists nothing stale, like $(O)/prune.params)

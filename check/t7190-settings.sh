@@ -19,7 +19,8 @@
 #  - The environment reaches nothing: the names the makefiles used without
 #    defining them (PARTS_BIN, zip_check, ..., $(1)) and make -e run no
 #    marker, and the main goals under --warn-undefined-variables warn of
-#    nothing; make -n compare runs nothing.
+#    nothing; make -n compare runs nothing; HELDOUT logs of one file name are
+#    refused before anything is featurized.
 #  - A misspelt or lower-case variable on the command line stops make with a
 #    suggestion; a variable of the environment the registry does not name is
 #    left alone.
@@ -124,6 +125,13 @@ if test_have_bins settings-plus-dry-run featurize fit prune emit && "${MK[@]}" h
 	ls -A "$TMP/p/zz" >"$TMP/p.after"
 	[ $rc = 0 ] && cmp -s "$TMP/p.before" "$TMP/p.after" && ok settings-dry-compare-runs-nothing ||
 		fail settings-dry-compare-runs-nothing "rc $rc, $(diff "$TMP/p.before" "$TMP/p.after" | tr '\n' ' ')$(head -c 300 "$TMP/pc.err")"
+	# HELDOUT logs of one file name: refused before anything is featurized, with advice HELDOUT can follow
+	mkdir -p "$TMP/h1" "$TMP/h2"
+	awk -v seed=6 -v inputs=20 -v choices=4 -f "$ROOT/check/synth_mm.awk" >"$TMP/h1/x.txt"
+	awk -v seed=7 -v inputs=20 -v choices=4 -f "$ROOT/check/synth_mm.awk" >"$TMP/h2/x.txt"
+	refused settings-heldout-same-name "HELDOUT: a log is scored as a set named after its file.*'x' \($TMP/h1/x.txt $TMP/h2/x.txt\): copy or link the log under another name, e.g. ln -s $TMP/h2/x.txt $TMP/h2/x_2.txt" \
+		none compare "${P[@]}" HELDOUT="$TMP/h1/x.txt $TMP/h2/x.txt"
+	test_expect_success 'settings-heldout-same-name-nothing-run' '[ ! -e "$TMP/p/zz/logs" ] && [ ! -e "$TMP/p/zz/compare" ]'
 else
 	fail settings-plus-dry-run "make heuristic on the synthetic collection: $(tail -3 "$TMP/p.log" | tr '\n' '|')"
 fi
