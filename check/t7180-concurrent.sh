@@ -48,20 +48,26 @@ if ! "${MK[@]}" heuristic >"$TMP/first.log" 2>&1; then
 	fail concurrent-pair-consistent "the first make heuristic failed: $(tail -3 "$TMP/first.log" | tr '\n' '|')"; finish
 fi
 
-# a C compiler that, the first time it runs, waits for the second make
-cat >"$TMP/slowcc" <<EOF
+# slow_cc FILE TAG WAIT NEXT: a C compiler that, the first time it runs,
+# touches $TMP/TAG.in-cc and waits (60 s at most) until the next make has
+# finished ($TMP/NEXT.done) or its log ($TMP/NEXT.log) holds WAIT
+slow_cc() {
+	cat >"$1" <<EOF
 #!/usr/bin/env bash
-if mkdir "$TMP/cc.once" 2>/dev/null; then
-	touch "$TMP/a.in-cc"
+if mkdir "$TMP/$2.once" 2>/dev/null; then
+	touch "$TMP/$2.in-cc"
 	for ((i = 0; i < 600; i++)); do
-		[ -e "$TMP/b.done" ] && break
-		grep -q 'waiting for it to finish' "$TMP/b.log" 2>/dev/null && break
+		[ -e "$TMP/$4.done" ] && break
+		grep -q '$3' "$TMP/$4.log" 2>/dev/null && break
 		sleep 0.1
 	done
 fi
 exec ${CC:-cc} "\$@"
 EOF
-chmod +x "$TMP/slowcc"
+	chmod +x "$1"
+}
+# a C compiler that, the first time it runs, waits for the second make
+slow_cc "$TMP/slowcc" a 'waiting for it to finish' b
 "${MK[@]}" heuristic SEED=7 CC="$TMP/slowcc" >"$TMP/a.log" 2>&1 &
 apid=$!
 for ((i = 0; i < 600; i++)); do [ -e "$TMP/a.in-cc" ] && break; sleep 0.1; done
@@ -101,29 +107,17 @@ else skip concurrent-killed-make-no-lock "[SETSID] $(_prereq_probe SETSID; echo 
 # a make killed alone while emit runs: its emit (an orphan) ends before the next make reads anything
 if test_have_prereq SETSID; then
 	"${MK[@]}" heuristic >/dev/null 2>&1
-	cat >"$TMP/slowcc3" <<EOF
-#!/usr/bin/env bash
-if mkdir "$TMP/cc3.once" 2>/dev/null; then
-	touch "$TMP/o.in-cc"
-	for ((i = 0; i < 600; i++)); do
-		[ -e "$TMP/o.done" ] && break
-		grep -q 'a recipe of an earlier make' "$TMP/o.log" 2>/dev/null && break
-		sleep 0.1
-	done
-fi
-exec ${CC:-cc} "\$@"
-EOF
-	chmod +x "$TMP/slowcc3"
+	slow_cc "$TMP/slowcc3" k 'a recipe of an earlier make' o
 	# (in a session of its own: its orphans are that session's processes)
 	setsid "${MK[@]}" heuristic SEED=7 CC="$TMP/slowcc3" >"$TMP/o.a.log" 2>&1 &
 	opid=$!
-	for ((i = 0; i < 600; i++)); do [ -e "$TMP/o.in-cc" ] && break; sleep 0.1; done
+	for ((i = 0; i < 600; i++)); do [ -e "$TMP/k.in-cc" ] && break; sleep 0.1; done
 	kill -KILL $opid 2>/dev/null; wait $opid 2>/dev/null
 	"${MK[@]}" heuristic >"$TMP/o.log" 2>&1; orc=$?
 	touch "$TMP/o.done"
 	# the orphans have ended (the next make waited for them, or they end now)
 	for ((i = 0; i < 600; i++)); do pgrep -s $opid >/dev/null || break; sleep 0.1; done
-	if [ ! -e "$TMP/o.in-cc" ]; then
+	if [ ! -e "$TMP/k.in-cc" ]; then
 		fail concurrent-orphan-recipe-consistent "the killed make never ran its C compiler: $(tail -3 "$TMP/o.a.log" | tr '\n' '|')"
 	elif [ $orc != 0 ]; then fail concurrent-orphan-recipe-consistent "the next make: exit $orc: $(tail -2 "$TMP/o.log" | tr '\n' '|')"
 	elif ! why=$(consistent); then fail concurrent-orphan-recipe-consistent "$why"
