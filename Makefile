@@ -4,6 +4,13 @@
 #   datasets/<gpu>_mm.zip -> out/<gpu>/*.txt -> featurize -> fit -> prune -> emit (m4)
 #   sample -> shapes.tsv -> bench -> data_<dev>.txt -> merge -> out/<gpu>/merged.txt
 
+# make -e (or MAKEFLAGS=e) lets the environment override every variable a
+# makefile sets, the internal ones too (O, the stage commands): refused before
+# anything reads one.  MAKEFLAGS' first word holds the one-letter flags.
+ifneq ($(findstring e,$(filter-out -% %=%,$(firstword $(MAKEFLAGS)))),)
+$(error make -e (--environment-overrides, or e in MAKEFLAGS) is not supported: it lets the environment \
+  override the makefiles' own variables; give settings on the command line instead (make help); nothing was run)
+endif
 SHELL := /bin/bash
 .DELETE_ON_ERROR:
 .SUFFIXES:
@@ -24,6 +31,17 @@ PYPKG_ENV = PYTHONPATH=$(call sq,$(PYTHONPATH))
 # defaults.  The values are checked once more against their ranges by
 # stages/sh/vars.sh below, before anything runs.
 include mk/vars.mk
+
+# Names the makefiles use but set only in some branches (PARTS_BIN,
+# zip_fetch, zip_check) or for some targets (UNIT_SRC, BENCH_DEFS): empty
+# here, because make takes a name it does not define from the environment,
+# and expands it (PARTS_BIN='$$(shell ...)' would run).  check/t7190-settings.sh
+# runs the main goals with --warn-undefined-variables: none may be left.
+PARTS_BIN  :=
+zip_fetch  :=
+zip_check  :=
+UNIT_SRC   :=
+BENCH_DEFS :=
 
 # What the defaults use: the folder of one GPU, its upper-case name, the
 # reference trainer's learning options (one model, spec §5.10 rule,
@@ -87,17 +105,31 @@ endif
 # artifact set instead would detect a mix only after it was written.)  A dry
 # run (make -n, -q) writes nothing and takes no lock; a make under a make that
 # holds the lock ($(MAKE) in a recipe) does not take it again.
+# A make killed alone (kill -9) leaves its running recipe behind (emit, say),
+# which would publish after the next make has finished.  So every recipe of
+# a make holding the lock runs under stages/sh/lock-shell.sh, its SHELL: a
+# shared lock of $(O)/.lock.run, held by the recipe's every process (an
+# inherited descriptor) until the last one exits; the next make's lock.sh
+# waits for it before it reads anything (docs/VARIABLES.md).
 MAKE_DRY := $(findstring n,$(filter-out -% %=%,$(firstword $(MAKEFLAGS))))$(findstring \
   q,$(filter-out -% %=%,$(firstword $(MAKEFLAGS))))
 MMR_LOCK_GOALS := heuristic fetch featurize fit prune emit promote compare eval report unpack collect \
   evaluate-online install-artifact triton-cubins
 ifneq ($(filter $(MMR_LOCK_GOALS),$(MAKECMDGOALS)),)
 ifeq ($(MAKE_DRY),)
-ifneq ($(MMR_LOCK_HELD),$(abspath $(O)))
-ifneq ($(shell stages/sh/lock.sh $(call sq,$(abspath $(O))) $$PPID && echo y),y)
+# (the environment's value, unexpanded: a parent make's, or anyone's)
+ifneq ($(value MMR_LOCK_HELD),$(abspath $(O)))
+# lock.sh prints the process id it locked for, or - where it needs no lock
+MMR_LOCK_PID := $(shell stages/sh/lock.sh $(call sq,$(abspath $(O))) $$PPID)
+ifeq ($(MMR_LOCK_PID),)
 $(error cannot lock $(O)/.lock (above); nothing was run)
 endif
 export MMR_LOCK_HELD := $(abspath $(O))
+ifneq ($(MMR_LOCK_PID),-)
+export MMR_LOCK_PID
+export MMR_LOCK_RUN := $(abspath $(O))/.lock.run
+SHELL := stages/sh/lock-shell.sh
+endif
 endif
 endif
 endif
@@ -395,7 +427,7 @@ endif
 # 0: the other settings' stamps and commands stay as they were); also printed
 # by `make fit-args`, which perf/pipeline/run.sh uses, so its timings are of
 # exactly these options
-PROFILE_FIT_ARGS = $(call mmr_fit_args)
+PROFILE_FIT_ARGS = $(call mmr_fit_args,)
 FIT_ARGS = $(PROFILE_FIT_ARGS) \
   --write-split $(O)/split.tsv $(foreach s,$(EXTRA_SETS),--data $(s) $(O)/$(s).feat.tsv) $(FIT_EXTRA)
 
@@ -466,6 +498,28 @@ $(call log_feat,$(1)): $(1) $(O)/main.feat.tsv $(BIN)/featurize
 endef
 $(foreach h,$(sort $(abspath $(HELDOUT) $(LOG))),$(eval $(call extra_log_rule,$(h))))
 HELDOUT_ARGS = $(foreach h,$(HELDOUT),$(basename $(notdir $(h)))=$(call log_feat,$(h)))
+# Each such set is named after its file (x.txt: x), and eval takes NAME=PATH
+# only for a plain name (letters, digits, '_.-'): a name given twice, a
+# name of one of compare's own sets, or not plain would stop make compare
+# only after featurizing, so it is refused here.  (A HELDOUT word cannot
+# hold its own NAME=: copy or link the log under another name.)
+# $(call log_sets_bad,LOGS,TAKEN): the set names of LOGS that are twice, TAKEN or not plain
+log_set = $(basename $(notdir $(1)))
+log_sets_bad = $(strip $(foreach n,$(sort $(foreach l,$(1),$(call log_set,$(l)))),$(if $(or $(word \
+  2,$(filter $(n),$(foreach l,$(1),$(call log_set,$(l))))),$(filter $(n),$(2)),$(call \
+  mmr_strip,$(n),$(mmr_ident) . -)),$(n))))
+ifneq ($(filter compare,$(MAKECMDGOALS)),)
+HELDOUT_BAD := $(firstword $(call log_sets_bad,$(HELDOUT),main heldout test $(EXTRA_SETS)))
+ifneq ($(HELDOUT_BAD),)
+HELDOUT_BAD_LOGS := $(foreach h,$(HELDOUT),$(if $(filter $(HELDOUT_BAD),$(call log_set,$(h))),$(h)))
+$(error HELDOUT: a log is scored as a set named after its file, which must be its own (not main, \
+  $(subst $(mmr_sp),$(mmr_comma)$(mmr_sp),heldout test $(EXTRA_SETS)) or another log's) and of letters, digits and '_.-': \
+  '$(HELDOUT_BAD)' ($(HELDOUT_BAD_LOGS)): copy or link the log under another name, e.g. ln -s \
+  $(abspath $(lastword $(HELDOUT_BAD_LOGS))) $(dir $(abspath $(lastword $(HELDOUT_BAD_LOGS))))$(if $(call \
+  mmr_strip,$(HELDOUT_BAD),$(mmr_ident) . -),log,$(HELDOUT_BAD))_2$(suffix $(lastword $(HELDOUT_BAD_LOGS))); \
+  nothing was run)
+endif
+endif
 
 # the comparison's stamps, asked only when their text changes (make -n
 # compare then lists nothing stale, like $(O)/prune.params)
@@ -503,15 +557,16 @@ $(CMP)/%/test.feat.tsv: $(CMP)/%/split.tsv $(O)/main.feat.tsv stages/sh/subset.s
 	$(Q)stages/sh/subset.sh $< test $(O)/main.feat.tsv $@
 
 # NVIDIA's nvMatmulHeuristics as a peer (issue #19, mk/nvmmh.mk), where
-# it is installed; looked up only when compare runs
+# it is installed; looked up only when compare runs.  (Its build, a $(MAKE)
+# line, is a line of its own: make -n runs every line that names $(MAKE).)
 NVMMH_ARG = $(if $(shell stages/sh/nvmmh-dir.sh $(call sq,$(NVMMH_DIR)) 2>/dev/null),--nvmmh $(BIN)/nvmmh)
 COMPARE = stages/sh/compare.sh --bin $(BIN) --ranking $(RANKING) --reference $(REFERENCE_ART) $(NVMMH_ARG)
 $(O)/compare.txt: $(CMP)/rows/pruned.tsv $(CMP)/rows/test.feat.tsv $(CMP)/group/pruned.tsv \
   $(CMP)/group/test.feat.tsv $(CMP)/refgroup/pruned.tsv $(O)/pruned.tsv $(EXTRA_FEATS) $(foreach h,$(HELDOUT),$(call log_feat,$(h))) \
   $(BIN)/import $(BIN)/eval stages/sh/compare.sh $(CMP)/show.params $(wildcard $(REFERENCE_ART))
 	$(if $(Q),@echo "  COMPARE $@")
-	$(Q)$(if $(NVMMH_ARG),$(MAKE) --no-print-directory -s $(BIN)/nvmmh &&) \
-	  { echo "== (a) reference split: rows, 1 % test; ours trained like the reference (one model, §5.10)" && \
+	$(if $(NVMMH_ARG),$(Q)$(MAKE) --no-print-directory -s $(BIN)/nvmmh)
+	$(Q){ echo "== (a) reference split: rows, 1 % test; ours trained like the reference (one model, §5.10)" && \
 	  $(COMPARE) --ours $(CMP)/rows/pruned.tsv -o $(CMP)/rows.tsv test=$(CMP)/rows/test.feat.tsv && echo && \
 	  echo "== (b) grouped split: $(HOLDOUT) of the main inputs held out whole from our training" && \
 	  echo "   heldout: those inputs (ours never saw them, shipped did)$(if $(EXTRA_SETS),; $(EXTRA_SETS): training data of both trees)$(if $(HELDOUT),; $(foreach h,$(HELDOUT),$(basename $(notdir $(h)))): HELDOUT logs (not in our training))" && \

@@ -33,6 +33,9 @@ for t in 'make heuristic GPU=a100' 'make check' 'make collect' 'RANKING=' 'DATAS
 	n=make-help-${t//[^A-Za-z0-9]/-}
 	grep -qF "$t" <<<"$h" && ok "${n%-}" || fail "${n%-}" "missing '$t'"
 done
+# a variable that may be empty says so, not "(empty; ...)" after its value, which reads as the value
+grep -q 'DATASET_MIRROR=[^ ]* (may be empty; a folder' <<<"$h" && ! grep -q '=[^ ]* (empty;' <<<"$h" &&
+	ok make-help-may-be-empty || fail make-help-may-be-empty "$(grep -E 'DATASET_MIRROR=|\(empty;' <<<"$h" | head -3)"
 # every line of make help and make help-all fits 100 columns; HOLDOUT and HELDOUT say how they differ
 # under the default settings: a long value the user sets (CI: NVMMH_DIR) is theirs
 long=$(env -i PATH="$PATH" HOME="${HOME:-/tmp}" make -s help-all | awk 'length($0) > 100')

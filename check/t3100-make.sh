@@ -19,7 +19,7 @@ make_error() {
 }
 make_error make-profile-typo "PROFILE='refrence': expected ours or reference" heuristic GPU=h100 PROFILE=refrence
 make_error make-gpu-space "GPU='h1 00': one word" heuristic 'GPU=h1 00'
-make_error make-out-space "OUT='$TMP/o u': a path of letters, digits and '._\+-/@,' expected \(no spaces" heuristic GPU=h100 "OUT=$TMP/o u"
+make_error make-out-space "OUT='$TMP/o u': a path of letters, digits and '._\+-/@' expected \(no spaces" heuristic GPU=h100 "OUT=$TMP/o u"
 make_error make-grid-unknown "GRID='foo': expected mm, reference, search or an existing file" fit GPU=h100 GRID=foo
 make_error make-unpack-not-official "make unpack: only for the official datasets \(a100 h100\)" unpack GPU=h200
 mkdir -p "$TMP/x" && : >"$TMP/x/main.txt"

@@ -20,9 +20,14 @@ BEGIN { FS = "\t"; n = 0; ng = 0 }
 	n++; name[n] = $1; kind[n] = $2; range[n] = $3; dflt[n] = $4; flag[n] = $5
 	tier_[n] = $6; help[n] = $7; grp[n] = ng; row[$1] = n
 }
-function shown_range(i) {
+function shown_range(i,    r) {
 	if (range[i] == "" || range[i] == "rule" || range[i] ~ /^@/) return ""
-	return range[i]
+	# 'empty' among the alternatives: an empty value is allowed (said so:
+	# "NAME=value (empty; ...)" would read as the value being empty)
+	if (range[i] == "empty") return "may be empty"
+	r = range[i]
+	if (sub(/(^empty\||\|empty$)/, "", r) || sub(/\|empty\|/, "|", r)) return r ", or empty"
+	return r
 }
 # the make text that passes row i's option (empty when the value is one of
 # the flag column's !VALUE words)

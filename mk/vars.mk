@@ -8,15 +8,19 @@
 #     allows, in pure make on $(value NAME): a value is never expanded before
 #     it passed, so `SEED=$(shell ...)` runs nothing.  No kind allows a quote,
 #     a newline, a tab, '$', a backtick or a shell metacharacter
-#     ;&|<>()\*?[]{}!#~; words, command and flags kinds allow spaces.
+#     ;&|<>()\*?[]{}!#~; words, command and flags kinds allow spaces, only
+#     ints and flags a comma.  2b: no value starts a recipe line or an
+#     argument with '+', '-' or '@' (a word value not with '.' either);
+#     2c: CFLAGS and CC name no option that runs another program.
 #  3. A command-line variable the registry does not name stops make, with a
 #     suggestion (a variable of the environment is not make's to judge).
 #  4. The defaults (NAME ?= DEFAULT, make text, expanded where used) and the
 #     fit options (mmr_fit_args) come from mk/variables.awk.
 # The values are checked against their ranges by stages/sh/vars.sh, which the
 # Makefile runs once its derived names (O, GPU_UC, ...) are defined.
-# Note: `make 'NAME:=...'` is expanded by make itself while it reads its
-# command line, before any makefile: no makefile can check that form.
+# Note: `make 'NAME:=...'` (and ::=, !=, the environment's MAKEFLAGS) is
+# evaluated by make itself while it reads its command line, before any
+# makefile: no makefile can check those forms (docs/VARIABLES.md).
 MMR_REGISTRY := mk/variables.tsv
 
 mmr_empty  :=
@@ -72,18 +76,18 @@ MMR_CHARS_number  = $(MMR_CHARS_scalar)
 MMR_CHARS_enum    = $(MMR_CHARS_scalar)
 MMR_CHARS_word    = $(MMR_CHARS_scalar)
 MMR_CHARS_ints   := $(mmr_digits) $(mmr_comma)
-MMR_CHARS_path   := $(mmr_ident) . - + / @ $(mmr_comma)
+MMR_CHARS_path   := $(mmr_ident) . - + / @
 MMR_CHARS_words   = $(MMR_CHARS_path)
 MMR_CHARS_command = $(MMR_CHARS_path)
-MMR_CHARS_flags   = $(MMR_CHARS_path) = :
+MMR_CHARS_flags   = $(MMR_CHARS_path) $(mmr_comma) = :
 MMR_SAY_scalar   := one word of letters, digits and '._+-' expected
 MMR_SAY_int       = $(MMR_SAY_scalar)
 MMR_SAY_number    = $(MMR_SAY_scalar)
 MMR_SAY_enum      = $(MMR_SAY_scalar)
 MMR_SAY_word      = $(MMR_SAY_scalar)
 MMR_SAY_ints     := integers expected, comma-separated without spaces (e.g. 0,1)
-MMR_SAY_path     := a path of letters, digits and '._+-/@$(mmr_comma)' expected (no spaces, no ':')
-MMR_SAY_words    := paths of letters, digits and '._+-/@$(mmr_comma)' expected, separated by spaces
+MMR_SAY_path     := a path of letters, digits and '._+-/@' expected (no spaces, no ':' or '$(mmr_comma)')
+MMR_SAY_words    := paths of letters, digits and '._+-/@' expected, separated by spaces
 MMR_SAY_command   = $(MMR_SAY_words)
 MMR_SAY_flags    := options of letters, digits and '._+-/@$(mmr_comma)=:' expected, separated by spaces
 # $(call mmr_rest,VALUE,KIND): the characters of VALUE that KIND does not allow
@@ -102,6 +106,67 @@ $(error $(firstword $(MMR_CHAR_BAD))='$(value $(firstword $(MMR_CHAR_BAD)))': $(
   mmr_kind_of,$(firstword $(MMR_CHAR_BAD)))); nothing was run)
 endif
 
+# ---- 2b. how a value starts ------------------------------------------------------
+# make reads a leading '+', '-' or '@' of a recipe line after expansion, and
+# runs a '+' line even under make -n, -q or -t (BUILD=+build made `make -n
+# heuristic` run build/bin/fit); a program reads a leading '-' as an option
+# (BUILD=-build: mkdir's) and gcc, ld and others '@FILE' as more options.  So
+# no word of a value starts with '+' or '@', and only a flags word (an option),
+# a later word of a command (its arguments) or a number (an option's value,
+# its range checked by stages/sh/vars.sh) with '-'.  A word value names a
+# folder (GPU: OUT/GPU/) or a part of a file name: no '.' first either
+# (GPU=.. would write in OUT's parent).
+# (every kind's entry defined: a name make does not define is the environment's)
+MMR_LEAD_scalar   := +% -% @%
+MMR_LEAD_int      := +% @%
+MMR_LEAD_number   := +% @%
+MMR_LEAD_enum      = $(MMR_LEAD_scalar)
+MMR_LEAD_ints      = $(MMR_LEAD_scalar)
+MMR_LEAD_path      = $(MMR_LEAD_scalar)
+MMR_LEAD_words     = $(MMR_LEAD_scalar)
+MMR_LEAD_word     := $(MMR_LEAD_scalar) .%
+MMR_LEAD_flags    := +% @%
+MMR_LEAD_command   = $(MMR_LEAD_flags)
+# $(call mmr_lead,VALUE,KIND): the words of VALUE that start badly for KIND
+mmr_lead = $(strip $(filter $(MMR_LEAD_$(2)),$(1)) $(if $(filter command,$(2)),$(filter -%,$(firstword $(1)))))
+MMR_SAY_LEAD_scalar := may not start with '+', '-' or '@' (make runs a recipe line that starts with '+' even \
+  under make -n; a program reads '-' as an option)
+MMR_SAY_LEAD_int    := may not start with '+' or '@' (make runs a recipe line that starts with '+' even under make -n)
+MMR_SAY_LEAD_number  = $(MMR_SAY_LEAD_int)
+MMR_SAY_LEAD_enum    = $(MMR_SAY_LEAD_scalar)
+MMR_SAY_LEAD_ints    = $(MMR_SAY_LEAD_scalar)
+MMR_SAY_LEAD_path    = $(MMR_SAY_LEAD_scalar)
+MMR_SAY_LEAD_words  := no word may start with '+', '-' or '@' (make runs a recipe line that starts with '+' even \
+  under make -n; a program reads '-' as an option)
+MMR_SAY_LEAD_word   := may not start with '.', '+', '-' or '@' (it names a folder or a part of a file name: \
+  GPU=.. would write outside OUT)
+MMR_SAY_LEAD_flags  := no word may start with '+' or '@' (an '@FILE' word is more options read from FILE)
+MMR_SAY_LEAD_command := may not start with '+', '-' or '@', nor hold a word that starts with '+' or '@'
+MMR_LEAD_BAD := $(strip $(foreach n,$(MMR_GIVEN),$(if $(call mmr_lead,$(value $(n)),$(call mmr_kind_of,$(n))),$(n))))
+ifneq ($(MMR_LEAD_BAD),)
+$(error $(firstword $(MMR_LEAD_BAD))='$(value $(firstword $(MMR_LEAD_BAD)))': $(MMR_SAY_LEAD_$(call \
+  mmr_kind_of,$(firstword $(MMR_LEAD_BAD)))); nothing was run)
+endif
+
+# ---- 2c. compiler options that run another program -------------------------------
+# CC and CFLAGS choose what compiles and what is compiled into the programs
+# make then runs (-include FILE, -L and -Wl,-rpath to another library): whoever
+# sets them can run anything, as whoever sets CC (docs/VARIABLES.md).  The
+# options whose only use here would be to run another program at compile time
+# are refused all the same, so that such a value does not pass for a set of
+# flags: -wrapper, -fplugin*, -B*, -specs*, -print-prog-name*, --ld-path*,
+# -fuse-ld= with a path, ld's plugins and dynamic linker (and '@FILE', 2b).
+# (A list, so incomplete: CC names a wrapper script where one is needed.)
+MMR_CC_RUNS := -wrapper -B% -specs% --specs% -print-prog-name% --print-prog-name% --ld-path%
+mmr_cc_runs = $(strip $(filter $(MMR_CC_RUNS),$(1)) $(foreach w,$(1),$(if $(or $(findstring plugin,$(w)),$(findstring \
+  dynamic-linker,$(w)),$(and $(filter -fuse-ld=%,$(w)),$(findstring /,$(w)))),$(w))))
+MMR_CC_BAD := $(foreach n,$(filter CFLAGS CC,$(MMR_GIVEN)),$(if $(call mmr_cc_runs,$(value $(n))),$(n)))
+ifneq ($(MMR_CC_BAD),)
+$(error $(firstword $(MMR_CC_BAD))='$(value $(firstword $(MMR_CC_BAD)))': $(call mmr_cc_runs,$(value \
+  $(firstword $(MMR_CC_BAD)))) makes the compiler run another program (CC may name a wrapper of your own); \
+  nothing was run)
+endif
+
 # ---- 3. command-line variables the registry does not name ---------------------------
 MMR_UNKNOWN := $(filter-out $(MMR_NAMES_REG),$(MMR_CMDLINE))
 ifneq ($(MMR_UNKNOWN),)
@@ -117,7 +182,8 @@ $(eval $(subst ~NL~,$(mmr_nl),$(shell awk -v mode=defs -f mk/variables.awk $(MMR
 ifneq ($(MMR_NAMES),$(MMR_NAMES_REG))
 $(error $(MMR_REGISTRY): mk/variables.awk and mk/vars.mk read different names)
 endif
-# $(call mmr_fit_args[,NAMES]): the profile's fit options, those of NAMES left out
+# $(call mmr_fit_args,[NAMES]): the profile's fit options, those of NAMES left
+# out (the comma always: without an argument $(1) would be the environment's)
 mmr_fit_args = $(strip $(foreach n,$(filter-out $(1),$(MMR_FLAGS_fit)),$(MMR_FLAG_$(n))))
 # the values of every variable as NAME=VALUE lines (make help), and the
 # variables given on the command line or in the environment

@@ -384,8 +384,12 @@ if has GPU && [ -n "${v[GPU]}" ] && [ $data_goal = 1 ] && ! goal collect &&
 	mapfile -t known < <(known_gpus | sort -u)
 	hint=
 	lc=${v[GPU],,}
-	for k in "${known[@]}"; do [ "$k" = "$lc" ] && hint=" (did you mean $lc? GPU names are lower case)"; done
-	err "no data for GPU '${v[GPU]}'$hint: known GPUs: ${known[*]} (official: datasets/MANIFEST.tsv; committed: datasets/MANIFEST.<gpu>.tsv; collected: ${v[OUT]:-out}/<gpu>/merged.txt); to collect one: make collect GPU=${v[GPU]} GPUS=0 SAMPLES=N"
+	# (a known GPU in another case: that one, not a collection of this name)
+	todo="to collect one: make collect GPU=${v[GPU]} GPUS=0 SAMPLES=N"
+	for k in "${known[@]}"; do
+		[ "$k" = "$lc" ] && hint=" (did you mean $lc? GPU names are lower case)" todo="give GPU=$lc instead"
+	done
+	err "no data for GPU '${v[GPU]}'$hint: known GPUs: ${known[*]} (official: datasets/MANIFEST.tsv; committed: datasets/MANIFEST.<gpu>.tsv; collected: ${v[OUT]:-out}/<gpu>/merged.txt); $todo"
 fi
 
 # the mirror, where an official dataset is fetched (a typo would silently
