@@ -133,6 +133,10 @@ tc subgraph
 analysis truth-map-subgraph-unclaimed "a['status'] == 'partial' and 'mm 16x8192x64 torch.bfloat16 8192,1 64,1: 1 decisions, 0 slots (forced decompose_k|k_split=4: a subgraph choice)' in f"
 tc wrongkind
 analysis truth-map-forced-mismatch "a['status'] == 'partial' and s[1]['check'] == 'forced extern_addmm but a template kernel ran'"
+tc nofile
+analysis truth-map-template-source-in-output-code "a['status'] == 'ok' and s[1]['kind'] == 'template' and s[1]['key'] == 'addmm 2048x3072x768 torch.bfloat16 3072,1 768,1' and s[1]['config'] == '$TB' and [x['us'] for x in s] == [34.0, 41.0, 67.0, 2.0]"
+tc twofiles
+analysis truth-map-template-source-ambiguous "a['status'] == 'partial' and s[1]['key'] is None and 'triton_tem_fused_addmm_mul_1: 2 different kernels of this name in the output code' in f"
 tc base 4
 analysis truth-map-split-fails "a['status'] == 'failed' and 'replays: 21 activities do not split into 4 replays' in f"
 

@@ -18,6 +18,10 @@ before each; decisions.json, the forcing handler's 3 decisions.  CASE:
   extra      an extra kernel between the first slot's two
   subgraph   one more decision (decompose_k) that has no slot
   wrongkind  the template GEMM's decision forced extern_addmm
+  nofile     the template op's kernel_file is empty (torch 2.11): its
+             source is found by name in the output code given
+  twofiles   likewise, and the output code holds two different kernels of
+             that name
 N: the replays the analysis is told (3).  Prints the analysis as JSON."""
 import copy
 import json
@@ -45,6 +49,7 @@ def kernels(trace):
 
 def main(case, n=3):
     eager, replay, dec = fix("eager.json"), fix("replay.json"), fix("decisions.json")
+    codes = []
     if case == "renamed":
         for e in kernels(replay):
             if e["name"] == "nvjet_tst_128x16_h_bz_TNT":
@@ -74,9 +79,17 @@ def main(case, n=3):
                     "key": "mm 16x8192x64 torch.bfloat16 8192,1 64,1", "kind": "subgraph"})
     elif case == "wrongkind":
         dec[1]["forced"], dec[1]["kind"] = "extern_addmm", "aten"
+    elif case in ("nofile", "twofiles"):
+        for e in eager["traceEvents"]:
+            if e.get("name", "").startswith("triton_tem_"):
+                e["args"]["kernel_file"] = ""
+        code = source("tem_c_proj.py")
+        codes = ["# an unrelated graph\n", "src = \"\"\"\n" + code + "\"\"\"\n"]
+        if case == "twofiles":
+            codes.append(code.replace("M = 2048", "M = 4096"))
     elif case != "base":
         sys.exit(f"trace_case.py: unknown case {case}")
-    res = tt.analyse(tt.load(eager), tt.load(replay), n, dec, read_source=source)
+    res = tt.analyse(tt.load(eager), tt.load(replay), n, dec, read_source=source, codes=codes)
     print(json.dumps(res, sort_keys=True))
     return 0
 

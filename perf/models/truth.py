@@ -76,6 +76,7 @@ Needs the mmrank package (mmrank.force): PYTHONPATH=<repo>/python (truth.sh
 sets it), or pip install <repo>/python.
 """
 import argparse
+import contextlib
 import gc
 import gzip
 import json
@@ -222,6 +223,20 @@ def profile(fn, cuda, record_shapes, keep=None):
         os.unlink(tmp)
 
 
+@contextlib.contextmanager
+def output_code(codes):
+    """Append to CODES the output code (Python source) of every graph
+    Inductor compiles inside: where a Triton template op has no kernel_file
+    in the trace, its kernel's source is there (truth_trace.analyse)."""
+    from torch._inductor.graph import GraphLowering
+    before = GraphLowering.save_output_code
+    GraphLowering.save_output_code = codes.append
+    try:
+        yield codes
+    finally:
+        GraphLowering.save_output_code = before
+
+
 class Row:
     """The model of one row, built once, and what every variant shares."""
 
@@ -283,9 +298,11 @@ class Row:
             cm = torch.compile(self.model, options=self.opts, dynamic=False)
             step = run.make_step(cm, a.phase, self.inputs, self.labels, a.device)
             self.sync()
+            codes = []
             t0 = time.perf_counter()
-            out = step()
-            self.sync()
+            with output_code(codes):
+                out = step()
+                self.sync()
             rec["compile_s"] = round(time.perf_counter() - t0, 3)
             if a.phase == "train":
                 rec["loss"] = float(out.detach())
@@ -324,7 +341,7 @@ class Row:
             if not self.cuda:
                 truth_trace.cpu_pseudo_kernels(ev)
                 truth_trace.cpu_pseudo_kernels(rv)
-            an = truth_trace.analyse(ev, rv, a.replays, dec)
+            an = truth_trace.analyse(ev, rv, a.replays, dec, codes=codes)
             rec["analysis_s"] = round(time.perf_counter() - t, 2)
             rec["analysis"] = an
             rec["gemm_ms"] = an.get("gemm_ms")

@@ -16,7 +16,9 @@ perf/models/truth.py; tested on synthetic traces by check/t6170-truth.sh.
    GEMM op = one SLOT.  An ATen slot's m, k, n, dtype and strides are its op's
    "Input Dims", "Input type" and "Input Strides" (mat1, mat2: the first two
    inputs of mm, the 2nd and 3rd of addmm); a template slot's come from the
-   kernel's source (the op's "kernel_file" argument): the template's static
+   kernel's source (the op's "kernel_file" argument; where it is empty, as
+   torch 2.11 leaves it for templates, the kernel of that name in the
+   compile's output code, analyse's CODES): the template's static
    "M = ", "N = ", "K = ", "stride_am = " ... lines, its BLOCK_* constexprs
    and the decorator's num_stages/num_warps (the AutoHeuristic id).
    CPU mode (the --device cpu dry run): there are no GPU activities; each
@@ -186,7 +188,7 @@ def _op_hint(name):
 
 # ---- 1. eager trace: slots -----------------------------------------------------
 
-def _describe_op(op, read_source, flags):
+def _describe_op(op, read_source, codes, flags):
     """The slot fields of a GEMM op."""
     a = op["args"]
     if op["name"] in ATEN_GEMMS:
@@ -213,13 +215,24 @@ def _describe_op(op, read_source, flags):
          "fused": fused_ops(op["name"]), "m": None, "k": None, "n": None, "strides": None,
          "config": None}
     path = a.get("kernel_file")
-    if not path:
+    if path:
+        try:
+            src = parse_template_source(read_source(path), op["name"])
+        except OSError as e:
+            flags.append(f"{op['name']}: cannot read {path}: {e}")
+            return s
+    elif "kernel_file" in a or "Input Dims" in a:
+        # torch 2.11 gives a template kernel no file (its decorator gets no
+        # filename): its source is in the output code captured at compile
+        path = "the compile's output code"
+        found = [x for x in (parse_template_source(c, op["name"]) for c in codes) if x]
+        if len({json.dumps(x, sort_keys=True) for x in found}) > 1:
+            flags.append(f"{op['name']}: {len(found)} different kernels of this name "
+                         "in the output code")
+            return s
+        src = found[0] if found else None
+    else:
         flags.append(f"{op['name']}: no kernel_file argument (record_shapes off?)")
-        return s
-    try:
-        src = parse_template_source(read_source(path), op["name"])
-    except OSError as e:
-        flags.append(f"{op['name']}: cannot read {path}: {e}")
         return s
     if src is None:
         flags.append(f"{op['name']}: {path} has no M/N/K lines")
@@ -232,7 +245,7 @@ def _is_gemm_op(o):
     return o["name"] in ATEN_GEMMS or o["name"].startswith(TEMPLATE_PREFIX)
 
 
-def eager_slots(t, read_source=read_file_source):
+def eager_slots(t, read_source=read_file_source, codes=()):
     """(labels, slots, flags): labels[i] is the slot index of t["gpu"][i]
     or None; slots in order of their first activity."""
     flags = []
@@ -267,7 +280,7 @@ def eager_slots(t, read_source=read_file_source):
         s = slot_of.get(id(op))
         if s is None:
             s = slot_of[id(op)] = len(slots)
-            slots.append(dict(_describe_op(op, read_source, flags), slot=s, eager=[]))
+            slots.append(dict(_describe_op(op, read_source, codes, flags), slot=s, eager=[]))
         slots[s]["eager"].append(len(labels))
         labels.append(s)
     if unlinked:
@@ -354,9 +367,11 @@ def stats(xs):
     return round(statistics.median(xs), 3), round(q[0], 3), round(q[-1], 3)
 
 
-def analyse(eager, replay, n, decisions=(), read_source=read_file_source):
-    """The analysis record of one variant (see the module doc)."""
-    labels, slots, flags = eager_slots(eager, read_source)
+def analyse(eager, replay, n, decisions=(), read_source=read_file_source, codes=()):
+    """The analysis record of one variant (see the module doc); CODES: the
+    output code (Python source) of the variant's compiles, where a template
+    op's kernel_file is empty."""
+    labels, slots, flags = eager_slots(eager, read_source, codes)
     short = match_slots(slots, decisions, flags)
     e_names = [a["name"] for a in eager["gpu"]]
     res = {"status": "ok", "flags": flags, "replays": n, "eager_activities": len(e_names)}
