@@ -18,7 +18,8 @@
 #      run.sh reach no arithmetic unchecked; layers=² and a 5000-digit value
 #      give file:line:field; a resume names a bad line (file:line) and
 #      duplicates nothing; report.py refuses a bad name by file:line; a
-#      record appended after a torn line starts its own line.
+#      record appended after a torn line starts its own line (record field
+#      types and key words: check/t6160-models.sh, t6170-truth.sh).
 . check/lib.sh
 test_require PYTHON3 python-safety
 ART=$ROOT/gen/_MMRankingH200.py
@@ -183,7 +184,7 @@ if [ $rc -eq 0 ] && [ $rc2 -eq 0 ] && [ "$n0" -eq 2 ] && [ "$n1" -eq 3 ] && ! gr
 	grep -q "records.jsonl:2: not JSON .*ignored" "$TMP/drive.out"; then ok models-resume-bad-line
 else fail models-resume-bad-line "rc=$rc/$rc2 records $n0 -> $n1: $(grep -v '^|' "$TMP/drive.out" | head -c 300)"; fi
 # report.py: a record whose model is not a name stops at its file:line
-printf '%s\n' '{"model": "gpt2", "phase": "prefill", "mode": "b", "rep": 1, "status": "ok"}' \
+printf '%s\n' '{"model": "gpt2", "phase": "prefill", "mode": "b", "rep": 1, "status": "ok", "compile_s": 1.0, "step_ms": 2.0}' \
 	'{"model": "a|b", "phase": "prefill", "mode": "b", "rep": 1, "status": "ok"}' >"$TMP/badname.jsonl"
 expect_error models-report-bad-name "badname.jsonl:2: field 'model': 'a\|b' is not a model name" "$TMP/none.md" \
 	python3 "$M/report.py" "$TMP/badname.jsonl"
