@@ -11,7 +11,8 @@
 # featurize takes with the known winners; a truth record's wrong-typed
 # field named by file:line and field (truth_log.py, clocks.py; a little
 # fuzzing); truth.py's argument checks and truth.sh's driver with a stand-in
-# interpreter (check/truth/fake_python.sh).
+# interpreter (check/truth/fake_python.sh): MODELS checked and looked up
+# like run.sh's, nothing globbed.
 # The package comes from PYTHONPATH (check/lib.sh: python/); the case scripts
 # get perf/models and check/handler there too (models_python, force_python).
 # Prerequisites: python3; featurize built (make check builds it).  TORCH
@@ -270,8 +271,19 @@ FAKE_SLEEP_gpt2=8 TIME_LIMIT=4 MIN_START=1 drive "$TMP/d4"
 	grep -q 'stopped by TIME_LIMIT=4s' "$TMP/drive.out" && ok truth-sh-time-limit-kill ||
 	fail truth-sh-time-limit-kill "$(calls "$TMP/d4") $(tail -c 300 "$TMP/drive.out")"
 MODELS="gpt2 ../x" drive "$TMP/d5"
-[ $? -ne 0 ] && [ ! -e "$TMP/d5" ] && grep -q "truth.sh: '../x': a model or phase name is" "$TMP/drive.out" &&
+[ $? -ne 0 ] && [ ! -e "$TMP/d5" ] && grep -q "truth.sh: MODELS: '../x' is not a model name" "$TMP/drive.out" &&
 	ok truth-sh-bad-name || fail truth-sh-bad-name "$(head -c 300 "$TMP/drive.out")"
+# MODELS and PHASES are words, never globbed: '*' runs nothing (it once ran
+# truth.py on every file of the checkout); a name is looked up in MODELS_FILE
+MODELS='*' PHASES=prefill DEVICE=cpu drive "$TMP/d7"; rc=$?
+[ $rc -eq 2 ] && [ ! -e "$TMP/d7" ] && grep -q "truth.sh: MODELS: '\*' is not a model name" "$TMP/drive.out" &&
+	ok truth-sh-models-not-globbed || fail truth-sh-models-not-globbed "rc=$rc $(ls "$TMP/d7" 2>&1 | head -3) $(head -c 300 "$TMP/drive.out")"
+MODELS='gpt2 gpt9' drive "$TMP/d8"; rc=$?
+[ $rc -eq 2 ] && [ ! -e "$TMP/d8" ] && grep -q "truth.sh: MODELS: 'gpt9': not in perf/models/models.tsv" "$TMP/drive.out" &&
+	ok truth-sh-model-looked-up || fail truth-sh-model-looked-up "rc=$rc $(head -c 300 "$TMP/drive.out")"
+PHASES='prefill *' MODELS=gpt2 drive "$TMP/d9"; rc=$?
+[ $rc -eq 2 ] && [ ! -e "$TMP/d9" ] && grep -q "truth.sh: PHASES: '\*' is none of prefill decode train" "$TMP/drive.out" &&
+	ok truth-sh-phases-not-globbed || fail truth-sh-phases-not-globbed "rc=$rc $(head -c 300 "$TMP/drive.out")"
 # the package: truth.sh puts this checkout's python/ first on PYTHONPATH itself
 MODELS=gpt2 PHASES=prefill PYTHONPATH= drive "$TMP/d6"
 [ "$(cut -d' ' -f4 "$TMP/d6/truth.jsonl.calls")" = "$ROOT/python" ] && ok truth-sh-package-path ||

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """records.py — the whole-model judge's model names and record files, one
-home each (run.py, run.sh, report.py, gap.py, replay.py, clocks.py and,
-for truth.py's records, truth_model.py and truth_log.py use it).
+home each (run.py, run.sh, truth.sh, report.py, gap.py, replay.py, clocks.py
+and, for truth.py's records, truth_model.py and truth_log.py use it).
 
   name_error(name)      why NAME is not a model name, or None.  A name is
                         [A-Za-z0-9._-]+, not starting with '.' or '-', at
@@ -28,11 +28,11 @@ for truth.py's records, truth_model.py and truth_log.py use it).
                         naming path:line and the field): report.py stops
                         there, a resume names it and goes on
 
-usage (run.sh):
-  records.py names MODELS_FILE [NAME ...]
+usage (run.sh, truth.sh):
+  records.py names [--by PROG] MODELS_FILE [NAME ...]
         the names to run, one a line: each NAME checked and looked up in
         MODELS_FILE (none: all of the file's, in its order); exit 1 on the
-        first bad one
+        first bad one (the message starts with PROG:, default run.sh)
   records.py done RECORDS
         "model phase mode rep" of each record already in RECORDS (missing:
         none); each bad line or record is named on stderr and skipped, so
@@ -337,10 +337,13 @@ def main(argv):
     cmd, args = (argv[0], argv[1:]) if argv else (None, [])
     if cmd == "names" and args:
         import run
+        who = "run.sh"
+        if args[0] == "--by" and len(args) >= 3:
+            who, args = args[1], args[2:]
         try:
             print("\n".join(_names(args[0], args[1:])))
         except (OSError, run.BadInput) as e:
-            print(f"run.sh: {e}", file=sys.stderr)
+            print(f"{who}: {e}", file=sys.stderr)
             return 1
         return 0
     if cmd == "done" and len(args) == 1:
@@ -361,7 +364,7 @@ def main(argv):
             return 1
         append(path, rec)
         return 0
-    print(__doc__.split("usage (run.sh):\n", 1)[1], file=sys.stderr)
+    print(__doc__.split("usage (run.sh, truth.sh):\n", 1)[1], file=sys.stderr)
     return 2
 
 
