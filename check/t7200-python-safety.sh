@@ -2,11 +2,15 @@
 # t7200-python-safety.sh — the Python side never breaks its caller and no
 # name escapes its folder, on the torch stand-in (check/stub), no GPU:
 #   1. mmrank.inductor at import (MMRANK_INDUCTOR=auto): an artifact with a
-#      syntax error, one that raises or calls sys.exit while it runs, one
-#      whose class cannot be made, one whose check_precondition raises: the
-#      import goes on, nothing is installed, one line on stderr names the
-#      file; a FIFO, /dev/zero, a folder named as an artifact: refused
-#      without being read (no hang), also by mmrank.install_artifact;
+#      syntax error, one that raises or calls sys.exit while it runs (or
+#      raises GeneratorExit, a BaseException of its own, one whose message
+#      cannot be made), one whose class cannot be made, one whose
+#      check_precondition raises or answers something whose truth test
+#      raises: the import goes on, nothing is installed, one line on stderr
+#      names the file; KeyboardInterrupt goes on up (the user's Ctrl-C);
+#      python -m mmrank.inductor says the same without a traceback; a FIFO,
+#      /dev/zero, a folder named as an artifact: refused without being read
+#      (no hang), also by mmrank.install_artifact;
 #   2. the environment parses strictly: MMRANK_INDUCTOR takes auto, 1..1000
 #      in ASCII digits and the off words, and refuses 1_0, +5, Arabic-Indic
 #      digits, 10^20, AUTO, 7x ... with one message naming the variable
@@ -68,6 +72,35 @@ refused_at_import py-safety-artifact-dev-zero "/dev/zero: not a regular file" \
 mkdir -p "$TMP/d/_MMRankingH200.py"
 refused_at_import py-safety-artifact-folder-named-as-file "_MMRankingH200\.py: not a regular file" \
 	MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$TMP/d"
+# any BaseException an artifact raises is a refusal (SystemExit above,
+# GeneratorExit, one of its own, one whose message cannot be made), but
+# KeyboardInterrupt: it cannot be told from the user's Ctrl-C, so it goes on
+# up (mmrank.artifact's doc)
+{ cat "$ART"; printf 'class Boom(BaseException):\n    pass\nraise Boom("b")\n'; } >"$TMP/a/base.py"
+refused_at_import py-safety-artifact-base-exception "base\.py:[0-9]+: the artifact fails to load \(Boom: b\)" \
+	MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$TMP/a/base.py"
+{ cat "$ART"; echo 'raise GeneratorExit("g")'; } >"$TMP/a/genexit.py"
+refused_at_import py-safety-artifact-generator-exit "genexit\.py:[0-9]+: the artifact fails to load \(GeneratorExit: g\)" \
+	MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$TMP/a/genexit.py"
+{ cat "$ART"; printf 'class Mute(BaseException):\n    def __str__(self):\n        raise ValueError("no")\nraise Mute()\n'; } >"$TMP/a/mute.py"
+refused_at_import py-safety-artifact-unprintable "mute\.py:[0-9]+: the artifact fails to load \(Mute: \(its message cannot be shown\)\)" \
+	MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$TMP/a/mute.py"
+{ cat "$ART"; printf '\n    def check_precondition(self, metadata, context):\n        raise SystemExit(4)\n'; } >"$TMP/a/pre-exit.py"
+refused_at_import py-safety-artifact-precondition-exits "check_precondition raised SystemExit: 4" \
+	MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$TMP/a/pre-exit.py"
+{ cat "$ART"; printf '\n    def check_precondition(self, metadata, context):\n        class No:\n            def __bool__(self):\n                raise ValueError("no truth")\n        return No()\n'; } >"$TMP/a/pre-bool.py"
+refused_at_import py-safety-artifact-precondition-bool "check_precondition raised ValueError: no truth" \
+	MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$TMP/a/pre-bool.py"
+{ cat "$ART"; echo 'raise KeyboardInterrupt'; } >"$TMP/a/ctrl-c.py"
+imp MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$TMP/a/ctrl-c.py"; rc=$?
+[ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q '^KeyboardInterrupt' "$TMP/imp.err" && ok py-safety-artifact-keyboard-interrupt-propagates ||
+	fail py-safety-artifact-keyboard-interrupt-propagates "rc=$rc $(tail -c 200 "$TMP/imp.err")"
+# python -m mmrank.inductor: the precondition's answer is tested inside the guard
+timeout 10 env MMRANK_STUB_GPU="NVIDIA H200" bash -c 'PYTHONPATH="$0:$PYTHONPATH" python3 -m mmrank.inductor --artifact "$1"' \
+	"$STUB" "$TMP/a/pre-bool.py" >"$TMP/rep.out" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q "no artifact is used: MMRankingH200's check_precondition raised ValueError: no truth" "$TMP/rep.out" &&
+	! grep -q Traceback "$TMP/rep.out" && ok py-safety-report-precondition-bool ||
+	fail py-safety-report-precondition-bool "rc=$rc $(tail -c 300 "$TMP/rep.out")"
 # the API says the same (Refused, naming the file), and so does make
 # install-artifact's tool, which never reads what is not a regular file
 if stub_python -c 'import sys
