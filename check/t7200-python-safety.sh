@@ -10,7 +10,8 @@
 #      names the file; KeyboardInterrupt goes on up (the user's Ctrl-C);
 #      python -m mmrank.inductor says the same without a traceback; a FIFO,
 #      /dev/zero, a folder named as an artifact: refused without being read
-#      (no hang), also by mmrank.install_artifact;
+#      (no hang), also by mmrank.install_artifact; its dir command (README's
+#      torch artifacts folder) fails in one line where torch does not import;
 #   2. the environment parses strictly: MMRANK_INDUCTOR takes auto, 1..1000
 #      in ASCII digits and the off words, and refuses 1_0, +5, Arabic-Indic
 #      digits, 10^20, AUTO, 7x ... with one message naming the variable
@@ -101,6 +102,19 @@ timeout 10 env MMRANK_STUB_GPU="NVIDIA H200" bash -c 'PYTHONPATH="$0:$PYTHONPATH
 [ $rc -eq 1 ] && grep -q "no artifact is used: MMRankingH200's check_precondition raised ValueError: no truth" "$TMP/rep.out" &&
 	! grep -q Traceback "$TMP/rep.out" && ok py-safety-report-precondition-bool ||
 	fail py-safety-report-precondition-bool "rc=$rc $(tail -c 300 "$TMP/rep.out")"
+# README's torch artifacts folder: mmrank.install_artifact dir, one line and
+# exit 1 where torch does not import (a torch that fails to import stands in)
+mkdir -p "$TMP/broken/torch" && echo 'raise ImportError("this torch is broken")' >"$TMP/broken/torch/__init__.py"
+PYTHONPATH="$TMP/broken:$PYTHONPATH" python3 -m mmrank.install_artifact dir >"$TMP/dir.out" 2>"$TMP/dir.err"; rc=$?
+[ $rc -eq 1 ] && [ ! -s "$TMP/dir.out" ] && [ "$(wc -l <"$TMP/dir.err")" -eq 1 ] &&
+	grep -q "^install_artifact: python3 cannot import torch (ImportError: this torch is broken); torch's artifacts folder is unknown" "$TMP/dir.err" &&
+	grep -q '^ART=$(PYTHONPATH=python python3 -m mmrank.install_artifact dir) &&' README.md &&
+	ok py-safety-artifacts-dir-no-torch || fail py-safety-artifacts-dir-no-torch "rc=$rc $(head -c 300 "$TMP/dir.out" "$TMP/dir.err")"
+if test_skip_unless TORCH py-safety-artifacts-dir-torch; then
+	d=$("$TORCH_PYTHON" -m mmrank.install_artifact dir 2>"$TMP/dir.err")
+	[ -f "$d/_MMRankingA100.py" ] && [ "$d" = "$("$TORCH_PYTHON" -c 'import os, torch; print(os.path.dirname(torch.__file__))')/_inductor/autoheuristic/artifacts" ] &&
+		ok py-safety-artifacts-dir-torch || fail py-safety-artifacts-dir-torch "'$d' $(head -c 200 "$TMP/dir.err")"
+fi
 # the API says the same (Refused, naming the file), and so does make
 # install-artifact's tool, which never reads what is not a regular file
 if stub_python -c 'import sys
