@@ -7,7 +7,7 @@
 # form refused; records.py's record checks (a missing or wrong-typed field
 # named by file:line and field in report.py and gap.py, with a little
 # fuzzing; records.py done ignores a record whose key fields are not their
-# words); run.sh's driver with a
+# words); every perf/ script with a #! line executable; run.sh's driver with a
 # stand-in interpreter (check/models/fake_python.sh): the matrix order,
 # cold then warm caches, resuming, TIME_LIMIT and PER_RUN_S.  TORCH
 # prerequisite (TORCH_PYTHON with torch 2.11): replay.py reproduces the
@@ -151,6 +151,12 @@ else fail models-report-fuzz-fields "$(head -c 600 "$TMP/fz.out")"; fi
 head -2 check/models/gap.jsonl >"$TMP/gap2.jsonl"
 if PYTHONPATH="$ROOT/$M:$PYTHONPATH" python3 check/models/fuzz_fields.py gap "$TMP/gap2.jsonl" {} >"$TMP/fz.out" 2>&1; then
 	ok models-gap-fuzz-fields; else fail models-gap-fuzz-fields "$(head -c 600 "$TMP/fz.out")"; fi
+# the perf drivers run as programs: a file under perf/ with a #! line is executable
+bad=
+while IFS= read -r -d '' f; do
+	[ "$(head -c 2 "$f")" = '#!' ] && [ ! -x "$f" ] && bad="$bad $f"
+done < <(find perf -type f \( -name '*.sh' -o -name '*.py' \) -print0)
+[ -z "$bad" ] && ok models-perf-scripts-executable || fail models-perf-scripts-executable "not executable:$bad"
 
 # ---- run.sh's driver, with the stand-in interpreter -------------------------
 FAKE=$ROOT/check/models/fake_python.sh
