@@ -77,21 +77,22 @@ refused_at_import py-safety-artifact-folder-named-as-file "_MMRankingH200\.py: n
 # GeneratorExit, one of its own, one whose message cannot be made), but
 # KeyboardInterrupt: it cannot be told from the user's Ctrl-C, so it goes on
 # up (mmrank.artifact's doc)
-{ cat "$ART"; printf 'class Boom(BaseException):\n    pass\nraise Boom("b")\n'; } >"$TMP/a/base.py"
-refused_at_import py-safety-artifact-base-exception "base\.py:[0-9]+: the artifact fails to load \(Boom: b\)" \
-	MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$TMP/a/base.py"
-{ cat "$ART"; echo 'raise GeneratorExit("g")'; } >"$TMP/a/genexit.py"
-refused_at_import py-safety-artifact-generator-exit "genexit\.py:[0-9]+: the artifact fails to load \(GeneratorExit: g\)" \
-	MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$TMP/a/genexit.py"
-{ cat "$ART"; printf 'class Mute(BaseException):\n    def __str__(self):\n        raise ValueError("no")\nraise Mute()\n'; } >"$TMP/a/mute.py"
-refused_at_import py-safety-artifact-unprintable "mute\.py:[0-9]+: the artifact fails to load \(Mute: \(its message cannot be shown\)\)" \
-	MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$TMP/a/mute.py"
-{ cat "$ART"; printf '\n    def check_precondition(self, metadata, context):\n        raise SystemExit(4)\n'; } >"$TMP/a/pre-exit.py"
-refused_at_import py-safety-artifact-precondition-exits "check_precondition raised SystemExit: 4" \
-	MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$TMP/a/pre-exit.py"
-{ cat "$ART"; printf '\n    def check_precondition(self, metadata, context):\n        class No:\n            def __bool__(self):\n                raise ValueError("no truth")\n        return No()\n'; } >"$TMP/a/pre-bool.py"
-refused_at_import py-safety-artifact-precondition-bool "check_precondition raised ValueError: no truth" \
-	MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$TMP/a/pre-bool.py"
+# refused_artifact NAME FILE PATTERN CODE: the artifact with CODE (backslash
+# escapes) appended, as $TMP/a/FILE, is refused at import saying PATTERN
+refused_artifact() {
+	{ cat "$ART"; printf '%b\n' "$4"; } >"$TMP/a/$2"
+	refused_at_import "$1" "$3" MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$TMP/a/$2"
+}
+refused_artifact py-safety-artifact-base-exception base.py "base\.py:[0-9]+: the artifact fails to load \(Boom: b\)" \
+	'class Boom(BaseException):\n    pass\nraise Boom("b")'
+refused_artifact py-safety-artifact-generator-exit genexit.py "genexit\.py:[0-9]+: the artifact fails to load \(GeneratorExit: g\)" \
+	'raise GeneratorExit("g")'
+refused_artifact py-safety-artifact-unprintable mute.py "mute\.py:[0-9]+: the artifact fails to load \(Mute: \(its message cannot be shown\)\)" \
+	'class Mute(BaseException):\n    def __str__(self):\n        raise ValueError("no")\nraise Mute()'
+refused_artifact py-safety-artifact-precondition-exits pre-exit.py "check_precondition raised SystemExit: 4" \
+	'\n    def check_precondition(self, metadata, context):\n        raise SystemExit(4)'
+refused_artifact py-safety-artifact-precondition-bool pre-bool.py "check_precondition raised ValueError: no truth" \
+	'\n    def check_precondition(self, metadata, context):\n        class No:\n            def __bool__(self):\n                raise ValueError("no truth")\n        return No()'
 { cat "$ART"; echo 'raise KeyboardInterrupt'; } >"$TMP/a/ctrl-c.py"
 imp MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$TMP/a/ctrl-c.py"; rc=$?
 [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q '^KeyboardInterrupt' "$TMP/imp.err" && ok py-safety-artifact-keyboard-interrupt-propagates ||
