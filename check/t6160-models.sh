@@ -4,12 +4,16 @@
 # torch, report.py's table on a fixture with known figures (ratios,
 # geomean, overhead, handler totals, goals; two runs pooled), gap.py's
 # scores (one file and two), replay.py's --k check, an hf: arch of a bad
-# form refused, and run.sh's driver with a
+# form refused; records.py's record checks (a missing or wrong-typed field
+# named by file:line and field in report.py and gap.py, with a little
+# fuzzing; records.py done ignores a record whose key fields are not their
+# words); every perf/ script with a #! line executable; run.sh's driver with a
 # stand-in interpreter (check/models/fake_python.sh): the matrix order,
 # cold then warm caches, resuming, TIME_LIMIT and PER_RUN_S.  TORCH
 # prerequisite (TORCH_PYTHON with torch 2.11): replay.py reproduces the
 # handler's logged lists of a GPU run and scores them (also one shape in
-# two layouts, matched by the logged strides); with transformers
+# two layouts, matched by the logged strides; entries it cannot replay left
+# out); with transformers
 # too, hf:<model_type> archs (an unknown one refused, two built and stepped
 # in each phase) and one CPU dry run of run.py (gpt2, 1 layer, decode, mode b, GEMM-only max-autotune)
 # writes a complete record.
@@ -98,6 +102,62 @@ if python3 "$M/report.py" check/models/records.jsonl check/models/records-run2.j
 	grep -qF '| gpt2 | prefill | 11.0 | 32.0 | 22.0 | - | 15.0 | - | 1.0550 | 0.953 | 0.967 | - | - | 0.19 | 0.52 | - | - | 13.0/4.0 | 5/4 | 2/2 | 13.7%/1.0% |' "$TMP/r2.md"; then
 	ok models-report-pooled; else fail models-report-pooled "$(grep gpt2 "$TMP/r2.md" | head -c 400)"; fi
 
+# ---- records: every field a reader uses is checked once (records.py) ---------
+# a record of wrong field types is named by file:line and field, never a
+# traceback: report.py stops there, --skip-bad-lines names it and goes on
+GOOD='"model": "gpt2", "phase": "prefill", "mode": "b", "rep": 1'
+bad_record() {   # NAME PATTERN RECORD-FIELDS: report.py stops at line 2, naming PATTERN
+	printf '{%s, "status": "ok", "compile_s": 1.0, "step_ms": 2.0}\n{%s}\n' "$GOOD" "$3" >"$TMP/br.jsonl"
+	expect_error "$1" "br\.jsonl:2: field $2" "$TMP/none.md" python3 "$M/report.py" "$TMP/br.jsonl"
+}
+bad_record models-report-no-phase "'phase': missing" '"model": "gpt2", "mode": "b", "rep": 1, "status": "ok"'
+bad_record models-report-no-compile-s "'compile_s': missing" "$GOOD"', "status": "ok", "step_ms": 2.0'
+bad_record models-report-string-step "'step_ms': '2\.0' is not a number > 0" "$GOOD"', "status": "ok", "compile_s": 1.0, "step_ms": "2.0"'
+bad_record models-report-dict-why "'why': \{\"a\": 1\} is not a string" "$GOOD"', "status": "error", "why": {"a": 1}'
+bad_record models-report-nan-step "'step_ms': NaN is not a number > 0" "$GOOD"', "status": "ok", "compile_s": 1.0, "step_ms": NaN'
+bad_record models-report-autotuned-ms "'autotuned\[0\]\.ms\.extern_mm': 'x' is not a number >= 0" \
+	"$GOOD"', "status": "ok", "compile_s": 1.0, "step_ms": 2.0, "autotuned": [{"op": "mm", "ms": {"extern_mm": "x"}}]'
+bad_record models-report-handler-decisions "'handler\.decisions': missing" \
+	"$GOOD"', "status": "ok", "compile_s": 1.0, "step_ms": 2.0, "handler": {"artifact": "A"}'
+{ printf '{%s, "status": "ok", "compile_s": 1.0, "step_ms": 2.0}\n' "$GOOD"; printf '{"model": "gpt2", "phase": "prefill", "mode": "b", "rep": 2}\n'; printf '[%.0s' $(seq 3000); echo; printf '{"rep": %s}\n' "$(printf '%05000d' 1)"; } >"$TMP/skip.jsonl"
+if python3 "$M/report.py" --skip-bad-lines "$TMP/skip.jsonl" >"$TMP/skip.md" 2>"$TMP/skip.err" &&
+	grep -q "skip.jsonl:2: field 'status': missing: left out" "$TMP/skip.err" &&
+	grep -q "skip.jsonl:3: not JSON" "$TMP/skip.err" && grep -q "skip.jsonl:4: not JSON" "$TMP/skip.err" &&
+	! grep -q Traceback "$TMP/skip.err" && grep -q '^| gpt2 | prefill |' "$TMP/skip.md"; then
+	ok models-report-skip-bad-records; else fail models-report-skip-bad-records "$(head -c 400 "$TMP/skip.err")"; fi
+printf '{%s, "status": "ok", "compile_s": 1.0, "step_ms": 2.0, "autotuned": [{"op": "mm"}]}\n' "$GOOD" >"$TMP/ga.jsonl"
+expect_error models-gap-bad-record "^gap\.py: .*ga\.jsonl:1: field 'autotuned\[0\]\.ms': missing" "$TMP/none.md" \
+	python3 "$M/gap.py" "$TMP/ga.jsonl"
+# records.py done: a key field that is not its word cannot forge another key
+printf '%s\n' '{"model": "gpt2", "phase": "prefill b 1\ngpt2 prefill", "mode": "a", "rep": 1, "status": "ok"}' \
+	'{"model": "gpt2", "phase": "prefill", "mode": "b c", "rep": 1, "status": "error"}' \
+	'{"model": "gpt2", "phase": "prefill", "mode": "b", "rep": "1", "status": "error"}' \
+	'{"model": "gpt2", "phase": "prefill", "mode": "b", "rep": 0, "status": "error"}' \
+	'{"model": "gpt2", "phase": "prefill", "mode": "b", "rep": true, "status": "error"}' \
+	'{"model": "gpt2", "phase": "prefill", "mode": "b", "rep": 1, "status": "done"}' \
+	'{"model": "gpt2", "phase": "decode", "mode": "b", "rep": 2, "status": "error"}' >"$TMP/forge.jsonl"
+got=$(python3 "$M/records.py" done "$TMP/forge.jsonl" 2>"$TMP/forge.err")
+if [ "$got" = "gpt2 decode b 2" ] && [ "$(grep -c ': ignored (its run, if any, is redone)$' "$TMP/forge.err")" = 6 ] &&
+	grep -q "forge.jsonl:1: field 'phase': 'prefill b 1\\\\ngpt2 prefill' is not one of prefill, decode, train" "$TMP/forge.err" &&
+	grep -q "forge.jsonl:2: field 'mode': 'b c' is not one of a, b, c, d, e, f" "$TMP/forge.err" &&
+	grep -q "forge.jsonl:3: field 'rep': '1' is not a whole number" "$TMP/forge.err" &&
+	grep -q "forge.jsonl:5: field 'rep': true is not" "$TMP/forge.err" &&
+	grep -q "forge.jsonl:6: field 'status': 'done' is not one of" "$TMP/forge.err"; then
+	ok models-records-done-key-fields; else fail models-records-done-key-fields "[$got] $(head -c 500 "$TMP/forge.err")"; fi
+# a little fuzzing: each field of fixture records, wrong-typed or removed
+if PYTHONPATH="$ROOT/$M:$PYTHONPATH" python3 check/models/fuzz_fields.py report check/models/records-run2.jsonl \
+	{} --json "$TMP/fz.json" >"$TMP/fz.out" 2>&1; then ok models-report-fuzz-fields
+else fail models-report-fuzz-fields "$(head -c 600 "$TMP/fz.out")"; fi
+head -2 check/models/gap.jsonl >"$TMP/gap2.jsonl"
+if PYTHONPATH="$ROOT/$M:$PYTHONPATH" python3 check/models/fuzz_fields.py gap "$TMP/gap2.jsonl" {} >"$TMP/fz.out" 2>&1; then
+	ok models-gap-fuzz-fields; else fail models-gap-fuzz-fields "$(head -c 600 "$TMP/fz.out")"; fi
+# the perf drivers run as programs: a file under perf/ with a #! line is executable
+bad=
+while IFS= read -r -d '' f; do
+	[ "$(head -c 2 "$f")" = '#!' ] && [ ! -x "$f" ] && bad="$bad $f"
+done < <(find perf -type f \( -name '*.sh' -o -name '*.py' \) -print0)
+[ -z "$bad" ] && ok models-perf-scripts-executable || fail models-perf-scripts-executable "not executable:$bad"
+
 # ---- run.sh's driver, with the stand-in interpreter -------------------------
 FAKE=$ROOT/check/models/fake_python.sh
 drive() {   # OUT, environment from the caller
@@ -174,6 +234,25 @@ if "$TORCH_PYTHON" "$M/replay.py" check/models/replay.jsonl --k auto,1,10 >"$TMP
 if "$TORCH_PYTHON" "$M/replay.py" check/models/replay-layouts.jsonl --k auto >"$TMP/rl.md" 2>"$TMP/rl.err" &&
 	grep -qF '| auto | 2 | 2 | 1.0000 | 1.0000 | 1.0000 | 3.50 | 4.50 | 2/2 |' "$TMP/rl.md"; then
 	ok models-replay-layouts; else fail models-replay-layouts "$(cat "$TMP/rl.md" "$TMP/rl.err" | head -c 600)"; fi
+# an autotuned entry records.py lets through but that cannot be replayed
+# (strides of another rank, a dtype torch lacks, a symbolic size) is left
+# out; a kept list without a timed choice scores inf; never a traceback
+python3 - check/models/replay.jsonl "$TMP/odd.jsonl" <<'EOF'
+import json, sys
+rs = [json.loads(l) for l in open(sys.argv[1])]
+t = rs[0]["autotuned"]
+t[0]["strides"] = [[768, 1, 1], [3072, 1]]
+t[1]["dtype"] = "torch.cuda"
+t[2]["m"] = None
+t[3]["ms"] = {c: (v if c.startswith("type=") else None) for c, v in t[3]["ms"].items()}
+with open(sys.argv[2], "w") as fh:
+    fh.writelines(json.dumps(r) + "\n" for r in rs)
+EOF
+if "$TORCH_PYTHON" "$M/replay.py" "$TMP/odd.jsonl" --k 1,10 >"$TMP/odd.md" 2>"$TMP/odd.err" &&
+	grep -q '^2 GEMMs (mm, addmm) of 1 cold mode-b records' "$TMP/odd.md" &&
+	grep -qF '| 1 | 2 | 0 | inf | inf | inf |' "$TMP/odd.md" &&
+	grep -qF '| 10 | 2 | 2 | 1.0000 | 1.0000 | 1.0000 |' "$TMP/odd.md"; then
+	ok models-replay-odd-entries; else fail models-replay-odd-entries "$(cat "$TMP/odd.md" "$TMP/odd.err" | tail -c 600)"; fi
 if ! "$TORCH_PYTHON" -c 'import transformers' 2>/dev/null; then
 	skip models-torch "[TORCH] $TORCH_PYTHON cannot import transformers"; finish
 fi

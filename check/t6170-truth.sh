@@ -8,8 +8,11 @@
 # replay.json: known kernels sum to known per-GEMM times; renamed, missing,
 # extra and mismatched kernels flagged); truth_model.py's prediction on
 # check/truth/truth.jsonl; truth_log.py's AutoHeuristic log of it, which
-# featurize takes with the known winners; truth.py's argument checks and
-# truth.sh's driver with a stand-in interpreter (check/truth/fake_python.sh).
+# featurize takes with the known winners; a truth record's wrong-typed
+# field named by file:line and field (truth_log.py, clocks.py; a little
+# fuzzing); truth.py's argument checks and truth.sh's driver with a stand-in
+# interpreter (check/truth/fake_python.sh): MODELS checked and looked up
+# like run.sh's, nothing globbed.
 # The package comes from PYTHONPATH (check/lib.sh: python/); the case scripts
 # get perf/models and check/handler there too (models_python, force_python).
 # Prerequisites: python3; featurize built (make check builds it).  TORCH
@@ -195,6 +198,32 @@ sed 's/"capability": \[9, 0\], "shared_memory": 232448/"capability": null, "shar
 expect_error truth-log-no-device "cpu.jsonl:1: no shared_memory/capability \(a --device cpu dry run\?\)" "$TMP/cpu.txt" \
 	python3 "$M/truth_log.py" "$TMP/cpu.txt" "$TMP/cpu.jsonl"
 
+# every field truth_log.py, truth_model.py and clocks.py read is checked
+# (records.truth_error): a wrong type is named by file:line and field
+tbad() {   # NAME PATTERN SED-EXPRESSION (on line 1 of check/truth/truth.jsonl)
+	sed "1$3" "$T/truth.jsonl" >"$TMP/tb.jsonl"
+	expect_error "$1" "tb\.jsonl:1: field $2" "$TMP/tb.txt" python3 "$M/truth_log.py" "$TMP/tb.txt" "$TMP/tb.jsonl"
+}
+tbad truth-log-capability-int "'capability': 5 is not a list of 2" 's/"capability": \[9, 0\]/"capability": 5/'
+tbad truth-log-shared-memory-string "'shared_memory': '232448' is not a whole number" 's/"shared_memory": 232448/"shared_memory": "232448"/'
+tbad truth-log-decisions-object "'decisions': \{\"a\": 1\} is not a list" 's/"decisions": \[{"call": 0/"decisions": {"a": 1}, "x": [{"call": 0/'
+tbad truth-log-analysis-list "'analysis': \[1\] is not an object" 's/"analysis": {"status": "ok", "flags": \[\], "slots": \[/"analysis": [1], "x": {"slots": [/'
+tbad truth-log-feature-comma "'decisions\[0\]\.features\[0\]\[1\]': '2048,1' is not a feature value" 's/\["m", "2048", false\]/["m", "2048,1", false]/'
+tbad truth-log-forced-newline "'analysis\.slots\[0\]\.forced': 'extern_bias_addmm\\\\nx' is not a choice id" 's/"forced": "extern_bias_addmm", "ordinal"/"forced": "extern_bias_addmm\\nx", "ordinal"/'
+tbad truth-log-slot-key "'analysis\.slots\[0\]\.key': 'addmm 2048' is not a GEMM key" 's/"key": "addmm 2048x768x2304 torch.bfloat16 768,1 2304,1", "forced": "extern_bias_addmm", "ordinal"/"key": "addmm 2048", "forced": "extern_bias_addmm", "ordinal"/'
+tbad truth-log-slot-us-string "'analysis\.slots\[0\]\.us': '50' is not a number" 's/"status": "ok", "flags": \[\], "us": 50,/"status": "ok", "flags": [], "us": "50",/'
+tbad truth-log-step-zero "'step_ms': 0 is not a number > 0" 's/"step_ms": 0.4,/"step_ms": 0,/'
+tbad truth-log-variant "'variant': 'rank:x' is not a variant" 's/"variant": "rank:0"/"variant": "rank:x"/'
+# a little fuzzing: each field of two records (a rank and a mixed variant),
+# wrong-typed or removed, through truth_log.py and clocks.py
+sed -n '1p;7p' "$T/truth.jsonl" >"$TMP/t2.jsonl"
+if PYTHONPATH="$ROOT/$M:$PYTHONPATH" python3 check/models/fuzz_fields.py truth_log "$TMP/t2.jsonl" "$TMP/fz.txt" {} \
+	--summary "$TMP/fz.md" --json "$TMP/fz.json" --epilogue attribute >"$TMP/fz.out" 2>&1; then
+	ok truth-log-fuzz-fields; else fail truth-log-fuzz-fields "$(head -c 600 "$TMP/fz.out")"; fi
+if PYTHONPATH="$ROOT/$M:$PYTHONPATH" python3 check/models/fuzz_fields.py clocks "$TMP/t2.jsonl" {} \
+	--records "b=check/clocks/records.jsonl" -o "$TMP/fz.md" >"$TMP/fz.out" 2>&1; then
+	ok truth-clocks-fuzz-fields; else fail truth-clocks-fuzz-fields "$(head -c 600 "$TMP/fz.out")"; fi
+
 # ---- truth.py's arguments, truth.sh's driver -----------------------------------------------
 expect_error truth-cli-bad-variant "variant 'rank:x': rank:J or rank:A-B" "$TMP/cli.jsonl" \
 	python3 "$M/truth.py" "$TMP/cli.jsonl" --model gpt2 --phase prefill --variants rank:x
@@ -246,8 +275,19 @@ FAKE_SLEEP_gpt2=8 TIME_LIMIT=4 MIN_START=1 drive "$TMP/d4"
 	grep -q 'stopped by TIME_LIMIT=4s' "$TMP/drive.out" && ok truth-sh-time-limit-kill ||
 	fail truth-sh-time-limit-kill "$(calls "$TMP/d4") $(tail -c 300 "$TMP/drive.out")"
 MODELS="gpt2 ../x" drive "$TMP/d5"
-[ $? -ne 0 ] && [ ! -e "$TMP/d5" ] && grep -q "truth.sh: '../x': a model or phase name is" "$TMP/drive.out" &&
+[ $? -ne 0 ] && [ ! -e "$TMP/d5" ] && grep -q "truth.sh: MODELS: '../x' is not a model name" "$TMP/drive.out" &&
 	ok truth-sh-bad-name || fail truth-sh-bad-name "$(head -c 300 "$TMP/drive.out")"
+# MODELS and PHASES are words, never globbed: '*' runs nothing (it once ran
+# truth.py on every file of the checkout); a name is looked up in MODELS_FILE
+MODELS='*' PHASES=prefill DEVICE=cpu drive "$TMP/d7"; rc=$?
+[ $rc -eq 2 ] && [ ! -e "$TMP/d7" ] && grep -q "truth.sh: MODELS: '\*' is not a model name" "$TMP/drive.out" &&
+	ok truth-sh-models-not-globbed || fail truth-sh-models-not-globbed "rc=$rc $(ls "$TMP/d7" 2>&1 | head -3) $(head -c 300 "$TMP/drive.out")"
+MODELS='gpt2 gpt9' drive "$TMP/d8"; rc=$?
+[ $rc -eq 2 ] && [ ! -e "$TMP/d8" ] && grep -q "truth.sh: MODELS: 'gpt9': not in perf/models/models.tsv" "$TMP/drive.out" &&
+	ok truth-sh-model-looked-up || fail truth-sh-model-looked-up "rc=$rc $(head -c 300 "$TMP/drive.out")"
+PHASES='prefill *' MODELS=gpt2 drive "$TMP/d9"; rc=$?
+[ $rc -eq 2 ] && [ ! -e "$TMP/d9" ] && grep -q "truth.sh: PHASES: '\*' is none of prefill decode train" "$TMP/drive.out" &&
+	ok truth-sh-phases-not-globbed || fail truth-sh-phases-not-globbed "rc=$rc $(head -c 300 "$TMP/drive.out")"
 # the package: truth.sh puts this checkout's python/ first on PYTHONPATH itself
 MODELS=gpt2 PHASES=prefill PYTHONPATH= drive "$TMP/d6"
 [ "$(cut -d' ' -f4 "$TMP/d6/truth.jsonl.calls")" = "$ROOT/python" ] && ok truth-sh-package-path ||

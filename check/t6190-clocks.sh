@@ -41,7 +41,7 @@ test "$(awk -F' *\\| *' '$2 == "inductor" { print $3 }' "$TMP/c.md" | head -3 | 
 	ok clocks-regime-order || fail clocks-regime-order "$(awk -F' *\\| *' '$2 == "inductor" { print $3 }' "$TMP/c.md" | paste -sd,)"
 
 # a GEMM whose only choice in common is extern_mm: no ranking figures, its ATen ratio
-printf '%s\n' '{"model": "gpt2", "phase": "decode", "mode": "b", "rep": 1, "autotuned": [{"op": "mm", "m": 16, "k": 768, "n": 50257, "dtype": "torch.bfloat16", "strides": [[768, 1], [1, 768]], "ms": {"extern_mm": 0.06}}]}' >"$TMP/aten.jsonl"
+printf '%s\n' '{"model": "gpt2", "phase": "decode", "mode": "b", "rep": 1, "status": "ok", "compile_s": 1.0, "step_ms": 1.0, "autotuned": [{"op": "mm", "m": 16, "k": 768, "n": 50257, "dtype": "torch.bfloat16", "strides": [[768, 1], [1, 768]], "ms": {"extern_mm": 0.06}}]}' >"$TMP/aten.jsonl"
 clocks check/truth/truth.jsonl --records aten="$TMP/aten.jsonl" -o "$TMP/c.md" 2>"$TMP/err"
 test "$(row aten all)" = "0|-|-|-|-|1|2.000 [2.000, 2.000]" && ok clocks-aten-only ||
 	fail clocks-aten-only "$(row aten all) $(head -2 "$TMP/err")"

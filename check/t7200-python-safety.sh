@@ -2,11 +2,16 @@
 # t7200-python-safety.sh — the Python side never breaks its caller and no
 # name escapes its folder, on the torch stand-in (check/stub), no GPU:
 #   1. mmrank.inductor at import (MMRANK_INDUCTOR=auto): an artifact with a
-#      syntax error, one that raises or calls sys.exit while it runs, one
-#      whose class cannot be made, one whose check_precondition raises: the
-#      import goes on, nothing is installed, one line on stderr names the
-#      file; a FIFO, /dev/zero, a folder named as an artifact: refused
-#      without being read (no hang), also by mmrank.install_artifact;
+#      syntax error, one that raises or calls sys.exit while it runs (or
+#      raises GeneratorExit, a BaseException of its own, one whose message
+#      cannot be made), one whose class cannot be made, one whose
+#      check_precondition raises or answers something whose truth test
+#      raises: the import goes on, nothing is installed, one line on stderr
+#      names the file; KeyboardInterrupt goes on up (the user's Ctrl-C);
+#      python -m mmrank.inductor says the same without a traceback; a FIFO,
+#      /dev/zero, a folder named as an artifact: refused without being read
+#      (no hang), also by mmrank.install_artifact; its dir command (README's
+#      torch artifacts folder) fails in one line where torch does not import;
 #   2. the environment parses strictly: MMRANK_INDUCTOR takes auto, 1..1000
 #      in ASCII digits and the off words, and refuses 1_0, +5, Arabic-Indic
 #      digits, 10^20, AUTO, 7x ... with one message naming the variable
@@ -18,7 +23,8 @@
 #      run.sh reach no arithmetic unchecked; layers=² and a 5000-digit value
 #      give file:line:field; a resume names a bad line (file:line) and
 #      duplicates nothing; report.py refuses a bad name by file:line; a
-#      record appended after a torn line starts its own line.
+#      record appended after a torn line starts its own line (record field
+#      types and key words: check/t6160-models.sh, t6170-truth.sh).
 . check/lib.sh
 test_require PYTHON3 python-safety
 ART=$ROOT/gen/_MMRankingH200.py
@@ -67,6 +73,49 @@ refused_at_import py-safety-artifact-dev-zero "/dev/zero: not a regular file" \
 mkdir -p "$TMP/d/_MMRankingH200.py"
 refused_at_import py-safety-artifact-folder-named-as-file "_MMRankingH200\.py: not a regular file" \
 	MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$TMP/d"
+# any BaseException an artifact raises is a refusal (SystemExit above,
+# GeneratorExit, one of its own, one whose message cannot be made), but
+# KeyboardInterrupt: it cannot be told from the user's Ctrl-C, so it goes on
+# up (mmrank.artifact's doc)
+# refused_artifact NAME FILE PATTERN CODE: the artifact with CODE (backslash
+# escapes) appended, as $TMP/a/FILE, is refused at import saying PATTERN
+refused_artifact() {
+	{ cat "$ART"; printf '%b\n' "$4"; } >"$TMP/a/$2"
+	refused_at_import "$1" "$3" MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$TMP/a/$2"
+}
+refused_artifact py-safety-artifact-base-exception base.py "base\.py:[0-9]+: the artifact fails to load \(Boom: b\)" \
+	'class Boom(BaseException):\n    pass\nraise Boom("b")'
+refused_artifact py-safety-artifact-generator-exit genexit.py "genexit\.py:[0-9]+: the artifact fails to load \(GeneratorExit: g\)" \
+	'raise GeneratorExit("g")'
+refused_artifact py-safety-artifact-unprintable mute.py "mute\.py:[0-9]+: the artifact fails to load \(Mute: \(its message cannot be shown\)\)" \
+	'class Mute(BaseException):\n    def __str__(self):\n        raise ValueError("no")\nraise Mute()'
+refused_artifact py-safety-artifact-precondition-exits pre-exit.py "check_precondition raised SystemExit: 4" \
+	'\n    def check_precondition(self, metadata, context):\n        raise SystemExit(4)'
+refused_artifact py-safety-artifact-precondition-bool pre-bool.py "check_precondition raised ValueError: no truth" \
+	'\n    def check_precondition(self, metadata, context):\n        class No:\n            def __bool__(self):\n                raise ValueError("no truth")\n        return No()'
+{ cat "$ART"; echo 'raise KeyboardInterrupt'; } >"$TMP/a/ctrl-c.py"
+imp MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$TMP/a/ctrl-c.py"; rc=$?
+[ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q '^KeyboardInterrupt' "$TMP/imp.err" && ok py-safety-artifact-keyboard-interrupt-propagates ||
+	fail py-safety-artifact-keyboard-interrupt-propagates "rc=$rc $(tail -c 200 "$TMP/imp.err")"
+# python -m mmrank.inductor: the precondition's answer is tested inside the guard
+timeout 10 env MMRANK_STUB_GPU="NVIDIA H200" bash -c 'PYTHONPATH="$0:$PYTHONPATH" python3 -m mmrank.inductor --artifact "$1"' \
+	"$STUB" "$TMP/a/pre-bool.py" >"$TMP/rep.out" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q "no artifact is used: MMRankingH200's check_precondition raised ValueError: no truth" "$TMP/rep.out" &&
+	! grep -q Traceback "$TMP/rep.out" && ok py-safety-report-precondition-bool ||
+	fail py-safety-report-precondition-bool "rc=$rc $(tail -c 300 "$TMP/rep.out")"
+# README's torch artifacts folder: mmrank.install_artifact dir, one line and
+# exit 1 where torch does not import (a torch that fails to import stands in)
+mkdir -p "$TMP/broken/torch" && echo 'raise ImportError("this torch is broken")' >"$TMP/broken/torch/__init__.py"
+PYTHONPATH="$TMP/broken:$PYTHONPATH" python3 -m mmrank.install_artifact dir >"$TMP/dir.out" 2>"$TMP/dir.err"; rc=$?
+[ $rc -eq 1 ] && [ ! -s "$TMP/dir.out" ] && [ "$(wc -l <"$TMP/dir.err")" -eq 1 ] &&
+	grep -q "^install_artifact: python3 cannot import torch (ImportError: this torch is broken); torch's artifacts folder is unknown" "$TMP/dir.err" &&
+	grep -q '^ART=$(PYTHONPATH=python python3 -m mmrank.install_artifact dir) &&' README.md &&
+	ok py-safety-artifacts-dir-no-torch || fail py-safety-artifacts-dir-no-torch "rc=$rc $(head -c 300 "$TMP/dir.out" "$TMP/dir.err")"
+if test_skip_unless TORCH py-safety-artifacts-dir-torch; then
+	d=$("$TORCH_PYTHON" -m mmrank.install_artifact dir 2>"$TMP/dir.err")
+	[ -f "$d/_MMRankingA100.py" ] && [ "$d" = "$("$TORCH_PYTHON" -c 'import os, torch; print(os.path.dirname(torch.__file__))')/_inductor/autoheuristic/artifacts" ] &&
+		ok py-safety-artifacts-dir-torch || fail py-safety-artifacts-dir-torch "'$d' $(head -c 200 "$TMP/dir.err")"
+fi
 # the API says the same (Refused, naming the file), and so does make
 # install-artifact's tool, which never reads what is not a regular file
 if stub_python -c 'import sys
@@ -183,7 +232,7 @@ if [ $rc -eq 0 ] && [ $rc2 -eq 0 ] && [ "$n0" -eq 2 ] && [ "$n1" -eq 3 ] && ! gr
 	grep -q "records.jsonl:2: not JSON .*ignored" "$TMP/drive.out"; then ok models-resume-bad-line
 else fail models-resume-bad-line "rc=$rc/$rc2 records $n0 -> $n1: $(grep -v '^|' "$TMP/drive.out" | head -c 300)"; fi
 # report.py: a record whose model is not a name stops at its file:line
-printf '%s\n' '{"model": "gpt2", "phase": "prefill", "mode": "b", "rep": 1, "status": "ok"}' \
+printf '%s\n' '{"model": "gpt2", "phase": "prefill", "mode": "b", "rep": 1, "status": "ok", "compile_s": 1.0, "step_ms": 2.0}' \
 	'{"model": "a|b", "phase": "prefill", "mode": "b", "rep": 1, "status": "ok"}' >"$TMP/badname.jsonl"
 expect_error models-report-bad-name "badname.jsonl:2: field 'model': 'a\|b' is not a model name" "$TMP/none.md" \
 	python3 "$M/report.py" "$TMP/badname.jsonl"

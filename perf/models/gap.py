@@ -98,7 +98,7 @@ def main(argv):
     ap.add_argument("--modes", default="e,f,c,d")
     ap.add_argument("--worst", type=int, default=10)
     a = ap.parse_args(argv)
-    runs = [cold(load(f)) for f in a.records]
+    runs = [cold(load(f, prog="gap.py")) for f in a.records]
     print("| mode | model | phase | run | GEMMs | unpaired | b's winner kept | regret gm "
           "| regret max | time | x/b gm | mean set |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """records.py — the whole-model judge's model names and record files, one
-home each (run.py, run.sh, report.py, gap.py and replay.py use it).
+home each (run.py, run.sh, truth.sh, report.py, gap.py, replay.py, clocks.py
+and, for truth.py's records, truth_model.py and truth_log.py use it).
 
   name_error(name)      why NAME is not a model name, or None.  A name is
                         [A-Za-z0-9._-]+, not starting with '.' or '-', at
@@ -12,28 +13,43 @@ home each (run.py, run.sh, report.py, gap.py and replay.py use it).
   append(path, rec)     one record, written by the json library as one
                         line (after a newline when a killed writer left the
                         file's last line without one)
-  read(path, bad)       (line number, record) of each line; a line that is
-                        not a JSON object with a model name is passed to
-                        bad(message naming path:line): report.py stops
+  record_error(rec)     why REC is not a run.py record (RUN_RECORD), or None
+  truth_error(rec)      why REC is not a truth.py record (TRUTH_RECORD), or None
+                        Each names the first bad field by its path
+                        ("field 'autotuned[3].ms': ..."): every field a
+                        reader uses is typed here, so no reader meets a
+                        missing key, a string for a number or a dict for
+                        a string; the key fields (model, phase, mode, rep)
+                        hold only their words, so a record cannot stand for
+                        another run's key
+  read(path, bad, error=record_error)
+                        (line number, record) of each line; a line that is
+                        not JSON or not a record is passed to bad(message
+                        naming path:line and the field): report.py stops
                         there, a resume names it and goes on
 
-usage (run.sh):
-  records.py names MODELS_FILE [NAME ...]
+usage (run.sh, truth.sh):
+  records.py names [--by PROG] MODELS_FILE [NAME ...]
         the names to run, one a line: each NAME checked and looked up in
         MODELS_FILE (none: all of the file's, in its order); exit 1 on the
-        first bad one
+        first bad one (the message starts with PROG:, default run.sh)
   records.py done RECORDS
         "model phase mode rep" of each record already in RECORDS (missing:
-        none); each bad line is named on stderr and skipped, so its run is
-        redone and no good record is
+        none); each bad line or record is named on stderr and skipped, so
+        its run is redone and no good record is
   records.py timeout RECORDS MODEL PHASE MODE REP CACHE WHY
         append a "timeout" record
 """
 import json
+import math
 import os
 import re
 import sys
 
+PHASES = ("prefill", "decode", "train")
+MODES = ("a", "b", "c", "d", "e", "f")
+STATUSES = ("ok", "error", "timeout", "skipped")                     # run.py, run.sh
+TRUTH_STATUSES = ("ok", "partial", "unmapped", "error", "skipped")   # truth.py
 NAME_RULE = "[A-Za-z0-9._-]+, not starting with '.' or '-', at most 100 characters"
 
 
@@ -72,17 +88,218 @@ def append(path, rec):
         fh.write(line)
 
 
-def record_error(rec):
-    """Why the decoded line REC is not a record, or None."""
+# ---- the record schemas ----------------------------------------------------
+# A check is a function of a decoded JSON value: None when the value is
+# good, else (where, why): WHERE the path inside it ("", ".ms", "[3].key"),
+# WHY a sentence about the value found there.
+
+def _value(v):
+    """V for a message: a string quoted, anything else as JSON; cut."""
+    text = shown(v) if isinstance(v, str) else json.dumps(v)
+    return text if len(text) <= 60 else f"{text[:50]}... ({len(text)} characters)"
+
+
+def _is(test, what):
+    return lambda v: None if test(v) else ("", f"{_value(v)} is not {what}")
+
+
+def _number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _whole(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+STR = _is(lambda v: isinstance(v, str), "a string")
+BOOL = _is(lambda v: isinstance(v, bool), "true or false")
+REAL = _is(_number, "a finite number")
+NUM = _is(lambda v: _number(v) and v >= 0, "a number >= 0")
+POS = _is(lambda v: _number(v) and v > 0, "a number > 0")
+INT = _is(_whole, "a whole number")
+COUNT = _is(lambda v: _whole(v) and v >= 0, "a whole number >= 0")
+REP = _is(lambda v: _whole(v) and 1 <= v <= 999999999, "a whole number 1..999999999")
+# a choice id (extern_mm, type=triton_BLOCK-M=..., decompose_k|k_split=4):
+# a field of a CSV row in the AutoHeuristic log, so no comma and no blank
+CHOICE = _is(lambda v: isinstance(v, str) and re.fullmatch(r"[^\s,]+", v) is not None
+             and v.isprintable(), "a choice id (no comma, blank or control character)")
+GEMM_KEY = _is(lambda v: isinstance(v, str) and re.fullmatch(
+    r"[a-z_]+ [0-9]+x[0-9]+x[0-9]+ [A-Za-z0-9_.]+ [0-9]+,[0-9]+ [0-9]+,[0-9]+", v) is not None,
+    "a GEMM key ('OP MxKxN DTYPE S10,S11 S20,S21')")
+
+
+def WORD(*words):
+    return _is(lambda v: isinstance(v, str) and v in words, f"one of {', '.join(words)}")
+
+
+def NAME(v):
+    why = name_error(v)
+    return ("", why) if why else None
+
+
+def OPT(check):
+    """CHECK, or null."""
+    return lambda v: None if v is None else check(v)
+
+
+def EITHER(a, b):
+    """A or B (B's message when neither holds)."""
+    return lambda v: a(v) and b(v)
+
+
+def LIST(check, n=None):
+    """A list of CHECK values (of N, when given)."""
+    def f(v):
+        if not isinstance(v, list):
+            return "", f"{_value(v)} is not a list"
+        if n is not None and len(v) != n:
+            return "", f"a list of {len(v)}, not of {n}"
+        for i, x in enumerate(v):
+            e = check(x)
+            if e:
+                return f"[{i}]{e[0]}", e[1]
+        return None
+    return f
+
+
+def TUPLE(*checks):
+    """A list of len(CHECKS) values, the i-th a CHECKS[i]."""
+    def f(v):
+        if not isinstance(v, list) or len(v) != len(checks):
+            return "", f"{_value(v)} is not a list of {len(checks)}"
+        for i, (x, check) in enumerate(zip(v, checks)):
+            e = check(x)
+            if e:
+                return f"[{i}]{e[0]}", e[1]
+        return None
+    return f
+
+
+def MAP(check):
+    """An object whose every value is a CHECK."""
+    def f(v):
+        if not isinstance(v, dict):
+            return "", f"{_value(v)} is not an object"
+        for k, x in v.items():
+            e = check(x)
+            if e:
+                return f".{k}{e[0]}", e[1]
+        return None
+    return f
+
+
+def OBJ(fields, need=(), when=None):
+    """An object: the fields NEED present, each field of FIELDS that is
+    present a value of its check (in FIELDS' order), then each field of
+    the dict when(obj) present and a value of its check; others free."""
+    def f(v):
+        if not isinstance(v, dict):
+            return "", f"{_value(v)} is not an object"
+        for k in need:
+            if k not in v:
+                return f".{k}", "missing"
+        for k, check in fields.items():
+            if k in v:
+                e = check(v[k])
+                if e:
+                    return f".{k}{e[0]}", e[1]
+        for k, check in (when(v) if when else {}).items():
+            if k not in v:
+                return f".{k}", "missing"
+            e = check(v[k])
+            if e:
+                return f".{k}{e[0]}", e[1]
+        return None
+    return f
+
+
+STRIDES = LIST(OPT(LIST(INT)))
+# one GEMM autotuning of run.py (autotuning_entry): sizes and dtype null when
+# symbolic; a choice's ms null when it failed
+AUTOTUNED = OBJ({"op": STR, "m": OPT(COUNT), "k": OPT(COUNT), "n": OPT(COUNT), "dtype": OPT(STR),
+                 "strides": STRIDES, "ms": MAP(OPT(NUM))}, need=("op", "ms"))
+HANDLER = OBJ({"decisions": MAP(COUNT), "k_sum": MAP(COUNT), "kept_triton_sum": MAP(COUNT),
+               "fallbacks": MAP(COUNT), "artifact": STR},
+              need=("decisions", "k_sum", "kept_triton_sum", "fallbacks"))
+HANDLER_LOG = OBJ({"op": STR, "m": COUNT, "k": COUNT, "n": COUNT, "strides": OPT(STRIDES),
+                   "kept": LIST(STR)}, need=("op", "m", "k", "n", "kept"))
+# a run.py record (run.sh's timeout record too): what report.py, gap.py,
+# replay.py and clocks.py read; a record with status ok has its times
+RUN_RECORD = OBJ({
+    "model": NAME, "phase": WORD(*PHASES), "mode": WORD(*MODES), "rep": REP,
+    "status": WORD(*STATUSES), "cache": STR, "autotune": STR, "error": STR, "why": STR,
+    "device": OPT(STR), "torch": OPT(STR), "transformers": OPT(STR), "triton": OPT(STR),
+    "compile_s": NUM, "step_ms": POS, "wall_s": NUM, "gemm_choices_s": OPT(NUM),
+    "gemm_autotune_s": OPT(NUM), "gemm_select_s": OPT(NUM), "counters": MAP(OPT(NUM)),
+    "handler": OPT(HANDLER), "handler_log": LIST(HANDLER_LOG), "autotuned": LIST(AUTOTUNED)},
+    need=("model", "phase", "mode", "rep", "status"),
+    when=lambda r: {"compile_s": NUM, "step_ms": POS} if r.get("status") == "ok" else {})
+
+# a truth.py record: what truth_model.py, truth_log.py, clocks.py and
+# truth.py's resume read.  A decision with a key and candidates has its
+# shape; a usable slot measurement (status ok, no check, a key and a time)
+# has its forced id and shape.
+FEATURE = TUPLE(_is(lambda v: isinstance(v, str) and re.fullmatch(r"[A-Za-z0-9_]+", v) is not None,
+                    "a feature name ([A-Za-z0-9_]+)"),
+                _is(lambda v: isinstance(v, str) and re.fullmatch(r"[^\s,]+", v) is not None,
+                    "a feature value (no comma or blank)"),
+                BOOL)
+SHAPE = {"m": COUNT, "k": COUNT, "n": COUNT}
+DECISION = OBJ({"key": OPT(GEMM_KEY), "offered": OPT(LIST(CHOICE)), "features": OPT(LIST(FEATURE)),
+                "m": OPT(COUNT), "k": OPT(COUNT), "n": OPT(COUNT), "forced": OPT(CHOICE)},
+               when=lambda d: SHAPE if d.get("key") and d.get("offered") else {})
+
+
+def _usable(s):
+    return (s.get("status") == "ok" and not s.get("check") and s.get("key")
+            and s.get("us") is not None)
+
+
+SLOT = OBJ({"status": OPT(STR), "key": OPT(GEMM_KEY), "us": OPT(NUM), "forced": OPT(CHOICE),
+            "kind": OPT(STR), "fused": EITHER(BOOL, OPT(LIST(STR))), "m": OPT(COUNT),
+            "k": OPT(COUNT), "n": OPT(COUNT)},
+           when=lambda s: dict(SHAPE, forced=CHOICE) if _usable(s) else {})
+# truth.py's variants (parse_variants, plan): a rank, a rank with one key
+# isolated, a mixed assignment, the row's set-up
+VARIANT = _is(lambda v: isinstance(v, str) and re.fullmatch(
+    r"setup|rank:[0-9]{1,4}(@[0-9]{1,4})?|mix:best|mix:random:[0-9]{1,9}", v) is not None,
+    "a variant (rank:J, rank:J@I, mix:best, mix:random:SEED or setup)")
+CANDIDATES = _is(lambda v: _whole(v) and 0 <= v <= 10000, "a whole number 0..10000")
+TRUTH_RECORD = OBJ({
+    "model": NAME, "phase": WORD(*PHASES), "variant": VARIANT, "status": WORD(*TRUTH_STATUSES),
+    "mode": OPT(STR), "layers": OPT(COUNT), "batch": OPT(COUNT), "seq": OPT(COUNT),
+    "device": OPT(STR), "capability": OPT(TUPLE(COUNT, COUNT)), "shared_memory": OPT(COUNT),
+    "decisions": OPT(LIST(DECISION)), "analysis": OPT(OBJ({"status": OPT(STR),
+                                                           "slots": LIST(SLOT)})),
+    "step_ms": OPT(POS), "gemm_ms": OPT(REAL), "nongemm_ms": OPT(REAL),
+    "prediction": OPT(OBJ({"step_ms": OPT(REAL), "naive_step_ms": OPT(REAL),
+                           "method": OPT(STR)})),
+    "measured_over_predicted": OPT(REAL), "measured_over_naive": OPT(REAL),
+    "error": STR, "why": STR, "wall_s": OPT(NUM), "n_candidates_max": OPT(CANDIDATES)},
+    need=("model", "phase", "variant", "status"))
+
+
+def _error(schema, rec):
     if not isinstance(rec, dict):
         return "not a JSON object"
-    why = name_error(rec.get("model"))
-    return f"field 'model': {why}" if why else None
+    e = schema(rec)
+    return f"field '{e[0][1:]}': {e[1]}" if e else None
 
 
-def read(path, bad):
-    """[(line number, record)] of PATH's non-blank lines; a bad line goes
-    to bad(message) and is skipped (bad may raise instead)."""
+def record_error(rec):
+    """Why the decoded line REC is not a run.py record, or None."""
+    return _error(RUN_RECORD, rec)
+
+
+def truth_error(rec):
+    """Why the decoded line REC is not a truth.py record, or None."""
+    return _error(TRUTH_RECORD, rec)
+
+
+def read(path, bad, error=record_error):
+    """[(line number, record)] of PATH's non-blank lines; a line that is not
+    JSON, or whose record ERROR (record_error, truth_error) refuses, goes to
+    bad(message naming path:line) and is skipped (bad may raise instead)."""
     out = []
     with open(path, "rb") as fh:
         for i, raw in enumerate(fh, 1):
@@ -90,10 +307,11 @@ def read(path, bad):
                 continue
             try:
                 rec = json.loads(raw.decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError) as e:
-                bad(f"{path}:{i}: not JSON ({e})")
+            except (UnicodeDecodeError, ValueError, RecursionError) as e:
+                # ValueError: JSONDecodeError, or an int of over 4300 digits
+                bad(f"{path}:{i}: not JSON ({str(e)[:120]})")
                 continue
-            why = record_error(rec)
+            why = error(rec)
             if why:
                 bad(f"{path}:{i}: {why}")
                 continue
@@ -119,10 +337,13 @@ def main(argv):
     cmd, args = (argv[0], argv[1:]) if argv else (None, [])
     if cmd == "names" and args:
         import run
+        who = "run.sh"
+        if args[0] == "--by" and len(args) >= 3:
+            who, args = args[1], args[2:]
         try:
             print("\n".join(_names(args[0], args[1:])))
         except (OSError, run.BadInput) as e:
-            print(f"run.sh: {e}", file=sys.stderr)
+            print(f"{who}: {e}", file=sys.stderr)
             return 1
         return 0
     if cmd == "done" and len(args) == 1:
@@ -131,14 +352,19 @@ def main(argv):
         def skip(msg):
             print(f"run.sh: {msg}: ignored (its run, if any, is redone)", file=sys.stderr)
         for _, r in read(args[0], skip):
-            print(r["model"], r.get("phase"), r.get("mode"), r.get("rep"))
+            print(r["model"], r["phase"], r["mode"], r["rep"])
         return 0
     if cmd == "timeout" and len(args) == 7:
         path, model, phase, mode, rep, cache, why = args
-        append(path, {"model": model, "phase": phase, "mode": mode, "rep": int(rep),
-                      "status": "timeout", "cache": cache, "why": why})
+        rec = {"model": model, "phase": phase, "mode": mode, "rep": positive_int(rep),
+               "status": "timeout", "cache": cache, "why": why}
+        bad = record_error(rec)
+        if bad:
+            print(f"run.sh: timeout record not written: {bad}", file=sys.stderr)
+            return 1
+        append(path, rec)
         return 0
-    print(__doc__.split("usage (run.sh):\n", 1)[1], file=sys.stderr)
+    print(__doc__.split("usage (run.sh, truth.sh):\n", 1)[1], file=sys.stderr)
     return 2
 
 

@@ -32,6 +32,7 @@ or an artifact that does not load.  Needs the mmrank package
 (PYTHONPATH=<repo>/python, or pip install <repo>/python).
 """
 import argparse
+import math
 import os
 import re
 import sys
@@ -50,17 +51,28 @@ def contiguous(size, stride):
     return (c == 1 or s1 == 1) and (r == 1 or s0 == c)
 
 
-def gemms(runs):
+def replayable(t, torch):
+    """Whether autotuned entry T can be replayed: mm or addmm, its sizes,
+    a torch dtype, mat1's and mat2's 2-D strides and a choice with a time
+    (records.AUTOTUNED lets each be null or of another rank: bmm, symbolic
+    sizes)."""
+    st = t.get("strides")
+    return (t["op"] in OPS and None not in (t.get("m"), t.get("k"), t.get("n"))
+            and isinstance(getattr(torch, str(t.get("dtype")).replace("torch.", ""), None),
+                           torch.dtype)
+            and isinstance(st, list) and len(st) == 2
+            and all(isinstance(s, list) and len(s) == 2 for s in st)
+            and any(v for v in t["ms"].values()))
+
+
+def gemms(runs, torch):
     """[(run, b record, [entry, ...])] of each run's cold mode-b records."""
     out = []
     for i, recs in enumerate(runs, 1):
         for r in recs:
             if (r.get("mode") == "b" and r.get("rep") == 1 and r.get("status") == "ok"
                     and r.get("autotuned")):
-                es = [t for t in r["autotuned"] if t.get("op") in OPS and t.get("strides")
-                      and all(s is not None for s in t["strides"])
-                      and any(v for v in t["ms"].values())]
-                out.append((i, r, es))
+                out.append((i, r, [t for t in r["autotuned"] if replayable(t, torch)]))
     return out
 
 
@@ -121,14 +133,14 @@ def main(argv):
         if x != "auto" and not re.fullmatch(r"[1-9][0-9]{0,3}", x):
             sys.exit(f"replay.py: --k {a.k}: 'auto' or integers >= 1, comma-separated")
         ks.append(x if x == "auto" else int(x))
-    runs = [load(f) for f in a.records]
+    runs = [load(f, prog="replay.py") for f in a.records]
     import torch
     from mmrank import inductor as mi
     try:
         heur = mi.load_artifact(a.artifact)
     except mi.Refused as e:
         sys.exit(f"replay.py: {e}")
-    todo = gemms(runs)
+    todo = gemms(runs, torch)
     n = sum(len(es) for _, _, es in todo)
     if not n:
         print("no cold mode-b record with autotuned GEMMs (mm, addmm) that carry strides")
@@ -147,7 +159,8 @@ def main(argv):
                 best = min(ms.values())
                 win = min(ms, key=ms.get)
                 keep_tri, lst, kept, kk = replay(mi, torch, heur, t, k)
-                got = min(ms[c] for c in lst if c in ms)
+                # no choice of the list has a time: it has no working choice
+                got = min((ms[c] for c in lst if c in ms), default=math.inf)
                 hits += win in lst
                 regs.append(got / best)
                 num += got

@@ -35,22 +35,24 @@ import sys
 
 import records   # this script's folder: the record files
 
-MODES = ("a", "b", "c", "d", "e", "f")
+MODES = records.MODES
 STEP_TOL = 1.005  # "equal or better step time": within 0.5 %
 
 
-def load(path, skip_bad=False):
+def load(path, skip_bad=False, prog="report.py"):
     """PATH's records; a line that is not a record (records.read: not JSON,
-    not an object, a model name outside records.NAME_RULE) stops here,
-    naming path:line, or with SKIP_BAD is named on stderr and left out."""
+    or a field records.RUN_RECORD refuses: a model name outside
+    records.NAME_RULE, a phase or mode not of their words, a missing or
+    mistyped field) stops here, naming path:line and the field, or with
+    SKIP_BAD is named on stderr and left out; messages start with PROG."""
     def bad(msg):
         if not skip_bad:
-            sys.exit(f"report.py: {msg}")
-        print(f"report.py: {msg}: left out", file=sys.stderr)
+            sys.exit(f"{prog}: {msg}")
+        print(f"{prog}: {msg}: left out", file=sys.stderr)
     try:
         return [r for _, r in records.read(path, bad)]
     except OSError as e:
-        sys.exit(f"report.py: {path}: {e.strerror}")
+        sys.exit(f"{prog}: {path}: {e.strerror}")
 
 
 def geomean(xs):
@@ -163,7 +165,7 @@ def summary(rows):
         s[f"vs_ahead_{m}"] = sum(1 for r in pairs if r["compile_e"] < r[f"compile_{m}"]
                                  and r["step_e"] <= STEP_TOL * r[f"step_{m}"])
         ce, cx = sum(r["compile_e"] for r in pairs), sum(r[f"compile_{m}"] for r in pairs)
-        s[f"vs_compile_{m}"] = ce / cx if pairs else None
+        s[f"vs_compile_{m}"] = ce / cx if pairs and cx > 0 else None
         s[f"vs_step_{m}"] = geomean([r["step_e"] / r[f"step_{m}"] for r in pairs])
         s[f"goal_vs_{m}"] = (None if not pairs else
                              bool(ce < cx and s[f"vs_step_{m}"] <= STEP_TOL))

@@ -87,8 +87,8 @@ import records   # this script's folder: model names and record files
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
-MODES = ("a", "b", "c", "d", "e", "f")
-PHASES = ("prefill", "decode", "train")
+MODES = records.MODES
+PHASES = records.PHASES
 COLUMNS = ("name", "arch", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "max_pos",
            "prefill_batch", "prefill_seq", "decode_batch", "train_batch", "train_seq", "gemms")
 COUNTER_KEYS = ("select_algorithm_autotune", "select_algorithm_num_precompiles",

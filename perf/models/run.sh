@@ -48,7 +48,7 @@
 # numbers as ASCII digits.  Records are written by the json library (run.py,
 # records.py timeout); a resume names a line of records.jsonl that is not a
 # record (file:line), skips it and keeps every other.
-set -u
+set -u -f   # no word of a setting is globbed
 cd "$(dirname "$0")/../.." || exit 1
 export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"   # the mmrank package
 OUT=${1:?usage: perf/models/run.sh OUTDIR}

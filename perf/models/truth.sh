@@ -29,11 +29,13 @@
 #   PYTHON       python3 (truth.py's interpreter; tests pass a stand-in)
 # The mmrank package (mmrank.force, mmrank.bench.inductor_log): this
 # checkout's python/, put first on PYTHONPATH here.
-set -u
+# Every setting is checked before anything runs: each model of MODELS by
+# perf/models/records.py's name rule and looked up in MODELS_FILE (as
+# run.sh does), the phases against their words; no word is globbed (set -f).
+set -u -f
 cd "$(dirname "$0")/../.." || exit 1
 export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"   # the mmrank package
 OUT=${1:?usage: perf/models/truth.sh OUTDIR}
-NAME='^[A-Za-z0-9][A-Za-z0-9._-]*$'
 MODELS_FILE=${MODELS_FILE:-perf/models/models.tsv}
 PHASES=${PHASES:-prefill decode}
 TIME_LIMIT=${TIME_LIMIT:-540}
@@ -44,12 +46,14 @@ PY=${PYTHON:-python3}
 for v in TIME_LIMIT MIN_START RESTARTS; do
 	[[ ${!v} =~ ^[0-9]+$ ]] || { echo "truth.sh: $v='${!v}': expected a whole number of seconds/tries" >&2; exit 2; }
 done
-if [ -z "${MODELS:-}" ]; then
-	MODELS=$(awk -F'\t' '!/^#/ && NF > 1 && $1 != "name" { print $1 }' "$MODELS_FILE" | tr '\n' ' ')
-fi
-for x in $MODELS $PHASES; do
-	[[ $x =~ $NAME ]] || { echo "truth.sh: '$x': a model or phase name is [A-Za-z0-9._-]+ and starts with a letter or digit" >&2; exit 2; }
+# the words of a setting, split on blanks without globbing (`*` stays `*`)
+read -r -a phase_list <<<"$PHASES"
+for ph in "${phase_list[@]}"; do
+	case $ph in prefill | decode | train) ;; *) echo "truth.sh: PHASES: '$ph' is none of prefill decode train" >&2; exit 2 ;; esac
 done
+read -r -a asked <<<"${MODELS:-}"
+names=$(python3 perf/models/records.py names --by truth.sh "$MODELS_FILE" "${asked[@]}") || exit 2
+mapfile -t model_list <<<"$names"
 mkdir -p "$OUT" || exit 1
 exec > >(tee -a "$OUT/console.txt") 2>&1
 REC=$OUT/truth.jsonl
@@ -58,11 +62,11 @@ start=$(date +%s)
 torch_check truth.sh
 date -u
 [ "${DEVICE:-cuda}" = cpu ] || nvidia-smi --query-gpu=index,name,clocks.sm,temperature.gpu --format=csv 2>/dev/null
-echo "$ver; rows: $MODELS x $PHASES; TIME_LIMIT=${TIME_LIMIT}s"
+echo "$ver; rows: ${model_list[*]} x ${phase_list[*]}; TIME_LIMIT=${TIME_LIMIT}s"
 
 stopped=0
-for ph in $PHASES; do
-	for m in $MODELS; do
+for ph in "${phase_list[@]}"; do
+	for m in "${model_list[@]}"; do
 		tries=0
 		while :; do
 			now=$(date +%s); left=$((TIME_LIMIT - (now - start)))

@@ -26,6 +26,8 @@ import json
 import random
 import statistics
 
+from records import truth_error   # this script's folder: the record schemas
+
 
 def is_template(cid):
     """A Triton template's choice id (mmrank.force's ids)."""
@@ -34,7 +36,8 @@ def is_template(cid):
 
 def read_jsonl(path, bad):
     """[(PATH:LINE, record)] of a truth.py JSONL file; BAD(where, why) is
-    called on a line that is not a record (it may raise or return)."""
+    called on a line that is not a record (records.truth_error: the field
+    named; it may raise or return)."""
     out = []
     with open(path, encoding="utf-8", errors="replace") as fh:
         for ln, line in enumerate(fh, 1):
@@ -43,11 +46,12 @@ def read_jsonl(path, bad):
             where = f"{path}:{ln}"
             try:
                 r = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):
                 bad(where, "not JSON")
                 continue
-            if not isinstance(r, dict) or "variant" not in r or "model" not in r:
-                bad(where, "not a truth.py record (no model/variant)")
+            why = truth_error(r)
+            if why:
+                bad(where, why)
                 continue
             out.append((where, r))
     return out

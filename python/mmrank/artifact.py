@@ -7,8 +7,12 @@ torch's AutoHeuristic interface).
                         being read), at most MAX_BYTES
   load(path)            (the one LearnedHeuristicDecision subclass's fresh
                         instance, the file's bytes); any failure while the
-                        file runs (a syntax error, an exception, sys.exit)
-                        is a Refused naming the file
+                        file runs (a syntax error, an exception, sys.exit:
+                        any BaseException but KeyboardInterrupt) is a
+                        Refused naming the file.  KeyboardInterrupt is how
+                        Python delivers the user's Ctrl-C, and one the file
+                        raises cannot be told from a real one: it
+                        propagates, an interrupt is never swallowed
   find(artifact, device_name)
                         the file to use: ARTIFACT (a file, or a folder of
                         _MMRanking*.py), else $MMRANK_ARTIFACT, else the
@@ -42,6 +46,17 @@ MAX_BYTES = 16 << 20    # an emitted artifact is tens of kB
 
 class Refused(RuntimeError):
     """Nothing was installed or changed; the message says why."""
+
+
+def failure(e):
+    """'TypeName: message' of exception E that an artifact's code raised,
+    even where its message cannot be made (a __str__ that raises)."""
+    try:
+        msg = e.msg if isinstance(e, SyntaxError) else str(e)
+    except Exception:  # noqa: BLE001 - the artifact's own __str__
+        msg = "(its message cannot be shown)"
+    what = "syntax error" if isinstance(e, SyntaxError) else type(e).__name__
+    return f"{what}: {str(msg)[:200]}"
 
 
 def read(path):
@@ -92,8 +107,9 @@ def load(path):
     """(a fresh instance of the one LearnedHeuristicDecision subclass that
     PATH defines, PATH's bytes).  Raises Refused, naming the file, for a
     file that is not read (read()), does not compile, raises anything
-    (SystemExit included) while it runs or is instantiated, or defines no
-    such class or several."""
+    (SystemExit, GeneratorExit, a BaseException subclass of its own; not
+    KeyboardInterrupt, module doc) while it runs or is instantiated, or
+    defines no such class or several."""
     from torch._inductor.autoheuristic.learnedheuristic_interface import LearnedHeuristicDecision
     data = read(path)
     name = f"mmrank_artifact_{abs(hash(os.path.abspath(path)))}"
@@ -108,13 +124,10 @@ def load(path):
             raise Refused(f"{path}: expected one LearnedHeuristicDecision subclass, "
                           f"found {len(cls)}")
         return cls[0](), data
-    except Refused:
+    except (Refused, KeyboardInterrupt):
         raise
-    except (Exception, SystemExit) as e:  # noqa: BLE001 - the artifact's own failure, reported
-        what = "syntax error" if isinstance(e, SyntaxError) else type(e).__name__
-        msg = e.msg if isinstance(e, SyntaxError) else str(e)
-        raise Refused(f"{_where(path, e)}: the artifact fails to load ({what}: "
-                      f"{msg[:200]})") from None
+    except BaseException as e:  # noqa: BLE001 - the artifact's own failure, reported
+        raise Refused(f"{_where(path, e)}: the artifact fails to load ({failure(e)})") from None
 
 
 # The GPU data's rules (stages/formats/emittable.h: emittable_gpu_problem,

@@ -63,7 +63,9 @@ or with other settings, is not reused.
 
 The environment, read at import (a value outside these is refused with one
 message naming the variable; the import never raises, and a refusal is
-printed once to stderr with nothing installed):
+printed once to stderr with nothing installed; an artifact that raises
+anything, SystemExit and other BaseExceptions included, is a refusal, but
+KeyboardInterrupt goes on up: it cannot be told from the user's Ctrl-C):
   MMRANK_INDUCTOR            auto | a decimal 1..MAX_K (ASCII digits, no
                              sign, no leading zero) | off: unset, empty,
                              0, off, no, false
@@ -402,10 +404,12 @@ def check_gpu(heur, force=False):
     md = _metadata()
     who = (f"this GPU ({name}, capability {tuple(md.device_capa)}, shared memory per block "
            f"{md.shared_memory})")
-    try:
-        fits = heur.check_precondition(md, AHContext())
-    except Exception as e:  # noqa: BLE001 - the artifact's own code
-        return f"{type(heur).__name__}'s check_precondition raised {type(e).__name__}: {e}"
+    try:   # the artifact's own code, its answer's truth test included
+        fits = bool(heur.check_precondition(md, AHContext()))
+    except KeyboardInterrupt:   # the user's Ctrl-C (mmrank.artifact's doc)
+        raise
+    except BaseException as e:  # noqa: BLE001 - SystemExit and the like too
+        return f"{type(heur).__name__}'s check_precondition raised {art.failure(e)}"
     if not fits:
         return f"{type(heur).__name__} was not trained for {who}: its check_precondition refuses it"
     try:
@@ -492,9 +496,9 @@ def env_unranked(environ=None):
 
 
 def _from_env():
-    """MMRANK_INDUCTOR at import.  Never raises: a bad value, a refusal or
-    any failure of the artifact is printed (once: the module is imported
-    once) and the import goes on with nothing installed."""
+    """MMRANK_INDUCTOR at import.  Never raises but KeyboardInterrupt: a bad
+    value, a refusal or any failure of the artifact is printed (once: the
+    module is imported once) and the import goes on with nothing installed."""
     v = os.environ.get("MMRANK_INDUCTOR")
     if v is None:
         return
@@ -508,8 +512,10 @@ def _from_env():
             print(f"mmrank.inductor: not installed: {e}", file=sys.stderr)
         else:
             print(f"{e} (MMRANK_INDUCTOR={v})", file=sys.stderr)
-    except Exception as e:  # noqa: BLE001 - never break the import that loads the handler
-        print(f"mmrank.inductor: not installed: {type(e).__name__}: {e} (MMRANK_INDUCTOR={v})",
+    except KeyboardInterrupt:   # the user's Ctrl-C (mmrank.artifact's doc)
+        raise
+    except BaseException as e:  # noqa: BLE001 - never break the import that loads the handler
+        print(f"mmrank.inductor: not installed: {art.failure(e)} (MMRANK_INDUCTOR={v})",
               file=sys.stderr)
 
 

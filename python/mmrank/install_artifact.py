@@ -6,6 +6,7 @@ usage: python3 -m mmrank.install_artifact install ARTIFACT.py [--artifacts-dir D
        python3 -m mmrank.install_artifact order [--artifacts-dir DIR] [--shared-memory B]
                                                [--capability MAJOR.MINOR] [--if-importable]
        python3 -m mmrank.install_artifact check [--artifacts-dir DIR]
+       python3 -m mmrank.install_artifact dir
 
 How torch 2.11 picks a learned heuristic (torch/_inductor/autoheuristic/
 learned_heuristic_controller.py): on first use (:77-92) it walks the
@@ -43,6 +44,10 @@ after the install.
                    torch does not import here, say so and exit 0
   check            what install needs, without installing: the folder (and
                    its torch importable, when not given), writable
+  dir              print the artifacts folder of the torch on sys.path (it
+                   holds PyTorch's shipped _MMRanking<GPU>.py: make compare
+                   REFERENCE_DIR=...); where that torch does not import, one
+                   line on stderr and exit 1, nothing on stdout
 Exit status: 0 done; 1 error (no torch, folder not writable, not an artifact).
 """
 import argparse
@@ -79,10 +84,11 @@ def torch_import_error(d):
     return None
 
 
-def artifacts_dir(given, uninstalling=False):
+def artifacts_dir(given, uninstalling=False, way_out=f"nothing installed: {WAY_OUT}"):
     """The artifacts folder: given, else the one of the torch on sys.path (which
     must import, except for uninstall: its files are removed without importing
-    it).  uninstall without any torch: None (nothing can be installed)."""
+    it; else the error ends with WAY_OUT).  uninstall without any torch: None
+    (nothing can be installed)."""
     if given:
         d = given
     else:
@@ -90,11 +96,11 @@ def artifacts_dir(given, uninstalling=False):
         if spec is None or not spec.origin:
             if uninstalling:
                 return None
-            die(f"no torch on sys.path; nothing installed: {WAY_OUT}")
+            die(f"no torch on sys.path; {way_out}")
         d = os.path.join(os.path.dirname(spec.origin), "_inductor", "autoheuristic", "artifacts")
         why = None if uninstalling else torch_import_error(d)
         if why:
-            die(f"{why}; nothing installed: {WAY_OUT}")
+            die(f"{why}; {way_out}")
     if not os.path.isfile(os.path.join(d, "__init__.py")):
         die(f"{d}: not torch's autoheuristic artifacts package (no __init__.py)")
     return d
@@ -290,7 +296,12 @@ def main(argv):
     pc = sub.add_parser("check")
     for q in (pi, pu, po, pc):
         q.add_argument("--artifacts-dir", metavar="DIR")
+    sub.add_parser("dir")
     a = p.parse_args(argv)
+    if a.cmd == "dir":
+        print(artifacts_dir(None, way_out="torch's artifacts folder is unknown: run this with "
+                                          "the python3 of the torch you mean"))
+        return 0
     d = artifacts_dir(a.artifacts_dir, uninstalling=a.cmd == "uninstall")
     if d is None:
         print("nothing to uninstall: python3 has no torch here, so none of ours is installed "
