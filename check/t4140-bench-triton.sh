@@ -406,8 +406,9 @@ if test_skip_unless TRITON bench-triton-collect-compiles-first; then
 		ok bench-triton-cubins-target || fail bench-triton-cubins-target "$(tail -3 t.log | tr '\n' '|')"
 fi
 # BACKEND=inductor: inductor_collect shards the same way, merged, versions kept
-# (run by the stand-in check/inductor/fake_python.py: no torch)
-"${MK[@]}" collect SAMPLES=2 BACKEND=inductor PYTHON="python3 $ROOT/check/inductor/fake_python.py" OUT="$TMP/ind" > ind.log 2>&1
+# (run by the stand-in check/inductor/fake_python.py: no torch; --no-silent:
+# the recipe lines are what is checked, also under make -s check)
+"${MK[@]}" --no-silent collect SAMPLES=2 BACKEND=inductor PYTHON="python3 $ROOT/check/inductor/fake_python.py" OUT="$TMP/ind" > ind.log 2>&1
 I=$TMP/ind/zz201
 r0=$(($(wc -l < "$I/collect/data_0.txt") + $(wc -l < "$I/collect/data_1.txt") - 4))
 [ "$(($(wc -l < "$I/merged.txt") - 2))" = "$r0" ] && [ "$r0" -gt 0 ] &&
