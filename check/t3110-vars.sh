@@ -209,11 +209,12 @@ sed -n '/^<!-- BEGIN variables/,/^<!-- END variables/p' "$ROOT/docs/VARIABLES.md
 test_cmp docs-variables-current "$TMP/vtable" "$TMP/vdoc"
 "$BIN/fit" --topk-eps x 2>&1 | grep -q "expected a number in \[0, 0.5\]" && ok vars-agree-TOPK_EPS-fit || fail vars-agree-TOPK_EPS-fit "$("$BIN/fit" --topk-eps x 2>&1 | head -1)"
 
-# make help: every variable the README names, and quiet under | head
+# make help: every make variable the README names (not the environment of
+# python and torch), and quiet under | head
 "${MK[@]}" help >"$TMP/help" 2>&1
 "${MK[@]}" help-all >"$TMP/help-all" 2>&1
 for v in $(grep -oE '\b[A-Z][A-Z0-9_]{1,}=|`[A-Z][A-Z0-9_]{2,}`' "$ROOT/README.md" | tr -d '`=' | sort -u |
-	grep -vx 'ART\|TORCHINDUCTOR_AUTOHEURISTIC_USE\|MMRANK_INDUCTOR') CC CUDA BUILD CUBLASLT V OUT CROSS_DEVICE; do
+	grep -vx 'ART\|PYTHONPATH\|TORCHINDUCTOR_AUTOHEURISTIC_USE\|MMRANK_INDUCTOR') CC CUDA BUILD CUBLASLT V OUT CROSS_DEVICE; do
 	grep -q "\b$v\b" "$TMP/help" || fail "make-help-lists-$v" "'$v' is not in make help"
 done
 ok make-help-lists-readme-variables
