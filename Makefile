@@ -476,7 +476,7 @@ $(ARTIFACTS) &: $(O)/pruned.tsv $(BIN)/emit templates/heuristic.py.m4 templates/
 $(BUILD)/python3.path:
 	@mkdir -p $(@D) && python3 -I -S -c 'import sys; print(sys.executable)' >$@.$$$$ && mv $@.$$$$ $@
 
-# ---- evaluation: shipped heuristic vs ours (issue "Measure and beat") ----------
+# ---- evaluation: shipped heuristic vs ours ----------------------------------
 # (REFERENCE_DIR, HOLDOUT, HELDOUT, LOG, CROSS_DEVICE, EVAL_TREE: mk/variables.tsv)
 REFERENCE_ART  = $(REFERENCE_DIR)/_MMRanking$(GPU_UC).py
 # CROSS_DEVICE=1: evaluate a LOG of another device (metadata shared_memory,
@@ -556,7 +556,7 @@ $(CMP)/%/pruned.tsv: $(CMP)/%/tree.tsv $(BIN)/prune
 $(CMP)/%/test.feat.tsv: $(CMP)/%/split.tsv $(O)/main.feat.tsv stages/sh/subset.sh
 	$(Q)stages/sh/subset.sh $< test $(O)/main.feat.tsv $@
 
-# NVIDIA's nvMatmulHeuristics as a peer (issue #19, mk/nvmmh.mk), where
+# NVIDIA's nvMatmulHeuristics, the trees' analytic peer (mk/nvmmh.mk), where
 # it is installed; looked up only when compare runs.  (Its build, a $(MAKE)
 # line, is a line of its own: make -n runs every line that names $(MAKE).)
 NVMMH_ARG = $(if $(shell stages/sh/nvmmh-dir.sh $(call sq,$(NVMMH_DIR)) 2>/dev/null),--nvmmh $(BIN)/nvmmh)
@@ -668,7 +668,7 @@ clean:
 distclean: clean
 	rm -rf out
 
-# ---- our artifact inside Inductor (issue #18 item 3) --------------------------
+# ---- our artifact inside Inductor -------------------------------------------
 # make install-artifact GPU=h200 copies $(O)/_$(HEURISTIC_NAME).py (or
 # INSTALL_ARTIFACT=file) into the local torch's autoheuristic artifacts folder
 # under a name Inductor's discovery takes before the shipped _MMRanking*.py,

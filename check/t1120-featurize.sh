@@ -74,7 +74,7 @@ expect_error featurize-bad-second-metadata 'twometa.txt:14: a second metadata bl
 { head -2 "$F/small.txt"; echo 17; } > "$TMP/onefield.txt"
 expect_error featurize-one-field-row 'onefield.txt:3: row has 1 field, the header has 14 \(short row\)' "$TMP/bad.tsv" \
 	"$BIN/featurize" -o "$TMP/bad.tsv" "$TMP/onefield.txt"
-# one huge line (issue #33): refused at file:line after reading 16 MiB and
+# one huge line: refused at file:line after reading 16 MiB and
 # searching each byte once (was: quadratic, the whole line in memory), from
 # a zip member too; the 2nd line (header) likewise
 head -c $((17 << 20)) /dev/zero | tr '\0' x >"$TMP/longline.txt"

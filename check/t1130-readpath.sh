@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t1130-readpath.sh — featurize's fast read path (issue #20): the log out of
+# t1130-readpath.sh — featurize's fast read path: the log out of
 # a zip (libzip for the archive, ISA-L inflate, CRC checked), exact feedback parsing and %.17g medians
 # (ahlog.c parse_ms, g17.c) against Python's float() and '%.17g', errors on
 # rows whose features repeat the previous row's (not parsed again), the

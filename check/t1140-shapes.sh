@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# shapes (issue #18 item 1): a known model table -> the known GEMM list, a
+# shapes: a known model table -> the known GEMM list, a
 # padded-stride log -> its exact strides, the reader's derived fields (layout,
 # BLAS leading dimensions, storage spans, contiguity), sample's shapes.tsv as
 # one instance of the format, the committed real-model list (= its
@@ -128,7 +128,7 @@ has shapes-real-gpt2-padded-dW '50257 8192 768 torch.float16 0 tn 1 50304 768 1 
 has shapes-real-gpt2-padded-tf32 '8192 50257 768 torch.float32 1 nn 50272 1 768 1 gpt2.lm_head.train.dX'
 has shapes-real-vit-tokens '12608 768 3072 torch.bfloat16 0 nt 768 1 1 768 vit-b16.intermediate.train'
 has shapes-real-nanogpt-vocab '12288 768 50304 torch.bfloat16 0 nt 768 1 1 768 nanogpt.lm_head.train'
-# what the issue asks for: decode m = 2..64, prefill, padded vocab, layouts, precisions
+# what the list must cover: decode m = 2..64, prefill, padded vocab, layouts, precisions
 got=$(awk -F'\t' 'NR > 1 {
 	split($11, s, "."); ph = s[3]
 	if (ph == "decode" && $1 >= 2 && $1 <= 64) dec++
@@ -352,7 +352,7 @@ if [ ! -x "$BIN/bench-fake" ]; then
 	skip shapes-collect-fake "no $BIN/bench-fake"
 elif "$BIN/bench-fake" --reps 1 --kernels "$ROOT/kernels" --cache "$TMP/cache" "$F/padded.expect.tsv" "$TMP/probe.txt" 2>&1 |
 	grep -q 'not a shapes.tsv header'; then
-	skip shapes-collect-fake "bench reads only sample's columns until its reader is shape_list_read (issue #18 swap)"
+	skip shapes-collect-fake "bench reads only sample's columns until its reader is shape_list_read"
 else
 	"${MK[@]}" collect SHAPES="$F/padded.expect.tsv" >"$TMP/c.log" 2>&1 &&
 		grep -q '^4096,50272,768,torch.float16,torch.float16,50304,1,768,1,False,True,not_float_32,' "$TMP/out/zz200/merged.txt" &&

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Mixed devices (issue #15 item 3): a set whose metadata name another device
+# Mixed devices: a set whose metadata name another device
 # (shared_memory, device_capa) than the main set's is refused by
 # featurize --categories, fit and eval; featurize and eval take
 # --cross-device for a deliberate cross-device evaluation and then say so.

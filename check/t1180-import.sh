@@ -60,7 +60,7 @@ bad name        "s/return 'mm'/return 'pad_mm'/"         "bad\.py:44: .*only 'mm
 bad class-order "s/append('type=a')/append('type=z')/"   "bad\.py:41: choice 'type=b' is not after 'type=z'"
 bad dup-choice  "s/(0.001, 2)/(0.001, 1)/"               "bad\.py:53: choice 1 listed twice"
 bad threshold   "s/<= 1024.5:/<= 1024.5x:/"              "bad\.py:47: threshold: not a finite number"
-# the one name rule and the device (issue #33): what emit could not write
+# the one name rule and the device: what emit could not write
 # back, or no compute capability, is refused where it is read
 bad class-m4    "s/^class MMRankingTiny(/class m4_dnl(/"  "bad\.py:17: class name 'm4_dnl': an m4 name"
 bad class-macro "s/^class MMRankingTiny(/class MMR_TREE(/" "bad\.py:17: class name 'MMR_TREE': a template macro name"
@@ -99,7 +99,7 @@ check_shipped() { # GPU LEAVES INTERNAL CLASSES VECTOR
 		fail "import-$g-vector" "featurize/eval failed: $(head -1 "$TMP/err")"
 	fi
 	# round trip: emit reproduces the artifact except the typing import line
-	# and what it appends: get_top_k (issue #35, None for this tree) and
+	# and what it appends: get_top_k (None for this tree) and
 	# get_pick (the first entry: an imported tree has no picks), as
 	# check/fixtures/emit/expected.py ends
 	if [ -x "$BIN/emit" ]; then

@@ -1,8 +1,7 @@
 #!/bin/bash
-# t2140-rerank.sh — fit --leaf-rank greedy and --leaf-pad (stages/learn/rerank.h,
-# issue #3), --leaf-rank prefix and joint, --select-rank (leaforder.h, issue
-# #19): hand-worked leaves
-# and their ranked lists, end to end through prune and emit; a hand-worked
+# t2140-rerank.sh — fit --leaf-rank greedy and --leaf-pad (stages/learn/rerank.h),
+# --leaf-rank prefix and joint, --select-rank (leaforder.h): hand-worked
+# leaves and their ranked lists, end to end through prune and emit; a hand-worked
 # depth-1 tree and its padded leaves.
 #
 # check/fixtures/rerank/leaf.txt: 5 inputs m = 1..5 (nothing else varies),
@@ -133,7 +132,7 @@ expect_error rerank-leaf-pad-needs-greedy "--leaf-pad needs a --leaf-rank other 
 expect_error rerank-leaf-pad-bad "--leaf-pad" "$TMP/x.tsv" \
 	"$BIN/fit" "$TMP/leaf.feat.tsv" --split none --leaf-rank greedy --leaf-pad -1 -o "$TMP/x.tsv" --metrics "$TMP/xm.tsv"
 
-# --leaf-rank prefix (issue #19, stages/learn/leaforder.h): the first entry
+# --leaf-rank prefix (stages/learn/leaforder.h): the first entry
 # by its regret alone, extern_mm competing, a margin of 0.05 mean ln regret
 # per input against extern_mm; then greedy's rule; extern_mm first or last.
 # prefix.txt: 5 inputs m = 1..5, classes 0 E = extern_mm, 1 A = BLOCK-M=16,
@@ -174,7 +173,8 @@ leaf_list rerank-prefix-margin '[(0.500, 0), (0.333, 1), (0.167, 2)]' --leaf-ran
 	${CC:-cc} -std=c99 -I"$TMP" "$TMP/pick.c" "$TMP/_T.c" -o "$TMP/pick" 2>"$TMP/cc.err" &&
 	[ "$("$TMP/pick")" = extern_mm ] && ok rerank-prefix-pick || fail rerank-prefix-pick "$(head -2 "$TMP/cc.err")"
 
-# --leaf-rank joint (issue #19, make's default; leaforder.h `exact`): the
+# --leaf-rank joint (the default for a GPU without a profile row;
+# leaforder.h `exact`): the
 # coverage order (wins, ties by runner-up wins, then regret drop), then the
 # class whose list has the smallest first-entry regret, each input's first
 # entry computed on that list, moved to the front.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# t2150-select.sh — fit --select curve (stages/learn/select.h select_curve,
-# issue #19): the hand-made curves of check/unit/select_curve.c (its header
+# t2150-select.sh — fit --select curve (stages/learn/select.h select_curve):
+# the hand-made curves of check/unit/select_curve.c (its header
 # works the expected picks out: 3, 1, 0), and fit's end of it: --select
 # curve prints the selected model's curve on stderr and marks one model
 # selected in the metrics TSV; an unknown rule names the four.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# t2160-gridcv.sh — the grid/CV unit's contract (stages/learn/gridcv.h, issue
-# #20): with every pass open at once, half of them fitted up front
+# t2160-gridcv.sh — the grid/CV unit's contract (stages/learn/gridcv.h):
+# with every pass open at once, half of them fitted up front
 # (gridcv_pass_fit) and every (pass, model) job run in reverse order, closing
 # the passes in order gives gridcv_run's metrics (every model and set, as
 # printed in the metrics TSV) and trees, field by field

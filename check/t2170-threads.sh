@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t2170-threads.sh — fit's thread pool and shared grid fits (issue #20):
+# t2170-threads.sh — fit's thread pool and shared grid fits:
 # 1. fit --threads 1, 2 and 3 write byte-identical trees, metrics, splits
 #    and stdout (cross-validated search grid on a synthetic log; also on the
 #    official H100 log, first 20000 rows, when the dataset mirror is there);

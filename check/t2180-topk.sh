@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t2180-topk.sh — a top-k sized by confidence (issue #35; fit --topk-eps,
+# t2180-topk.sh — a top-k sized by confidence (fit --topk-eps,
 # stages/learn/gridcv.h gridcv_top_k; tree TSV's top_k field; eval --curve's
 # auto row).
 # Data (made here, awk): 60 inputs of one k and n.  m <= 240 (30 inputs):
@@ -88,7 +88,7 @@ if fit --topk-eps 0.005 -o "$TMP/t.tsv"; then
 else
 	fail topk-fit "fit failed: $(head -3 "$TMP/fit.err")"
 fi
-# The decode property (issue #35: rank only what Inductor offers): 10 decode
+# The decode property (rank only what Inductor offers): 10 decode
 # inputs (m 16..52, k 4096) where triton_x is not offered (not measured) and
 # triton_y is fastest (extern_mm 1.1x), 30 prefill inputs (m >= 2048) won by
 # x (y 2x, extern_mm 3x; extern_mm is near-best nowhere, so no class).

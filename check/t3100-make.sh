@@ -123,7 +123,7 @@ if [ -e "$TMP/out/a100/raw.part" ] || [ -e "$TMP/out/a100/raw" ] || [ -e "$TMP/e
 else ok make-unpack-traversal-clean; fi
 rm -rf "$TMP/out/a100"
 # a zip already in OUT/<gpu>/ is used only if its sha256 still matches the
-# manifest's (issue #33): a changed one is fetched again
+# manifest's: a changed one is fetched again
 MIR=$DATASET_DIR
 if [ -f "$MIR/h100_mm.zip" ]; then
 	"${MK[@]}" fetch GPU=h100 DATASET_MIRROR="$MIR" >"$TMP/refetch.out" 2>&1

@@ -37,7 +37,7 @@ bad_value vars-ranking0 "RANKING='0': expected an integer in \[1, 100000\]" prun
 bad_value vars-leaf-rank "LEAF_RANK='x': expected freq, greedy, prefix, .* or head-q0 \(fit --leaf-rank\)" fit LEAF_RANK=x
 bad_value vars-select-rank "SELECT_RANK='x': expected freq, greedy, prefix, .* or head-q0 \(fit --select-rank\)" fit SELECT_RANK=x
 bad_value vars-select-rank-freq "SELECT_RANK=freq with LEAF_RANK=joint: freq goes only with freq" fit LEAF_RANK=joint SELECT_RANK=freq
-# the leaf order's default follows the data, datasets/PROFILES.tsv (issue #35):
+# the leaf order's default follows the data, datasets/PROFILES.tsv:
 # head-12 for the A100 data, head-q0 (models selected by the whole curve) for
 # GPU=h200, head-q0 for h100, joint for any other GPU (the '*' row: GPU=h200nvrtc);
 # PROFILE=reference's on every GPU

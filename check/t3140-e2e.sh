@@ -55,8 +55,8 @@ if grep -qx "$widx" <<<"$top10"; then ok e2e-known-input-winner-in-top10; else
 	fail e2e-known-input-winner-in-top10 "winner index $widx not in [$(echo $top10)]"; fi
 # Regression guard (expect-test): the exact top-10 of this input.  Update
 # check/fixtures/e2e/h100_known_top10.txt deliberately when the learner changes.
-# (LEAF_RANK=head-q0, issue #35, datasets/PROFILES.tsv: the coverage order's
-# first ten, extern_mm, index 0, not among them; under joint, issue #19,
+# (LEAF_RANK=head-q0, datasets/PROFILES.tsv: the coverage order's
+# first ten, extern_mm, index 0, not among them; under joint,
 # extern_mm was its leaf's first entry, then these first nine.  LEAF_FILL=all:
 # their indices among 267 classes instead of 204.)
 echo "$top10" | tr '\n' ' ' | sed 's/ $/\n/' > "$TMP/top10.txt"

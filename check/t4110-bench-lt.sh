@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# cuBLASLt choices of bench without a GPU (issue #5 item 2; stages/gpu/bench/lt.c,
+# cuBLASLt choices of bench without a GPU (stages/gpu/bench/lt.c,
 # stages/FORMATS.md "cuBLASLt algorithm list"), through build/bin/bench-fake:
 #   * choice ids of the committed list (kernels/cublaslt_algos.tsv, real
 #     H200 attribute tuples) round-trip: list columns -> id in the log ->

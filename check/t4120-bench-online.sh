@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench --use-heuristic (issue "Use the learned heuristic"), on the fake back
+# bench --use-heuristic, on the fake back
 # end: the online selection must agree with the offline evaluator.  Both see
 # the same (deterministic) times, so the per-input regret of autotuning only
 # the top-10 + extern_mm, measured by bench, must equal eval's regret (spec

@@ -1,5 +1,5 @@
 #!/bin/bash
-# t4200-nvmmh.sh — stage nvmmh (issue #19): NVIDIA's analytic
+# t4200-nvmmh.sh — stage nvmmh: NVIDIA's analytic
 # nvMatmulHeuristics ranks each input's Triton choices by its runtime
 # estimate; stages/formats/ranks.h's file.  Skips (with the reason) where the
 # library is not installed (stages/sh/nvmmh-dir.sh).

@@ -17,7 +17,7 @@
 #
 # Also: generated .c compiles as C99 -pedantic and .py byte-compiles; the C and
 # Python twins give identical rankings apart from the C twin's documented
-# append of extern_mm (issue #19: rank_py.py --append does the same to the
+# append of extern_mm (rank_py.py --append does the same to the
 # Python's lists), and identical arith_intensity (%.17g),
 # for every context of synthetic sets (incl. m*k*n > 2^53) and, when the
 # dataset is available, of a real feat TSV; thresholds print as Python's repr;
@@ -67,8 +67,8 @@ same_rankings() {
 		{ echo "C and Python differ: $(diff "$2/py.out" "$2/c.out" | head -3 | tr '\n' '|')"; return 1; }
 }
 
-# default_everywhere NAME DIR TREE CONTEXTS — the C twin's guarantee (issue
-# #19): NAME_DEFAULT_CHOICE names extern_mm; every leaf table of the .c
+# default_everywhere NAME DIR TREE CONTEXTS — the C twin's guarantee (as
+# Inductor always adds it): NAME_DEFAULT_CHOICE names extern_mm; every leaf table of the .c
 # (one per safe leaf of TREE: all of them, not only those the contexts
 # reach) holds it; every list rank() returns for CONTEXTS holds it; pick()
 # is the first entry of rank() (the default for an unsafe leaf) for a tree
@@ -123,7 +123,7 @@ fi
 emit --heuristic-name MMRankingTest --format py "$FE/tree.tsv" >"$TMP/stdout.py" 2>/dev/null
 test_cmp emit-stdout "$FE/expected.py" "$TMP/stdout.py"
 
-# ---- (a2) per-leaf k (issue #35, fit --topk-eps): tree_topk.tsv is tree.tsv
+# ---- (a2) per-leaf k (fit --topk-eps): tree_topk.tsv is tree.tsv
 # with param topk_eps 0.005 and a k per node (leaves 2..10: 1 2 3 5 4 10).
 # The C twin's _top_k() and the Python's get_top_k() agree on every context
 # (hand: 4096^3 fp16 reaches leaf 7, k 5; 8^3 leaf 2, k 1); a tree without k:
@@ -292,7 +292,7 @@ if [ -f "$REF/_MMRankingA100.py" ] && [ -f "$REF/_MMRankingH100.py" ]; then
 		if ! emit_all MMRanking$g "$R/tree.tsv" "$R"; then
 			fail emit-reference-$g "emit failed: $(cat "$R"/err.* | head -2)"; continue; fi
 		# the only differences allowed: our modern typing import (spec §6.1),
-		# get_top_k (issue #35) appended, None for a tree without k, and
+		# get_top_k appended, None for a tree without k, and
 		# get_pick, the first entry for a tree without picks: the tail of
 		# expected.py, whose tree has neither
 		{ sed 's/^from typing import List, Optional, Tuple$/from typing import Optional/' "$REF/_MMRanking$g.py"
@@ -372,7 +372,7 @@ expect_error emit-err-m4 "m4" "$TMP/x.py" \
 expect_error emit-err-tree "cannot open|No such" "$TMP/x.py" \
 	"$BIN/emit" --templates "$TPL" --heuristic-name X --format py -o "$TMP/x.py" "$TMP/missing.tsv"
 # the one name rule (emittable.h): metadata name mm; NAME no m4 builtin, no
-# template macro (issue #33)
+# template macro
 sed '1s/"name": "mm"/"name": "pad_mm"/' "$FE/tree.tsv" >"$TMP/padmm.tsv"
 expect_error emit-err-meta-name "metadata 'name': expected 'mm', found 'pad_mm'" "$TMP/x.py" \
 	"$BIN/emit" --templates "$TPL" --heuristic-name X --format py -o "$TMP/x.py" "$TMP/padmm.tsv"

@@ -86,7 +86,7 @@ sed 's/^class\t\([0-9]*\)\ttype=/class\t\1\tother=/' "$F/small.tree.tsv" >"$TMP/
 expect_error eval-vocabulary-none "tree 'other' ranks none of the 3 choice ids of set 'small' \(extern_mm aside\): it lists e.g. 'other=a', the set has e.g. 'type=.'; every list would be extern_mm alone" \
 	"$TMP/bad.tsv" "$BIN/eval" -o "$TMP/bad.tsv" "$TMP/other.tsv" "$TMP/small.feat.tsv"
 
-# the curve (--curve, issue #19; stages/learn/curve.h), by hand:
+# the curve (--curve, stages/learn/curve.h), by hand:
 #   first, the pick alone (this tree has none: the first ranked measured
 #   choice, extern_mm if none; head the same):
 #     input 0 a (.5/.4 = 1.25), input 1 a (.6/.3 = 2), input 2 (unsafe, no

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make compare on the official H100 data (issue #3), section (d): the
+# make compare on the official H100 data, section (d): the
 # reference learner vs ours, leakage-free.  Checks that (d) shows the three
 # trees on heldout, train_timm and train_hf at k = 1, 5, 10; that its
 # reference-learner tree is what fit trains with make's PROFILE=reference
@@ -36,7 +36,7 @@ want="ref ours "
 [ -r "${REFERENCE_DIR:-../shared/reference}/_MMRankingH100.py" ] && want="shipped ref ours "
 nv=; stages/sh/nvmmh-dir.sh >/dev/null 2>&1 && nv="nvmmh "
 [ "$trees" = "$want$nv" ] && ok compare-d-trees || fail compare-d-trees "fair.tsv trees '$trees', want '$want$nv'"
-# (d)'s curve (issue #19): after the table, one row per (set, tree): the
+# (d)'s curve: after the table, one row per (set, tree): the
 # inputs, then hit % and regret for the pick alone, the list head alone and k = 1, 2, 5, 10
 sed -n '/^== (d) /,$p' "$O/compare.txt" | sed -n '/^   curve:/,$p' >"$TMP/dc.txt"
 got=$(awk '$4 == "|" && NF == 21 && $5 ~ /^[0-9.]+$/ && $6 ~ /^1\.[0-9]+$/ {print $1, $2}' "$TMP/dc.txt" | tr '\n' ,)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # check/t6120-inductor-agree.sh — perf/experiments/inductor_agree.py (the agreement
-# report of issue #17) on two hand-made logs, check/fixtures/inductor/
+# of the fast back end with Inductor) on two hand-made logs, check/fixtures/inductor/
 # agree_{a,x}.log, whose figures were computed by hand:
 #   input F1 (64x4096x4096): A extern 1.0, c1 2, c2 3, c3 4, c5 inf;
 #     X extern 1.1, c1 2, c2 3.3, c3 3.6, c5 5.0.  Ids equal; X's winner

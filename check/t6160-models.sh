@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# perf/models (issue #35 item 3), no GPU: the model list's checks
+# perf/models (the whole-model judge), no GPU: the model list's checks
 # (file:line:field), a phase a model lacks recorded as skipped without
 # torch, report.py's table on a fixture with known figures (ratios,
 # geomean, overhead, handler totals, goals; two runs pooled), gap.py's

@@ -1,5 +1,5 @@
 #!/bin/bash
-# t7110-injection.sh — nothing from data becomes code (issue #33).  For every
+# t7110-injection.sh — nothing from data becomes code.  For every
 # path from an input to an artifact, a crafted value must be refused (the
 # message checked, no output left: expect_error) or come out inert: the
 # marker file the value would create under $TMP does not exist, the .py
@@ -10,11 +10,11 @@
 #   P1 log fields -> featurize -> fit -> prune -> emit: a choice id holding
 #      m4 calls (inert in .py, .c, .h); choice ids with ' [ $ ` (refused at
 #      file:line); metadata name m4_... (refused)
-#   P2 tree TSV fields -> emit: metadata name (the issue's m4_esyscmd and
+#   P2 tree TSV fields -> emit: metadata name (m4_esyscmd and
 #      m4_ifelse/m4_format variants: refused), a class holding m4 calls
 #      (inert), a category holding m4 calls (refused: no dtype), a class
 #      with ] (refused), a threshold that is m4 (refused by the reader)
-#   P3 heuristic name -> emit, import, make: the issue's 13 names, bare
+#   P3 heuristic name -> emit, import, make: 13 crafted names, bare
 #      builtins, Python keywords (refused by emit with the message; MMR_TREE
 #      at once, no recursion), every reserved name of emittable.c refused by
 #      make and stages/sh/vars.sh too, a class name of an imported .py

@@ -1,6 +1,6 @@
 #!/bin/bash
 # t7130-fuzz.sh — the fuzz harnesses (check/fuzz/, `make fuzz`) cannot rot
-# unnoticed (issue #33):
+# unnoticed:
 #   fuzz-build       check/fuzz/build.sh builds all five harnesses (featurize,
 #                    featset_driver, prune, emit, import) with afl-clang-fast
 #                    when AFL++ is installed, else with clang, else with cc

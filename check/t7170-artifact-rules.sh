@@ -20,7 +20,7 @@
 #                      it so (a template with an unused function is refused),
 #                      a tree without a safe leaf compiles
 #   rules-import-*     an imported PyTorch artifact is held to the same rules
-#                      (the issue's reproducer: 'False' -> 'x/*y')
+#                      (the reproducer: 'False' -> 'x/*y')
 #   rules-out-dir-*    emit --out-dir writes what the four single runs write,
 #                      and all or none; not with --format
 #   rules-tmp-*        emit's private folder is gone after a normal run, a
@@ -171,7 +171,7 @@ expect_error rules-import-category-comment "imp-comment\\.py:48: category 'x/\\*
 sed "s/!= 'False':/!= 'maybe':/" "$FIX/import/tiny.py" >"$TMP/imp-tf32.py"
 expect_error rules-import-tf32-other "imp-tf32\\.py:48: category 'maybe' of using_tf32 cannot be emitted" \
 	"$TMP/imp.tsv" "$BIN/import" -o "$TMP/imp.tsv" "$TMP/imp-tf32.py"
-# the issue's reproducer on PyTorch's own artifact, and every shipped
+# the 'x/*y' reproducer on PyTorch's own artifact, and every shipped
 # artifact imported and emitted compiles with -Wall -Wextra -Werror
 if test_skip_unless REFERENCE rules-import-reference-comment; then
 	sed "0,/'False'/s//'x\\/*y'/" "$REFERENCE_DIR/_MMRankingA100.py" >"$TMP/refA.py"

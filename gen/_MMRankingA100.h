@@ -140,8 +140,8 @@ int MMRankingA100_pick(const ah_mm_context *ctx);
  * MMRankingA100_choices[].  Allocates nothing, thread-safe. */
 int MMRankingA100_pick_offered(const ah_mm_context *ctx, const unsigned char *offered);
 
-/* 1 when the leaves carry their own list length (mmrank fit --topk-eps,
- * issue #35), else 0; and its epsilon (0.0 without). */
+/* 1 when the leaves carry their own list length (mmrank fit --topk-eps),
+ * else 0; and its epsilon (0.0 without). */
 #define MMRankingA100_HAS_TOP_K 1
 #define MMRankingA100_TOP_K_EPS 0.005
 

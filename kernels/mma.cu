@@ -1,5 +1,5 @@
 /* kernels/mma.cu — tensor-core GEMM template compiled at run time by NVRTC
- * (issue "A kernel family worth choosing").  Self-contained: no #include;
+ * (a kernel family for bench to choose from).  Self-contained: no #include;
  * compiles with NVRTC --gpu-architecture=sm_90 (and nvcc -arch=sm_90 -cubin).
  *
  * Computes C[M,N] = A[M,K] @ B[K,N] with torch.mm semantics, the same

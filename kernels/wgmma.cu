@@ -1,5 +1,5 @@
 /* kernels/wgmma.cu — Hopper GEMM template compiled at run time by NVRTC
- * (issue "A kernel family worth choosing", the missed 75 %-of-cuBLAS target).
+ * (mma.cu reached 45 % of cuBLAS at 8192^3 bf16; the target was 75 %).
  * Self-contained (no #include); compiles only with NVRTC
  * --gpu-architecture=sm_90a (wgmma and setmaxnreg need the "a" target).
  *

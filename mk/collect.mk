@@ -1,5 +1,5 @@
 # mk/collect.mk — collecting AutoHeuristic data on our own GPUs
-# (issue "Collect training data on our own GPUs"; spec §2, §3; design.md
+# (spec §2, §3; design.md
 # "Parallel", "Resumable").  Included by the top-level Makefile, which
 # defines BIN, BUILD, CC, WARN, CFLAGS, LDLIBS, LIBA, LIB_HDR, CUDA, GPU,
 # GPUS, SAMPLES, SEED, REPS, FAST_REJECT, SCREEN, SCREEN_MS, LONG_MS,
@@ -317,7 +317,7 @@ $(COLLECT_MERGED): $(COLLECT_DATA) | $(BIN)/merge
 endif
 endif
 
-# ---- make evaluate-online GPU=h200 SAMPLES=N (issue "Use the learned heuristic") ----
+# ---- make evaluate-online GPU=h200 SAMPLES=N ----
 # Fresh inputs (ONLINE_SEED, which no collection in datasets/ used) through
 # bench --use-heuristic with this GPU's pruned tree: per input the top-RANKING
 # choices + extern_mm are benchmarked, then every candidate; prints the

@@ -1,5 +1,5 @@
-# mk/fuzz.mk — `make fuzz`: AFL++ on the input readers and emit (issues
-# "Hardening", #33; harnesses, seeds and dictionaries in check/fuzz/).
+# mk/fuzz.mk — `make fuzz`: AFL++ on the input readers and emit (no crafted
+# file may crash a stage; harnesses, seeds and dictionaries in check/fuzz/).
 #   make fuzz [FUZZ_SECONDS=60] [FUZZ_HARNESS="featurize featset prune emit import"]
 # builds build/fuzz/bin/ with afl-clang-fast + ASan/UBSan
 # (check/fuzz/build.sh; needs `apt-get install afl++`), then runs each

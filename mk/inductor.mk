@@ -1,7 +1,7 @@
 # mk/inductor.mk — `make collect BACKEND=inductor`: Inductor's own
-# AutoHeuristic collection (python3 -m mmrank.bench.inductor_collect, issue #17 "the
-# exact path") as the command of each collection shard.  Needs python3 with
-# torch and a CUDA GPU on the collecting host.
+# AutoHeuristic collection (python3 -m mmrank.bench.inductor_collect: labels
+# from the path the official data took) as the command of each collection
+# shard.  Needs python3 with torch and a CUDA GPU on the collecting host.
 #
 #   make collect BACKEND=inductor GPU=h200 GPUS=0,1 SAMPLES=N [INDUCTOR_REPS=1]
 #        [INDUCTOR_EXTRA="--triton-cache DIR"] [COLLECT_TIME_LIMIT=s]

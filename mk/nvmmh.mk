@@ -1,4 +1,4 @@
-# mk/nvmmh.mk — the optional stage nvmmh (issue #19): NVIDIA's analytic
+# mk/nvmmh.mk — the optional stage nvmmh: NVIDIA's analytic
 # nvMatmulHeuristics ranks each input's Triton choices, a peer of the trees
 # in eval and compare.  It links the library's C API, so it is not part of
 # `make all`; $(BIN)/nvmmh builds only where stages/sh/nvmmh-dir.sh finds the

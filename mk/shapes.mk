@@ -1,5 +1,5 @@
-# mk/shapes.mk — the committed real-model shape list (issue #18 item 1;
-# datasets/shapes/README.md).  Included by the top-level Makefile.
+# mk/shapes.mk — the committed real-model shape list
+# (datasets/shapes/README.md).  Included by the top-level Makefile.
 #
 #   make shapes-list     regenerate datasets/shapes/real.tsv from the layer
 #                        table datasets/shapes/models.tsv (shapes --from-models)

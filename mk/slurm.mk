@@ -1,5 +1,5 @@
-# mk/slurm.mk — collect on a Slurm cluster (issue "Collect across a
-# cluster: bench shards through Slurm").  Included by the Makefile after
+# mk/slurm.mk — collect on a Slurm cluster (bench
+# shards as Slurm jobs).  Included by the Makefile after
 # mk/collect.mk, whose variables and rules (COLLECT_DIR, shapes.tsv,
 # BENCH, BENCH_EXTRA, REPS, CUBIN_CACHE, COLLECT_TIME_LIMIT, ...) it uses.
 #

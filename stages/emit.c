@@ -244,7 +244,7 @@ static void int_threshold(double t, char buf[48])
 }
 
 /* 1 iff the C list of leaf lacks the default choice, which the C twin
- * then appends (issue #19: rank() always lists extern_mm, as Inductor
+ * then appends (rank() always lists extern_mm, as Inductor
  * appends it, spec §7.3 step 5; the Python returns the leaf alone). */
 static int appends_default(const tree *t, int leaf, int def)
 {
@@ -381,7 +381,7 @@ static void write_defs(FILE *fp, const tree *t, const ah_meta *m,
 	}
 	snprintf(b, sizeof b, "%d", maxr);
 	define(fp, "MMR_MAX_RANKED", b);
-	/* fit --topk-eps: each leaf's list length (issue #35), else none */
+	/* fit --topk-eps: each leaf's list length, else none */
 	define(fp, "MMR_HAS_TOP_K", t->topk_eps > 0 ? "1" : "0");
 	if (t->topk_eps > 0)
 		py_float_repr(t->topk_eps, b);

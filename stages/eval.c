@@ -20,7 +20,7 @@
  *   unsafe        inputs that reach a leaf without probabilities
  *                 (`return None`, §5.7).
  *
- * The curve (--curve, curve.h; issue #19): hit rate and regret of the
+ * The curve (--curve, curve.h): hit rate and regret of the
  * pick alone (`first`, what a runtime without autotuning launches: the
  * leaf's pick when it was measured for the input, else the first listed
  * choice measured for it, extern_mm if none is), of the list head alone

@@ -35,7 +35,7 @@
  * - internal nodes carry no distribution, n_samples = weighted_n = 0 (the
  *   artifact has no counts), n_labels = number of distinct classes listed
  *   in the leaves below it (a lower bound of the training label count);
- * - get_top_k (emit's, issue #35: each leaf's k from fit --topk-eps) is
+ * - get_top_k (emit's: each leaf's k from fit --topk-eps) is
  *   not read back: the imported tree has no per-node k (no param
  *   topk_eps), and the artifact does not record the epsilon's folds; the
  *   tree lines after get_best_choices' body end the parse as before;

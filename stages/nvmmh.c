@@ -1,5 +1,5 @@
 /* nvmmh — rank every input's Triton choices by NVIDIA's analytic
- * nvMatmulHeuristics (PyPI nvidia-matmul-heuristics; issue #19: an analytic
+ * nvMatmulHeuristics (PyPI nvidia-matmul-heuristics: an analytic
  * peer of the learned trees).  Reads a feat TSV (stages/FORMATS.md), writes
  * a ranks TSV (stages/formats/ranks.h) that `eval --ranked` scores with the
  * rules of every tree (spec §5.9, §7.3: filtered to the input's choices,
@@ -44,7 +44,7 @@ static const char synopsis[] =
 static const char about[] =
 "Rank every input's Triton choices (type=triton_BLOCK-M=..._numwarps=...)\n"
 "by nvMatmulHeuristics' runtime estimate for the Triton target, fastest\n"
-"first (issue #19; the analytic peer of the trees in eval and compare).\n";
+"first (the analytic peer of the trees in eval and compare).\n";
 
 static const char notes[] =
 "stderr: inputs, Triton choices scored, rejected configurations and tie\n"

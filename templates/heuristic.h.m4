@@ -152,8 +152,8 @@ int MMR_NAME[[]]_pick(const ah_mm_context *ctx);
  * MMR_NAME[[]]_choices[].  Allocates nothing, thread-safe. */
 int MMR_NAME[[]]_pick_offered(const ah_mm_context *ctx, const unsigned char *offered);
 
-/* 1 when the leaves carry their own list length (mmrank fit --topk-eps,
- * issue #35), else 0; and its epsilon (0.0 without). */
+/* 1 when the leaves carry their own list length (mmrank fit --topk-eps),
+ * else 0; and its epsilon (0.0 without). */
 #define MMR_NAME[[]]_HAS_TOP_K MMR_HAS_TOP_K
 #define MMR_NAME[[]]_TOP_K_EPS MMR_TOP_K_EPS
 

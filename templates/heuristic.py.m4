@@ -11,7 +11,7 @@ m4_dnl   MMR_TREE        the tree, pre-order, as MMR_IF_LE(indent, feature,
 m4_dnl                   threshold), MMR_IF_CAT(indent, feature, value),
 m4_dnl                   MMR_ELSE(indent), MMR_RETURN(indent, pairs, k,
 m4_dnl                   pick), MMR_RETURN_NONE(indent); k is the leaf's list
-m4_dnl                   length (fit --topk-eps, issue #35) or None, pick
+m4_dnl                   length (fit --topk-eps) or None, pick
 m4_dnl                   the index of the choice it runs alone
 m4_dnl   MMR_HAS_TOP_K   1 when the leaves carry a k, else 0
 m4_dnl   MMR_TOP_K_EPS   its epsilon, Python str(float) (0.0 without)

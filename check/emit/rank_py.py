@@ -14,7 +14,7 @@ Output, one line per context: "<n>\t[<arith_intensity %.17g>\t]<ranking>"
 with ranking "idx:p,idx:p,..." (p %.3f, leaf order), "None" or "-" (empty).
 --append NAME: append (0.0, index of choice NAME) to every list without it
 (Inductor's always-included choice, spec §7.3 step 5; the C twin's rank()
-does the same, issue #19); NAME's index is len(choices) when it is no
+does the same); NAME's index is len(choices) when it is no
 choice (the C table then adds it last).
 --top-k: instead "<n>\t<get_top_k()>" per context (None printed as -1,
 as the C twin's NAME_top_k() returns it).

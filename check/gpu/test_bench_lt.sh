@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU tests of bench's cuBLASLt choices (issue #5 item 2; run on a machine
+# GPU tests of bench's cuBLASLt choices (run on a machine
 # with an NVIDIA GPU, skipped without one).  On the edge-shape inputs of
 # check/gpu/test_bench_gpu.sh (1x1x1 ... 2048x1024x768, float32, tf32,
 # float16, bfloat16, the four transpose layouts), with --no-nvrtc

@@ -6,7 +6,7 @@
  *   cc -std=c11 -I DIR -DHEUR=NAME -DHEUR_C='"DIR/_NAME.c"' topk_c.c -o topk_c
  * usage: topk_c M K N DTYPE S1_0 S1_1 S2_0 S2_1 CONTIG1 CONTIG2 TF32 TOPK OFFERED
  *   DTYPE torch.float16|torch.bfloat16|torch.float32; CONTIG* and TF32 0/1;
- *   TOPK a count, or auto: the leaf's k (NAME_top_k(), issue #35), 10 when
+ *   TOPK a count, or auto: the leaf's k (NAME_top_k()), 10 when
  *   it has none, said on stderr as "topk_c: auto k N";
  *   OFFERED: a file of choice ids, one a line (the call's candidates).
  * Prints the first TOPK ids of the ranking that are in OFFERED, one a line,

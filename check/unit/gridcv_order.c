@@ -1,5 +1,5 @@
-/* gridcv_order — check/t2160-gridcv.sh: the gridcv.h contract
- * (issue #20): the passes' jobs run in any order, all passes open at once,
+/* gridcv_order — check/t2160-gridcv.sh: the gridcv.h contract for
+ * parallel fits: the passes' jobs run in any order, all passes open at once,
  * give the metrics and trees of gridcv_run when the passes are closed in
  * order.  usage: gridcv_order MAIN.feat.tsv GRID FOLDS K [reverse]; prints
  * "same" and exits 0, or names the first difference and exits 1; reverse

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # perf/collect/h200_collect.sh — one device call of the H200 collection with
-# Inductor's ids (issue #18 item 2): bench --template triton on the
+# Inductor's ids: bench --template triton on the
 # real-model list (datasets/shapes/real.tsv) and then on the reference
 # distribution (sample --seed 2026, uncapped), each time-limited and
 # resumable, carrying only built binaries and precompiled cubins.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """perf/compare/curve.py CURVE.tsv... [--k LIST] [--set NAME]
--- pool `eval --curve` tables (issue #19) and print the curve per tree.
+-- pool `eval --curve` tables and print the curve per tree.
 
 Each CURVE.tsv is eval's --curve output (stages/FORMATS.md "curve TSV"):
 per (tree, set, k) the inputs, hit rate, regret geometric mean and the

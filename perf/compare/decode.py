@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """perf/compare/decode.py [--bin BIN] [--m LO:HI] [--kmin K] NAME=TREE.tsv... FEAT.tsv
--- the head of the leaf lists on decode inputs (issue #35, "Must show"):
+-- the head of the leaf lists on decode inputs:
 the inputs of FEAT.tsv with LO <= m <= HI and k >= K (default m 8..96,
 k >= 4096: the decode GEMMs of h200_inductor_real, datasets/h200), each
 ranked by every tree (eval --ranks: the leaf it reaches, its list, its

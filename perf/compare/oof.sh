@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # perf/compare/oof.sh GPU [K] [OUT] — out-of-fold comparison: every main
-# input held out exactly once (issue #3 "Measure and beat the shipped
-# heuristics", grouped validation).
+# input held out exactly once (grouped validation), so ours and the shipped
+# heuristics are compared on every input.
 #
 # make compare's (b) holds out one grouped 20 % share of the main inputs:
 # 529 A100 inputs, 65 H100 inputs.  Here the main inputs are cut into K
@@ -23,7 +23,7 @@
 #
 # Writes OUT/GPU/fold<F>/{ours,ref}.{tree,pruned,split}.tsv and
 # test.feat.tsv (OUT default out/oof; never out/, which make heuristic owns)
-# and prints the tables, then the curve (issue #19: hit rate and regret of
+# and prints the tables, then the curve (hit rate and regret of
 # the pick alone, of the list head alone and of the top-k + extern_mm lists,
 # k = 1, 2, 3, 5, 10, auto, eval --curve per fold pooled by
 # perf/compare/curve.py) of shipped, ref,
@@ -68,7 +68,7 @@ for ((f = 0; f < k; f++)); do
 	F+=("$d/test.feat.tsv") TO+=("$d/ours.pruned.tsv") TR+=("$d/ref.pruned.tsv")
 done
 pooled "the input"
-# the curve (issue #19): every fold's test set scored at every list length
+# the curve: every fold's test set scored at every list length
 # by the trees that never saw it (shipped: trained on it), and by NVIDIA's
 # analytic nvMatmulHeuristics where it is installed (stage nvmmh: no
 # training; its Triton choices by the runtime estimate, extern_mm appended)

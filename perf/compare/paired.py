@@ -2,7 +2,7 @@
 """perf/compare/paired.py FEAT[,FEAT...] A=TREE[,TREE...] B=TREE[,TREE...]
                            [--k K] [--bin DIR] [--seed S] [--resamples N]
 -- are two trees' top-k hit rate and regret on the same inputs different
-beyond noise?  (issue #3: the shipped artifact vs ours on held-out inputs.)
+beyond noise?  (E.g. the shipped artifact vs ours on held-out inputs.)
 
 Ranks every input of FEAT (a featurize TSV, e.g. out/a100/compare/group/
 test.feat.tsv) with both trees through build/bin/eval --ranks, then per

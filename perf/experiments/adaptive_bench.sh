@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # perf/experiments/adaptive_bench.sh — one device call for adaptive repetitions
-# (bench --fast-reject; issue "Collect training data on our own GPUs"):
+# (bench --fast-reject: cheaper collection):
 # (1) the same N inputs of the *uncapped* reference distribution
 #     (perf/results/gpu/ref_seed5.tsv = sample --seed 5 --samples 40) with
 #     --fast-reject 0 (every candidate REPS times, the reference's way) and

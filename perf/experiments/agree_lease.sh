@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# perf/experiments/agree_lease.sh — issue #17's agreement run (Inductor runs A and B
+# perf/experiments/agree_lease.sh — the agreement run (Inductor runs A and B
 # and the fast back end on the same inputs) in ONE machine lease of several
 # device calls, each resuming where the last stopped.
 #

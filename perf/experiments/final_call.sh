@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# perf/experiments/final_call.sh — the session's final H200 call (issues #16, #17,
-# #18): one command, time-bounded inside (FINAL_S, default 545 s of wall
-# time), carrying only built binaries and precompiled cubins.
+# perf/experiments/final_call.sh — the session's final H200 call (bench's
+# GPU test, the fast back end's rate and its agreement with Inductor): one
+# command, time-bounded inside (FINAL_S, default 545 s of wall time), carrying
+# only built binaries and precompiled cubins.
 #
 #   bash perf/experiments/final_call.sh --prepare   # here (CPU): build, compile, pack
 #   bash perf/experiments/final_call.sh             # the device call (needs a GPU)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """inductor_agree — how well an AutoHeuristic log X agrees with a reference
-log A of the same inputs (issue #17 "Must show": fast back end vs Inductor
-run A, and Inductor run B vs run A).  Pure Python, no torch.
+log A of the same inputs (fast back end vs Inductor run A, and Inductor run B
+vs run A, its noise floor).  Pure Python, no torch.
 
 usage: inductor_agree.py A.log X.log [--a-stats F] [--x-stats F] [--name-x NAME]
                          [--a-rep R/N] [--x-rep R/N] [--per-input FILE] [--json FILE]

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# perf/experiments/inductor_agree.sh — ONE device call for issue #17's "Must show":
+# perf/experiments/inductor_agree.sh — ONE device call for the agreement of the
+# fast back end with Inductor:
 # Inductor's own collection twice (runs A and B, fresh Inductor caches per
 # compile) and, when FAST_CMD is given, the fast back end once, on the same
 # inputs, sharded over the GPUs (shard i on GPU i, the same in every run);

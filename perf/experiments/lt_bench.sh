@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# perf/experiments/lt_bench.sh — one device call for the cuBLASLt choices (issue
-# #5 item 2): discovery, the GPU tests, a timed comparison with extern_mm.
+# perf/experiments/lt_bench.sh — one device call for the cuBLASLt choices:
+# discovery, the GPU tests, a timed comparison with extern_mm.
 # Binaries are built on the CPU machine and carried (build/bin), with the
 # discovery shapes (sample --seed 1 --samples 500, made on the CPU machine).
 #

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # perf/experiments/mma_bench.sh — one device call for the tensor-core template in
-# bench (issues "A kernel family worth choosing" and "Collect training data"):
+# bench (our kernel family, and collecting with it):
 # (1) the GPU tests of bench with --template mma (every candidate x dtype x
 # transpose verified against cuBLAS on 7 edge shapes, kill/resume), and
 # (2) the same inputs of the *uncapped* reference distribution through bench

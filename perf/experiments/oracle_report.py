@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""oracle_report.py LOG -- issue "A kernel family worth choosing", benchmark
-item 3: from one bench log (AutoHeuristic format; a .part is fine), per input
+"""oracle_report.py LOG -- what each kernel family adds over extern_mm: from
+one bench log (AutoHeuristic format; a .part is fine), per input
 the median time (ms) of every choice (inf if any repetition is inf), then:
 
   * the share of inputs where a non-default choice beats extern_mm (cuBLAS's

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# perf/experiments/screen_collect.sh — one device call (nvidia-h200-x2) for issue
-# "Collect training data on our own GPUs": bench --screen measured and a
+# perf/experiments/screen_collect.sh — one device call (nvidia-h200-x2) for
+# collecting on our own GPUs: bench --screen measured and a
 # collection with `make collect`, side by side on the two GPUs.
 #
 # usage: perf/experiments/screen_collect.sh [--bench N [--bench-device D]] [--tests] [--collect SECONDS]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# perf/experiments/use_heuristic.sh — one device call for issue "Use the learned
-# heuristic": (1) bench --use-heuristic on fresh inputs with the H200 tree
+# perf/experiments/use_heuristic.sh — one device call for the learned
+# heuristic in bench: (1) bench --use-heuristic on fresh inputs with the H200 tree
 # (make evaluate-online without make: binaries and cubins are carried), and
 # (2) the Inductor drop-in comparison (perf/inductor/run.sh).
 # usage: perf/experiments/use_heuristic.sh [SAMPLES] [MAX_GFLOP]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # perf/experiments/wgmma_bench.sh — one device call for bench --template mma+wgmma
-# (issues "A kernel family worth choosing" and "Collect training data"):
+# (our kernel family, and collecting with it):
 # (1) the oracle over sampled inputs: sample --seed 1 --samples S
 #     --max-gflop G (4*S inputs, spec §3.3 capped at G GFLOP), every choice
 #     family (extern_mm, cuBLASLt list, mma.sync, wgmma), report by

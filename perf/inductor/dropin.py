@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """dropin — our _MMRanking<GPU>.py inside Inductor vs PyTorch's shipped
-MMRankingH100 vs a full autotune (issue #18 "In Inductor"; needs torch and a
+MMRankingH100 vs a full autotune (needs torch and a
 CUDA GPU).
 
 usage: dropin.py --ours ARTIFACT.py [--discover] [--shapes FILE] [--subset LIST]

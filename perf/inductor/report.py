@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """report — the In-Inductor table of perf/inductor/dropin.py's JSONL
-(issue #18 "In Inductor").  Pure Python, no torch.
+(ours inside Inductor).  Pure Python, no torch.
 
 usage: report.py OUT.jsonl [--json FILE]
 

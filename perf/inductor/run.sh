@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# perf/inductor/run.sh — ONE device call for issue #18: "Inductor picks ours"
-# (item 3) and the "In Inductor" measurement.  Needs a CUDA GPU and torch.
+# perf/inductor/run.sh — ONE device call: Inductor's discovery
+# picks our artifact, and the "In Inductor" measurement.  Needs a CUDA GPU
+# and torch.
 #   1. make install-artifact's step: ARTIFACT copied into torch's artifacts
 #      folder (python3 -m mmrank.install_artifact); the discovery order is
 #      printed (ours must come first and be the one used on this GPU)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""perf/kernels/loop_form.py — EXPERIMENT (issue #17: our best Triton times are 8-28 % above
+"""perf/kernels/loop_form.py — EXPERIMENT (our best Triton times are 8-28 % above
 Inductor's on the largest inputs, growing with num_stages).  Times, in one process on one GPU,
 three kernels for the same configs: ours (kernels/triton_mm.py, run-time sizes), ours with
 Inductor's loop form (made from it by loop_form_kernel(), run-time sizes) and Inductor's

@@ -1,7 +1,6 @@
 /* perf/kernels/mma_harness.c — standalone host harness for kernels/mma.cu:
  * NVRTC compile (with an on-disk cubin cache), correctness test against
- * cuBLAS, and benchmark against cuBLAS (issue "A kernel family worth
- * choosing").
+ * cuBLAS, and benchmark against cuBLAS.
  *
  * Usage:
  *   mma_harness precompile [opts]   compile every cubin that `test` and

@@ -23,7 +23,7 @@ GEMMs autotuned (select_algorithm_autotune) and choices benchmarked (timed
 by Inductor's benchmarker) in b and e; the handler's decisions (mm, addmm)
 and mean k in e (counts and decisions: the first run's cold compile).  Then the geomeans over model x phase of the step ratios,
 the worst e/b, the overhead as sum(e - a) / sum(b - a) and its median, the
-handler totals, and the goals of issue #35 (e/b geomean <= 1.005, no case
+handler totals, and the goals (e/b geomean <= 1.005, no case
 over 1.03; overhead <= 25 %) as met / not met.  Markdown on stdout.
 Records with status error/timeout are listed at the end.
 """

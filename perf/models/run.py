@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""run.py — one record of the whole-model judge (issue #35 item 3): one model
+"""run.py — one record of the whole-model judge: one model
 x phase x mode x rep, in this process, appended to OUT.jsonl.  Needs torch,
 transformers and a CUDA GPU; perf/models/run.sh drives the matrix.
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# perf/models/run.sh OUTDIR — the whole-model judge's matrix (issue #35
-# item 3): one fresh python process (perf/models/run.py) per model x phase x
-# mode x rep, records appended to OUTDIR/records.jsonl, then the table
+# perf/models/run.sh OUTDIR — the whole-model judge's matrix: one fresh
+# python process (perf/models/run.py) per model x phase x mode x rep,
+# records appended to OUTDIR/records.jsonl, then the table
 # (perf/models/report.py) in OUTDIR/report.md.  Needs a CUDA GPU, torch and
 # transformers (WHEELS=DIR: pip-installs transformers from DIR first if it
 # does not import).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # perf/pipeline/identity.sh — byte-identity of `make heuristic` against a
-# baseline (issue #20: faster, not different).
+# baseline (a speed-up must not change any output).
 # usage: perf/pipeline/identity.sh BASELINE [GPU...]   (default GPUs: those
 #        BASELINE/SHA256SUMS lists)
 # BASELINE holds ours/<gpu>/ (make heuristic GPU=<gpu>) and reference/<gpu>/

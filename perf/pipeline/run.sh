@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# perf/pipeline/run.sh — issue #20's table: `make heuristic` (PROFILE=reference
+# perf/pipeline/run.sh — the training-time table: `make heuristic` (PROFILE=reference
 # and the default) per GPU against PyTorch's trainer, and where the time goes
 # (featurize per set and as make runs it, fit, prune, emit) against the
 # inflate floors.  Not a test: it prints the table (markdown).
@@ -13,10 +13,10 @@
 # the stage lines run the stage alone on that run's files, with the options
 # `make` gives them (`make fit-args`), THREADS as make's (default: the online
 # CPUs; set THREADS=N to change it).
-# Floors: `unzip -p` of the three logs into `wc -l` (the issue's), and the
+# Floors: `unzip -p` of the three logs into `wc -l`, and the
 # same read in-process (perf/pipeline/zipcat.c): through libzip's own
 # decoder (zlib), and as featurize --zip reads them (libzip + ISA-L).
-# PyTorch's trainer: quoted from the issue unless TORCHGEN_AH names a
+# PyTorch's trainer: quoted (PT_S below) unless TORCHGEN_AH names a
 # PyTorch checkout's torchgen/_autoheuristic folder (with python3, pandas and
 # scikit-learn), then it is timed interleaved with ours, in a scratch copy
 # (it writes its artifact to ../../../torch/_inductor/autoheuristic/artifacts).
@@ -42,7 +42,7 @@ mkdir -p "$T/r"
 load() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?'; }
 load0=$(load)
 
-# The issue's reference figures: PyTorch's train_decision_mm.py on this
+# Quoted reference figures: PyTorch's train_decision_mm.py on this
 # 2-core machine kind, 2026-12-01, median of 3 (wall s, max RSS MB).
 declare -A PT_S=([a100]=158.5 [h100]=59.2) PT_MB=([a100]=451 [h100]=272)
 
@@ -135,14 +135,14 @@ echo "$hdr"; echo "$sep"
 if [ -n "${TORCHGEN_AH:-}" ]; then
 	row "PyTorch's trainer (train_decision_mm.py, measured here)" torch
 else
-	line="| PyTorch's trainer (quoted: issue #20, 2026-12-01, this 2-core machine kind) |"
+	line="| PyTorch's trainer (quoted: 2026-12-01, this 2-core machine kind) |"
 	for g in "${gpus[@]}"; do line+=" ${PT_S[$g]:-?} s / ${PT_MB[$g]:-?} MB |"; done
 	echo "$line"
 fi
 row '`make heuristic PROFILE=reference`' heur_reference vs_torch
 row '`make heuristic` (default: 56 models × 5-fold CV)' heur_ours vs_torch
 echo
-echo "Goals (issue #20): PROFILE=reference <= 0.8 s A100, <= 0.3 s H100; default <= 3 s A100, <= 1.5 s H100;" \
+echo "Goals: PROFILE=reference <= 0.8 s A100, <= 0.3 s H100; default <= 3 s A100, <= 1.5 s H100;" \
 	"featurize <= 1.5× the floor."
 echo
 echo "| stage | $(printf '%s | ' "${gpus[@]}" | tr a-z A-Z)"; echo "$sep"

@@ -1,5 +1,5 @@
-/* zipcat.c — the in-process inflate floors of perf/pipeline/run.sh (issue
- * #20): read zip members and count their lines, like `unzip -p ZIP
+/* zipcat.c — the in-process inflate floors of perf/pipeline/run.sh:
+ * read zip members and count their lines, like `unzip -p ZIP
  * MEMBER... | wc -l`, either as featurize --zip reads them (zipmember.h:
  * libzip for the archive, ISA-L inflate, CRC checked) or with --libzip
  * through libzip's own decoder (zlib inflate, CRC checked).

@@ -10,7 +10,7 @@ mirror rules.h's (see its comment for the rules and their spec sections):
                        available, then default appended if not listed
                        (spec §5.9, §7.3); available: a set or dict of names
   regret(listed_best, best)
-                       listed_best / best (ours, issue #3)
+                       listed_best / best (ours)
 
 Use: from mmrank import rules (PYTHONPATH=<repo>/python, or the package
 installed: it then reads the copy of rules.h the build put beside it).

@@ -1,5 +1,5 @@
-/* g17.h — printf("%.17g") of a double, byte for byte, quickly (issue #20:
- * featurize writes one median per output row; glibc's %.17g costs a
+/* g17.h — printf("%.17g") of a double, byte for byte, quickly
+ * (featurize writes one median per output row; glibc's %.17g costs a
  * multi-precision conversion each time).
  *
  * The design's TSV numbers are %.17g (design.md "Interchange formats"),

@@ -1,5 +1,5 @@
 /* pool.h — a small fixed thread pool with one operation, a deterministic
- * parallel map (issue #20: fit's folds and grid models on every core).
+ * parallel map (fit's folds and grid models on every core).
  *
  * pool_map(p, n, fn, arg) calls fn(arg, i, thread) once for every item
  * i in [0, n) and returns when all calls have returned.  The caller's

@@ -1,5 +1,5 @@
 /* readahead.h — read a byte source on a second thread, a few blocks ahead
- * of its reader (issue #20: featurize inflates the next blocks of a zip
+ * of its reader (featurize inflates the next blocks of a zip
  * member while it parses the last ones, so a log costs about the larger
  * of the two, not their sum, when a core is free).
  *

@@ -13,7 +13,7 @@
  * and a second metadata block appended mid-file.  Blank lines are skipped
  * and counted, as pandas skips them.
  *
- * Streaming (issue #20): the log is read in blocks into one fixed buffer
+ * Streaming, for speed: the log is read in blocks into one fixed buffer
  * (it grows only for a line longer than the buffer), lines are tokenised
  * in place, and nothing is allocated per row or field.  A row whose
  * feature fields are byte for byte those of the previous row (the common

@@ -1,5 +1,5 @@
 /* ahlog_write.h — AutoHeuristic log *writer* (stages/formats/ahlog_write.c;
- * owner: bench, issue "Collect training data on our own GPUs"), spec §1.1,
+ * owner: bench, which collects training data on our own GPUs), spec §1.1,
  * §1.3–§1.5: Python's float format, the mm metadata line and header, one
  * input's logged features, and the resumable appender.  The reader is
  * ahlog.h. */

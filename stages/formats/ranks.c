@@ -1,4 +1,4 @@
-/* ranks.c — per-input rankings TSV; see ranks.h (issue #19). */
+/* ranks.c — per-input rankings TSV; see ranks.h. */
 #include "ranks.h"
 
 #include <inttypes.h>

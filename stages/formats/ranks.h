@@ -1,5 +1,5 @@
 /* ranks.h — per-input rankings of a feat TSV's inputs by any ranker that is
- * not a tree (issue #19: NVIDIA's analytic nvMatmulHeuristics, stage
+ * not a tree (today NVIDIA's analytic nvMatmulHeuristics, stage
  * nvmmh), for eval --ranked to score like a tree (spec §5.9, §7.3).
  * Format: stages/FORMATS.md "ranks TSV".
  *

@@ -19,7 +19,7 @@
  * entries at most.  def is listed even when it has no time (it then adds
  * no time: an input whose truth is def always has def's time).
  *
- * the first entry alone (ours, issue #19; C only): the list head run
+ * the first entry alone (ours; C only): the list head run
  * alone (eval --curve's `head`): the first entry of the ranking with
  * prob > 0 and rank >= 0 whose choice is available (time not NAN), else
  * def when it is available (rank() appends def to every list), else none.
@@ -38,7 +38,7 @@
  * 1.0204082: then t > F x best means best / t < NEAR_BEST_RATIO).
  * stages/sh/vars.sh reads NEAR_BEST_RATIO from here for FAST_REJECT.
  *
- * regret (ours, issue #3): (the smallest time among the listed choices) /
+ * regret (ours): (the smallest time among the listed choices) /
  * (the input's best time) >= 1: the slowdown against the oracle when
  * autotuning only the list.  Times in milliseconds (any one unit).
  */

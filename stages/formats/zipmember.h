@@ -1,5 +1,5 @@
-/* zipmember.h — one member of a zip archive as a stream of bytes (issue
- * #20: featurize reads the official logs straight out of their zips).
+/* zipmember.h — one member of a zip archive as a stream of bytes
+ * (featurize reads the official logs straight out of their zips).
  *
  * The archive is read by libzip (central directory, local headers, zip64).
  * A deflated member is inflated by ISA-L (igzip, streaming, ~3x zlib's

@@ -1,5 +1,5 @@
 /* curve.c — hit rate and regret at every list length; see curve.h
- * (issue #19, spec §5.9, §7.3). */
+ * (spec §5.9, §7.3). */
 #include "curve.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
 /* curve.h — hit rate and regret of a ranking at every list length
- * (issue #19; spec §5.9 top-k list, §7.3 how Inductor uses it).
+ * (spec §5.9 top-k list, §7.3 how Inductor uses it).
  *
  * Choices are integers of a caller-defined universe, as in metrics.h; per
  * input: time[c] in ms (NAN = not measured for the input, +inf = failed),
@@ -23,7 +23,7 @@
  *          first_entry): k = 0 before the leaves had picks, and k = 0
  *          itself for a tree without them.
  *
- *   auto   ("top-k sized by confidence", issue #35): the top-k list with
+ *   auto   ("top-k sized by confidence"): the top-k list with
  *          k = the leaf's own top_k (tree.h, fit --topk-eps), or 10, the
  *          top_k Inductor's tuned_mm passes, for a tree or ranking without
  *          one; the mean k is kept too.

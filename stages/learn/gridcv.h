@@ -19,7 +19,7 @@
  * (gridcv_pass_close).  A job writes only its own model's trees and
  * accumulators of its pass and reads only what no job writes, so jobs
  * (and the passes, each with its own buffers) may run in any order and on
- * any thread (issue #20: gridcv_model is a pool_fn); closing the passes
+ * any thread (gridcv_model is a pool_fn); closing the passes
  * in pass order, models in grid order, merges the accumulators
  * (mx_merge) into exactly what gridcv_run's sequence gives, so the output
  * does not depend on the schedule.  The per-model timings are summed in
@@ -116,7 +116,7 @@ void gridcv_run(const gridcv *g, gridcv_result *r, pool *pl);
  * unfilled, g->rule.fill = 0, so the selected model and every entry before
  * the fill are those of --leaf-fill none). */
 void gridcv_rank_written(const gridcv *g, tree *t, int mode, int fill);
-/* fit --topk-eps E (issue #35, "a top-k sized by confidence"): set every
+/* fit --topk-eps E ("a top-k sized by confidence"): set every
  * node's top_k in t (the written tree of model `model`, ordered by mode
  * and fill as gridcv_rank_written orders it) and t->topk_eps = eps.  For
  * each fold f < g->folds, the model is refitted without fold f (as in its

@@ -1,5 +1,5 @@
 /* leaforder.c — leaf list orders good at every list length (see
- * leaforder.h; issue #19, spec §5.9, §6.1, §7.3). */
+ * leaforder.h; spec §5.9, §6.1, §7.3). */
 #include "leaforder.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
 /* leaforder.h — leaf list orders that are good at every list length
- * (issue #19; spec §5.9 top-k list, §6.1 leaf lists, §7.3 how Inductor uses
+ * (spec §5.9 top-k list, §6.1 leaf lists, §7.3 how Inductor uses
  * them), and each leaf's pick.  rerank() (rerank.h) calls lo_order() and
  * lo_pick() for the RR_PREFIX modes.
  *
@@ -81,10 +81,10 @@ typedef struct {
 
 /* The named rules, one table (fit --leaf-rank NAME; rerank.h RR_PREFIX + i
  * is rule i): name, lambda, rest, margin, exact, offered.
- * `prefix` was the first rule of issue #19, `joint` its default (chosen
- * out of fold, with fit --select-rank greedy) and today's for a GPU
- * without a profile row; `head-12` and `head-q0` are issue #35's (trained
- * for the head: entry 0 offered for every input of the leaf, chosen by its
+ * `prefix` was the first rule, `joint` the default that replaced it
+ * (chosen out of fold, with fit --select-rank greedy) and today's for a
+ * GPU without a profile row; `head-12` and `head-q0` are trained for the
+ * head (entry 0 offered for every input of the leaf, chosen by its
  * first-entry and top-1 regret; docs/RESULTS.md section 2.7).  The other
  * candidates were retired; their figures are in docs/RESULTS.md §2.8. */
 #define LO_RULES(X) \

@@ -30,7 +30,7 @@
  * every list against its labels; a filled tree's (fit --leaf-fill) may
  * hold every class, param leaf_fill says so.
  *
- * Issue #19's orders (leaves right at every list length, leaforder.h)
+ * The orders of leaforder.h (leaves right at every list length)
  * are rerank.h's RR_PREFIX modes: they see, per node, the inputs that
  * reach it with every class's time (rr_input.time).
  */

@@ -1,5 +1,5 @@
 /* rerank.c — re-order every tree node's class list for the top-k metrics
- * (see rerank.h; issue #3, spec §5.9, §6.1, §7.3). */
+ * (see rerank.h; spec §5.9, §6.1, §7.3). */
 #include "rerank.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
 /* rerank.h — re-order the class list of every tree node for the top-k
- * metrics (issue #3 "Measure and beat the shipped heuristics"; spec §5.9
+ * metrics (spec §5.9
  * top-k list, §6.1 leaf lists, §7.3 how Inductor uses them).
  *
  * The reference ranks a leaf's choices by their weighted frequency among the
@@ -43,7 +43,7 @@
 #define MMRANK_RERANK_H
 #include "formats/tree.h"
 
-/* RR_PREFIX + i: the order lo_rules[i] of leaforder.h (issue #19: the
+/* RR_PREFIX + i: the order lo_rules[i] of leaforder.h (the
  * first entry by its regret alone, extern_mm competing, the rest for the
  * top-k; extern_mm first or last). */
 enum { RR_FREQ = 0, RR_GREEDY = 1, RR_PREFIX = 2 };

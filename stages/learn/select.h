@@ -1,4 +1,4 @@
-/* select.h — fit's model selection (spec §5.10; ours: issue #3).
+/* select.h — fit's model selection (spec §5.10; all but SEL_TOP1 ours).
  *
  * Each model of the grid has the metrics (metrics.h) of its validation
  * set, or with --folds of its cross-validation set (every training input
@@ -14,7 +14,7 @@
  *            regret geometric mean, by more than 1e-12, then the earlier
  *            model.
  * SEL_REGRET and SEL_HIT skip a model whose set is empty.
- *   SEL_CURVE (issue #19, select_curve): the whole curve (curve.h), k in
+ *   SEL_CURVE (select_curve): the whole curve (curve.h), k in
  *            cv_select_points (1, 2, 5, 10; top-k + extern_mm): the
  *            smallest mean over those k of L_k(model) / min over the grid's
  *            models of L_k, L_k = the mean capped ln regret at k

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # compare.sh — the shipped PyTorch heuristic vs ours, side by side
-# (issue "Measure and beat the shipped heuristics"; spec §5.9 metrics, §6.3
+# (spec §5.9 metrics, §6.3
 # shipped artifacts, §7.3 how Inductor uses the top-k list).
 #
 # usage: stages/sh/compare.sh [--bin DIR] [--ranking K] [--reference ART.py]
@@ -18,7 +18,7 @@
 # ours: the reference learner trained by us on ours' training data), and the
 # diff column becomes ours - ref.
 # If ART.py is absent, prints "skip shipped: no ART.py" and evaluates ours
-# alone.  Then the curve (issue #19, eval --curve) of every tree per set:
+# alone.  Then the curve (eval --curve) of every tree per set:
 # hit rate and regret of the pick alone (the leaf's pick where it was
 # measured for the input, else the first listed choice that was, no
 # extern_mm added: what the C API's pick() launches), of the list head

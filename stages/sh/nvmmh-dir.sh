@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# nvmmh-dir.sh — where NVIDIA's nvMatmulHeuristics is (the optional peer of
-# issue #19, stage nvmmh): prints the folder holding
+# nvmmh-dir.sh — where NVIDIA's nvMatmulHeuristics is (the optional
+# analytic peer of the trees, stage nvmmh): prints the folder holding
 # include/nvMatmulHeuristics.h and lib/libnvMatmulHeuristics.so.0.
 #
 # usage: stages/sh/nvmmh-dir.sh [DIR]

@@ -7,7 +7,7 @@
 # stderr are kept apart and replayed, command by command in the order given,
 # once the command and every command before it are done: the output is the
 # same whichever finishes first (make heuristic's featurize runs of the extra
-# sets, issue #20).  Exit status: 0 if every command succeeded, else 1 (every
+# sets).  Exit status: 0 if every command succeeded, else 1 (every
 # command is still run to its end, and its messages shown).
 set -u
 [ $# -ge 1 ] || { echo "usage: stages/sh/par.sh N CMD..." >&2; exit 2; }

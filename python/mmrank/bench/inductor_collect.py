@@ -1,5 +1,5 @@
 """mmrank.bench.inductor_collect — Inductor's own AutoHeuristic collection as a bench back
-end (issue #17 "the exact path"; spec §3.4, the gen_data_mm.py flow).
+end (labels from the path the official data took; spec §3.4, the gen_data_mm.py flow).
 
 usage: python3 -m mmrank.bench.inductor_collect [options] SHAPES LOG
 

@@ -1,4 +1,4 @@
-/* lt.h — cuBLASLt algorithms as bench choices (issue #5, build item 2).
+/* lt.h — cuBLASLt algorithms as bench choices.
  *
  * cuBLAS's first pick (extern_mm) is not always its fastest.  bench asks
  * cublasLtMatmulAlgoGetHeuristic for its top candidates (`bench

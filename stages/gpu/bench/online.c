@@ -1,6 +1,6 @@
 /* online.c — bench --use-heuristic: autotune only the heuristic's
  * top-k choices plus extern_mm, and measure what that buys against a full
- * autotune of the same input (issue "Use the learned heuristic"; spec §3.1
+ * autotune of the same input (spec §3.1
  * --use-heuristic, §7.2–§7.3 how Inductor uses the ranking).
  *
  * Per input (all times in ms per call, wall times in seconds):

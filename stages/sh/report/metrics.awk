@@ -72,7 +72,7 @@ END {
 		}
 		print "</tbody></table>"
 	} else if (mode == "curve") {
-		# eval --curve (issue #19): per set, the pick alone, k = 1..10, auto and
+		# eval --curve: per set, the pick alone, k = 1..10, auto and
 		# the list head alone
 		split("set k inputs hit_rate regret_gmean regret_max regret_none", need, " ")
 		for (i in need) if (!(need[i] in col)) die("no column " need[i])
