@@ -50,6 +50,7 @@ import json
 import math
 import sys
 
+from mmrank import stats
 from mmrank.bench.inductor_text import write_atomic
 
 
@@ -159,33 +160,9 @@ def percentile(v, q):
     return s[lo] + (pos - lo) * (s[hi] - s[lo])
 
 
-def ranks(v):
-    """Average ranks (1-based) with ties sharing the mean rank."""
-    order = sorted(range(len(v)), key=lambda i: v[i])
-    r = [0.0] * len(v)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and v[order[j + 1]] == v[order[i]]:
-            j += 1
-        for t in range(i, j + 1):
-            r[order[t]] = (i + j) / 2 + 1
-        i = j + 1
-    return r
-
-
 def spearman(x, y):
-    """Pearson correlation of the average ranks; None if undefined."""
-    if len(x) < 3:
-        return None
-    rx, ry = ranks(x), ranks(y)
-    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
-    sxy = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
-    sxx = sum((a - mx) ** 2 for a in rx)
-    syy = sum((b - my) ** 2 for b in ry)
-    if sxx == 0 or syy == 0:
-        return None
-    return sxy / math.sqrt(sxx * syy)
+    """Spearman's rho (mmrank.stats); None with fewer than 3 values."""
+    return None if len(x) < 3 else stats.spearman(x, y)
 
 
 def winner(times):

@@ -41,6 +41,7 @@ import records     # this script's folder: the judge's record reader
 import truth_log   # the truth's per-key times
 import truth_model
 from mmrank.bench import inductor_log
+from mmrank.stats import spearman
 
 M_BUCKETS = ((16, "m<=16"), (128, "m<=128"), (1024, "m<=1024"), (None, "m>1024"))
 
@@ -143,27 +144,6 @@ def read_log(path):
             acc.setdefault(gid, {}).setdefault(f[-2], []).append(t)
     return {("any", g): {c: statistics.median(ts) for c, ts in cs.items()}
             for g, cs in acc.items()}
-
-
-def spearman(a, b):
-    """Spearman's rho of two equal-length lists (average ranks for ties)."""
-    def ranks(x):
-        order = sorted(range(len(x)), key=lambda i: x[i])
-        r = [0.0] * len(x)
-        i = 0
-        while i < len(order):
-            j = i
-            while j + 1 < len(order) and x[order[j + 1]] == x[order[i]]:
-                j += 1
-            for t in range(i, j + 1):
-                r[order[t]] = (i + j) / 2
-            i = j + 1
-        return r
-    ra, rb = ranks(a), ranks(b)
-    ma, mb = statistics.fmean(ra), statistics.fmean(rb)
-    num = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
-    den = math.sqrt(sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb))
-    return num / den if den else None
 
 
 def aten_ratio(ms):
