@@ -25,7 +25,9 @@
 #   CACHE_ROOT   /tmp/mmrank-truth-cache (one Inductor + Triton cache folder
 #                per row, kept across calls: truth.py turns Inductor's graph
 #                caches off, so only compiled kernels are reused)
-#   TRUTH_LOG_EXTRA  more truth_log.py options (e.g. --epilogue attribute)
+#   TRUTH_LOG_EXTRA  more truth_log.py options (e.g. --epilogue attribute;
+#                a DEVICE=cpu run's records carry no GPU facts: the log needs
+#                --shared-memory N --device-capa X.Y of the GPU it stands for)
 #   PYTHON       python3 (truth.py's interpreter; tests pass a stand-in)
 # The mmrank package (mmrank.force, mmrank.bench.inductor_log): this
 # checkout's python/, put first on PYTHONPATH here.
