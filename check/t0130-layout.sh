@@ -7,7 +7,7 @@
 # tree (stages/, check/, perf/, kernels/; not gen/, build/, out/ or a hidden
 # folder: .git, a local scratch copy) is read;
 # and the layers include only downward.
-# README.md stays within 12000 bytes, and every "RESULTS.md §N.M" (or
+# README.md stays within 12000 bytes, perf/results within 100 files, and every "RESULTS.md §N.M" (or
 # "section N.M") of README.md and docs/*.md names a heading of docs/RESULTS.md.
 . check/lib.sh
 
@@ -54,6 +54,11 @@ test_expect_success 'layout-bare-include-caught' '
 '
 test_expect_success 'layout-readme-size' '
 	n=$(wc -c <README.md); [ "$n" -le 12000 ] || { echo "README.md is $n bytes (at most 12000)"; false; }
+'
+# the recorded results stay a reader's folder: at most 100 files
+test_expect_success 'layout-results-at-most-100-files' '
+	n=$(find perf/results -type f | wc -l)
+	[ "$n" -gt 0 ] && [ "$n" -le 100 ] || { echo "perf/results holds $n files (1..100)"; false; }
 '
 # each section number a RESULTS reference names, both ends of a range
 results_refs() {
