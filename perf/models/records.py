@@ -163,6 +163,14 @@ _KEY = re.compile(rf"([a-z_]+) {_SIZE}x{_SIZE}x{_SIZE} ([A-Za-z0-9_.]+) {_SIZE},
                   rf"{_SIZE},{_SIZE}")
 
 
+def gemm_size(text):
+    """The int of a size's text (ASCII digits, no leading zero, at most
+    SIZE_MAX), or None."""
+    if isinstance(text, str) and re.fullmatch(_SIZE, text) and int(text) <= SIZE_MAX:
+        return int(text)
+    return None
+
+
 def gemm_key(text):
     """(op, (m, k, n), dtype, ((s10, s11), (s20, s21))) of a GEMM key
     'OP MxKxN DTYPE S10,S11 S20,S21', or None when TEXT is not one (a size
@@ -272,19 +280,19 @@ def OBJ(fields, need=(), when=None, also=None):
 STRIDES = LIST(OPT(LIST(INT)))
 # one GEMM autotuning of run.py (autotuning_entry): sizes and dtype null when
 # symbolic; a choice's ms null when it failed
-AUTOTUNED = OBJ({"op": STR, "m": OPT(COUNT), "k": OPT(COUNT), "n": OPT(COUNT), "dtype": OPT(STR),
+AUTOTUNED = OBJ({"op": TEXT, "m": OPT(COUNT), "k": OPT(COUNT), "n": OPT(COUNT), "dtype": OPT(TEXT),
                  "strides": STRIDES, "ms": MAP(OPT(NUM))}, need=("op", "ms"))
 HANDLER = OBJ({"decisions": MAP(COUNT), "k_sum": MAP(COUNT), "kept_triton_sum": MAP(COUNT),
                "fallbacks": MAP(COUNT), "artifact": STR},
               need=("decisions", "k_sum", "kept_triton_sum", "fallbacks"))
-HANDLER_LOG = OBJ({"op": STR, "m": COUNT, "k": COUNT, "n": COUNT, "strides": OPT(STRIDES),
+HANDLER_LOG = OBJ({"op": TEXT, "m": COUNT, "k": COUNT, "n": COUNT, "strides": OPT(STRIDES),
                    "kept": LIST(STR)}, need=("op", "m", "k", "n", "kept"))
 # a run.py record (run.sh's timeout record too): what report.py, gap.py,
 # replay.py and clocks.py read; a record with status ok has its times
 RUN_RECORD = OBJ({
     "model": NAME, "phase": WORD(*PHASES), "mode": WORD(*MODES), "rep": REP,
-    "status": WORD(*STATUSES), "cache": STR, "autotune": STR, "error": STR, "why": STR,
-    "device": OPT(STR), "torch": OPT(STR), "transformers": OPT(STR), "triton": OPT(STR),
+    "status": WORD(*STATUSES), "cache": STR, "autotune": TEXT, "error": STR, "why": STR,
+    "device": OPT(TEXT), "torch": OPT(TEXT), "transformers": OPT(TEXT), "triton": OPT(TEXT),
     "compile_s": NUM, "step_ms": POS, "wall_s": NUM, "gemm_choices_s": OPT(NUM),
     "gemm_autotune_s": OPT(NUM), "gemm_select_s": OPT(NUM), "counters": MAP(OPT(NUM)),
     "handler": OPT(HANDLER), "handler_log": LIST(HANDLER_LOG), "autotuned": LIST(AUTOTUNED)},
@@ -353,13 +361,13 @@ VARIANT = _is(lambda v: isinstance(v, str) and re.fullmatch(
 CANDIDATES = _is(lambda v: _whole(v) and 0 <= v <= 10000, "a whole number 0..10000")
 TRUTH_RECORD = OBJ({
     "model": NAME, "phase": WORD(*PHASES), "variant": VARIANT, "status": WORD(*TRUTH_STATUSES),
-    "mode": OPT(STR), "layers": OPT(COUNT), "batch": OPT(COUNT), "seq": OPT(COUNT),
-    "device": OPT(STR), "capability": OPT(TUPLE(COUNT, COUNT)), "shared_memory": OPT(COUNT),
+    "mode": OPT(TEXT), "layers": OPT(COUNT), "batch": OPT(COUNT), "seq": OPT(COUNT),
+    "device": OPT(TEXT), "capability": OPT(TUPLE(COUNT, COUNT)), "shared_memory": OPT(COUNT),
     "decisions": OPT(LIST(DECISION)), "analysis": OPT(OBJ({"status": OPT(STR),
                                                            "slots": LIST(SLOT)})),
     "step_ms": OPT(POS), "gemm_ms": OPT(REAL), "nongemm_ms": OPT(REAL),
     "prediction": OPT(OBJ({"step_ms": OPT(REAL), "naive_step_ms": OPT(REAL),
-                           "method": OPT(STR)})),
+                           "method": OPT(TEXT)})),
     "measured_over_predicted": OPT(REAL), "measured_over_naive": OPT(REAL),
     "error": STR, "why": STR, "wall_s": OPT(NUM), "n_candidates_max": OPT(CANDIDATES)},
     need=("model", "phase", "variant", "status"))
@@ -403,6 +411,36 @@ def read(path, bad, error=record_error):
                 continue
             out.append((i, rec))
     return out
+
+
+def write_all(outputs):
+    """Write each (path, text) of OUTPUTS all or none: every text to
+    PATH.tmp<pid> first, then each renamed over its path; on an OSError the
+    temporary files left are removed and it is raised (os_error words it)."""
+    tmps, path = [], None
+    try:
+        for path, text in outputs:
+            tmps.append(f"{path}.tmp{os.getpid()}")
+            with open(tmps[-1], "w", encoding="utf-8") as fh:
+                fh.write(text)
+        for tmp, (path, _) in zip(tmps, outputs):
+            os.replace(tmp, path)
+    except OSError as e:
+        for tmp in tmps:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        raise OSError(e.errno, e.strerror, path) from None
+
+
+def os_error(e):
+    """An OSError as one line: 'FILE: why'."""
+    return f"{e.filename}: {e.strerror}" if e.filename else str(e)
+
+
+def json_text(data):
+    """DATA as indented JSON with a final newline; ValueError when it holds
+    a NaN or an infinity (not JSON)."""
+    return json.dumps(data, indent=1, allow_nan=False) + "\n"
 
 
 def _names(models_file, names):
