@@ -241,6 +241,13 @@ tbad truth-log-feature-vs-key "'decisions\[0\]\.features\[0\]': feature 'm' '7' 
 tbad truth-log-decision-m-vs-key "'decisions\[0\]\.m': 1 differs from the key's 2048" 's/"call": 0, "op": "addmm", "m": 2048,/"call": 0, "op": "addmm", "m": 1,/'
 sed '1s/"forced": "extern_bias_addmm", "rank"/"forced": "extern_bias_addmm\xff", "rank"/' "$T/truth.jsonl" >"$TMP/tb.jsonl"
 expect_error truth-log-bad-utf8 "tb\.jsonl:1: not JSON \('utf-8' codec can't decode byte 0xff" "$TMP/tb.txt" python3 "$M/truth_log.py" "$TMP/tb.txt" "$TMP/tb.jsonl"
+# a text of a table cell: a control character is refused at the record, a
+# '|' escaped in the summary
+tbad truth-log-device-newline "'device': 'cuda\\\\n# x' is not a text of at most 200 printable characters" 's/"device": "cuda"/"device": "cuda\\n# x"/'
+sed 's/"method": "pattern"/"method": "pat|tern"/' "$T/truth.jsonl" >"$TMP/pipe.jsonl"
+if python3 "$M/truth_log.py" "$TMP/pipe.txt" "$TMP/pipe.jsonl" --summary "$TMP/pipe.md" 2>/dev/null &&
+	grep -qF '| mix:best | 0.3700 | pat\|tern | 0.3720 |' "$TMP/pipe.md"; then ok truth-log-cell-pipe
+else fail truth-log-cell-pipe "$(grep mix: "$TMP/pipe.md" | head -2)"; fi
 # a profiler trace of the wrong shape is a TraceError naming the event
 if PYTHONPATH="$ROOT/$M:$PYTHONPATH" python3 - >"$TMP/tt.out" 2>&1 <<'EOF'
 import truth_trace as tt

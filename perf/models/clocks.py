@@ -281,7 +281,8 @@ def markdown(res):
               "|---|---|---|---|---|---|---|---|"]
     for name, c in res["clocks"].items():
         for k in c["keys"]:
-            lines.append(f"| {name} | {k['key']} | {k['truth_best'] or '-'} | {k['pick'] or '-'} "
+            lines.append(f"| {name} | {k['key']} | {records.cell(k['truth_best'] or '-')} "
+                         f"| {records.cell(k['pick'] or '-')} "
                          f"| {_f(k['regret'], '.4f')} | {_f(k['rho'], '.3f')} | {_f(k['aten'], '.3f')} "
                          f"| {_f(k['aten_abs'], '.3f')} |")
     return "\n".join(lines) + "\n"

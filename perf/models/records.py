@@ -432,6 +432,12 @@ def write_all(outputs):
         raise OSError(e.errno, e.strerror, path) from None
 
 
+def cell(x):
+    """X as the text of a markdown table cell: '|' escaped (a choice id
+    such as decompose_k|k_split=4 holds one)."""
+    return str(x).replace("|", "\\|")
+
+
 def os_error(e):
     """An OSError as one line: 'FILE: why'."""
     return f"{e.filename}: {e.strerror}" if e.filename else str(e)

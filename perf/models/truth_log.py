@@ -219,13 +219,14 @@ def markdown(summary):
             sw = k["step_winner"] and log_choice(k["step_winner"], True)
             sw = "same" if sw in (k["winner"], None) else sw
             out.append(f"| {k['key']} | {k['slots']} | {k['measured']}/{k['offered']} | "
-                       f"{k['winner']} | {_f(k['winner_ms'])} | {_f(k['extern_ms'])} | "
-                       f"{k['extern_rank'] or '-'} | {_f(k['extern_over_winner'])} | {sw} |")
+                       f"{records.cell(k['winner'])} | {_f(k['winner_ms'])} | {_f(k['extern_ms'])} | "
+                       f"{k['extern_rank'] or '-'} | {_f(k['extern_over_winner'])} | "
+                       f"{records.cell(sw)} |")
         if s["mixed"]:
             out += ["", "| mixed variant | predicted ms | method | measured ms | measured/predicted "
                     "| measured/naive |", "|---|---|---|---|---|---|"]
             for m in s["mixed"]:
-                out.append(f"| {m['variant']} | {_f(m['predicted_ms'])} | {m['method']} | "
+                out.append(f"| {m['variant']} | {_f(m['predicted_ms'])} | {records.cell(m['method'])} | "
                            f"{_f(m['measured_ms'])} | {_f(m['measured_over_predicted'])} | "
                            f"{_f(m['measured_over_naive'])} |")
         out.append("")
