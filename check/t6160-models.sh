@@ -145,6 +145,34 @@ if python3 "$M/report.py" --skip-bad-lines "$TMP/skip.jsonl" >"$TMP/skip.md" 2>"
 printf '{%s, "status": "ok", "compile_s": 1.0, "step_ms": 2.0, "autotuned": [{"op": "mm"}]}\n' "$GOOD" >"$TMP/ga.jsonl"
 expect_error models-gap-bad-record "^gap\.py: .*ga\.jsonl:1: field 'autotuned\[0\]\.ms': missing" "$TMP/none.md" \
 	python3 "$M/gap.py" "$TMP/ga.jsonl"
+# physical bounds (records.py TIME_MAX, TIME_MIN, SIZE_MAX): a whole number
+# of 400 digits, a float near the largest, a time below 1 ns, a control
+# character in a text of the table, each named, never an overflow's traceback
+BIG=$(printf '1%0400d' 0)
+bad_record models-report-bigint-compile "'compile_s': 10000000000.*\\(401 characters\\) is not a number >= 0 \\(at most 1e9\\)" \
+	"$GOOD"', "status": "ok", "compile_s": '"$BIG"', "step_ms": 2.0'
+bad_record models-report-huge-step "'step_ms': 1\\.7e\\+308 is not a number > 0 \\(a time in \\[1e-06, 1e9\\]\\)" \
+	"$GOOD"', "status": "ok", "compile_s": 1.0, "step_ms": 1.7e308'
+bad_record models-report-tiny-step "'step_ms': 5e-324 is not a number > 0" "$GOOD"', "status": "ok", "compile_s": 1.0, "step_ms": 5e-324'
+bad_record models-report-huge-autotuned-ms "'autotuned\\[0\\]\\.ms\\.extern_mm': 1\\.7e\\+308 is not a number >= 0" \
+	"$GOOD"', "status": "ok", "compile_s": 1.0, "step_ms": 2.0, "autotuned": [{"op": "mm", "ms": {"extern_mm": 1.7e308}}]'
+bad_record models-report-bigint-handler "'handler\\.decisions\\.mm': 1000.* is not a whole number in \\[0, 2\\*\\*62\\]" \
+	"$GOOD"', "status": "ok", "compile_s": 1.0, "step_ms": 2.0, "handler": {"decisions": {"mm": '"$BIG"'}, "k_sum": {}, "kept_triton_sum": {}, "fallbacks": {}}'
+bad_record models-report-device-newline "'device': 'x\\|y\\\\n# z' is not a text of at most 200 printable characters" \
+	"$GOOD"', "status": "ok", "compile_s": 1.0, "step_ms": 2.0, "device": "x|y\n# z"'
+# run.sh's resume (records.py done) names such a record and goes on
+printf '{%s, "status": "ok", "compile_s": %s, "step_ms": 2.0}\n{"model": "gpt2", "phase": "decode", "mode": "b", "rep": 1, "status": "error"}\n' \
+	"$GOOD" "$BIG" >"$TMP/big.jsonl"
+got=$(python3 "$M/records.py" done "$TMP/big.jsonl" 2>"$TMP/big.err")
+if [ "$got" = "gpt2 decode b 1" ] && grep -q "big.jsonl:1: field 'compile_s': 1000.*(401 characters) is not a number >= 0 (at most 1e9): ignored" "$TMP/big.err" &&
+	! grep -q Traceback "$TMP/big.err"; then
+	ok models-records-done-bigint; else fail models-records-done-bigint "[$got] $(head -c 400 "$TMP/big.err")"; fi
+# --json is written whole or not at all, and before the table: a missing
+# folder is one line naming it
+expect_error models-report-json-no-folder "^report\.py: .*nodir/r\.json: No such file or directory$" "$TMP/nodir/r.json" \
+	python3 "$M/report.py" check/models/records.jsonl --json "$TMP/nodir/r.json"
+if [ ! -s "$TMP/stdout" ] && ! grep -q Traceback "$TMP/stderr"; then ok models-report-json-no-folder-no-table
+else fail models-report-json-no-folder-no-table "$(head -c 300 "$TMP/stdout")"; fi
 # records.py done: a key field that is not its word cannot forge another key
 printf '%s\n' '{"model": "gpt2", "phase": "prefill b 1\ngpt2 prefill", "mode": "a", "rep": 1, "status": "ok"}' \
 	'{"model": "gpt2", "phase": "prefill", "mode": "b c", "rep": 1, "status": "error"}' \

@@ -214,6 +214,63 @@ tbad truth-log-slot-key "'analysis\.slots\[0\]\.key': 'addmm 2048' is not a GEMM
 tbad truth-log-slot-us-string "'analysis\.slots\[0\]\.us': '50' is not a number" 's/"status": "ok", "flags": \[\], "us": 50,/"status": "ok", "flags": [], "us": "50",/'
 tbad truth-log-step-zero "'step_ms': 0 is not a number > 0" 's/"step_ms": 0.4,/"step_ms": 0,/'
 tbad truth-log-variant "'variant': 'rank:x' is not a variant" 's/"variant": "rank:0"/"variant": "rank:x"/'
+# physical bounds (records.py): a whole number of 400 digits, a float near
+# the largest, a time below 1 ns (the log writes ms to 1e-9), sizes past 2**62
+BIG=$(printf '1%0400d' 0)
+tbad truth-log-bigint-step "'step_ms': 1000.*\(401 characters\) is not a number > 0" "s/\"step_ms\": 0.4,/\"step_ms\": $BIG,/"
+tbad truth-log-us-huge "'analysis\.slots\[0\]\.us': 1e\+308 is not a number > 0 \(a time in \[1e-06, 1e9\]\)" 's/"status": "ok", "flags": \[\], "us": 50,/"status": "ok", "flags": [], "us": 1e308,/'
+tbad truth-log-us-bigint "'analysis\.slots\[0\]\.us': 1000.* is not a number > 0" "s/\"status\": \"ok\", \"flags\": \[\], \"us\": 50,/\"status\": \"ok\", \"flags\": [], \"us\": $BIG,/"
+tbad truth-log-us-below-1ns "'analysis\.slots\[0\]\.us': 1e-07 is not a number > 0 \(a time in \[1e-06, 1e9\]\)" 's/"status": "ok", "flags": \[\], "us": 50,/"status": "ok", "flags": [], "us": 1e-7,/'
+tbad truth-log-nongemm-extreme "'nongemm_ms': -1\.7e\+308 is not a number in \[-1e9, 1e9\]" 's/"nongemm_ms": 0.25,/"nongemm_ms": -1.7e308,/'
+tbad truth-log-slot-m-bigint "'analysis\.slots\[0\]\.m': 1000.* is not a whole number in \[0, 2\*\*62\]" "s/\"slot\": 0, \"kind\": \"aten\", \"op\": \"addmm\", \"m\": 2048,/\"slot\": 0, \"kind\": \"aten\", \"op\": \"addmm\", \"m\": $BIG,/"
+# what featurize refuses is refused at the record (mmrank.rules: the log
+# reader's rules), never written to a log that exits 0: choice ids emit
+# cannot write, mm's features each once with values the reader takes, a
+# feature that contradicts the key, a line that is not UTF-8
+tbad truth-log-choice-quote "'decisions\[0\]\.offered\[2\]': 'type=triton_\"x' is not a choice id: contains a quote" 's/"type=triton_BLOCK-M=64_BLOCK-K=32_BLOCK-N=64_numstages=3_numwarps=4", "type=triton_BLOCK-M=128/"type=triton_\\"x", "type=triton_BLOCK-M=128/'
+tbad truth-log-choice-nonascii "'decisions\[0\]\.offered\[0\]': 'extern_b.+' is not a choice id: contains a character outside printable ASCII" 's/"offered": \["extern_bias_addmm"/"offered": ["extern_b\\u00e9"/'
+tbad truth-log-feature-quote "'decisions\[0\]\.features\[3\]': feature 'mat1_dtype': unknown dtype" 's/\["mat1_dtype", "torch.bfloat16", true\]/["mat1_dtype", "torch.\\"bf16", true]/'
+tbad truth-log-feature-nul "'decisions\[0\]\.features\[3\]': feature 'mat1_dtype': contains white space or a control character" 's/\["mat1_dtype", "torch.bfloat16", true\]/["mat1_dtype", "torch.bf\\u000016", true]/'
+tbad truth-log-feature-zero-width "'decisions\[0\]\.features\[3\]': feature 'mat1_dtype': unknown dtype" 's/\["mat1_dtype", "torch.bfloat16", true\]/["mat1_dtype", "torch.bfloat16\\u200b", true]/'
+tbad truth-log-feature-not-number "'decisions\[0\]\.features\[0\]': feature 'm': not a whole number >= 0 within a 64-bit integer" 's/\["m", "2048", false\]/["m", "abc", false]/'
+tbad truth-log-feature-400-digits "'decisions\[0\]\.features\[0\]': feature 'm': not a whole number >= 0 within a 64-bit integer" "s/\[\"m\", \"2048\", false\]/[\"m\", \"$BIG\", false]/"
+tbad truth-log-feature-twice "'decisions\[0\]\.features\[1\]': feature 'm' named twice" 's/\["k", "768", false\]/["m", "2048", false]/'
+tbad truth-log-feature-feedback "'decisions\[0\]\.features\[11\]': 'feedback' is not one of mm's categorical features" 's/\["using_tf32", "not_float_32", true\]\], "offered": \["extern_bias/["feedback", "x", true]], "offered": ["extern_bias/'
+tbad truth-log-feature-not-mm "'decisions\[0\]\.features\[0\]': 'x' is not one of mm's numerical features" 's/\["m", "2048", false\]/["x", "2048", false]/'
+tbad truth-log-feature-vs-key "'decisions\[0\]\.features\[0\]': feature 'm' '7' differs from the key's 2048" 's/\["m", "2048", false\]/["m", "7", false]/'
+tbad truth-log-decision-m-vs-key "'decisions\[0\]\.m': 1 differs from the key's 2048" 's/"call": 0, "op": "addmm", "m": 2048,/"call": 0, "op": "addmm", "m": 1,/'
+sed '1s/"forced": "extern_bias_addmm", "rank"/"forced": "extern_bias_addmm\xff", "rank"/' "$T/truth.jsonl" >"$TMP/tb.jsonl"
+expect_error truth-log-bad-utf8 "tb\.jsonl:1: not JSON \('utf-8' codec can't decode byte 0xff" "$TMP/tb.txt" python3 "$M/truth_log.py" "$TMP/tb.txt" "$TMP/tb.jsonl"
+# a text of a table cell: a control character is refused at the record, a
+# '|' escaped in the summary
+tbad truth-log-device-newline "'device': 'cuda\\\\n# x' is not a text of at most 200 printable characters" 's/"device": "cuda"/"device": "cuda\\n# x"/'
+sed 's/"method": "pattern"/"method": "pat|tern"/' "$T/truth.jsonl" >"$TMP/pipe.jsonl"
+if python3 "$M/truth_log.py" "$TMP/pipe.txt" "$TMP/pipe.jsonl" --summary "$TMP/pipe.md" 2>/dev/null &&
+	grep -qF '| mix:best | 0.3700 | pat\|tern | 0.3720 |' "$TMP/pipe.md"; then ok truth-log-cell-pipe
+else fail truth-log-cell-pipe "$(grep mix: "$TMP/pipe.md" | head -2)"; fi
+# a profiler trace of the wrong shape is a TraceError naming the event
+if PYTHONPATH="$ROOT/$M:$PYTHONPATH" python3 - >"$TMP/tt.out" 2>&1 <<'EOF'
+import truth_trace as tt
+ev = {"ph": "X", "cat": "kernel", "name": "k", "ts": 1.0, "dur": 2.0, "args": {"correlation": 1}}
+cases = [(dict(ev, args=[1]), "traceEvents[0].args: not an object"),
+         (dict(ev, args="x"), "traceEvents[0].args: not an object"),
+         (dict(ev, args={"correlation": [1]}), "traceEvents[0].args.correlation: not a number or string"),
+         (dict(ev, dur=float("nan")), "traceEvents[0]: ts or dur is not a finite number")]
+for e, want in cases:
+    try:
+        tt.load({"traceEvents": [e]})
+        print("no error:", e)
+    except tt.TraceError as x:
+        if str(x) != "trace: " + want:
+            print("got", x)
+print("done")
+EOF
+[ "$(cat "$TMP/tt.out")" = done ]; then ok truth-trace-bad-shapes; else fail truth-trace-bad-shapes "$(head -c 400 "$TMP/tt.out")"; fi
+# mmrank.rules' mm features are the C reader's (stages/formats/mmfeatures.c)
+c_names=$(sed -n '/^const char \*const mm_raw_\(num\|cat\)_name/,/^};/p' stages/formats/mmfeatures.c | grep -o '"[a-z0-9_]*"' | tr -d '"' | paste -sd,)
+py_names=$(python3 -c 'from mmrank import rules; print(",".join(rules.MM_NUMERICAL + rules.MM_CATEGORICAL))')
+[ -n "$c_names" ] && [ "$c_names" = "$py_names" ] && ok truth-log-rules-mm-features ||
+	fail truth-log-rules-mm-features "C [$c_names] Python [$py_names]"
 # a little fuzzing: each field of two records (a rank and a mixed variant),
 # wrong-typed or removed, through truth_log.py and clocks.py
 sed -n '1p;7p' "$T/truth.jsonl" >"$TMP/t2.jsonl"

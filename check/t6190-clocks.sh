@@ -56,4 +56,49 @@ expect_error clocks-bad-log "bad\.txt:3: expected 11 comma-separated fields" "$T
 expect_error clocks-bad-name "'\.\./x': expected NAME=FILE" "$TMP/o.md" \
 	clocks check/truth/truth.jsonl --log ../x -o "$TMP/o.md"
 expect_error clocks-no-clock "no clock" "$TMP/o.md" clocks check/truth/truth.jsonl -o "$TMP/o.md"
+# an autotuned entry of a symbolic GEMM (null m, null stride: records.py allows
+# them) cannot be keyed: skipped and counted, the rest compared
+printf '%s\n' '{"model": "gpt2", "phase": "decode", "mode": "b", "rep": 1, "status": "ok", "compile_s": 1.0, "step_ms": 1.0, "autotuned": [{"op": "mm", "m": null, "k": 768, "n": 50257, "dtype": "torch.bfloat16", "strides": [[768, 1], [1, 768]], "ms": {"extern_mm": 0.06}}, {"op": "mm", "m": 16, "k": 768, "n": 50257, "dtype": null, "strides": [null, [1, 768]], "ms": {"extern_mm": 0.06}}, {"op": "mm", "m": 16, "k": 768, "n": 50257, "dtype": "torch.bfloat16", "strides": [[768, 1], [1, 768]], "ms": {"extern_mm": 0.06}}]}' >"$TMP/sym.jsonl"
+if clocks check/truth/truth.jsonl --records sym="$TMP/sym.jsonl" -o "$TMP/sym.md" 2>"$TMP/err" &&
+	grep -qx "clocks.py: sym: 2 autotuned entries skipped (a symbolic size, dtype or stride: no GEMM key)" "$TMP/err" &&
+	grep -q '^| sym | all | 0 | - | - | - | - | 1 | 2.000' "$TMP/sym.md"; then ok clocks-symbolic-skipped
+else fail clocks-symbolic-skipped "$(head -c 300 "$TMP/err")"; fi
+
+# the truth as truth_log.py reads it (records.py's rules): no record, two GPUs,
+# a zero time, sizes past 2**62 are errors
+: >"$TMP/empty.jsonl"
+expect_error clocks-empty-truth "^clocks\.py: no record with status ok or partial$" "$TMP/o.md" \
+	clocks "$TMP/empty.jsonl" --records b=$C/records.jsonl -o "$TMP/o.md"
+sed '3s/"capability": \[9, 0\]/"capability": [8, 0]/' check/truth/truth.jsonl >"$TMP/two.jsonl"
+expect_error clocks-two-gpus "two\.jsonl:3: shared_memory/capability \(232448, \(8, 0\)\) differ from .*two\.jsonl:1's" "$TMP/o.md" \
+	clocks "$TMP/two.jsonl" --records b=$C/records.jsonl -o "$TMP/o.md"
+sed '1s/"status": "ok", "flags": \[\], "us": 50,/"status": "ok", "flags": [], "us": 0,/' check/truth/truth.jsonl >"$TMP/z.jsonl"
+expect_error clocks-us-zero "z\.jsonl:1: field 'analysis\.slots\[0\]\.us': 0 is not a number > 0" "$TMP/o.md" \
+	clocks "$TMP/z.jsonl" --records b=$C/records.jsonl -o "$TMP/o.md"
+D5000=$(printf '9%.0s' $(seq 5000))
+sed "1s/\"key\": \"addmm 2048x768x2304 /\"key\": \"addmm ${D5000}x768x2304 /" check/truth/truth.jsonl >"$TMP/k.jsonl"
+expect_error clocks-key-5000-digits "k\.jsonl:1: field 'decisions\[0\]\.key': 'addmm 9999.*\(5043 characters\) is not a GEMM key" "$TMP/o.md" \
+	clocks "$TMP/k.jsonl" --records b=$C/records.jsonl -o "$TMP/o.md"
+{ head -2 $C/log.txt; sed -n 3p $C/log.txt | sed "s/^[0-9]*,/${D5000},/"; } >"$TMP/big.txt"
+expect_error clocks-log-size-5000-digits "big\.txt:3: field 'm': '9999.*\(5000 characters\) is not a whole number in \[0, 2\*\*62\]" "$TMP/o.md" \
+	clocks check/truth/truth.jsonl --log o="$TMP/big.txt" -o "$TMP/o.md"
+# a time near the largest float: refused at its record, no Infinity in --json
+sed 's/"extern_mm": 0.06/"extern_mm": 1.7e308/' "$TMP/aten.jsonl" >"$TMP/huge.jsonl"
+expect_error clocks-ms-huge "huge\.jsonl:1: field 'autotuned\[0\]\.ms\.extern_mm': 1\.7e\+308 is not a number >= 0" "$TMP/o.json" \
+	clocks check/truth/truth.jsonl --records b="$TMP/huge.jsonl" --json "$TMP/o.json"
+
+# the outputs, all or none: a missing folder is one line; -o is not left
+# behind when --json cannot be written
+expect_error clocks-out-no-folder "^clocks\.py: .*nodir/o\.md: No such file or directory$" "$TMP/nodir/o.md" \
+	clocks check/truth/truth.jsonl --records b=$C/records.jsonl -o "$TMP/nodir/o.md"
+expect_error clocks-json-fails-no-out "^clocks\.py: .*nodir/o\.json: No such file or directory$" "$TMP/o.md" \
+	clocks check/truth/truth.jsonl --records b=$C/records.jsonl -o "$TMP/o.md" --json "$TMP/nodir/o.json"
+
+# --help tells the NAME=FILE forms, --near's default, the outputs and the units
+clocks --help >"$TMP/help" 2>&1
+miss=
+for want in "--records NAME=FILE" "--log NAME=FILE" "within NEAR (default 2 %)" "Outputs:" "milliseconds"; do
+	grep -qF -- "$want" "$TMP/help" || miss="$miss [$want]"
+done
+[ -z "$miss" ] && ok clocks-help-doc || fail clocks-help-doc "missing:$miss"
 finish

@@ -10,7 +10,9 @@ each choice's in-graph milliseconds (truth_log.py's t(key, choice): the
 mean over the key's slots; the ATen choices as extern_mm, for addmm the
 faster of its two).  A clock is any other timing of the same choices:
   --records NAME=FILE  perf/models/run.py records (mode b's "autotuned":
-                       Inductor's own autotune benchmark of each GEMM)
+                       Inductor's own autotune benchmark of each GEMM; an
+                       entry with a symbolic size, dtype or stride (null)
+                       cannot be keyed: it is skipped and counted on stderr)
   --log NAME=FILE      an AutoHeuristic mm log (bench's, Inductor's
                        collection, the official data's): its rows of the
                        same m, k, n, dtype and strides, any op
@@ -28,12 +30,17 @@ Rows: every key, then by regime: m (<= 16, <= 128, <= 1024, > 1024),
 dtype, layout (mat1/mat2 row- or column-major: nn, nt, tn, tt) and op.
 Cells are the share of keys hit, the geometric mean regret, the median rho
 and the median aten ratio (its p10-p90 in --json).
-Bad input is an error naming the file and line; nothing is written then.
+Times are milliseconds (the truth's us / 1e3, the records' ms, the log's
+feedback); regret and the ratios have no unit.
+Outputs: the markdown on stdout, or in OUT.md with -o; --json OUT.json the
+same as data (per key too).  Both are written, or neither.
+Bad input (records.py's rules: a line that is not a record names file:line
+and the field; truth records of two GPUs; no truth record) is an error;
+nothing is written then.
 """
 import argparse
 import json
 import math
-import os
 import statistics
 import sys
 
@@ -51,8 +58,9 @@ class Bad(Exception):
 
 
 def gemm_id(m, k, n, dtype, strides):
-    """The key less its op: what every clock can name."""
-    return (int(m), int(k), int(n), str(dtype), tuple(tuple(int(x) for x in s) for s in strides))
+    """The key less its op: what every clock can name (sizes ints, checked
+    by their reader)."""
+    return (m, k, n, str(dtype), tuple(tuple(s) for s in strides))
 
 
 def aten_merged(ms):
@@ -71,6 +79,7 @@ def read_truth(paths):
     """{key: {"op", "gid", "ms": {choice: ms}}} over every row of PATHS."""
     try:
         recs = truth_log.read(paths)
+        truth_log.one_gpu(recs)
     except truth_log.Bad as e:
         raise Bad(str(e)) from None
     rows = {}
@@ -80,9 +89,7 @@ def read_truth(paths):
     for rs in rows.values():
         tr = truth_model.Truth(rs)
         for key, v in truth_log.row_truth(tr, ("mm", "addmm"), False, "none").items():
-            op, mkn, dtype, s1, s2 = key.split(" ")
-            m, k, n = mkn.split("x")
-            strides = [s1.split(","), s2.split(",")]
+            op, (m, k, n), dtype, strides = records.gemm_key(key)   # checked by records
             gid = gemm_id(m, k, n, dtype, strides)
             ms = aten_merged(v["choices"])
             if key in out:      # the same GEMM in two rows: the mean of the rows
@@ -95,23 +102,31 @@ def read_truth(paths):
     return out
 
 
+def keyable(a):
+    """An autotuned entry (records.py checked) names its GEMM: sizes and
+    dtype known, two strides of two."""
+    st = a.get("strides")
+    return (all(a.get(f) is not None for f in ("m", "k", "n", "dtype")) and isinstance(st, list)
+            and len(st) == 2 and all(s is not None and len(s) == 2 for s in st))
+
+
 def read_records(path):
-    """{(op, gid): {choice: ms}} of the "autotuned" entries of run.py records."""
+    """({(op, gid): {choice: ms}} of the "autotuned" entries of run.py
+    records, the entries skipped: symbolic, not keyable)."""
     def bad(msg):
         raise Bad(msg)
-    out = {}
+    out, skipped = {}, 0
     for ln, rec in records.read(path, bad):
-        for i, a in enumerate(rec.get("autotuned") or ()):
-            try:
-                gid = gemm_id(a["m"], a["k"], a["n"], a["dtype"], a["strides"])
-                ms = aten_merged(a["ms"])
-                op = a["op"]
-            except (KeyError, TypeError, ValueError) as e:
-                raise Bad(f"{path}:{ln}: autotuned[{i}]: {type(e).__name__}: {e}") from None
-            cur = out.setdefault((op, gid), {})
+        for a in rec.get("autotuned") or ():
+            if not keyable(a):
+                skipped += 1
+                continue
+            gid = gemm_id(a["m"], a["k"], a["n"], a["dtype"], a["strides"])
+            ms = aten_merged(a["ms"])
+            cur = out.setdefault((a["op"], gid), {})
             for c, t in ms.items():     # several autotunings: the fastest each
                 cur[c] = min(cur[c], t) if c in cur else t
-    return out
+    return out, skipped
 
 
 def read_log(path):
@@ -133,15 +148,23 @@ def read_log(path):
     acc = {}
     for ln, row in enumerate(rows, 3):
         f = row.split(",")
-        try:
-            gid = gemm_id(f[ix["m"]], f[ix["k"]], f[ix["n"]], f[ix["mat1_dtype"]],
-                          [(f[ix["mat1_stride_0"]], f[ix["mat1_stride_1"]]),
-                           (f[ix["mat2_stride_0"]], f[ix["mat2_stride_1"]])])
-        except ValueError as e:
-            raise Bad(f"{path}:{ln}: {e}") from None
-        t = float(f[-1])
-        if t > 0 and not math.isinf(t):
-            acc.setdefault(gid, {}).setdefault(f[-2], []).append(t)
+        size = {}
+        for c in need:
+            if c != "mat1_dtype":
+                size[c] = records.gemm_size(f[ix[c]])
+                if size[c] is None:
+                    raise Bad(f"{path}:{ln}: field '{c}': {records.shown(f[ix[c]])} is not a "
+                              "whole number in [0, 2**62]")
+        gid = gemm_id(size["m"], size["k"], size["n"], f[ix["mat1_dtype"]],
+                      [(size["mat1_stride_0"], size["mat1_stride_1"]),
+                       (size["mat2_stride_0"], size["mat2_stride_1"])])
+        t = float(f[-1])        # inductor_log: a time > 0 or inf (not measured)
+        if math.isinf(t):
+            continue
+        if not records.TIME_MIN <= t <= records.TIME_MAX:
+            raise Bad(f"{path}:{ln}: field 'feedback': {f[-1]} is not a time in "
+                      f"[{records.TIME_MIN:g}, {records.TIME_MAX:g}] ms")
+        acc.setdefault(gid, {}).setdefault(f[-2], []).append(t)
     return {("any", g): {c: statistics.median(ts) for c, ts in cs.items()}
             for g, cs in acc.items()}
 
@@ -258,7 +281,8 @@ def markdown(res):
               "|---|---|---|---|---|---|---|---|"]
     for name, c in res["clocks"].items():
         for k in c["keys"]:
-            lines.append(f"| {name} | {k['key']} | {k['truth_best'] or '-'} | {k['pick'] or '-'} "
+            lines.append(f"| {name} | {k['key']} | {records.cell(k['truth_best'] or '-')} "
+                         f"| {records.cell(k['pick'] or '-')} "
                          f"| {_f(k['regret'], '.4f')} | {_f(k['rho'], '.3f')} | {_f(k['aten'], '.3f')} "
                          f"| {_f(k['aten_abs'], '.3f')} |")
     return "\n".join(lines) + "\n"
@@ -271,15 +295,10 @@ def named(spec, what):
     return name, path
 
 
-def write(path, text):
-    tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
-
-
 def main(argv):
-    ap = argparse.ArgumentParser(prog="clocks.py", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="clocks.py", description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog=__doc__.split("\n\n", 2)[2])
     ap.add_argument("truth", nargs="+")
     ap.add_argument("--records", action="append", default=[])
     ap.add_argument("--log", action="append", default=[])
@@ -291,21 +310,33 @@ def main(argv):
         if not 0 <= a.near < 1:
             raise Bad(f"--near {a.near}: expected a fraction in [0, 1)")
         truth = read_truth(a.truth)
-        clocks = [(n, read_records(p)) for n, p in (named(s, "--records") for s in a.records)]
+        clocks, skipped = [], {}
+        for n, p in (named(s, "--records") for s in a.records):
+            data, skipped[n] = read_records(p)
+            clocks.append((n, data))
         clocks += [(n, read_log(p)) for n, p in (named(s, "--log") for s in a.log)]
         if not clocks:
             raise Bad("no clock: give --records NAME=FILE or --log NAME=FILE")
         res = run(truth, clocks, a.near)
-    except (Bad, OSError) as e:
+        res["skipped_autotuned"] = skipped
+        text = markdown(res)
+        try:
+            outs = [(a.json_out, records.json_text(res))] if a.json_out else []
+        except ValueError:
+            raise Bad("a figure is not finite (NaN or infinity): no --json written") from None
+        records.write_all(([(a.out, text)] if a.out else []) + outs)
+    except Bad as e:
         print(f"clocks.py: {e}", file=sys.stderr)
         return 1
-    text = markdown(res)
-    if a.out:
-        write(a.out, text)
-    else:
+    except OSError as e:
+        print(f"clocks.py: {records.os_error(e)}", file=sys.stderr)
+        return 1
+    for n, k in skipped.items():
+        if k:
+            print(f"clocks.py: {n}: {k} autotuned entries skipped (a symbolic size, dtype or "
+                  "stride: no GEMM key)", file=sys.stderr)
+    if not a.out:
         sys.stdout.write(text)
-    if a.json_out:
-        write(a.json_out, json.dumps(res, indent=1) + "\n")
     return 0
 
 

@@ -95,7 +95,9 @@ def append(path, rec):
 
 def _value(v):
     """V for a message: a string quoted, anything else as JSON; cut."""
-    text = shown(v) if isinstance(v, str) else json.dumps(v)
+    if isinstance(v, str):
+        return shown(v)
+    text = json.dumps(v)
     return text if len(text) <= 60 else f"{text[:50]}... ({len(text)} characters)"
 
 
@@ -103,29 +105,90 @@ def _is(test, what):
     return lambda v: None if test(v) else ("", f"{_value(v)} is not {what}")
 
 
-def _number(v):
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+# The physical bounds of every number a reader uses, so that no sum, mean,
+# product or ratio of record values overflows a float (a whole number of
+# 400 digits is valid JSON; 1e308 is a finite float):
+#   TIME_MAX  a time, in its field's unit (s, ms or us), is at most 1e9
+#             (11.6 days in ms); a signed time or ratio is within +-1e9
+#   TIME_MIN  a positive time (step_ms, a slot's us) is at least 1e-6: 1 ns
+#             in ms (the AutoHeuristic log writes ms to 1e-9), 1 ps in us
+#   SIZE_MAX  a size, count or stride is a whole number within +-2**62
+TIME_MAX = 1e9
+TIME_MIN = 1e-6
+SIZE_MAX = 2 ** 62
 
 
-def _whole(v):
-    return isinstance(v, int) and not isinstance(v, bool)
+def _number(v, lo=-TIME_MAX, hi=TIME_MAX):
+    """V is an int or finite float in [LO, HI] (no OverflowError: a huge int
+    is compared, never converted)."""
+    return (isinstance(v, (int, float)) and not isinstance(v, bool)
+            and (isinstance(v, int) or math.isfinite(v)) and lo <= v <= hi)
+
+
+def _whole(v, lo=-SIZE_MAX, hi=SIZE_MAX):
+    return isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi
 
 
 STR = _is(lambda v: isinstance(v, str), "a string")
 BOOL = _is(lambda v: isinstance(v, bool), "true or false")
-REAL = _is(_number, "a finite number")
-NUM = _is(lambda v: _number(v) and v >= 0, "a number >= 0")
-POS = _is(lambda v: _number(v) and v > 0, "a number > 0")
-INT = _is(_whole, "a whole number")
-COUNT = _is(lambda v: _whole(v) and v >= 0, "a whole number >= 0")
+REAL = _is(_number, "a number in [-1e9, 1e9]")
+NUM = _is(lambda v: _number(v, 0), "a number >= 0 (at most 1e9)")
+POS = _is(lambda v: _number(v, TIME_MIN), "a number > 0 (a time in [1e-06, 1e9])")
+INT = _is(_whole, "a whole number in [-2**62, 2**62]")
+COUNT = _is(lambda v: _whole(v, 0), "a whole number in [0, 2**62]")
 REP = _is(lambda v: _whole(v) and 1 <= v <= 999999999, "a whole number 1..999999999")
+
+
+def _rules():
+    """mmrank.rules (PYTHONPATH=<repo>/python): the log's rules, which only
+    the truth records' checks need."""
+    from mmrank import rules
+    return rules
+
+
 # a choice id (extern_mm, type=triton_BLOCK-M=..., decompose_k|k_split=4):
-# a field of a CSV row in the AutoHeuristic log, so no comma and no blank
-CHOICE = _is(lambda v: isinstance(v, str) and re.fullmatch(r"[^\s,]+", v) is not None
-             and v.isprintable(), "a choice id (no comma, blank or control character)")
-GEMM_KEY = _is(lambda v: isinstance(v, str) and re.fullmatch(
-    r"[a-z_]+ [0-9]+x[0-9]+x[0-9]+ [A-Za-z0-9_.]+ [0-9]+,[0-9]+ [0-9]+,[0-9]+", v) is not None,
-    "a GEMM key ('OP MxKxN DTYPE S10,S11 S20,S21')")
+# a field of a CSV row in the AutoHeuristic log and a name emit writes
+# (mmrank.rules.emittable_problem, the log reader's rule), and no comma
+def _choice(v):
+    if not isinstance(v, str):
+        return "", f"{_value(v)} is not a choice id (a string)"
+    why = "contains a comma" if "," in v else _rules().emittable_problem(v)
+    return ("", f"{_value(v)} is not a choice id: {why}") if why else None
+
+
+CHOICE = _choice
+# a size of a GEMM key: ASCII digits, no leading zero, at most SIZE_MAX
+_SIZE = r"(0|[1-9][0-9]{0,18})"
+_KEY = re.compile(rf"([a-z_]+) {_SIZE}x{_SIZE}x{_SIZE} ([A-Za-z0-9_.]+) {_SIZE},{_SIZE} "
+                  rf"{_SIZE},{_SIZE}")
+
+
+def gemm_size(text):
+    """The int of a size's text (ASCII digits, no leading zero, at most
+    SIZE_MAX), or None."""
+    if isinstance(text, str) and re.fullmatch(_SIZE, text) and int(text) <= SIZE_MAX:
+        return int(text)
+    return None
+
+
+def gemm_key(text):
+    """(op, (m, k, n), dtype, ((s10, s11), (s20, s21))) of a GEMM key
+    'OP MxKxN DTYPE S10,S11 S20,S21', or None when TEXT is not one (a size
+    over SIZE_MAX included)."""
+    g = _KEY.fullmatch(text) if isinstance(text, str) else None
+    if not g:
+        return None
+    x = [int(v) for v in g.groups()[1:4] + g.groups()[5:]]
+    if max(x) > SIZE_MAX:
+        return None
+    return g[1], tuple(x[:3]), g[5], ((x[3], x[4]), (x[5], x[6]))
+
+
+GEMM_KEY = _is(lambda v: gemm_key(v) is not None,
+               "a GEMM key ('OP MxKxN DTYPE S10,S11 S20,S21', sizes 0..2**62)")
+# a text that reaches a table or a log line: printable, one line
+TEXT = _is(lambda v: isinstance(v, str) and v.isprintable() and len(v) <= 200,
+           "a text of at most 200 printable characters (no control character)")
 
 
 def WORD(*words):
@@ -188,10 +251,11 @@ def MAP(check):
     return f
 
 
-def OBJ(fields, need=(), when=None):
+def OBJ(fields, need=(), when=None, also=None):
     """An object: the fields NEED present, each field of FIELDS that is
     present a value of its check (in FIELDS' order), then each field of
-    the dict when(obj) present and a value of its check; others free."""
+    the dict when(obj) present and a value of its check, then also(obj)
+    (a check of the fields together); others free."""
     def f(v):
         if not isinstance(v, dict):
             return "", f"{_value(v)} is not an object"
@@ -209,26 +273,26 @@ def OBJ(fields, need=(), when=None):
             e = check(v[k])
             if e:
                 return f".{k}{e[0]}", e[1]
-        return None
+        return also(v) if also else None
     return f
 
 
 STRIDES = LIST(OPT(LIST(INT)))
 # one GEMM autotuning of run.py (autotuning_entry): sizes and dtype null when
 # symbolic; a choice's ms null when it failed
-AUTOTUNED = OBJ({"op": STR, "m": OPT(COUNT), "k": OPT(COUNT), "n": OPT(COUNT), "dtype": OPT(STR),
+AUTOTUNED = OBJ({"op": TEXT, "m": OPT(COUNT), "k": OPT(COUNT), "n": OPT(COUNT), "dtype": OPT(TEXT),
                  "strides": STRIDES, "ms": MAP(OPT(NUM))}, need=("op", "ms"))
 HANDLER = OBJ({"decisions": MAP(COUNT), "k_sum": MAP(COUNT), "kept_triton_sum": MAP(COUNT),
                "fallbacks": MAP(COUNT), "artifact": STR},
               need=("decisions", "k_sum", "kept_triton_sum", "fallbacks"))
-HANDLER_LOG = OBJ({"op": STR, "m": COUNT, "k": COUNT, "n": COUNT, "strides": OPT(STRIDES),
+HANDLER_LOG = OBJ({"op": TEXT, "m": COUNT, "k": COUNT, "n": COUNT, "strides": OPT(STRIDES),
                    "kept": LIST(STR)}, need=("op", "m", "k", "n", "kept"))
 # a run.py record (run.sh's timeout record too): what report.py, gap.py,
 # replay.py and clocks.py read; a record with status ok has its times
 RUN_RECORD = OBJ({
     "model": NAME, "phase": WORD(*PHASES), "mode": WORD(*MODES), "rep": REP,
-    "status": WORD(*STATUSES), "cache": STR, "autotune": STR, "error": STR, "why": STR,
-    "device": OPT(STR), "torch": OPT(STR), "transformers": OPT(STR), "triton": OPT(STR),
+    "status": WORD(*STATUSES), "cache": STR, "autotune": TEXT, "error": STR, "why": STR,
+    "device": OPT(TEXT), "torch": OPT(TEXT), "transformers": OPT(TEXT), "triton": OPT(TEXT),
     "compile_s": NUM, "step_ms": POS, "wall_s": NUM, "gemm_choices_s": OPT(NUM),
     "gemm_autotune_s": OPT(NUM), "gemm_select_s": OPT(NUM), "counters": MAP(OPT(NUM)),
     "handler": OPT(HANDLER), "handler_log": LIST(HANDLER_LOG), "autotuned": LIST(AUTOTUNED)},
@@ -245,9 +309,38 @@ FEATURE = TUPLE(_is(lambda v: isinstance(v, str) and re.fullmatch(r"[A-Za-z0-9_]
                     "a feature value (no comma or blank)"),
                 BOOL)
 SHAPE = {"m": COUNT, "k": COUNT, "n": COUNT}
+
+
+def _agrees(v):
+    """A decision's or slot's m, k, n and features (the AutoHeuristic
+    context the forcing handler logged: mm's features, each once, values
+    the log reader takes: mmrank.rules.mm_features_problem) agree with its
+    key, so no log row stands for another GEMM."""
+    key = gemm_key(v.get("key"))
+    for i, f in enumerate(("m", "k", "n")):
+        if key and v.get(f) is not None and v[f] != key[1][i]:
+            return f".{f}", f"{v[f]} differs from the key's {key[1][i]}"
+    feats = v.get("features")
+    if feats is None:
+        return None
+    e = _rules().mm_features_problem(feats)
+    if e:
+        return f".features[{e[0]}]", e[1]
+    if key:
+        fv = {name: val for name, val, _ in feats}
+        want = dict(zip(("m", "k", "n"), key[1]), mat1_dtype=key[2],
+                    mat1_stride_0=key[3][0][0], mat1_stride_1=key[3][0][1],
+                    mat2_stride_0=key[3][1][0], mat2_stride_1=key[3][1][1])
+        for i, (name, val, _) in enumerate(feats):
+            if name in want and val != str(want[name]):
+                return f".features[{i}]", (f"feature '{name}' {shown(val)} differs from the "
+                                           f"key's {want[name]}")
+    return None
+
+
 DECISION = OBJ({"key": OPT(GEMM_KEY), "offered": OPT(LIST(CHOICE)), "features": OPT(LIST(FEATURE)),
                 "m": OPT(COUNT), "k": OPT(COUNT), "n": OPT(COUNT), "forced": OPT(CHOICE)},
-               when=lambda d: SHAPE if d.get("key") and d.get("offered") else {})
+               when=lambda d: SHAPE if d.get("key") and d.get("offered") else {}, also=_agrees)
 
 
 def _usable(s):
@@ -255,10 +348,11 @@ def _usable(s):
             and s.get("us") is not None)
 
 
-SLOT = OBJ({"status": OPT(STR), "key": OPT(GEMM_KEY), "us": OPT(NUM), "forced": OPT(CHOICE),
+# a slot's in-graph time in us: a positive time (TIME_MIN..TIME_MAX)
+SLOT = OBJ({"status": OPT(STR), "key": OPT(GEMM_KEY), "us": OPT(POS), "forced": OPT(CHOICE),
             "kind": OPT(STR), "fused": EITHER(BOOL, OPT(LIST(STR))), "m": OPT(COUNT),
             "k": OPT(COUNT), "n": OPT(COUNT)},
-           when=lambda s: dict(SHAPE, forced=CHOICE) if _usable(s) else {})
+           when=lambda s: dict(SHAPE, forced=CHOICE) if _usable(s) else {}, also=_agrees)
 # truth.py's variants (parse_variants, plan): a rank, a rank with one key
 # isolated, a mixed assignment, the row's set-up
 VARIANT = _is(lambda v: isinstance(v, str) and re.fullmatch(
@@ -267,13 +361,13 @@ VARIANT = _is(lambda v: isinstance(v, str) and re.fullmatch(
 CANDIDATES = _is(lambda v: _whole(v) and 0 <= v <= 10000, "a whole number 0..10000")
 TRUTH_RECORD = OBJ({
     "model": NAME, "phase": WORD(*PHASES), "variant": VARIANT, "status": WORD(*TRUTH_STATUSES),
-    "mode": OPT(STR), "layers": OPT(COUNT), "batch": OPT(COUNT), "seq": OPT(COUNT),
-    "device": OPT(STR), "capability": OPT(TUPLE(COUNT, COUNT)), "shared_memory": OPT(COUNT),
+    "mode": OPT(TEXT), "layers": OPT(COUNT), "batch": OPT(COUNT), "seq": OPT(COUNT),
+    "device": OPT(TEXT), "capability": OPT(TUPLE(COUNT, COUNT)), "shared_memory": OPT(COUNT),
     "decisions": OPT(LIST(DECISION)), "analysis": OPT(OBJ({"status": OPT(STR),
                                                            "slots": LIST(SLOT)})),
     "step_ms": OPT(POS), "gemm_ms": OPT(REAL), "nongemm_ms": OPT(REAL),
     "prediction": OPT(OBJ({"step_ms": OPT(REAL), "naive_step_ms": OPT(REAL),
-                           "method": OPT(STR)})),
+                           "method": OPT(TEXT)})),
     "measured_over_predicted": OPT(REAL), "measured_over_naive": OPT(REAL),
     "error": STR, "why": STR, "wall_s": OPT(NUM), "n_candidates_max": OPT(CANDIDATES)},
     need=("model", "phase", "variant", "status"))
@@ -317,6 +411,42 @@ def read(path, bad, error=record_error):
                 continue
             out.append((i, rec))
     return out
+
+
+def write_all(outputs):
+    """Write each (path, text) of OUTPUTS all or none: every text to
+    PATH.tmp<pid> first, then each renamed over its path; on an OSError the
+    temporary files left are removed and it is raised (os_error words it)."""
+    tmps, path = [], None
+    try:
+        for path, text in outputs:
+            tmps.append(f"{path}.tmp{os.getpid()}")
+            with open(tmps[-1], "w", encoding="utf-8") as fh:
+                fh.write(text)
+        for tmp, (path, _) in zip(tmps, outputs):
+            os.replace(tmp, path)
+    except OSError as e:
+        for tmp in tmps:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        raise OSError(e.errno, e.strerror, path) from None
+
+
+def cell(x):
+    """X as the text of a markdown table cell: '|' escaped (a choice id
+    such as decompose_k|k_split=4 holds one)."""
+    return str(x).replace("|", "\\|")
+
+
+def os_error(e):
+    """An OSError as one line: 'FILE: why'."""
+    return f"{e.filename}: {e.strerror}" if e.filename else str(e)
+
+
+def json_text(data):
+    """DATA as indented JSON with a final newline; ValueError when it holds
+    a NaN or an infinity (not JSON)."""
+    return json.dumps(data, indent=1, allow_nan=False) + "\n"
 
 
 def _names(models_file, names):

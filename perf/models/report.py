@@ -30,7 +30,6 @@ goals as met / not met: f (k = 1) step <= min(a, b) in geomean, no row over
 Records with status error/timeout are listed at the end.
 """
 import argparse
-import json
 import math
 import statistics
 import sys
@@ -265,10 +264,16 @@ def main(argv):
     if ok:
         versions["autotune"] = ", ".join(sorted({r.get("autotune", "full") for r in ok
                                                   if r.get("autotune", "full") != "-"})) or "-"
-    sys.stdout.write(markdown(rows, s, bad, versions))
+    text = markdown(rows, s, bad, versions)
     if a.json:
-        with open(a.json, "w") as fh:
-            json.dump({"rows": rows, "summary": s, "versions": versions}, fh, indent=1)
+        try:
+            records.write_all([(a.json, records.json_text({"rows": rows, "summary": s,
+                                                            "versions": versions}))])
+        except ValueError:
+            sys.exit("report.py: a figure is not finite (NaN or infinity): no --json written")
+        except OSError as e:
+            sys.exit(f"report.py: {records.os_error(e)}")
+    sys.stdout.write(text)
     return 0
 
 

@@ -44,7 +44,8 @@ import json
 import os
 import sys
 
-import truth_model   # this script's folder
+import records       # this script's folder: the record files
+import truth_model
 from mmrank.bench import inductor_log   # the AutoHeuristic log reader
 
 ROW_FIELDS = ("model", "phase", "layers", "batch", "seq", "device")
@@ -67,25 +68,32 @@ def read(paths):
     return out
 
 
-def device_facts(recs, sm, capa):
-    """(shared_memory, [major, minor]) the records agree on, or the overrides."""
+def one_gpu(recs):
+    """((shared_memory, capability), where) that the records with status ok
+    or partial agree on; Bad when there is none or two GPUs' records
+    (clocks.py applies it too)."""
     seen = {}
     for where, r in recs:
         if r.get("status") not in ("ok", "partial"):
             continue
         fact = (r.get("shared_memory"), tuple(r["capability"]) if r.get("capability") else None)
         seen.setdefault(fact, where)
-    if sm is not None or capa is not None:
-        if sm is None or capa is None:
-            raise Bad("--shared-memory and --device-capa go together")
-        return sm, list(capa)
     if not seen:
         raise Bad("no record with status ok or partial")
     if len(seen) > 1:
         a, b = list(seen.items())[:2]
         raise Bad(f"{b[1]}: shared_memory/capability {b[0]} differ from {a[1]}'s {a[0]} "
                   "(records of two GPUs: convert them apart)")
-    (fsm, fcapa), where = next(iter(seen.items()))
+    return next(iter(seen.items()))
+
+
+def device_facts(recs, sm, capa):
+    """(shared_memory, [major, minor]) the records agree on, or the overrides."""
+    if sm is not None or capa is not None:
+        if sm is None or capa is None:
+            raise Bad("--shared-memory and --device-capa go together")
+        return sm, list(capa)
+    (fsm, fcapa), where = one_gpu(recs)
     if fsm is None or fcapa is None:
         raise Bad(f"{where}: no shared_memory/capability (a --device cpu dry run?): pass "
                   "--shared-memory and --device-capa")
@@ -211,13 +219,14 @@ def markdown(summary):
             sw = k["step_winner"] and log_choice(k["step_winner"], True)
             sw = "same" if sw in (k["winner"], None) else sw
             out.append(f"| {k['key']} | {k['slots']} | {k['measured']}/{k['offered']} | "
-                       f"{k['winner']} | {_f(k['winner_ms'])} | {_f(k['extern_ms'])} | "
-                       f"{k['extern_rank'] or '-'} | {_f(k['extern_over_winner'])} | {sw} |")
+                       f"{records.cell(k['winner'])} | {_f(k['winner_ms'])} | {_f(k['extern_ms'])} | "
+                       f"{k['extern_rank'] or '-'} | {_f(k['extern_over_winner'])} | "
+                       f"{records.cell(sw)} |")
         if s["mixed"]:
             out += ["", "| mixed variant | predicted ms | method | measured ms | measured/predicted "
                     "| measured/naive |", "|---|---|---|---|---|---|"]
             for m in s["mixed"]:
-                out.append(f"| {m['variant']} | {_f(m['predicted_ms'])} | {m['method']} | "
+                out.append(f"| {m['variant']} | {_f(m['predicted_ms'])} | {records.cell(m['method'])} | "
                            f"{_f(m['measured_ms'])} | {_f(m['measured_over_predicted'])} | "
                            f"{_f(m['measured_over_naive'])} |")
         out.append("")
@@ -261,7 +270,11 @@ def main(argv):
         if args.summary:
             done.append((write_tmp(args.summary, markdown(summary)), args.summary))
         if args.json:
-            done.append((write_tmp(args.json, json.dumps(summary, indent=1) + "\n"), args.json))
+            try:
+                text = records.json_text(summary)
+            except ValueError:
+                raise Bad("a summary figure is not finite (NaN or infinity)") from None
+            done.append((write_tmp(args.json, text), args.json))
     except (Bad, inductor_log.LogError, OSError) as e:
         for tmp, _ in done:
             os.unlink(tmp)

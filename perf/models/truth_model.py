@@ -22,11 +22,10 @@ TEMPLATE PATTERN of A (the set of keys whose choice is a Triton template).
 The step-optimal choice of a key under this model minimises
 slots x t(key, c) - [c is a template] x lam x w(key).
 """
-import json
 import random
 import statistics
 
-from records import truth_error   # this script's folder: the record schemas
+import records   # this script's folder: the record schemas and reader
 
 
 def is_template(cid):
@@ -35,26 +34,13 @@ def is_template(cid):
 
 
 def read_jsonl(path, bad):
-    """[(PATH:LINE, record)] of a truth.py JSONL file; BAD(where, why) is
-    called on a line that is not a record (records.truth_error: the field
-    named; it may raise or return)."""
-    out = []
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        for ln, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            where = f"{path}:{ln}"
-            try:
-                r = json.loads(line)
-            except (ValueError, RecursionError):
-                bad(where, "not JSON")
-                continue
-            why = truth_error(r)
-            if why:
-                bad(where, why)
-                continue
-            out.append((where, r))
-    return out
+    """[(PATH:LINE, record)] of a truth.py JSONL file (records.read, the one
+    reader: UTF-8, JSON, records.truth_error); BAD(where, why) is called on
+    a line that is not a record (the field named; it may raise or return)."""
+    def refused(msg):
+        ln, why = msg[len(path) + 1:].split(": ", 1)   # records.read's "PATH:LINE: why"
+        bad(f"{path}:{ln}", why)
+    return [(f"{path}:{ln}", r) for ln, r in records.read(path, refused, error=records.truth_error)]
 
 
 def usable_slots(rec):

@@ -51,6 +51,7 @@ import bisect
 import difflib
 import gzip
 import json
+import math
 import re
 import statistics
 
@@ -87,15 +88,22 @@ def load(src):
     if not isinstance(evs, list):
         raise TraceError(f"{where}: no traceEvents list")
     t = {"ops": [], "launches": [], "gpu": [], "where": where}
-    for e in evs:
+    for i, e in enumerate(evs):
         if not isinstance(e, dict) or e.get("ph") != "X":
             continue
         cat, args = e.get("cat", ""), e.get("args") or {}
+        if not isinstance(args, dict):
+            raise TraceError(f"{where}: traceEvents[{i}].args: not an object")
+        for k in ("correlation", "External id", "stream"):
+            if not isinstance(args.get(k), (int, str, type(None))) or isinstance(args.get(k), bool):
+                raise TraceError(f"{where}: traceEvents[{i}].args.{k}: not a number or string")
         try:
             base = {"name": str(e.get("name", "")), "ts": float(e["ts"]),
                     "dur": float(e.get("dur", 0.0)), "args": args}
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, OverflowError):
             continue
+        if not (math.isfinite(base["ts"]) and math.isfinite(base["dur"])):
+            raise TraceError(f"{where}: traceEvents[{i}]: ts or dur is not a finite number")
         if cat in GPU_CATS:
             base.update(corr=args.get("correlation"), ext=args.get("External id"), cat=cat,
                         stream=args.get("stream"))

@@ -59,3 +59,85 @@ def topk_list(ranking, available, k, default=DEFAULT_CHOICE):
 def regret(listed_best, best):
     """The regret of a list whose smallest time is listed_best."""
     return listed_best / best
+
+
+# ---- what an AutoHeuristic mm log may hold (the log reader's rules) --------
+# stages/formats/mmfeatures.c (mm_raw_num_name, mm_raw_cat_name),
+# emittable.c (emittable_problem, emittable_cat_problem) and ahlog.c
+# (parse_features) in Python, for the writers of logs (perf/models/records.py
+# applies them to truth records, so truth_log.py writes no row featurize
+# refuses); check/t6170-truth.sh checks the names against mmfeatures.c.
+MM_NUMERICAL = ("m", "k", "n", "mat1_stride_0", "mat1_stride_1", "mat2_stride_0",
+                "mat2_stride_1")
+MM_CATEGORICAL = ("mat1_dtype", "mat2_dtype", "mat1_iscontig", "mat2_iscontig", "using_tf32")
+EMITTABLE_MAX_LEN = 4095
+_INT64_MAX = 2 ** 63 - 1
+
+
+def emittable_problem(s):
+    """None if S can be emitted (a choice id: 1 to 4095 printable ASCII
+    characters, no blank, none of ' " \\ ` [ ] $, no */ /* or ??); else why."""
+    if not s:
+        return "empty"
+    if len(s) > EMITTABLE_MAX_LEN:
+        return "longer than 4095 characters"
+    for i, c in enumerate(s):
+        if c <= " " or c == "\x7f":
+            return "contains white space or a control character"
+        if c > "\x7e":
+            return "contains a character outside printable ASCII (emit writes ASCII only)"
+        if c in "'\"\\`[]$":
+            return "contains a quote, backslash, backtick, bracket or '$', which emit cannot write"
+        if s[i:i + 2] in ("*/", "/*", "??"):
+            return f"contains '{s[i:i + 2]}', which emit cannot write into C"
+    return None
+
+
+def cat_problem(feature, v):
+    """None if V can be a category of mm's categorical FEATURE; else why."""
+    if not v:
+        return "empty value"
+    if any(c <= " " or c == "\x7f" for c in v):
+        return "contains white space or a control character"
+    if feature in ("mat1_dtype", "mat2_dtype"):
+        if not re.fullmatch(r"torch\.[a-z0-9_]+", v):
+            return "unknown dtype (torch.<lower-case name> expected)"
+    elif feature in ("mat1_iscontig", "mat2_iscontig"):
+        if v not in ("True", "False"):
+            return "expected True or False"
+    elif feature == "using_tf32":
+        if v not in ("True", "False", "not_float_32"):
+            return "expected True, False or not_float_32"
+    return None
+
+
+def num_problem(feature, v):
+    """None if V is a value of mm's numerical FEATURE as the log reader takes
+    it: a whole number >= 0 within int64 (m, k and n >= 1); else why."""
+    if not re.fullmatch(r"[0-9]{1,19}", v) or int(v) > _INT64_MAX:
+        return "not a whole number >= 0 within a 64-bit integer"
+    if int(v) == 0 and feature in ("m", "k", "n"):
+        return "zero dimension"
+    return None
+
+
+def mm_features_problem(features):
+    """None if FEATURES, [(name, value text, is categorical)], are mm's
+    features (each once, numerical and categorical as mm has them) with
+    values the log reader takes; else (index, why)."""
+    seen = set()
+    for i, (name, v, cat) in enumerate(features):
+        want = MM_CATEGORICAL if cat else MM_NUMERICAL
+        if name in seen:
+            return i, f"feature '{name}' named twice"
+        if name not in want:
+            return i, (f"'{name}' is not one of mm's {'categorical' if cat else 'numerical'} "
+                       f"features ({', '.join(want)})")
+        seen.add(name)
+        why = cat_problem(name, v) if cat else num_problem(name, v)
+        if why:
+            return i, f"feature '{name}': {why}"
+    missing = [n for n in MM_NUMERICAL + MM_CATEGORICAL if n not in seen]
+    if missing:
+        return len(features), f"mm's feature '{missing[0]}' is missing"
+    return None
