@@ -5,8 +5,9 @@
 # reference-learner tree is what fit trains with make's PROFILE=reference
 # options (make fit-args) on (b)'s grouped split (one model, selected on val,
 # no cross-validation), on the very inputs (b) holds out; that (d)'s 'ours'
-# rows are (b)'s; and that make compare refuses (b) and (d) splits that hold
-# out different inputs, leaving no compare.txt.
+# rows are (b)'s; that a HELDOUT log is scored in (c) too; and that make
+# compare refuses (b) and (d) splits that hold out different inputs, leaving
+# no compare.txt.
 . check/lib.sh
 test_require DATASET compare
 MIRROR=$DATASET_DIR
@@ -136,6 +137,20 @@ if test_skip_unless PYTHON3 compare-paired; then
 	expect_error compare-lmo-no-set "no extra set 'nope' for h100" "$TMP/lmo_nope" env -u MAKEFLAGS -u MAKELEVEL \
 		MAKEOUT="$TMP/out" BUILD="$BUILD" DATASET_MIRROR="$MIRROR" SET=nope "$ROOT/perf/compare/lmo.sh" h100 "$TMP/lmo_nope"
 fi
+
+# HELDOUT logs: scored in (c) too, where the tree of make heuristic (gen/'s)
+# meets shipped on them: 3 table rows and a curve row per tree (the pick
+# alone, the list head alone, k = 1 ..)
+unzip -p "$MIRROR/h100_mm.zip" h100/h100_mm.txt | head -200 >"$TMP/probe.txt"
+if "${MK[@]}" compare HELDOUT="$TMP/probe.txt" >"$TMP/make3.log" 2>&1; then
+	sed -n '/^== (c) /,/^== (d) /p' "$O/compare.txt" >"$TMP/c.txt"
+	rows=$(awk '$1 == "probe" && $2 ~ /^[0-9]+$/ && $4 == "|" {printf "%s ", $3}' "$TMP/c.txt")
+	curve=$(awk '$1 == "probe" && $2 !~ /^[0-9]+$/ {printf "%s ", $2}' "$TMP/c.txt")
+	want="ours "
+	[ -r "${REFERENCE_DIR:-../shared/reference}/_MMRankingH100.py" ] && want="shipped ours "
+	[ "$rows" = "1 5 10 " ] && [ "$curve" = "$want" ] && grep -q 'neither on the HELDOUT logs' "$TMP/c.txt" &&
+		ok compare-c-heldout || fail compare-c-heldout "rows '$rows' curve '$curve': $(head -c 400 "$TMP/c.txt" | tr '\n' '|')"
+else fail compare-c-heldout "$(tail -3 "$TMP/make3.log" | tr '\n' '|')"; fi
 
 # (b) and (d) holding out different inputs: refused, no compare.txt
 awk -F'\t' 'BEGIN {OFS = "\t"} $2 == "test" && !done {$2 = "train"; done = 1} {print}' \
