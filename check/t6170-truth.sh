@@ -309,6 +309,31 @@ assert truth.plan(["ranks"], recs, True, isolate=False) == (["rank:1", "rank:2"]
 assert truth.plan(["ranks", "mix:best"], [], False) == (["rank:0", "mix:best"], True)
 EOF
 then ok truth-plan; else fail truth-plan "$(tail -c 400 "$TMP/plan.out")"; fi
+# a rank that failed for shared memory isolates only the keys whose config
+# fits: Triton's own figures on an H100 (gpt2 prefill, rank 20): 128x128x128
+# with 4 stages in bf16 needs 262144 bytes > 232448, 128x64x128 with 5 stages
+# 163840; a float32 key counts 4 bytes an element; an unknown need is kept
+if models_python - >"$TMP/plan.out" 2>&1 <<'EOF'
+import truth
+big = "type=triton_BLOCK-M=128_BLOCK-K=128_BLOCK-N=128_numstages=4_numwarps=8"
+fits = "type=triton_BLOCK-M=128_BLOCK-K=64_BLOCK-N=128_numstages=5_numwarps=8"
+assert truth.smem_bytes(big, "torch.bfloat16") == 262144
+assert truth.smem_bytes(fits, "torch.bfloat16") == 163840
+assert truth.smem_bytes(fits, "torch.float32") == 327680
+assert truth.smem_bytes("decompose_k_k=4", "torch.bfloat16") is None
+err = ("InductorError: RuntimeError: No valid triton configs. OutOfMemoryError: out of resource: "
+       "triton_tem_fused_mm_t_view_11 Required: 262144 Hardware limit:232448 Reducing block sizes")
+dec = [{"key": "mm 2048x768x50264 torch.bfloat16 768,1 50264,1", "offered": ["extern_mm", big]},
+       {"key": "addmm 2048x768x768 torch.bfloat16 768,1 768,1", "offered": ["extern_addmm", fits]},
+       {"key": "mm 64x1x512 torch.float32 1,0 0,1", "offered": ["extern_mm", fits]},
+       {"key": "mm 2048x768x3072 torch.bfloat16 768,1 3072,1", "offered": ["extern_mm", "decompose_k_k=4"]}]
+rec = {"variant": "rank:1", "status": "error", "error": err, "decisions": dec}
+assert truth.isolated_keys(rec, 1) == ["addmm 2048x768x768 torch.bfloat16 768,1 768,1",
+                                       "mm 2048x768x3072 torch.bfloat16 768,1 3072,1"], truth.isolated_keys(rec, 1)
+rec["error"] = "InductorError: CompilationError: at 12:4"
+assert len(truth.isolated_keys(rec, 1)) == 4
+EOF
+then ok truth-plan-smem; else fail truth-plan-smem "$(tail -c 400 "$TMP/plan.out")"; fi
 FAKE=$ROOT/$T/fake_python.sh
 drive() {   # OUT, environment from the caller
 	PYTHON=$FAKE CACHE_ROOT=$TMP/cache MODELS=${MODELS:-"gpt2 bert-base"} PHASES=${PHASES:-prefill decode} \

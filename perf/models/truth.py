@@ -46,7 +46,8 @@ Variants (--variants, comma-separated, in order; default "ranks,mix"):
                 config that does not compile, say): its I-th key whose J-th
                 candidate is a template forced to it, every other key to its
                 first ATen choice; one compile per such key (--no-isolate:
-                none)
+                none); where rank:J ran out of shared memory, a key whose
+                J-th config needs more than the GPU has is not isolated
 Mixed variants run after every planned rank variant.
 A record per variant: the row (model, phase, layers, batch, seq, device,
 versions, shared memory, capability), variant, mode (rank, map, isolate), status
@@ -81,6 +82,7 @@ import gc
 import gzip
 import json
 import os
+import re
 import shutil
 import statistics
 import sys
@@ -150,12 +152,46 @@ def candidate_count(records):
     return max((r.get("n_candidates_max") or 0 for r in records), default=0) or None
 
 
+# Triton's "out of resource: shared memory" message: what the kernel needs
+# and what the GPU has, in bytes
+SMEM_ERROR = re.compile(r"out of resource: .*?Required: (\d+)\s+Hardware limit: ?(\d+)")
+TRITON_ID = re.compile(r"type=triton_BLOCK-M=(\d+)_BLOCK-K=(\d+)_BLOCK-N=(\d+)"
+                       r"_numstages=(\d+)_numwarps=\d+")
+DTYPE_BYTES = {"torch.float32": 4, "torch.bfloat16": 2, "torch.float16": 2}
+
+
+def smem_bytes(choice, dtype):
+    """The shared memory a triton::mm config's pipeline holds: num_stages
+    tiles of A (BLOCK_M x BLOCK_K) and B (BLOCK_K x BLOCK_N) in DTYPE;
+    None for another choice or dtype.  (It is Triton's figure in the
+    "Required" of its out-of-resource error for the mm template.)"""
+    m = TRITON_ID.fullmatch(choice)
+    if not m or dtype not in DTYPE_BYTES:
+        return None
+    bm, bk, bn, st = (int(x) for x in m.groups())
+    return st * (bm * bk + bk * bn) * DTYPE_BYTES[dtype]
+
+
 def isolated_keys(rec, j):
     """The keys of a failed rank:J record whose J-th candidate is a template
-    or subgraph choice (an ATen choice does not fail to compile), sorted."""
-    return sorted({d["key"] for d in rec.get("decisions") or ()
-                   if d.get("key") and len(d.get("offered") or ()) > j
-                   and not d["offered"][j].startswith("extern_")})
+    or subgraph choice (an ATen choice does not fail to compile), sorted.
+    Where rank:J failed for shared memory, a key whose J-th config needs
+    more than the GPU's limit is left out: it cannot compile alone either."""
+    hit = SMEM_ERROR.search(rec.get("error") or "")
+    limit = int(hit.group(2)) if hit else None
+    keys = set()
+    for d in rec.get("decisions") or ():
+        if not d.get("key") or len(d.get("offered") or ()) <= j:
+            continue
+        c = d["offered"][j]
+        if c.startswith("extern_"):
+            continue
+        words = d["key"].split(" ")
+        need = smem_bytes(c, d.get("dtype") or (words[2] if len(words) > 2 else None))
+        if limit is not None and need is not None and need > limit:
+            continue
+        keys.add(d["key"])
+    return sorted(keys)
 
 
 def isolated_assign(records, name):
