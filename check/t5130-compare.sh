@@ -148,6 +148,7 @@ if "${MK[@]}" compare HELDOUT="$TMP/probe.txt" >"$TMP/make3.log" 2>&1; then
 	curve=$(awk '$1 == "probe" && $2 !~ /^[0-9]+$/ {printf "%s ", $2}' "$TMP/c.txt")
 	want="ours "
 	[ -r "${REFERENCE_DIR:-../shared/reference}/_MMRankingH100.py" ] && want="shipped ours "
+	stages/sh/nvmmh-dir.sh >/dev/null 2>&1 && want="${want}nvmmh "
 	[ "$rows" = "1 5 10 " ] && [ "$curve" = "$want" ] && grep -q 'neither on the HELDOUT logs' "$TMP/c.txt" &&
 		ok compare-c-heldout || fail compare-c-heldout "rows '$rows' curve '$curve': $(head -c 400 "$TMP/c.txt" | tr '\n' '|')"
 else fail compare-c-heldout "$(tail -3 "$TMP/make3.log" | tr '\n' '|')"; fi
