@@ -66,7 +66,8 @@ def regret(listed_best, best):
 # emittable.c (emittable_problem, emittable_cat_problem) and ahlog.c
 # (parse_features) in Python, for the writers of logs (perf/models/records.py
 # applies them to truth records, so truth_log.py writes no row featurize
-# refuses); check/t6170-truth.sh checks the names against mmfeatures.c.
+# refuses); check/t6170-truth.sh checks the names against mmfeatures.c,
+# check/t1170-rules.sh the values case by case against featurize.
 MM_NUMERICAL = ("m", "k", "n", "mat1_stride_0", "mat1_stride_1", "mat2_stride_0",
                 "mat2_stride_1")
 MM_CATEGORICAL = ("mat1_dtype", "mat2_dtype", "mat1_iscontig", "mat2_iscontig", "using_tf32")
