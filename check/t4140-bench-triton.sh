@@ -208,6 +208,34 @@ cmp -s lr.keep lr.txt.part && ok bench-triton-resume-refused-keeps-part || fail 
 cp lr.want lr.txt.part.plan
 "$F" "${K[@]}" --loser-ratio 1.5 s.tsv lr.txt 2>/dev/null
 test_cmp bench-triton-resume-loser-part full.txt lr.txt
+# --clock (rotate, warm: bench's own clock instead of Inductor's timing):
+# the same made-up times (bench-fake), none of Inductor's schedule (no long
+# choices), the plan records the clock, another clock's part is refused and
+# kept, the same clock resumes; refused with the cuts or another back end
+for c in rotate warm; do
+	"$F" "${K[@]}" --clock $c --stats clk$c.tsv s.tsv clk$c.txt 2>/dev/null
+	test_cmp bench-triton-clock-$c-same-log full.txt clk$c.txt
+	[ "$(awk -F'\t' '$1 == "long_choices" { print $2 }' clk$c.tsv)" = 0 ] && ok bench-triton-clock-$c-no-long-rule ||
+		fail bench-triton-clock-$c-no-long-rule "$(grep long_ clk$c.tsv | tr '\n' ' ')"
+	"$F" "${K[@]}" --clock $c --time-limit 0 s.tsv clkp$c.txt 2>/dev/null
+	printf 'screen=0 screen_ms=0 audit=0 clock=%s\ntorch\t2.11.0+cu130\n' $c > clk$c.want
+	test_cmp bench-triton-clock-$c-plan clk$c.want clkp$c.txt.part.plan
+done
+head -n 40 full.txt > ck.txt.part
+cp clkrotate.want ck.txt.part.plan
+cp ck.txt.part ck.keep
+expect_error bench-triton-resume-other-clock '\(ck.txt.part.plan: clock rotate there, none here;.*--clock' \
+	ck.txt "$F" "${K[@]}" s.tsv ck.txt
+cmp -s ck.keep ck.txt.part && cmp -s clkrotate.want ck.txt.part.plan && ok bench-triton-resume-other-clock-keeps-part ||
+	fail bench-triton-resume-other-clock-keeps-part "the part or its sidecar changed"
+"$F" "${K[@]}" --clock rotate s.tsv ck.txt 2>/dev/null
+test_cmp bench-triton-resume-clock-part full.txt ck.txt
+expect_error bench-clock-with-loser-ratio '--clock rotate: --loser-ratio, --warm-from-verify and --verify-cut shorten' \
+	x.txt "$F" "${K[@]}" --clock rotate --loser-ratio 1.5 s.tsv x.txt
+expect_error bench-clock-other-template '--clock warm: only for --template triton' \
+	x.txt "$F" --kernels "$ROOT/kernels" --clock warm s.tsv x.txt
+expect_error bench-clock-bad-name "--clock: expected inductor, rotate or warm, got 'cold'" \
+	x.txt "$F" "${K[@]}" --clock cold s.tsv x.txt
 # bad values: refused before any output (no LOG, no LOG.part, no sidecar)
 for v in 1.02 1 0.5 101 -1 x; do
 	case $v in 1.02|1|0.5) pat="--loser-ratio: expected 0 \(off\) or a factor > 1/0.98 = 1.0204082 and <= 100 .*got $v" ;;

@@ -47,6 +47,8 @@ static void parse_shard(const char *name, const char *v, void *value)
 	o->nshards = (int)n;
 }
 
+const char *const bench_clock_names[] = { "inductor", "rotate", "warm", NULL };
+
 void bench_args_parse(bench_args *a, int argc, char **argv)
 {
 	memset(a, 0, sizeof *a);
@@ -122,6 +124,8 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 		OPT_FLAG("--screen-audit", &o->screen_audit,
 		         "screen, yet time every candidate at full size"),
 		OPT_HEAD("Inductor's timing, --template triton (ours; kept in the plan):"),
+		OPT_ENUM("--clock", "C", &o->clock, bench_clock_names, 0,
+		         "inductor (default), rotate or warm (docs/STAGES.md)"),
 		OPT_DOUBLE("--long-ms", "T", &o->long_ms, 0, 1e9, 0,
 		           "warm-up >= T ms: N flushed launches (10; 0 = off)"),
 		OPT_INT("--long-launches", "N", &o->long_launches, 1, 5, 0,
@@ -214,7 +218,15 @@ void bench_args_screen(bench_args *a)
 			    "specialised to the input's K: a slice would run another kernel)", a->be->name);
 		o->screen = 0;
 	}
-	if (!a->be->plan->inductor_timing)
+	if (o->clock != BENCH_CLOCK_INDUCTOR) {
+		if (!a->be->plan->inductor_timing)
+			die("--clock %s: only for --template triton (the other back ends always "
+			    "time with bench's own clock)", bench_clock_names[o->clock]);
+		if (o->loser_ratio > 0 || o->warm_from_verify || o->verify_cut > 0)
+			die("--clock %s: --loser-ratio, --warm-from-verify and --verify-cut shorten "
+			    "Inductor's timing (--clock inductor) only", bench_clock_names[o->clock]);
+	}
+	if (!a->be->plan->inductor_timing || o->clock != BENCH_CLOCK_INDUCTOR)
 		o->long_ms = 0; /* its timing has no such rule: not part of its plan */
 	if (o->warm_from_verify && !a->be->plan->inductor_timing)
 		die("--warm-from-verify: only for --template triton (it shortens Inductor's "

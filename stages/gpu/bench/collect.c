@@ -69,7 +69,8 @@ static void plan_diff(const char *have, const char *want, char *out, size_t outl
  * then " loser_ratio=L" when the loser cut is on, so that a part made
  * without it resumes unchanged, then " warm_from_verify=1" when the
  * warm-up from verification is on, likewise, then " verify_cut=S
- * verify_cut_audit=K" when the verification cut is on, likewise; the log's
+ * verify_cut_audit=K" when the verification cut is on, likewise, then
+ * " clock=C" when --clock is not inductor, likewise; the log's
  * own lines must stay Inductor's) from the first run of the shard until LOG
  * is complete.  A resumed part whose sidecar says otherwise is refused,
  * naming the sidecar and the fields that differ (plan_diff);
@@ -78,7 +79,7 @@ static void plan_diff(const char *have, const char *want, char *out, size_t outl
  * Returns the sidecar's path (malloc'd). */
 static char *plan_check(const char *part, const bench_opts *o, const char *ident, int resumed)
 {
-	char *want = xmalloc(352 + strlen(ident)), lng[80] = "", los[48] = "", vc[64] = "";
+	char *want = xmalloc(384 + strlen(ident)), lng[80] = "", los[48] = "", vc[64] = "";
 	if (o->long_ms > 0)
 		snprintf(lng, sizeof lng, " long_ms=%.17g long_launches=%d", o->long_ms,
 		         o->long_launches);
@@ -87,9 +88,12 @@ static char *plan_check(const char *part, const bench_opts *o, const char *ident
 	if (o->verify_cut > 0)
 		snprintf(vc, sizeof vc, " verify_cut=%.17g verify_cut_audit=%d", o->verify_cut,
 		         o->verify_cut_audit);
-	sprintf(want, "screen=%.17g screen_ms=%.17g audit=%d%s%s%s%s\n%s",
+	char clk[24] = "";
+	if (o->clock != BENCH_CLOCK_INDUCTOR)
+		snprintf(clk, sizeof clk, " clock=%s", bench_clock_names[o->clock]);
+	sprintf(want, "screen=%.17g screen_ms=%.17g audit=%d%s%s%s%s%s\n%s",
 	        o->screen, o->screen > 0 ? o->screen_ms : 0.0, o->screen_audit, lng, los,
-	        o->warm_from_verify ? " warm_from_verify=1" : "", vc, ident);
+	        o->warm_from_verify ? " warm_from_verify=1" : "", vc, clk, ident);
 	char *path = xmalloc(strlen(part) + 8);
 	sprintf(path, "%s.plan", part);
 	if (resumed && access(path, F_OK) == 0) {
@@ -105,7 +109,7 @@ static char *plan_check(const char *part, const bench_opts *o, const char *ident
 			plan_diff(have, want, diff, sizeof diff);
 			die("%s was made with %s, this run has %s (%s: %s): resume with the same "
 			    "--screen/--screen-ms/--screen-audit/--long-ms/--long-launches/"
-			    "--loser-ratio/--warm-from-verify/--verify-cut/--verify-cut-audit (make: "
+			    "--loser-ratio/--warm-from-verify/--verify-cut/--verify-cut-audit/--clock (make: "
 			    "SCREEN, SCREEN_MS, LONG_MS, LONG_LAUNCHES, LOSER_RATIO, WARM_FROM_VERIFY, "
 			    "VERIFY_CUT, VERIFY_CUT_AUDIT) and the "
 			    "same back end (tables, cubins), or remove %s to start over", part, have,

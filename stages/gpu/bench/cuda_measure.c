@@ -57,7 +57,7 @@ static int try_malloc(void **p, size_t n)
 /* The operands of x->in, each allocated by its strided span (padded
  * leading dimensions included) and filled with random values over the
  * whole span: copies enough for >= 2x L2 when A+B fit in it (one when the
- * back end flushes L2 itself, backend.h one_copy).  Returns 0, or -1 when
+ * back end flushes L2 itself, backend.h one_copy, or with --clock warm).  Returns 0, or -1 when
  * out of device memory (said on stderr; the buffers are then to be
  * freed). */
 static int bufs_setup(measurer *m, input_run *x)
@@ -69,7 +69,9 @@ static int bufs_setup(measurer *m, input_run *x)
 	const size_t ab = (mk + kn) * sz;
 	cuda_bufs *bf = &x->bf;
 	bf->nbuf = 1;
-	if (ab < (size_t)m->dev.l2_bytes && !m->be->gpu->one_copy) {
+	/* one copy: a back end that flushes L2 itself, or --clock warm */
+	int one = (m->be->gpu->one_copy && cuda_own_time(m)) || m->o.clock == BENCH_CLOCK_WARM;
+	if (ab < (size_t)m->dev.l2_bytes && !one) {
 		size_t want = (2 * (size_t)m->dev.l2_bytes + ab - 1) / ab;
 		bf->nbuf = (int)(want > 64 ? 64 : want < 2 ? 2 : want);
 	}
@@ -191,7 +193,7 @@ static void full_size(measurer *m, input_run *x, int ci)
 	double tt = mono_s();
 	float ms = warm_ms;
 	int warm_done = warm_ms >= 0 || (x->long_input && (!r.launched || *r.launched)) ||
-	                m->be->gpu->time; /* a back end's time() warms up itself */
+	                cuda_own_time(m); /* a back end's time() warms up itself */
 	double t = 0;
 	if (!warm_done) {
 		t = cuda_time_rep(m, in, cd, &r, &x->bf, 1);

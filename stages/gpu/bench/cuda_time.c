@@ -67,6 +67,11 @@ void cuda_launch_aux(measurer *m, CUfunction f, unsigned blocks, void **args)
 		die("auxiliary kernel launch: %s", cudrv_err(&m->drv, r));
 }
 
+int cuda_own_time(const measurer *m)
+{
+	return m->be->gpu->time && m->o.clock == BENCH_CLOCK_INDUCTOR;
+}
+
 int cuda_iters_for(double ms)
 {
 	return ms >= 1.0 ? 1 : ms <= 0.01 ? 100 : (int)ceil(1.0 / ms);
@@ -75,9 +80,8 @@ int cuda_iters_for(double ms)
 double cuda_time_rep(measurer *m, const bench_input *in, const bench_cand *cd,
                      const cand_ready *r, cuda_bufs *bf, int n_iter)
 {
-	const bench_gpu_ops *own = m->be->gpu;
-	if (own->time)
-		return own->time(m->be_state, m, in, cd, r, bf, n_iter);
+	if (cuda_own_time(m))
+		return m->be->gpu->time(m->be_state, m, in, cd, r, bf, n_iter);
 	int fail = 0;
 	CUDA_OK(cudaEventRecord(m->e0, 0));
 	for (int it = 0; it < n_iter && !fail; it++) {

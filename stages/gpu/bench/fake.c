@@ -66,7 +66,7 @@ measurer *measure_open(const bench_opts *o, const struct bench_backend *be, benc
 {
 	measurer *b = xcalloc(1, sizeof *b);
 	b->o = *o;
-	b->inductor_timing = be->plan->inductor_timing;
+	b->inductor_timing = be->plan->inductor_timing && o->clock == BENCH_CLOCK_INDUCTOR;
 	b->tp = (tt_params)TT_PARAMS_INDUCTOR;
 	b->tp.long_ms = o->long_ms;
 	b->tp.long_launches = o->long_launches;

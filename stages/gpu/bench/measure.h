@@ -54,7 +54,19 @@ typedef struct {
 	                              (stages/gpu/policy/ttsched.h); 0: off (the default) */
 	int verify_cut_audit;      /* --verify-cut-audit K: every K-th timing it would
 	                              take is audited (0: none) */
+	int clock;                 /* --clock: how a back end timed as Inductor times
+	                              is timed instead (BENCH_CLOCK_*) */
 } bench_opts;
+
+/* --clock of a back end timed as Inductor times (--template triton):
+ * INDUCTOR its benchmarker (triton_timing.h: an L2 flush, one event pair
+ * per launch, the minimum); ROTATE bench's own clock, as the other back
+ * ends (cuda_time_rep: back-to-back calls over operand copies of >= 2x
+ * L2 when mat1 + mat2 fit in it, one event pair around them, ms per
+ * call); WARM the same over one copy (the operands stay in L2 as far as
+ * they fit).  docs/STAGES.md "bench" says which agrees with the graph. */
+enum { BENCH_CLOCK_INDUCTOR, BENCH_CLOCK_ROTATE, BENCH_CLOCK_WARM };
+extern const char *const bench_clock_names[]; /* args.c; NULL-terminated */
 
 /* Device facts that go into the metadata line and the plan. */
 typedef struct {
