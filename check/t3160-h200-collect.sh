@@ -12,7 +12,7 @@
 #      in the slice, named twice or not a number: exit 2, no OUT);
 #   5. a bench run that fails (not a --time-limit stop): exit 1, the logs
 #      and stderr still packed;
-#   6. WARM_FROM_VERIFY=1 reaches bench; another value refused, nothing written;
+#   6. WARM_FROM_VERIFY=1 and CLOCK=rotate reach bench; other values refused, nothing written;
 #      VERIFY_CUT, VERIFY_CUT_AUDIT reach bench as --verify-cut, --verify-cut-audit;
 #   7. the hard stop: a bench hanging after one complete input (a giant in
 #      flight) is cut CALL_S - 15 s after the start: exit 0 within CALL_S,
@@ -111,6 +111,11 @@ VERIFY_CUT=0.0 LOSER_RATIO=1.5 WARM_FROM_VERIFY=1 C=$C FC=$TMP/fc OUT=$TMP/out6w
 if [ "$(grep -c -- '--warm-from-verify --verify-cut 2 --verify-cut-audit 5' "$TMP/args")" = 2 ] && [ "$(wc -l < "$TMP/args")" = 4 ] &&
 	[ "$(grep -c -- '--verify-cut 0' "$TMP/args")" = 0 ]; then ok h200_collect_verify_cut
 else fail h200_collect_verify_cut "$(head -c 300 "$TMP/args")"; fi
+: >"$TMP/args"
+CLOCK=rotate C=$C FC=$TMP/fc OUT=$TMP/out6c BENCH=$TMP/argbench REAL_S=30 TOTAL_S=60 \
+	bash "$H" --dry-run >/dev/null 2>&1
+if [ "$(grep -c -- '--clock rotate' "$TMP/args")" = 2 ]; then ok h200_collect_clock
+else fail h200_collect_clock "$(head -c 300 "$TMP/args")"; fi
 expect_error h200_collect_bad_warm "WARM_FROM_VERIFY='yes': expected 0 or 1 \\(bench --warm-from-verify\\).*; nothing done" "$TMP/out7" \
 	env WARM_FROM_VERIFY=yes C="$C" FC="$TMP/fc" OUT="$TMP/out7" BENCH="$TMP/argbench" bash "$H" --dry-run
 
@@ -224,6 +229,7 @@ bad_h h200_collect_verify_cut_alone "VERIFY_CUT='2': expected 0 \\(off\\) or a f
 bad_h h200_collect_verify_cut_long_0 "VERIFY_CUT='2': needs LONG_MS > 0" VERIFY_CUT=2 LOSER_RATIO=1.5 WARM_FROM_VERIFY=1 LONG_MS=0
 bad_h h200_collect_bad_verify_cut_audit "VERIFY_CUT_AUDIT='x': expected an integer" VERIFY_CUT_AUDIT=x
 bad_h h200_collect_bad_long "LONG_MS='ten': expected a number" LONG_MS=ten
+bad_h h200_collect_bad_clock "CLOCK=cold: expected inductor, rotate or warm" CLOCK=cold
 bad_h h200_collect_bad_samples "SAMPLES=0: expected a whole number of samples" SAMPLES=0
 bad_h h200_collect_bad_last "SAMPLE_LAST=3 x: expected input numbers" SAMPLE_LAST="3 x"
 bad_h h200_collect_bad_last_zero "SAMPLE_LAST=3 01: expected input numbers" SAMPLE_LAST="3 01"

@@ -72,6 +72,9 @@
 # WARM_FROM_VERIFY=1: bench --warm-from-verify (default 0; likewise part of
 # the plan; measured on the H200, perf/results/gpu/warmverify_h200: 1.3x on
 # the giants, no winner moved; used for sample parts 3 to 5).
+# CLOCK=C: bench --clock (default inductor; rotate or warm: bench's own
+# clock, perf/models/bench_clocks.sh says which agrees with the graph; part
+# of the plan, and it goes with none of the cuts above).
 # VERIFY_CUT=S, VERIFY_CUT_AUDIT=K: bench --verify-cut, --verify-cut-audit
 # (default off; needs LOSER_RATIO <= S and WARM_FROM_VERIFY=1; part of the
 # plan; used from sample part 5 on).
@@ -103,6 +106,7 @@ done
 # the list's settings (--prepare and --slice; a run reads the prepared
 # folder): SAMPLE_LAST's numbers are checked against the slice in slice()
 # (exit 2, nothing written), their form here
+case ${CLOCK:-inductor} in inductor|rotate|warm) ;; *) bad "CLOCK=$CLOCK: expected inductor, rotate or warm (bench --clock)" ;; esac
 [[ ${SAMPLE_LAST:-} =~ ^\ *((0|[1-9][0-9]*)(\ +|$))*$ ]] || bad "SAMPLE_LAST=$SAMPLE_LAST: expected input numbers separated by spaces"
 [ -z "${SAMPLES+x}" ] || [[ $SAMPLES =~ ^[1-9][0-9]{0,5}$ ]] || bad "SAMPLES=$SAMPLES: expected a whole number of samples >= 1"
 for v in SAMPLE_SKIP SAMPLE_TAKE SAMPLE_N; do
@@ -257,6 +261,7 @@ B=("$BENCH" --template triton --reps 1 --kernels kernels --cache "$FC" --triton-
 	${LONG_MS:+--long-ms "$LONG_MS"} ${LONG_LAUNCHES:+--long-launches "$LONG_LAUNCHES"}
 	${LOSER_RATIO:+--loser-ratio "$LOSER_RATIO"})
 [ "${WARM_FROM_VERIFY:-0}" = 1 ] && B+=(--warm-from-verify)
+[ -z "${CLOCK:-}" ] || B+=(--clock "$CLOCK")
 awk -v f="${VERIFY_CUT:-0}" 'BEGIN { exit !(f == 0) }' || B+=(--verify-cut "$VERIFY_CUT" ${VERIFY_CUT_AUDIT:+--verify-cut-audit "$VERIFY_CUT_AUDIT"})
 run() {  # NAME LIMIT: bench on $C/NAME.tsv for at most LIMIT s
 	[ "$2" -gt 10 ] || { stamp "$1: no time left"; return; }
