@@ -5,7 +5,9 @@
 # choices merged as extern_mm, a null time dropped) and check/clocks/log.txt
 # (an AutoHeuristic log: repeated rows by their median, a GEMM the truth
 # lacks ignored).  Bad input names its file and line and writes nothing.
-# Prerequisites: python3.
+# perf/models/bench_clocks.sh with a stand-in bench (check/clocks/fake_bench.sh):
+# the clock that logs the truth's own times is the best one.
+# Prerequisites: python3; shapes and triton_cands built (make check builds them).
 . check/lib.sh
 test_require PYTHON3 clocks-all
 C=check/clocks
@@ -101,4 +103,24 @@ for want in "--records NAME=FILE" "--log NAME=FILE" "within NEAR (default 2 %)" 
 	grep -qF -- "$want" "$TMP/help" || miss="$miss [$want]"
 done
 [ -z "$miss" ] && ok clocks-help-doc || fail clocks-help-doc "missing:$miss"
+# perf/models/bench_clocks.sh with a stand-in bench (check/clocks/fake_bench.sh:
+# rotate the truth's own times, inductor their reciprocals, warm Triton x 3): the
+# truth's keys as the shape list, each clock's log scored, rotate the best
+BC=$TMP/bc
+if BIN=$BIN BENCH=$ROOT/$C/fake_bench.sh TRITON_CUBINS=unused bash perf/models/bench_clocks.sh "$BC" \
+	check/truth/truth.jsonl > "$TMP/bc.out" 2>&1; then
+	ok bench-clocks-runs
+else
+	fail bench-clocks-runs "$(tail -3 "$TMP/bc.out" | tr '\n' '|')"
+fi
+[ "$(($(wc -l < "$BC/keys.tsv") - 1))" = 3 ] && ok bench-clocks-keys || fail bench-clocks-keys "$(cat "$BC/keys.tsv" | tr '\n' '|')"
+[ "$(cat "$BC/best_clock.txt")" = rotate ] && ok bench-clocks-best-is-truths ||
+	fail bench-clocks-best-is-truths "best $(cat "$BC/best_clock.txt"): $(cat "$TMP/bc.out" | tr '\n' '|')"
+bcrow() { awk -F' *\\| *' -v c="$1" '$2 == c && $3 == "all" { print $4 "|" $5 "|" $6 }' "$BC/clocks.md"; }
+[ "$(bcrow bench_rotate)" = "3|100%|1.0000" ] && ok bench-clocks-rotate-agrees || fail bench-clocks-rotate-agrees "$(bcrow bench_rotate)"
+[ "$(bcrow bench_warm)" = "3|0%|1.2772" ] && ok bench-clocks-warm-misses || fail bench-clocks-warm-misses "$(bcrow bench_warm)"
+[ "$(bcrow bench_inductor | cut -d'|' -f1,2)" = "3|0%" ] && ok bench-clocks-reversed-misses || fail bench-clocks-reversed-misses "$(bcrow bench_inductor)"
+CLOCKS="rotate cold" BENCH=$ROOT/$C/fake_bench.sh bash perf/models/bench_clocks.sh "$TMP/bc2" check/truth/truth.jsonl 2>"$TMP/err"
+[ $? = 2 ] && grep -q "CLOCKS: 'cold' is not a bench --clock" "$TMP/err" && [ ! -e "$TMP/bc2" ] && ok bench-clocks-bad-clock ||
+	fail bench-clocks-bad-clock "$(cat "$TMP/err")"
 finish
