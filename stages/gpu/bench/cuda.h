@@ -106,12 +106,9 @@ int cuda_run(measurer *m, const bench_input *in, const bench_cand *c, const cand
 double cuda_time_rep(measurer *m, const bench_input *in, const bench_cand *c,
                      const cand_ready *r, cuda_bufs *bf, int n_iter);
 
-/* Whether the back end's own time() times (--clock inductor), not
- * cuda_time_rep's back-to-back calls (--clock rotate, warm). */
+/* 1: the back end's time() times (--clock inductor), not cuda_time_rep. */
 int cuda_own_time(const measurer *m);
-
-/* Calls per timed repetition for a call of ms: so that a repetition lasts
- * >= ~1 ms, at most 100. */
+/* Calls per timed repetition for a call of ms: a repetition >= ~1 ms, <= 100 calls. */
 int cuda_iters_for(double ms);
 
 /* First-use verification of c (not extern_mm) on problem p (the input or
