@@ -9,7 +9,8 @@ The truth: every GEMM key (op m x k x n dtype strides) of the truth records,
 each choice's in-graph milliseconds (truth_log.py's t(key, choice): the
 mean over the key's slots; the ATen choices as extern_mm, for addmm the
 faster of its two).  A clock is any other timing of the same choices:
-  --records NAME=FILE  perf/models/run.py records (mode b's "autotuned":
+  --records NAME=FILE  perf/models/run.py records (mode b's "autotuned" (other
+                       modes' records are skipped):
                        Inductor's own autotune benchmark of each GEMM; an
                        entry with a symbolic size, dtype or stride (null)
                        cannot be keyed: it is skipped and counted on stderr)
@@ -117,6 +118,8 @@ def read_records(path):
         raise Bad(msg)
     out, skipped = {}, 0
     for ln, rec in records.read(path, bad):
+        if rec.get("mode") != "b":
+            continue    # e and f autotune the handler's short lists only
         for a in rec.get("autotuned") or ():
             if not keyable(a):
                 skipped += 1
