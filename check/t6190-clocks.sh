@@ -120,6 +120,11 @@ bcrow() { awk -F' *\\| *' -v c="$1" '$2 == c && $3 == "all" { print $4 "|" $5 "|
 [ "$(bcrow bench_rotate)" = "3|100%|1.0000" ] && ok bench-clocks-rotate-agrees || fail bench-clocks-rotate-agrees "$(bcrow bench_rotate)"
 [ "$(bcrow bench_warm)" = "3|0%|1.2772" ] && ok bench-clocks-warm-misses || fail bench-clocks-warm-misses "$(bcrow bench_warm)"
 [ "$(bcrow bench_inductor | cut -d'|' -f1,2)" = "3|0%" ] && ok bench-clocks-reversed-misses || fail bench-clocks-reversed-misses "$(bcrow bench_inductor)"
+# KEYS: the shape list made beforehand is used as it is (no shapes run)
+KEYS=$BC/keys.tsv BIN=$BIN BENCH=$ROOT/$C/fake_bench.sh TRITON_CUBINS=unused bash perf/models/bench_clocks.sh "$TMP/bc3" \
+	check/truth/truth.jsonl > "$TMP/bc3.out" 2>&1 && cmp -s "$BC/keys.tsv" "$TMP/bc3/keys.tsv" &&
+	[ "$(cat "$TMP/bc3/best_clock.txt")" = rotate ] && ok bench-clocks-given-keys ||
+	fail bench-clocks-given-keys "$(tail -3 "$TMP/bc3.out" | tr '\n' '|')"
 CLOCKS="rotate cold" BENCH=$ROOT/$C/fake_bench.sh bash perf/models/bench_clocks.sh "$TMP/bc2" check/truth/truth.jsonl 2>"$TMP/err"
 [ $? = 2 ] && grep -q "CLOCKS: 'cold' is not a bench --clock" "$TMP/err" && [ ! -e "$TMP/bc2" ] && ok bench-clocks-bad-clock ||
 	fail bench-clocks-bad-clock "$(cat "$TMP/err")"

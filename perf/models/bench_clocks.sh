@@ -14,6 +14,9 @@
 #   RECORDS   more clocks.py --records NAME=FILE, space-separated (e.g.
 #             inductor_b=judge_records.jsonl: Inductor's own autotune)
 #   NEAR      clocks.py --near (0.02)
+#   KEYS      a shape list of the keys made beforehand (shapes --from-log of
+#             the truth's log), for a GPU host where shapes cannot run (it
+#             links libzip and ISA-L); default: made here
 #   BIN       build/bin (where bench, shapes and triton_cands are)
 #   BENCH     $BIN/bench (tests: a stand-in)
 # Writes OUTDIR/keys.tsv (the truth's keys as a shape list), bench_<clock>.txt
@@ -42,9 +45,10 @@ for r in ${RECORDS:-}; do
 	rec+=(--records "$r")
 done
 for t in "$@"; do [ -f "$t" ] || bad "$t: no such truth file"; done
-for b in "$BENCH" "$BIN/shapes" "$BIN/triton_cands"; do
+for b in "$BENCH" $([ -n "${KEYS:-}" ] || echo "$BIN/shapes") "$BIN/triton_cands"; do
 	[ -x "$b" ] || bad "$b: not built (make $b)"
 done
+[ -z "${KEYS:-}" ] || [ -s "$KEYS" ] || bad "KEYS=$KEYS: no such shape list"
 mkdir -p "$OUT" || exit 1
 stamp() { echo "== $(date -u +%T): $*"; }
 truth=()
@@ -58,7 +62,11 @@ for t in "$@"; do
 done
 # the keys: the truth as a log (every key of every row), then its distinct inputs
 python3 perf/models/truth_log.py "$OUT/truth_mm.txt" "${truth[@]}" || exit 1
-"$BIN/shapes" --from-log --source truth -o "$OUT/keys.tsv" "$OUT/truth_mm.txt" || exit 1
+if [ -n "${KEYS:-}" ]; then
+	cp "$KEYS" "$OUT/keys.tsv" || exit 1
+else
+	"$BIN/shapes" --from-log --source truth -o "$OUT/keys.tsv" "$OUT/truth_mm.txt" || exit 1
+fi
 if [ -z "${TRITON_CUBINS:-}" ]; then
 	"$BIN/triton_cands" --variants "$OUT/keys.tsv" "$OUT/variants.tsv" || exit 1
 	python3 -m mmrank.bench.triton_aot --cache "$FC" --jobs "$(nproc)" "$OUT/variants.tsv" | tail -n 3 || exit 1
