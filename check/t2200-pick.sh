@@ -161,4 +161,22 @@ expect_error pick-err-no-list "b3.tsv:[0-9]+: field 'pick': 2, but the node has 
 sed 's/^param\tleaf_pick\t1$/param\tleaf_pick\t2/' "$TMP/all.tsv" >"$TMP/b4.tsv"
 expect_error pick-err-param "b4.tsv:[0-9]+: field 'leaf_pick': 2 out of range \[0, 1\]" "$TMP/bad.tsv" \
 	"$BIN/prune" --ranking 1 -o "$TMP/bad.tsv" "$TMP/b4.tsv"
+# head-x (lambda 0, no margin, entry 0 offered or not) on
+# check/fixtures/rerank/headx.txt: 4 inputs, 0 E = extern_mm, 1 A;
+#        E     A
+#   K1  1.0    -     (A not offered)
+#   K2  1.0   3.0
+#   K3  1.0   3.0
+#   K4  1.2   1.0
+# A's top-1 + E regret is 0 against E's ln 1.2: A heads (E last), though it
+# alone costs 2 ln 3 and is not offered on K1; head-q0 keeps E first (A is
+# not offered everywhere).  The pick is E either way (the one class measured
+# on every input).
+"$BIN/featurize" -o "$TMP/x.feat.tsv" "$D/headx.txt" 2>/dev/null || fail pick-headx-featurize "featurize failed"
+for r in head-x head-q0; do
+	"$BIN/fit" "$TMP/x.feat.tsv" --split none --grid "$D/grid_root.tsv" --leaf-rank $r -o "$TMP/x.$r.tsv" \
+		--metrics "$TMP/m.tsv" >/dev/null 2>"$TMP/fit.err" || fail pick-headx-fit-$r "$(head -2 "$TMP/fit.err")"
+done
+[ "$(nodes "$TMP/x.head-x.tsv")" = "0:1,0:0" ] && ok pick-headx-triton-heads || fail pick-headx-triton-heads "$(nodes "$TMP/x.head-x.tsv")"
+[ "$(nodes "$TMP/x.head-q0.tsv")" = "0:0,1:0" ] && ok pick-headq0-extern-heads || fail pick-headq0-extern-heads "$(nodes "$TMP/x.head-q0.tsv")"
 finish

@@ -85,13 +85,17 @@ typedef struct {
  * (chosen out of fold, with fit --select-rank greedy) and today's for a
  * GPU without a profile row; `head-12` and `head-q0` are trained for the
  * head (entry 0 offered for every input of the leaf, chosen by its
- * first-entry and top-1 regret; docs/RESULTS.md section 2.7).  The other
+ * first-entry and top-1 regret; docs/RESULTS.md section 2.7); `head-x`
+ * trains entry 0 for k = 1 + extern_mm alone (lambda 0, no margin, offered
+ * or not: the pick, not entry 0, is what runs without autotuning; the H100
+ * profile's rule, docs/RESULTS.md section 10.2).  The other
  * candidates were retired; their figures are in docs/RESULTS.md §2.8. */
 #define LO_RULES(X) \
 	X("prefix",  1.0,   LO_REST_HIT,  0.05, 0, 0) \
 	X("joint",   1.0,   LO_REST_HIT2, 0.05, 1, 0) \
 	X("head-12", 0.125, LO_REST_HIT2, 0.05, 1, 1) \
-	X("head-q0", 0.25,  LO_REST_HIT2, 0,    1, 1)
+	X("head-q0", 0.25,  LO_REST_HIT2, 0,    1, 1) \
+	X("head-x",  0.0,   LO_REST_HIT2, 0,    1, 0)
 
 extern const lo_rule lo_rules[];
 extern const int n_lo_rules;
