@@ -127,11 +127,11 @@ grep -q "SPLIT='grup'" "$TMP/m.err" && grep -q "SELECT='foo'" "$TMP/m.err" && gr
 # case slip is named; collecting under a new name is no error
 mkdir -p "$TMP/out/mine" && head -2 "$ROOT/check/corpus/base.log" >"$TMP/out/mine/merged.txt"
 snapshot >"$TMP/before"
-bad_value vars-gpu-case "no data for GPU 'H200' \(did you mean h200\? GPU names are lower case\): known GPUs: a100 h100 h200 h200nvrtc mine" heuristic GPU=H200
+bad_value vars-gpu-case "no data for GPU 'H200' \(did you mean h200\? GPU names are lower case\): known GPUs: a100 h100 h100own h200 h200nvrtc mine" heuristic GPU=H200
 # (and the advice is that GPU, not a collection under the name given)
 grep -q "; give GPU=h200 instead$" "$TMP/m.err" && ! grep -q "make collect GPU=H200" "$TMP/m.err" &&
 	ok vars-gpu-case-one-advice || fail vars-gpu-case-one-advice "$(head -c 400 "$TMP/m.err")"
-bad_value vars-gpu-unknown "no data for GPU 'nosuch': known GPUs: a100 h100 h200 h200nvrtc mine .*make collect GPU=nosuch" fit GPU=nosuch
+bad_value vars-gpu-unknown "no data for GPU 'nosuch': known GPUs: a100 h100 h100own h200 h200nvrtc mine .*make collect GPU=nosuch" fit GPU=nosuch
 "${MK[@]}" -n collect GPU=newgpu SAMPLES=2 >/dev/null 2>"$TMP/m.err" && ok vars-gpu-new-collection ||
 	fail vars-gpu-new-collection "$(head -c 300 "$TMP/m.err")"
 

@@ -500,7 +500,7 @@ expect_error emit-gpu-other-device "tree.tsv:1: the tree's device \(shared_memor
 	"$TMP/g.py" emit --heuristic-name X --gpu-facts "$GT" --gpu h100 --format py -o "$TMP/g.py" "$FE/tree.tsv"
 expect_error emit-gpu-alone "--gpu-facts and --gpu go together" "$TMP/g.py" \
 	emit --heuristic-name X --gpu a100 --format py -o "$TMP/g.py" "$FE/tree.tsv"
-expect_error emit-gpu-no-row "--gpu 'l40s': no such row in .*GPUS.tsv \(its rows: a100 h100 h200 h200nvrtc \*\)" "$TMP/g.py" \
+expect_error emit-gpu-no-row "--gpu 'l40s': no such row in .*GPUS.tsv \(its rows: a100 h100 h200 h100own h200nvrtc \*\)" "$TMP/g.py" \
 	emit --heuristic-name X --gpu-facts "$GT" --gpu l40s --format py -o "$TMP/g.py" "$FE/tree.tsv"
 expect_error emit-gpu-bad-name "--gpu 'A1\"00': not a GPU name" "$TMP/g.py" \
 	emit --heuristic-name X --gpu-facts "$GT" --gpu 'A1"00' --format py -o "$TMP/g.py" "$FE/tree.tsv"
