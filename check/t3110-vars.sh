@@ -34,22 +34,22 @@ bad_value vars-select   "SELECT='foo': expected top1, regret, hit or curve \(fit
 bad_value vars-split    "SPLIT='grup': expected rows, group or none \(fit --split\)" heuristic SPLIT=grup
 bad_value vars-ranking  "RANKING='abc': expected an integer in \[1, 100000\]" heuristic RANKING=abc
 bad_value vars-ranking0 "RANKING='0': expected an integer in \[1, 100000\]" prune RANKING=0
-bad_value vars-leaf-rank "LEAF_RANK='x': expected freq, greedy, prefix, .* or head-q0 \(fit --leaf-rank\)" fit LEAF_RANK=x
-bad_value vars-select-rank "SELECT_RANK='x': expected freq, greedy, prefix, .* or head-q0 \(fit --select-rank\)" fit SELECT_RANK=x
+bad_value vars-leaf-rank "LEAF_RANK='x': expected freq, greedy, prefix, .* or head-x \(fit --leaf-rank\)" fit LEAF_RANK=x
+bad_value vars-select-rank "SELECT_RANK='x': expected freq, greedy, prefix, .* or head-x \(fit --select-rank\)" fit SELECT_RANK=x
 bad_value vars-select-rank-freq "SELECT_RANK=freq with LEAF_RANK=joint: freq goes only with freq" fit LEAF_RANK=joint SELECT_RANK=freq
 # the leaf order's default follows the data, datasets/PROFILES.tsv:
-# head-12 for the A100 data, head-q0 (models selected by the whole curve) for
-# GPU=h200, head-q0 for h100, joint for any other GPU (the '*' row: GPU=h200nvrtc);
+# head-x (trained for k = 1 + extern_mm) for the A100 and H100 data, head-q0
+# (models selected by the whole curve) for GPU=h200, joint for any other GPU (the '*' row: GPU=h200nvrtc);
 # PROFILE=reference's on every GPU
 if "${MK[@]}" -s fit-args GPU=h200 | grep -q -- '--select curve --leaf-rank head-q0 --select-rank greedy ' \
-	&& "${MK[@]}" -s fit-args GPU=a100 | grep -q -- '--select hit --leaf-rank head-12 --select-rank greedy ' \
-	&& "${MK[@]}" -s fit-args GPU=h100 | grep -q -- '--select hit --leaf-rank head-q0 --select-rank greedy ' \
+	&& "${MK[@]}" -s fit-args GPU=a100 | grep -q -- '--select hit --leaf-rank head-x --select-rank greedy ' \
+	&& "${MK[@]}" -s fit-args GPU=h100 | grep -q -- '--select hit --leaf-rank head-x --select-rank greedy ' \
 	&& "${MK[@]}" -s fit-args GPU=h200nvrtc | grep -q -- '--select hit --leaf-rank joint --select-rank greedy ' \
 	&& "${MK[@]}" -s fit-args GPU=h200 PROFILE=reference | grep -q -- '--select top1 --leaf-rank freq --select-rank freq '; then
 	ok vars-leaf-rank-default-per-gpu
 else fail vars-leaf-rank-default-per-gpu "h200: $("${MK[@]}" -s fit-args GPU=h200) a100: $("${MK[@]}" -s fit-args GPU=a100)"; fi
 # a row read from the file: another file's row changes the default
-sed 's/^h100\thit\thead-q0/h100\tregret\tgreedy/' "$ROOT/datasets/PROFILES.tsv" >"$TMP/profiles.tsv"
+sed 's/^h100\thit\thead-x/h100\tregret\tgreedy/' "$ROOT/datasets/PROFILES.tsv" >"$TMP/profiles.tsv"
 "${MK[@]}" -s fit-args GPU=h100 PROFILES="$TMP/profiles.tsv" | grep -q -- '--select regret --leaf-rank greedy --select-rank greedy ' &&
 	ok vars-profiles-file || fail vars-profiles-file "$("${MK[@]}" -s fit-args GPU=h100 PROFILES="$TMP/profiles.tsv")"
 # (GPU=h200's default LEAF_RANK is head-q0)
