@@ -12,7 +12,7 @@
 #   CLOCKS    "inductor rotate warm" (bench --clock values; inductor runs with
 #             --long-ms 0: Inductor's benchmarker exactly)
 #   RECORDS   more clocks.py --records NAME=FILE, space-separated (e.g.
-#             inductor_b=judge_records.jsonl: Inductor's own autotune)
+#             inductor_b=judge.jsonl: run.sh records, mode b's autotune)
 #   NEAR      clocks.py --near (0.02)
 #   KEYS      a shape list of the keys made beforehand (shapes --from-log of
 #             the truth's log), for a GPU host where shapes cannot run (it
