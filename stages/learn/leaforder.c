@@ -253,7 +253,8 @@ fallback(const tree_prob *pr, const int *ord, int n, const rr_input *in,
  * over the node's inputs: lambda x its first-entry regret, plus the
  * margin for a class other than def, + (1 - lambda) x its top-1 + def
  * regret (leaforder.h); an input it is not measured for costs what
- * fallback() left in s; ties: the earlier b. */
+ * fallback() left in s; ties: def (a head that lowers nothing costs a
+ * compile), then the earlier b. */
 static int
 best_head(const tree_prob *pr, int m, const int *ord, int n, const rr_input *in,
           const int *ids, int q, int def, int di, const lo_rule *r,
@@ -281,7 +282,7 @@ best_head(const tree_prob *pr, int m, const int *ord, int n, const rr_input *in,
 			double l1 = j == di ? ld : l < ld ? l : ld;
 			cost += x->weight * (lam * (l + (j != di ? r->margin : 0)) + (1 - lam) * l1);
 		}
-		if (best < 0 || cost < bc - 1e-9) {
+		if (best < 0 || cost < bc - 1e-9 || (j == di && cost <= bc + 1e-9)) {
 			best = b;
 			bc = cost;
 		}
