@@ -7,7 +7,8 @@
 # lacks ignored).  Bad input names its file and line and writes nothing.
 # perf/models/bench_clocks.sh with a stand-in bench (check/clocks/fake_bench.sh):
 # the clock that logs the truth's own times is the best one.
-# Prerequisites: python3; shapes and triton_cands built (make check builds them).
+# perf/models/head_truth.py: a known one-leaf tree's k = 1 regret on the truth.
+# Prerequisites: python3; shapes, triton_cands, featurize, fit and eval built (make check builds them).
 . check/lib.sh
 test_require PYTHON3 clocks-all
 C=check/clocks
@@ -128,4 +129,31 @@ KEYS=$BC/keys.tsv BIN=$BIN BENCH=$ROOT/$C/fake_bench.sh TRITON_CUBINS=unused bas
 CLOCKS="rotate cold" BENCH=$ROOT/$C/fake_bench.sh bash perf/models/bench_clocks.sh "$TMP/bc2" check/truth/truth.jsonl 2>"$TMP/err"
 [ $? = 2 ] && grep -q "CLOCKS: 'cold' is not a bench --clock" "$TMP/err" && [ ! -e "$TMP/bc2" ] && ok bench-clocks-bad-clock ||
 	fail bench-clocks-bad-clock "$(cat "$TMP/err")"
+# perf/models/head_truth.py: each leaf's k = 1 (head + extern_mm) on the
+# truth's 3 inputs (check/truth/truth.jsonl as a log: TA fastest on all, E
+# 1.25, 1.111 and 1.5x it).  A one-leaf tree fit on the truth itself heads
+# with TA: nothing lost.  One fit where extern_mm is fastest (and ties TA on
+# the m = 16 input, so the leaf has two classes) heads with E, since no class
+# lowers its top-1 + extern_mm regret and head-x's ties go to extern_mm: on
+# the truth, regret geomean (1.25 x 1.1111 x 1.5)^(1/3) = 1.2772, all 3
+# lose, --strict exits 1
+PYTHONPATH="$ROOT/perf/models:$PYTHONPATH" python3 perf/models/truth_log.py "$TMP/tl.txt" check/truth/truth.jsonl 2>/dev/null
+awk -F, -v OFS=, 'NR > 2 && $(NF - 1) == "extern_mm" { $NF = $1 == 16 ? 0.02 : 0.001 } { print }' "$TMP/tl.txt" > "$TMP/tl_e.txt"
+"$BIN/featurize" -o "$TMP/tl.feat.tsv" "$TMP/tl.txt" 2>/dev/null && "$BIN/featurize" -o "$TMP/tl_e.feat.tsv" "$TMP/tl_e.txt" 2>/dev/null
+for t in tl tl_e; do
+	"$BIN/fit" "$TMP/$t.feat.tsv" --split none --grid "$FIX/rerank/grid_root.tsv" --leaf-rank head-x --leaf-fill all \
+		-o "$TMP/$t.tree.tsv" --metrics "$TMP/$t.m.tsv" >/dev/null 2>&1
+done
+ht() { python3 perf/models/head_truth.py --bin "$BIN" "$@"; }
+ht "$TMP/tl.tree.tsv" "$TMP/tl.txt" --strict > "$TMP/ht1.md" 2>&1 && grep -qx '3 inputs in 1 leaves: k = 1 regret geomean 1.0000; 0 lose.' "$TMP/ht1.md" &&
+	ok head-truth-head-wins || fail head-truth-head-wins "$(tr '\n' '|' < "$TMP/ht1.md")"
+ht "$TMP/tl_e.tree.tsv" "$TMP/tl.txt" --strict > "$TMP/ht2.md" 2>&1
+[ $? = 1 ] && grep -qx '3 inputs in 1 leaves: k = 1 regret geomean 1.2772; 3 lose.' "$TMP/ht2.md" &&
+	grep -q '| 0 | 3 | extern_mm | 1.2772 | 1.500 | ' "$TMP/ht2.md" && ok head-truth-extern-head-loses ||
+	fail head-truth-extern-head-loses "$(tr '\n' '|' < "$TMP/ht2.md")"
+ht "$TMP/tl_e.tree.tsv" "$TMP/nosuch.txt" -o "$TMP/ht3.md" 2>"$TMP/err"
+[ $? = 2 ] && grep -q 'nosuch.txt: no such file' "$TMP/err" && [ ! -e "$TMP/ht3.md" ] && ok head-truth-missing-log ||
+	fail head-truth-missing-log "$(cat "$TMP/err")"
+ht "$TMP/tl.txt" "$TMP/tl.txt" 2>"$TMP/err" >/dev/null
+[ $? = 2 ] && grep -q 'not a tree TSV\|eval failed' "$TMP/err" && ok head-truth-not-a-tree || fail head-truth-not-a-tree "$(cat "$TMP/err")"
 finish

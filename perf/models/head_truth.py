@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""head_truth.py — each leaf's list head against the in-graph truth: does k = 1
+(the head autotuned against extern_mm, as Inductor keeps its ATen choices)
+lose on the truth's inputs that reach the leaf?  No torch, no GPU.
+
+usage: head_truth.py TREE.tsv TRUTH_LOG.txt [--near 0.02] [--bin build/bin]
+                     [-o OUT.md] [--strict]
+
+TREE.tsv: a tree TSV (fit or prune output, e.g. out/h100/pruned.tsv).
+TRUTH_LOG.txt: the in-graph truth as an AutoHeuristic mm log
+(perf/models/truth_log.py; feedback = in-graph ms).  featurize and eval
+(--bin) rank every input with the tree: its leaf, and the leaf's list as
+Inductor filters it (the ids measured for the input, in list order).  Per
+input, the head is the first listed id measured for it; k = 1 runs the
+faster of the head and extern_mm, its regret is that time over the input's
+fastest measured choice.  An input loses when that regret exceeds 1 + NEAR.
+Output, markdown (stdout, or OUT.md): one row per leaf holding truth inputs
+(inputs, the heads they get, k = 1 regret geomean and max, the losing
+inputs as m x k x n dtype: regret), then the totals.  Times in ms; regrets
+have no unit.  --strict: exit 1 when any input loses (after writing).
+Errors (featurize or eval failing, a bad file) exit 2 with the stage's
+message; nothing is written then.
+"""
+import argparse
+import csv
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def run(cmd):
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"head_truth.py: {os.path.basename(cmd[0])} failed: {r.stderr.strip()}")
+
+
+def classes(tree):
+    out = {}
+    with open(tree) as f:
+        for line in f:
+            p = line.rstrip("\n").split("\t")
+            if p[0] == "class" and len(p) >= 3:
+                out[p[1]] = p[2]
+    if not out:
+        sys.exit(f"head_truth.py: {tree}: no class lines (not a tree TSV)")
+    return out
+
+
+def read_feat(path):
+    """{input: (label, {choice: ms})}"""
+    with open(path) as f:
+        rows = list(csv.reader(f, delimiter="\t"))
+    head = rows[1]
+    ix = {h: i for i, h in enumerate(head)}
+    out = {}
+    for r in rows[2:]:
+        i = r[ix["input"]]
+        label = f"{r[ix['m']]}x{r[ix['k']]}x{r[ix['n']]} {r[ix['mat1_dtype']].replace('torch.', '')}"
+        out.setdefault(i, (label, {}))[1][r[ix["choice"]]] = float(r[ix["median_ms"]])
+    return out
+
+
+def table(tree, feat, ranks, near):
+    names = classes(tree)
+    inputs = read_feat(feat)
+    leaves = {}
+    with open(ranks) as f:
+        for r in csv.DictReader(f, delimiter="\t"):
+            label, ms = inputs[r["input"]]
+            best = min(ms.values())
+            ids = [names[c] for c in r["ranking"].split(",") if c in names]
+            head = next((c for c in ids if c in ms), "extern_mm")
+            k1 = min(ms.get(head, math.inf), ms.get("extern_mm", math.inf)) / best
+            leaves.setdefault(int(r["leaf"]), []).append((label, head, k1))
+    return leaves
+
+
+def markdown(leaves, near):
+    lines = [f"k = 1 (the head + extern_mm) on the truth's inputs; an input loses above "
+             f"{1 + near:g}.", "",
+             "| leaf | inputs | heads | k = 1 regret (geomean) | max | inputs that lose |",
+             "|---|---|---|---|---|---|"]
+    n = lost = 0
+    logs = []
+    for leaf in sorted(leaves):
+        v = leaves[leaf]
+        gm = math.exp(sum(math.log(x[2]) for x in v) / len(v))
+        heads = sorted({x[1] for x in v})
+        bad = [f"{x[0]}: {x[2]:.3f}" for x in v if x[2] > 1 + near]
+        n += len(v)
+        lost += len(bad)
+        logs += [math.log(x[2]) for x in v]
+        lines.append(f"| {leaf} | {len(v)} | {', '.join(heads)} | {gm:.4f} | "
+                     f"{max(x[2] for x in v):.3f} | {'; '.join(bad) or '-'} |")
+    lines += ["", f"{n} inputs in {len(leaves)} leaves: k = 1 regret geomean "
+              f"{math.exp(sum(logs) / len(logs)) if logs else 1:.4f}; {lost} lose."]
+    return "\n".join(lines) + "\n", lost
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="head_truth.py", description=__doc__.split("\n\n")[0])
+    ap.add_argument("tree")
+    ap.add_argument("log")
+    ap.add_argument("--near", type=float, default=0.02)
+    ap.add_argument("--bin", default="build/bin")
+    ap.add_argument("-o", dest="out")
+    ap.add_argument("--strict", action="store_true")
+    a = ap.parse_args(argv)
+    if not 0 <= a.near < 1:
+        sys.exit("head_truth.py: --near: expected a fraction in [0, 1)")
+    for p in (a.tree, a.log):
+        if not os.path.isfile(p):
+            sys.exit(f"head_truth.py: {p}: no such file")
+    with tempfile.TemporaryDirectory() as d:
+        feat, ranks = os.path.join(d, "t.feat.tsv"), os.path.join(d, "ranks.tsv")
+        run([os.path.join(a.bin, "featurize"), "-o", feat, a.log])
+        run([os.path.join(a.bin, "eval"), "--tree", "t=" + a.tree, "--ranks", ranks, "truth=" + feat])
+        text, lost = markdown(table(a.tree, feat, ranks, a.near), a.near)
+    if a.out:
+        with open(a.out + ".tmp", "w") as f:
+            f.write(text)
+        os.replace(a.out + ".tmp", a.out)
+    else:
+        sys.stdout.write(text)
+    return 1 if a.strict and lost else 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except SystemExit as e:
+        if isinstance(e.code, str):
+            print(e.code, file=sys.stderr)
+            sys.exit(2)
+        raise
