@@ -215,6 +215,8 @@ test_cmp bench-triton-resume-loser-part full.txt lr.txt
 for c in rotate warm; do
 	"$F" "${K[@]}" --clock $c --stats clk$c.tsv s.tsv clk$c.txt 2>/dev/null
 	test_cmp bench-triton-clock-$c-same-log full.txt clk$c.txt
+	grep -qx "clock	$c" clk$c.txt.versions.tsv && grep -qx "clock	$c" clk$c.tsv && ok bench-triton-clock-$c-in-versions-and-stats ||
+		fail bench-triton-clock-$c-in-versions-and-stats "$(cat clk$c.txt.versions.tsv | tr '\n' '|')"
 	[ "$(awk -F'\t' '$1 == "long_choices" { print $2 }' clk$c.tsv)" = 0 ] && ok bench-triton-clock-$c-no-long-rule ||
 		fail bench-triton-clock-$c-no-long-rule "$(grep long_ clk$c.tsv | tr '\n' ' ')"
 	"$F" "${K[@]}" --clock $c --time-limit 0 s.tsv clkp$c.txt 2>/dev/null
@@ -232,6 +234,12 @@ cmp -s ck.keep ck.txt.part && cmp -s clkrotate.want ck.txt.part.plan && ok bench
 test_cmp bench-triton-resume-clock-part full.txt ck.txt
 expect_error bench-clock-with-loser-ratio '--clock rotate: --loser-ratio, --warm-from-verify and --verify-cut shorten' \
 	x.txt "$F" "${K[@]}" --clock rotate --loser-ratio 1.5 s.tsv x.txt
+expect_error bench-clock-with-long-ms '--clock warm: --long-ms and --long-launches shorten' \
+	x.txt "$F" "${K[@]}" --clock warm --long-ms 5 s.tsv x.txt
+expect_error bench-clock-with-long-launches '--clock rotate: --long-ms and --long-launches shorten' \
+	x.txt "$F" "${K[@]}" --clock rotate --long-launches 3 s.tsv x.txt
+[ -s full.txt.versions.tsv ] && ! grep -q '^clock' full.txt.versions.tsv && ok bench-triton-clock-inductor-not-in-versions ||
+	fail bench-triton-clock-inductor-not-in-versions "$(cat full.txt.versions.tsv | tr '\n' '|')"
 expect_error bench-clock-other-template '--clock warm: only for --template triton' \
 	x.txt "$F" --kernels "$ROOT/kernels" --clock warm s.tsv x.txt
 expect_error bench-clock-bad-name "--clock: expected inductor, rotate or warm, got 'cold'" \

@@ -184,6 +184,9 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 		die("--loser-ratio: expected 0 (off) or a factor > 1/%g = %.8g and <= 100 (a "
 		    "smaller one could cut a near-best choice to one launch: stages/formats/rules.h), "
 		    "got %g", NEAR_BEST_RATIO, 1 / NEAR_BEST_RATIO, o->loser_ratio);
+	if (o->clock != BENCH_CLOCK_INDUCTOR && (o->long_ms >= 0 || o->long_launches))
+		die("--clock %s: --long-ms and --long-launches shorten Inductor's timing "
+		    "(--clock inductor) only", bench_clock_names[o->clock]);
 	if (o->long_ms < 0)
 		o->long_ms = TT_LONG_MS_DEFAULT;
 	if (!o->long_launches)

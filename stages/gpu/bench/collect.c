@@ -111,7 +111,7 @@ static char *plan_check(const char *part, const bench_opts *o, const char *ident
 			    "--screen/--screen-ms/--screen-audit/--long-ms/--long-launches/"
 			    "--loser-ratio/--warm-from-verify/--verify-cut/--verify-cut-audit/--clock (make: "
 			    "SCREEN, SCREEN_MS, LONG_MS, LONG_LAUNCHES, LOSER_RATIO, WARM_FROM_VERIFY, "
-			    "VERIFY_CUT, VERIFY_CUT_AUDIT) and the "
+			    "VERIFY_CUT, VERIFY_CUT_AUDIT, BENCH_EXTRA; h200_collect.sh: CLOCK) and the "
 			    "same back end (tables, cubins), or remove %s to start over", part, have,
 			    want, path, diff, part);
 		}
@@ -152,8 +152,8 @@ static char *backend_identity(const bench_plan *p, measurer *m)
 /* LOG.versions.tsv, written (atomically) when the shard completes: what
  * measured the log (key/value: backend, the identity lines, measurer,
  * device) for the dataset manifest (datasets/README.md). */
-static void versions_write(const char *log, const bench_backend *be, const char *ident,
-                           const bench_device *dev)
+static void versions_write(const char *log, const bench_backend *be, int clock,
+                           const char *ident, const bench_device *dev)
 {
 	char *path = xmalloc(strlen(log) + 16);
 	sprintf(path, "%s.versions.tsv", log);
@@ -161,6 +161,8 @@ static void versions_write(const char *log, const bench_backend *be, const char 
 	FILE *fp = aout_open(&ao, path);
 	fprintf(fp, "key\tvalue\nbackend\t%s\n%smeasurer\t%s\ndevice\t%s\n", be->name, ident,
 	        measure_kind(), dev->name);
+	if (clock != BENCH_CLOCK_INDUCTOR) /* --clock: the log's rows cannot show it */
+		fprintf(fp, "clock\t%s\n", bench_clock_names[clock]);
 	aout_commit(&ao);
 	free(path);
 }
@@ -265,7 +267,7 @@ int bench_collect(const bench_args *a, measurer *m, const bench_device *dev,
 	double wall = mono_s() - t0;
 	ah_append_close(&ap);
 	if (!stopped)
-		versions_write(log, a->be, ident, dev);
+		versions_write(log, a->be, a->o.clock, ident, dev);
 	if (!stopped && rename(part, log) != 0)
 		die("cannot rename '%s' to '%s': %s", part, log, strerror(errno));
 	if (!stopped && unlink(planf) != 0 && errno != ENOENT)
@@ -281,6 +283,8 @@ int bench_collect(const bench_args *a, measurer *m, const bench_device *dev,
 		        ntodo, resumed, done - resumed - skipped, skipped, rows, wall,
 		        wall > 0 ? 3600 * (double)(done - resumed - skipped) / wall : 0.0, a->be->name,
 		        ident);
+		if (o->clock != BENCH_CLOCK_INDUCTOR)
+			fprintf(sf, "clock\t%s\n", bench_clock_names[o->clock]);
 		measure_stats(m, sf);
 		aout_commit(&so);
 	}
