@@ -230,6 +230,8 @@ bad_h h200_collect_verify_cut_long_0 "VERIFY_CUT='2': needs LONG_MS > 0" VERIFY_
 bad_h h200_collect_bad_verify_cut_audit "VERIFY_CUT_AUDIT='x': expected an integer" VERIFY_CUT_AUDIT=x
 bad_h h200_collect_bad_long "LONG_MS='ten': expected a number" LONG_MS=ten
 bad_h h200_collect_bad_clock "CLOCK=cold: expected inductor, rotate or warm" CLOCK=cold
+bad_h h200_collect_clock_with_loser "CLOCK=rotate with LOSER_RATIO=1.5: the cuts" CLOCK=rotate LOSER_RATIO=1.5
+bad_h h200_collect_clock_with_long "CLOCK=warm with LONG_MS=5: the cuts" CLOCK=warm LONG_MS=5
 bad_h h200_collect_bad_samples "SAMPLES=0: expected a whole number of samples" SAMPLES=0
 bad_h h200_collect_bad_last "SAMPLE_LAST=3 x: expected input numbers" SAMPLE_LAST="3 x"
 bad_h h200_collect_bad_last_zero "SAMPLE_LAST=3 01: expected input numbers" SAMPLE_LAST="3 01"

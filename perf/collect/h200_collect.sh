@@ -107,6 +107,11 @@ done
 # folder): SAMPLE_LAST's numbers are checked against the slice in slice()
 # (exit 2, nothing written), their form here
 case ${CLOCK:-inductor} in inductor|rotate|warm) ;; *) bad "CLOCK=$CLOCK: expected inductor, rotate or warm (bench --clock)" ;; esac
+if [ "${CLOCK:-inductor}" != inductor ]; then
+	for v in LOSER_RATIO WARM_FROM_VERIFY VERIFY_CUT LONG_MS LONG_LAUNCHES; do
+		[ -z "${!v:-}" ] || bad "CLOCK=$CLOCK with $v=${!v}: the cuts and the long-kernel rule shorten Inductor's timing (CLOCK=inductor) only"
+	done
+fi
 [[ ${SAMPLE_LAST:-} =~ ^\ *((0|[1-9][0-9]*)(\ +|$))*$ ]] || bad "SAMPLE_LAST=$SAMPLE_LAST: expected input numbers separated by spaces"
 [ -z "${SAMPLES+x}" ] || [[ $SAMPLES =~ ^[1-9][0-9]{0,5}$ ]] || bad "SAMPLES=$SAMPLES: expected a whole number of samples >= 1"
 for v in SAMPLE_SKIP SAMPLE_TAKE SAMPLE_N; do
