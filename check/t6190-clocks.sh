@@ -104,6 +104,21 @@ for want in "--records NAME=FILE" "--log NAME=FILE" "within NEAR (default 2 %)" 
 	grep -qF -- "$want" "$TMP/help" || miss="$miss [$want]"
 done
 [ -z "$miss" ] && ok clocks-help-doc || fail clocks-help-doc "missing:$miss"
+# --common: only the keys both clocks compare on (official has 1 of inductor's
+# 3: inductor's figures on that one key, the m = 16 one: a miss at 1.5)
+clocks check/truth/truth.jsonl --records inductor=$C/records.jsonl --log official=$C/log.txt --common \
+	-o "$TMP/cc.md" 2>"$TMP/err"
+crow() { awk -F' *\\| *' -v c="$1" '$2 == c && $3 == "all" { print $4 "|" $5 "|" $6 }' "$TMP/cc.md"; }
+[ "$(crow inductor)" = "1|0%|1.5000" ] && [ "$(crow official)" = "1|100%|1.0000" ] && ok clocks-common-keys ||
+	fail clocks-common-keys "$(crow inductor) / $(crow official)"
+# a NAME twice, and records without a mode b record: errors, nothing written
+clocks check/truth/truth.jsonl --records x=$C/records.jsonl --log x=$C/log.txt -o "$TMP/dup.md" 2>"$TMP/err"
+[ $? = 1 ] && grep -q "clock name x given twice" "$TMP/err" && [ ! -e "$TMP/dup.md" ] && ok clocks-name-twice ||
+	fail clocks-name-twice "$(cat "$TMP/err")"
+sed 's/"mode": "b"/"mode": "e"/' $C/records.jsonl > "$TMP/rec_e.jsonl"
+clocks check/truth/truth.jsonl --records e=$TMP/rec_e.jsonl -o "$TMP/nob.md" 2>"$TMP/err"
+[ $? = 1 ] && grep -q "rec_e.jsonl: no mode b record" "$TMP/err" && [ ! -e "$TMP/nob.md" ] && ok clocks-no-mode-b ||
+	fail clocks-no-mode-b "$(cat "$TMP/err")"
 # perf/models/bench_clocks.sh with a stand-in bench (check/clocks/fake_bench.sh:
 # rotate the truth's own times, inductor their reciprocals, warm Triton x 3): the
 # truth's keys as the shape list, each clock's log scored, rotate the best
@@ -126,6 +141,31 @@ KEYS=$BC/keys.tsv BIN=$BIN BENCH=$ROOT/$C/fake_bench.sh TRITON_CUBINS=unused bas
 	check/truth/truth.jsonl > "$TMP/bc3.out" 2>&1 && cmp -s "$BC/keys.tsv" "$TMP/bc3/keys.tsv" &&
 	[ "$(cat "$TMP/bc3/best_clock.txt")" = rotate ] && ok bench-clocks-given-keys ||
 	fail bench-clocks-given-keys "$(tail -3 "$TMP/bc3.out" | tr '\n' '|')"
+# bad settings refused before any bench runs (a stand-in that leaves a marker),
+# exit 2, nothing written: CLOCKS twice or on two lines, KEYS not a shape
+# list, RECORDS that are not mode b records, OUTDIR a file
+printf '#!/bin/sh\ntouch "%s"\nexit 1\n' "$TMP/ran" > "$TMP/markbench"; chmod +x "$TMP/markbench"
+printf 'x\n' > "$TMP/notdir"
+bcbad() { # NAME PATTERN OUT VAR=VALUE...
+	local name=$1 pat=$2 out=$3; shift 3
+	rm -f "$TMP/ran"
+	env BIN="$BIN" BENCH="$TMP/markbench" TRITON_CUBINS=unused "$@" bash perf/models/bench_clocks.sh "$out" \
+		check/truth/truth.jsonl > /dev/null 2>"$TMP/err"
+	[ $? = 2 ] && grep -q -- "$pat" "$TMP/err" && [ ! -e "$TMP/ran" ] && ok "$name" || fail "$name" "$(cat "$TMP/err")"
+}
+bcbad bench-clocks-clock-twice "CLOCKS: 'rotate' given twice" "$TMP/bc4" CLOCKS="rotate rotate"
+bcbad bench-clocks-clocks-two-lines "CLOCKS: one line of words" "$TMP/bc4" CLOCKS=$'rotate\nwarm'
+bcbad bench-clocks-keys-not-a-list "KEYS=.*: not a shape list" "$TMP/bc4" KEYS=check/truth/truth.jsonl
+bcbad bench-clocks-records-not-b "RECORDS: clocks.py refused them" "$TMP/bc4" RECORDS="x=$TMP/rec_e.jsonl"
+bcbad bench-clocks-out-a-file "notdir: not a folder" "$TMP/notdir"
+[ ! -e "$TMP/bc4" ] && ok bench-clocks-bad-writes-nothing || fail bench-clocks-bad-writes-nothing "$(ls "$TMP/bc4")"
+# relative paths are the caller's; a failed rerun leaves none of the earlier outputs
+(cd "$TMP" && BIN=$BIN BENCH=$ROOT/$C/fake_bench.sh TRITON_CUBINS=unused bash "$ROOT/perf/models/bench_clocks.sh" \
+	rel "$ROOT/check/truth/truth.jsonl" > /dev/null 2>&1) && [ -s "$TMP/rel/best_clock.txt" ] && ok bench-clocks-relative-out ||
+	fail bench-clocks-relative-out "$(ls "$TMP/rel" 2>&1)"
+BIN=$BIN BENCH="$TMP/markbench" TRITON_CUBINS=unused bash perf/models/bench_clocks.sh "$TMP/rel" check/truth/truth.jsonl >/dev/null 2>&1
+[ $? = 1 ] && [ ! -e "$TMP/rel/best_clock.txt" ] && [ ! -e "$TMP/rel/clocks.md" ] && ok bench-clocks-rerun-clears ||
+	fail bench-clocks-rerun-clears "$(ls "$TMP/rel")"
 CLOCKS="rotate cold" BENCH=$ROOT/$C/fake_bench.sh bash perf/models/bench_clocks.sh "$TMP/bc2" check/truth/truth.jsonl 2>"$TMP/err"
 [ $? = 2 ] && grep -q "CLOCKS: 'cold' is not a bench --clock" "$TMP/err" && [ ! -e "$TMP/bc2" ] && ok bench-clocks-bad-clock ||
 	fail bench-clocks-bad-clock "$(cat "$TMP/err")"

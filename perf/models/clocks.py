@@ -3,17 +3,19 @@
 truth (perf/models/truth.py), per regime; no torch needed.
 
 usage: clocks.py TRUTH.jsonl [MORE.jsonl ...] [--records NAME=RECORDS.jsonl]...
-                 [--log NAME=LOG.txt]... [--near 0.02] [-o OUT.md] [--json OUT.json]
+                 [--log NAME=LOG.txt]... [--near 0.02] [--common] [-o OUT.md]
+                 [--json OUT.json]
 
 The truth: every GEMM key (op m x k x n dtype strides) of the truth records,
 each choice's in-graph milliseconds (truth_log.py's t(key, choice): the
 mean over the key's slots; the ATen choices as extern_mm, for addmm the
 faster of its two).  A clock is any other timing of the same choices:
-  --records NAME=FILE  perf/models/run.py records (mode b's "autotuned" (other
-                       modes' records are skipped):
-                       Inductor's own autotune benchmark of each GEMM; an
-                       entry with a symbolic size, dtype or stride (null)
-                       cannot be keyed: it is skipped and counted on stderr)
+  --records NAME=FILE  perf/models/run.py records: mode b's "autotuned",
+                       Inductor's own autotune benchmark of each GEMM (other
+                       modes' records are skipped; a file with no mode b
+                       record is an error); an entry with a symbolic size,
+                       dtype or stride (null) cannot be keyed: it is skipped
+                       and counted on stderr
   --log NAME=FILE      an AutoHeuristic mm log (bench's, Inductor's
                        collection, the official data's): its rows of the
                        same m, k, n, dtype and strides, any op
@@ -27,6 +29,8 @@ Per key, over the choices both measured (at least 2):
           (against Triton) than the graph runs it; < 1, faster
   ATen clock/graph   the clock's extern_mm over the graph's (also where
           extern_mm is the only choice both measured)
+--common: only the keys every clock compares on (like with like).
+Each NAME once.
 Rows: every key, then by regime: m (<= 16, <= 128, <= 1024, > 1024),
 dtype, layout (mat1/mat2 row- or column-major: nn, nt, tn, tt) and op.
 Cells are the share of keys hit, the geometric mean regret, the median rho
@@ -112,14 +116,16 @@ def keyable(a):
 
 
 def read_records(path):
-    """({(op, gid): {choice: ms}} of the "autotuned" entries of run.py
-    records, the entries skipped: symbolic, not keyable)."""
+    """({(op, gid): {choice: ms}} of the "autotuned" entries of run.py's
+    mode b records, the entries skipped: symbolic, not keyable); a file
+    without a mode b record is an error."""
     def bad(msg):
         raise Bad(msg)
-    out, skipped = {}, 0
+    out, skipped, nb = {}, 0, 0
     for ln, rec in records.read(path, bad):
         if rec.get("mode") != "b":
             continue    # e and f autotune the handler's short lists only
+        nb += 1
         for a in rec.get("autotuned") or ():
             if not keyable(a):
                 skipped += 1
@@ -129,6 +135,8 @@ def read_records(path):
             cur = out.setdefault((a["op"], gid), {})
             for c, t in ms.items():     # several autotunings: the fastest each
                 cur[c] = min(cur[c], t) if c in cur else t
+    if not nb:
+        raise Bad(f"{path}: no mode b record (the clock is mode b's autotuning)")
     return out, skipped
 
 
@@ -235,17 +243,22 @@ def summarize(cells):
             "aten_keys": len(aten)}
 
 
-def run(truth, clocks, near):
-    """{"clocks": {name: {"keys": [...], "regimes": {regime: summary}}}}."""
-    out = {"truth_keys": len(truth), "near": near, "clocks": {}}
+def run(truth, clocks, near, common=False):
+    """{"clocks": {name: {"keys": [...], "regimes": {regime: summary}}}}.
+    common: only the keys every clock compares on."""
+    out = {"truth_keys": len(truth), "near": near, "common": common, "clocks": {}}
+    def cmp(data, key):
+        v = truth[key]
+        ms = data.get((v["op"], v["gid"])) or data.get(("any", v["gid"]))
+        return compare(v["ms"], ms, near) if ms else None
+    keep = set(truth)
+    if common:
+        keep = {k for k in truth if all(cmp(d, k) is not None for _, d in clocks)}
     for name, data in clocks:
         per_key, by = [], {}
-        for key in sorted(truth):
+        for key in sorted(keep):
             v = truth[key]
-            ms = data.get((v["op"], v["gid"])) or data.get(("any", v["gid"]))
-            if not ms:
-                continue
-            c = compare(v["ms"], ms, near)
+            c = cmp(data, key)
             if c is None:
                 continue
             c["key"] = key
@@ -306,6 +319,7 @@ def main(argv):
     ap.add_argument("--records", action="append", default=[])
     ap.add_argument("--log", action="append", default=[])
     ap.add_argument("--near", type=float, default=0.02)
+    ap.add_argument("--common", action="store_true")
     ap.add_argument("-o", dest="out")
     ap.add_argument("--json", dest="json_out")
     a = ap.parse_args(argv)
@@ -313,14 +327,19 @@ def main(argv):
         if not 0 <= a.near < 1:
             raise Bad(f"--near {a.near}: expected a fraction in [0, 1)")
         truth = read_truth(a.truth)
+        specs = [named(s, "--records") for s in a.records] + [named(s, "--log") for s in a.log]
+        names = [n for n, _ in specs]
+        dup = sorted({n for n in names if names.count(n) > 1})
+        if dup:
+            raise Bad(f"clock name {dup[0]} given twice (each NAME once)")
         clocks, skipped = [], {}
-        for n, p in (named(s, "--records") for s in a.records):
+        for n, p in specs[:len(a.records)]:
             data, skipped[n] = read_records(p)
             clocks.append((n, data))
-        clocks += [(n, read_log(p)) for n, p in (named(s, "--log") for s in a.log)]
+        clocks += [(n, read_log(p)) for n, p in specs[len(a.records):]]
         if not clocks:
             raise Bad("no clock: give --records NAME=FILE or --log NAME=FILE")
-        res = run(truth, clocks, a.near)
+        res = run(truth, clocks, a.near, a.common)
         res["skipped_autotuned"] = skipped
         text = markdown(res)
         try:
