@@ -25,8 +25,9 @@
 #   1/2, regret geomean sqrt 2.  Unfilled: first E: 1, 1, 1.5, 1.5: hit 1/2,
 #   sqrt 1.5.
 # grid_depth1.tsv splits K1 K2 | K3 K4 (labels E | A).  Left leaf: E 0, B
-#   2 ln 1.1 + 0.1 = 0.2906, A 1.4863: pick E; its list is the fill B A
-#   then E (its only own class: last), so the pick is not the head.  Right
+#   2 ln 1.1 + 0.1 = 0.2906, A 1.4863: pick E; its list is E (its only
+#   own class stays first: k = 1 compiles no Triton config for a leaf that
+#   extern_mm wins throughout), then the fill B A.  Right
 #   leaf: A 0.1, B 0.2906, E 0.8109: pick A, its head.  The root keeps its
 #   pick B: prune --ranking 2 (each child has 1 label) makes it the leaf.
 . "$(dirname "$0")/lib.sh"
@@ -123,7 +124,7 @@ fi
 
 # prune keeps the picks: every node's, and the root's when it becomes the leaf
 if fit "$TMP/d1.tsv" grid_depth1.tsv --leaf-fill all; then
-	[ "$(nodes "$TMP/d1.tsv")" = "0:1,2,0:2 1:2,1,0:0 2:1,2:1" ] && ok pick-depth1 || fail pick-depth1 "$(nodes "$TMP/d1.tsv")"
+	[ "$(nodes "$TMP/d1.tsv")" = "0:1,2,0:2 1:0,2,1:0 2:1,2:1" ] && ok pick-depth1 || fail pick-depth1 "$(nodes "$TMP/d1.tsv")"
 	if "$BIN/prune" --ranking 1 -o "$TMP/d1p.tsv" "$TMP/d1.tsv" 2>/dev/null &&
 		"$BIN/prune" --ranking 2 -o "$TMP/d2p.tsv" "$TMP/d1.tsv" 2>/dev/null; then
 		sed 's/^param\tranking_k\t10$/param\tranking_k\t1/' "$TMP/d1.tsv" >"$TMP/want.tsv"

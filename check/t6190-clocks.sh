@@ -191,6 +191,14 @@ ht "$TMP/tl_e.tree.tsv" "$TMP/tl.txt" --strict > "$TMP/ht2.md" 2>&1
 [ $? = 1 ] && grep -qx '3 inputs in 1 leaves: k = 1 regret geomean 1.2772; 3 lose.' "$TMP/ht2.md" &&
 	grep -q '| 0 | 3 | extern_mm | 1.2772 | 1.500 | ' "$TMP/ht2.md" && ok head-truth-extern-head-loses ||
 	fail head-truth-extern-head-loses "$(tr '\n' '|' < "$TMP/ht2.md")"
+# a leaf whose only class is extern_mm keeps it first, before the filled classes
+awk -F, -v OFS=, 'NR > 2 && $(NF - 1) == "extern_mm" { $NF = 0.001 } { print }' "$TMP/tl.txt" > "$TMP/tl_e0.txt"
+"$BIN/featurize" -o "$TMP/tl_e0.feat.tsv" "$TMP/tl_e0.txt" 2>/dev/null
+"$BIN/fit" "$TMP/tl_e0.feat.tsv" --split none --grid "$FIX/rerank/grid_root.tsv" --leaf-rank head-x --leaf-fill all \
+	-o "$TMP/tl_e0.tree.tsv" --metrics "$TMP/tl_e0.m.tsv" >/dev/null 2>&1
+ht "$TMP/tl_e0.tree.tsv" "$TMP/tl.txt" > "$TMP/ht4.md" 2>&1
+grep -q '| 0 | 3 | extern_mm | 1.2772 | 1.500 | ' "$TMP/ht4.md" && ok head-truth-extern-only-leaf-first ||
+	fail head-truth-extern-only-leaf-first "$(tr '\n' '|' < "$TMP/ht4.md")"
 ht "$TMP/tl_e.tree.tsv" "$TMP/nosuch.txt" -o "$TMP/ht3.md" 2>"$TMP/err"
 [ $? = 2 ] && grep -q 'nosuch.txt: no such file' "$TMP/err" && [ ! -e "$TMP/ht3.md" ] && ok head-truth-missing-log ||
 	fail head-truth-missing-log "$(cat "$TMP/err")"

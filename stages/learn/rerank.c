@@ -296,10 +296,12 @@ rerank(tree *t, const rr_input *in, int n, int mode, int def, int leaves_only,
 			np += (size_t)m;
 			continue;
 		}
-		int def_first = 0; /* the order put def first: it stays there */
+		int def_first = 0; /* the order put def first (or def is the node's only
+		                      class): it stays there, before any padded or
+		                      filled class */
 		if (q > 0) {
 			order(pr, m, in, r.idx + r.off[v], q, def, ord, &sc);
-			def_first = m > 1 && def >= 0 && pr[ord[0]].cls == def;
+			def_first = m >= 1 && def >= 0 && pr[ord[0]].cls == def;
 			for (int j = 0; j < m; j++)
 				if (pr[ord[j]].cls != def || def_first)
 					lst[nl++] = pr[ord[j]];
