@@ -7,7 +7,7 @@
 # on the torch stand-in check/stub; addmm keeps both ATen choices,
 # bmm is untouched, k=1 and k=int override, k="auto" uses get_top_k (10
 # without it), the extra "mm-ah" configs, the unranked rule (keep / drop),
-# the unsafe-leaf fallback; install refuses a wrong GPU and changes
+# aten=always/listed, the unsafe-leaf fallback; install refuses a wrong GPU and changes
 # nothing; MMRANK_INDUCTOR at import.  TORCH prerequisite (a python with
 # torch 2.11, TORCH_PYTHON): the
 # subclass against the real signatures, and a CPU compile where the handler
@@ -131,6 +131,32 @@ if grep -qx 'other decompose_k' "$TMP/out" && grep -qx 'other triton::mm_persist
 run_case 0 addmm 3 "$ART" --others --unranked drop
 if ! grep -q '^other ' "$TMP/out" && [ "$(grep -c '^aten ' "$TMP/out")" -eq 2 ]; then
 	ok handler-unranked-dropped; else fail handler-unranked-dropped "$(grep -v '^triton' "$TMP/out" | head -5 | tr '\n' ' ')"; fi
+# aten=listed: the ATen choices only where extern_mm is among the k kept, so
+# k=1 with unranked=drop leaves one choice (nothing to autotune): the C
+# top-1 alone (gen/'s H200 tree heads these four inputs with extern_mm:
+# their ATen choices alone) ...
+for i in 0 1 2 3; do
+	order "$i" mm; expect "$i" 1 mm; run_case "$i" addmm 1 "$ART" --others --unranked drop --aten listed
+	if grep -qx extern_mm "$TMP/want"; then want="aten aten::bias_addmm|aten aten::addmm|"
+	else want="triton $(head -1 "$TMP/want")|"; fi
+	got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
+	[ "$got" = "$want" ] && ok "handler-aten-listed-k1-alone-$i" || fail "handler-aten-listed-k1-alone-$i" "got '$got', want '$want'"
+done
+stat_is handler-aten-listed-stats 's["aten"] == "listed" and s["decisions"]["addmm"] == 1'
+# ... and a list headed by a Triton config (the tree's own choices, input
+# 1's first offered one put first): that config alone; with aten=always
+# (the default) the ATen choices stay beside it
+order 1 mm
+tid=$(while read -r c; do grep -q "'$c'" "$ART" && { echo "$c"; break; }; done <"$TMP/cand_order")
+mkdir -p "$TMP/tri"
+{ cat "$ART"; printf '\n    def get_best_choices(self, context):\n        return [(1.0, self.choices.index("%s"))]\n' "$tid"; } >"$TMP/tri/_MMRankingH200.py"
+run_case 1 addmm 1 "$TMP/tri/_MMRankingH200.py" --others --unranked drop --aten listed
+got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
+[ -n "$tid" ] && [ "$got" = "triton $tid|" ] && ok handler-aten-listed-triton-head || fail handler-aten-listed-triton-head "got '$got', want 'triton $tid|'"
+run_case 1 addmm 1 "$TMP/tri/_MMRankingH200.py" --others --unranked drop
+got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
+[ "$got" = "aten aten::bias_addmm|aten aten::addmm|triton $tid|" ] && ok handler-aten-always-keeps-aten ||
+	fail handler-aten-always-keeps-aten "got '$got'"
 run_case 0 bmm 3 "$ART"
 grep -qx same "$TMP/out" && ok handler-bmm-untouched || fail handler-bmm-untouched "$(head -5 "$TMP/out" | tr '\n' ' ')"
 mkdir -p "$TMP/unsafe"
@@ -153,7 +179,7 @@ key3=$(sed -n 's/^key //p' "$TMP/ic")
 MMRANK_STUB_GPU="NVIDIA H200" ic "$ART" auto
 keya=$(sed -n 's/^key //p' "$TMP/ic")
 sha=$(sha256sum "$ART" | cut -c1-16)
-if [ "$key3" = "mmrank:MMRankingH200:$sha:3:0:keep:mm,addmm" ] && [ "$keya" = "mmrank:MMRankingH200:$sha:auto:0:keep:mm,addmm" ]; then
+if [ "$key3" = "mmrank:MMRankingH200:$sha:3:0:keep:always:mm,addmm" ] && [ "$keya" = "mmrank:MMRankingH200:$sha:auto:0:keep:always:mm,addmm" ]; then
 	ok handler-cache-key; else fail handler-cache-key "'$key3' / '$keya'"; fi
 refused() {   # NAME PATTERN: refused with PATTERN and nothing changed
 	if grep -Eq "^refused: .*$2" "$TMP/ic" && grep -qx 'state handler=InductorChoices config=unset' "$TMP/ic" &&
@@ -171,7 +197,12 @@ ic "$ART" 0
 if grep -q "^value-error: .*k=0" "$TMP/ic" && grep -qx 'state handler=InductorChoices config=unset' "$TMP/ic"; then
 	ok handler-bad-k; else fail handler-bad-k "$(head -2 "$TMP/ic")"; fi
 MMRANK_INDUCTOR=3 MMRANK_ARTIFACT=$ART ic --import-only
-grep -qx 'import installed=True k=3' "$TMP/ic" && ok handler-env-installs || fail handler-env-installs "$(head -2 "$TMP/ic")"
+grep -qx 'import installed=True k=3 aten=always' "$TMP/ic" && ok handler-env-installs || fail handler-env-installs "$(head -2 "$TMP/ic")"
+MMRANK_INDUCTOR=1 MMRANK_INDUCTOR_ATEN=listed MMRANK_ARTIFACT=$ART ic --import-only
+grep -qx 'import installed=True k=1 aten=listed' "$TMP/ic" && ok handler-env-aten-listed || fail handler-env-aten-listed "$(head -2 "$TMP/ic")"
+MMRANK_INDUCTOR=1 MMRANK_INDUCTOR_ATEN=Listed MMRANK_ARTIFACT=$ART ic --import-only
+if grep -qx 'import installed=False' "$TMP/ic" && grep -q "not installed: MMRANK_INDUCTOR_ATEN='Listed': expected always or listed" "$TMP/ic.err"; then
+	ok handler-env-aten-refused; else fail handler-env-aten-refused "$(cat "$TMP/ic" "$TMP/ic.err" | head -3 | tr '\n' '|')"; fi
 MMRANK_INDUCTOR=auto MMRANK_ARTIFACT=$ART MMRANK_STUB_CAPA=8.0 ic --import-only
 if grep -qx 'import installed=False' "$TMP/ic" && grep -q 'not installed: .*check_precondition' "$TMP/ic.err"; then
 	ok handler-env-refuses-quietly; else fail handler-env-refuses-quietly "$(cat "$TMP/ic" "$TMP/ic.err" | head -3 | tr '\n' '|')"; fi

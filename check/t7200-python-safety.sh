@@ -152,7 +152,7 @@ for v in "" 0 off no false; do
 done
 [ -z "$bad" ] && ok py-safety-env-k-off || fail py-safety-env-k-off "$bad"
 imp MMRANK_INDUCTOR=1000 MMRANK_ARTIFACT="$ART"
-grep -qx 'import installed=True k=1000' "$TMP/imp.out" && ok py-safety-env-k-max || fail py-safety-env-k-max "$(cat "$TMP/imp.out" "$TMP/imp.err" | head -c 200)"
+grep -qx 'import installed=True k=1000 aten=always' "$TMP/imp.out" && ok py-safety-env-k-max || fail py-safety-env-k-max "$(cat "$TMP/imp.out" "$TMP/imp.err" | head -c 200)"
 # the flags: words on and off; anything else refused, naming the variable
 flags() {   # ENV...: prints "extra strict unranked" of the installed handler
 	env MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$ART" MMRANK_STUB_GPU="NVIDIA H200" "$@" \

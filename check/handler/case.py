@@ -4,6 +4,7 @@ the torch stand-in check/stub (check/t6150-handler.sh runs it with
 PYTHONPATH=check/stub:python, or the installed package).
 
 usage: case.py CANDS.tsv INPUT OP K ARTIFACT [--extra] [--unranked keep|drop]
+               [--aten always|listed]
                [--others] [--strides S1_0,S1_1,S2_0,S2_1]
 
 CANDS.tsv: triton_cands --candidates output; the rows of INPUT whose list
@@ -83,6 +84,7 @@ def main(argv):
     opts = argv[5:]
     extra = "--extra" in opts
     unranked = opts[opts.index("--unranked") + 1] if "--unranked" in opts else "keep"
+    aten_rule = opts[opts.index("--aten") + 1] if "--aten" in opts else "always"
     rows = read_cands(cands, inp)
     r0 = rows[0]
     m, kk, n = int(r0["m"]), int(r0["k"]), int(r0["n"])
@@ -114,7 +116,8 @@ def main(argv):
 
     from mmrank import inductor as mi
     heur = mi.load_artifact(artifact)
-    h = mi.MMRankChoices(heur, k="auto" if k == "auto" else int(k), extra=extra, unranked=unranked)
+    h = mi.MMRankChoices(heur, k="auto" if k == "auto" else int(k), extra=extra, unranked=unranked,
+                          aten=aten_rule)
     out = h._finalize_template_configs(tc, ki, templates, op, None)
     for c in out:
         uid = c.template.uid

@@ -25,7 +25,7 @@ def state():
 def main(argv):
     if "--import-only" in argv:
         h = mi.installed()
-        print(f"import installed={h is not None}" + (f" k={h.k}" if h else ""))
+        print(f"import installed={h is not None}" + (f" k={h.k} aten={h.aten}" if h else ""))
         state()
         return 0
     artifact, k = argv[0], argv[1]

@@ -33,8 +33,11 @@ Modes (torch.compile(model, dynamic=False, mode=...)):
   d  b + autoheuristic_use="mm" with --artifact (our _MMRanking<GPU>.py)
   e  b + mmrank.inductor.install(k="auto", artifact)
   f  b + install(k=1)
-  (e, f: MMRANK_INDUCTOR_EXTRA=1 in the environment adds extra=True, the
-  10 mm-ah configs the tree was trained on; the record's handler stats say it)
+  (e, f: the handler's variables in the environment are passed on:
+  MMRANK_INDUCTOR_EXTRA=1 adds extra=True, the 10 mm-ah configs the tree was
+  trained on; MMRANK_INDUCTOR_UNRANKED=drop, MMRANK_INDUCTOR_ATEN=listed
+  (f with both: one choice per GEMM, nothing autotuned); the record's
+  handler stats say which)
 --autotune (modes b..f): full = max-autotune-no-cudagraphs (max_autotune and
 coordinate_descent_tuning); nocoordesc = max_autotune without coordinate
 descent; gemm = GEMM-only max-autotune (max_autotune_gemm: no pointwise
@@ -312,7 +315,8 @@ def setup_mode(mode, artifact):
     elif mode in ("e", "f"):
         from mmrank import inductor
         handler = inductor.install(k="auto" if mode == "e" else 1, artifact=artifact,
-                                   extra=inductor.env_flag("MMRANK_INDUCTOR_EXTRA"))
+                                   extra=inductor.env_flag("MMRANK_INDUCTOR_EXTRA"),
+                                   unranked=inductor.env_unranked(), aten=inductor.env_aten())
     return "max-autotune-no-cudagraphs", handler
 
 

@@ -27,7 +27,8 @@
 #   MIN_START    30   PER_RUN_S  300 (one process at most)
 #   ARTIFACT     gen/_MMRankingH200.py (modes d, e, f; one made with another
 #                TOPK_EPS: make heuristic GPU=h200 TOPK_EPS=0.002 OUT=DIR)
-#   MMRANK_INDUCTOR_EXTRA=1   modes e, f: the handler's extra=True
+#   MMRANK_INDUCTOR_EXTRA=1   modes e, f: the handler's extra=True; also
+#                MMRANK_INDUCTOR_UNRANKED, MMRANK_INDUCTOR_ATEN (docs/INDUCTOR.md)
 #   LAYERS       (the list's layers)   STEPS  100 (timed replays, >= 50)
 #   DEVICE=cpu BATCH=N SEQ=N   a dry run of the code path (tests)
 #   CACHE_ROOT   /tmp/mmrank-models-cache

@@ -33,7 +33,10 @@ generated.  This module's MMRankChoices overrides that method; for op_name
      list to k entries, extern_mm counting as an entry (k=1 with a leaf
      that starts with extern_mm autotunes no Triton kernel);
   5. it returns, in Inductor's order: every ATen choice (extern mm, addmm,
-     bias_addmm: always kept), the kept triton::mm choices (one per id), and
+     bias_addmm: kept by default, aten="always"; aten="listed" keeps them only
+     where extern_mm is among the k kept entries, so that k=1 with unranked=
+     "drop" leaves one choice and nothing is autotuned), the kept triton::mm
+     choices (one per id), and
      the choices of every template the tree does not rank (decompose_k,
      persistent TMA, contiguous, ...) — kept by default (unranked="keep");
      unranked="drop" removes them.
@@ -58,7 +61,7 @@ torch._inductor.config.inductor_choices_class (threads that have not made
 one yet, e.g. autograd's); uninstall restores both.
 Inductor's FX graph cache keys on the inductor config, inductor_choices_class
 included: the setting install makes names the artifact (class and content
-hash), k, extra, unranked and ops, so a graph compiled without the handler,
+hash), k, extra, unranked, aten and ops, so a graph compiled without the handler,
 or with other settings, is not reused.
 
 The environment, read at import (a value outside these is refused with one
@@ -72,6 +75,7 @@ KeyboardInterrupt goes on up: it cannot be told from the user's Ctrl-C):
   MMRANK_INDUCTOR_EXTRA      on: 1, on, yes, true; off: unset, empty, 0,
   MMRANK_INDUCTOR_STRICT     off, no, false
   MMRANK_INDUCTOR_UNRANKED   keep (also unset or empty) | drop
+  MMRANK_INDUCTOR_ATEN       always (also unset or empty) | listed
   MMRANK_ARTIFACT            a file or folder (find_artifact)
 Words are lower case exactly, with no spaces around them: AUTO or " 3" is
 refused, not guessed.
@@ -101,6 +105,7 @@ EXTERN_ID = "extern_mm"
 DEFAULT_K = 10          # tuned_mm's literal top_k (kernel/mm.py)
 DEFAULT_OPS = ("mm", "addmm")
 MAX_K = 1000            # k's upper bound, for install() and MMRANK_INDUCTOR alike
+ATEN_WORDS = ("always", "listed")   # aten=: when the ATen choices are kept
 
 
 def is_aten(ktc):
@@ -213,10 +218,14 @@ def artifact_gpu(heur):
 class MMRankChoices(InductorChoices):
     """InductorChoices that ranks mm/addmm's Triton mm choices (module doc)."""
 
-    def __init__(self, heuristic, k="auto", extra=False, unranked="keep", ops=DEFAULT_OPS):
+    def __init__(self, heuristic, k="auto", extra=False, unranked="keep", ops=DEFAULT_OPS,
+                 aten="always"):
         super().__init__()
         if unranked not in ("keep", "drop"):
             raise ValueError(f"unranked={unranked!r}: 'keep' or 'drop'")
+        if aten not in ATEN_WORDS:
+            raise ValueError(f"aten={aten!r}: 'always' or 'listed'")
+        self.aten = aten
         self.heuristic = heuristic
         self.k = _check_k(k)
         self.extra = bool(extra)
@@ -244,7 +253,7 @@ class MMRankChoices(InductorChoices):
                 "mean_kept_triton": (sum(self.kept_sum.values()) / n) if n else None,
                 "k_default": self.k_default, "fallbacks": dict(self.fallbacks),
                 "untouched_no_triton": dict(self.untouched), "k": self.k, "extra": self.extra,
-                "unranked": self.unranked, "artifact": type(self.heuristic).__name__}
+                "unranked": self.unranked, "aten": self.aten, "artifact": type(self.heuristic).__name__}
 
     def _fallback(self, reason):
         self.fallbacks[reason] = self.fallbacks.get(reason, 0) + 1
@@ -314,12 +323,16 @@ class MMRankChoices(InductorChoices):
             return orig
         keep = {first[c] for c in kept if c in first}
         tri_set = set(tri)
+        aten = self.aten == "always" or EXTERN_ID in kept
         out = []
         for i, c in enumerate(choices):
             if i in tri_set:
                 if i in keep:
                     out.append(c)
-            elif is_aten(c) or self.unranked == "keep":
+            elif is_aten(c):
+                if aten:
+                    out.append(c)
+            elif self.unranked == "keep":
                 out.append(c)
         self.decisions[op_name] += 1
         self.k_sum[op_name] += k
@@ -423,7 +436,8 @@ def check_gpu(heur, force=False):
     return None
 
 
-def install(k="auto", artifact=None, extra=False, unranked="keep", ops=DEFAULT_OPS, force=False):
+def install(k="auto", artifact=None, extra=False, unranked="keep", ops=DEFAULT_OPS, force=False,
+            aten="always"):
     """Make Inductor rank mm/addmm with ARTIFACT (module doc).  Returns the
     handler (its stats() counts decisions).  Raises Refused, changing
     nothing, on a GPU the artifact was not trained for."""
@@ -438,11 +452,11 @@ def install(k="auto", artifact=None, extra=False, unranked="keep", ops=DEFAULT_O
     why = check_gpu(heur, force=force)
     if why:
         raise Refused(f"mmrank.inductor: not installed: {why}")
-    h = MMRankChoices(heur, k=k, extra=extra, unranked=unranked, ops=ops)
+    h = MMRankChoices(heur, k=k, extra=extra, unranked=unranked, ops=ops, aten=aten)
     h.artifact_path = os.path.abspath(path)
     digest = hashlib.sha256(data).hexdigest()[:16]
     return set_handler(_INSTALLED, h, _handler_factory,
-                       f"mmrank:{type(heur).__name__}:{digest}:{k}:{int(h.extra)}:{unranked}:"
+                       f"mmrank:{type(heur).__name__}:{digest}:{k}:{int(h.extra)}:{unranked}:{aten}:"
                        f"{','.join(ops)}")
 
 
@@ -495,6 +509,14 @@ def env_unranked(environ=None):
     raise ValueError(f"MMRANK_INDUCTOR_UNRANKED={v!r}: expected keep or drop")
 
 
+def env_aten(environ=None):
+    """MMRANK_INDUCTOR_ATEN: "always" (also unset or empty) or "listed"."""
+    v = (os.environ if environ is None else environ).get("MMRANK_INDUCTOR_ATEN", "")
+    if v in ("",) + ATEN_WORDS:
+        return v or "always"
+    raise ValueError(f"MMRANK_INDUCTOR_ATEN={v!r}: expected always or listed")
+
+
 def _from_env():
     """MMRANK_INDUCTOR at import.  Never raises but KeyboardInterrupt: a bad
     value, a refusal or any failure of the artifact is printed (once: the
@@ -506,7 +528,8 @@ def _from_env():
         k = env_k(v)
         if k is None:
             return
-        install(k=k, extra=env_flag("MMRANK_INDUCTOR_EXTRA"), unranked=env_unranked())
+        install(k=k, extra=env_flag("MMRANK_INDUCTOR_EXTRA"), unranked=env_unranked(),
+                aten=env_aten())
     except (Refused, ValueError) as e:
         if str(e).startswith("MMRANK_"):
             print(f"mmrank.inductor: not installed: {e}", file=sys.stderr)
@@ -530,7 +553,8 @@ def report(artifact_arg=None, out=sys.stdout):
     for name, parse in (("MMRANK_INDUCTOR", lambda: env_k(os.environ.get("MMRANK_INDUCTOR", ""))),
                         ("MMRANK_INDUCTOR_EXTRA", lambda: env_flag("MMRANK_INDUCTOR_EXTRA")),
                         ("MMRANK_INDUCTOR_STRICT", lambda: env_flag("MMRANK_INDUCTOR_STRICT")),
-                        ("MMRANK_INDUCTOR_UNRANKED", env_unranked)):
+                        ("MMRANK_INDUCTOR_UNRANKED", env_unranked),
+                        ("MMRANK_INDUCTOR_ATEN", env_aten)):
         try:
             parse()
         except ValueError as e:
