@@ -7,7 +7,7 @@
 # lacks ignored).  Bad input names its file and line and writes nothing.
 # perf/models/bench_clocks.sh with a stand-in bench (check/clocks/fake_bench.sh):
 # the clock that logs the truth's own times is the best one.
-# perf/models/head_truth.py: a known one-leaf tree's k = 1 regret on the truth.
+# perf/models/head_truth.py: a known one-leaf tree's k = 1 and head-alone regret on the truth.
 # perf/inductor/clock_probe.py: its input checks, and its exit without a GPU.
 # Prerequisites: python3; shapes, triton_cands, featurize, fit and eval built (make check builds them).
 . check/lib.sh
@@ -188,6 +188,13 @@ done
 ht() { python3 perf/models/head_truth.py --bin "$BIN" "$@"; }
 ht "$TMP/tl.tree.tsv" "$TMP/tl.txt" --strict > "$TMP/ht1.md" 2>&1 && grep -qx '3 inputs in 1 leaves: k = 1 regret geomean 1.0000; 0 lose.' "$TMP/ht1.md" &&
 	ok head-truth-head-wins || fail head-truth-head-wins "$(tr '\n' '|' < "$TMP/ht1.md")"
+# the TA-headed tree on the log where extern_mm is fastest: k = 1 loses
+# nothing (extern_mm beside the head), the head alone (aten="listed") loses
+# 0.04/0.001, 0.09/0.001 and 0.02/0.02: geomean 3600^(1/3) = 15.3262
+ht "$TMP/tl.tree.tsv" "$TMP/tl_e.txt" > "$TMP/ht5.md" 2>&1
+grep -qx '3 inputs in 1 leaves: k = 1 regret geomean 1.0000; 0 lose.' "$TMP/ht5.md" &&
+	grep -qx 'The head alone (no extern_mm beside it: mmrank.inductor.s aten="listed"): regret geomean 15.3262.' "$TMP/ht5.md" &&
+	ok head-truth-head-alone || fail head-truth-head-alone "$(tr '\n' '|' < "$TMP/ht5.md")"
 ht "$TMP/tl_e.tree.tsv" "$TMP/tl.txt" --strict > "$TMP/ht2.md" 2>&1
 [ $? = 1 ] && grep -qx '3 inputs in 1 leaves: k = 1 regret geomean 1.2772; 3 lose.' "$TMP/ht2.md" &&
 	grep -q '| 0 | 3 | extern_mm | 1.2772 | 1.500 | ' "$TMP/ht2.md" && ok head-truth-extern-head-loses ||

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """head_truth.py — each leaf's list head against the in-graph truth: does k = 1
 (the head autotuned against extern_mm, as Inductor keeps its ATen choices)
-lose on the truth's inputs that reach the leaf?  No torch, no GPU.
+lose on the truth's inputs that reach the leaf?  And the head alone (the
+handler's aten="listed": one choice, nothing autotuned)?  No torch, no GPU.
 
 usage: head_truth.py TREE.tsv TRUTH_LOG.txt [--near 0.02] [--bin build/bin]
                      [-o OUT.md] [--strict]
@@ -16,7 +17,9 @@ faster of the head and extern_mm, its regret is that time over the input's
 fastest measured choice.  An input loses when that regret exceeds 1 + NEAR.
 Output, markdown (stdout, or OUT.md): one row per leaf holding truth inputs
 (inputs, the heads they get, k = 1 regret geomean and max, the losing
-inputs as m x k x n dtype: regret), then the totals.  Times in ms; regrets
+inputs as m x k x n dtype: regret, the head alone's regret geomean: the head's
+time over the fastest, an input whose head was not measured counting as
+extern_mm), then the totals.  Times in ms; regrets
 have no unit.  --strict: exit 1 when any input loses (after writing).
 Errors (featurize or eval failing, a bad file) exit 2 with the stage's
 message; nothing is written then.
@@ -73,17 +76,19 @@ def table(tree, feat, ranks, near):
             ids = [names[c] for c in r["ranking"].split(",") if c in names]
             head = next((c for c in ids if c in ms), "extern_mm")
             k1 = min(ms.get(head, math.inf), ms.get("extern_mm", math.inf)) / best
-            leaves.setdefault(int(r["leaf"]), []).append((label, head, k1))
+            alone = ms.get(head, math.inf) / best
+            leaves.setdefault(int(r["leaf"]), []).append((label, head, k1, alone))
     return leaves
 
 
 def markdown(leaves, near):
     lines = [f"k = 1 (the head + extern_mm) on the truth's inputs; an input loses above "
              f"{1 + near:g}.", "",
-             "| leaf | inputs | heads | k = 1 regret (geomean) | max | inputs that lose |",
-             "|---|---|---|---|---|---|"]
+             "| leaf | inputs | heads | k = 1 regret (geomean) | max | inputs that lose | "
+             "head alone (geomean) |",
+             "|---|---|---|---|---|---|---|"]
     n = lost = 0
-    logs = []
+    logs, alone = [], []
     for leaf in sorted(leaves):
         v = leaves[leaf]
         gm = math.exp(sum(math.log(x[2]) for x in v) / len(v))
@@ -92,10 +97,14 @@ def markdown(leaves, near):
         n += len(v)
         lost += len(bad)
         logs += [math.log(x[2]) for x in v]
+        alone += [math.log(x[3]) for x in v]
+        ga = math.exp(sum(math.log(x[3]) for x in v) / len(v))
         lines.append(f"| {leaf} | {len(v)} | {', '.join(heads)} | {gm:.4f} | "
-                     f"{max(x[2] for x in v):.3f} | {'; '.join(bad) or '-'} |")
+                     f"{max(x[2] for x in v):.3f} | {'; '.join(bad) or '-'} | {ga:.4f} |")
     lines += ["", f"{n} inputs in {len(leaves)} leaves: k = 1 regret geomean "
-              f"{math.exp(sum(logs) / len(logs)) if logs else 1:.4f}; {lost} lose."]
+              f"{math.exp(sum(logs) / len(logs)) if logs else 1:.4f}; {lost} lose.",
+              f"The head alone (no extern_mm beside it: mmrank.inductor's aten=\"listed\"): "
+              f"regret geomean {math.exp(sum(alone) / len(alone)) if alone else 1:.4f}."]
     return "\n".join(lines) + "\n", lost
 
 
