@@ -8,7 +8,7 @@
 # perf/models/bench_clocks.sh with a stand-in bench (check/clocks/fake_bench.sh):
 # the clock that logs the truth's own times is the best one.
 # perf/models/head_truth.py: a known one-leaf tree's k = 1 and head-alone regret on the truth.
-# perf/inductor/clock_probe.py: its input checks, and its exit without a GPU.
+# perf/models/clock_probe.py: its input checks, and its exit without a GPU.
 # Prerequisites: python3; shapes, triton_cands, featurize, fit and eval built (make check builds them).
 . check/lib.sh
 test_require PYTHON3 clocks-all
@@ -213,20 +213,20 @@ ht "$TMP/tl_e.tree.tsv" "$TMP/nosuch.txt" -o "$TMP/ht3.md" 2>"$TMP/err"
 ht "$TMP/tl.txt" "$TMP/tl.txt" 2>"$TMP/err" >/dev/null
 [ $? = 2 ] && grep -q 'not a tree TSV\|eval failed' "$TMP/err" && ok head-truth-not-a-tree || fail head-truth-not-a-tree "$(cat "$TMP/err")"
 
-# perf/inductor/clock_probe.py: shapes are checked before torch is imported
+# perf/models/clock_probe.py: shapes are checked before torch is imported
 # (a bad line names file, line and field; exit 1, nothing written); without a
 # GPU (or torch) it exits 2 saying why; on a GPU one shape gives one row
 printf 'op\tm\tk\tn\nmm\t16\t4096\t4096\naddmm\t16\t0\t768\n' > "$TMP/cp_bad.tsv"
-python3 perf/inductor/clock_probe.py --shapes "$TMP/cp_bad.tsv" -o "$TMP/cp.md" 2>"$TMP/err" >/dev/null
+python3 perf/models/clock_probe.py --shapes "$TMP/cp_bad.tsv" -o "$TMP/cp.md" 2>"$TMP/err" >/dev/null
 [ $? = 1 ] && grep -q "cp_bad.tsv:3: field k: '0' is not a whole number" "$TMP/err" && [ ! -e "$TMP/cp.md" ] &&
 	ok clock-probe-bad-field || fail clock-probe-bad-field "$(cat "$TMP/err")"
 printf 'op\tm\tk\tn\nbmm\t16\t64\t64\n' > "$TMP/cp_op.tsv"
-python3 perf/inductor/clock_probe.py --shapes "$TMP/cp_op.tsv" 2>"$TMP/err" >/dev/null
+python3 perf/models/clock_probe.py --shapes "$TMP/cp_op.tsv" 2>"$TMP/err" >/dev/null
 [ $? = 1 ] && grep -q "cp_op.tsv:2: field op: 'bmm' is not mm or addmm" "$TMP/err" && ok clock-probe-bad-op ||
 	fail clock-probe-bad-op "$(cat "$TMP/err")"
 printf 'op\tm\tk\tn\nmm\t16\t64\t64\n' > "$TMP/cp_ok.tsv"
 PY=${TORCH_PYTHON:-python3}
-"$PY" perf/inductor/clock_probe.py --shapes "$TMP/cp_ok.tsv" --reps 1 -o "$TMP/cp.md" >/dev/null 2>"$TMP/err"
+"$PY" perf/models/clock_probe.py --shapes "$TMP/cp_ok.tsv" --reps 1 -o "$TMP/cp.md" >/dev/null 2>"$TMP/err"
 rc=$?
 if [ $rc = 2 ] && grep -Eq '^clock_probe.py: (no CUDA device|torch does not import)' "$TMP/err" && [ ! -e "$TMP/cp.md" ]; then
 	ok clock-probe-no-gpu
