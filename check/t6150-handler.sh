@@ -132,9 +132,8 @@ run_case 0 addmm 3 "$ART" --others --unranked drop
 if ! grep -q '^other ' "$TMP/out" && [ "$(grep -c '^aten ' "$TMP/out")" -eq 2 ]; then
 	ok handler-unranked-dropped; else fail handler-unranked-dropped "$(grep -v '^triton' "$TMP/out" | head -5 | tr '\n' ' ')"; fi
 # aten=listed: the ATen choices only where extern_mm is among the k kept, so
-# k=1 with unranked=drop leaves one choice (nothing to autotune): the C
-# top-1 alone (gen/'s H200 tree heads these four inputs with extern_mm:
-# their ATen choices alone) ...
+# k=1 with unranked=drop leaves the C top-1 alone (gen/'s H200 tree heads
+# these four inputs with extern_mm: addmm's two ATen choices alone) ...
 for i in 0 1 2 3; do
 	order "$i" mm; expect "$i" 1 mm; run_case "$i" addmm 1 "$ART" --others --unranked drop --aten listed
 	if grep -qx extern_mm "$TMP/want"; then want="aten aten::bias_addmm|aten aten::addmm|"
@@ -142,7 +141,11 @@ for i in 0 1 2 3; do
 	got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
 	[ "$got" = "$want" ] && ok "handler-aten-listed-k1-alone-$i" || fail "handler-aten-listed-k1-alone-$i" "got '$got', want '$want'"
 done
-stat_is handler-aten-listed-stats 's["aten"] == "listed" and s["decisions"]["addmm"] == 1'
+stat_is handler-aten-listed-stats 's["aten"] == "listed" and s["decisions"]["addmm"] == 1 and s["single_choice"]["addmm"] == 0'
+run_case 1 mm 1 "$ART" --others --unranked drop --aten listed
+got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
+[ "$got" = "aten aten::mm|" ] && ok handler-aten-listed-mm-extern-alone || fail handler-aten-listed-mm-extern-alone "got '$got'"
+stat_is handler-aten-listed-single-stat 's["single_choice"] == {"mm": 1, "addmm": 0}'
 # ... and a list headed by a Triton config (the tree's own choices, input
 # 1's first offered one put first): that config alone; with aten=always
 # (the default) the ATen choices stay beside it
@@ -153,6 +156,20 @@ mkdir -p "$TMP/tri"
 run_case 1 addmm 1 "$TMP/tri/_MMRankingH200.py" --others --unranked drop --aten listed
 got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
 [ -n "$tid" ] && [ "$got" = "triton $tid|" ] && ok handler-aten-listed-triton-head || fail handler-aten-listed-triton-head "got '$got', want 'triton $tid|'"
+# k > 1: the ATen choices come back when extern_mm is among the first k
+# (second or third of a list T1, extern_mm, T2 / T1, T2, extern_mm), not
+# when it is later
+t2=$(while read -r c; do [ "$c" != "$tid" ] && grep -q "'$c'" "$ART" && { echo "$c"; break; }; done <"$TMP/cand_order")
+mkdir -p "$TMP/tet" "$TMP/tte"
+{ cat "$ART"; printf '\n    def get_best_choices(self, context):\n        return [(1.0, self.choices.index("%s")), (0.9, self.choices.index("extern_mm")), (0.8, self.choices.index("%s"))]\n' "$tid" "$t2"; } >"$TMP/tet/_MMRankingH200.py"
+{ cat "$ART"; printf '\n    def get_best_choices(self, context):\n        return [(1.0, self.choices.index("%s")), (0.9, self.choices.index("%s")), (0.8, self.choices.index("extern_mm"))]\n' "$tid" "$t2"; } >"$TMP/tte/_MMRankingH200.py"
+kinds() { grep -E '^(triton|aten|other) ' "$TMP/out" | cut -d' ' -f1 | sort | uniq -c | awk '{ printf "%s%s=%s", (NR > 1 ? " " : ""), $2, $1 }'; }
+run_case 1 addmm 2 "$TMP/tet/_MMRankingH200.py" --unranked drop --aten listed
+[ "$(kinds)" = "aten=2 triton=1" ] && ok handler-aten-listed-k2-extern-second || fail handler-aten-listed-k2-extern-second "$(kinds)"
+run_case 1 addmm 2 "$TMP/tte/_MMRankingH200.py" --unranked drop --aten listed
+[ "$(kinds)" = "triton=2" ] && ok handler-aten-listed-k2-extern-third || fail handler-aten-listed-k2-extern-third "$(kinds)"
+run_case 1 addmm 3 "$TMP/tte/_MMRankingH200.py" --unranked drop --aten listed
+[ "$(kinds)" = "aten=2 triton=2" ] && ok handler-aten-listed-k3-extern-third || fail handler-aten-listed-k3-extern-third "$(kinds)"
 run_case 1 addmm 1 "$TMP/tri/_MMRankingH200.py" --others --unranked drop
 got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
 [ "$got" = "aten aten::bias_addmm|aten aten::addmm|triton $tid|" ] && ok handler-aten-always-keeps-aten ||
@@ -196,6 +213,14 @@ refused handler-refuses-no-cuda "no CUDA device"
 ic "$ART" 0
 if grep -q "^value-error: .*k=0" "$TMP/ic" && grep -qx 'state handler=InductorChoices config=unset' "$TMP/ic"; then
 	ok handler-bad-k; else fail handler-bad-k "$(head -2 "$TMP/ic")"; fi
+# a bad aten is refused before anything else (even without a GPU), naming it
+MMRANK_STUB_GPU="" ic "$ART" 1 --aten Listed
+if grep -qx "value-error: mmrank.inductor: aten='Listed': 'always' or 'listed'" "$TMP/ic" &&
+   grep -qx 'state handler=InductorChoices config=unset' "$TMP/ic"; then
+	ok handler-bad-aten; else fail handler-bad-aten "$(head -2 "$TMP/ic")"; fi
+MMRANK_STUB_GPU="NVIDIA H200" ic "$ART" 1 --aten listed
+[ "$(sed -n 's/^key //p' "$TMP/ic")" = "mmrank:MMRankingH200:$sha:1:0:keep:listed:mm,addmm" ] && ok handler-cache-key-aten ||
+	fail handler-cache-key-aten "$(sed -n 's/^key //p' "$TMP/ic")"
 MMRANK_INDUCTOR=3 MMRANK_ARTIFACT=$ART ic --import-only
 grep -qx 'import installed=True k=3 aten=always' "$TMP/ic" && ok handler-env-installs || fail handler-env-installs "$(head -2 "$TMP/ic")"
 MMRANK_INDUCTOR=1 MMRANK_INDUCTOR_ATEN=listed MMRANK_ARTIFACT=$ART ic --import-only

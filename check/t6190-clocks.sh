@@ -194,6 +194,7 @@ ht "$TMP/tl.tree.tsv" "$TMP/tl.txt" --strict > "$TMP/ht1.md" 2>&1 && grep -qx '3
 ht "$TMP/tl.tree.tsv" "$TMP/tl_e.txt" > "$TMP/ht5.md" 2>&1
 grep -qx '3 inputs in 1 leaves: k = 1 regret geomean 1.0000; 0 lose.' "$TMP/ht5.md" &&
 	grep -qx 'The head alone (no extern_mm beside it: mmrank.inductor.s aten="listed"): regret geomean 15.3262.' "$TMP/ht5.md" &&
+	grep -Eq '^\| 0 \| 3 \| type=triton_[^|]* \| 1\.0000 \| 1\.000 \| - \| 15\.3262 \|$' "$TMP/ht5.md" &&
 	ok head-truth-head-alone || fail head-truth-head-alone "$(tr '\n' '|' < "$TMP/ht5.md")"
 ht "$TMP/tl_e.tree.tsv" "$TMP/tl.txt" --strict > "$TMP/ht2.md" 2>&1
 [ $? = 1 ] && grep -qx '3 inputs in 1 leaves: k = 1 regret geomean 1.2772; 3 lose.' "$TMP/ht2.md" &&
@@ -215,7 +216,7 @@ ht "$TMP/tl.txt" "$TMP/tl.txt" 2>"$TMP/err" >/dev/null
 
 # perf/models/clock_probe.py: shapes are checked before torch is imported
 # (a bad line names file, line and field; exit 1, nothing written); without a
-# GPU (or torch) it exits 2 saying why; on a GPU one shape gives one row
+# GPU (or torch) it exits 3 saying why; on a GPU one shape gives one row
 printf 'op\tm\tk\tn\nmm\t16\t4096\t4096\naddmm\t16\t0\t768\n' > "$TMP/cp_bad.tsv"
 python3 perf/models/clock_probe.py --shapes "$TMP/cp_bad.tsv" -o "$TMP/cp.md" 2>"$TMP/err" >/dev/null
 [ $? = 1 ] && grep -q "cp_bad.tsv:3: field k: '0' is not a whole number" "$TMP/err" && [ ! -e "$TMP/cp.md" ] &&
@@ -224,11 +225,27 @@ printf 'op\tm\tk\tn\nbmm\t16\t64\t64\n' > "$TMP/cp_op.tsv"
 python3 perf/models/clock_probe.py --shapes "$TMP/cp_op.tsv" 2>"$TMP/err" >/dev/null
 [ $? = 1 ] && grep -q "cp_op.tsv:2: field op: 'bmm' is not mm or addmm" "$TMP/err" && ok clock-probe-bad-op ||
 	fail clock-probe-bad-op "$(cat "$TMP/err")"
+# unreadable, a folder, a quote, an extra column, a blank line, too big, a bad -o
+printf 'op\tm\tk\tn\nmm\t1"6\t64\t64\t\n' > "$TMP/cp_x.tsv"
+printf 'op\tm\tk\tn\nmm\t16\t64\t64\n\n' > "$TMP/cp_blank.tsv"
+printf 'op\tm\tk\tn\nmm\t1048576\t1048576\t16\n' > "$TMP/cp_big.tsv"
+printf 'op\tm\tk\tn\nmm\t16\t64\t\377\n' > "$TMP/cp_bin.tsv"
+bad=
+for c in "nosuch.tsv|nosuch.tsv: cannot read: No such file" "|: cannot read: Is a directory" \
+	"cp_x.tsv|cp_x.tsv:2: expected 4 fields (op, m, k, n), got 5" "cp_blank.tsv|cp_blank.tsv:3: expected 4 fields (op, m, k, n), got 0" \
+	"cp_big.tsv|cp_big.tsv:2: m\*k = 1099511627776 elements, over 1073741824" "cp_bin.tsv|cp_bin.tsv: cannot read: "; do
+	python3 perf/models/clock_probe.py --shapes "$TMP/${c%%|*}" 2>"$TMP/err" >/dev/null
+	rc=$?
+	if [ $rc != 1 ] || ! grep -q "${c#*|}" "$TMP/err" || grep -q Traceback "$TMP/err"; then bad="$c: rc $rc $(head -c 200 "$TMP/err")"; break; fi
+done
+[ -z "$bad" ] && ok clock-probe-bad-files || fail clock-probe-bad-files "$bad"
 printf 'op\tm\tk\tn\nmm\t16\t64\t64\n' > "$TMP/cp_ok.tsv"
+python3 perf/models/clock_probe.py --shapes "$TMP/cp_ok.tsv" -o "$TMP/nodir/x.md" 2>"$TMP/err" >/dev/null
+[ $? = 1 ] && grep -q "nodir/x.md: not a file in a writable folder" "$TMP/err" && ok clock-probe-bad-out || fail clock-probe-bad-out "$(cat "$TMP/err")"
 PY=${TORCH_PYTHON:-python3}
 "$PY" perf/models/clock_probe.py --shapes "$TMP/cp_ok.tsv" --reps 1 -o "$TMP/cp.md" >/dev/null 2>"$TMP/err"
 rc=$?
-if [ $rc = 2 ] && grep -Eq '^clock_probe.py: (no CUDA device|torch does not import)' "$TMP/err" && [ ! -e "$TMP/cp.md" ]; then
+if [ $rc = 3 ] && grep -Eq '^clock_probe.py: (no CUDA device|torch does not import)' "$TMP/err" && [ ! -e "$TMP/cp.md" ]; then
 	ok clock-probe-no-gpu
 elif [ $rc = 0 ] && [ "$(grep -c '^| mm | 16 | 64 | 64 | ' "$TMP/cp.md")" = 1 ]; then
 	ok clock-probe-one-shape

@@ -154,20 +154,29 @@ done
 imp MMRANK_INDUCTOR=1000 MMRANK_ARTIFACT="$ART"
 grep -qx 'import installed=True k=1000 aten=always' "$TMP/imp.out" && ok py-safety-env-k-max || fail py-safety-env-k-max "$(cat "$TMP/imp.out" "$TMP/imp.err" | head -c 200)"
 # the flags: words on and off; anything else refused, naming the variable
-flags() {   # ENV...: prints "extra strict unranked" of the installed handler
+flags() {   # ENV...: prints "extra strict unranked aten" of the installed handler
 	env MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$ART" MMRANK_STUB_GPU="NVIDIA H200" "$@" \
 		bash -c 'PYTHONPATH="$0:$PYTHONPATH" python3 -c "from mmrank import inductor as mi
 h = mi.installed()
-print(h.extra, h.strict, h.unranked) if h else print(None)"' "$STUB" 2>"$TMP/fl.err"
+print(h.extra, h.strict, h.unranked, h.aten) if h else print(None)"' "$STUB" 2>"$TMP/fl.err"
 }
-got="$(flags MMRANK_INDUCTOR_EXTRA=true MMRANK_INDUCTOR_STRICT=yes)|$(flags MMRANK_INDUCTOR_EXTRA=1 MMRANK_INDUCTOR_STRICT=on MMRANK_INDUCTOR_UNRANKED=drop)|$(flags MMRANK_INDUCTOR_EXTRA=off MMRANK_INDUCTOR_STRICT=0)"
-[ "$got" = "True True keep|True True drop|False False keep" ] && ok py-safety-env-flag-words || fail py-safety-env-flag-words "$got"
+got="$(flags MMRANK_INDUCTOR_EXTRA=true MMRANK_INDUCTOR_STRICT=yes)|$(flags MMRANK_INDUCTOR_EXTRA=1 MMRANK_INDUCTOR_STRICT=on MMRANK_INDUCTOR_UNRANKED=drop MMRANK_INDUCTOR_ATEN=listed)|$(flags MMRANK_INDUCTOR_EXTRA=off MMRANK_INDUCTOR_STRICT=0 MMRANK_INDUCTOR_ATEN=)"
+[ "$got" = "True True keep always|True True drop listed|False False keep always" ] && ok py-safety-env-flag-words || fail py-safety-env-flag-words "$got"
 refused_at_import py-safety-env-extra-refused "^mmrank\.inductor: not installed: MMRANK_INDUCTOR_EXTRA='maybe': expected 1, on, yes or true" \
 	MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$ART" MMRANK_INDUCTOR_EXTRA=maybe
 refused_at_import py-safety-env-strict-refused "^mmrank\.inductor: not installed: MMRANK_INDUCTOR_STRICT='2': expected 1, on, yes or true" \
 	MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$ART" MMRANK_INDUCTOR_STRICT=2
 refused_at_import py-safety-env-unranked-refused "^mmrank\.inductor: not installed: MMRANK_INDUCTOR_UNRANKED='Drop': expected keep or drop" \
 	MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$ART" MMRANK_INDUCTOR_UNRANKED=Drop
+refused_at_import py-safety-env-aten-refused "^mmrank\.inductor: not installed: MMRANK_INDUCTOR_ATEN=' listed': expected always or listed" \
+	MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$ART" "MMRANK_INDUCTOR_ATEN= listed"
+# the handler's variables checked without torch (perf/models/run.sh's check before a sweep)
+if PYTHONPATH="$ROOT/python" MMRANK_INDUCTOR_ATEN=Always MMRANK_INDUCTOR=3 python3 -m mmrank.settings 2>"$TMP/set.err"; then
+	fail py-safety-settings-module "exit 0"
+elif [ "$(cat "$TMP/set.err")" = "mmrank.settings: MMRANK_INDUCTOR_ATEN='Always': expected always or listed" ] &&
+	PYTHONPATH="$ROOT/python" MMRANK_INDUCTOR=auto MMRANK_INDUCTOR_ATEN=listed python3 -m mmrank.settings; then
+	ok py-safety-settings-module
+else fail py-safety-settings-module "$(cat "$TMP/set.err")"; fi
 
 # ---- 3. perf/models ----------------------------------------------------------
 M=perf/models
@@ -200,6 +209,10 @@ drive "" MODELS_FILE="$TMP/space.tsv"; rc=$?
 	ok models-name-space || fail models-name-space "rc=$rc $(head -c 300 "$TMP/drive.out")"
 expect_error models-run-py-bad-model "--model: '\.\./x' is not a model name" "$TMP/none.jsonl" \
 	python3 "$M/run.py" --model ../x --phase prefill --mode a "$TMP/none.jsonl"
+# the handler's variables are checked before the sweep: nothing runs, no OUTDIR
+drive gpt2 MMRANK_INDUCTOR_ATEN=yes; rc=$?
+[ $rc -ne 0 ] && grep -q "mmrank.settings: MMRANK_INDUCTOR_ATEN='yes': expected always or listed" "$TMP/drive.out" &&
+	[ ! -e "$TMP/o" ] && ok models-run-handler-env-checked || fail models-run-handler-env-checked "rc=$rc $(head -c 300 "$TMP/drive.out")"
 # the numbers of run.sh are digits before any arithmetic sees them
 bad=
 for v in 'TIME_LIMIT=a[$(touch '"$TMP"'/pwned)]' 'PER_RUN_S=1+1' 'REPS=x' 'MIN_START=-1'; do

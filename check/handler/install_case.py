@@ -3,7 +3,7 @@
 stand-in check/stub (check/t6150-handler.sh); the fake GPU comes from
 MMRANK_STUB_*.
 
-usage: install_case.py ARTIFACT K [--force] [--import-only]
+usage: install_case.py ARTIFACT K [--force] [--aten WORD] [--import-only]
 Prints "installed k=K artifact=NAME" or "refused: MESSAGE", then the state:
 "state handler=<class of V.choices> config=<set|unset>"; then, if
 installed, uninstalls and prints the state again and "uninstall-again
@@ -31,7 +31,8 @@ def main(argv):
     artifact, k = argv[0], argv[1]
     try:
         h = mi.install(k="auto" if k == "auto" else int(k), artifact=artifact,
-                       force="--force" in argv)
+                       force="--force" in argv,
+                       aten=argv[argv.index("--aten") + 1] if "--aten" in argv else "always")
         print(f"installed k={h.k} artifact={type(h.heuristic).__name__}")
         state()
         print(f"config-makes-ours {config.inductor_choices_class() is h}")

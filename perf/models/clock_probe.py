@@ -24,17 +24,20 @@ a Triton kernel measure launch paths, not kernels.
 
 usage: clock_probe.py [--shapes FILE.tsv] [--dtype bfloat16] [--reps 3]
                       [--replays 20] [-o OUT.md]
---shapes: TSV with a header, columns op (mm|addmm), m, k, n (default: a
-  built-in list: GPT-2 and Llama-3-8B GEMMs at decode (m 16) and prefill
-  (m 2048)).  Every number is a whole number >= 1; a bad line is an error
-  naming file, line and field, before anything runs.
+--shapes: TSV with a header, columns op (mm|addmm), m, k, n, exactly (default:
+  a built-in list: GPT-2 and Llama-3-8B GEMMs at decode (m 16) and prefill
+  (m 2048)).  Every number is a whole number 1..2^20, and each of m*k, k*n
+  and m*n at most 2^30 elements; a bad line is an error naming file, line
+  and field, exit 1, before anything runs (an unwritable -o too).
 Output (stdout or -o): a markdown table, one row per shape: the three
 clocks in microseconds (median of --reps repetitions, each a fresh
 measurement; the spread min-max in brackets) and inductor/hidden,
-inductor/graph.  Needs torch with CUDA and a GPU (exit 2 without).
+inductor/graph; -o is written once, at the end.  Needs torch with CUDA and
+a GPU (exit 3 without; 2: bad arguments).
 """
 import argparse
 import csv
+import os
 import statistics
 import sys
 
@@ -48,23 +51,34 @@ DEFAULT = [("addmm", 16, 768, 2304), ("addmm", 16, 768, 768), ("addmm", 16, 3072
 OPS = ("mm", "addmm")
 
 
+MAX_DIM = 1 << 20
+MAX_ELEMS = 1 << 30
+
+
 def read_shapes(path):
     out = []
-    with open(path, newline="") as f:
-        rows = list(csv.reader(f, delimiter="\t"))
-    if not rows or rows[0][:4] != ["op", "m", "k", "n"]:
-        sys.exit(f"clock_probe.py: {path}:1: header: expected op, m, k, n (tab-separated)")
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            rows = list(csv.reader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
+    except (OSError, UnicodeDecodeError) as e:
+        sys.exit(f"clock_probe.py: {path}: cannot read: {getattr(e, 'strerror', None) or e}")
+    if not rows or rows[0] != ["op", "m", "k", "n"]:
+        sys.exit(f"clock_probe.py: {path}:1: header: expected exactly op, m, k, n (tab-separated)")
     for i, r in enumerate(rows[1:], start=2):
-        if len(r) < 4:
-            sys.exit(f"clock_probe.py: {path}:{i}: expected 4 fields, got {len(r)}")
+        if len(r) != 4:
+            sys.exit(f"clock_probe.py: {path}:{i}: expected 4 fields (op, m, k, n), got {len(r)}")
         if r[0] not in OPS:
             sys.exit(f"clock_probe.py: {path}:{i}: field op: '{r[0]}' is not mm or addmm")
         dims = []
         for name, v in zip(("m", "k", "n"), r[1:4]):
-            if not (v.isascii() and v.isdigit()) or int(v) < 1 or int(v) > 1 << 20:
-                sys.exit(f"clock_probe.py: {path}:{i}: field {name}: '{v}' is not a whole "
-                         f"number 1..{1 << 20}")
+            if not (v.isascii() and v.isdigit()) or not 1 <= int(v) <= MAX_DIM:
+                sys.exit(f"clock_probe.py: {path}:{i}: field {name}: {v!r} is not a whole "
+                         f"number 1..{MAX_DIM}")
             dims.append(int(v))
+        m, k, n = dims
+        for name, e in (("m*k", m * k), ("k*n", k * n), ("m*n", m * n)):
+            if e > MAX_ELEMS:
+                sys.exit(f"clock_probe.py: {path}:{i}: {name} = {e} elements, over {MAX_ELEMS}")
         out.append((r[0], *dims))
     if not out:
         sys.exit(f"clock_probe.py: {path}: no shapes")
@@ -129,18 +143,24 @@ def main(argv):
     p.add_argument("--replays", type=int, default=20)
     p.add_argument("-o", "--out")
     a = p.parse_args(argv)
-    if not 1 <= a.reps <= 100 or not 1 <= a.replays <= 1000:
-        sys.exit("clock_probe.py: --reps 1..100, --replays 1..1000")
+    if not 1 <= a.reps <= 100:
+        sys.exit(f"clock_probe.py: --reps {a.reps}: expected 1..100")
+    if not 1 <= a.replays <= 1000:
+        sys.exit(f"clock_probe.py: --replays {a.replays}: expected 1..1000")
     shapes = read_shapes(a.shapes) if a.shapes else DEFAULT
+    if a.out:
+        d = os.path.dirname(os.path.abspath(a.out))
+        if os.path.isdir(a.out) or not os.path.isdir(d) or not os.access(d, os.W_OK):
+            sys.exit(f"clock_probe.py: -o {a.out}: not a file in a writable folder")
     try:
         import torch
         from torch._inductor.runtime.benchmarking import benchmarker
     except Exception as e:  # noqa: BLE001 - ImportError or a torch that fails to load
         print(f"clock_probe.py: torch does not import: {e}", file=sys.stderr)
-        return 2
+        return 3
     if not torch.cuda.is_available():
         print("clock_probe.py: no CUDA device", file=sys.stderr)
-        return 2
+        return 3
     dtype = getattr(torch, a.dtype)
     lines = [f"GPU: {torch.cuda.get_device_name()}, torch {torch.__version__}, {a.dtype}; "
              f"microseconds, median of {a.reps} [min-max]",
@@ -155,8 +175,9 @@ def main(argv):
                      f"{med[0] / med[1]:.2f} | {med[0] / med[2]:.2f} |")
     text = "\n".join(lines) + "\n"
     if a.out:
-        with open(a.out, "w") as f:
+        with open(a.out + ".tmp", "w") as f:
             f.write(text)
+        os.replace(a.out + ".tmp", a.out)
     sys.stdout.write(text)
     return 0
 

@@ -18,8 +18,7 @@ fastest measured choice.  An input loses when that regret exceeds 1 + NEAR.
 Output, markdown (stdout, or OUT.md): one row per leaf holding truth inputs
 (inputs, the heads they get, k = 1 regret geomean and max, the losing
 inputs as m x k x n dtype: regret, the head alone's regret geomean: the head's
-time over the fastest, an input whose head was not measured counting as
-extern_mm), then the totals.  Times in ms; regrets
+time over the input's fastest), then the totals.  Times in ms; regrets
 have no unit.  --strict: exit 1 when any input loses (after writing).
 Errors (featurize or eval failing, a bad file) exit 2 with the stage's
 message; nothing is written then.

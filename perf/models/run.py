@@ -36,7 +36,7 @@ Modes (torch.compile(model, dynamic=False, mode=...)):
   (e, f: the handler's variables in the environment are passed on:
   MMRANK_INDUCTOR_EXTRA=1 adds extra=True, the 10 mm-ah configs the tree was
   trained on; MMRANK_INDUCTOR_UNRANKED=drop, MMRANK_INDUCTOR_ATEN=listed
-  (f with both: one choice per GEMM, nothing autotuned); the record's
+  (f with both: one kernel per GEMM, no Triton autotuning; docs/INDUCTOR.md); the record's
   handler stats say which)
 --autotune (modes b..f): full = max-autotune-no-cudagraphs (max_autotune and
 coordinate_descent_tuning); nocoordesc = max_autotune without coordinate

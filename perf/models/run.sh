@@ -28,7 +28,9 @@
 #   ARTIFACT     gen/_MMRankingH200.py (modes d, e, f; one made with another
 #                TOPK_EPS: make heuristic GPU=h200 TOPK_EPS=0.002 OUT=DIR)
 #   MMRANK_INDUCTOR_EXTRA=1   modes e, f: the handler's extra=True; also
-#                MMRANK_INDUCTOR_UNRANKED, MMRANK_INDUCTOR_ATEN (docs/INDUCTOR.md)
+#                MMRANK_INDUCTOR_UNRANKED, MMRANK_INDUCTOR_ATEN (docs/INDUCTOR.md;
+#                checked before anything runs; one OUTDIR per setting: a resume
+#                knows records by model, phase, mode and rep only)
 #   LAYERS       (the list's layers)   STEPS  100 (timed replays, >= 50)
 #   DEVICE=cpu BATCH=N SEQ=N   a dry run of the code path (tests)
 #   CACHE_ROOT   /tmp/mmrank-models-cache
@@ -86,6 +88,8 @@ done
 case $AUTOTUNE in full | nocoordesc | gemm) ;; *) die "AUTOTUNE='$AUTOTUNE': expected full, nocoordesc or gemm" ;; esac
 case ${DEVICE:-cuda} in cuda | cpu) ;; *) die "DEVICE='$DEVICE': expected cuda or cpu" ;; esac
 [ -n "$CACHE_ROOT" ] || die "CACHE_ROOT: empty"
+# the handler's variables (modes e, f read them): checked here, not per run
+python3 -m mmrank.settings || die "the handler's variables above (docs/INDUCTOR.md)"
 read -r -a asked <<<"${MODELS:-}"
 names=$(python3 perf/models/records.py names "$MODELS_FILE" "${asked[@]}") || exit 1
 mapfile -t model_list <<<"$names"

@@ -35,8 +35,11 @@ generated.  This module's MMRankChoices overrides that method; for op_name
   5. it returns, in Inductor's order: every ATen choice (extern mm, addmm,
      bias_addmm: kept by default, aten="always"; aten="listed" keeps them only
      where extern_mm is among the k kept entries, so that k=1 with unranked=
-     "drop" leaves one choice and nothing is autotuned), the kept triton::mm
-     choices (one per id), and
+     "drop" leaves one choice, which Inductor does not autotune: a Triton
+     head alone, or mm's ATen choice; an addmm headed by extern_mm keeps
+     its two ATen choices, which Inductor times but compiles nothing for;
+     stats()["single_choice"] counts the calls left with one), the kept
+     triton::mm choices (one per id), and
      the choices of every template the tree does not rank (decompose_k,
      persistent TMA, contiguous, ...) — kept by default (unranked="keep");
      unranked="drop" removes them.
@@ -83,11 +86,12 @@ refused, not guessed.
 import functools
 import hashlib
 import os
-import re
 import sys
 
 from mmrank import artifact as art
 from mmrank.artifact import Refused
+from mmrank.settings import (MAX_K, check_aten, check_k, check_unranked, env_aten,  # noqa: F401
+                             env_flag, env_k, env_problems, env_unranked)
 
 try:
     import torch
@@ -104,8 +108,6 @@ MM_TEMPLATE = "triton::mm"
 EXTERN_ID = "extern_mm"
 DEFAULT_K = 10          # tuned_mm's literal top_k (kernel/mm.py)
 DEFAULT_OPS = ("mm", "addmm")
-MAX_K = 1000            # k's upper bound, for install() and MMRANK_INDUCTOR alike
-ATEN_WORDS = ("always", "listed")   # aten=: when the ATen choices are kept
 
 
 def is_aten(ktc):
@@ -221,13 +223,10 @@ class MMRankChoices(InductorChoices):
     def __init__(self, heuristic, k="auto", extra=False, unranked="keep", ops=DEFAULT_OPS,
                  aten="always"):
         super().__init__()
-        if unranked not in ("keep", "drop"):
-            raise ValueError(f"unranked={unranked!r}: 'keep' or 'drop'")
-        if aten not in ATEN_WORDS:
-            raise ValueError(f"aten={aten!r}: 'always' or 'listed'")
-        self.aten = aten
+        self.aten = check_aten(aten)
+        check_unranked(unranked)
         self.heuristic = heuristic
-        self.k = _check_k(k)
+        self.k = check_k(k)
         self.extra = bool(extra)
         self.unranked = unranked
         self.ops = tuple(ops)
@@ -240,6 +239,7 @@ class MMRankChoices(InductorChoices):
         self.k_sum = {op: 0 for op in self.ops}
         self.kept_sum = {op: 0 for op in self.ops}      # Triton mm choices kept
         self.offered_sum = {op: 0 for op in self.ops}   # Triton mm choices ranked
+        self.single = {op: 0 for op in self.ops}        # decisions leaving one choice
         self.k_default = 0       # k="auto" without get_top_k: DEFAULT_K used
         self.fallbacks = {}      # reason -> count (full list kept)
         self.untouched = {}      # op -> calls without a triton::mm choice
@@ -249,6 +249,7 @@ class MMRankChoices(InductorChoices):
         n = sum(self.decisions.values())
         return {"decisions": dict(self.decisions), "k_sum": dict(self.k_sum),
                 "kept_triton_sum": dict(self.kept_sum), "offered_triton_sum": dict(self.offered_sum),
+                "single_choice": dict(self.single),
                 "mean_k": (sum(self.k_sum.values()) / n) if n else None,
                 "mean_kept_triton": (sum(self.kept_sum.values()) / n) if n else None,
                 "k_default": self.k_default, "fallbacks": dict(self.fallbacks),
@@ -338,6 +339,7 @@ class MMRankChoices(InductorChoices):
         self.k_sum[op_name] += k
         self.kept_sum[op_name] += len(keep)
         self.offered_sum[op_name] += len(first)
+        self.single[op_name] += len(out) == 1
         if len(self.log) < 2000:
             self.log.append({"op": op_name, "m": ctx.get_value("m"), "k": ctx.get_value("k"),
                              "n": ctx.get_value("n"), "dtype": str(ctx.get_value("mat1_dtype")),
@@ -345,14 +347,6 @@ class MMRankChoices(InductorChoices):
                                          for i in (1, 2)],
                              "top_k": k, "offered": len(first), "kept": kept})
         return out
-
-
-def _check_k(k):
-    if k == "auto":
-        return k
-    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
-        raise ValueError(f"mmrank.inductor: k={k!r}: 'auto' or an int 1..{MAX_K}")
-    return k
 
 
 # ---- install / uninstall ---------------------------------------------------
@@ -368,7 +362,7 @@ def slot_handler(slot):
 
 def _handler_factory(_key):
     """config.inductor_choices_class: the installed handler.  _key (artifact
-    class and content hash, k, extra, unranked, ops) is what Inductor's FX
+    class and content hash, k, extra, unranked, aten, ops) is what Inductor's FX
     graph cache key sees of the handler: the config is part of that key."""
     return slot_handler(_INSTALLED)
 
@@ -441,7 +435,9 @@ def install(k="auto", artifact=None, extra=False, unranked="keep", ops=DEFAULT_O
     """Make Inductor rank mm/addmm with ARTIFACT (module doc).  Returns the
     handler (its stats() counts decisions).  Raises Refused, changing
     nothing, on a GPU the artifact was not trained for."""
-    k = _check_k(k)
+    k = check_k(k)
+    check_unranked(unranked)
+    check_aten(aten)
     if not torch.cuda.is_available():
         raise Refused("mmrank.inductor: not installed: no CUDA device")
     try:
@@ -469,53 +465,7 @@ def installed():
     return _INSTALLED.get("handler")
 
 
-# ---- the environment ---------------------------------------------------------
-
-ON_WORDS = ("1", "on", "yes", "true")
-OFF_WORDS = ("", "0", "off", "no", "false")
-
-
-def env_k(value):
-    """MMRANK_INDUCTOR's VALUE: None (off), "auto" or an int 1..MAX_K; any
-    other value raises ValueError naming the variable (module doc)."""
-    if value in OFF_WORDS:
-        return None
-    if value == "auto":
-        return "auto"
-    if re.fullmatch(r"[1-9][0-9]{0,3}", value) and int(value) <= MAX_K:
-        return int(value)
-    raise ValueError(f"MMRANK_INDUCTOR={value!r}: expected auto, a whole number 1..{MAX_K} "
-                     f"(digits 0-9 only), or 0, off, no, false or empty for off (lower case, "
-                     f"no spaces)")
-
-
-def env_flag(name, environ=None):
-    """The on/off variable NAME: True for 1, on, yes, true; False unset or
-    for empty, 0, off, no, false; anything else raises ValueError."""
-    v = (os.environ if environ is None else environ).get(name, "")
-    if v in ON_WORDS:
-        return True
-    if v in OFF_WORDS:
-        return False
-    raise ValueError(f"{name}={v!r}: expected 1, on, yes or true (on) or 0, off, no, false or "
-                     f"empty (off), lower case")
-
-
-def env_unranked(environ=None):
-    """MMRANK_INDUCTOR_UNRANKED: "keep" (also unset or empty) or "drop"."""
-    v = (os.environ if environ is None else environ).get("MMRANK_INDUCTOR_UNRANKED", "")
-    if v in ("", "keep", "drop"):
-        return v or "keep"
-    raise ValueError(f"MMRANK_INDUCTOR_UNRANKED={v!r}: expected keep or drop")
-
-
-def env_aten(environ=None):
-    """MMRANK_INDUCTOR_ATEN: "always" (also unset or empty) or "listed"."""
-    v = (os.environ if environ is None else environ).get("MMRANK_INDUCTOR_ATEN", "")
-    if v in ("",) + ATEN_WORDS:
-        return v or "always"
-    raise ValueError(f"MMRANK_INDUCTOR_ATEN={v!r}: expected always or listed")
-
+# ---- the environment (mmrank.settings) ---------------------------------------
 
 def _from_env():
     """MMRANK_INDUCTOR at import.  Never raises but KeyboardInterrupt: a bad
@@ -549,16 +499,7 @@ def report(artifact_arg=None, out=sys.stdout):
     def say(line):
         print(line, file=out)
     say(f"torch {torch.__version__}")
-    bad = []
-    for name, parse in (("MMRANK_INDUCTOR", lambda: env_k(os.environ.get("MMRANK_INDUCTOR", ""))),
-                        ("MMRANK_INDUCTOR_EXTRA", lambda: env_flag("MMRANK_INDUCTOR_EXTRA")),
-                        ("MMRANK_INDUCTOR_STRICT", lambda: env_flag("MMRANK_INDUCTOR_STRICT")),
-                        ("MMRANK_INDUCTOR_UNRANKED", env_unranked),
-                        ("MMRANK_INDUCTOR_ATEN", env_aten)):
-        try:
-            parse()
-        except ValueError as e:
-            bad.append(str(e))
+    bad = env_problems()
     for b in bad:
         say(f"environment: {b}")
     if not torch.cuda.is_available():
