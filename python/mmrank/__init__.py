@@ -5,6 +5,8 @@ kernel choices (the C pipeline in the repository trains and emits it).
                            k of the ranking (needs torch 2.11)
                            `python -m mmrank.inductor`: which artifact this
                            GPU would use, or why none
+  mmrank.settings          the handler's settings and environment, checked
+                           without torch (`python -m mmrank.settings`)
   mmrank.force             a choices handler forcing one choice per mm/addmm
                            (perf/models/truth.py's in-graph truth; torch)
   mmrank.install_artifact  copy an artifact into torch's AutoHeuristic
