@@ -156,6 +156,7 @@ mkdir -p "$TMP/tri"
 run_case 1 addmm 1 "$TMP/tri/_MMRankingH200.py" --others --unranked drop --aten listed
 got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
 [ -n "$tid" ] && [ "$got" = "triton $tid|" ] && ok handler-aten-listed-triton-head || fail handler-aten-listed-triton-head "got '$got', want 'triton $tid|'"
+stat_is handler-aten-listed-triton-single 's["single_choice"] == {"mm": 0, "addmm": 1}'
 # k > 1: the ATen choices come back when extern_mm is among the first k
 # (second or third of a list T1, extern_mm, T2 / T1, T2, extern_mm), not
 # when it is later

@@ -227,13 +227,15 @@ python3 perf/models/clock_probe.py --shapes "$TMP/cp_op.tsv" 2>"$TMP/err" >/dev/
 	fail clock-probe-bad-op "$(cat "$TMP/err")"
 # unreadable, a folder, a quote, an extra column, a blank line, too big, a bad -o
 printf 'op\tm\tk\tn\nmm\t1"6\t64\t64\t\n' > "$TMP/cp_x.tsv"
+printf 'op\tm\tk\tn\nmm\t"16"\t64\t64\n' > "$TMP/cp_q.tsv"
 printf 'op\tm\tk\tn\nmm\t16\t64\t64\n\n' > "$TMP/cp_blank.tsv"
 printf 'op\tm\tk\tn\nmm\t1048576\t1048576\t16\n' > "$TMP/cp_big.tsv"
 printf 'op\tm\tk\tn\nmm\t16\t64\t\377\n' > "$TMP/cp_bin.tsv"
 bad=
-for c in "nosuch.tsv|nosuch.tsv: cannot read: No such file" "|: cannot read: Is a directory" \
+for c in "nosuch.tsv|nosuch.tsv: cannot read: No such file" "|: not a regular file of at most 1 MiB" \
 	"cp_x.tsv|cp_x.tsv:2: expected 4 fields (op, m, k, n), got 5" "cp_blank.tsv|cp_blank.tsv:3: expected 4 fields (op, m, k, n), got 0" \
-	"cp_big.tsv|cp_big.tsv:2: m\*k = 1099511627776 elements, over 1073741824" "cp_bin.tsv|cp_bin.tsv: cannot read: "; do
+	"cp_big.tsv|cp_big.tsv:2: m\*k = 1099511627776 elements, over 1073741824" \
+	"cp_q.tsv|cp_q.tsv:2: field m: '\"16\"' is not a whole number" "/dev/null/x|cannot read" "cp_bin.tsv|cp_bin.tsv: cannot read: "; do
 	python3 perf/models/clock_probe.py --shapes "$TMP/${c%%|*}" 2>"$TMP/err" >/dev/null
 	rc=$?
 	if [ $rc != 1 ] || ! grep -q "${c#*|}" "$TMP/err" || grep -q Traceback "$TMP/err"; then bad="$c: rc $rc $(head -c 200 "$TMP/err")"; break; fi

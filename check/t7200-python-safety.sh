@@ -210,9 +210,14 @@ drive "" MODELS_FILE="$TMP/space.tsv"; rc=$?
 expect_error models-run-py-bad-model "--model: '\.\./x' is not a model name" "$TMP/none.jsonl" \
 	python3 "$M/run.py" --model ../x --phase prefill --mode a "$TMP/none.jsonl"
 # the handler's variables are checked before the sweep: nothing runs, no OUTDIR
-drive gpt2 MMRANK_INDUCTOR_ATEN=yes; rc=$?
+drive gpt2 MODES_FIRST=f MMRANK_INDUCTOR_ATEN=yes; rc=$?
 [ $rc -ne 0 ] && grep -q "mmrank.settings: MMRANK_INDUCTOR_ATEN='yes': expected always or listed" "$TMP/drive.out" &&
 	[ ! -e "$TMP/o" ] && ok models-run-handler-env-checked || fail models-run-handler-env-checked "rc=$rc $(head -c 300 "$TMP/drive.out")"
+# ... but not MMRANK_INDUCTOR itself, which run.sh unsets for every run
+drive gpt2 MODES_FIRST=f MMRANK_INDUCTOR=AUTO; rc=$?
+! grep -q "mmrank.settings:" "$TMP/drive.out" && grep -q "gpt2 prefill f rep 1" "$TMP/drive.out" && ok models-run-ignores-leftover-k ||
+	fail models-run-ignores-leftover-k "rc=$rc $(head -c 300 "$TMP/drive.out")"
+rm -rf "$TMP/o"
 # the numbers of run.sh are digits before any arithmetic sees them
 bad=
 for v in 'TIME_LIMIT=a[$(touch '"$TMP"'/pwned)]' 'PER_RUN_S=1+1' 'REPS=x' 'MIN_START=-1'; do

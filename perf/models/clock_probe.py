@@ -38,8 +38,10 @@ a GPU (exit 3 without; 2: bad arguments).
 import argparse
 import csv
 import os
+import stat
 import statistics
 import sys
+import tempfile
 
 import run   # this script's folder: the judge's warm-up before a CUDA-graph capture
 
@@ -58,9 +60,12 @@ MAX_ELEMS = 1 << 30
 def read_shapes(path):
     out = []
     try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > 1 << 20:
+            sys.exit(f"clock_probe.py: {path}: not a regular file of at most 1 MiB")
         with open(path, newline="", encoding="utf-8") as f:
             rows = list(csv.reader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
-    except (OSError, UnicodeDecodeError) as e:
+    except (OSError, UnicodeDecodeError, csv.Error) as e:
         sys.exit(f"clock_probe.py: {path}: cannot read: {getattr(e, 'strerror', None) or e}")
     if not rows or rows[0] != ["op", "m", "k", "n"]:
         sys.exit(f"clock_probe.py: {path}:1: header: expected exactly op, m, k, n (tab-separated)")
@@ -71,7 +76,7 @@ def read_shapes(path):
             sys.exit(f"clock_probe.py: {path}:{i}: field op: '{r[0]}' is not mm or addmm")
         dims = []
         for name, v in zip(("m", "k", "n"), r[1:4]):
-            if not (v.isascii() and v.isdigit()) or not 1 <= int(v) <= MAX_DIM:
+            if not (v.isascii() and v.isdigit() and len(v) <= 7) or not 1 <= int(v) <= MAX_DIM:
                 sys.exit(f"clock_probe.py: {path}:{i}: field {name}: {v!r} is not a whole "
                          f"number 1..{MAX_DIM}")
             dims.append(int(v))
@@ -144,9 +149,11 @@ def main(argv):
     p.add_argument("-o", "--out")
     a = p.parse_args(argv)
     if not 1 <= a.reps <= 100:
-        sys.exit(f"clock_probe.py: --reps {a.reps}: expected 1..100")
+        p.error(f"--reps {a.reps}: expected 1..100")
     if not 1 <= a.replays <= 1000:
-        sys.exit(f"clock_probe.py: --replays {a.replays}: expected 1..1000")
+        p.error(f"--replays {a.replays}: expected 1..1000")
+    if a.out == "":
+        p.error("-o: an empty file name")
     shapes = read_shapes(a.shapes) if a.shapes else DEFAULT
     if a.out:
         d = os.path.dirname(os.path.abspath(a.out))
@@ -174,11 +181,18 @@ def main(argv):
         lines.append(f"| {op} | {m} | {k} | {n} | {cell[0]} | {cell[1]} | {cell[2]} | "
                      f"{med[0] / med[1]:.2f} | {med[0] / med[2]:.2f} |")
     text = "\n".join(lines) + "\n"
-    if a.out:
-        with open(a.out + ".tmp", "w") as f:
-            f.write(text)
-        os.replace(a.out + ".tmp", a.out)
     sys.stdout.write(text)
+    sys.stdout.flush()
+    if a.out:
+        try:
+            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(a.out)))
+            with os.fdopen(fd, "w") as f:
+                f.write(text)
+            os.replace(tmp, a.out)
+        except OSError as e:
+            print(f"clock_probe.py: -o {a.out}: {e.strerror or e} (the table is on stdout)",
+                  file=sys.stderr)
+            return 1
     return 0
 
 

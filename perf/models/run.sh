@@ -89,7 +89,9 @@ case $AUTOTUNE in full | nocoordesc | gemm) ;; *) die "AUTOTUNE='$AUTOTUNE': exp
 case ${DEVICE:-cuda} in cuda | cpu) ;; *) die "DEVICE='$DEVICE': expected cuda or cpu" ;; esac
 [ -n "$CACHE_ROOT" ] || die "CACHE_ROOT: empty"
 # the handler's variables (modes e, f read them): checked here, not per run
-python3 -m mmrank.settings || die "the handler's variables above (docs/INDUCTOR.md)"
+case " ${first_list[*]} ${later_list[*]} " in *" e "* | *" f "*)   # MMRANK_INDUCTOR itself is unset per run
+	env -u MMRANK_INDUCTOR python3 -m mmrank.settings || die "the handler's variables above (docs/INDUCTOR.md)" ;;
+esac
 read -r -a asked <<<"${MODELS:-}"
 names=$(python3 perf/models/records.py names "$MODELS_FILE" "${asked[@]}") || exit 1
 mapfile -t model_list <<<"$names"

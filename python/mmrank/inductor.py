@@ -90,8 +90,9 @@ import sys
 
 from mmrank import artifact as art
 from mmrank.artifact import Refused
-from mmrank.settings import (MAX_K, check_aten, check_k, check_unranked, env_aten,  # noqa: F401
-                             env_flag, env_k, env_problems, env_unranked)
+from mmrank.settings import (ATEN_WORDS, MAX_K, OFF_WORDS, ON_WORDS, check_aten,  # noqa: F401
+                             check_k, check_unranked, env_aten, env_flag, env_k, env_problems,
+                             env_unranked)
 
 try:
     import torch
