@@ -7,9 +7,9 @@ timed three ways on the GPU, in one process:
             AutoHeuristic's collected data (runtime/benchmarking.py
             InductorBenchmarker.benchmark_gpu: per iteration an L2 flush,
             a start event, the call, an end event; the minimum), around
-            torch.mm / torch.addmm with out= (select_algorithm's ATen
-            choice calls the same op through its own Python wrapper, which
-            this does not reproduce);
+            torch.mm / torch.addmm with out= (Inductor's
+            ExternKernelBenchmarkRequest runs an ATen choice's callable,
+            e.g. bias_addmm, in this same loop, but inside a compile);
   hidden    the same loop, the same flush, but with the GPU kept busy
             (torch.cuda._sleep) between the flush and the start event, so
             that the call's CPU dispatch is over before the GPU reaches
@@ -51,10 +51,8 @@ DEFAULT = [("addmm", 16, 768, 2304), ("addmm", 16, 768, 768), ("addmm", 16, 3072
            ("addmm", 2048, 3072, 768), ("mm", 2048, 768, 50264), ("mm", 2048, 4096, 4096),
            ("mm", 2048, 4096, 14336)]
 OPS = ("mm", "addmm")
-
-
-MAX_DIM = 1 << 20
-MAX_ELEMS = 1 << 30
+MAX_DIM = 1 << 20       # m, k, n
+MAX_ELEMS = 1 << 30     # m*k, k*n, m*n
 
 
 def read_shapes(path):
