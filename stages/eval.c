@@ -50,6 +50,7 @@
 
 #include "formats/ahmeta.h"
 #include "learn/curve.h"
+#include "formats/featmap.h"
 #include "formats/featset.h"
 #include "learn/metrics.h"
 #include "core/opts.h"
@@ -226,36 +227,6 @@ klist_finish(klist *kl, int ranking)
 	kl->n = nu;
 }
 
-/* Per (tree, set): how each tree feature is read from the set. */
-typedef struct {
-	int col;      /* model column of the set, or -1 */
-	int cat;      /* else: raw categorical index, or -1 for "always 0" */
-	const char *value; /* the category (points into the tree's name) */
-} featmap;
-
-/* Map tree features onto set columns (see the file comment).  Dies naming
- * the feature if the set has neither a column nor the raw categorical. */
-static featmap *
-map_features(const tree *t, const featset *fs, const char *tname,
-             const char *sname)
-{
-	featmap *m = xmalloc(((size_t)t->n_feat + 1) * sizeof *m);
-	for (int f = 0; f < t->n_feat; f++) {
-		m[f].col = featset_feature(fs, t->feat[f]);
-		m[f].cat = -1;
-		m[f].value = NULL;
-		if (m[f].col >= 0)
-			continue;
-		m[f].cat = ah_meta_onehot(&fs->meta, t->feat[f], &m[f].value);
-		if (m[f].cat < 0)
-			die("tree '%s' feature '%s': set '%s' has no such column and it "
-			    "is not a one-hot of a categorical feature", tname,
-			    t->feat[f], sname);
-	}
-	return m;
-}
-
-
 /* One (tree, set) pair: the set's choices, then the tree-only classes, make
  * the universe of the metrics (mx_case.time).  A ranks TSV (--ranked) takes
  * the tree's place: t = NULL, rk its rows, its ids in the universe. */
@@ -398,7 +369,7 @@ pair_open(pair *p, const tree *t, const featset *fs, const named *tn,
 	p->sname = sn->name;
 	pair_device(p, tn->path, sn->path, cross);
 	p->rk = NULL;
-	p->fm = map_features(t, fs, p->tname, p->sname);
+	p->fm = featmap_new(t, fs, p->tname, p->sname);
 	p->U = fs->n_choices;
 	p->cmap = xmalloc(((size_t)t->n_class + 1) * sizeof *p->cmap);
 	for (int c = 0; c < t->n_class; c++)
@@ -406,21 +377,6 @@ pair_open(pair *p, const tree *t, const featset *fs, const named *tn,
 	p->ranked = pair_vocabulary(p);
 	p->max_rank = t->n_class;
 	p->def = default_index(p);
-}
-
-/* Input i's features in the tree's columns into x[t->n_feat]. */
-static void
-pair_x(const pair *p, int i, double *x)
-{
-	const featset *fs = p->fs;
-	for (int f = 0; f < p->t->n_feat; f++) {
-		const featmap *m = &p->fm[f];
-		if (m->col >= 0)
-			x[f] = fs->x[(size_t)i * fs->n_feat + m->col];
-		else
-			x[f] = !strcmp(fs->cat[(size_t)i * fs->meta.n_cat + m->cat],
-			               m->value);
-	}
 }
 
 /* What one (tree, set) adds to metrics.h, per k, and its curve. */
@@ -447,7 +403,7 @@ pair_rank(const pair *p, int i, double *x, tree_prob *rk, int *rank,
 		*leaf = *pick = -1;
 		return n;
 	}
-	pair_x(p, i, x);
+	featmap_x(p->fm, p->t, p->fs, i, x);
 	*leaf = tree_apply(p->t, x);
 	*pick = tree_pick(p->t, *leaf);
 	if (*pick >= 0)
