@@ -11,19 +11,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/ahmeta.h"
+#include "formats/featset.h"
 #include "learn/leaves.h"
+#include "learn/truthhead.h"
 #include "core/opts.h"
 #include "formats/rules.h"
 #include "formats/tree.h"
 #include "core/util.h"
 
 static const char synopsis[] =
-"prune --ranking K [--prune-exclude-extern] -o PRUNED.tsv TREE.tsv";
+"prune --ranking K [--prune-exclude-extern] [--truth TRUTH.feat.tsv]\n"
+"      -o PRUNED.tsv TREE.tsv";
 
 static const char about[] =
 "Ranking pruning of a decision tree, spec §5.6: from the root, an internal\n"
 "node whose left or right child has fewer than K distinct training labels\n"
-"(column n_labels) becomes a leaf keeping its own class distribution.\n";
+"(column n_labels) becomes a leaf keeping its own class distribution.\n"
+"With --truth (ours), each leaf the truth's inputs reach then gets the\n"
+"head and the pick that the truth's times say are best for them.\n";
 
 static const char notes[] =
 "Exit status: 0 on success, 1 on bad usage or invalid input (the message\n"
@@ -32,7 +38,7 @@ static const char notes[] =
 int
 main(int argc, char **argv)
 {
-	const char *out = NULL, *in = NULL;
+	const char *out = NULL, *in = NULL, *truth = NULL;
 	int k = 0, pxe = 0;
 	const opt table[] = {
 		OPT_POS("TREE.tsv", &in, OPT_REQUIRED | OPT_INPUT,
@@ -46,6 +52,14 @@ main(int argc, char **argv)
 		         ">= K labels other than extern_mm (Inductor appends it anyway, "
 		         "§7.3); a tree without that class prunes as without the "
 		         "option.  Use with fit --prune-exclude-extern"),
+		OPT_STRING("--truth", "TRUTH.feat.tsv", &truth, OPT_INPUT,
+		        "(ours) the in-graph truth, a feat TSV of in-graph ms "
+		        "(perf/models/truth_log.py's log, featurized) of the tree's "
+		        "device: per leaf its inputs reach, the list head becomes the "
+		        "class with the lowest k = 1 regret (beside extern_mm) over "
+		        "them, and the pick the one with the lowest regret alone, "
+		        "each only where it beats the tree's (learn/truthhead.h); one "
+		        "line per change on stderr"),
 		OPT_OUT("PRUNED.tsv", &out, OPT_REQUIRED,
 		        "output tree TSV, param ranking_k = K; written atomically"),
 		OPT_END()
@@ -61,6 +75,25 @@ main(int argc, char **argv)
 	/* the lists are ordered already (fit): RR_FREQ keeps them */
 	leaf_rule rule = {k, excl, RR_FREQ, -1, 0, 0};
 	leaves_prune(&p, &t, &rule, NULL, 0);
+	if (truth) {
+		featset fs;
+		featset_read(&fs, truth);
+		ah_meta tm;
+		char where[4200];
+		snprintf(where, sizeof where, "%s:1", in);
+		ah_meta_parse(&tm, p.meta_json, where);
+		ah_meta_check(&tm, in, &fs.meta, truth, 0, NULL);
+		ah_meta_free(&tm);
+		truth_count tc;
+		truth_heads(&p, &fs, truth, &tc, stderr);
+		fprintf(stderr, "prune: truth %s: %d inputs (%d skipped: every choice "
+		        "failed; %d in unsafe leaves) in %d leaves: %d heads, %d picks "
+		        "changed; k = 1 regret %.4f -> %.4f, the pick alone %.4f -> "
+		        "%.4f (geomean)\n", truth, tc.inputs, tc.skipped, tc.unsafe,
+		        tc.leaves, tc.heads, tc.picks, tc.k1_before, tc.k1_after,
+		        tc.alone_before, tc.alone_after);
+		featset_free(&fs);
+	}
 	aout o;
 	FILE *fp = aout_open(&o, out);
 	tree_write(&p, fp);
