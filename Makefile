@@ -447,13 +447,25 @@ $(FIT_OUTS) &: $(O)/main.feat.tsv $(EXTRA_FEATS) $(BIN)/fit \
 	  --threads $(THREADS) -o $(O)/tree.tsv --metrics $(O)/metrics.tsv && \
 	  $(call stamp_write,$(O)/fit.params,$(FIT_ARGS))
 
-# (asked only when its text changes: make -n then lists nothing stale)
-$(O)/prune.params: $(call stamp_stale,$(O)/prune.params,--ranking $(RANKING))
-	$(call stamp,--ranking $(RANKING))
+# The in-graph truth (TRUTH, per GPU from the profile: an mm log of in-graph
+# ms, perf/models/truth_log.py's) sets each leaf's head and pick after the
+# pruning (prune --truth; docs/STAGES.md "prune").
+TRUTH_FEAT  = $(if $(TRUTH),$(O)/truth.feat.tsv)
+PRUNE_ARGS  = --ranking $(RANKING)$(if $(TRUTH), --truth $(TRUTH_FEAT))
+$(O)/truth.feat.tsv: $(TRUTH) $(BIN)/featurize $(call stamp_stale,$(O)/truth.params,$(abspath $(TRUTH)))
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  FEAT    $@")
+	$(Q)set -o pipefail; $(if $(filter %.xz,$(TRUTH)),xz -dc $(call sq,$(TRUTH)) | $(BIN)/featurize \
+	  --label $(call sq,$(TRUTH)) -o $@ -,$(BIN)/featurize -o $@ $(call sq,$(TRUTH)))
+	@$(call stamp_write,$(O)/truth.params,$(abspath $(TRUTH)))
 
-$(O)/pruned.tsv: $(O)/tree.tsv $(BIN)/prune $(O)/prune.params
+# (asked only when its text changes: make -n then lists nothing stale)
+$(O)/prune.params: $(call stamp_stale,$(O)/prune.params,$(PRUNE_ARGS))
+	$(call stamp,$(PRUNE_ARGS))
+
+$(O)/pruned.tsv: $(O)/tree.tsv $(BIN)/prune $(O)/prune.params $(TRUTH_FEAT)
 	$(if $(Q),@echo "  PRUNE   $@")
-	$(Q)$(BIN)/prune --ranking $(RANKING) -o $@ $<
+	$(Q)$(BIN)/prune $(PRUNE_ARGS) -o $@ $<
 
 ARTIFACTS := $(O)/_$(HEURISTIC_NAME).py $(O)/_$(HEURISTIC_NAME).c $(O)/_$(HEURISTIC_NAME).h \
              $(O)/$(HEURISTIC_NAME).dot

@@ -53,6 +53,16 @@ printf 'gpu\tselect\tleaf_rank\twhy\nh200\tcurve\thead-q0\tx\nl40s\tregret\tpref
 got="$(val SELECT GPU=h200 PROFILES="$TMP/profiles.tsv")/$(val LEAF_RANK GPU=h200nvrtc PROFILES="$TMP/profiles.tsv")/$(val \
 	SELECT GPU=l40s PROFILES="$TMP/profiles.tsv")/$(val SELECT GPU=zz PROFILES="$TMP/profiles.tsv")"
 [ "$got" = "curve/joint/regret/hit" ] && ok gpus-profile-column || fail gpus-profile-column "$got"
+# the truth column: the GPU's path ('-' or no column: none, TRUTH empty);
+# PROFILE=reference never takes it; a path leaving the tree is refused
+printf 'gpu\tselect\tleaf_rank\ttruth\twhy\nh200\tcurve\thead-q0\tdatasets/t/x.txt.xz\tx\n*\thit\tjoint\t-\tx\n' >"$TMP/ptruth.tsv"
+got="$(val TRUTH GPU=h200 PROFILES="$TMP/ptruth.tsv")/$(val TRUTH GPU=zz PROFILES="$TMP/ptruth.tsv")/$(val TRUTH GPU=h200 \
+	PROFILES="$TMP/profiles.tsv")/$(val TRUTH GPU=h200 PROFILE=reference PROFILES="$TMP/ptruth.tsv")/$(val TRUTH GPU=h100)"
+[ "$got" = "datasets/t/x.txt.xz////datasets/truth/h100_ingraph.txt.xz" ] && ok gpus-profile-truth || fail gpus-profile-truth "$got"
+sed 's|datasets/t/x.txt.xz|../x.txt|' "$TMP/ptruth.tsv" >"$TMP/pbad.tsv"
+if ! awk -v mode=make -v gpu=h200 -f "$ROOT/mk/gpus.awk" "$ROOT/datasets/GPUS.tsv" "$TMP/pbad.tsv" >/dev/null 2>"$TMP/err" &&
+	grep -q "pbad.tsv:2: field 'truth': '../x.txt'" "$TMP/err"; then ok gpus-profile-truth-dotdot-refused
+else fail gpus-profile-truth-dotdot-refused "$(cat "$TMP/err")"; fi
 # every profile column names a row of datasets/PROFILES.tsv
 miss=$(awk -F'\t' 'FNR == 1 { next } FILENAME ~ /PROFILES/ { p[$1] = 1; next } !/^#/ && !($8 in p) { print $1 ": " $8 }' \
 	"$ROOT/datasets/PROFILES.tsv" "$T")

@@ -5,10 +5,11 @@
 #       the checks alone (exit status 1 on a bad row)
 #   awk -v mode=make -v gpu=NAME -f mk/gpus.awk GPUS.tsv PROFILES.tsv
 #       for make (mk/gpus.mk): one line of words, ROW ARCH MEM_BYTES SELECT
-#       LEAF_RANK: ROW the GPU's row name, or '-' when it has none (then
-#       the '*' row's facts); SELECT, LEAF_RANK from PROFILES.tsv's row the
-#       GPU's profile column names (a GPU without a row: its own name), else
-#       its '*' row
+#       LEAF_RANK TRUTH: ROW the GPU's row name, or '-' when it has none
+#       (then the '*' row's facts); SELECT, LEAF_RANK, TRUTH from
+#       PROFILES.tsv's row the GPU's profile column names (a GPU without a
+#       row: its own name), else its '*' row; TRUTH '-' for none (also
+#       without the column)
 #   awk -v mode=header -f mk/gpus.awk GPUS.tsv
 #       the C header $(BUILD)/gen/gpus.h: GPUS_ROWS(X), one
 #       X(name, arch, mem_mib, shared_memory, cap_major, cap_minor,
@@ -83,7 +84,8 @@ FILENAME == file1 {
 }
 # the second file (mode=make): PROFILES.tsv, its columns by name
 FNR == 1 { for (i = 1; i <= NF; i++) pcol[$i] = i; next }
-{ if ("select" in pcol) psel[$1] = $(pcol["select"]); if ("leaf_rank" in pcol) pleaf[$1] = $(pcol["leaf_rank"]); pline[$1] = FNR }
+{ if ("select" in pcol) psel[$1] = $(pcol["select"]); if ("leaf_rank" in pcol) pleaf[$1] = $(pcol["leaf_rank"])
+  if ("truth" in pcol) ptruth[$1] = $(pcol["truth"]); pline[$1] = FNR }
 function profile_value(arr, what, key,    k) {
 	k = key in arr ? key : "*"
 	if (!(k in arr)) {
@@ -95,6 +97,17 @@ function profile_value(arr, what, key,    k) {
 		bad = 1; exit 1
 	}
 	return arr[k]
+}
+# the truth log (optional column): '-' for none, else a relative path of
+# letters, digits and ._/+- without '..'
+function truth_value(key,    k) {
+	k = key in ptruth ? key : "*"
+	if (!(k in ptruth) || ptruth[k] == "" || ptruth[k] == "-") return "-"
+	if (ptruth[k] !~ /^[A-Za-z0-9._+-][A-Za-z0-9._\/+-]*$/ || ptruth[k] ~ /(^|\/)\.\.(\/|$)/) {
+		printf "%s:%d: field 'truth': '%s': expected '-' or a relative path of letters, digits and ._/+- (no '..')\n", pfile, pline[k], ptruth[k] > "/dev/stderr"
+		bad = 1; exit 1
+	}
+	return ptruth[k]
 }
 function cstr(x) { return x == "-" ? "\"\"" : "\"" x "\"" }
 END {
@@ -109,8 +122,8 @@ END {
 		r = gpu in rowline ? gpu : "*"
 		key = gpu in rowline ? v[gpu, "profile"] : gpu
 		if (!(gpu in rowline) && !(key in psel)) key = v["*", "profile"]
-		printf "%s %s %.0f %s %s\n", (gpu in rowline ? gpu : "-"), v[r, "arch"], v[r, "mem_mib"] * 1048576,
-			profile_value(psel, "select", key), profile_value(pleaf, "leaf_rank", key)
+		printf "%s %s %.0f %s %s %s\n", (gpu in rowline ? gpu : "-"), v[r, "arch"], v[r, "mem_mib"] * 1048576,
+			profile_value(psel, "select", key), profile_value(pleaf, "leaf_rank", key), truth_value(key)
 	} else if (mode == "header") {
 		print "/* gpus.h -- generated from " file1 " by mk/gpus.awk (make): do not edit."
 		print " * The GPU facts, one GPUS_ROWS entry per named row, in the table's order:"

@@ -10,7 +10,8 @@
 #    artifact carries no GPU data).
 #  - GPU_FACT_ARCH, GPU_FACT_MEM_BYTES: the defaults of CUBIN_ARCH (and so
 #    TRITON_ARCH) and GPU_MEM_BYTES.
-#  - MMR_GPU_SELECT, MMR_GPU_LEAF_RANK: PROFILE=ours' SELECT and LEAF_RANK,
+#  - MMR_GPU_SELECT, MMR_GPU_LEAF_RANK, MMR_GPU_TRUTH: PROFILE=ours' SELECT,
+#    LEAF_RANK and TRUTH (empty: none),
 #    from $(PROFILES)' row the GPU's profile column names (a GPU without a
 #    row: its own name), else PROFILES' '*' row.
 #  - $(GPUS_H): the same facts for C, generated ($(BUILD)/gen/gpus.h,
@@ -25,6 +26,7 @@ GPU_FACT_ARCH      = $(word 2,$(MMR_GPU_WORDS))
 GPU_FACT_MEM_BYTES = $(word 3,$(MMR_GPU_WORDS))
 MMR_GPU_SELECT     = $(word 4,$(MMR_GPU_WORDS))
 MMR_GPU_LEAF_RANK  = $(word 5,$(MMR_GPU_WORDS))
+MMR_GPU_TRUTH      = $(filter-out -,$(word 6,$(MMR_GPU_WORDS)))
 
 # emit's GPU data: the GPU's row, where it has one (stages/emit.c --gpu-facts)
 EMIT_GPU = $(if $(GPU_ROW),--gpu-facts $(call sq,$(GPU_FACTS)) --gpu $(GPU_ROW))
