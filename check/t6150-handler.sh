@@ -131,16 +131,22 @@ if grep -qx 'other decompose_k' "$TMP/out" && grep -qx 'other triton::mm_persist
 run_case 0 addmm 3 "$ART" --others --unranked drop
 if ! grep -q '^other ' "$TMP/out" && [ "$(grep -c '^aten ' "$TMP/out")" -eq 2 ]; then
 	ok handler-unranked-dropped; else fail handler-unranked-dropped "$(grep -v '^triton' "$TMP/out" | head -5 | tr '\n' ' ')"; fi
-# aten=listed: the ATen choices only where extern_mm is among the k kept, so
-# k=1 with unranked=drop leaves the C top-1 alone (gen/'s H200 tree heads
-# these four inputs with extern_mm: addmm's two ATen choices alone) ...
+# aten=listed: the ATen choices only where extern_mm is among the k kept;
+# at k=1 the C pick (_pick(), the choice trained to run alone) where it is
+# offered, else the C top-1, so k=1 with unranked=drop leaves one entry
+# alone (an extern_mm entry: addmm's two ATen choices) ...
+picks=0
 for i in 0 1 2 3; do
 	order "$i" mm; expect "$i" 1 mm; run_case "$i" addmm 1 "$ART" --others --unranked drop --aten listed
-	if grep -qx extern_mm "$TMP/want"; then want="aten aten::bias_addmm|aten aten::addmm|"
-	else want="triton $(head -1 "$TMP/want")|"; fi
+	one=$(sed -n 's/^topk_c: pick //p' "$TMP/want.err")
+	if [ -n "$one" ] && grep -qxF -- "$one" "$TMP/offered"; then picks=$((picks + 1)); else one=$(head -1 "$TMP/want"); fi
+	if [ "$one" = extern_mm ]; then want="aten aten::bias_addmm|aten aten::addmm|"
+	else want="triton $one|"; fi
 	got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
-	[ "$got" = "$want" ] && ok "handler-aten-listed-k1-alone-$i" || fail "handler-aten-listed-k1-alone-$i" "got '$got', want '$want'"
+	[ -n "$one" ] && [ "$got" = "$want" ] && ok "handler-aten-listed-k1-pick-$i" || fail "handler-aten-listed-k1-pick-$i" "got '$got', want '$want'"
 done
+# (the pick rule, not the head's, decides at least one of the four)
+[ "$picks" -ge 1 ] && ok handler-aten-listed-k1-picks-offered || fail handler-aten-listed-k1-picks-offered "no input offers its pick"
 stat_is handler-aten-listed-stats 's["aten"] == "listed" and s["decisions"]["addmm"] == 1 and s["single_choice"]["addmm"] == 0'
 run_case 1 mm 1 "$ART" --others --unranked drop --aten listed
 got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
@@ -153,10 +159,32 @@ order 1 mm
 tid=$(while read -r c; do grep -q "'$c'" "$ART" && { echo "$c"; break; }; done <"$TMP/cand_order")
 mkdir -p "$TMP/tri"
 { cat "$ART"; printf '\n    def get_best_choices(self, context):\n        return [(1.0, self.choices.index("%s"))]\n' "$tid"; } >"$TMP/tri/_MMRankingH200.py"
-run_case 1 addmm 1 "$TMP/tri/_MMRankingH200.py" --others --unranked drop --aten listed
+# the pick wins over the head: input 1's pick in gen/'s tree is extern_mm
+# (checked first), so the Triton head is not kept
+expect 1 1 mm
+if [ "$(sed -n 's/^topk_c: pick //p' "$TMP/want.err")" = extern_mm ]; then
+	run_case 1 addmm 1 "$TMP/tri/_MMRankingH200.py" --others --unranked drop --aten listed
+	got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
+	[ "$got" = "aten aten::bias_addmm|aten aten::addmm|" ] && ok handler-aten-listed-pick-over-head ||
+		fail handler-aten-listed-pick-over-head "got '$got'"
+	stat_is handler-aten-listed-picked-stat 's["picked"] == {"mm": 0, "addmm": 1}'
+else
+	fail handler-aten-listed-pick-over-head "gen/_MMRankingH200's pick for input 1 is no longer extern_mm: choose another input"
+fi
+# a Triton pick: that config alone
+mkdir -p "$TMP/trp"
+{ cat "$TMP/tri/_MMRankingH200.py"; printf '\n    def get_pick(self, context):\n        return "%s"\n' "$tid"; } >"$TMP/trp/_MMRankingH200.py"
+run_case 1 addmm 1 "$TMP/trp/_MMRankingH200.py" --others --unranked drop --aten listed
 got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
-[ -n "$tid" ] && [ "$got" = "triton $tid|" ] && ok handler-aten-listed-triton-head || fail handler-aten-listed-triton-head "got '$got', want 'triton $tid|'"
+[ -n "$tid" ] && [ "$got" = "triton $tid|" ] && ok handler-aten-listed-triton-pick || fail handler-aten-listed-triton-pick "got '$got', want 'triton $tid|'"
 stat_is handler-aten-listed-triton-single 's["single_choice"] == {"mm": 0, "addmm": 1}'
+# a pick that is not offered: the head stands in
+mkdir -p "$TMP/tpx"
+{ cat "$TMP/tri/_MMRankingH200.py"; printf '\n    def get_pick(self, context):\n        return "type=triton_BLOCK-M=999_BLOCK-K=16_BLOCK-N=16_numstages=1_numwarps=1"\n'; } >"$TMP/tpx/_MMRankingH200.py"
+run_case 1 addmm 1 "$TMP/tpx/_MMRankingH200.py" --others --unranked drop --aten listed
+got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
+[ -n "$tid" ] && [ "$got" = "triton $tid|" ] && ok handler-aten-listed-pick-not-offered-head || fail handler-aten-listed-pick-not-offered-head "got '$got', want 'triton $tid|'"
+stat_is handler-aten-listed-pick-not-offered-stat 's["picked"] == {"mm": 0, "addmm": 0}'
 # k > 1: the ATen choices come back when extern_mm is among the first k
 # (second or third of a list T1, extern_mm, T2 / T1, T2, extern_mm), not
 # when it is later

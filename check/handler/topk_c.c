@@ -9,7 +9,8 @@
  *   TOPK a count, or auto: the leaf's k (NAME_top_k()), 10 when
  *   it has none, said on stderr as "topk_c: auto k N";
  *   OFFERED: a file of choice ids, one a line (the call's candidates).
- * Prints the first TOPK ids of the ranking that are in OFFERED, one a line,
+ * Says the leaf's pick (NAME_pick(), the choice to run alone) on stderr as
+ * "topk_c: pick ID" ("-": none).  Prints the first TOPK ids of the ranking that are in OFFERED, one a line,
  * in rank order ("-" alone: the leaf is unsafe).  Exit status 1 on bad
  * arguments. */
 #include <stdio.h>
@@ -24,6 +25,7 @@
 #define MAXR CAT(HEUR, _MAX_RANKED)
 #define NAMES CAT(HEUR, _choices)
 #define TOP_K CAT(HEUR, _top_k)
+#define PICK CAT(HEUR, _pick)
 
 enum { MAX_OFFERED = 512, ID_LEN = 160 };
 
@@ -81,6 +83,8 @@ int main(int argc, char **argv)
 			n_off++;
 	}
 	fclose(fp);
+	int pick = PICK(&c);
+	fprintf(stderr, "topk_c: pick %s\n", pick >= 0 ? NAMES[pick] : "-");
 	n = RANK(&c, out, MAXR);
 	if (n < 0) {
 		puts("-");

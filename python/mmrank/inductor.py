@@ -34,9 +34,11 @@ generated.  This module's MMRankChoices overrides that method; for op_name
      that starts with extern_mm autotunes no Triton kernel);
   5. it returns, in Inductor's order: every ATen choice (extern mm, addmm,
      bias_addmm: kept by default, aten="always"; aten="listed" keeps them only
-     where extern_mm is among the k kept entries, so that k=1 with unranked=
+     where extern_mm is among the k kept entries; at k=1 it keeps the leaf's
+     pick (the artifact's get_pick, trained to run alone) in place of the
+     list head, where the pick is offered; so k=1 with unranked=
      "drop" leaves one choice, which Inductor does not autotune: a Triton
-     head alone, or mm's ATen choice; an addmm headed by extern_mm keeps
+     config alone, or mm's ATen choice; an addmm picking extern_mm keeps
      its two ATen choices, which Inductor times but compiles nothing for;
      stats()["single_choice"] counts the calls left with one), the kept
      triton::mm choices (one per id), and
@@ -241,6 +243,7 @@ class MMRankChoices(InductorChoices):
         self.kept_sum = {op: 0 for op in self.ops}      # Triton mm choices kept
         self.offered_sum = {op: 0 for op in self.ops}   # Triton mm choices ranked
         self.single = {op: 0 for op in self.ops}        # decisions leaving one choice
+        self.picked = {op: 0 for op in self.ops}        # k=1, aten="listed": the pick kept
         self.k_default = 0       # k="auto" without get_top_k: DEFAULT_K used
         self.fallbacks = {}      # reason -> count (full list kept)
         self.untouched = {}      # op -> calls without a triton::mm choice
@@ -250,7 +253,7 @@ class MMRankChoices(InductorChoices):
         n = sum(self.decisions.values())
         return {"decisions": dict(self.decisions), "k_sum": dict(self.k_sum),
                 "kept_triton_sum": dict(self.kept_sum), "offered_triton_sum": dict(self.offered_sum),
-                "single_choice": dict(self.single),
+                "single_choice": dict(self.single), "picked": dict(self.picked),
                 "mean_k": (sum(self.k_sum.values()) / n) if n else None,
                 "mean_kept_triton": (sum(self.kept_sum.values()) / n) if n else None,
                 "k_default": self.k_default, "fallbacks": dict(self.fallbacks),
@@ -293,6 +296,12 @@ class MMRankChoices(InductorChoices):
             return DEFAULT_K
         return k
 
+    def _pick(self, ctx):
+        """The artifact's get_pick(ctx), the choice trained to run alone
+        (None where it has none)."""
+        fn = getattr(self.heuristic, "get_pick", None)
+        return fn(ctx) if fn is not None else None
+
     def _decide(self, choices, kernel_inputs, templates, op_name):
         tri = [i for i, c in enumerate(choices) if getattr(c.template, "uid", None) == MM_TEMPLATE]
         if not tri:
@@ -320,6 +329,11 @@ class MMRankChoices(InductorChoices):
             return orig
         k = self._k_for(ctx)
         kept = head(ranked, offered, k)
+        if k == 1 and self.aten == "listed":
+            pick = self._pick(ctx)
+            if pick in offered:
+                kept = [pick]
+                self.picked[op_name] += 1
         if not kept:
             self._fallback("no ranked id offered")
             return orig
