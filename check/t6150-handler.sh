@@ -84,7 +84,7 @@ stat_is handler-decode-stats 's["decisions"] == {"mm": 1, "addmm": 0} and s["k_s
 # the C twin's _top_k(); an artifact without it (get_top_k cut off): 10
 order 0 mm; expect 0 auto mm; run_case 0 addmm auto "$ART"
 same_top handler-topk-addmm-auto
-if [ "$(grep '^aten ' "$TMP/out" | tr '\n' ' ')" = "aten aten::bias_addmm aten aten::addmm " ]; then
+if [ "$(grep '^aten ' "$TMP/out" | tr '\n' ' ')" = "aten aten::bias_addmm " ]; then
 	ok handler-addmm-keeps-aten; else fail handler-addmm-keeps-aten "$(grep '^aten' "$TMP/out" | tr '\n' ' ')"; fi
 kauto=$(sed -n 's/^topk_c: auto k //p' "$TMP/want.err")
 stat_is handler-auto-is-the-c-top-k "s['k_default'] == 0 and s['mean_k'] == ${kauto:-0} and s['decisions']['addmm'] == 1"
@@ -129,25 +129,26 @@ run_case 0 addmm 3 "$ART" --others
 if grep -qx 'other decompose_k' "$TMP/out" && grep -qx 'other triton::mm_persistent_tma' "$TMP/out"; then
 	ok handler-unranked-kept; else fail handler-unranked-kept "$(grep -v '^triton' "$TMP/out" | head -5 | tr '\n' ' ')"; fi
 run_case 0 addmm 3 "$ART" --others --unranked drop
-if ! grep -q '^other ' "$TMP/out" && [ "$(grep -c '^aten ' "$TMP/out")" -eq 2 ]; then
+if ! grep -q '^other ' "$TMP/out" && [ "$(grep -c '^aten ' "$TMP/out")" -eq 1 ]; then
 	ok handler-unranked-dropped; else fail handler-unranked-dropped "$(grep -v '^triton' "$TMP/out" | head -5 | tr '\n' ' ')"; fi
 # aten=listed: the ATen choices only where extern_mm is among the k kept;
 # at k=1 the C pick (_pick(), the choice trained to run alone) where it is
 # offered, else the C top-1, so k=1 with unranked=drop leaves one entry
-# alone (an extern_mm entry: addmm's two ATen choices) ...
+# alone (an extern_mm entry: addmm's bias_addmm alone, nothing autotuned) ...
 picks=0
 for i in 0 1 2 3; do
 	order "$i" mm; expect "$i" 1 mm; run_case "$i" addmm 1 "$ART" --others --unranked drop --aten listed
 	one=$(sed -n 's/^topk_c: pick //p' "$TMP/want.err")
 	if [ -n "$one" ] && grep -qxF -- "$one" "$TMP/offered"; then picks=$((picks + 1)); else one=$(head -1 "$TMP/want"); fi
-	if [ "$one" = extern_mm ]; then want="aten aten::bias_addmm|aten aten::addmm|"
+	if [ "$one" = extern_mm ]; then want="aten aten::bias_addmm|"
 	else want="triton $one|"; fi
 	got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
 	[ -n "$one" ] && [ "$got" = "$want" ] && ok "handler-aten-listed-k1-pick-$i" || fail "handler-aten-listed-k1-pick-$i" "got '$got', want '$want'"
 done
 # (the pick rule, not the head's, decides at least one of the four)
 [ "$picks" -ge 1 ] && ok handler-aten-listed-k1-picks-offered || fail handler-aten-listed-k1-picks-offered "no input offers its pick"
-stat_is handler-aten-listed-stats 's["aten"] == "listed" and s["decisions"]["addmm"] == 1 and s["single_choice"]["addmm"] == 0'
+stat_is handler-plain-addmm-dropped 's["plain_addmm_dropped"] == {"mm": 0, "addmm": 1}'
+stat_is handler-aten-listed-stats 's["aten"] == "listed" and s["decisions"]["addmm"] == 1 and s["single_choice"]["addmm"] == 1'
 run_case 1 mm 1 "$ART" --others --unranked drop --aten listed
 got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
 [ "$got" = "aten aten::mm|" ] && ok handler-aten-listed-mm-extern-alone || fail handler-aten-listed-mm-extern-alone "got '$got'"
@@ -165,7 +166,7 @@ expect 1 1 mm
 if [ "$(sed -n 's/^topk_c: pick //p' "$TMP/want.err")" = extern_mm ]; then
 	run_case 1 addmm 1 "$TMP/tri/_MMRankingH200.py" --others --unranked drop --aten listed
 	got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
-	[ "$got" = "aten aten::bias_addmm|aten aten::addmm|" ] && ok handler-aten-listed-pick-over-head ||
+	[ "$got" = "aten aten::bias_addmm|" ] && ok handler-aten-listed-pick-over-head ||
 		fail handler-aten-listed-pick-over-head "got '$got'"
 	stat_is handler-aten-listed-picked-stat 's["picked"] == {"mm": 0, "addmm": 1}'
 else
@@ -194,14 +195,14 @@ mkdir -p "$TMP/tet" "$TMP/tte"
 { cat "$ART"; printf '\n    def get_best_choices(self, context):\n        return [(1.0, self.choices.index("%s")), (0.9, self.choices.index("%s")), (0.8, self.choices.index("extern_mm"))]\n' "$tid" "$t2"; } >"$TMP/tte/_MMRankingH200.py"
 kinds() { grep -E '^(triton|aten|other) ' "$TMP/out" | cut -d' ' -f1 | sort | uniq -c | awk '{ printf "%s%s=%s", (NR > 1 ? " " : ""), $2, $1 }'; }
 run_case 1 addmm 2 "$TMP/tet/_MMRankingH200.py" --unranked drop --aten listed
-[ "$(kinds)" = "aten=2 triton=1" ] && ok handler-aten-listed-k2-extern-second || fail handler-aten-listed-k2-extern-second "$(kinds)"
+[ "$(kinds)" = "aten=1 triton=1" ] && ok handler-aten-listed-k2-extern-second || fail handler-aten-listed-k2-extern-second "$(kinds)"
 run_case 1 addmm 2 "$TMP/tte/_MMRankingH200.py" --unranked drop --aten listed
 [ "$(kinds)" = "triton=2" ] && ok handler-aten-listed-k2-extern-third || fail handler-aten-listed-k2-extern-third "$(kinds)"
 run_case 1 addmm 3 "$TMP/tte/_MMRankingH200.py" --unranked drop --aten listed
-[ "$(kinds)" = "aten=2 triton=2" ] && ok handler-aten-listed-k3-extern-third || fail handler-aten-listed-k3-extern-third "$(kinds)"
+[ "$(kinds)" = "aten=1 triton=2" ] && ok handler-aten-listed-k3-extern-third || fail handler-aten-listed-k3-extern-third "$(kinds)"
 run_case 1 addmm 1 "$TMP/tri/_MMRankingH200.py" --others --unranked drop
 got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
-[ "$got" = "aten aten::bias_addmm|aten aten::addmm|triton $tid|" ] && ok handler-aten-always-keeps-aten ||
+[ "$got" = "aten aten::bias_addmm|triton $tid|" ] && ok handler-aten-always-keeps-aten ||
 	fail handler-aten-always-keeps-aten "got '$got'"
 run_case 0 bmm 3 "$ART"
 grep -qx same "$TMP/out" && ok handler-bmm-untouched || fail handler-bmm-untouched "$(head -5 "$TMP/out" | tr '\n' ' ')"
@@ -317,6 +318,6 @@ for op in mm addmm; do
 	awk -v o="$op" '$1 == "kept" && $2 == o { print "triton", $3 }' "$TMP/tc" >"$TMP/out"
 	same_top "handler-torch-topk-$op"
 done
-if [ "$(awk '$1 == "aten" { printf "%s:%s ", $2, $3 }' "$TMP/tc")" = "addmm:aten::bias_addmm addmm:aten::addmm mm:aten::mm " ]; then
+if [ "$(awk '$1 == "aten" { printf "%s:%s ", $2, $3 }' "$TMP/tc")" = "addmm:aten::bias_addmm mm:aten::mm " ]; then
 	ok handler-torch-aten-kept; else fail handler-torch-aten-kept "$(grep '^aten' "$TMP/tc" | tr '\n' ' ')"; fi
 finish

@@ -33,7 +33,11 @@ generated.  This module's MMRankChoices overrides that method; for op_name
      list to k entries, extern_mm counting as an entry (k=1 with a leaf
      that starts with extern_mm autotunes no Triton kernel);
   5. it returns, in Inductor's order: every ATen choice (extern mm, addmm,
-     bias_addmm: kept by default, aten="always"; aten="listed" keeps them only
+     bias_addmm; where Inductor offers bias_addmm, the plain addmm is left
+     out: in the graph it is a copy of the expanded bias and a GEMM, 1.14-
+     1.61x bias_addmm on the H100 truth, and Inductor's autotune benchmark
+     times bias_addmm slower than the graph runs it, docs/INDUCTOR.md;
+     stats()["plain_addmm_dropped"]; kept by default, aten="always"; aten="listed" keeps them only
      where extern_mm is among the k kept entries; at k=1 it keeps the leaf's
      pick (the artifact's get_pick, trained to run alone) in place of the
      list head, where the pick is offered; so k=1 with unranked=
@@ -111,6 +115,8 @@ MM_TEMPLATE = "triton::mm"
 EXTERN_ID = "extern_mm"
 DEFAULT_K = 10          # tuned_mm's literal top_k (kernel/mm.py)
 DEFAULT_OPS = ("mm", "addmm")
+BIAS_ADDMM = "aten::bias_addmm"    # cuBLASLt's bias epilogue (a 1-D bias)
+PLAIN_ADDMM = "aten::addmm"
 
 
 def is_aten(ktc):
@@ -244,6 +250,7 @@ class MMRankChoices(InductorChoices):
         self.offered_sum = {op: 0 for op in self.ops}   # Triton mm choices ranked
         self.single = {op: 0 for op in self.ops}        # decisions leaving one choice
         self.picked = {op: 0 for op in self.ops}        # k=1, aten="listed": the pick kept
+        self.plain_dropped = {op: 0 for op in self.ops}  # aten::addmm left out for bias_addmm
         self.k_default = 0       # k="auto" without get_top_k: DEFAULT_K used
         self.fallbacks = {}      # reason -> count (full list kept)
         self.untouched = {}      # op -> calls without a triton::mm choice
@@ -254,6 +261,7 @@ class MMRankChoices(InductorChoices):
         return {"decisions": dict(self.decisions), "k_sum": dict(self.k_sum),
                 "kept_triton_sum": dict(self.kept_sum), "offered_triton_sum": dict(self.offered_sum),
                 "single_choice": dict(self.single), "picked": dict(self.picked),
+                "plain_addmm_dropped": dict(self.plain_dropped),
                 "mean_k": (sum(self.k_sum.values()) / n) if n else None,
                 "mean_kept_triton": (sum(self.kept_sum.values()) / n) if n else None,
                 "k_default": self.k_default, "fallbacks": dict(self.fallbacks),
@@ -340,13 +348,20 @@ class MMRankChoices(InductorChoices):
         keep = {first[c] for c in kept if c in first}
         tri_set = set(tri)
         aten = self.aten == "always" or EXTERN_ID in kept
+        # addmm's ATen entry is bias_addmm where Inductor offers it: the
+        # plain addmm (a copy of the expanded bias, then the GEMM) ran
+        # 1.14-1.61x bias_addmm in the graph on all 13 addmm keys of the H100
+        # truth, and Inductor's autotune, timing bias_addmm slow, took it
+        plain = any(getattr(c.template, "uid", None) == BIAS_ADDMM for c in choices)
         out = []
         for i, c in enumerate(choices):
             if i in tri_set:
                 if i in keep:
                     out.append(c)
             elif is_aten(c):
-                if aten:
+                if plain and getattr(c.template, "uid", None) == PLAIN_ADDMM:
+                    self.plain_dropped[op_name] += 1
+                elif aten:
                     out.append(c)
             elif self.unranked == "keep":
                 out.append(c)
