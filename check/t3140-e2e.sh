@@ -58,7 +58,10 @@ if grep -qx "$widx" <<<"$top10"; then ok e2e-known-input-winner-in-top10; else
 # (LEAF_RANK=head-q0, datasets/PROFILES.tsv: the coverage order's
 # first ten, extern_mm, index 0, not among them; under joint,
 # extern_mm was its leaf's first entry, then these first nine.  LEAF_FILL=all:
-# their indices among 267 classes instead of 204.)
+# their indices among 267 classes instead of 204.  TRUTH, the h100 profile's
+# in-graph truth, prune --truth: this prefill leaf's gpt2 and llama-3-8b
+# GEMMs run extern_mm fastest in the graph, so extern_mm, index 0, heads it
+# and the coverage order's first nine follow.)
 echo "$top10" | tr '\n' ' ' | sed 's/ $/\n/' > "$TMP/top10.txt"
 test_cmp e2e-known-input-top10 "$FIX/e2e/h100_known_top10.txt" "$TMP/top10.txt"
 

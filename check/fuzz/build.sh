@@ -22,7 +22,8 @@ FLAGS=(-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1 -g -fno-omit-frame-point
        -fsanitize=address,undefined -fno-sanitize-recover=all -iquote stages -iquote "$B")
 LIBS=(core/util core/opts core/pool core/privdir formats/ahlog formats/ahlog_write formats/ahmeta formats/emittable formats/gputable
       core/sniff core/readahead formats/zipmember core/intern core/g17 formats/mmfeatures formats/featset
-      formats/tree learn/leaves learn/leaforder learn/rerank formats/rules core/tsvtext formats/dot)
+      formats/tree learn/leaves learn/leaforder learn/rerank formats/rules core/tsvtext formats/dot
+      formats/featmap learn/truthhead)
 objs=()
 for l in "${LIBS[@]}"; do
 	"$CC" "${FLAGS[@]}" -c -o "$B/obj/${l#*/}.o" "stages/$l.c"

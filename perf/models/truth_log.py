@@ -17,8 +17,9 @@ ranks addmm with the mm tree), the choice id, and feedback = the key's
 IN-GRAPH milliseconds with that choice: the mean over every usable slot
 measurement of the key (perf/models/truth_model.py's t(key, c)).  Choice ids:
 triton::mm's AutoHeuristic ids as they are; the ATen choices as extern_mm
-(for addmm the faster of extern_bias_addmm and extern_addmm: the handler
-keeps every ATen choice, and Inductor picks between them); other templates
+(for addmm the faster of extern_bias_addmm and extern_addmm: bias_addmm on
+every key measured so far; the handler keeps only bias_addmm where Inductor
+offers it, docs/INDUCTOR.md); other templates
 (decompose_k, persistent TMA) only with --all-choices, under the forcing
 handler's ids.  --epilogue attribute adds to an ATen choice's feedback the
 non-GEMM time the model attributes to the key's fused epilogue (lam x m x n

@@ -35,16 +35,17 @@ generated.  This module's MMRankChoices overrides that method; for op_name
   5. it returns, in Inductor's order: every ATen choice (extern mm, addmm,
      bias_addmm; where Inductor offers bias_addmm, the plain addmm is left
      out: in the graph it is a copy of the expanded bias and a GEMM, 1.14-
-     1.61x bias_addmm on the H100 truth, and Inductor's autotune benchmark
-     times bias_addmm slower than the graph runs it, docs/INDUCTOR.md;
+     1.61x bias_addmm on the H100 truth (fastest draw of each), and
+     Inductor's autotune benchmark times bias_addmm slower than the graph
+     runs it, docs/RESULTS.md section 10.6;
      stats()["plain_addmm_dropped"]; kept by default, aten="always"; aten="listed" keeps them only
      where extern_mm is among the k kept entries; at k=1 it keeps the leaf's
      pick (the artifact's get_pick, trained to run alone) in place of the
      list head, where the pick is offered; so k=1 with unranked=
      "drop" leaves one choice, which Inductor does not autotune: a Triton
-     config alone, or mm's ATen choice; an addmm picking extern_mm keeps
-     its two ATen choices, which Inductor times but compiles nothing for;
-     stats()["single_choice"] counts the calls left with one), the kept
+     config alone, or the ATen choice (addmm: bias_addmm, or addmm where
+     its bias is not 1-D); stats()["single_choice"] counts the calls left
+     with one, stats()["picked"] those that kept the pick), the kept
      triton::mm choices (one per id), and
      the choices of every template the tree does not rank (decompose_k,
      persistent TMA, contiguous, ...) — kept by default (unranked="keep");
@@ -352,6 +353,7 @@ class MMRankChoices(InductorChoices):
         # plain addmm (a copy of the expanded bias, then the GEMM) ran
         # 1.14-1.61x bias_addmm in the graph on all 13 addmm keys of the H100
         # truth, and Inductor's autotune, timing bias_addmm slow, took it
+        # (counted only where the ATen choices are kept at all)
         plain = any(getattr(c.template, "uid", None) == BIAS_ADDMM for c in choices)
         out = []
         for i, c in enumerate(choices):
@@ -360,7 +362,7 @@ class MMRankChoices(InductorChoices):
                     out.append(c)
             elif is_aten(c):
                 if plain and getattr(c.template, "uid", None) == PLAIN_ADDMM:
-                    self.plain_dropped[op_name] += 1
+                    self.plain_dropped[op_name] += aten
                 elif aten:
                     out.append(c)
             elif self.unranked == "keep":

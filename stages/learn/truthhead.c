@@ -34,11 +34,12 @@ class_index(const tree *t, const char *id)
 	return -1;
 }
 
-/* ln(t / best), +inf for an unmeasured t. */
+/* ln(t / best), +inf for an unmeasured t (a difference of logs: the
+ * ratio of two extreme times may overflow). */
 static double
 lnr(double t, double best)
 {
-	return isfinite(t) ? log(t / best) : INFINITY;
+	return isfinite(t) ? log(t) - log(best) : INFINITY;
 }
 
 /* k = 1's time for class c: the faster of c and extern_mm. */
@@ -131,7 +132,7 @@ truth_heads(tree *t, const featset *fs, const char *sname, truth_count *out,
 		}
 		out->leaves++;
 		/* the tree's own head and pick, per input */
-		double hx = 0, h1 = 0, px = 0, p1 = 0;
+		double hx = 0, h1 = 0, p1 = 0;
 		int pk = t->leaf_pick ? t->node[leaf].pick : -1;
 		for (int j = 0; j < nq; j++) {
 			const tin *v = &in[q[j]];
@@ -142,7 +143,6 @@ truth_heads(tree *t, const featset *fs, const char *sname, truth_count *out,
 			hx += lnr(te < th ? te : th, v->best);
 			h1 += lnr(th, v->best);
 			p1 += lnr(tp, v->best);
-			px += lnr(te < tp ? te : tp, v->best);
 		}
 		/* the candidates: listed, measured on every input of q */
 		int bh = -1, bp = -1;

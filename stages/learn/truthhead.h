@@ -20,7 +20,8 @@
  * A new head moves to the front of the list; the others keep their order,
  * and the list's p become rank weights (len - position) / (len (len + 1) / 2)
  * (summing to 1; the order is all that emit and Inductor use).  A tree without picks (no param
- * leaf_pick) keeps its lists' first entry as the pick.  Inputs whose every
+ * leaf_pick), or a node whose pick is -1, runs its list's first entry
+ * alone: there the pick follows the head (its figures say so).  Inputs whose every
  * choice failed are skipped. */
 #ifndef MMRANK_TRUTHHEAD_H
 #define MMRANK_TRUTHHEAD_H
