@@ -58,7 +58,8 @@ main(int argc, char **argv)
 		        "device: per leaf its inputs reach, the list head becomes the "
 		        "class with the lowest k = 1 regret (beside extern_mm) over "
 		        "them, and the pick the one with the lowest regret alone, "
-		        "each only where it beats the tree's (learn/truthhead.h); one "
+		        "each only where it beats the tree's (a tree without picks "
+		        "runs its head alone; learn/truthhead.h); one "
 		        "line per change on stderr"),
 		OPT_OUT("PRUNED.tsv", &out, OPT_REQUIRED,
 		        "output tree TSV, param ranking_k = K; written atomically"),
@@ -85,7 +86,7 @@ main(int argc, char **argv)
 		ah_meta_check(&tm, in, &fs.meta, truth, 0, NULL);
 		ah_meta_free(&tm);
 		truth_count tc;
-		truth_heads(&p, &fs, truth, &tc, stderr);
+		truth_heads(&p, in, &fs, truth, &tc, stderr);
 		fprintf(stderr, "prune: truth %s: %d inputs (%d skipped: every choice "
 		        "failed; %d in unsafe leaves) in %d leaves: %d heads, %d picks "
 		        "changed; k = 1 regret %.4f -> %.4f, the pick alone %.4f -> "

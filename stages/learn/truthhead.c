@@ -79,11 +79,11 @@ move_first(tree *t, int leaf, const tree_prob *r, int m, int c)
 }
 
 void
-truth_heads(tree *t, const featset *fs, const char *sname, truth_count *out,
-            FILE *log)
+truth_heads(tree *t, const char *tname, const featset *fs, const char *sname,
+            truth_count *out, FILE *log)
 {
 	memset(out, 0, sizeof *out);
-	featmap *fm = featmap_new(t, fs, "TREE", sname);
+	featmap *fm = featmap_new(t, fs, tname, sname);
 	int ext = class_index(t, DEFAULT_CHOICE);
 	int *cix = xmalloc(((size_t)fs->n_choices + 1) * sizeof *cix);
 	for (int j = 0; j < fs->n_choices; j++)

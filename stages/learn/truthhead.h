@@ -42,9 +42,10 @@ typedef struct {
 	double alone_before, alone_after; /* the pick alone's */
 } truth_count;
 
-/* Correct t's leaves by fs (the truth) as above; one line per change on
+/* Correct t's leaves (tname: its file, for messages) by fs (the truth,
+ * file sname) as above; one line per change on
  * log (NULL: none) naming the leaf, the classes and the regrets. */
-void truth_heads(tree *t, const featset *fs, const char *sname,
-                 truth_count *out, FILE *log);
+void truth_heads(tree *t, const char *tname, const featset *fs,
+                 const char *sname, truth_count *out, FILE *log);
 
 #endif
