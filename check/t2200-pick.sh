@@ -40,12 +40,7 @@ fit() { # OUT GRID FIT-ARGS...
 		-o "$out" --metrics "$TMP/m.tsv" >/dev/null 2>"$TMP/fit.err"
 }
 # node ID's list (class indices, head first: eval --ranks order) and pick
-nodes() { awk -F'\t' '$1 == "node" { n = split($10, e, ","); s = ""
-	for (i = 1; i <= n; i++) { split(e[i], cp, ":"); c[i] = cp[1]; p[i] = cp[2] }
-	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (p[j] > p[i]) {
-		t = p[i]; p[i] = p[j]; p[j] = t; t = c[i]; c[i] = c[j]; c[j] = t }
-	for (i = 1; i <= n; i++) s = s (i > 1 ? "," : "") c[i]
-	printf "%s%s:%s:%s", ($2 > 0 ? " " : ""), $2, s, $NF }' "$1"; }
+nodes() { tree_nodes "$1"; }
 
 fit "$TMP/all.tsv" grid_root.tsv --leaf-fill all && fit "$TMP/none.tsv" grid_root.tsv ||
 	{ fail pick-fit "fit failed: $(head -2 "$TMP/fit.err")"; finish; }

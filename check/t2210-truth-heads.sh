@@ -42,13 +42,8 @@ log "$TMP/h100.txt" 232448 "1 1.0 3.0 2.0"; feat h100
 	-o "$TMP/all.tsv" --metrics "$TMP/m.tsv" >/dev/null 2>&1 &&
 "$BIN/fit" "$TMP/p.feat.tsv" --split none --grid "$D/grid_depth1.tsv" --leaf-rank head-q0 --leaf-fill all \
 	-o "$TMP/d1.tsv" --metrics "$TMP/m.tsv" >/dev/null 2>&1 || { fail truth-heads-fit "fit failed"; finish; }
-# node ID's list (class indices, head first) and pick, as t2200-pick.sh
-nodes() { awk -F'\t' '$1 == "node" { n = split($10, e, ","); s = ""
-	for (i = 1; i <= n; i++) { split(e[i], cp, ":"); c[i] = cp[1]; p[i] = cp[2] }
-	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (p[j] > p[i]) {
-		t = p[i]; p[i] = p[j]; p[j] = t; t = c[i]; c[i] = c[j]; c[j] = t }
-	for (i = 1; i <= n; i++) s = s (i > 1 ? "," : "") c[i]
-	printf "%s%s:%s:%s", ($2 > 0 ? " " : ""), $2, s, $NF }' "$1"; }
+# node ID's list and pick (check/lib.sh tree_nodes)
+nodes() { tree_nodes "$1"; }
 pr() { # NAME TREE RANKING TRUTH
 	"$BIN/prune" --ranking "$3" --truth "$TMP/$4.feat.tsv" -o "$TMP/$1.tsv" "$TMP/$2" 2>"$TMP/$1.err"; }
 

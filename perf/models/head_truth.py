@@ -126,20 +126,30 @@ def main(argv):
         run([os.path.join(a.bin, "featurize"), "-o", feat, a.log])
         run([os.path.join(a.bin, "eval"), "--tree", "t=" + a.tree, "--ranks", ranks, "truth=" + feat])
         text, lost = markdown(table(a.tree, feat, ranks, a.near), a.near)
-    if a.out:
-        with open(a.out + ".tmp", "w") as f:
-            f.write(text)
-        os.replace(a.out + ".tmp", a.out)
-    else:
-        sys.stdout.write(text)
+    write_out(a.out, text)
     return 1 if a.strict and lost else 0
 
 
-if __name__ == "__main__":
+def write_out(path, text):
+    """TEXT to PATH whole (a temporary file renamed), or to stdout."""
+    if path:
+        with open(path + ".tmp", "w") as f:
+            f.write(text)
+        os.replace(path + ".tmp", path)
+    else:
+        sys.stdout.write(text)
+
+
+def cli(fn):
+    """Run fn(argv); a message exit (sys.exit("...")) prints it and exits 2."""
     try:
-        sys.exit(main(sys.argv[1:]))
+        sys.exit(fn(sys.argv[1:]))
     except SystemExit as e:
         if isinstance(e.code, str):
             print(e.code, file=sys.stderr)
             sys.exit(2)
         raise
+
+
+if __name__ == "__main__":
+    cli(main)

@@ -36,6 +36,10 @@ def run(cmd):
         sys.exit(f"truth_cv.py: {os.path.basename(cmd[0])} failed: {r.stderr.strip()[-400:]}")
 
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from head_truth import cli, write_out  # noqa: E402  (the same folder)
+
+
 def row_key(f):
     """The GEMM key of a log row's fields (m, k, n, dtype, four strides)."""
     return (int(f[0]), int(f[1]), int(f[2]), f[3], int(f[5]), int(f[6]), int(f[7]), int(f[8]))
@@ -149,21 +153,9 @@ def main(argv):
     table.append(f"| every held-out input | {len(e['base'])} | {gm([x[0] for x in e['base']]):.4f} | "
                  f"{gm([x[0] for x in e['cv']]):.4f} | {gm([x[1] for x in e['base']]):.4f} | "
                  f"{gm([x[1] for x in e['cv']]):.4f} |")
-    text = "\n".join(table) + "\n"
-    if a.out:
-        with open(a.out + ".tmp", "w") as fh:
-            fh.write(text)
-        os.replace(a.out + ".tmp", a.out)
-    else:
-        sys.stdout.write(text)
+    write_out(a.out, "\n".join(table) + "\n")
     return 0
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main(sys.argv[1:]))
-    except SystemExit as ex:
-        if isinstance(ex.code, str):
-            print(ex.code, file=sys.stderr)
-            sys.exit(2)
-        raise
+    cli(main)
