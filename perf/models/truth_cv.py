@@ -36,8 +36,7 @@ def run(cmd):
         sys.exit(f"truth_cv.py: {os.path.basename(cmd[0])} failed: {r.stderr.strip()[-400:]}")
 
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from head_truth import cli, write_out  # noqa: E402  (the same folder)
+from head_truth import cli, write_out  # noqa: E402  (this folder: sys.path[0])
 
 
 def row_key(f):
