@@ -36,7 +36,7 @@ def run(cmd):
         sys.exit(f"truth_cv.py: {os.path.basename(cmd[0])} failed: {r.stderr.strip()[-400:]}")
 
 
-from head_truth import cli, write_out  # noqa: E402  (this folder: sys.path[0])
+from head_truth import cli, write_out  # noqa: E402  (the script's own folder)
 
 
 def row_key(f):
