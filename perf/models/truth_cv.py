@@ -27,6 +27,8 @@ import subprocess
 import sys
 import tempfile
 
+from head_truth import cli, write_out  # the script's own folder
+
 EXTERN = "extern_mm"
 
 
@@ -35,8 +37,6 @@ def run(cmd):
     if r.returncode != 0:
         sys.exit(f"truth_cv.py: {os.path.basename(cmd[0])} failed: {r.stderr.strip()[-400:]}")
 
-
-from head_truth import cli, write_out  # noqa: E402  (the script's own folder)
 
 
 def row_key(f):
