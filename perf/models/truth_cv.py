@@ -38,7 +38,6 @@ def run(cmd):
         sys.exit(f"truth_cv.py: {os.path.basename(cmd[0])} failed: {r.stderr.strip()[-400:]}")
 
 
-
 def row_key(f):
     """The GEMM key of a log row's fields (m, k, n, dtype, four strides)."""
     return (int(f[0]), int(f[1]), int(f[2]), f[3], int(f[5]), int(f[6]), int(f[7]), int(f[8]))
