@@ -451,6 +451,8 @@ $(FIT_OUTS) &: $(O)/main.feat.tsv $(EXTRA_FEATS) $(BIN)/fit \
 # ms, perf/models/truth_log.py's) sets each leaf's head and pick after the
 # pruning (prune --truth; docs/STAGES.md "prune").
 TRUTH_FEAT  = $(if $(TRUTH),$(O)/truth.feat.tsv)
+# a TRUTH that names no file stops make before anything runs
+$(if $(TRUTH),$(if $(wildcard $(TRUTH)),,$(error TRUTH=$(TRUTH): no such file (an mm log of in-graph ms, .xz or plain; empty: none); nothing was run)))
 PRUNE_ARGS  = --ranking $(RANKING)$(if $(TRUTH), --truth $(TRUTH_FEAT))
 $(O)/truth.feat.tsv: $(TRUTH) $(BIN)/featurize $(call stamp_stale,$(O)/truth.params,$(abspath $(TRUTH)))
 	@mkdir -p $(@D)

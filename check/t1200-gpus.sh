@@ -55,11 +55,15 @@ got="$(val SELECT GPU=h200 PROFILES="$TMP/profiles.tsv")/$(val LEAF_RANK GPU=h20
 [ "$got" = "curve/joint/regret/hit" ] && ok gpus-profile-column || fail gpus-profile-column "$got"
 # the truth column: the GPU's path ('-' or no column: none, TRUTH empty);
 # PROFILE=reference never takes it; a path leaving the tree is refused
-printf 'gpu\tselect\tleaf_rank\ttruth\twhy\nh200\tcurve\thead-q0\tdatasets/t/x.txt.xz\tx\n*\thit\tjoint\t-\tx\n' >"$TMP/ptruth.tsv"
+printf 'gpu\tselect\tleaf_rank\ttruth\twhy\nh200\tcurve\thead-q0\tdatasets/README.md\tx\n*\thit\tjoint\t-\tx\n' >"$TMP/ptruth.tsv"
 got="$(val TRUTH GPU=h200 PROFILES="$TMP/ptruth.tsv")/$(val TRUTH GPU=zz PROFILES="$TMP/ptruth.tsv")/$(val TRUTH GPU=h200 \
 	PROFILES="$TMP/profiles.tsv")/$(val TRUTH GPU=h200 PROFILE=reference PROFILES="$TMP/ptruth.tsv")/$(val TRUTH GPU=h100)"
-[ "$got" = "datasets/t/x.txt.xz////datasets/truth/h100_ingraph.txt.xz" ] && ok gpus-profile-truth || fail gpus-profile-truth "$got"
-sed 's|datasets/t/x.txt.xz|../x.txt|' "$TMP/ptruth.tsv" >"$TMP/pbad.tsv"
+[ "$got" = "datasets/README.md////datasets/truth/h100_ingraph.txt.xz" ] && ok gpus-profile-truth || fail gpus-profile-truth "$got"
+# a TRUTH naming no file stops make before anything runs
+if ! "${MK[@]}" -s -n heuristic GPU=a100 TRUTH="$TMP/nope.txt" >"$TMP/mo" 2>"$TMP/err" &&
+	grep -q "TRUTH=$TMP/nope.txt: no such file" "$TMP/err" && [ ! -s "$TMP/mo" ]; then ok gpus-truth-missing-refused
+else fail gpus-truth-missing-refused "$(head -c 300 "$TMP/err")"; fi
+sed 's|datasets/README.md|../x.txt|' "$TMP/ptruth.tsv" >"$TMP/pbad.tsv"
 if ! awk -v mode=make -v gpu=h200 -f "$ROOT/mk/gpus.awk" "$ROOT/datasets/GPUS.tsv" "$TMP/pbad.tsv" >/dev/null 2>"$TMP/err" &&
 	grep -q "pbad.tsv:2: field 'truth': '../x.txt'" "$TMP/err"; then ok gpus-profile-truth-dotdot-refused
 else fail gpus-profile-truth-dotdot-refused "$(cat "$TMP/err")"; fi
