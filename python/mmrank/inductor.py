@@ -32,24 +32,22 @@ generated.  This module's MMRankChoices overrides that method; for op_name
      that are offered (as AutoHeuristic's controller does), and cuts the
      list to k entries, extern_mm counting as an entry (k=1 with a leaf
      that starts with extern_mm autotunes no Triton kernel);
-  5. it returns, in Inductor's order: every ATen choice (extern mm, addmm,
-     bias_addmm; where Inductor offers bias_addmm, the plain addmm is left
-     out: in the graph it is a copy of the expanded bias and a GEMM, 1.14-
-     1.61x bias_addmm on the H100 truth (fastest draw of each), and
-     Inductor's autotune benchmark times bias_addmm slower than the graph
-     runs it, docs/RESULTS.md section 10.6;
-     stats()["plain_addmm_dropped"]; kept by default, aten="always"; aten="listed" keeps them only
-     where extern_mm is among the k kept entries; at k=1 it keeps the leaf's
-     pick (the artifact's get_pick, trained to run alone) in place of the
-     list head, where the pick is offered; so k=1 with unranked=
-     "drop" leaves one choice, which Inductor does not autotune: a Triton
-     config alone, or the ATen choice (addmm: bias_addmm, or addmm where
-     its bias is not 1-D); stats()["single_choice"] counts the calls left
-     with one, stats()["picked"] those that kept the pick), the kept
+  5. it returns, in Inductor's order: the ATen choices, the kept
      triton::mm choices (one per id), and
      the choices of every template the tree does not rank (decompose_k,
      persistent TMA, contiguous, ...) — kept by default (unranked="keep");
      unranked="drop" removes them.
+  The ATen choices: mm's, or addmm's bias_addmm; where Inductor offers
+  bias_addmm the plain addmm is left out (stats()["plain_addmm_dropped"]):
+  in the graph it copies the expanded bias and then runs the GEMM, 1.14-1.61x
+  bias_addmm on the H100 truth, while Inductor's autotune benchmark times
+  bias_addmm slow and would take it (docs/RESULTS.md section 10.6).  They
+  are kept by default, aten="always"; aten="listed" keeps them only where
+  extern_mm is among the k kept entries, and at k=1 keeps the leaf's pick
+  (the artifact's get_pick, trained to run alone) in place of the list head
+  where it is offered (stats()["picked"]).  So k=1 with unranked="drop"
+  leaves one choice, which Inductor does not autotune
+  (stats()["single_choice"]).
   k="auto": the artifact's get_top_k(context) (the confidence-sized list
   length of the leaf) where the artifact has one and it returns an int;
   else 10 (tuned_mm's own top_k).  An int k overrides it.
@@ -349,19 +347,16 @@ class MMRankChoices(InductorChoices):
         keep = {first[c] for c in kept if c in first}
         tri_set = set(tri)
         aten = self.aten == "always" or EXTERN_ID in kept
-        # addmm's ATen entry is bias_addmm where Inductor offers it: the
-        # plain addmm (a copy of the expanded bias, then the GEMM) ran
-        # 1.14-1.61x bias_addmm in the graph on all 13 addmm keys of the H100
-        # truth, and Inductor's autotune, timing bias_addmm slow, took it
-        # (counted only where the ATen choices are kept at all)
-        plain = any(getattr(c.template, "uid", None) == BIAS_ADDMM for c in choices)
+        # bias_addmm stands for addmm's ATen choices (module doc); the drop
+        # is counted only where the ATen choices are kept at all
+        has_bias = any(getattr(c.template, "uid", None) == BIAS_ADDMM for c in choices)
         out = []
         for i, c in enumerate(choices):
             if i in tri_set:
                 if i in keep:
                     out.append(c)
             elif is_aten(c):
-                if plain and getattr(c.template, "uid", None) == PLAIN_ADDMM:
+                if has_bias and getattr(c.template, "uid", None) == PLAIN_ADDMM:
                     self.plain_dropped[op_name] += aten
                 elif aten:
                     out.append(c)

@@ -50,6 +50,13 @@ k1_ms(const tin *in, int c, int ext)
 	return e < t ? e : t;
 }
 
+/* (a1, a2) below (b1, b2) in lexicographic order, each by more than eps. */
+static int
+better(double a1, double a2, double b1, double b2, double eps)
+{
+	return a1 < b1 - eps || (a1 <= b1 + eps && a2 < b2 - eps);
+}
+
 /* The first class of the ranked list r[0..m) measured for in (-1: none). */
 static int
 first_measured(const tree_prob *r, int m, const tin *in)
@@ -157,18 +164,18 @@ truth_heads(tree *t, const char *tname, const featset *fs, const char *sname,
 			}
 			if (!isfinite(s1))
 				continue;
-			if (sx < bhx - eps || (sx <= bhx + eps && s1 < bh1 - eps))
+			if (better(sx, s1, bhx, bh1, eps))
 				bh = c, bhx = sx, bh1 = s1;
-			if (s1 < bp1 - eps || (s1 <= bp1 + eps && sx < bpx - eps))
+			if (better(s1, sx, bp1, bpx, eps))
 				bp = c, bpx = sx, bp1 = s1;
 		}
-		int new_head = bh >= 0 && (bhx < hx - eps || (bhx <= hx + eps && bh1 < h1 - eps));
+		int new_head = bh >= 0 && better(bhx, bh1, hx, h1, eps);
 		int new_pick = t->leaf_pick && bp >= 0 && bp1 < p1 - eps;
 		if (new_head) {
 			if (log)
 				fprintf(log, "truth: leaf %d (%d inputs): head %s -> %s "
 				        "(k = 1 regret %.4f -> %.4f)\n", leaf, nq,
-				        r[0].cls >= 0 ? t->cls[r[0].cls] : "-", t->cls[bh],
+				        t->cls[r[0].cls], t->cls[bh],
 				        exp(hx / nq), exp(bhx / nq));
 			move_first(t, leaf, r, m, bh);
 			out->heads++;
