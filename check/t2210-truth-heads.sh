@@ -1,42 +1,116 @@
 #!/bin/bash
 # t2210-truth-heads.sh — prune --truth: each leaf's head and pick set by the
-# in-graph truth (stages/learn/truthhead.h).  Prerequisites: the stages
-# (make check builds them), cc for the C artifact.
+# in-graph truth, and leaves split where its inputs disagree
+# (stages/learn/truthhead.h).  Prerequisites: the stages (make check builds
+# them), cc for the C artifact.
 #
 # Trees from check/fixtures/rerank (t2200-pick.sh explains them): all.tsv,
 # the root alone, list A B E (classes 1 2 0), pick B; d1.tsv, split at m <=
-# 2: left leaf E B A pick E, right leaf A B pick A.  Truth logs (ms):
-#   ext    m = 1, 2: E 1.0, A 3.0, B 2.0.  k = 1 regret (min(c, E) / best):
-#          0 for every class, ties broken by the regret alone: E (0) heads,
-#          A B follow; pick B (2 ln 2) -> E (0).
+# 2.5: left leaf 1 E B A pick E, right leaf 2 A B pick A.  Features: 0 m,
+# 1 k, 2 n, ..., 7 m*k, 8 m*n, 9 k*n, 10 arith_intensity (the last four vary
+# with m or n too: a cut on them ties with m's or n's, and the lower index
+# wins).  Head and pick are both the listed class with the lowest summed ln
+# regret alone (t_c / best), ties by k = 1's (min(t_c, t_E) / best); the
+# tree's own is replaced only where that is better.  Truth logs (ms; rows
+# m E A B, or m,k,n E A B):
+#   ext    m = 1, 2: E 1.0, A 3.0, B 2.0.  Alone: E 0, B 2 ln 2, A 2 ln 3:
+#          E heads (alone 3 -> 1, k = 1 1 -> 1), A B follow; pick B (2 ln
+#          2) -> E (0).
 #   pick   m = 1, 2: E 2.0, A 1.0, B 3.0.  Head A already best (0, 0);
 #          pick B (2 ln 3) -> A (0).
-#   agree  m = 1: E 1.0, A 2.0, B 1.5; m = 2: E 3.0, A 1.0, B 1.2.  k = 1:
-#          A 0, B ln 1.2, E ln 3: A stays; alone: A ln 2 = 0.693, B ln 1.5 +
-#          ln 1.2 = 0.588, E ln 3: B stays: nothing changes.
+#   alone  m = 1: E 1.0, A 2.0, B 1.5; m = 2: E 3.0, A 1.0, B 1.2.  (The
+#          old "agree": with k = 1 first, A's k = 1 0 < B's ln 1.2 kept A.)
+#          Alone: A ln 2 = 0.693, B ln 1.5 + ln 1.2 = ln 1.8 = 0.588, E ln
+#          3: head A -> B (alone sqrt 2 = 1.4142 -> sqrt 1.8 = 1.3416, k = 1
+#          1 -> sqrt 1.2 = 1.0954: the head alone wins though k = 1 loses);
+#          pick B stays (best alone): summary alone 1.3416 -> 1.3416.
+#   agree  m = 1: E 3.0, A 1.0, B 2.0; m = 2: E 1.5, A 2.0, B 1.0.  Alone:
+#          A ln 2, B ln 2 (a tie), E ln 3 + ln 1.5; k = 1: A ln 1.5 < B
+#          ln 2: head A stays, pick B stays (no class better alone):
+#          nothing changes, byte for byte.
 #   right  m = 3, 4 (d1's right leaf only): E 1.0, A 2.0, B 1.2.  Listed
-#          A B (E is not): k = 1 ties at 0, alone B 2 ln 1.2 < A 2 ln 2:
-#          head and pick B; the left leaf and the root unchanged.
+#          A B (E is not): alone B 2 ln 1.2 < A 2 ln 2: head and pick B;
+#          the left leaf and the root unchanged.
+# Truth splits (each side's cost: the lowest summed ln regret alone of a
+# class the leaf lists; gain = the leaf's cost - both sides'; split where
+# gain >= 0.05 and each side keeps >= 2 inputs; --truth-depth, default 2):
+#   split  m = 1, 2: E 2.0, A 1.0, B 1.5; m = 3, 4: E 2.0, A 1.2, B 1.0.
+#          Root (all.tsv): cost A 2 ln 1.2 = 0.3646 (B 2 ln 1.5, E 4 ln 2);
+#          the only cut with 2 a side, m <= 2.5, costs 0 + 0: gain 0.3646,
+#          alone geomean 1.2^(2/4) = 1.0954 -> 1.  Left (A wins): head A
+#          stays, pick B -> A (1.5 -> 1); right: head A -> B (alone 1.2 ->
+#          1, k = 1 min(1.2, 2) = 1.2 -> 1), pick B stays.  Pre-order: 0
+#          the root (m <= 2.5, list and pick unchanged), 1 left, 2 right.
+#          Summary: 1 split, 1 heads, 1 picks; k = 1 2 ln 1.2 / 4 -> 0:
+#          1.0954 -> 1, alone 2 ln 1.5 / 4: 1.2247 -> 1.
+#          --truth-depth 0: no split; over the 4 inputs A is best alone
+#          (0.3646): head A stays, pick B -> A.
+#   low    m = 1, 2: E 2.0, A 1.00, B 1.02; m = 3, 4: E 2.0, A 1.02, B
+#          1.00: gain 2 ln 1.02 = 0.0396 < 0.05: no split; A and B tie
+#          alone and at k = 1: nothing changes, byte for byte.
+#   high   the same with 1.03: gain 2 ln 1.03 = 0.0591 >= 0.05: split at
+#          m <= 2.5, alone 1.03^(2/4) = 1.0149 -> 1.
+#   side   m = 1: E 2.0, A 1.0, B 3.0; m = 2, 3, 4: E 2.0, A 1.02, B 1.0.
+#          Cost A 3 ln 1.02 = 0.0594.  m <= 1.5 would gain all 0.0594 but
+#          leaves 1 input left; m <= 2.5 gains 2 ln 1.02 = 0.0396 (left A
+#          ln 1.02), m <= 3.5 ln 1.02 (1 right): no split.  Head A stays,
+#          pick B -> A.
+#   three  m = 1, 2: E 2, A 1, B 2; m = 3, 4: E 2, A 2, B 1; m = 5, 6: E
+#          1, A 2, B 2.  Root cost 4 ln 2 (each class); m <= 2.5, 3.5 and
+#          4.5 each leave 2 ln 2 (gain 2 ln 2): the lowest cut, 2.5, wins
+#          (alone 2^(4/6) = 1.5874 -> 2^(2/6) = 1.2599).  Its right side
+#          (m = 3..6, cost B or E 2 ln 2) splits at m <= 4.5 (its only cut
+#          with 2 a side; 1.4142 -> 1).  Leaves: m <= 2.5: pick B -> A
+#          (2 -> 1); m in (2.5, 4.5]: head A -> B (alone 2 -> 1, k = 1
+#          min(2, 2) -> 1); m > 4.5: head A -> E (alone 2 -> 1, k = 1
+#          min(2, 1) = 1 -> 1), pick B -> E (2 -> 1).  Pre-order: 0 (m <=
+#          2.5), 1 leaf, 2 (m <= 4.5), 3 leaf, 4 leaf; 2 split, 2 heads, 2
+#          picks; k = 1 2 ln 2 / 6: 1.2599 -> 1, alone 4 ln 2 / 6: 1.5874 -> 1.
+#          --truth-depth 1: the root split only; its right leaf (m = 3..6):
+#          B and E tie alone (2 ln 2), k = 1 B 0 < E 2 ln 2: head A -> B
+#          (alone 2^(4/4) = 2 -> sqrt 2, k = 1 sqrt 2 -> 1), pick B stays.
+#   listed m = 3, 4 (d1's right leaf 2, A B listed, E not): E 1.0, A 1.5,
+#          B 1.5; m = 5, 6: E 1.5, A 1.0, B 1.0.  With E m <= 4.5 would
+#          cost 0 (gain 2 ln 1.5); of A B each costs 2 ln 1.5 on both
+#          sides: gain 0, no split.  A and B tie alone and at k = 1 (min
+#          with E: 0 each): nothing changes, byte for byte.
+#   inner  m = 1 (d1's left leaf 1), n = 16, 32: E 1, A 2, B 2; n = 48, 64:
+#          E 2, A 2, B 1.  Cost E or B 2 ln 2; n <= 40 costs 0 (m is
+#          constant; m*n, k*n, arith_intensity tie but come later): split,
+#          alone sqrt 2 -> 1.  n <= 40 keeps E B A pick E; n > 40: head E
+#          -> B (alone 2 -> 1, k = 1 2 -> 1), list B E A, pick E -> B.  The
+#          new nodes come last in memory, so pre-order renumbers: 0 the
+#          root (right 4), 1 (n <= 40; 2, 3), 2 left, 3 right, 4 the old
+#          right leaf A B pick A.
 . "$(dirname "$0")/lib.sh"
 D=$FIX/rerank
 [ -x "$BIN/prune" ] || { fail truth-heads "no $BIN/prune"; finish; }
 E=extern_mm
 A=type=triton_BLOCK-M=16_BLOCK-K=16_BLOCK-N=16_numstages=2_numwarps=4
 B=type=triton_BLOCK-M=32_BLOCK-K=16_BLOCK-N=16_numstages=2_numwarps=4
-log() { # OUT SHARED_MEMORY "M E A B" ...
-	local out=$1 sm=$2; shift 2
+log() { # OUT SHARED_MEMORY "M E A B" ... (M: m, k = n = 16; or "m,k,n")
+	local out=$1 sm=$2 r mkn; shift 2
 	{ head -1 "$D/pick.txt" | sed "s/166912/$sm/"; sed -n 2p "$D/pick.txt"
 	  for r in "$@"; do set -- $r
-		for c in "$E $2" "$A $3" "$B $4"; do set -- $c
-			printf '%s,16,16,torch.float16,torch.float16,16,1,16,1,True,True,not_float_32,%s,%s\n' "${r%% *}" "$1" "$2"
-		done; done; } >"$out"
+		case $1 in *,*) mkn=$1 ;; *) mkn=$1,16,16 ;; esac
+		printf '%s,torch.float16,torch.float16,16,1,16,1,True,True,not_float_32,%s,%s\n' \
+			"$mkn" "$E" "$2" "$mkn" "$A" "$3" "$mkn" "$B" "$4"
+	  done; } >"$out"
 }
 feat() { "$BIN/featurize" -o "$TMP/$1.feat.tsv" "$TMP/$1.txt" 2>"$TMP/feat.err" || fail "truth-feat-$1" "$(head -1 "$TMP/feat.err")"; }
 log "$TMP/ext.txt" 166912 "1 1.0 3.0 2.0" "2 1.0 3.0 2.0"; feat ext
 log "$TMP/pick.txt" 166912 "1 2.0 1.0 3.0" "2 2.0 1.0 3.0"; feat pick
-log "$TMP/agree.txt" 166912 "1 1.0 2.0 1.5" "2 3.0 1.0 1.2"; feat agree
+log "$TMP/alone.txt" 166912 "1 1.0 2.0 1.5" "2 3.0 1.0 1.2"; feat alone
+log "$TMP/agree.txt" 166912 "1 3.0 1.0 2.0" "2 1.5 2.0 1.0"; feat agree
 log "$TMP/right.txt" 166912 "3 1.0 2.0 1.2" "4 1.0 2.0 1.2"; feat right
 log "$TMP/h100.txt" 232448 "1 1.0 3.0 2.0"; feat h100
+log "$TMP/split.txt" 166912 "1 2.0 1.0 1.5" "2 2.0 1.0 1.5" "3 2.0 1.2 1.0" "4 2.0 1.2 1.0"; feat split
+log "$TMP/low.txt" 166912 "1 2.0 1.00 1.02" "2 2.0 1.00 1.02" "3 2.0 1.02 1.00" "4 2.0 1.02 1.00"; feat low
+log "$TMP/high.txt" 166912 "1 2.0 1.00 1.03" "2 2.0 1.00 1.03" "3 2.0 1.03 1.00" "4 2.0 1.03 1.00"; feat high
+log "$TMP/side.txt" 166912 "1 2.0 1.0 3.0" "2 2.0 1.02 1.0" "3 2.0 1.02 1.0" "4 2.0 1.02 1.0"; feat side
+log "$TMP/three.txt" 166912 "1 2 1 2" "2 2 1 2" "3 2 2 1" "4 2 2 1" "5 1 2 2" "6 1 2 2"; feat three
+log "$TMP/listed.txt" 166912 "3 1.0 1.5 1.5" "4 1.0 1.5 1.5" "5 1.5 1.0 1.0" "6 1.5 1.0 1.0"; feat listed
+log "$TMP/inner.txt" 166912 "1,16,16 1 2 2" "1,16,32 1 2 2" "1,16,48 2 2 1" "1,16,64 2 2 1"; feat inner
 "$BIN/featurize" -o "$TMP/p.feat.tsv" "$D/pick.txt" 2>/dev/null &&
 "$BIN/fit" "$TMP/p.feat.tsv" --split none --grid "$D/grid_root.tsv" --leaf-rank head-q0 --leaf-fill all \
 	-o "$TMP/all.tsv" --metrics "$TMP/m.tsv" >/dev/null 2>&1 &&
@@ -44,31 +118,133 @@ log "$TMP/h100.txt" 232448 "1 1.0 3.0 2.0"; feat h100
 	-o "$TMP/d1.tsv" --metrics "$TMP/m.tsv" >/dev/null 2>&1 || { fail truth-heads-fit "fit failed"; finish; }
 # node ID's list and pick (check/lib.sh tree_nodes)
 nodes() { tree_nodes "$1"; }
-pr() { # NAME TREE RANKING TRUTH
-	"$BIN/prune" --ranking "$3" --truth "$TMP/$4.feat.tsv" -o "$TMP/$1.tsv" "$TMP/$2" 2>"$TMP/$1.err"; }
+# each node's id, feature name (-: a leaf), threshold, left, right
+tests() { awk -F'\t' '$1 == "feature" { f[$2] = $3 } $1 == "node" {
+	printf "%s%s:%s:%s:%s:%s", (n++ ? " " : ""), $2, ($3 < 0 ? "-" : f[$3]), ($3 < 0 ? "-" : $4), $5, $6 }' "$1"; }
+pr() { # NAME TREE RANKING TRUTH [OPTION...]
+	local n=$1 t=$2 k=$3 s=$4; shift 4
+	"$BIN/prune" --ranking "$k" --truth "$TMP/$s.feat.tsv" "$@" -o "$TMP/$n.tsv" "$TMP/$t" 2>"$TMP/$n.err"; }
+# the summary's counts: "S split, H heads, P picks, T top_k changed"
+said() { grep -o ' in [0-9]* leaves: [0-9]* split, [0-9]* heads, [0-9]* picks, [0-9]* top_k changed' "$TMP/$1.err"; }
+summary() { grep -o 'in [0-9]* leaves: .*' "$TMP/$1.err"; }
 
 "$BIN/prune" --ranking 1 -o "$TMP/plain.tsv" "$TMP/all.tsv" 2>/dev/null
 [ "$(nodes "$TMP/plain.tsv")" = "0:1,2,0:2" ] && ok truth-heads-fixture || fail truth-heads-fixture "$(nodes "$TMP/plain.tsv")"
+"$BIN/prune" --ranking 1 -o "$TMP/plain1.tsv" "$TMP/d1.tsv" 2>/dev/null
+[ "$(nodes "$TMP/plain1.tsv")" = "0:1,2,0:2 1:0,2,1:0 2:1,2:1" ] && [ "$(tests "$TMP/plain1.tsv")" = "0:m:2.5:1:2 1:-:-:-1:-1 2:-:-:-1:-1" ] &&
+	ok truth-split-fixture || fail truth-split-fixture "$(nodes "$TMP/plain1.tsv") / $(tests "$TMP/plain1.tsv")"
 
 if pr ext all.tsv 1 ext; then
 	[ "$(nodes "$TMP/ext.tsv")" = "0:0,1,2:0" ] && ok truth-heads-extern-wins || fail truth-heads-extern-wins "$(nodes "$TMP/ext.tsv")"
 	# the moved list's p: rank weights 3/6 2/6 1/6, in class order
 	[ "$(awk -F'\t' '$1 == "node" { print $10 }' "$TMP/ext.tsv")" = "0:0.5,1:0.33333333333333331,2:0.16666666666666666" ] &&
 		ok truth-heads-rank-weights || fail truth-heads-rank-weights "$(awk -F'\t' '$1 == "node" { print $10 }' "$TMP/ext.tsv")"
-	grep -q "^truth: leaf 0 (2 inputs): head $A -> $E (k = 1 regret 1.0000 -> 1.0000)$" "$TMP/ext.err" &&
-		grep -q "^truth: leaf 0 (2 inputs): pick $B -> $E (regret alone 2.0000 -> 1.0000)$" "$TMP/ext.err" &&
-		grep -q ': 2 inputs (0 skipped.*) in 1 leaves: 1 heads, 1 picks changed; k = 1 regret 1.0000 -> 1.0000, the pick alone 2.0000 -> 1.0000' "$TMP/ext.err" &&
+	grep -qx "truth: leaf 0 (2 inputs): head $A -> $E (regret alone 3.0000 -> 1.0000, k = 1 1.0000 -> 1.0000)" "$TMP/ext.err" &&
+		grep -qx "truth: leaf 0 (2 inputs): pick $B -> $E (regret alone 2.0000 -> 1.0000)" "$TMP/ext.err" &&
+		grep -q ': 2 inputs (0 skipped.*) in 1 leaves: 0 split, 1 heads, 1 picks, 0 top_k changed; k = 1 regret 1.0000 -> 1.0000, the pick alone 2.0000 -> 1.0000 (geomean)$' "$TMP/ext.err" &&
 		ok truth-heads-said || fail truth-heads-said "$(cat "$TMP/ext.err")"
 else
 	fail truth-heads-extern-wins "prune failed: $(head -2 "$TMP/ext.err")"
 fi
-pr pick all.tsv 1 pick && [ "$(nodes "$TMP/pick.tsv")" = "0:1,2,0:1" ] && grep -q ': 0 heads, 1 picks changed' "$TMP/pick.err" &&
-	ok truth-heads-pick-only || fail truth-heads-pick-only "$(nodes "$TMP/pick.tsv") $(tail -1 "$TMP/pick.err")"
+pr pick all.tsv 1 pick && [ "$(nodes "$TMP/pick.tsv")" = "0:1,2,0:1" ] && [ "$(said pick)" = " in 1 leaves: 0 split, 0 heads, 1 picks, 0 top_k changed" ] &&
+	! grep -q ': head ' "$TMP/pick.err" &&
+	ok truth-heads-pick-only || fail truth-heads-pick-only "$(nodes "$TMP/pick.tsv") $(cat "$TMP/pick.err")"
+# the head is the best alone, k = 1 only breaks ties: B's k = 1 is worse
+pr alone all.tsv 1 alone && [ "$(nodes "$TMP/alone.tsv")" = "0:2,1,0:2" ] &&
+	grep -qx "truth: leaf 0 (2 inputs): head $A -> $B (regret alone 1.4142 -> 1.3416, k = 1 1.0000 -> 1.0954)" "$TMP/alone.err" &&
+	[ "$(summary alone)" = "in 1 leaves: 0 split, 1 heads, 0 picks, 0 top_k changed; k = 1 regret 1.0000 -> 1.0954, the pick alone 1.3416 -> 1.3416 (geomean)" ] &&
+	ok truth-heads-alone-first || fail truth-heads-alone-first "$(nodes "$TMP/alone.tsv") $(cat "$TMP/alone.err")"
 # a truth that agrees with the tree changes nothing, byte for byte
 pr agree all.tsv 1 agree && test_cmp truth-heads-agree-unchanged "$TMP/plain.tsv" "$TMP/agree.tsv"
+[ "$(said agree)" = " in 1 leaves: 0 split, 0 heads, 0 picks, 0 top_k changed" ] && ok truth-heads-agree-said || fail truth-heads-agree-said "$(cat "$TMP/agree.err")"
 # only the leaf the truth reaches; a class the leaf does not list is no candidate
 pr right d1.tsv 1 right && [ "$(nodes "$TMP/right.tsv")" = "0:1,2,0:2 1:0,2,1:0 2:2,1:2" ] &&
 	ok truth-heads-one-leaf || fail truth-heads-one-leaf "$(nodes "$TMP/right.tsv") $(cat "$TMP/right.err")"
+
+# ---- truth splits ----------------------------------------------------------
+if pr split all.tsv 1 split; then
+	[ "$(tests "$TMP/split.tsv")" = "0:m:2.5:1:2 1:-:-:-1:-1 2:-:-:-1:-1" ] &&
+		ok truth-split-at-m || fail truth-split-at-m "$(tests "$TMP/split.tsv")"
+	[ "$(nodes "$TMP/split.tsv")" = "0:1,2,0:2 1:1,2,0:1 2:2,1,0:2" ] &&
+		ok truth-split-heads || fail truth-split-heads "$(nodes "$TMP/split.tsv")"
+	# the children's training counts: n_samples, weighted_n 0; n_labels the leaf's
+	[ "$(awk -F'\t' '$1 == "node" { printf "%s:%s:%s:%s ", $2, $7, $8, $9 }' "$TMP/split.tsv")" = "0:4:4:2 1:0:0:2 2:0:0:2 " ] &&
+		ok truth-split-counts || fail truth-split-counts "$(grep '^node' "$TMP/split.tsv")"
+	grep -qx "truth: leaf 0 (4 inputs): split at m <= 2.5 (2 | 2 inputs): the best class alone 1.0954 -> 1.0000" "$TMP/split.err" &&
+		grep -qx "truth: leaf 0, m <= 2.5 (2 inputs): pick $B -> $A (regret alone 1.5000 -> 1.0000)" "$TMP/split.err" &&
+		grep -qx "truth: leaf 0, m > 2.5 (2 inputs): head $A -> $B (regret alone 1.2000 -> 1.0000, k = 1 1.2000 -> 1.0000)" "$TMP/split.err" &&
+		[ "$(grep -c '^truth: ' "$TMP/split.err")" = 3 ] &&
+		[ "$(summary split)" = "in 1 leaves: 1 split, 1 heads, 1 picks, 0 top_k changed; k = 1 regret 1.0954 -> 1.0000, the pick alone 1.2247 -> 1.0000 (geomean)" ] &&
+		ok truth-split-said || fail truth-split-said "$(cat "$TMP/split.err")"
+else
+	fail truth-split-at-m "prune failed: $(head -2 "$TMP/split.err")"
+fi
+# --truth-depth 0: heads and picks only
+pr depth0 all.tsv 1 split --truth-depth 0 && [ "$(tests "$TMP/depth0.tsv")" = "0:-:-:-1:-1" ] &&
+	[ "$(nodes "$TMP/depth0.tsv")" = "0:1,2,0:1" ] && ! grep -q 'split at' "$TMP/depth0.err" &&
+	[ "$(said depth0)" = " in 1 leaves: 0 split, 0 heads, 1 picks, 0 top_k changed" ] &&
+	ok truth-depth-0-no-split || fail truth-depth-0-no-split "$(nodes "$TMP/depth0.tsv") $(cat "$TMP/depth0.err")"
+# a gain below 0.05 splits nothing (and here changes nothing); just above it does
+pr low all.tsv 1 low && test_cmp truth-split-low-gain "$TMP/plain.tsv" "$TMP/low.tsv"
+[ "$(said low)" = " in 1 leaves: 0 split, 0 heads, 0 picks, 0 top_k changed" ] && ok truth-split-low-gain-said || fail truth-split-low-gain-said "$(cat "$TMP/low.err")"
+pr high all.tsv 1 high && [ "$(tests "$TMP/high.tsv")" = "0:m:2.5:1:2 1:-:-:-1:-1 2:-:-:-1:-1" ] &&
+	[ "$(nodes "$TMP/high.tsv")" = "0:1,2,0:2 1:1,2,0:1 2:2,1,0:2" ] &&
+	grep -qx "truth: leaf 0 (4 inputs): split at m <= 2.5 (2 | 2 inputs): the best class alone 1.0149 -> 1.0000" "$TMP/high.err" &&
+	ok truth-split-gain-above || fail truth-split-gain-above "$(tests "$TMP/high.tsv") $(cat "$TMP/high.err")"
+# the one cut gaining 0.05 leaves a side 1 input: no split
+pr side all.tsv 1 side && [ "$(tests "$TMP/side.tsv")" = "0:-:-:-1:-1" ] && [ "$(nodes "$TMP/side.tsv")" = "0:1,2,0:1" ] &&
+	[ "$(said side)" = " in 1 leaves: 0 split, 0 heads, 1 picks, 0 top_k changed" ] &&
+	ok truth-split-side-min || fail truth-split-side-min "$(nodes "$TMP/side.tsv") $(cat "$TMP/side.err")"
+
+# two levels (the default depth 2), ties to the lower cut; --truth-depth 1: one
+if pr three all.tsv 1 three; then
+	[ "$(tests "$TMP/three.tsv")" = "0:m:2.5:1:2 1:-:-:-1:-1 2:m:4.5:3:4 3:-:-:-1:-1 4:-:-:-1:-1" ] &&
+		[ "$(nodes "$TMP/three.tsv")" = "0:1,2,0:2 1:1,2,0:1 2:1,2,0:2 3:2,1,0:2 4:0,1,2:0" ] &&
+		ok truth-split-two-levels || fail truth-split-two-levels "$(tests "$TMP/three.tsv") / $(nodes "$TMP/three.tsv")"
+	grep -qx "truth: leaf 0 (6 inputs): split at m <= 2.5 (2 | 4 inputs): the best class alone 1.5874 -> 1.2599" "$TMP/three.err" &&
+		grep -qx "truth: leaf 0, m > 2.5 (4 inputs): split at m <= 4.5 (2 | 2 inputs): the best class alone 1.4142 -> 1.0000" "$TMP/three.err" &&
+		grep -qx "truth: leaf 0, m <= 2.5 (2 inputs): pick $B -> $A (regret alone 2.0000 -> 1.0000)" "$TMP/three.err" &&
+		grep -qx "truth: leaf 0, m > 2.5, m <= 4.5 (2 inputs): head $A -> $B (regret alone 2.0000 -> 1.0000, k = 1 2.0000 -> 1.0000)" "$TMP/three.err" &&
+		grep -qx "truth: leaf 0, m > 2.5, m > 4.5 (2 inputs): head $A -> $E (regret alone 2.0000 -> 1.0000, k = 1 1.0000 -> 1.0000)" "$TMP/three.err" &&
+		grep -qx "truth: leaf 0, m > 2.5, m > 4.5 (2 inputs): pick $B -> $E (regret alone 2.0000 -> 1.0000)" "$TMP/three.err" &&
+		[ "$(grep -c '^truth: ' "$TMP/three.err")" = 6 ] &&
+		[ "$(summary three)" = "in 1 leaves: 2 split, 2 heads, 2 picks, 0 top_k changed; k = 1 regret 1.2599 -> 1.0000, the pick alone 1.5874 -> 1.0000 (geomean)" ] &&
+		ok truth-split-two-levels-said || fail truth-split-two-levels-said "$(cat "$TMP/three.err")"
+else
+	fail truth-split-two-levels "prune failed: $(head -2 "$TMP/three.err")"
+fi
+pr three1 all.tsv 1 three --truth-depth 1 && [ "$(tests "$TMP/three1.tsv")" = "0:m:2.5:1:2 1:-:-:-1:-1 2:-:-:-1:-1" ] &&
+	[ "$(nodes "$TMP/three1.tsv")" = "0:1,2,0:2 1:1,2,0:1 2:2,1,0:2" ] &&
+	grep -qx "truth: leaf 0, m > 2.5 (4 inputs): head $A -> $B (regret alone 2.0000 -> 1.4142, k = 1 1.4142 -> 1.0000)" "$TMP/three1.err" &&
+	[ "$(said three1)" = " in 1 leaves: 1 split, 1 heads, 1 picks, 0 top_k changed" ] &&
+	ok truth-depth-1-one-level || fail truth-depth-1-one-level "$(tests "$TMP/three1.tsv") / $(nodes "$TMP/three1.tsv") $(cat "$TMP/three1.err")"
+# a class the leaf does not list does not split it
+pr listed d1.tsv 1 listed && test_cmp truth-split-listed-only "$TMP/plain1.tsv" "$TMP/listed.tsv"
+# an inner leaf splits on n; the nodes are renumbered in pre-order
+pr inner d1.tsv 1 inner && [ "$(tests "$TMP/inner.tsv")" = "0:m:2.5:1:4 1:n:40:2:3 2:-:-:-1:-1 3:-:-:-1:-1 4:-:-:-1:-1" ] &&
+	[ "$(nodes "$TMP/inner.tsv")" = "0:1,2,0:2 1:0,2,1:0 2:0,2,1:0 3:2,0,1:2 4:1,2:1" ] &&
+	grep -qx "truth: leaf 1 (4 inputs): split at n <= 40 (2 | 2 inputs): the best class alone 1.4142 -> 1.0000" "$TMP/inner.err" &&
+	grep -qx "truth: leaf 1, n > 40 (2 inputs): head $E -> $B (regret alone 2.0000 -> 1.0000, k = 1 2.0000 -> 1.0000)" "$TMP/inner.err" &&
+	grep -qx "truth: leaf 1, n > 40 (2 inputs): pick $E -> $B (regret alone 2.0000 -> 1.0000)" "$TMP/inner.err" &&
+	[ "$(said inner)" = " in 1 leaves: 1 split, 1 heads, 1 picks, 0 top_k changed" ] &&
+	ok truth-split-preorder || fail truth-split-preorder "$(tests "$TMP/inner.tsv") / $(nodes "$TMP/inner.tsv") $(cat "$TMP/inner.err")"
+
+# the split trees are valid: prune re-reads them (tree_read checks pre-order)
+# and changes nothing, emit takes them
+for s in split three inner; do
+	if "$BIN/prune" --ranking 1 -o "$TMP/re-$s.tsv" "$TMP/$s.tsv" 2>"$TMP/re.err"; then
+		test_cmp "truth-split-reread-$s" "$TMP/$s.tsv" "$TMP/re-$s.tsv"
+	else fail "truth-split-reread-$s" "$(head -2 "$TMP/re.err")"; fi
+done
+mkdir -p "$TMP/art2" "$TMP/art3"
+if "$BIN/emit" --heuristic-name T --out-dir "$TMP/art2" "$TMP/three.tsv" 2>"$TMP/emit.err" &&
+	"$BIN/emit" --heuristic-name T --out-dir "$TMP/art3" "$TMP/inner.tsv" 2>>"$TMP/emit.err"; then
+	grep -qF "context.get_value('m') <= 2.5:" "$TMP/art2/_T.py" && grep -qF "context.get_value('m') <= 4.5:" "$TMP/art2/_T.py" &&
+		grep -qF "context.get_value('m') <= 2.5:" "$TMP/art3/_T.py" && grep -qF "context.get_value('n') <= 40" "$TMP/art3/_T.py" &&
+		ok truth-split-emitted || fail truth-split-emitted "$(grep -n 'get_value' "$TMP/art2/_T.py" "$TMP/art3/_T.py" | head -6)"
+else
+	fail truth-split-emitted "emit failed: $(head -2 "$TMP/emit.err")"
+fi
 
 # emit takes the corrected tree; the C twin's pick and head are E
 mkdir -p "$TMP/art"
@@ -79,7 +255,8 @@ else
 	fail truth-heads-emitted "emit failed: $(head -2 "$TMP/emit.err")"
 fi
 
-# refused, nothing written: another device's truth, a missing file
+# refused, nothing written: another device's truth, a missing file,
+# --truth-depth without --truth or out of range
 rm -f "$TMP/o.tsv"
 if ! "$BIN/prune" --ranking 1 --truth "$TMP/h100.feat.tsv" -o "$TMP/o.tsv" "$TMP/all.tsv" 2>"$TMP/err" &&
 	[ ! -e "$TMP/o.tsv" ] && grep -q "h100.feat.tsv" "$TMP/err" && grep -qi "device\|shared" "$TMP/err"; then
@@ -87,4 +264,25 @@ if ! "$BIN/prune" --ranking 1 --truth "$TMP/h100.feat.tsv" -o "$TMP/o.tsv" "$TMP
 if ! "$BIN/prune" --ranking 1 --truth "$TMP/none.feat.tsv" -o "$TMP/o.tsv" "$TMP/all.tsv" 2>"$TMP/err" &&
 	[ ! -e "$TMP/o.tsv" ] && grep -q "none.feat.tsv" "$TMP/err"; then
 	ok truth-heads-missing-refused; else fail truth-heads-missing-refused "$(cat "$TMP/err")"; fi
+# a leaf the truth reaches asks for k = 1 (top_k; e's k = "auto" then
+# autotunes only the head beside extern_mm): all.tsv given param topk_eps and
+# top_k 3 (the field before the pick); the split truth leaves both children
+# at 1, and a tree without the truth keeps 3
+awk -F'\t' -v OFS='\t' '$1 == "param" && $2 == "leaf_pick" { print "param", "topk_eps", "0.005" }
+	$1 == "node" { $NF = 3 OFS $NF } { print }' "$TMP/all.tsv" >"$TMP/k3.tsv"
+topk() { awk -F'\t' '$1 == "node" && $3 == -1 { printf "%s%s", s, $(NF - 1); s = " " }' "$1"; }
+"$BIN/prune" --ranking 1 -o "$TMP/k3p.tsv" "$TMP/k3.tsv" 2>/dev/null && [ "$(topk "$TMP/k3p.tsv")" = "3" ] &&
+	ok truth-topk-fixture || fail truth-topk-fixture "$(topk "$TMP/k3p.tsv")"
+if pr k3s k3.tsv 1 split; then
+	[ "$(topk "$TMP/k3s.tsv")" = "1 1" ] && [ "$(said k3s)" = " in 1 leaves: 1 split, 1 heads, 1 picks, 2 top_k changed" ] &&
+		grep -q "^truth: leaf 0, m <= 2.5 (2 inputs): top_k 3 -> 1$" "$TMP/k3s.err" &&
+		ok truth-topk-one || fail truth-topk-one "$(topk "$TMP/k3s.tsv"); $(cat "$TMP/k3s.err")"
+else
+	fail truth-topk-one "prune failed: $(head -2 "$TMP/k3s.err")"
+fi
+
+expect_error truth-depth-needs-truth '--truth-depth needs --truth' "$TMP/o.tsv" \
+	"$BIN/prune" --ranking 1 --truth-depth 1 -o "$TMP/o.tsv" "$TMP/all.tsv"
+expect_error truth-depth-negative-refused '^prune: --truth-depth: .*-1' "$TMP/o.tsv" \
+	"$BIN/prune" --ranking 1 --truth "$TMP/split.feat.tsv" --truth-depth -1 -o "$TMP/o.tsv" "$TMP/all.tsv"
 finish

@@ -21,15 +21,16 @@
 #include "core/util.h"
 
 static const char synopsis[] =
-"prune --ranking K [--prune-exclude-extern] [--truth TRUTH.feat.tsv]\n"
-"      -o PRUNED.tsv TREE.tsv";
+"prune --ranking K [--prune-exclude-extern] [--truth TRUTH.feat.tsv\n"
+"      [--truth-depth D]] -o PRUNED.tsv TREE.tsv";
 
 static const char about[] =
 "Ranking pruning of a decision tree, spec §5.6: from the root, an internal\n"
 "node whose left or right child has fewer than K distinct training labels\n"
 "(column n_labels) becomes a leaf keeping its own class distribution.\n"
-"With --truth (ours), each leaf the truth's inputs reach then gets the\n"
-"head and the pick that the truth's times say are best for them.\n";
+"With --truth (ours), each leaf the truth's inputs reach is split where\n"
+"they want different kernels, then gets the head and the pick that the\n"
+"truth's times say are best for them.\n";
 
 static const char notes[] =
 "Exit status: 0 on success, 1 on bad usage or invalid input (the message\n"
@@ -39,7 +40,7 @@ int
 main(int argc, char **argv)
 {
 	const char *out = NULL, *in = NULL, *truth = NULL;
-	int k = 0, pxe = 0;
+	int k = 0, pxe = 0, tdepth = -1;
 	const opt table[] = {
 		OPT_POS("TREE.tsv", &in, OPT_REQUIRED | OPT_INPUT,
 		        "tree TSV written by fit (stages/FORMATS.md \"tree TSV\")"),
@@ -55,18 +56,26 @@ main(int argc, char **argv)
 		OPT_STRING("--truth", "TRUTH.feat.tsv", &truth, OPT_INPUT,
 		        "(ours) the in-graph truth, a feat TSV of in-graph ms "
 		        "(perf/models/truth_log.py's log, featurized) of the tree's "
-		        "device: per leaf its inputs reach, the list head becomes the "
-		        "class with the lowest k = 1 regret (beside extern_mm) over "
-		        "them, and the pick the one with the lowest regret alone, "
-		        "each only where it beats the tree's (a tree without picks "
-		        "runs its head alone; learn/truthhead.h); one "
-		        "line per change on stderr"),
+		        "device: leaves its inputs reach are split where they want "
+		        "different kernels, then get as head and pick the class "
+		        "with the lowest regret alone over them (ties by k = 1's, "
+		        "beside extern_mm), each only where it beats the tree's, "
+		        "and top_k 1 (learn/truthhead.h); one line per change on "
+		        "stderr"),
+		OPT_INT("--truth-depth", "D", &tdepth, 0, TREE_MAX_DEPTH, 0,
+		        "(ours) with --truth: levels of splits below a leaf whose "
+		        "truth inputs want different kernels alone (>= 2 inputs a "
+		        "side, summed ln regret down >= 0.05); 0: none.  Default 2"),
 		OPT_OUT("PRUNED.tsv", &out, OPT_REQUIRED,
 		        "output tree TSV, param ranking_k = K; written atomically"),
 		OPT_END()
 	};
 	opts_parse(&(opt_prog){synopsis, about, table, notes, 18, NULL}, argc, argv);
 
+	if (tdepth >= 0 && !truth)
+		die("--truth-depth needs --truth");
+	if (tdepth < 0)
+		tdepth = 2;
 	tree t, p;
 	tree_read(&t, in);
 	int excl = -1;
@@ -86,12 +95,12 @@ main(int argc, char **argv)
 		ah_meta_check(&tm, in, &fs.meta, truth, 0, NULL);
 		ah_meta_free(&tm);
 		truth_count tc;
-		truth_heads(&p, in, &fs, truth, &tc, stderr);
+		truth_heads(&p, in, &fs, truth, tdepth, &tc, stderr);
 		fprintf(stderr, "prune: truth %s: %d inputs (%d skipped: every choice "
-		        "failed; %d in unsafe leaves) in %d leaves: %d heads, %d picks "
-		        "changed; k = 1 regret %.4f -> %.4f, the pick alone %.4f -> "
+		        "failed; %d in unsafe leaves) in %d leaves: %d split, %d heads, "
+		        "%d picks, %d top_k changed; k = 1 regret %.4f -> %.4f, the pick alone %.4f -> "
 		        "%.4f (geomean)\n", truth, tc.inputs, tc.skipped, tc.unsafe,
-		        tc.leaves, tc.heads, tc.picks, tc.k1_before, tc.k1_after,
+		        tc.leaves, tc.splits, tc.heads, tc.picks, tc.topks, tc.k1_before, tc.k1_after,
 		        tc.alone_before, tc.alone_after);
 		featset_free(&fs);
 	}

@@ -1,5 +1,5 @@
-/* truthhead.c — each leaf's head and pick set by the in-graph truth (see
- * truthhead.h). */
+/* truthhead.c — each leaf's head and pick set by the in-graph truth, and
+ * leaves split where the truth's inputs disagree (see truthhead.h). */
 #include "truthhead.h"
 
 #include <math.h>
@@ -10,13 +10,36 @@
 #include "formats/rules.h"
 #include "core/util.h"
 
-/* One truth input: its leaf, best time and each tree class's time (+inf:
- * not measured or failed). */
+/* A truth split must leave this many inputs on each side and lower the
+ * summed ln regret alone by at least this much (0.05: one input 5 %
+ * faster; the truth's draws vary by 1-2 % per GEMM). */
+#define SPLIT_MIN_SIDE 2
+#define SPLIT_MIN_GAIN 0.05
+
+/* One truth input: its best time, each tree class's time (+inf: not
+ * measured or failed) and its tree feature vector. */
 typedef struct {
-	int leaf;
 	double best;
 	double *ms;   /* [t->n_class] */
+	double *x;    /* [t->n_feat] */
 } tin;
+
+/* The state of one truth_heads call. */
+typedef struct {
+	tree *t;
+	const tin *in;
+	int ext;           /* extern_mm's class, -1: none */
+	int max_depth;     /* levels of truth splits below a leaf */
+	int *depth;        /* per node: tests from the root [cap_depth] */
+	int cap_depth;
+	tree_prob *r;      /* scratch: a ranked list [n_class] */
+	double *sl, *sr;   /* scratch: per-class sums [n_class] */
+	int *nl, *nr;      /* scratch: per-class unmeasured counts [n_class] */
+	truth_count *out;
+	FILE *log;
+	double k1b, k1a, alb, ala;
+	int counted;
+} th_ctx;
 
 static int
 class_index(const tree *t, const char *id)
@@ -85,18 +108,294 @@ move_first(tree *t, int leaf, const tree_prob *r, int m, int c)
 	}
 }
 
+/* ---- head and pick of one leaf ---------------------------------------- */
+
+static void
+set_head_pick(th_ctx *c, int leaf, const int *q, int nq, const char *name)
+{
+	tree *t = c->t;
+	const tin *in = c->in;
+	tree_prob *r = c->r;
+	int ext = c->ext;
+	int m = tree_ranked(t, leaf, r, t->n_class);
+	/* the tree's own head and pick, per input */
+	double hx = 0, h1 = 0, p1 = 0;
+	int pk = t->leaf_pick ? t->node[leaf].pick : -1;
+	for (int j = 0; j < nq; j++) {
+		const tin *v = &in[q[j]];
+		int h = first_measured(r, m, v);
+		double th = h >= 0 ? v->ms[h] : INFINITY;
+		double te = ext >= 0 ? v->ms[ext] : INFINITY;
+		double tp = pk >= 0 && isfinite(v->ms[pk]) ? v->ms[pk] : th;
+		hx += lnr(te < th ? te : th, v->best);
+		h1 += lnr(th, v->best);
+		p1 += lnr(tp, v->best);
+	}
+	/* the candidates: listed, measured on every input of q */
+	int bh = -1, bp = -1;
+	double bhx = INFINITY, bh1 = INFINITY, bpx = INFINITY, bp1 = INFINITY;
+	const double eps = 1e-9 * nq;
+	for (int j = 0; j < m; j++) {
+		int k = r[j].cls;
+		double sx = 0, s1 = 0;
+		for (int u = 0; u < nq; u++) {
+			sx += lnr(k1_ms(&in[q[u]], k, ext), in[q[u]].best);
+			s1 += lnr(in[q[u]].ms[k], in[q[u]].best);
+		}
+		if (!isfinite(s1))
+			continue;
+		if (better(s1, sx, bh1, bhx, eps))
+			bh = k, bhx = sx, bh1 = s1;
+		if (better(s1, sx, bp1, bpx, eps))
+			bp = k, bpx = sx, bp1 = s1;
+	}
+	int new_head = bh >= 0 && better(bh1, bhx, h1, hx, eps);
+	int new_pick = t->leaf_pick && bp >= 0 && bp1 < p1 - eps;
+	if (new_head) {
+		if (c->log)
+			fprintf(c->log, "truth: %s (%d inputs): head %s -> %s "
+			        "(regret alone %.4f -> %.4f, k = 1 %.4f -> %.4f)\n",
+			        name, nq, t->cls[r[0].cls], t->cls[bh], exp(h1 / nq),
+			        exp(bh1 / nq), exp(hx / nq), exp(bhx / nq));
+		move_first(t, leaf, r, m, bh);
+		c->out->heads++;
+	}
+	if (new_pick) {
+		if (c->log)
+			fprintf(c->log, "truth: %s (%d inputs): pick %s -> %s "
+			        "(regret alone %.4f -> %.4f)\n", name, nq,
+			        pk >= 0 ? t->cls[pk] : "(the list head)", t->cls[bp],
+			        exp(p1 / nq), exp(bp1 / nq));
+		t->node[leaf].pick = bp;
+		c->out->picks++;
+	}
+	/* the truth timed this leaf's candidates in the graph: autotuning
+	 * more than the head (e's k = "auto") lets Inductor's clock, which
+	 * disagrees with the graph, override it */
+	if (t->topk_eps > 0 && t->node[leaf].top_k != 1) {
+		if (c->log)
+			fprintf(c->log, "truth: %s (%d inputs): top_k %d -> 1\n", name,
+			        nq, t->node[leaf].top_k);
+		t->node[leaf].top_k = 1;
+		c->out->topks++;
+	}
+	/* a pick that is the list head follows a new head */
+	int follows = !t->leaf_pick || pk < 0;
+	c->k1b += hx, c->alb += p1;
+	c->k1a += new_head ? bhx : hx;
+	c->ala += new_pick ? bp1 : follows && new_head ? bh1 : p1;
+	c->counted += nq;
+}
+
+/* ---- truth splits -------------------------------------------------------- */
+
+/* The lowest summed ln regret alone over q of a class the leaf lists and
+ * every input of q measured (+inf: none). */
+static double
+alone_cost(const th_ctx *c, int m, const int *q, int nq)
+{
+	double best = INFINITY;
+	for (int j = 0; j < m; j++) {
+		double s = 0;
+		for (int u = 0; u < nq && isfinite(s); u++)
+			s += lnr(c->in[q[u]].ms[c->r[j].cls], c->in[q[u]].best);
+		if (s < best)
+			best = s;
+	}
+	return best;
+}
+
+/* q sorted by feature f, ties by input index (insertion sort: stable and
+ * deterministic; a leaf's truth inputs are few). */
+static void
+sort_by(const tin *in, int f, int *q, int nq)
+{
+	for (int i = 1; i < nq; i++) {
+		int v = q[i], j = i;
+		while (j > 0 && in[q[j - 1]].x[f] > in[v].x[f])
+			q[j] = q[j - 1], j--;
+		q[j] = v;
+	}
+}
+
+/* The smallest summed cost over the two sides of a cut: s/n the left
+ * side's per-class sums and unmeasured counts, tot/ntot the leaf's. */
+static double
+sides_cost(const th_ctx *c, int m, const double *tot, const int *ntot)
+{
+	double bl = INFINITY, br = INFINITY;
+	for (int j = 0; j < m; j++) {
+		int k = c->r[j].cls;
+		if (c->nl[k] == 0 && c->sl[k] < bl)
+			bl = c->sl[k];
+		if (ntot[k] - c->nl[k] == 0 && tot[k] - c->sl[k] < br)
+			br = tot[k] - c->sl[k];
+	}
+	return bl + br;
+}
+
+/* The best cut of q (sorted by the feature it returns, -1: none that
+ * gains SPLIT_MIN_GAIN): its threshold and left size.  Per feature, the
+ * cuts between distinct values; the gain is the leaf's alone_cost less the
+ * two sides'.  Ties go to the lower feature index, then the lower cut. */
+static int
+best_cut(th_ctx *c, int m, int *q, int nq, double *thr, int *nleft,
+         double *gain)
+{
+	const tree *t = c->t;
+	double *tot = xcalloc((size_t)t->n_class + 1, sizeof *tot);
+	int *ntot = xcalloc((size_t)t->n_class + 1, sizeof *ntot);
+	for (int j = 0; j < m; j++) {
+		int k = c->r[j].cls;
+		for (int u = 0; u < nq; u++) {
+			double l = lnr(c->in[q[u]].ms[k], c->in[q[u]].best);
+			if (isfinite(l))
+				tot[k] += l;
+			else
+				ntot[k]++;
+		}
+	}
+	double base = alone_cost(c, m, q, nq), top = SPLIT_MIN_GAIN;
+	int bf = -1;
+	for (int f = 0; f < t->n_feat && isfinite(base); f++) {
+		sort_by(c->in, f, q, nq);
+		for (int j = 0; j < m; j++)
+			c->sl[c->r[j].cls] = 0, c->nl[c->r[j].cls] = 0;
+		for (int i = 1; i < nq; i++) {
+			const tin *v = &c->in[q[i - 1]];
+			for (int j = 0; j < m; j++) {
+				int k = c->r[j].cls;
+				double l = lnr(v->ms[k], v->best);
+				if (isfinite(l))
+					c->sl[k] += l;
+				else
+					c->nl[k]++;
+			}
+			double a = v->x[f], b = c->in[q[i]].x[f];
+			if (!(a < b) || i < SPLIT_MIN_SIDE || nq - i < SPLIT_MIN_SIDE)
+				continue;
+			double g = base - sides_cost(c, m, tot, ntot);
+			if (g > top + 1e-9) {
+				top = g, bf = f, *nleft = i, *gain = g;
+				*thr = a + (b - a) / 2;
+			}
+		}
+	}
+	if (bf >= 0)
+		sort_by(c->in, bf, q, nq);
+	free(tot);
+	free(ntot);
+	return bf;
+}
+
+/* Append a copy of leaf's record and pairs as a new node; its training
+ * counts are 0 (prune does not see the training rows). */
+static int
+add_child(th_ctx *c, int leaf)
+{
+	tree *t = c->t;
+	int id = t->n_node++;
+	t->node = xrealloc(t->node, (size_t)t->n_node * sizeof *t->node);
+	tree_node *d = &t->node[id];
+	*d = t->node[leaf];
+	d->n_samples = 0;
+	d->weighted_n = 0;
+	d->prob_off = t->n_prob;
+	t->n_prob += d->prob_len;
+	t->prob = xrealloc(t->prob, ((size_t)t->n_prob + 1) * sizeof *t->prob);
+	memcpy(t->prob + d->prob_off, t->prob + t->node[leaf].prob_off,
+	       (size_t)d->prob_len * sizeof *t->prob);
+	if (id >= c->cap_depth) {
+		c->cap_depth = 2 * id + 2;
+		c->depth = xrealloc(c->depth, (size_t)c->cap_depth * sizeof *c->depth);
+	}
+	c->depth[id] = c->depth[leaf] + 1;
+	return id;
+}
+
+/* Split leaf where its truth inputs q disagree, up to level c->max_depth,
+ * then set each resulting leaf's head and pick. */
+static void
+grow(th_ctx *c, int leaf, int *q, int nq, int level, const char *name)
+{
+	tree *t = c->t;
+	int m = tree_ranked(t, leaf, c->r, t->n_class);
+	int f = -1, nleft = 0;
+	double thr = 0, gain = 0;
+	if (level < c->max_depth && c->depth[leaf] < TREE_MAX_DEPTH &&
+	    nq >= 2 * SPLIT_MIN_SIDE)
+		f = best_cut(c, m, q, nq, &thr, &nleft, &gain);
+	if (f < 0) {
+		set_head_pick(c, leaf, q, nq, name);
+		return;
+	}
+	double before = alone_cost(c, m, q, nq);
+	if (c->log)
+		fprintf(c->log, "truth: %s (%d inputs): split at %s <= %.17g (%d | %d "
+		        "inputs): the best class alone %.4f -> %.4f\n", name, nq,
+		        t->feat[f], thr, nleft, nq - nleft, exp(before / nq),
+		        exp((before - gain) / nq));
+	c->out->splits++;
+	int a = add_child(c, leaf), b = add_child(c, leaf);
+	tree_node *d = &t->node[leaf];
+	d->feature = f;
+	d->threshold = thr;
+	d->left = a;
+	d->right = b;
+	char *sub = xmalloc(strlen(name) + strlen(t->feat[f]) + 64);
+	sprintf(sub, "%s, %s <= %.6g", name, t->feat[f], thr);
+	grow(c, a, q, nleft, level + 1, sub);
+	sprintf(sub, "%s, %s > %.6g", name, t->feat[f], thr);
+	grow(c, b, q + nleft, nq - nleft, level + 1, sub);
+	free(sub);
+}
+
+/* Renumber t's nodes in depth-first pre-order (the format's order). */
+static void
+preorder(tree *t)
+{
+	int n = t->n_node, k = 0, sp = 0;
+	int *stack = xmalloc((size_t)n * sizeof *stack);
+	int *order = xmalloc((size_t)n * sizeof *order);
+	int *id = xmalloc((size_t)n * sizeof *id);
+	stack[sp++] = 0;
+	while (sp > 0) {
+		int i = stack[--sp];
+		id[i] = k;
+		order[k++] = i;
+		if (t->node[i].left >= 0) {
+			stack[sp++] = t->node[i].right;
+			stack[sp++] = t->node[i].left;
+		}
+	}
+	tree_node *nn = xmalloc((size_t)n * sizeof *nn);
+	for (int j = 0; j < n; j++) {
+		nn[j] = t->node[order[j]];
+		if (nn[j].left >= 0) {
+			nn[j].left = id[nn[j].left];
+			nn[j].right = id[nn[j].right];
+		}
+	}
+	free(t->node);
+	t->node = nn;
+	free(stack);
+	free(order);
+	free(id);
+}
+
 void
 truth_heads(tree *t, const char *tname, const featset *fs, const char *sname,
-            truth_count *out, FILE *log)
+            int max_depth, truth_count *out, FILE *log)
 {
 	memset(out, 0, sizeof *out);
+	th_ctx c = {.t = t, .max_depth = max_depth, .out = out, .log = log};
 	featmap *fm = featmap_new(t, fs, tname, sname);
-	int ext = class_index(t, DEFAULT_CHOICE);
+	c.ext = class_index(t, DEFAULT_CHOICE);
 	int *cix = xmalloc(((size_t)fs->n_choices + 1) * sizeof *cix);
 	for (int j = 0; j < fs->n_choices; j++)
 		cix[j] = class_index(t, fs->choices[j]);
 	tin *in = xcalloc((size_t)fs->n_inputs + 1, sizeof *in);
-	double *x = xmalloc(((size_t)t->n_feat + 1) * sizeof *x);
+	int *leaf_of = xmalloc(((size_t)fs->n_inputs + 1) * sizeof *leaf_of);
 	int n = 0;
 	for (int i = 0; i < fs->n_inputs; i++) {
 		double best = INFINITY;
@@ -107,105 +406,66 @@ truth_heads(tree *t, const char *tname, const featset *fs, const char *sname,
 			out->skipped++;
 			continue;
 		}
-		tin *v = &in[n++];
-		featmap_x(fm, t, fs, i, x);
-		v->leaf = tree_apply(t, x);
+		tin *v = &in[n];
+		v->x = xmalloc(((size_t)t->n_feat + 1) * sizeof *v->x);
+		featmap_x(fm, t, fs, i, v->x);
+		leaf_of[n++] = tree_apply(t, v->x);
 		v->best = best;
 		v->ms = xmalloc(((size_t)t->n_class + 1) * sizeof *v->ms);
-		for (int c = 0; c < t->n_class; c++)
-			v->ms[c] = INFINITY;
+		for (int k = 0; k < t->n_class; k++)
+			v->ms[k] = INFINITY;
 		for (int r = fs->first[i]; r < fs->first[i + 1]; r++)
 			if (cix[fs->choice[r]] >= 0 && fs->ms[r] < v->ms[cix[fs->choice[r]]])
 				v->ms[cix[fs->choice[r]]] = fs->ms[r];
 	}
 	out->inputs = n;
-	tree_prob *r = xmalloc(((size_t)t->n_class + 1) * sizeof *r);
+	c.in = in;
+	c.r = xmalloc(((size_t)t->n_class + 1) * sizeof *c.r);
+	c.sl = xmalloc(((size_t)t->n_class + 1) * sizeof *c.sl);
+	c.nl = xmalloc(((size_t)t->n_class + 1) * sizeof *c.nl);
+	c.cap_depth = t->n_node;
+	c.depth = xcalloc((size_t)c.cap_depth + 1, sizeof *c.depth);
+	for (int i = 0; i < t->n_node; i++)  /* parents precede children */
+		if (t->node[i].left >= 0)
+			c.depth[t->node[i].left] = c.depth[t->node[i].right] =
+				c.depth[i] + 1;
 	int *q = xmalloc(((size_t)n + 1) * sizeof *q);
-	double k1b = 0, k1a = 0, alb = 0, ala = 0;
-	int counted = 0;
-	char *done = xcalloc((size_t)t->n_node + 1, 1);
+	int n_orig = t->n_node;
+	char *done = xcalloc((size_t)n_orig + 1, 1);
+	char name[32];
 	for (int a = 0; a < n; a++) {
-		int leaf = in[a].leaf, nq = 0;
+		int leaf = leaf_of[a], nq = 0;
 		if (done[leaf])
 			continue;
 		done[leaf] = 1;
 		for (int b = a; b < n; b++)
-			if (in[b].leaf == leaf)
+			if (leaf_of[b] == leaf)
 				q[nq++] = b;
-		int m = tree_ranked(t, leaf, r, t->n_class);
-		if (m == 0) { /* an unsafe leaf: Inductor's own choices run */
-			out->unsafe += nq;
+		if (tree_ranked(t, leaf, c.r, t->n_class) == 0) {
+			out->unsafe += nq; /* an unsafe leaf: Inductor's own run */
 			continue;
 		}
 		out->leaves++;
-		/* the tree's own head and pick, per input */
-		double hx = 0, h1 = 0, p1 = 0;
-		int pk = t->leaf_pick ? t->node[leaf].pick : -1;
-		for (int j = 0; j < nq; j++) {
-			const tin *v = &in[q[j]];
-			int h = first_measured(r, m, v);
-			double th = h >= 0 ? v->ms[h] : INFINITY;
-			double te = ext >= 0 ? v->ms[ext] : INFINITY;
-			double tp = pk >= 0 && isfinite(v->ms[pk]) ? v->ms[pk] : th;
-			hx += lnr(te < th ? te : th, v->best);
-			h1 += lnr(th, v->best);
-			p1 += lnr(tp, v->best);
-		}
-		/* the candidates: listed, measured on every input of q */
-		int bh = -1, bp = -1;
-		double bhx = INFINITY, bh1 = INFINITY, bpx = INFINITY, bp1 = INFINITY;
-		const double eps = 1e-9 * nq;
-		for (int j = 0; j < m; j++) {
-			int c = r[j].cls;
-			double sx = 0, s1 = 0;
-			for (int u = 0; u < nq; u++) {
-				sx += lnr(k1_ms(&in[q[u]], c, ext), in[q[u]].best);
-				s1 += lnr(in[q[u]].ms[c], in[q[u]].best);
-			}
-			if (!isfinite(s1))
-				continue;
-			if (better(sx, s1, bhx, bh1, eps))
-				bh = c, bhx = sx, bh1 = s1;
-			if (better(s1, sx, bp1, bpx, eps))
-				bp = c, bpx = sx, bp1 = s1;
-		}
-		int new_head = bh >= 0 && better(bhx, bh1, hx, h1, eps);
-		int new_pick = t->leaf_pick && bp >= 0 && bp1 < p1 - eps;
-		if (new_head) {
-			if (log)
-				fprintf(log, "truth: leaf %d (%d inputs): head %s -> %s "
-				        "(k = 1 regret %.4f -> %.4f)\n", leaf, nq,
-				        t->cls[r[0].cls], t->cls[bh],
-				        exp(hx / nq), exp(bhx / nq));
-			move_first(t, leaf, r, m, bh);
-			out->heads++;
-		}
-		if (new_pick) {
-			if (log)
-				fprintf(log, "truth: leaf %d (%d inputs): pick %s -> %s "
-				        "(regret alone %.4f -> %.4f)\n", leaf, nq,
-				        pk >= 0 ? t->cls[pk] : "(the list head)", t->cls[bp],
-				        exp(p1 / nq), exp(bp1 / nq));
-			t->node[leaf].pick = bp;
-			out->picks++;
-		}
-		/* a pick that is the list head follows a new head */
-		int follows = !t->leaf_pick || pk < 0;
-		k1b += hx, alb += p1;
-		k1a += new_head ? bhx : hx;
-		ala += new_pick ? bp1 : follows && new_head ? bh1 : p1;
-		counted += nq;
+		snprintf(name, sizeof name, "leaf %d", leaf);
+		grow(&c, leaf, q, nq, 0, name);
 	}
-	out->k1_before = counted ? exp(k1b / counted) : 1;
-	out->k1_after = counted ? exp(k1a / counted) : 1;
-	out->alone_before = counted ? exp(alb / counted) : 1;
-	out->alone_after = counted ? exp(ala / counted) : 1;
-	for (int a = 0; a < n; a++)
+	if (out->splits)
+		preorder(t);
+	out->k1_before = c.counted ? exp(c.k1b / c.counted) : 1;
+	out->k1_after = c.counted ? exp(c.k1a / c.counted) : 1;
+	out->alone_before = c.counted ? exp(c.alb / c.counted) : 1;
+	out->alone_after = c.counted ? exp(c.ala / c.counted) : 1;
+	for (int a = 0; a < n; a++) {
 		free(in[a].ms);
+		free(in[a].x);
+	}
 	free(done);
 	free(q);
-	free(r);
-	free(x);
+	free(c.r);
+	free(c.sl);
+	free(c.nl);
+	free(c.depth);
+	free(leaf_of);
 	free(in);
 	free(cix);
 	free(fm);
