@@ -33,7 +33,8 @@
 #          the left leaf and the root unchanged.
 # Truth splits (each side's cost: the lowest summed ln regret alone of a
 # class the leaf lists; gain = the leaf's cost - both sides'; split where
-# gain >= 0.05 and each side keeps >= 2 inputs; --truth-depth, default 2):
+# gain >= 0.05 and >= 0.01 per input of the leaf, and each side keeps >= 2
+# inputs; --truth-depth, default 2):
 #   split  m = 1, 2: E 2.0, A 1.0, B 1.5; m = 3, 4: E 2.0, A 1.2, B 1.0.
 #          Root (all.tsv): cost A 2 ln 1.2 = 0.3646 (B 2 ln 1.5, E 4 ln 2);
 #          the only cut with 2 a side, m <= 2.5, costs 0 + 0: gain 0.3646,
@@ -50,6 +51,11 @@
 #          alone and at k = 1: nothing changes, byte for byte.
 #   high   the same with 1.03: gain 2 ln 1.03 = 0.0591 >= 0.05: split at
 #          m <= 2.5, alone 1.03^(2/4) = 1.0149 -> 1.
+#   mean   m = 1, 2: E 2.0, A 1.031, B 1.0; m = 3..10: E 2.0, A 1.0, B
+#          1.031.  Cost A 2 ln 1.031 = 0.0611; m <= 2.5 gains all of it,
+#          above 0.05 but below 0.01 per input of the leaf (0.1): no split
+#          (on a large truth chance alone gains 0.05).  Head A stays, pick
+#          B -> A.
 #   side   m = 1: E 2.0, A 1.0, B 3.0; m = 2, 3, 4: E 2.0, A 1.02, B 1.0.
 #          Cost A 3 ln 1.02 = 0.0594.  m <= 1.5 would gain all 0.0594 but
 #          leaves 1 input left; m <= 2.5 gains 2 ln 1.02 = 0.0396 (left A
@@ -107,6 +113,8 @@ log "$TMP/h100.txt" 232448 "1 1.0 3.0 2.0"; feat h100
 log "$TMP/split.txt" 166912 "1 2.0 1.0 1.5" "2 2.0 1.0 1.5" "3 2.0 1.2 1.0" "4 2.0 1.2 1.0"; feat split
 log "$TMP/low.txt" 166912 "1 2.0 1.00 1.02" "2 2.0 1.00 1.02" "3 2.0 1.02 1.00" "4 2.0 1.02 1.00"; feat low
 log "$TMP/high.txt" 166912 "1 2.0 1.00 1.03" "2 2.0 1.00 1.03" "3 2.0 1.03 1.00" "4 2.0 1.03 1.00"; feat high
+log "$TMP/mean.txt" 166912 "1 2.0 1.031 1.0" "2 2.0 1.031 1.0" "3 2.0 1.0 1.031" "4 2.0 1.0 1.031" "5 2.0 1.0 1.031" \
+	"6 2.0 1.0 1.031" "7 2.0 1.0 1.031" "8 2.0 1.0 1.031" "9 2.0 1.0 1.031" "10 2.0 1.0 1.031"; feat mean
 log "$TMP/side.txt" 166912 "1 2.0 1.0 3.0" "2 2.0 1.02 1.0" "3 2.0 1.02 1.0" "4 2.0 1.02 1.0"; feat side
 log "$TMP/three.txt" 166912 "1 2 1 2" "2 2 1 2" "3 2 2 1" "4 2 2 1" "5 1 2 2" "6 1 2 2"; feat three
 log "$TMP/listed.txt" 166912 "3 1.0 1.5 1.5" "4 1.0 1.5 1.5" "5 1.5 1.0 1.0" "6 1.5 1.0 1.0"; feat listed
@@ -191,6 +199,10 @@ pr high all.tsv 1 high && [ "$(tests "$TMP/high.tsv")" = "0:m:2.5:1:2 1:-:-:-1:-
 	[ "$(nodes "$TMP/high.tsv")" = "0:1,2,0:2 1:1,2,0:1 2:2,1,0:2" ] &&
 	grep -qx "truth: leaf 0 (4 inputs): split at m <= 2.5 (2 | 2 inputs): the best class alone 1.0149 -> 1.0000" "$TMP/high.err" &&
 	ok truth-split-gain-above || fail truth-split-gain-above "$(tests "$TMP/high.tsv") $(cat "$TMP/high.err")"
+# a gain above 0.05 but below 0.01 per input of the leaf: no split
+pr mean all.tsv 1 mean && [ "$(tests "$TMP/mean.tsv")" = "0:-:-:-1:-1" ] && [ "$(nodes "$TMP/mean.tsv")" = "0:1,2,0:1" ] &&
+	[ "$(said mean)" = " in 1 leaves: 0 split, 0 heads, 1 picks, 0 top_k changed" ] &&
+	ok truth-split-mean-gain || fail truth-split-mean-gain "$(tests "$TMP/mean.tsv") $(cat "$TMP/mean.err")"
 # the one cut gaining 0.05 leaves a side 1 input: no split
 pr side all.tsv 1 side && [ "$(tests "$TMP/side.tsv")" = "0:-:-:-1:-1" ] && [ "$(nodes "$TMP/side.tsv")" = "0:1,2,0:1" ] &&
 	[ "$(said side)" = " in 1 leaves: 0 split, 0 heads, 1 picks, 0 top_k changed" ] &&

@@ -65,7 +65,8 @@ main(int argc, char **argv)
 		OPT_INT("--truth-depth", "D", &tdepth, 0, TREE_MAX_DEPTH, 0,
 		        "(ours) with --truth: levels of splits below a leaf whose "
 		        "truth inputs want different kernels alone (>= 2 inputs a "
-		        "side, summed ln regret down >= 0.05); 0: none.  Default 2"),
+		        "side, summed ln regret down >= 0.05 and >= 0.01 per "
+		        "input); 0: none.  Default 2"),
 		OPT_OUT("PRUNED.tsv", &out, OPT_REQUIRED,
 		        "output tree TSV, param ranking_k = K; written atomically"),
 		OPT_END()

@@ -11,10 +11,13 @@
 #include "core/util.h"
 
 /* A truth split must leave this many inputs on each side and lower the
- * summed ln regret alone by at least this much (0.05: one input 5 %
- * faster; the truth's draws vary by 1-2 % per GEMM). */
+ * summed ln regret alone by at least SPLIT_MIN_GAIN (0.05: one input 5 %
+ * faster; the truth's draws vary by 1-2 % per GEMM) and by SPLIT_MIN_MEAN
+ * per input of the leaf (1 %: on a large truth, chance alone lowers the
+ * sum by more than 0.05). */
 #define SPLIT_MIN_SIDE 2
 #define SPLIT_MIN_GAIN 0.05
+#define SPLIT_MIN_MEAN 0.01
 
 /* One truth input: its best time, each tree class's time (+inf: not
  * measured or failed) and its tree feature vector. */
@@ -205,17 +208,31 @@ alone_cost(const th_ctx *c, int m, const int *q, int nq)
 	return best;
 }
 
-/* q sorted by feature f, ties by input index (insertion sort: stable and
- * deterministic; a leaf's truth inputs are few). */
-static void
-sort_by(const tin *in, int f, int *q, int nq)
+/* A value of the feature being cut and its input, for sort_by. */
+typedef struct {
+	double x;
+	int i;
+} keyed;
+
+static int
+cmp_keyed(const void *a, const void *b)
 {
-	for (int i = 1; i < nq; i++) {
-		int v = q[i], j = i;
-		while (j > 0 && in[q[j - 1]].x[f] > in[v].x[f])
-			q[j] = q[j - 1], j--;
-		q[j] = v;
-	}
+	const keyed *p = a, *q = b;
+	if (p->x != q->x)
+		return p->x < q->x ? -1 : 1;
+	return (p->i > q->i) - (p->i < q->i);
+}
+
+/* q sorted by feature f, ties by input index (deterministic); kb is
+ * scratch of nq entries. */
+static void
+sort_by(const tin *in, int f, int *q, int nq, keyed *kb)
+{
+	for (int u = 0; u < nq; u++)
+		kb[u].x = in[q[u]].x[f], kb[u].i = q[u];
+	qsort(kb, (size_t)nq, sizeof *kb, cmp_keyed);
+	for (int u = 0; u < nq; u++)
+		q[u] = kb[u].i;
 }
 
 /* The smallest summed cost over the two sides of a cut: s/n the left
@@ -235,9 +252,9 @@ sides_cost(const th_ctx *c, int m, const double *tot, const int *ntot)
 }
 
 /* The best cut of q (sorted by the feature it returns, -1: none that
- * gains SPLIT_MIN_GAIN): its threshold and left size.  Per feature, the
+ * gains enough): its threshold and left size.  Per feature, the
  * cuts between distinct values; the gain is the leaf's alone_cost less the
- * two sides'.  Ties go to the lower feature index, then the lower cut. */
+ * two sides' (at least SPLIT_MIN_GAIN and SPLIT_MIN_MEAN per input).  Ties go to the lower feature index, then the lower cut. */
 static int
 best_cut(th_ctx *c, int m, int *q, int nq, double *thr, int *nleft,
          double *gain)
@@ -255,10 +272,13 @@ best_cut(th_ctx *c, int m, int *q, int nq, double *thr, int *nleft,
 				ntot[k]++;
 		}
 	}
-	double base = alone_cost(c, m, q, nq), top = SPLIT_MIN_GAIN;
+	double base = alone_cost(c, m, q, nq);
+	double top = SPLIT_MIN_MEAN * nq > SPLIT_MIN_GAIN ? SPLIT_MIN_MEAN * nq
+	                                                  : SPLIT_MIN_GAIN;
 	int bf = -1;
+	keyed *kb = xmalloc(((size_t)nq + 1) * sizeof *kb);
 	for (int f = 0; f < t->n_feat && isfinite(base); f++) {
-		sort_by(c->in, f, q, nq);
+		sort_by(c->in, f, q, nq, kb);
 		for (int j = 0; j < m; j++)
 			c->sl[c->r[j].cls] = 0, c->nl[c->r[j].cls] = 0;
 		for (int i = 1; i < nq; i++) {
@@ -282,7 +302,8 @@ best_cut(th_ctx *c, int m, int *q, int nq, double *thr, int *nleft,
 		}
 	}
 	if (bf >= 0)
-		sort_by(c->in, bf, q, nq);
+		sort_by(c->in, bf, q, nq, kb);
+	free(kb);
 	free(tot);
 	free(ntot);
 	return bf;
