@@ -24,10 +24,13 @@
 #          3: head A -> B (alone sqrt 2 = 1.4142 -> sqrt 1.8 = 1.3416, k = 1
 #          1 -> sqrt 1.2 = 1.0954: the head alone wins though k = 1 loses);
 #          pick B stays (best alone): summary alone 1.3416 -> 1.3416.
-#   agree  m = 1: E 3.0, A 1.0, B 2.0; m = 2: E 1.5, A 2.0, B 1.0.  Alone:
-#          A ln 2, B ln 2 (a tie), E ln 3 + ln 1.5; k = 1: A ln 1.5 < B
-#          ln 2: head A stays, pick B stays (no class better alone):
-#          nothing changes, byte for byte.
+#   agree  m = 1: E 3.0, A 1.0, B 2.0; m = 2: E 3.0, A 2.0, B 1.0.  Alone:
+#          A ln 2, B ln 2, E 2 ln 3; k = 1 (E never faster): A ln 2, B ln
+#          2: A and B tie on both, so head A and pick B stay: nothing
+#          changes, byte for byte.
+#   ptie   m = 1: E 3.0, A 1.0, B 2.0; m = 2: E 1.5, A 2.0, B 1.0.  Alone:
+#          A ln 2, B ln 2 (a tie); k = 1: A ln 1.5 < B ln 2: head A stays,
+#          and the pick follows the same tie-break: B -> A.
 #   right  m = 3, 4 (d1's right leaf only): E 1.0, A 2.0, B 1.2.  Listed
 #          A B (E is not): alone B 2 ln 1.2 < A 2 ln 2: head and pick B;
 #          the left leaf and the root unchanged.
@@ -51,6 +54,12 @@
 #          alone and at k = 1: nothing changes, byte for byte.
 #   high   the same with 1.03: gain 2 ln 1.03 = 0.0591 >= 0.05: split at
 #          m <= 2.5, alone 1.03^(2/4) = 1.0149 -> 1.
+#   unl    right plus m = 5: E 1.0, A and B failed (inf): nothing the right
+#          leaf lists was timed for it, so it is left out (counted as "1
+#          with no listed choice timed") and the leaf changes as for right.
+#   huge   split's times at m = 2^53, +2, +4, +6: the midpoint of 2^53 + 2
+#          and 2^53 + 4 rounds onto 2^53 + 4, which would send that input
+#          left; the cut falls back to 2^53 + 2 (as cart.c), 2 | 2.
 #   mean   m = 1, 2: E 2.0, A 1.031, B 1.0; m = 3..10: E 2.0, A 1.0, B
 #          1.031.  Cost A 2 ln 1.031 = 0.0611; m <= 2.5 gains all of it,
 #          above 0.05 but below 0.01 per input of the leaf (0.1): no split
@@ -107,12 +116,16 @@ feat() { "$BIN/featurize" -o "$TMP/$1.feat.tsv" "$TMP/$1.txt" 2>"$TMP/feat.err" 
 log "$TMP/ext.txt" 166912 "1 1.0 3.0 2.0" "2 1.0 3.0 2.0"; feat ext
 log "$TMP/pick.txt" 166912 "1 2.0 1.0 3.0" "2 2.0 1.0 3.0"; feat pick
 log "$TMP/alone.txt" 166912 "1 1.0 2.0 1.5" "2 3.0 1.0 1.2"; feat alone
-log "$TMP/agree.txt" 166912 "1 3.0 1.0 2.0" "2 1.5 2.0 1.0"; feat agree
+log "$TMP/agree.txt" 166912 "1 3.0 1.0 2.0" "2 3.0 2.0 1.0"; feat agree
+log "$TMP/ptie.txt" 166912 "1 3.0 1.0 2.0" "2 1.5 2.0 1.0"; feat ptie
 log "$TMP/right.txt" 166912 "3 1.0 2.0 1.2" "4 1.0 2.0 1.2"; feat right
 log "$TMP/h100.txt" 232448 "1 1.0 3.0 2.0"; feat h100
 log "$TMP/split.txt" 166912 "1 2.0 1.0 1.5" "2 2.0 1.0 1.5" "3 2.0 1.2 1.0" "4 2.0 1.2 1.0"; feat split
 log "$TMP/low.txt" 166912 "1 2.0 1.00 1.02" "2 2.0 1.00 1.02" "3 2.0 1.02 1.00" "4 2.0 1.02 1.00"; feat low
 log "$TMP/high.txt" 166912 "1 2.0 1.00 1.03" "2 2.0 1.00 1.03" "3 2.0 1.03 1.00" "4 2.0 1.03 1.00"; feat high
+log "$TMP/unl.txt" 166912 "3 1.0 2.0 1.2" "4 1.0 2.0 1.2" "5 1.0 inf inf"; feat unl
+H=9007199254740992
+log "$TMP/huge.txt" 166912 "$H 2.0 1.0 1.5" "$((H + 2)) 2.0 1.0 1.5" "$((H + 4)) 2.0 1.5 1.0" "$((H + 6)) 2.0 1.5 1.0"; feat huge
 log "$TMP/mean.txt" 166912 "1 2.0 1.031 1.0" "2 2.0 1.031 1.0" "3 2.0 1.0 1.031" "4 2.0 1.0 1.031" "5 2.0 1.0 1.031" \
 	"6 2.0 1.0 1.031" "7 2.0 1.0 1.031" "8 2.0 1.0 1.031" "9 2.0 1.0 1.031" "10 2.0 1.0 1.031"; feat mean
 log "$TMP/side.txt" 166912 "1 2.0 1.0 3.0" "2 2.0 1.02 1.0" "3 2.0 1.02 1.0" "4 2.0 1.02 1.0"; feat side
@@ -165,6 +178,10 @@ pr alone all.tsv 1 alone && [ "$(nodes "$TMP/alone.tsv")" = "0:2,1,0:2" ] &&
 # a truth that agrees with the tree changes nothing, byte for byte
 pr agree all.tsv 1 agree && test_cmp truth-heads-agree-unchanged "$TMP/plain.tsv" "$TMP/agree.tsv"
 [ "$(said agree)" = " in 1 leaves: 0 split, 0 heads, 0 picks, 0 top_k changed" ] && ok truth-heads-agree-said || fail truth-heads-agree-said "$(cat "$TMP/agree.err")"
+# a pick tied alone goes to the better k = 1, as the head does
+pr ptie all.tsv 1 ptie && [ "$(nodes "$TMP/ptie.tsv")" = "0:1,2,0:1" ] &&
+	[ "$(said ptie)" = " in 1 leaves: 0 split, 0 heads, 1 picks, 0 top_k changed" ] &&
+	ok truth-heads-pick-tie || fail truth-heads-pick-tie "$(nodes "$TMP/ptie.tsv") $(cat "$TMP/ptie.err")"
 # only the leaf the truth reaches; a class the leaf does not list is no candidate
 pr right d1.tsv 1 right && [ "$(nodes "$TMP/right.tsv")" = "0:1,2,0:2 1:0,2,1:0 2:2,1:2" ] &&
 	ok truth-heads-one-leaf || fail truth-heads-one-leaf "$(nodes "$TMP/right.tsv") $(cat "$TMP/right.err")"
@@ -199,6 +216,14 @@ pr high all.tsv 1 high && [ "$(tests "$TMP/high.tsv")" = "0:m:2.5:1:2 1:-:-:-1:-
 	[ "$(nodes "$TMP/high.tsv")" = "0:1,2,0:2 1:1,2,0:1 2:2,1,0:2" ] &&
 	grep -qx "truth: leaf 0 (4 inputs): split at m <= 2.5 (2 | 2 inputs): the best class alone 1.0149 -> 1.0000" "$TMP/high.err" &&
 	ok truth-split-gain-above || fail truth-split-gain-above "$(tests "$TMP/high.tsv") $(cat "$TMP/high.err")"
+# an input none of whose leaf's classes was timed is left out, not scored
+pr unl d1.tsv 1 unl && [ "$(nodes "$TMP/unl.tsv")" = "0:1,2,0:2 1:0,2,1:0 2:2,1:2" ] &&
+	grep -q ': 3 inputs (0 skipped: every choice failed; 0 in unsafe leaves; 1 with no listed choice timed) in 1 leaves: 0 split, 1 heads, 1 picks, 0 top_k changed; k = 1 regret 1.0000 -> 1.0000, the pick alone 2.0000 -> 1.2000' "$TMP/unl.err" &&
+	ok truth-unlisted-left-out || fail truth-unlisted-left-out "$(nodes "$TMP/unl.tsv") $(cat "$TMP/unl.err")"
+# a midpoint that rounds onto the right value falls back to the left one
+pr huge all.tsv 1 huge && [ "$(tests "$TMP/huge.tsv")" = "0:m:9007199254740994:1:2 1:-:-:-1:-1 2:-:-:-1:-1" ] &&
+	grep -q "split at m <= 9007199254740994 (2 | 2 inputs)" "$TMP/huge.err" &&
+	ok truth-split-cut-rounding || fail truth-split-cut-rounding "$(tests "$TMP/huge.tsv") $(cat "$TMP/huge.err")"
 # a gain above 0.05 but below 0.01 per input of the leaf: no split
 pr mean all.tsv 1 mean && [ "$(tests "$TMP/mean.tsv")" = "0:-:-:-1:-1" ] && [ "$(nodes "$TMP/mean.tsv")" = "0:1,2,0:1" ] &&
 	[ "$(said mean)" = " in 1 leaves: 0 split, 0 heads, 1 picks, 0 top_k changed" ] &&

@@ -98,9 +98,10 @@ main(int argc, char **argv)
 		truth_count tc;
 		truth_heads(&p, in, &fs, truth, tdepth, &tc, stderr);
 		fprintf(stderr, "prune: truth %s: %d inputs (%d skipped: every choice "
-		        "failed; %d in unsafe leaves) in %d leaves: %d split, %d heads, "
+		        "failed; %d in unsafe leaves; %d with no listed choice timed) in "
+		        "%d leaves: %d split, %d heads, "
 		        "%d picks, %d top_k changed; k = 1 regret %.4f -> %.4f, the pick alone %.4f -> "
-		        "%.4f (geomean)\n", truth, tc.inputs, tc.skipped, tc.unsafe,
+		        "%.4f (geomean)\n", truth, tc.inputs, tc.skipped, tc.unsafe, tc.unlisted,
 		        tc.leaves, tc.splits, tc.heads, tc.picks, tc.topks, tc.k1_before, tc.k1_after,
 		        tc.alone_before, tc.alone_after);
 		featset_free(&fs);

@@ -122,7 +122,7 @@ set_head_pick(th_ctx *c, int leaf, const int *q, int nq, const char *name)
 	int ext = c->ext;
 	int m = tree_ranked(t, leaf, r, t->n_class);
 	/* the tree's own head and pick, per input */
-	double hx = 0, h1 = 0, p1 = 0;
+	double hx = 0, h1 = 0, p1 = 0, px = 0;
 	int pk = t->leaf_pick ? t->node[leaf].pick : -1;
 	for (int j = 0; j < nq; j++) {
 		const tin *v = &in[q[j]];
@@ -133,6 +133,7 @@ set_head_pick(th_ctx *c, int leaf, const int *q, int nq, const char *name)
 		hx += lnr(te < th ? te : th, v->best);
 		h1 += lnr(th, v->best);
 		p1 += lnr(tp, v->best);
+		px += lnr(te < tp ? te : tp, v->best);
 	}
 	/* the candidates: listed, measured on every input of q */
 	int bh = -1, bp = -1;
@@ -153,7 +154,8 @@ set_head_pick(th_ctx *c, int leaf, const int *q, int nq, const char *name)
 			bp = k, bpx = sx, bp1 = s1;
 	}
 	int new_head = bh >= 0 && better(bh1, bhx, h1, hx, eps);
-	int new_pick = t->leaf_pick && bp >= 0 && bp1 < p1 - eps;
+	int new_pick = t->leaf_pick && bp >= 0 && bp != pk &&
+	               better(bp1, bpx, p1, px, eps);
 	if (new_head) {
 		if (c->log)
 			fprintf(c->log, "truth: %s (%d inputs): head %s -> %s "
@@ -273,8 +275,9 @@ best_cut(th_ctx *c, int m, int *q, int nq, double *thr, int *nleft,
 		}
 	}
 	double base = alone_cost(c, m, q, nq);
-	double top = SPLIT_MIN_MEAN * nq > SPLIT_MIN_GAIN ? SPLIT_MIN_MEAN * nq
-	                                                  : SPLIT_MIN_GAIN;
+	double need = SPLIT_MIN_MEAN * nq > SPLIT_MIN_GAIN ? SPLIT_MIN_MEAN * nq
+	                                                   : SPLIT_MIN_GAIN;
+	double top = -INFINITY;
 	int bf = -1;
 	keyed *kb = xmalloc(((size_t)nq + 1) * sizeof *kb);
 	for (int f = 0; f < t->n_feat && isfinite(base); f++) {
@@ -295,9 +298,13 @@ best_cut(th_ctx *c, int m, int *q, int nq, double *thr, int *nleft,
 			if (!(a < b) || i < SPLIT_MIN_SIDE || nq - i < SPLIT_MIN_SIDE)
 				continue;
 			double g = base - sides_cost(c, m, tot, ntot);
-			if (g > top + 1e-9) {
+			if (g >= need - 1e-9 && g > top + 1e-9) {
 				top = g, bf = f, *nleft = i, *gain = g;
-				*thr = a + (b - a) / 2;
+				/* as cart.c: a midpoint that rounds onto b would send
+				 * b's inputs left */
+				*thr = a / 2.0 + b / 2.0;
+				if (*thr == b || isinf(*thr))
+					*thr = a;
 			}
 		}
 	}
@@ -459,13 +466,20 @@ truth_heads(tree *t, const char *tname, const featset *fs, const char *sname,
 		if (done[leaf])
 			continue;
 		done[leaf] = 1;
-		for (int b = a; b < n; b++)
-			if (leaf_of[b] == leaf)
+		int m = tree_ranked(t, leaf, c.r, t->n_class), nu = 0;
+		for (int b = a; b < n; b++) {
+			if (leaf_of[b] != leaf)
+				continue;
+			if (m == 0)
+				out->unsafe++; /* an unsafe leaf: Inductor's own run */
+			else if (first_measured(c.r, m, &in[b]) < 0)
+				nu++;          /* nothing the leaf lists was timed */
+			else
 				q[nq++] = b;
-		if (tree_ranked(t, leaf, c.r, t->n_class) == 0) {
-			out->unsafe += nq; /* an unsafe leaf: Inductor's own run */
-			continue;
 		}
+		out->unlisted += nu;
+		if (nq == 0)
+			continue;
 		out->leaves++;
 		snprintf(name, sizeof name, "leaf %d", leaf);
 		grow(&c, leaf, q, nq, 0, name);

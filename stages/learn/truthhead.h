@@ -26,7 +26,8 @@
  * (summing to 1; the order is all that emit and Inductor use).  A tree without picks (no param
  * leaf_pick), or a node whose pick is -1, runs its list's first entry
  * alone: there the pick follows the head (its figures say so).  Inputs whose every
- * choice failed are skipped.
+ * choice failed are skipped, and so are those for which no class their
+ * leaf lists was timed.
  *
  * Splits come first: a leaf whose truth inputs want different classes
  * alone (the Inductor clock the k = 1 hedge relies on is biased on ATen at
@@ -50,6 +51,8 @@ typedef struct {
 	int inputs;    /* truth inputs routed (every choice failed: skipped) */
 	int skipped;
 	int unsafe;    /* of them, those reaching a leaf without a list */
+	int unlisted;  /* those none of whose leaf's listed classes was timed
+	                  (they score nothing, and are left out) */
 	int leaves;    /* leaves with a list they reach */
 	int heads;     /* heads replaced */
 	int picks;     /* picks replaced */
