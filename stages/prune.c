@@ -60,13 +60,14 @@ main(int argc, char **argv)
 		        "different kernels, then get as head and pick the class "
 		        "with the lowest regret alone over them (ties by k = 1's, "
 		        "beside extern_mm), each only where it beats the tree's, "
-		        "and top_k 1 (learn/truthhead.h); one line per change on "
-		        "stderr"),
+		        "and, in a tree with per-leaf k, top_k 1 "
+		        "(learn/truthhead.h); one line per change and the totals "
+		        "on stderr"),
 		OPT_INT("--truth-depth", "D", &tdepth, 0, TREE_MAX_DEPTH, 0,
 		        "(ours) with --truth: levels of splits below a leaf whose "
 		        "truth inputs want different kernels alone (>= 2 inputs a "
 		        "side, summed ln regret down >= 0.05 and >= 0.01 per "
-		        "input); 0: none.  Default 2"),
+		        "input); 0 to 64, 0: none.  Default 2"),
 		OPT_OUT("PRUNED.tsv", &out, OPT_REQUIRED,
 		        "output tree TSV, param ranking_k = K; written atomically"),
 		OPT_END()

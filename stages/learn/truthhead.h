@@ -34,8 +34,9 @@
  * small m, so what runs alone is what counts) is split on the tree feature
  * and threshold (the midpoint between two of the inputs' values) that
  * lower the summed ln regret alone of each side's best listed class most,
- * when that gain is at least 0.05 and 0.01 per input of the leaf, and each
- * side keeps at least 2 inputs;
+ * when that gain is at least 0.05 and 0.01 per input of the node it splits,
+ * and each side keeps at least 2 inputs (a midpoint that rounds onto the
+ * right value falls back to the left one, as cart.c does);
  * up to max_depth levels below the leaf (0: none), within TREE_MAX_DEPTH.
  * The children copy the leaf's list, pick and top_k, with n_samples and
  * weighted_n 0 (the training rows are not seen here), and each then gets
