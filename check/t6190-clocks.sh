@@ -7,7 +7,8 @@
 # lacks ignored).  Bad input names its file and line and writes nothing.
 # perf/models/bench_clocks.sh with a stand-in bench (check/clocks/fake_bench.sh):
 # the clock that logs the truth's own times is the best one.
-# perf/models/head_truth.py: a known one-leaf tree's k = 1 and head-alone regret on the truth.
+# perf/models/head_truth.py: a known one-leaf tree's k = 1 and head-alone regret on the truth,
+# and k = 1 with the hedge decided by known Inductor timings (--records).
 # perf/models/clock_probe.py: its input checks, and its exit without a GPU.
 # Prerequisites: python3; shapes, triton_cands, featurize, fit and eval built (make check builds them).
 . check/lib.sh
@@ -194,8 +195,26 @@ ht "$TMP/tl.tree.tsv" "$TMP/tl.txt" --strict > "$TMP/ht1.md" 2>&1 && grep -qx '3
 ht "$TMP/tl.tree.tsv" "$TMP/tl_e.txt" > "$TMP/ht5.md" 2>&1
 grep -qx '3 inputs in 1 leaves: k = 1 regret geomean 1.0000; 0 lose.' "$TMP/ht5.md" &&
 	grep -qx 'The head alone (no extern_mm beside it: mmrank.inductor.s aten="listed"): regret geomean 15.3262.' "$TMP/ht5.md" &&
-	grep -Eq '^\| 0 \| 3 \| type=triton_[^|]* \| 1\.0000 \| 1\.000 \| - \| 15\.3262 \|$' "$TMP/ht5.md" &&
+	grep -Eq '^\| 0 \| 3 \| type=triton_[^|]* \| 1\.0000 \| 1\.000 \| - \| 15\.3262 \| 1\.0000, 0 \|$' "$TMP/ht5.md" &&
 	ok head-truth-head-alone || fail head-truth-head-alone "$(tr '\n' '|' < "$TMP/ht5.md")"
+# --records: Inductor's clock decides the hedge (check/clocks/records.jsonl,
+# mode b: addmm 2048x768x2304 bias_addmm 0.06 > TA 0.044, mm 2048x768x50257
+# extern_mm 0.2 > TA 0.09: TA; mm 16x768x50257 extern_mm 0.015 < TA 0.02:
+# extern_mm).  On the truth (TA fastest; E 1.5x it at m = 16): regret
+# 1.5^(1/3) = 1.1447, where k = 1 assumed 1.0000.  Where extern_mm is
+# fastest (tl_e): TA runs at m = 2048 (0.04/0.001, 0.09/0.001), E at m = 16:
+# 3600^(1/3) = 15.3262, as the head alone
+ht "$TMP/tl.tree.tsv" "$TMP/tl.txt" --records $C/records.jsonl > "$TMP/ht6.md" 2>&1 &&
+	grep -qx "k = 1 with the hedge decided on Inductor's clock (--records; 3 of 3 inputs timed there or headed by extern_mm, the others as k = 1 above): regret geomean 1.1447." "$TMP/ht6.md" &&
+	grep -Eq '^\| 0 \| 3 \| type=triton_[^|]* \| 1\.0000 \| 1\.000 \| - \| 1\.0000 \| 1\.1447, 3 \|$' "$TMP/ht6.md" &&
+	ok head-truth-inductor-clock || fail head-truth-inductor-clock "$(tr '\n' '|' < "$TMP/ht6.md")"
+ht "$TMP/tl.tree.tsv" "$TMP/tl_e.txt" --records $C/records.jsonl > "$TMP/ht7.md" 2>&1 &&
+	grep -q "): regret geomean 15.3262.$" "$TMP/ht7.md" && ok head-truth-inductor-clock-keeps-head ||
+	fail head-truth-inductor-clock-keeps-head "$(tr '\n' '|' < "$TMP/ht7.md")"
+grep -v '"mode": "b"' $C/records.jsonl > "$TMP/nob.jsonl"
+ht "$TMP/tl.tree.tsv" "$TMP/tl.txt" --records "$TMP/nob.jsonl" -o "$TMP/ht8.md" 2>"$TMP/err"
+[ $? = 2 ] && grep -q "nob.jsonl: no mode b record" "$TMP/err" && [ ! -e "$TMP/ht8.md" ] && ok head-truth-records-need-b ||
+	fail head-truth-records-need-b "$(cat "$TMP/err")"
 ht "$TMP/tl_e.tree.tsv" "$TMP/tl.txt" --strict > "$TMP/ht2.md" 2>&1
 [ $? = 1 ] && grep -qx '3 inputs in 1 leaves: k = 1 regret geomean 1.2772; 3 lose.' "$TMP/ht2.md" &&
 	grep -q '| 0 | 3 | extern_mm | 1.2772 | 1.500 | ' "$TMP/ht2.md" && ok head-truth-extern-head-loses ||
