@@ -54,6 +54,11 @@
 #          alone and at k = 1: nothing changes, byte for byte.
 #   high   the same with 1.03: gain 2 ln 1.03 = 0.0591 >= 0.05: split at
 #          m <= 2.5, alone 1.03^(2/4) = 1.0149 -> 1.
+#   noop   m = 1, 2: E 2.0, A 1.0, B failed; m = 3, 4: E 2.0, A failed, B
+#          1.0.  Only E is timed on all 4 (cost 4 ln 2); m <= 2.5 leaves A
+#          (0) and B (0): the split is made, but each side's own first
+#          timed class is already A, resp. B, so both keep the list A B E
+#          and pick B: the split is undone, the file byte-identical.
 #   unl    right plus m = 5: E 1.0, A and B failed (inf): nothing the right
 #          leaf lists was timed for it, so it is left out (counted as "1
 #          with no listed choice timed") and the leaf changes as for right.
@@ -123,6 +128,7 @@ log "$TMP/h100.txt" 232448 "1 1.0 3.0 2.0"; feat h100
 log "$TMP/split.txt" 166912 "1 2.0 1.0 1.5" "2 2.0 1.0 1.5" "3 2.0 1.2 1.0" "4 2.0 1.2 1.0"; feat split
 log "$TMP/low.txt" 166912 "1 2.0 1.00 1.02" "2 2.0 1.00 1.02" "3 2.0 1.02 1.00" "4 2.0 1.02 1.00"; feat low
 log "$TMP/high.txt" 166912 "1 2.0 1.00 1.03" "2 2.0 1.00 1.03" "3 2.0 1.03 1.00" "4 2.0 1.03 1.00"; feat high
+log "$TMP/noop.txt" 166912 "1 2.0 1.0 inf" "2 2.0 1.0 inf" "3 2.0 inf 1.0" "4 2.0 inf 1.0"; feat noop
 log "$TMP/unl.txt" 166912 "3 1.0 2.0 1.2" "4 1.0 2.0 1.2" "5 1.0 inf inf"; feat unl
 H=9007199254740992
 log "$TMP/huge.txt" 166912 "$H 2.0 1.0 1.5" "$((H + 2)) 2.0 1.0 1.5" "$((H + 4)) 2.0 1.5 1.0" "$((H + 6)) 2.0 1.5 1.0"; feat huge
@@ -216,6 +222,11 @@ pr high all.tsv 1 high && [ "$(tests "$TMP/high.tsv")" = "0:m:2.5:1:2 1:-:-:-1:-
 	[ "$(nodes "$TMP/high.tsv")" = "0:1,2,0:2 1:1,2,0:1 2:2,1,0:2" ] &&
 	grep -qx "truth: leaf 0 (4 inputs): split at m <= 2.5 (2 | 2 inputs): the best class alone 1.0149 -> 1.0000" "$TMP/high.err" &&
 	ok truth-split-gain-above || fail truth-split-gain-above "$(tests "$TMP/high.tsv") $(cat "$TMP/high.err")"
+# a split after which both sides run the same is undone
+pr noop all.tsv 1 noop && test_cmp truth-split-noop-undone "$TMP/plain.tsv" "$TMP/noop.tsv"
+grep -qx "truth: leaf 0: split undone: both sides run the same" "$TMP/noop.err" &&
+	[ "$(said noop)" = " in 1 leaves: 0 split, 0 heads, 0 picks, 0 top_k changed" ] &&
+	ok truth-split-noop-said || fail truth-split-noop-said "$(cat "$TMP/noop.err")"
 # an input none of whose leaf's classes was timed is left out, not scored
 pr unl d1.tsv 1 unl && [ "$(nodes "$TMP/unl.tsv")" = "0:1,2,0:2 1:0,2,1:0 2:2,1:2" ] &&
 	grep -q ': 3 inputs (0 skipped: every choice failed; 0 in unsafe leaves; 1 with no listed choice timed) in 1 leaves: 0 split, 1 heads, 1 picks, 0 top_k changed; k = 1 regret 1.0000 -> 1.0000, the pick alone 2.0000 -> 1.2000' "$TMP/unl.err" &&
@@ -317,6 +328,10 @@ if pr k3s k3.tsv 1 split; then
 else
 	fail truth-topk-one "prune failed: $(head -2 "$TMP/k3s.err")"
 fi
+# an undone split keeps what both sides changed, counted once (noop: top_k)
+pr k3n k3.tsv 1 noop && [ "$(topk "$TMP/k3n.tsv")" = "1" ] &&
+	[ "$(said k3n)" = " in 1 leaves: 0 split, 0 heads, 0 picks, 1 top_k changed" ] &&
+	ok truth-split-undone-keeps-topk || fail truth-split-undone-keeps-topk "$(topk "$TMP/k3n.tsv"); $(cat "$TMP/k3n.err")"
 
 expect_error truth-depth-needs-truth '--truth-depth needs --truth' "$TMP/o.tsv" \
 	"$BIN/prune" --ranking 1 --truth-depth 1 -o "$TMP/o.tsv" "$TMP/all.tsv"

@@ -341,6 +341,24 @@ add_child(th_ctx *c, int leaf)
 	return id;
 }
 
+/* Leaves a and b list the same classes in the same order, with the same
+ * pick and top_k. */
+static int
+same_leaf(const tree *t, int a, int b)
+{
+	const tree_node *x = &t->node[a], *y = &t->node[b];
+	if (x->feature >= 0 || y->feature >= 0 || x->prob_len != y->prob_len ||
+	    x->pick != y->pick || x->top_k != y->top_k)
+		return 0;
+	for (int j = 0; j < x->prob_len; j++) {
+		const tree_prob *p = &t->prob[x->prob_off + j];
+		const tree_prob *r = &t->prob[y->prob_off + j];
+		if (p->cls != r->cls || p->p != r->p)
+			return 0;
+	}
+	return 1;
+}
+
 /* Split leaf where its truth inputs q disagree, up to level c->max_depth,
  * then set each resulting leaf's head and pick. */
 static void
@@ -373,9 +391,33 @@ grow(th_ctx *c, int leaf, int *q, int nq, int level, const char *name)
 	char *sub = xmalloc(strlen(name) + strlen(t->feat[f]) + 64);
 	sprintf(sub, "%s, %s <= %.6g", name, t->feat[f], thr);
 	grow(c, a, q, nleft, level + 1, sub);
+	truth_count mid = *c->out;
 	sprintf(sub, "%s, %s > %.6g", name, t->feat[f], thr);
 	grow(c, b, q + nleft, nq - nleft, level + 1, sub);
 	free(sub);
+	if (same_leaf(t, a, b)) {
+		/* the gain counted only classes every input timed, and each
+		 * side already ran its own through the list: undo, keeping
+		 * what both sides changed, counted once */
+		if (c->log)
+			fprintf(c->log, "truth: %s: split undone: both sides run the "
+			        "same\n", name);
+		d = &t->node[leaf];
+		tree_node *ch = &t->node[a];
+		memcpy(t->prob + d->prob_off, t->prob + ch->prob_off,
+		       (size_t)d->prob_len * sizeof *t->prob);
+		d->feature = -1;
+		d->threshold = -2;
+		d->left = d->right = -1;
+		d->pick = ch->pick;
+		d->top_k = ch->top_k;
+		t->n_prob -= 2 * d->prob_len;
+		t->n_node -= 2;
+		c->out->splits--;
+		c->out->heads -= c->out->heads - mid.heads;
+		c->out->picks -= c->out->picks - mid.picks;
+		c->out->topks -= c->out->topks - mid.topks;
+	}
 }
 
 /* Renumber t's nodes in depth-first pre-order (the format's order). */

@@ -40,7 +40,9 @@
  * up to max_depth levels below the leaf (0: none), within TREE_MAX_DEPTH.
  * The children copy the leaf's list, pick and top_k, with n_samples and
  * weighted_n 0 (the training rows are not seen here), and each then gets
- * its head and pick as above; the tree is renumbered in pre-order. */
+ * its head and pick as above; a split whose two leaves end up alike (list,
+ * pick, top_k) is undone, their change kept once; the tree is renumbered
+ * in pre-order. */
 #ifndef MMRANK_TRUTHHEAD_H
 #define MMRANK_TRUTHHEAD_H
 #include <stdio.h>
