@@ -107,14 +107,6 @@ def read_truth(paths):
     return out
 
 
-def keyable(a):
-    """An autotuned entry (records.py checked) names its GEMM: sizes and
-    dtype known, two strides of two."""
-    st = a.get("strides")
-    return (all(a.get(f) is not None for f in ("m", "k", "n", "dtype")) and isinstance(st, list)
-            and len(st) == 2 and all(s is not None and len(s) == 2 for s in st))
-
-
 def read_records(path):
     """({(op, gid): {choice: ms}} of the "autotuned" entries of run.py's
     mode b records, the entries skipped: symbolic, not keyable); a file
@@ -127,10 +119,10 @@ def read_records(path):
             continue    # e and f autotune the handler's short lists only
         nb += 1
         for a in rec.get("autotuned") or ():
-            if not keyable(a):
+            gid = records.autotuned_gid(a)
+            if gid is None:
                 skipped += 1
                 continue
-            gid = gemm_id(a["m"], a["k"], a["n"], a["dtype"], a["strides"])
             ms = aten_merged(a["ms"])
             cur = out.setdefault((a["op"], gid), {})
             for c, t in ms.items():     # several autotunings: the fastest each

@@ -94,11 +94,9 @@ def read_clock(paths):
                 continue
             nb += 1
             for a in rec.get("autotuned") or ():
-                st = a.get("strides")
-                if (any(a.get(f) is None for f in ("m", "k", "n", "dtype")) or not isinstance(st, list)
-                        or len(st) != 2 or any(x is None or len(x) != 2 for x in st)):
+                gid = records.autotuned_gid(a)
+                if gid is None:
                     continue    # a symbolic size: no input of the truth
-                gid = (a["m"], a["k"], a["n"], str(a["dtype"]), tuple(tuple(x) for x in st))
                 ms = {c: t for c, t in a["ms"].items()
                       if isinstance(t, (int, float)) and 0 < t < math.inf}
                 aten = next((c for c in ATEN if c in ms), None)

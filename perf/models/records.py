@@ -22,6 +22,9 @@ and, for truth.py's records, truth_model.py and truth_log.py use it).
                         a string; the key fields (model, phase, mode, rep)
                         hold only their words, so a record cannot stand for
                         another run's key
+  autotuned_gid(entry)  (m, k, n, dtype, strides) of a record's "autotuned"
+                        entry, the GEMM as every clock names it, or None
+                        (a symbolic size: no clock's key)
   read(path, bad, error=record_error)
                         (line number, record) of each line; a line that is
                         not JSON or not a record is passed to bad(message
@@ -182,6 +185,17 @@ def gemm_key(text):
     if max(x) > SIZE_MAX:
         return None
     return g[1], tuple(x[:3]), g[5], ((x[3], x[4]), (x[5], x[6]))
+
+
+def autotuned_gid(a):
+    """(m, k, n, dtype, ((s10, s11), (s20, s21))) of an "autotuned" entry of a
+    checked record: the GEMM less its op, as every clock names it; None for
+    an entry with a symbolic size or dtype or without two strides of two."""
+    st = a.get("strides")
+    if (any(a.get(f) is None for f in ("m", "k", "n", "dtype")) or not isinstance(st, list)
+            or len(st) != 2 or any(s is None or len(s) != 2 for s in st)):
+        return None
+    return (a["m"], a["k"], a["n"], str(a["dtype"]), tuple(tuple(s) for s in st))
 
 
 GEMM_KEY = _is(lambda v: gemm_key(v) is not None,
