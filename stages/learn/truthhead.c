@@ -135,9 +135,10 @@ set_head_pick(th_ctx *c, int leaf, const int *q, int nq, const char *name)
 		p1 += lnr(tp, v->best);
 		px += lnr(te < tp ? te : tp, v->best);
 	}
-	/* the candidates: listed, measured on every input of q */
-	int bh = -1, bp = -1;
-	double bhx = INFINITY, bh1 = INFINITY, bpx = INFINITY, bp1 = INFINITY;
+	/* the best candidate, for head and pick alike: listed, measured on
+	 * every input of q, lowest regret alone, ties by k = 1's */
+	int bc = -1;
+	double bx = INFINITY, b1 = INFINITY;
 	const double eps = 1e-9 * nq;
 	for (int j = 0; j < m; j++) {
 		int k = r[j].cls;
@@ -148,30 +149,28 @@ set_head_pick(th_ctx *c, int leaf, const int *q, int nq, const char *name)
 		}
 		if (!isfinite(s1))
 			continue;
-		if (better(s1, sx, bh1, bhx, eps))
-			bh = k, bhx = sx, bh1 = s1;
-		if (better(s1, sx, bp1, bpx, eps))
-			bp = k, bpx = sx, bp1 = s1;
+		if (better(s1, sx, b1, bx, eps))
+			bc = k, bx = sx, b1 = s1;
 	}
-	int new_head = bh >= 0 && better(bh1, bhx, h1, hx, eps);
-	int new_pick = t->leaf_pick && bp >= 0 && bp != pk &&
-	               better(bp1, bpx, p1, px, eps);
+	int new_head = bc >= 0 && better(b1, bx, h1, hx, eps);
+	int new_pick = t->leaf_pick && bc >= 0 && bc != pk &&
+	               better(b1, bx, p1, px, eps);
 	if (new_head) {
 		if (c->log)
 			fprintf(c->log, "truth: %s (%d inputs): head %s -> %s "
 			        "(regret alone %.4f -> %.4f, k = 1 %.4f -> %.4f)\n",
-			        name, nq, t->cls[r[0].cls], t->cls[bh], exp(h1 / nq),
-			        exp(bh1 / nq), exp(hx / nq), exp(bhx / nq));
-		move_first(t, leaf, r, m, bh);
+			        name, nq, t->cls[r[0].cls], t->cls[bc], exp(h1 / nq),
+			        exp(b1 / nq), exp(hx / nq), exp(bx / nq));
+		move_first(t, leaf, r, m, bc);
 		c->out->heads++;
 	}
 	if (new_pick) {
 		if (c->log)
 			fprintf(c->log, "truth: %s (%d inputs): pick %s -> %s "
 			        "(regret alone %.4f -> %.4f)\n", name, nq,
-			        pk >= 0 ? t->cls[pk] : "(the list head)", t->cls[bp],
-			        exp(p1 / nq), exp(bp1 / nq));
-		t->node[leaf].pick = bp;
+			        pk >= 0 ? t->cls[pk] : "(the list head)", t->cls[bc],
+			        exp(p1 / nq), exp(b1 / nq));
+		t->node[leaf].pick = bc;
 		c->out->picks++;
 	}
 	/* the truth timed this leaf's candidates in the graph: autotuning
@@ -187,8 +186,8 @@ set_head_pick(th_ctx *c, int leaf, const int *q, int nq, const char *name)
 	/* a pick that is the list head follows a new head */
 	int follows = !t->leaf_pick || pk < 0;
 	c->k1b += hx, c->alb += p1;
-	c->k1a += new_head ? bhx : hx;
-	c->ala += new_pick ? bp1 : follows && new_head ? bh1 : p1;
+	c->k1a += new_head ? bx : hx;
+	c->ala += new_pick || (follows && new_head) ? b1 : p1;
 	c->counted += nq;
 }
 
