@@ -193,22 +193,6 @@ set_head_pick(th_ctx *c, int leaf, const int *q, int nq, const char *name)
 
 /* ---- truth splits -------------------------------------------------------- */
 
-/* The lowest summed ln regret alone over q of a class the leaf lists and
- * every input of q measured (+inf: none). */
-static double
-alone_cost(const th_ctx *c, int m, const int *q, int nq)
-{
-	double best = INFINITY;
-	for (int j = 0; j < m; j++) {
-		double s = 0;
-		for (int u = 0; u < nq && isfinite(s); u++)
-			s += lnr(c->in[q[u]].ms[c->r[j].cls], c->in[q[u]].best);
-		if (s < best)
-			best = s;
-	}
-	return best;
-}
-
 /* A value of the feature being cut and its input, for sort_by. */
 typedef struct {
 	double x;
@@ -236,7 +220,7 @@ sort_by(const tin *in, int f, int *q, int nq, keyed *kb)
 		q[u] = kb[u].i;
 }
 
-/* The smallest summed cost over the two sides of a cut: s/n the left
+/* The smallest summed cost over the two sides of a cut: c->sl/nl the left
  * side's per-class sums and unmeasured counts, tot/ntot the leaf's. */
 static double
 sides_cost(const th_ctx *c, int m, const double *tot, const int *ntot)
@@ -253,12 +237,15 @@ sides_cost(const th_ctx *c, int m, const double *tot, const int *ntot)
 }
 
 /* The best cut of q (sorted by the feature it returns, -1: none that
- * gains enough): its threshold and left size.  Per feature, the
- * cuts between distinct values; the gain is the leaf's alone_cost less the
- * two sides' (at least SPLIT_MIN_GAIN and SPLIT_MIN_MEAN per input).  Ties go to the lower feature index, then the lower cut. */
+ * gains enough): its threshold, left size and gain, and the leaf's cost
+ * before (the lowest summed ln regret alone of a class it lists and every
+ * input of q timed; +inf: none).  Per feature, the cuts between distinct
+ * values; the gain is that cost less the two sides' (at least
+ * SPLIT_MIN_GAIN and SPLIT_MIN_MEAN per input).  Ties go to the lower
+ * feature index, then the lower cut. */
 static int
 best_cut(th_ctx *c, int m, int *q, int nq, double *thr, int *nleft,
-         double *gain)
+         double *before, double *gain)
 {
 	const tree *t = c->t;
 	double *tot = xcalloc((size_t)t->n_class + 1, sizeof *tot);
@@ -273,7 +260,11 @@ best_cut(th_ctx *c, int m, int *q, int nq, double *thr, int *nleft,
 				ntot[k]++;
 		}
 	}
-	double base = alone_cost(c, m, q, nq);
+	double base = INFINITY; /* the leaf's: its best class measured on all */
+	for (int j = 0; j < m; j++)
+		if (ntot[c->r[j].cls] == 0 && tot[c->r[j].cls] < base)
+			base = tot[c->r[j].cls];
+	*before = base;
 	double need = SPLIT_MIN_MEAN * nq > SPLIT_MIN_GAIN ? SPLIT_MIN_MEAN * nq
 	                                                   : SPLIT_MIN_GAIN;
 	double top = -INFINITY;
@@ -366,15 +357,14 @@ grow(th_ctx *c, int leaf, int *q, int nq, int level, const char *name)
 	tree *t = c->t;
 	int m = tree_ranked(t, leaf, c->r, t->n_class);
 	int f = -1, nleft = 0;
-	double thr = 0, gain = 0;
+	double thr = 0, before = 0, gain = 0;
 	if (level < c->max_depth && c->depth[leaf] < TREE_MAX_DEPTH &&
 	    nq >= 2 * SPLIT_MIN_SIDE)
-		f = best_cut(c, m, q, nq, &thr, &nleft, &gain);
+		f = best_cut(c, m, q, nq, &thr, &nleft, &before, &gain);
 	if (f < 0) {
 		set_head_pick(c, leaf, q, nq, name);
 		return;
 	}
-	double before = alone_cost(c, m, q, nq);
 	if (c->log)
 		fprintf(c->log, "truth: %s (%d inputs): split at %s <= %.17g (%d | %d "
 		        "inputs): the best class alone %.4f -> %.4f\n", name, nq,
