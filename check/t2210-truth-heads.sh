@@ -181,8 +181,14 @@ pr alone all.tsv 1 alone && [ "$(nodes "$TMP/alone.tsv")" = "0:2,1,0:2" ] &&
 	grep -qx "truth: leaf 0 (2 inputs): head $A -> $B (regret alone 1.4142 -> 1.3416, k = 1 1.0000 -> 1.0954)" "$TMP/alone.err" &&
 	[ "$(summary alone)" = "in 1 leaves: 0 split, 1 heads, 0 picks, 0 top_k changed; k = 1 regret 1.0000 -> 1.0954, the pick alone 1.3416 -> 1.3416 (geomean)" ] &&
 	ok truth-heads-alone-first || fail truth-heads-alone-first "$(nodes "$TMP/alone.tsv") $(cat "$TMP/alone.err")"
-# a truth that agrees with the tree changes nothing, byte for byte
-pr agree all.tsv 1 agree && test_cmp truth-heads-agree-unchanged "$TMP/plain.tsv" "$TMP/agree.tsv"
+# a truth that agrees with the tree changes nothing, byte for byte, but for
+# param truth 1 (after the other params): the picks were checked in the graph
+TAB=$'\t'
+notruth() { grep -v "^param${TAB}truth${TAB}1\$" "$1"; }
+pr agree all.tsv 1 agree && notruth "$TMP/agree.tsv" >"$TMP/agree-nt.tsv" &&
+	test_cmp truth-heads-agree-unchanged "$TMP/plain.tsv" "$TMP/agree-nt.tsv"
+[ "$(grep -n '^param' "$TMP/agree.tsv" | tail -1)" = "$(($(grep -c '^param' "$TMP/plain.tsv") + 2)):param${TAB}truth${TAB}1" ] &&
+	! grep -q "^param${TAB}truth" "$TMP/plain.tsv" && ok truth-param-written || fail truth-param-written "$(grep '^param' "$TMP/agree.tsv" | tr '\n' '|')"
 [ "$(said agree)" = " in 1 leaves: 0 split, 0 heads, 0 picks, 0 top_k changed" ] && ok truth-heads-agree-said || fail truth-heads-agree-said "$(cat "$TMP/agree.err")"
 # a pick tied alone goes to the better k = 1, as the head does
 pr ptie all.tsv 1 ptie && [ "$(nodes "$TMP/ptie.tsv")" = "0:1,2,0:1" ] &&
@@ -216,14 +222,15 @@ pr depth0 all.tsv 1 split --truth-depth 0 && [ "$(tests "$TMP/depth0.tsv")" = "0
 	[ "$(said depth0)" = " in 1 leaves: 0 split, 0 heads, 1 picks, 0 top_k changed" ] &&
 	ok truth-depth-0-no-split || fail truth-depth-0-no-split "$(nodes "$TMP/depth0.tsv") $(cat "$TMP/depth0.err")"
 # a gain below 0.05 splits nothing (and here changes nothing); just above it does
-pr low all.tsv 1 low && test_cmp truth-split-low-gain "$TMP/plain.tsv" "$TMP/low.tsv"
+pr low all.tsv 1 low && notruth "$TMP/low.tsv" >"$TMP/low-nt.tsv" && test_cmp truth-split-low-gain "$TMP/plain.tsv" "$TMP/low-nt.tsv"
 [ "$(said low)" = " in 1 leaves: 0 split, 0 heads, 0 picks, 0 top_k changed" ] && ok truth-split-low-gain-said || fail truth-split-low-gain-said "$(cat "$TMP/low.err")"
 pr high all.tsv 1 high && [ "$(tests "$TMP/high.tsv")" = "0:m:2.5:1:2 1:-:-:-1:-1 2:-:-:-1:-1" ] &&
 	[ "$(nodes "$TMP/high.tsv")" = "0:1,2,0:2 1:1,2,0:1 2:2,1,0:2" ] &&
 	grep -qx "truth: leaf 0 (4 inputs): split at m <= 2.5 (2 | 2 inputs): the best class alone 1.0149 -> 1.0000" "$TMP/high.err" &&
 	ok truth-split-gain-above || fail truth-split-gain-above "$(tests "$TMP/high.tsv") $(cat "$TMP/high.err")"
 # a split after which both sides run the same is undone
-pr noop all.tsv 1 noop && test_cmp truth-split-noop-undone "$TMP/plain.tsv" "$TMP/noop.tsv"
+pr noop all.tsv 1 noop && notruth "$TMP/noop.tsv" >"$TMP/noop-nt.tsv" &&
+	test_cmp truth-split-noop-undone "$TMP/plain.tsv" "$TMP/noop-nt.tsv"
 grep -qx "truth: leaf 0: split undone: both sides run the same" "$TMP/noop.err" &&
 	[ "$(said noop)" = " in 1 leaves: 0 split, 0 heads, 0 picks, 0 top_k changed" ] &&
 	ok truth-split-noop-said || fail truth-split-noop-said "$(cat "$TMP/noop.err")"
@@ -267,7 +274,7 @@ pr three1 all.tsv 1 three --truth-depth 1 && [ "$(tests "$TMP/three1.tsv")" = "0
 	[ "$(said three1)" = " in 1 leaves: 1 split, 1 heads, 1 picks, 0 top_k changed" ] &&
 	ok truth-depth-1-one-level || fail truth-depth-1-one-level "$(tests "$TMP/three1.tsv") / $(nodes "$TMP/three1.tsv") $(cat "$TMP/three1.err")"
 # a class the leaf does not list does not split it
-pr listed d1.tsv 1 listed && test_cmp truth-split-listed-only "$TMP/plain1.tsv" "$TMP/listed.tsv"
+pr listed d1.tsv 1 listed && notruth "$TMP/listed.tsv" >"$TMP/listed-nt.tsv" && test_cmp truth-split-listed-only "$TMP/plain1.tsv" "$TMP/listed-nt.tsv"
 # an inner leaf splits on n; the nodes are renumbered in pre-order
 pr inner d1.tsv 1 inner && [ "$(tests "$TMP/inner.tsv")" = "0:m:2.5:1:4 1:n:40:2:3 2:-:-:-1:-1 3:-:-:-1:-1 4:-:-:-1:-1" ] &&
 	[ "$(nodes "$TMP/inner.tsv")" = "0:1,2,0:2 1:0,2,1:0 2:0,2,1:0 3:2,0,1:2 4:1,2:1" ] &&
@@ -299,9 +306,23 @@ mkdir -p "$TMP/art"
 if "$BIN/emit" --heuristic-name T --out-dir "$TMP/art" "$TMP/ext.tsv" 2>"$TMP/emit.err"; then
 	sed -n "/def get_pick/,/return/p" "$TMP/art/_T.py" | grep -q "return self.choices\[0\]" && grep -q "return \[(0.500, 0), (0.333, 1), (0.167, 2)\]" "$TMP/art/_T.py" &&
 		ok truth-heads-emitted || fail truth-heads-emitted "$(grep -n 'choices\[\|pick=' "$TMP/art/_T.py" "$TMP/art/T.dot" | head -3)"
+	# param truth: the class attribute mmrank.inductor reads at k = 1
+	grep -qx '    truth = True' "$TMP/art/_T.py" && ok truth-param-emitted || fail truth-param-emitted "$(grep -n truth "$TMP/art/_T.py" | head -3)"
 else
 	fail truth-heads-emitted "emit failed: $(head -2 "$TMP/emit.err")"
 fi
+mkdir -p "$TMP/artp"
+if "$BIN/emit" --heuristic-name T --out-dir "$TMP/artp" "$TMP/plain.tsv" 2>"$TMP/emit.err"; then
+	! grep -q 'truth' "$TMP/artp/_T.py" && ok truth-param-absent-not-emitted || fail truth-param-absent-not-emitted "$(grep -n truth "$TMP/artp/_T.py" | head -3)"
+else
+	fail truth-param-absent-not-emitted "emit failed: $(head -2 "$TMP/emit.err")"
+fi
+# prune keeps the param; tree_read takes 0 or 1 only
+"$BIN/prune" --ranking 1 -o "$TMP/re-ext.tsv" "$TMP/ext.tsv" 2>/dev/null && grep -qx "param${TAB}truth${TAB}1" "$TMP/re-ext.tsv" &&
+	ok truth-param-kept || fail truth-param-kept "$(grep '^param' "$TMP/re-ext.tsv" | tr '\n' '|')"
+sed "s/^param${TAB}truth${TAB}1\$/param${TAB}truth${TAB}2/" "$TMP/ext.tsv" >"$TMP/t2.tsv"
+expect_error truth-param-bad-refused "t2.tsv:[0-9]+: .*truth" "$TMP/o.tsv" \
+	"$BIN/prune" --ranking 1 -o "$TMP/o.tsv" "$TMP/t2.tsv"
 
 # refused, nothing written: another device's truth, a missing file,
 # --truth-depth without --truth or out of range

@@ -21,6 +21,11 @@ class MMRankingH100(LearnedHeuristicDecision):
     # torch.cuda.get_device_name() (upper case, spaces removed).
     gpu = {"name": "h100", "device_name": "H100", "shared_memory": 232448, "capability": (9, 0)}
 
+    # mmrank prune --truth chose the heads and picks of the leaves its inputs
+    # reach on the model's own step times (in-graph truth): mmrank.inductor
+    # runs the pick alone at k = 1 (docs/INDUCTOR.md).
+    truth = True
+
     def __init__(self) -> None:
         self.choices: list[Choice] = []
         self.fill_choices()

@@ -390,6 +390,8 @@ static void write_defs(FILE *fp, const tree *t, const ah_meta *m,
 	define(fp, "MMR_TOP_K_EPS", b);
 	/* fit's leaf-list rules: each leaf's pick, else the first entry */
 	define(fp, "MMR_HAS_PICK", t->leaf_pick ? "1" : "0");
+	/* prune --truth: picks chosen on in-graph step times */
+	define(fp, "MMR_HAS_TRUTH", t->truth ? "1" : "0");
 	/* --gpu: the GPU the tree was trained for (checked: gpu_row_read) */
 	define(fp, "MMR_HAS_GPU", gpu ? "1" : "0");
 	define(fp, "MMR_GPU_NAME", gpu ? gpu->name : "");

@@ -21,6 +21,9 @@ m4_dnl   MMR_HAS_GPU     1 when emit --gpu names the GPU the tree was trained
 m4_dnl                   for (then the class attribute gpu), else 0
 m4_dnl   MMR_GPU_NAME, MMR_GPU_DEVICE_NAME   its row of the GPU table
 m4_dnl                   (datasets/GPUS.tsv): a-z 0-9 _ - and A-Z 0-9 -
+m4_dnl   MMR_HAS_TRUTH   1 when prune --truth set the tree's picks on in-graph
+m4_dnl                   step times (param truth; then the class attribute
+m4_dnl                   truth), else 0
 m4_dnl MMR_TREE is expanded three times: in get_best_choices (the pairs), in
 m4_dnl get_top_k (the k) and in get_pick (the pick), MMR_RETURN redefined in
 m4_dnl between.
@@ -65,6 +68,12 @@ m4_ifelse(MMR_HAS_GPU, [[1]], [[
     # torch.cuda.get_device_name() (upper case, spaces removed).
     gpu = {"name": "MMR_GPU_NAME", "device_name": "MMR_GPU_DEVICE_NAME", "shared_memory": MMR_SHARED_MEMORY, "capability": (MMR_CAP_MAJOR, MMR_CAP_MINOR)}
 ]])
+m4_ifelse(MMR_HAS_TRUTH, [[1]], [[    # mmrank prune --truth chose the heads and picks of the leaves its inputs
+    # reach on the model's own step times (in-graph truth): mmrank.inductor
+    # runs the pick alone at k = 1 (docs/INDUCTOR.md).
+    truth = True
+
+]])m4_dnl
     def __init__(self) -> None:
         self.choices: list[Choice] = []
         self.fill_choices()

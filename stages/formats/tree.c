@@ -92,7 +92,7 @@ read_param(tree *t, char **f, int nf, const char *path, long ln, unsigned *seen)
 {
 	static const char *const keys[] = {"criterion", "max_depth",
 	    "min_samples_leaf", "ranking_k", "confidence_threshold", "leaf_pad",
-	    "leaf_fill", "topk_eps", "leaf_pick"};
+	    "leaf_fill", "topk_eps", "leaf_pick", "truth"};
 	const int nkeys = (int)(sizeof keys / sizeof *keys);
 	if (nf != 3)
 		die("%s:%ld: 'param' record needs 2 fields (key, value), has %d",
@@ -145,6 +145,9 @@ read_param(tree *t, char **f, int nf, const char *path, long ln, unsigned *seen)
 		break;
 	case 8:
 		t->leaf_pick = need_int(f[2], path, ln, "leaf_pick", 0, 1);
+		break;
+	case 9:
+		t->truth = need_int(f[2], path, ln, "truth", 0, 1);
 		break;
 	}
 }
@@ -407,6 +410,8 @@ tree_write(const tree *t, FILE *fp)
 		fprintf(fp, "param\ttopk_eps\t%.17g\n", t->topk_eps);
 	if (t->leaf_pick)
 		fprintf(fp, "param\tleaf_pick\t1\n");
+	if (t->truth)
+		fprintf(fp, "param\ttruth\t1\n");
 	for (int i = 0; i < t->n_feat; i++)
 		fprintf(fp, "feature\t%d\t%s\n", i, t->feat[i]);
 	for (int i = 0; i < t->n_class; i++)

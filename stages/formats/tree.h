@@ -76,6 +76,10 @@ typedef struct {
 	                       leaf_pick 1 and the last node field only then);
 	                       0: the pick is the first list entry (older
 	                       trees, freq and greedy lists, import's) */
+	int truth;          /* 1: prune --truth set the heads, picks and top_k
+	                       of the leaves its inputs reach from in-graph
+	                       step times (written as param truth 1 only then;
+	                       prune keeps it); 0: none */
 	long line_feat;     /* tree_read: the file line of feature 0 and of */
 	long line_node;     /* node 0 (records of a kind are consecutive lines:
 	                       feature f is on line_feat + f); 0 otherwise */

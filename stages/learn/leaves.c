@@ -36,6 +36,7 @@ copy_header(tree *out, const tree *in)
 	out->leaf_fill = in->leaf_fill;
 	out->topk_eps = in->topk_eps; /* the nodes' top_k are copied with them */
 	out->leaf_pick = in->leaf_pick; /* and so are their picks */
+	out->truth = in->truth;
 }
 
 /* Distinct labels of node i that count for pruning: n_labels, less one if

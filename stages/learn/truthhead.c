@@ -517,6 +517,8 @@ truth_heads(tree *t, const char *tname, const featset *fs, const char *sname,
 	}
 	if (out->splits)
 		preorder(t);
+	if (out->leaves)
+		t->truth = 1;   /* param truth: k = 1 may run the pick alone */
 	out->k1_before = c.counted ? exp(c.k1b / c.counted) : 1;
 	out->k1_after = c.counted ? exp(c.k1a / c.counted) : 1;
 	out->alone_before = c.counted ? exp(c.alb / c.counted) : 1;

@@ -42,7 +42,9 @@
  * weighted_n 0 (the training rows are not seen here), and each then gets
  * its head and pick as above; a split whose two leaves end up alike (list,
  * pick, top_k) is undone, their change kept once; the tree is renumbered
- * in pre-order. */
+ * in pre-order.  A tree with a leaf the truth reached gets param truth 1:
+ * its picks were chosen on the model's own clock (mmrank.inductor then
+ * runs the pick alone at k = 1, docs/INDUCTOR.md). */
 #ifndef MMRANK_TRUTHHEAD_H
 #define MMRANK_TRUTHHEAD_H
 #include <stdio.h>
