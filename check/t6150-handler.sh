@@ -7,7 +7,8 @@
 # on the torch stand-in check/stub; addmm keeps both ATen choices,
 # bmm is untouched, k=1 and k=int override, k="auto" uses get_top_k (10
 # without it), the extra "mm-ah" configs, the unranked rule (keep / drop),
-# aten=always/listed, the unsafe-leaf fallback; install refuses a wrong GPU and changes
+# aten=always/listed, the "auto" default (k=1 with a truth artifact: the pick
+# alone), the unsafe-leaf fallback; install refuses a wrong GPU and changes
 # nothing; MMRANK_INDUCTOR at import.  TORCH prerequisite (a python with
 # torch 2.11, TORCH_PYTHON): the
 # subclass against the real signatures, and a CPU compile where the handler
@@ -204,6 +205,28 @@ run_case 1 addmm 1 "$TMP/tri/_MMRankingH200.py" --others --unranked drop
 got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
 [ "$got" = "aten aten::bias_addmm|triton $tid|" ] && ok handler-aten-always-keeps-aten ||
 	fail handler-aten-always-keeps-aten "got '$got'"
+# aten and unranked "auto" (the defaults): an artifact whose picks the truth
+# set (class attribute truth = True, prune --truth) runs the pick alone at
+# k=1, the unranked templates dropped; at k=2, or without truth, the ATen
+# choices and the unranked templates stay; an explicit word wins
+mkdir -p "$TMP/trt"
+{ cat "$TMP/trp/_MMRankingH200.py"; printf '
+    truth = True
+'; } >"$TMP/trt/_MMRankingH200.py"
+run_case 1 addmm 1 "$TMP/trt/_MMRankingH200.py" --others
+got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
+[ -n "$tid" ] && [ "$got" = "triton $tid|" ] && ok handler-auto-truth-k1-pick-alone || fail handler-auto-truth-k1-pick-alone "got '$got', want 'triton $tid|'"
+stat_is handler-auto-truth-k1-resolved 's["aten"] == "listed" and s["unranked"] == "drop" and s["single_choice"]["addmm"] == 1'
+run_case 1 addmm 1 "$TMP/trp/_MMRankingH200.py" --others
+got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
+case $got in "aten aten::bias_addmm|triton $tid|other "*) ok handler-auto-no-truth-k1-hedge ;; *) fail handler-auto-no-truth-k1-hedge "got '$got'" ;; esac
+stat_is handler-auto-no-truth-k1-resolved 's["aten"] == "always" and s["unranked"] == "keep"'
+run_case 1 addmm 2 "$TMP/trt/_MMRankingH200.py" --others
+stat_is handler-auto-truth-k2-keeps 's["aten"] == "always" and s["unranked"] == "keep"'
+grep -qx 'aten aten::bias_addmm' "$TMP/out" && grep -q '^other ' "$TMP/out" && ok handler-auto-truth-k2-keeps-aten || fail handler-auto-truth-k2-keeps-aten "$(tr '\n' '|' <"$TMP/out" | head -c 300)"
+run_case 1 addmm 1 "$TMP/trt/_MMRankingH200.py" --others --aten always --unranked keep
+got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
+case $got in "aten aten::bias_addmm|triton $tid|other "*) ok handler-auto-explicit-wins ;; *) fail handler-auto-explicit-wins "got '$got'" ;; esac
 run_case 0 bmm 3 "$ART"
 grep -qx same "$TMP/out" && ok handler-bmm-untouched || fail handler-bmm-untouched "$(head -5 "$TMP/out" | tr '\n' ' ')"
 mkdir -p "$TMP/unsafe"
@@ -245,18 +268,25 @@ if grep -q "^value-error: .*k=0" "$TMP/ic" && grep -qx 'state handler=InductorCh
 	ok handler-bad-k; else fail handler-bad-k "$(head -2 "$TMP/ic")"; fi
 # a bad aten is refused before anything else (even without a GPU), naming it
 MMRANK_STUB_GPU="" ic "$ART" 1 --aten Listed
-if grep -qx "value-error: mmrank.inductor: aten='Listed': 'always' or 'listed'" "$TMP/ic" &&
+if grep -qx "value-error: mmrank.inductor: aten='Listed': 'auto' or 'always' or 'listed'" "$TMP/ic" &&
    grep -qx 'state handler=InductorChoices config=unset' "$TMP/ic"; then
 	ok handler-bad-aten; else fail handler-bad-aten "$(head -2 "$TMP/ic")"; fi
 MMRANK_STUB_GPU="NVIDIA H200" ic "$ART" 1 --aten listed
 [ "$(sed -n 's/^key //p' "$TMP/ic")" = "mmrank:MMRankingH200:$sha:1:0:keep:listed:mm,addmm" ] && ok handler-cache-key-aten ||
 	fail handler-cache-key-aten "$(sed -n 's/^key //p' "$TMP/ic")"
+# the cache key names the resolved words: a truth artifact at k=1 runs alone
+MMRANK_STUB_GPU="NVIDIA H200" ic "$TMP/trt/_MMRankingH200.py" 1
+tsha=$(sha256sum "$TMP/trt/_MMRankingH200.py" | cut -c1-16)
+[ "$(sed -n 's/^key //p' "$TMP/ic")" = "mmrank:MMRankingH200:$tsha:1:0:drop:listed:mm,addmm" ] && ok handler-cache-key-auto-truth ||
+	fail handler-cache-key-auto-truth "$(sed -n 's/^key //p' "$TMP/ic")"
+MMRANK_INDUCTOR=1 MMRANK_ARTIFACT=$TMP/trt/_MMRankingH200.py ic --import-only
+grep -qx 'import installed=True k=1 aten=listed' "$TMP/ic" && ok handler-env-auto-truth-listed || fail handler-env-auto-truth-listed "$(head -2 "$TMP/ic")"
 MMRANK_INDUCTOR=3 MMRANK_ARTIFACT=$ART ic --import-only
 grep -qx 'import installed=True k=3 aten=always' "$TMP/ic" && ok handler-env-installs || fail handler-env-installs "$(head -2 "$TMP/ic")"
 MMRANK_INDUCTOR=1 MMRANK_INDUCTOR_ATEN=listed MMRANK_ARTIFACT=$ART ic --import-only
 grep -qx 'import installed=True k=1 aten=listed' "$TMP/ic" && ok handler-env-aten-listed || fail handler-env-aten-listed "$(head -2 "$TMP/ic")"
 MMRANK_INDUCTOR=1 MMRANK_INDUCTOR_ATEN=Listed MMRANK_ARTIFACT=$ART ic --import-only
-if grep -qx 'import installed=False' "$TMP/ic" && grep -q "not installed: MMRANK_INDUCTOR_ATEN='Listed': expected always or listed" "$TMP/ic.err"; then
+if grep -qx 'import installed=False' "$TMP/ic" && grep -q "not installed: MMRANK_INDUCTOR_ATEN='Listed': expected auto or always or listed" "$TMP/ic.err"; then
 	ok handler-env-aten-refused; else fail handler-env-aten-refused "$(cat "$TMP/ic" "$TMP/ic.err" | head -3 | tr '\n' '|')"; fi
 MMRANK_INDUCTOR=auto MMRANK_ARTIFACT=$ART MMRANK_STUB_CAPA=8.0 ic --import-only
 if grep -qx 'import installed=False' "$TMP/ic" && grep -q 'not installed: .*check_precondition' "$TMP/ic.err"; then

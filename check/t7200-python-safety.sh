@@ -166,14 +166,14 @@ refused_at_import py-safety-env-extra-refused "^mmrank\.inductor: not installed:
 	MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$ART" MMRANK_INDUCTOR_EXTRA=maybe
 refused_at_import py-safety-env-strict-refused "^mmrank\.inductor: not installed: MMRANK_INDUCTOR_STRICT='2': expected 1, on, yes or true" \
 	MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$ART" MMRANK_INDUCTOR_STRICT=2
-refused_at_import py-safety-env-unranked-refused "^mmrank\.inductor: not installed: MMRANK_INDUCTOR_UNRANKED='Drop': expected keep or drop" \
+refused_at_import py-safety-env-unranked-refused "^mmrank\.inductor: not installed: MMRANK_INDUCTOR_UNRANKED='Drop': expected auto or keep or drop" \
 	MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$ART" MMRANK_INDUCTOR_UNRANKED=Drop
-refused_at_import py-safety-env-aten-refused "^mmrank\.inductor: not installed: MMRANK_INDUCTOR_ATEN=' listed': expected always or listed" \
+refused_at_import py-safety-env-aten-refused "^mmrank\.inductor: not installed: MMRANK_INDUCTOR_ATEN=' listed': expected auto or always or listed" \
 	MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$ART" "MMRANK_INDUCTOR_ATEN= listed"
 # the handler's variables checked without torch (perf/models/run.sh's check before a sweep)
 if PYTHONPATH="$ROOT/python" MMRANK_INDUCTOR_ATEN=Always MMRANK_INDUCTOR=3 python3 -m mmrank.settings 2>"$TMP/set.err"; then
 	fail py-safety-settings-module "exit 0"
-elif [ "$(cat "$TMP/set.err")" = "mmrank.settings: MMRANK_INDUCTOR_ATEN='Always': expected always or listed" ] &&
+elif [ "$(cat "$TMP/set.err")" = "mmrank.settings: MMRANK_INDUCTOR_ATEN='Always': expected auto or always or listed" ] &&
 	PYTHONPATH="$ROOT/python" MMRANK_INDUCTOR=auto MMRANK_INDUCTOR_ATEN=listed python3 -m mmrank.settings; then
 	ok py-safety-settings-module
 else fail py-safety-settings-module "$(cat "$TMP/set.err")"; fi
@@ -211,7 +211,7 @@ expect_error models-run-py-bad-model "--model: '\.\./x' is not a model name" "$T
 	python3 "$M/run.py" --model ../x --phase prefill --mode a "$TMP/none.jsonl"
 # the handler's variables are checked before the sweep: nothing runs, no OUTDIR
 drive gpt2 MODES_FIRST=f MMRANK_INDUCTOR_ATEN=yes; rc=$?
-[ $rc -ne 0 ] && grep -q "mmrank.settings: MMRANK_INDUCTOR_ATEN='yes': expected always or listed" "$TMP/drive.out" &&
+[ $rc -ne 0 ] && grep -q "mmrank.settings: MMRANK_INDUCTOR_ATEN='yes': expected auto or always or listed" "$TMP/drive.out" &&
 	[ ! -e "$TMP/o" ] && ok models-run-handler-env-checked || fail models-run-handler-env-checked "rc=$rc $(head -c 300 "$TMP/drive.out")"
 # ... but not MMRANK_INDUCTOR itself, which run.sh unsets for every run
 drive gpt2 MODES_FIRST=f MMRANK_INDUCTOR=AUTO; rc=$?

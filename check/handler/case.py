@@ -3,8 +3,8 @@
 the torch stand-in check/stub (check/t6150-handler.sh runs it with
 PYTHONPATH=check/stub:python, or the installed package).
 
-usage: case.py CANDS.tsv INPUT OP K ARTIFACT [--extra] [--unranked keep|drop]
-               [--aten always|listed]
+usage: case.py CANDS.tsv INPUT OP K ARTIFACT [--extra] [--unranked auto|keep|drop]
+               [--aten auto|always|listed]
                [--others] [--strides S1_0,S1_1,S2_0,S2_1]
 
 CANDS.tsv: triton_cands --candidates output; the rows of INPUT whose list
@@ -83,8 +83,8 @@ def main(argv):
     cands, inp, op, k, artifact = argv[:5]
     opts = argv[5:]
     extra = "--extra" in opts
-    unranked = opts[opts.index("--unranked") + 1] if "--unranked" in opts else "keep"
-    aten_rule = opts[opts.index("--aten") + 1] if "--aten" in opts else "always"
+    unranked = opts[opts.index("--unranked") + 1] if "--unranked" in opts else "auto"
+    aten_rule = opts[opts.index("--aten") + 1] if "--aten" in opts else "auto"
     rows = read_cands(cands, inp)
     r0 = rows[0]
     m, kk, n = int(r0["m"]), int(r0["k"]), int(r0["n"])

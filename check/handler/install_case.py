@@ -32,7 +32,7 @@ def main(argv):
     try:
         h = mi.install(k="auto" if k == "auto" else int(k), artifact=artifact,
                        force="--force" in argv,
-                       aten=argv[argv.index("--aten") + 1] if "--aten" in argv else "always")
+                       aten=argv[argv.index("--aten") + 1] if "--aten" in argv else "auto")
         print(f"installed k={h.k} artifact={type(h.heuristic).__name__}")
         state()
         print(f"config-makes-ours {config.inductor_choices_class() is h}")

@@ -35,19 +35,24 @@ generated.  This module's MMRankChoices overrides that method; for op_name
   5. it returns, in Inductor's order: the ATen choices, the kept
      triton::mm choices (one per id), and
      the choices of every template the tree does not rank (decompose_k,
-     persistent TMA, contiguous, ...) — kept by default (unranked="keep");
+     persistent TMA, contiguous, ...) — kept with unranked="keep";
      unranked="drop" removes them.
   The ATen choices: mm's, or addmm's bias_addmm; where Inductor offers
   bias_addmm the plain addmm is left out (stats()["plain_addmm_dropped"]):
   in the graph it copies the expanded bias and then runs the GEMM, 1.14-1.61x
   bias_addmm on the H100 truth, while Inductor's autotune benchmark times
-  bias_addmm slow and would take it (docs/RESULTS.md section 10.6).  They
-  are kept by default, aten="always"; aten="listed" keeps them only where
+  bias_addmm slow and would take it (docs/RESULTS.md section 10.6).
+  aten="always" keeps them; aten="listed" keeps them only where
   extern_mm is among the k kept entries, and at k=1 keeps the leaf's pick
   (the artifact's get_pick, trained to run alone) in place of the list head
   where it is offered (stats()["picked"]).  So k=1 with unranked="drop"
   leaves one choice, which Inductor does not autotune
   (stats()["single_choice"]).
+  aten="auto" and unranked="auto" (the defaults; resolve()): at k=1 with an
+  artifact whose class attribute truth is True (mmrank prune --truth chose
+  its picks on in-graph step times) "listed" and "drop": one kernel per
+  GEMM, the pick, nothing autotuned; otherwise "always" and "keep" (k=1
+  autotunes the list head against the ATen choices).
   k="auto": the artifact's get_top_k(context) (the confidence-sized list
   length of the leaf) where the artifact has one and it returns an int;
   else 10 (tuned_mm's own top_k).  An int k overrides it.
@@ -82,8 +87,8 @@ KeyboardInterrupt goes on up: it cannot be told from the user's Ctrl-C):
                              0, off, no, false
   MMRANK_INDUCTOR_EXTRA      on: 1, on, yes, true; off: unset, empty, 0,
   MMRANK_INDUCTOR_STRICT     off, no, false
-  MMRANK_INDUCTOR_UNRANKED   keep (also unset or empty) | drop
-  MMRANK_INDUCTOR_ATEN       always (also unset or empty) | listed
+  MMRANK_INDUCTOR_UNRANKED   auto (also unset or empty) | keep | drop
+  MMRANK_INDUCTOR_ATEN       auto (also unset or empty) | always | listed
   MMRANK_ARTIFACT            a file or folder (find_artifact)
 Words are lower case exactly, with no spaces around them: AUTO or " 3" is
 refused, not guessed.
@@ -225,18 +230,27 @@ def artifact_gpu(heur):
 
 # ---- the handler -----------------------------------------------------------
 
+def resolve(heuristic, k, aten, unranked):
+    """ATEN and UNRANKED with "auto" decided: at k == 1 with an artifact whose
+    picks were chosen on in-graph step times (its class attribute truth is
+    True: mmrank prune --truth) "listed" and "drop", so each GEMM runs the
+    leaf's pick alone and nothing is autotuned; else "always" and "keep"."""
+    alone = k == 1 and getattr(heuristic, "truth", False) is True
+    return (aten if aten != "auto" else ("listed" if alone else "always"),
+            unranked if unranked != "auto" else ("drop" if alone else "keep"))
+
+
 class MMRankChoices(InductorChoices):
     """InductorChoices that ranks mm/addmm's Triton mm choices (module doc)."""
 
-    def __init__(self, heuristic, k="auto", extra=False, unranked="keep", ops=DEFAULT_OPS,
-                 aten="always"):
+    def __init__(self, heuristic, k="auto", extra=False, unranked="auto", ops=DEFAULT_OPS,
+                 aten="auto"):
         super().__init__()
-        self.aten = check_aten(aten)
-        check_unranked(unranked)
         self.heuristic = heuristic
         self.k = check_k(k)
+        self.aten, self.unranked = resolve(heuristic, self.k, check_aten(aten),
+                                           check_unranked(unranked))
         self.extra = bool(extra)
-        self.unranked = unranked
         self.ops = tuple(ops)
         self.active = True
         self.strict = env_flag("MMRANK_INDUCTOR_STRICT")
@@ -457,8 +471,8 @@ def check_gpu(heur, force=False):
     return None
 
 
-def install(k="auto", artifact=None, extra=False, unranked="keep", ops=DEFAULT_OPS, force=False,
-            aten="always"):
+def install(k="auto", artifact=None, extra=False, unranked="auto", ops=DEFAULT_OPS, force=False,
+            aten="auto"):
     """Make Inductor rank mm/addmm with ARTIFACT (module doc).  Returns the
     handler (its stats() counts decisions).  Raises Refused, changing
     nothing, on a GPU the artifact was not trained for."""
@@ -479,7 +493,7 @@ def install(k="auto", artifact=None, extra=False, unranked="keep", ops=DEFAULT_O
     h.artifact_path = os.path.abspath(path)
     digest = hashlib.sha256(data).hexdigest()[:16]
     return set_handler(_INSTALLED, h, _handler_factory,
-                       f"mmrank:{type(heur).__name__}:{digest}:{k}:{int(h.extra)}:{unranked}:{aten}:"
+                       f"mmrank:{type(heur).__name__}:{digest}:{k}:{int(h.extra)}:{h.unranked}:{h.aten}:"
                        f"{','.join(ops)}")
 
 

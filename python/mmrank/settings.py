@@ -16,8 +16,9 @@ import re
 import sys
 
 MAX_K = 1000                        # k's upper bound, for install() and MMRANK_INDUCTOR alike
-UNRANKED_WORDS = ("keep", "drop")   # unranked=: templates the tree does not rank
-ATEN_WORDS = ("always", "listed")   # aten=: when the ATen choices are kept
+# the first word is the default: "auto" lets the artifact decide (mmrank.inductor.resolve)
+UNRANKED_WORDS = ("auto", "keep", "drop")   # unranked=: templates the tree does not rank
+ATEN_WORDS = ("auto", "always", "listed")   # aten=: when the ATen choices are kept
 ON_WORDS = ("1", "on", "yes", "true")
 OFF_WORDS = ("", "0", "off", "no", "false")
 
@@ -78,12 +79,12 @@ def _env_word(name, words, environ):
 
 
 def env_unranked(environ=None):
-    """MMRANK_INDUCTOR_UNRANKED: "keep" (also unset or empty) or "drop"."""
+    """MMRANK_INDUCTOR_UNRANKED: "auto" (also unset or empty), "keep" or "drop"."""
     return _env_word("MMRANK_INDUCTOR_UNRANKED", UNRANKED_WORDS, environ)
 
 
 def env_aten(environ=None):
-    """MMRANK_INDUCTOR_ATEN: "always" (also unset or empty) or "listed"."""
+    """MMRANK_INDUCTOR_ATEN: "auto" (also unset or empty), "always" or "listed"."""
     return _env_word("MMRANK_INDUCTOR_ATEN", ATEN_WORDS, environ)
 
 
