@@ -320,6 +320,16 @@ fi
 # prune keeps the param; tree_read takes 0 or 1 only
 "$BIN/prune" --ranking 1 -o "$TMP/re-ext.tsv" "$TMP/ext.tsv" 2>/dev/null && grep -qx "param${TAB}truth${TAB}1" "$TMP/re-ext.tsv" &&
 	ok truth-param-kept || fail truth-param-kept "$(grep '^param' "$TMP/re-ext.tsv" | tr '\n' '|')"
+# a pruning that collapses a node drops it (the leaves the truth set may be
+# gone); with --truth again it comes back
+if pr rsplit all.tsv 1 split && "$BIN/prune" --ranking 3 -o "$TMP/rs3.tsv" "$TMP/rsplit.tsv" 2>/dev/null; then
+	[ "$(tests "$TMP/rs3.tsv")" = "0:-:-:-1:-1" ] && ! grep -q "^param${TAB}truth" "$TMP/rs3.tsv" &&
+		ok truth-param-dropped-on-collapse || fail truth-param-dropped-on-collapse "$(tests "$TMP/rs3.tsv"); $(grep '^param' "$TMP/rs3.tsv" | tr '\n' '|')"
+	pr rs3t rsplit.tsv 3 split && grep -qx "param${TAB}truth${TAB}1" "$TMP/rs3t.tsv" &&
+		ok truth-param-set-again || fail truth-param-set-again "$(grep '^param' "$TMP/rs3t.tsv" | tr '\n' '|')"
+else
+	fail truth-param-dropped-on-collapse "prune failed"
+fi
 sed "s/^param${TAB}truth${TAB}1\$/param${TAB}truth${TAB}2/" "$TMP/ext.tsv" >"$TMP/t2.tsv"
 expect_error truth-param-bad-refused "t2.tsv:[0-9]+: .*truth" "$TMP/o.tsv" \
 	"$BIN/prune" --ranking 1 -o "$TMP/o.tsv" "$TMP/t2.tsv"

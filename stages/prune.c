@@ -30,7 +30,10 @@ static const char about[] =
 "(column n_labels) becomes a leaf keeping its own class distribution.\n"
 "With --truth (ours), each leaf the truth's inputs reach is split where\n"
 "they want different kernels, then gets the head and the pick that the\n"
-"truth's times say are best for them.\n";
+"truth's times say are best for them, and the tree param truth 1 (emit:\n"
+"the artifact's truth = True; the handler's k = 1 runs the pick alone).\n"
+"A pruning that collapses a node drops param truth unless --truth sets it\n"
+"again: the leaves it marked are gone.\n";
 
 static const char notes[] =
 "Exit status: 0 on success, 1 on bad usage or invalid input (the message\n"
@@ -87,6 +90,8 @@ main(int argc, char **argv)
 	/* the lists are ordered already (fit): RR_FREQ keeps them */
 	leaf_rule rule = {k, excl, RR_FREQ, -1, 0, 0};
 	leaves_prune(&p, &t, &rule, NULL, 0);
+	if (p.n_node != t.n_node)
+		p.truth = 0;   /* the leaves the truth set may be gone */
 	if (truth) {
 		featset fs;
 		featset_read(&fs, truth);
