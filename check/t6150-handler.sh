@@ -227,6 +227,12 @@ grep -qx 'aten aten::bias_addmm' "$TMP/out" && grep -q '^other ' "$TMP/out" && o
 run_case 1 addmm 1 "$TMP/trt/_MMRankingH200.py" --others --aten always --unranked keep
 got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
 case $got in "aten aten::bias_addmm|triton $tid|other "*) ok handler-auto-explicit-wins ;; *) fail handler-auto-explicit-wins "got '$got'" ;; esac
+# truth is read from the class dict, never run: a property that raises, or an
+# instance attribute, changes nothing (the hedge)
+mkdir -p "$TMP/trx"
+{ cat "$TMP/trp/_MMRankingH200.py"; printf '\n    @property\n    def truth(self):\n        raise ValueError("boom")\n'; } >"$TMP/trx/_MMRankingH200.py"
+run_case 1 addmm 1 "$TMP/trx/_MMRankingH200.py" --others
+stat_is handler-auto-truth-property-inert 's["aten"] == "always" and s["unranked"] == "keep" and s["decisions"]["addmm"] == 1'
 run_case 0 bmm 3 "$ART"
 grep -qx same "$TMP/out" && ok handler-bmm-untouched || fail handler-bmm-untouched "$(head -5 "$TMP/out" | tr '\n' ' ')"
 mkdir -p "$TMP/unsafe"

@@ -46,7 +46,9 @@ static const char about[] =
 "precondition name, shared memory and device capability): one (--format),\n"
 "or all four at once (--out-dir, as make does).  With --gpu, the .py and the\n"
 "header carry the GPU the tree was trained for, from its row of the GPU\n"
-"table (--gpu-facts; mmrank.artifact.trained_for reads it).\n";
+"table (--gpu-facts; mmrank.artifact.trained_for reads it).  A tree with\n"
+"param truth 1 (prune --truth) gives the .py the class attribute\n"
+"truth = True: mmrank.inductor's k = 1 then runs the pick alone.\n";
 
 static const char notes[] =
 "Exit status: 0 on success; 1 on bad usage, an invalid tree, a name,\n"

@@ -234,8 +234,9 @@ def resolve(heuristic, k, aten, unranked):
     """ATEN and UNRANKED with "auto" decided: at k == 1 with an artifact whose
     picks were chosen on in-graph step times (its class attribute truth is
     True: mmrank prune --truth) "listed" and "drop", so each GEMM runs the
-    leaf's pick alone and nothing is autotuned; else "always" and "keep"."""
-    alone = k == 1 and getattr(heuristic, "truth", False) is True
+    leaf's pick alone and nothing is autotuned; else "always" and "keep".
+    Each "auto" resolves on its own: an explicit word fixes only its own."""
+    alone = k == 1 and vars(type(heuristic)).get("truth") is True   # no artifact code runs
     return (aten if aten != "auto" else ("listed" if alone else "always"),
             unranked if unranked != "auto" else ("drop" if alone else "keep"))
 
@@ -569,6 +570,9 @@ def report(artifact_arg=None, out=sys.stdout):
         return 1
     say('used: mmrank.inductor.install(k="auto") ranks mm and addmm with it'
         + ("; but see environment above" if bad else ""))
+    say("k=1: " + ("the pick alone, nothing autotuned (truth = True: picks chosen on in-graph "
+                   "step times)" if resolve(heur, 1, "auto", "auto") == ("listed", "drop")
+                   else "the list head autotuned beside the ATen choices (no truth = True)"))
     return 1 if bad else 0
 
 
