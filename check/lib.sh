@@ -194,13 +194,15 @@ test_must_fail() {
 # test_cmp NAME EXPECTED ACTUAL — files must be identical.
 # tree_nodes TREE.tsv: each node as ID:LIST:PICK, space-separated (LIST its
 # class indices head first, by p descending as eval ranks them; PICK the
-# last field: the node's pick, t2200-pick.sh, t2210-truth-heads.sh)
-tree_nodes() { awk -F'\t' '$1 == "node" { n = split($10, e, ","); s = ""
+# last field, or the one before the truth mark with param truth 1: the
+# node's pick, t2200-pick.sh, t2210-truth-heads.sh)
+tree_nodes() { awk -F'\t' '$1 == "param" && $2 == "truth" { tr = $3 == 1 }
+	$1 == "node" { n = split($10, e, ","); s = ""
 	for (i = 1; i <= n; i++) { split(e[i], cp, ":"); c[i] = cp[1]; p[i] = cp[2] }
 	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (p[j] > p[i]) {
 		t = p[i]; p[i] = p[j]; p[j] = t; t = c[i]; c[i] = c[j]; c[j] = t }
 	for (i = 1; i <= n; i++) s = s (i > 1 ? "," : "") c[i]
-	printf "%s%s:%s:%s", ($2 > 0 ? " " : ""), $2, s, $NF }' "$1"; }
+	printf "%s%s:%s:%s", ($2 > 0 ? " " : ""), $2, s, $(NF - tr) }' "$1"; }
 
 test_cmp() {
 	if cmp -s "$2" "$3"; then ok "$1"; else fail "$1" "$(diff "$2" "$3" | head -5 | tr '\n' '|')"; fi

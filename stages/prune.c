@@ -30,10 +30,10 @@ static const char about[] =
 "(column n_labels) becomes a leaf keeping its own class distribution.\n"
 "With --truth (ours), each leaf the truth's inputs reach is split where\n"
 "they want different kernels, then gets the head and the pick that the\n"
-"truth's times say are best for them, and the tree param truth 1 (emit:\n"
-"the artifact's truth = True; the handler's k = 1 runs the pick alone).\n"
-"A pruning that collapses a node drops param truth unless --truth sets it\n"
-"again: the leaves it marked are gone.\n";
+"truth's times say are best for them, and the truth mark (param truth 1,\n"
+"a last node field; emit: the artifact's get_truth, and the handler's\n"
+"k = 1 runs those leaves' picks alone).  A node the pruning collapses is\n"
+"an unmarked leaf; param truth stays while a marked leaf does.\n";
 
 static const char notes[] =
 "Exit status: 0 on success, 1 on bad usage or invalid input (the message\n"
@@ -90,8 +90,9 @@ main(int argc, char **argv)
 	/* the lists are ordered already (fit): RR_FREQ keeps them */
 	leaf_rule rule = {k, excl, RR_FREQ, -1, 0, 0};
 	leaves_prune(&p, &t, &rule, NULL, 0);
-	if (p.n_node != t.n_node)
-		p.truth = 0;   /* the leaves the truth set may be gone */
+	/* a node the pruning collapsed is a new leaf, unmarked (the mark is
+	 * a leaf's): param truth stays while a marked leaf does */
+	p.truth = tree_truth_leaves(&p) > 0;
 	if (truth) {
 		featset fs;
 		featset_read(&fs, truth);

@@ -254,6 +254,8 @@ tree_read(tree *t, const char *path)
 	size_t fcap = 0, ccap = 0, ncap = 0, pcap = 0, lcap = 0;
 	long *lines = NULL;
 	unsigned seen = 0;
+	long truth_line = 0; /* param truth's line, and whether a node has */
+	int marked = 0;      /* the truth mark 1 */
 	int stage = 0; /* 0 param, 1 feature, 2 class, 3 node */
 	int64_t lineno = 0;
 	char *pos = buf, *p;
@@ -270,8 +272,8 @@ tree_read(tree *t, const char *path)
 			t->meta_json = xstrdup(p);
 			continue;
 		}
-		char *f[12];
-		int nf = tsv_split(p, f, 12);
+		char *f[16];
+		int nf = tsv_split(p, f, 16);
 		int kind;
 		if (strcmp(f[0], "param") == 0)
 			kind = 0;
@@ -289,6 +291,8 @@ tree_read(tree *t, const char *path)
 		stage = kind;
 		if (kind == 0) {
 			read_param(t, f, nf, path, ln, &seen);
+			if (t->truth && !truth_line)
+				truth_line = ln;
 		} else if (kind == 1) {
 			if (t->n_feat == 0)
 				t->line_feat = ln;
@@ -309,14 +313,16 @@ tree_read(tree *t, const char *path)
 				    t->cls[t->n_class - 2]);
 		} else {
 			/* top_k comes with param topk_eps (fit --topk-eps) and
-			 * only with it, then pick with param leaf_pick: older
-			 * trees have 9 fields */
-			int want = 10 + (t->topk_eps > 0) + t->leaf_pick;
+			 * only with it, then pick with param leaf_pick, then
+			 * the truth mark with param truth: older trees have 9
+			 * fields */
+			int want = 10 + (t->topk_eps > 0) + t->leaf_pick + t->truth;
 			if (nf != want)
-				die("%s:%ld: 'node' record needs %d fields%s%s, has %d", path,
+				die("%s:%ld: 'node' record needs %d fields%s%s%s, has %d", path,
 				    ln, want - 1, t->topk_eps > 0 ? " (param topk_eps: "
 				    "with top_k)" : "", t->leaf_pick ? " (param leaf_pick: "
-				    "the last is pick)" : "", nf - 1);
+				    "with pick)" : "", t->truth ? " (param truth: the last "
+				    "is the truth mark)" : "", nf - 1);
 			int id = need_int(f[1], path, ln, "id", 0, 100000000);
 			if (id != t->n_node)
 				die("%s:%ld: node id %d out of sequence (expected %d)",
@@ -355,7 +361,15 @@ tree_read(tree *t, const char *path)
 			d->top_k = t->topk_eps > 0
 			    ? need_int(f[10], path, ln, "top_k", 1, 1000000) : 0;
 			d->pick = t->leaf_pick
-			    ? need_int(f[want - 1], path, ln, "pick", -1, t->n_class - 1) : -1;
+			    ? need_int(f[want - 1 - t->truth], path, ln, "pick", -1,
+			               t->n_class - 1) : -1;
+			d->truth = t->truth
+			    ? need_int(f[want - 1], path, ln, "truth", 0, 1) : 0;
+			if (d->truth && d->feature >= 0)
+				die("%s:%ld: field 'truth': 1 on internal node %d (the mark "
+				    "is a leaf's)", path, ln, id);
+			if (d->truth)
+				marked = 1;
 			d->prob_off = t->n_prob;
 			read_probs(t, &pcap, f[9], path, ln);
 			d->prob_len = t->n_prob - d->prob_off;
@@ -383,6 +397,10 @@ tree_read(tree *t, const char *path)
 	}
 	if (t->n_node == 0)
 		die("%s: no 'node' records", path);
+	if (t->truth && !marked)
+		die("%s:%ld: param truth 1, but no node has the truth mark 1 (a "
+		    "tree without leaves the truth set has no param truth)", path,
+		    truth_line);
 	if (t->n_class == 0)
 		die("%s: no 'class' records", path);
 	check_structure(t, lines, path);
@@ -429,6 +447,8 @@ tree_write(const tree *t, FILE *fp)
 			fprintf(fp, "\t%d", d->top_k);
 		if (t->leaf_pick)
 			fprintf(fp, "\t%d", d->pick);
+		if (t->truth)
+			fprintf(fp, "\t%d", d->truth);
 		fputc('\n', fp);
 	}
 }
@@ -526,4 +546,13 @@ tree_pick(const tree *t, int leaf)
 		return d->pick;
 	tree_prob first;
 	return tree_ranked(t, leaf, &first, 1) > 0 ? first.cls : -1;
+}
+
+int
+tree_truth_leaves(const tree *t)
+{
+	int n = 0;
+	for (int i = 0; t->truth && i < t->n_node; i++)
+		n += t->node[i].feature < 0 && t->node[i].truth;
+	return n;
 }

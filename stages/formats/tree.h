@@ -44,6 +44,10 @@ typedef struct {
 	int pick;           /* with tree.leaf_pick: the class to run alone when
 	                       this node is a leaf (leaforder.h lo_pick), -1:
 	                       the first list entry; unused without */
+	int truth;          /* with tree.truth: 1 when prune --truth set this
+	                       leaf's head, pick and top_k from in-graph step
+	                       times (its inputs reached it), else 0; 0 on
+	                       every internal node */
 } tree_node;
 
 typedef struct {
@@ -77,9 +81,10 @@ typedef struct {
 	                       0: the pick is the first list entry (older
 	                       trees, freq and greedy lists, import's) */
 	int truth;          /* 1: prune --truth set the heads, picks and top_k
-	                       of the leaves its inputs reach from in-graph
-	                       step times (written as param truth 1 only then;
-	                       prune keeps it); 0: none */
+	                       of some leaves from in-graph step times, and
+	                       every node carries its truth mark (written as
+	                       param truth 1 and the last node field only
+	                       then; at least one leaf is marked); 0: none */
 	long line_feat;     /* tree_read: the file line of feature 0 and of */
 	long line_node;     /* node 0 (records of a kind are consecutive lines:
 	                       feature f is on line_feat + f); 0 otherwise */
@@ -113,5 +118,8 @@ int tree_ranked(const tree *t, int leaf, tree_prob *out, int max);
  * node's pick when t->leaf_pick and it has one, else the first ranked
  * class (tree_ranked), -1 for a leaf without probabilities. */
 int tree_pick(const tree *t, int leaf);
+
+/* The leaves with the truth mark 1 (0 without param truth). */
+int tree_truth_leaves(const tree *t);
 
 #endif

@@ -183,6 +183,9 @@ set_head_pick(th_ctx *c, int leaf, const int *q, int nq, const char *name)
 		t->node[leaf].top_k = 1;
 		c->out->topks++;
 	}
+	/* the truth's inputs reached this leaf: its head, pick and k are the
+	 * graph's (mmrank.inductor's k = 1 runs its pick alone) */
+	t->node[leaf].truth = 1;
 	/* a pick that is the list head follows a new head */
 	int follows = !t->leaf_pick || pk < 0;
 	c->k1b += hx, c->alb += p1;
@@ -377,6 +380,7 @@ grow(th_ctx *c, int leaf, int *q, int nq, int level, const char *name)
 	d->threshold = thr;
 	d->left = a;
 	d->right = b;
+	d->truth = 0;   /* the mark is a leaf's */
 	char *sub = xmalloc(strlen(name) + strlen(t->feat[f]) + 64);
 	sprintf(sub, "%s, %s <= %.6g", name, t->feat[f], thr);
 	grow(c, a, q, nleft, level + 1, sub);
@@ -400,6 +404,7 @@ grow(th_ctx *c, int leaf, int *q, int nq, int level, const char *name)
 		d->left = d->right = -1;
 		d->pick = ch->pick;
 		d->top_k = ch->top_k;
+		d->truth = ch->truth;
 		t->n_prob -= 2 * d->prob_len;
 		t->n_node -= 2;
 		c->out->splits--;
@@ -518,7 +523,7 @@ truth_heads(tree *t, const char *tname, const featset *fs, const char *sname,
 	if (out->splits)
 		preorder(t);
 	if (out->leaves)
-		t->truth = 1;   /* param truth: k = 1 may run the pick alone */
+		t->truth = 1;   /* param truth: the nodes carry their marks */
 	out->k1_before = c.counted ? exp(c.k1b / c.counted) : 1;
 	out->k1_after = c.counted ? exp(c.k1a / c.counted) : 1;
 	out->alone_before = c.counted ? exp(c.alb / c.counted) : 1;

@@ -42,9 +42,10 @@
  * weighted_n 0 (the training rows are not seen here), and each then gets
  * its head and pick as above; a split whose two leaves end up alike (list,
  * pick, top_k) is undone, their change kept once; the tree is renumbered
- * in pre-order.  A tree with a leaf the truth reached gets param truth 1:
- * its picks were chosen on the model's own clock (mmrank.inductor then
- * runs the pick alone at k = 1, docs/INDUCTOR.md). */
+ * in pre-order.  Each leaf the truth's inputs reached gets the truth mark
+ * (tree_node.truth; split nodes lose it), and the tree param truth 1: those
+ * leaves' picks were chosen on the model's own clock (mmrank.inductor runs
+ * them alone at k = 1, docs/INDUCTOR.md). */
 #ifndef MMRANK_TRUTHHEAD_H
 #define MMRANK_TRUTHHEAD_H
 #include <stdio.h>
