@@ -2,7 +2,8 @@
 # t2210-truth-heads.sh — prune --truth: each leaf's head and pick set by the
 # in-graph truth, and leaves split where its inputs disagree
 # (stages/learn/truthhead.h).  Prerequisites: the stages (make check builds
-# them), cc for the C artifact.
+# them), cc for the C artifact, python3 (the emitted .py against the torch
+# stand-in, check/stub).
 #
 # Trees from check/fixtures/rerank (t2200-pick.sh explains them): all.tsv,
 # the root alone, list A B E (classes 1 2 0), pick B; d1.tsv, split at m <=
@@ -184,7 +185,12 @@ pr alone all.tsv 1 alone && [ "$(nodes "$TMP/alone.tsv")" = "0:2,1,0:2" ] &&
 # a truth that agrees with the tree changes nothing, byte for byte, but for
 # param truth 1 (after the other params): the picks were checked in the graph
 TAB=$'\t'
-notruth() { grep -v "^param${TAB}truth${TAB}1\$" "$1"; }
+# the tree without param truth and the truth marks (the nodes' last field)
+notruth() { awk -F'\t' -v OFS='\t' '$1 == "param" && $2 == "truth" { tr = 1; next }
+	$1 == "node" && tr { NF--; } { print }' "$1"; }
+# each node's truth mark, space-separated (- without param truth)
+marks() { awk -F'\t' '$1 == "param" && $2 == "truth" { tr = 1 }
+	$1 == "node" { printf "%s%s", s, (tr ? $NF : "-"); s = " " }' "$1"; }
 pr agree all.tsv 1 agree && notruth "$TMP/agree.tsv" >"$TMP/agree-nt.tsv" &&
 	test_cmp truth-heads-agree-unchanged "$TMP/plain.tsv" "$TMP/agree-nt.tsv"
 [ "$(grep -n '^param' "$TMP/agree.tsv" | tail -1)" = "$(($(grep -c '^param' "$TMP/plain.tsv") + 2)):param${TAB}truth${TAB}1" ] &&
@@ -197,6 +203,9 @@ pr ptie all.tsv 1 ptie && [ "$(nodes "$TMP/ptie.tsv")" = "0:1,2,0:1" ] &&
 # only the leaf the truth reaches; a class the leaf does not list is no candidate
 pr right d1.tsv 1 right && [ "$(nodes "$TMP/right.tsv")" = "0:1,2,0:2 1:0,2,1:0 2:2,1:2" ] &&
 	ok truth-heads-one-leaf || fail truth-heads-one-leaf "$(nodes "$TMP/right.tsv") $(cat "$TMP/right.err")"
+# the truth mark (the nodes' last field): the leaf the truth reached only
+[ "$(marks "$TMP/right.tsv")" = "0 0 1" ] && [ "$(marks "$TMP/plain1.tsv")" = "- - -" ] &&
+	ok truth-mark-reached-leaf-only || fail truth-mark-reached-leaf-only "$(marks "$TMP/right.tsv") / $(marks "$TMP/plain1.tsv")"
 
 # ---- truth splits ----------------------------------------------------------
 if pr split all.tsv 1 split; then
@@ -204,6 +213,8 @@ if pr split all.tsv 1 split; then
 		ok truth-split-at-m || fail truth-split-at-m "$(tests "$TMP/split.tsv")"
 	[ "$(nodes "$TMP/split.tsv")" = "0:1,2,0:2 1:1,2,0:1 2:2,1,0:2" ] &&
 		ok truth-split-heads || fail truth-split-heads "$(nodes "$TMP/split.tsv")"
+	# both new leaves marked, the split node not
+	[ "$(marks "$TMP/split.tsv")" = "0 1 1" ] && ok truth-mark-split-leaves || fail truth-mark-split-leaves "$(marks "$TMP/split.tsv")"
 	# the children's training counts: n_samples, weighted_n 0; n_labels the leaf's
 	[ "$(awk -F'\t' '$1 == "node" { printf "%s:%s:%s:%s ", $2, $7, $8, $9 }' "$TMP/split.tsv")" = "0:4:4:2 1:0:0:2 2:0:0:2 " ] &&
 		ok truth-split-counts || fail truth-split-counts "$(grep '^node' "$TMP/split.tsv")"
@@ -311,6 +322,16 @@ if "$BIN/emit" --heuristic-name T --out-dir "$TMP/art" "$TMP/ext.tsv" 2>"$TMP/em
 else
 	fail truth-heads-emitted "emit failed: $(head -2 "$TMP/emit.err")"
 fi
+# get_truth: True at the leaf the truth set (right.tsv: m > 2.5), False at
+# the other; run against the torch stand-in (check/stub)
+mkdir -p "$TMP/artr"
+if "$BIN/emit" --heuristic-name T --out-dir "$TMP/artr" "$TMP/right.tsv" 2>"$TMP/emit.err"; then
+	cat "$TMP/ext.feat.tsv" >"$TMP/ctx.tsv"; tail -n +3 "$TMP/right.feat.tsv" >>"$TMP/ctx.tsv"
+	got=$(stub_python "$ROOT/check/emit/rank_py.py" "$TMP/artr/_T.py" T "$TMP/ctx.tsv" --truth 2>&1 | cut -f2 | tr '\n' ' ')
+	[ "$got" = "False False True True " ] && ok truth-mark-emitted-get-truth || fail truth-mark-emitted-get-truth "$got"
+else
+	fail truth-mark-emitted-get-truth "emit failed: $(head -2 "$TMP/emit.err")"
+fi
 mkdir -p "$TMP/artp"
 if "$BIN/emit" --heuristic-name T --out-dir "$TMP/artp" "$TMP/plain.tsv" 2>"$TMP/emit.err"; then
 	! grep -q 'truth' "$TMP/artp/_T.py" && ok truth-param-absent-not-emitted || fail truth-param-absent-not-emitted "$(grep -n truth "$TMP/artp/_T.py" | head -3)"
@@ -333,6 +354,31 @@ fi
 sed "s/^param${TAB}truth${TAB}1\$/param${TAB}truth${TAB}2/" "$TMP/ext.tsv" >"$TMP/t2.tsv"
 expect_error truth-param-bad-refused "t2.tsv:[0-9]+: .*truth" "$TMP/o.tsv" \
 	"$BIN/prune" --ranking 1 -o "$TMP/o.tsv" "$TMP/t2.tsv"
+# a collapse elsewhere keeps the marked leaves and the param: three.tsv's
+# node 3 given n_labels 1, so --ranking 2 collapses node 2 (an unmarked leaf)
+# and keeps leaf 1
+if [ "$(marks "$TMP/three.tsv")" = "0 1 0 1 1" ]; then
+	awk -F'\t' -v OFS='\t' '$1 == "node" && $2 == 3 { $9 = 1 } { print }' "$TMP/three.tsv" >"$TMP/c3.tsv"
+	"$BIN/prune" --ranking 2 -o "$TMP/c3p.tsv" "$TMP/c3.tsv" 2>/dev/null &&
+		[ "$(tests "$TMP/c3p.tsv")" = "0:m:2.5:1:2 1:-:-:-1:-1 2:-:-:-1:-1" ] && [ "$(marks "$TMP/c3p.tsv")" = "0 1 0" ] &&
+		ok truth-mark-kept-on-other-collapse || fail truth-mark-kept-on-other-collapse "$(tests "$TMP/c3p.tsv"); $(marks "$TMP/c3p.tsv")"
+else
+	fail truth-mark-kept-on-other-collapse "fixture: three.tsv marks $(marks "$TMP/three.tsv")"
+fi
+# the marks as read: 0 or 1, on leaves only, at least one with param truth,
+# the field present
+awk -F'\t' -v OFS='\t' '$1 == "node" && $2 == 1 { $NF = 2 } { print }' "$TMP/split.tsv" >"$TMP/m2.tsv"
+expect_error truth-mark-bad-refused "m2.tsv:[0-9]+: field 'truth'" "$TMP/o.tsv" \
+	"$BIN/prune" --ranking 1 -o "$TMP/o.tsv" "$TMP/m2.tsv"
+awk -F'\t' -v OFS='\t' '$1 == "node" && $2 == 0 { $NF = 1 } { print }' "$TMP/split.tsv" >"$TMP/mi.tsv"
+expect_error truth-mark-internal-refused "mi.tsv:[0-9]+: field 'truth': 1 on internal node 0" "$TMP/o.tsv" \
+	"$BIN/prune" --ranking 1 -o "$TMP/o.tsv" "$TMP/mi.tsv"
+awk -F'\t' -v OFS='\t' '$1 == "node" { $NF = 0 } { print }' "$TMP/split.tsv" >"$TMP/m0.tsv"
+expect_error truth-mark-none-refused "m0.tsv:[0-9]+: param truth 1, but no node has the truth mark" "$TMP/o.tsv" \
+	"$BIN/prune" --ranking 1 -o "$TMP/o.tsv" "$TMP/m0.tsv"
+awk -F'\t' -v OFS='\t' '$1 == "node" { NF-- } { print }' "$TMP/split.tsv" >"$TMP/mf.tsv"
+expect_error truth-mark-missing-refused "mf.tsv:[0-9]+: 'node' record needs .*param truth: the last is the truth mark" "$TMP/o.tsv" \
+	"$BIN/prune" --ranking 1 -o "$TMP/o.tsv" "$TMP/mf.tsv"
 
 # refused, nothing written: another device's truth, a missing file,
 # --truth-depth without --truth or out of range
@@ -349,7 +395,8 @@ if ! "$BIN/prune" --ranking 1 --truth "$TMP/none.feat.tsv" -o "$TMP/o.tsv" "$TMP
 # at 1, and a tree without the truth keeps 3
 awk -F'\t' -v OFS='\t' '$1 == "param" && $2 == "leaf_pick" { print "param", "topk_eps", "0.005" }
 	$1 == "node" { $NF = 3 OFS $NF } { print }' "$TMP/all.tsv" >"$TMP/k3.tsv"
-topk() { awk -F'\t' '$1 == "node" && $3 == -1 { printf "%s%s", s, $(NF - 1); s = " " }' "$1"; }
+topk() { awk -F'\t' '$1 == "param" && $2 == "truth" { tr = 1 }
+	$1 == "node" && $3 == -1 { printf "%s%s", s, $(NF - 1 - tr); s = " " }' "$1"; }
 "$BIN/prune" --ranking 1 -o "$TMP/k3p.tsv" "$TMP/k3.tsv" 2>/dev/null && [ "$(topk "$TMP/k3p.tsv")" = "3" ] &&
 	ok truth-topk-fixture || fail truth-topk-fixture "$(topk "$TMP/k3p.tsv")"
 if pr k3s k3.tsv 1 split; then

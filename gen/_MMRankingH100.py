@@ -22,8 +22,8 @@ class MMRankingH100(LearnedHeuristicDecision):
     gpu = {"name": "h100", "device_name": "H100", "shared_memory": 232448, "capability": (9, 0)}
 
     # mmrank prune --truth chose the heads and picks of the leaves its inputs
-    # reach on the model's own step times (in-graph truth): mmrank.inductor
-    # runs the pick alone at k = 1 (docs/INDUCTOR.md).
+    # reach on the model's own step times (in-graph truth; get_truth says
+    # which): mmrank.inductor runs their picks alone at k = 1 (docs/INDUCTOR.md).
     truth = True
 
     def __init__(self) -> None:
@@ -567,3 +567,87 @@ class MMRankingH100(LearnedHeuristicDecision):
                             return self.choices[65]
                         else:
                             return self.choices[0]
+
+    def get_truth(self, context: AHContext) -> bool:
+        # True where the leaf's head, pick and k were chosen on the model's
+        # own step times (mmrank prune --truth: the truth's inputs reached
+        # it), so its pick may run alone; False elsewhere.
+        if context.get_value('arith_intensity') <= 29.89772140896782:
+            if context.get_value('n') <= 34.0:
+                if context.get_value('n') <= 18.0:
+                    if context.get_value('k') <= 27.0:
+                        if context.get_value('k*n') <= 248.0:
+                            return True
+                        else:
+                            return False
+                    else:
+                        if context.get_value('k') <= 40.0:
+                            return False
+                        else:
+                            return False
+                else:
+                    if context.get_value('mat1_stride_0') <= 40.0:
+                        if context.get_value('mat1_stride_0') <= 20.0:
+                            return False
+                        else:
+                            return False
+                    else:
+                        if context.get_value('k') <= 68.0:
+                            return False
+                        else:
+                            return False
+            else:
+                if context.get_value('k') <= 18.0:
+                    if context.get_value('m') <= 264.0:
+                        return True
+                    else:
+                        if context.get_value('n') <= 80.0:
+                            return False
+                        else:
+                            return False
+                else:
+                    if context.get_value('k') <= 36.0:
+                        if context.get_value('n') <= 68.0:
+                            return False
+                        else:
+                            return False
+                    else:
+                        if context.get_value('k') <= 2560.0:
+                            return True
+                        else:
+                            if context.get_value('n') <= 16640.0:
+                                return True
+                            else:
+                                return True
+        else:
+            if context.get_value('arith_intensity') <= 56.99558362571803:
+                if context.get_value('n') <= 68.0:
+                    if context.get_value('k') <= 80.0:
+                        if context.get_value('m') <= 462912.0:
+                            return False
+                        else:
+                            return False
+                    else:
+                        if context.get_value('k') <= 348.0:
+                            return False
+                        else:
+                            return False
+                else:
+                    if context.get_value('m') <= 3264.0:
+                        return False
+                    else:
+                        if context.get_value('k') <= 62.5:
+                            return False
+                        else:
+                            return False
+            else:
+                if context.get_value('m*n') <= 1097728.0:
+                    return False
+                else:
+                    if context.get_value('m*n') <= 3244032.0:
+                        return True
+                    else:
+                        if context.get_value('n') <= 136.0:
+                            return False
+                        else:
+                            return True

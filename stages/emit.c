@@ -48,7 +48,8 @@ static const char about[] =
 "header carry the GPU the tree was trained for, from its row of the GPU\n"
 "table (--gpu-facts; mmrank.artifact.trained_for reads it).  A tree with\n"
 "param truth 1 (prune --truth) gives the .py the class attribute\n"
-"truth = True: mmrank.inductor's k = 1 then runs the pick alone.\n";
+"truth = True and get_truth(context), True at the leaves the truth set:\n"
+"mmrank.inductor's k = 1 runs those leaves' picks alone.\n";
 
 static const char notes[] =
 "Exit status: 0 on success; 1 on bad usage, an invalid tree, a name,\n"
@@ -287,11 +288,13 @@ static void tree_calls(gen *g, int i, int depth, tree_prob *buf)
 			fputs("]], [[", g->fp);
 			leaf_pairs(g, i, buf);
 			/* the leaf's k (fit --topk-eps; get_top_k), None without;
-			 * its pick (tree_pick; get_pick) */
+			 * its pick (tree_pick; get_pick); its truth mark
+			 * (get_truth, with param truth) */
 			if (g->t->topk_eps > 0)
-				fprintf(g->fp, "]], [[%d]], %d)", d->top_k, tree_pick(g->t, i));
+				fprintf(g->fp, "]], [[%d]], %d", d->top_k, tree_pick(g->t, i));
 			else
-				fprintf(g->fp, "]], [[None]], %d)", tree_pick(g->t, i));
+				fprintf(g->fp, "]], [[None]], %d", tree_pick(g->t, i));
+			fprintf(g->fp, ", [[%s]])", d->truth ? "True" : "False");
 		} else {
 			fputs("MMR_RETURN([[", g->fp);
 			indent(g, depth);

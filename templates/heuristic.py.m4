@@ -10,9 +10,10 @@ m4_dnl   MMR_CHOICES     MMR_CHOICE(id) per class, in class order
 m4_dnl   MMR_TREE        the tree, pre-order, as MMR_IF_LE(indent, feature,
 m4_dnl                   threshold), MMR_IF_CAT(indent, feature, value),
 m4_dnl                   MMR_ELSE(indent), MMR_RETURN(indent, pairs, k,
-m4_dnl                   pick), MMR_RETURN_NONE(indent); k is the leaf's list
-m4_dnl                   length (fit --topk-eps) or None, pick
-m4_dnl                   the index of the choice it runs alone
+m4_dnl                   pick, truth), MMR_RETURN_NONE(indent); k is the
+m4_dnl                   leaf's list length (fit --topk-eps) or None, pick
+m4_dnl                   the index of the choice it runs alone, truth True
+m4_dnl                   where prune --truth set the leaf, else False
 m4_dnl   MMR_HAS_TOP_K   1 when the leaves carry a k, else 0
 m4_dnl   MMR_TOP_K_EPS   its epsilon, Python str(float) (0.0 without)
 m4_dnl   MMR_HAS_PICK    1 when the leaves carry their own pick (fit's leaf-list
@@ -21,12 +22,13 @@ m4_dnl   MMR_HAS_GPU     1 when emit --gpu names the GPU the tree was trained
 m4_dnl                   for (then the class attribute gpu), else 0
 m4_dnl   MMR_GPU_NAME, MMR_GPU_DEVICE_NAME   its row of the GPU table
 m4_dnl                   (datasets/GPUS.tsv): a-z 0-9 _ - and A-Z 0-9 -
-m4_dnl   MMR_HAS_TRUTH   1 when prune --truth set the tree's picks on in-graph
-m4_dnl                   step times (param truth; then the class attribute
-m4_dnl                   truth), else 0
+m4_dnl   MMR_HAS_TRUTH   1 when prune --truth set picks on in-graph step
+m4_dnl                   times (param truth; then the class attribute truth
+m4_dnl                   and get_truth), else 0
 m4_dnl MMR_TREE is expanded three times: in get_best_choices (the pairs), in
-m4_dnl get_top_k (the k) and in get_pick (the pick), MMR_RETURN redefined in
-m4_dnl between.
+m4_dnl get_top_k (the k) and in get_pick (the pick), and a fourth in
+m4_dnl get_truth (the mark) with MMR_HAS_TRUTH, MMR_RETURN (and there
+m4_dnl MMR_RETURN_NONE) redefined in between.
 m4_dnl Everything below is fixed text; every data argument is re-quoted so
 m4_dnl it is never rescanned for macros.
 m4_define([[MMR_CHOICE]], [[        self.choices.append('[[$1]]')
@@ -42,6 +44,8 @@ m4_define([[MMR_RETURN]], [[$1return [[[$2]]]
 m4_define([[MMR_RETURN_K]], [[$1return [[$3]]
 ]])m4_dnl
 m4_define([[MMR_RETURN_PICK]], [[$1return self.choices[[[$4]]]
+]])m4_dnl
+m4_define([[MMR_RETURN_TRUTH]], [[$1return [[$5]]
 ]])m4_dnl
 m4_define([[MMR_RETURN_NONE]], [[$1return None
 ]])m4_dnl
@@ -69,8 +73,8 @@ m4_ifelse(MMR_HAS_GPU, [[1]], [[
     gpu = {"name": "MMR_GPU_NAME", "device_name": "MMR_GPU_DEVICE_NAME", "shared_memory": MMR_SHARED_MEMORY, "capability": (MMR_CAP_MAJOR, MMR_CAP_MINOR)}
 ]])
 m4_ifelse(MMR_HAS_TRUTH, [[1]], [[    # mmrank prune --truth chose the heads and picks of the leaves its inputs
-    # reach on the model's own step times (in-graph truth): mmrank.inductor
-    # runs the pick alone at k = 1 (docs/INDUCTOR.md).
+    # reach on the model's own step times (in-graph truth; get_truth says
+    # which): mmrank.inductor runs their picks alone at k = 1 (docs/INDUCTOR.md).
     truth = True
 
 ]])m4_dnl
@@ -125,3 +129,12 @@ MMR_TREE[[]]]], [[        # This tree has no picks (mmrank fit's leaf-list rules
         _, idx = best[0]
         return self.choices[idx]
 ]])m4_dnl
+m4_ifelse(MMR_HAS_TRUTH, [[1]], [[m4_define([[MMR_RETURN]], m4_defn([[MMR_RETURN_TRUTH]]))m4_dnl
+m4_define([[MMR_RETURN_NONE]], [[$1return False
+]])m4_dnl
+
+    def get_truth(self, context: AHContext) -> bool:
+        # True where the leaf's head, pick and k were chosen on the model's
+        # own step times (mmrank prune --truth: the truth's inputs reached
+        # it), so its pick may run alone; False elsewhere.
+MMR_TREE[[]]]])m4_dnl

@@ -4,7 +4,7 @@
 with PYTHONPATH=check/stub: check/lib.sh's stub_python).
 
 usage: rank_py.py MODULE.py CLASS CONTEXTS.tsv [--ai] [--append NAME]
-                  [--bench SECONDS | --top-k | --pick]
+                  [--bench SECONDS | --top-k | --pick | --truth]
 
 CONTEXTS.tsv: a feat TSV (line 1 metadata JSON, line 2 header; one context
 per distinct `input`, its first row) or a plain TSV with a header.  Columns
@@ -21,6 +21,8 @@ as the C twin's NAME_top_k() returns it).
 --pick: instead "<n>\t<the index of get_pick()'s choice>" per context (None,
 an unsafe leaf, printed as --append NAME's index, the choice the C twin's
 NAME_pick() returns there; -1 without --append).
+--truth: instead "<n>\t<get_truth()>" per context (True or False; "-"
+when the class has no get_truth).
 --bench: instead print microseconds per get_best_choices() call.
 """
 import importlib.util
@@ -65,6 +67,9 @@ def main():
     pick = "--pick" in args
     if pick:
         args.remove("--pick")
+    truth = "--truth" in args
+    if truth:
+        args.remove("--truth")
     bench = None
     if "--bench" in args:
         i = args.index("--bench")
@@ -96,6 +101,9 @@ def main():
         if topk:
             k = h.get_top_k(c)
             w(f"{i}\t{-1 if k is None else k}\n")
+            continue
+        if truth:
+            w(f"{i}\t{h.get_truth(c) if hasattr(h, 'get_truth') else '-'}\n")
             continue
         if pick:
             p = h.get_pick(c)
