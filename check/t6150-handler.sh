@@ -205,24 +205,46 @@ run_case 1 addmm 1 "$TMP/tri/_MMRankingH200.py" --others --unranked drop
 got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
 [ "$got" = "aten aten::bias_addmm|triton $tid|" ] && ok handler-aten-always-keeps-aten ||
 	fail handler-aten-always-keeps-aten "got '$got'"
-# aten and unranked "auto" (the defaults): an artifact whose picks the truth
-# set (class attribute truth = True, prune --truth) runs the pick alone at
-# k=1, the unranked templates dropped; at k=2, or without truth, the ATen
+# aten and unranked "auto" (the defaults): at k=1 a context whose leaf the
+# truth set (class attribute truth = True and get_truth(context) True:
+# prune --truth) runs the pick alone, the unranked templates dropped; at
+# k=2, at a leaf get_truth does not mark, or without truth, the ATen
 # choices and the unranked templates stay; an explicit word wins
-mkdir -p "$TMP/trt"
+mkdir -p "$TMP/trt" "$TMP/trf" "$TMP/trg"
 { cat "$TMP/trp/_MMRankingH200.py"; printf '
     truth = True
+
+    def get_truth(self, context):
+        return True
 '; } >"$TMP/trt/_MMRankingH200.py"
 run_case 1 addmm 1 "$TMP/trt/_MMRankingH200.py" --others
 got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
 [ -n "$tid" ] && [ "$got" = "triton $tid|" ] && ok handler-auto-truth-k1-pick-alone || fail handler-auto-truth-k1-pick-alone "got '$got', want 'triton $tid|'"
-stat_is handler-auto-truth-k1-resolved 's["aten"] == "listed" and s["unranked"] == "drop" and s["single_choice"]["addmm"] == 1'
+stat_is handler-auto-truth-k1-resolved 's["aten"] == "auto" and s["unranked"] == "auto" and s["alone"]["addmm"] == 1 and s["single_choice"]["addmm"] == 1'
+# a leaf get_truth does not mark (False, or not True), and an artifact with
+# truth = True but no get_truth: the hedge
+{ cat "$TMP/trp/_MMRankingH200.py"; printf '
+    truth = True
+
+    def get_truth(self, context):
+        return 1
+'; } >"$TMP/trf/_MMRankingH200.py"
+run_case 1 addmm 1 "$TMP/trf/_MMRankingH200.py" --others
+got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
+case $got in "aten aten::bias_addmm|triton $tid|other "*) ok handler-auto-truth-unmarked-leaf-hedge ;; *) fail handler-auto-truth-unmarked-leaf-hedge "got '$got'" ;; esac
+stat_is handler-auto-truth-unmarked-leaf-resolved 's["alone"]["addmm"] == 0 and s["single_choice"]["addmm"] == 0'
+{ cat "$TMP/trp/_MMRankingH200.py"; printf '
+    truth = True
+'; } >"$TMP/trg/_MMRankingH200.py"
+run_case 1 addmm 1 "$TMP/trg/_MMRankingH200.py" --others
+got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
+case $got in "aten aten::bias_addmm|triton $tid|other "*) ok handler-auto-truth-without-get-truth-hedge ;; *) fail handler-auto-truth-without-get-truth-hedge "got '$got'" ;; esac
 run_case 1 addmm 1 "$TMP/trp/_MMRankingH200.py" --others
 got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
 case $got in "aten aten::bias_addmm|triton $tid|other "*) ok handler-auto-no-truth-k1-hedge ;; *) fail handler-auto-no-truth-k1-hedge "got '$got'" ;; esac
-stat_is handler-auto-no-truth-k1-resolved 's["aten"] == "always" and s["unranked"] == "keep"'
+stat_is handler-auto-no-truth-k1-resolved 's["aten"] == "auto" and s["unranked"] == "auto" and s["alone"]["addmm"] == 0'
 run_case 1 addmm 2 "$TMP/trt/_MMRankingH200.py" --others
-stat_is handler-auto-truth-k2-keeps 's["aten"] == "always" and s["unranked"] == "keep"'
+stat_is handler-auto-truth-k2-keeps 's["alone"]["addmm"] == 0 and s["single_choice"]["addmm"] == 0'
 grep -qx 'aten aten::bias_addmm' "$TMP/out" && grep -q '^other ' "$TMP/out" && ok handler-auto-truth-k2-keeps-aten || fail handler-auto-truth-k2-keeps-aten "$(tr '\n' '|' <"$TMP/out" | head -c 300)"
 run_case 1 addmm 1 "$TMP/trt/_MMRankingH200.py" --others --aten always --unranked keep
 got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
@@ -232,7 +254,7 @@ case $got in "aten aten::bias_addmm|triton $tid|other "*) ok handler-auto-explic
 mkdir -p "$TMP/trx"
 { cat "$TMP/trp/_MMRankingH200.py"; printf '\n    @property\n    def truth(self):\n        raise ValueError("boom")\n'; } >"$TMP/trx/_MMRankingH200.py"
 run_case 1 addmm 1 "$TMP/trx/_MMRankingH200.py" --others
-stat_is handler-auto-truth-property-inert 's["aten"] == "always" and s["unranked"] == "keep" and s["decisions"]["addmm"] == 1'
+stat_is handler-auto-truth-property-inert 's["alone"]["addmm"] == 0 and s["decisions"]["addmm"] == 1'
 run_case 0 bmm 3 "$ART"
 grep -qx same "$TMP/out" && ok handler-bmm-untouched || fail handler-bmm-untouched "$(head -5 "$TMP/out" | tr '\n' ' ')"
 mkdir -p "$TMP/unsafe"
@@ -255,7 +277,7 @@ key3=$(sed -n 's/^key //p' "$TMP/ic")
 MMRANK_STUB_GPU="NVIDIA H200" ic "$ART" auto
 keya=$(sed -n 's/^key //p' "$TMP/ic")
 sha=$(sha256sum "$ART" | cut -c1-16)
-if [ "$key3" = "mmrank:MMRankingH200:$sha:3:0:keep:always:mm,addmm" ] && [ "$keya" = "mmrank:MMRankingH200:$sha:auto:0:keep:always:mm,addmm" ]; then
+if [ "$key3" = "mmrank:MMRankingH200:$sha:3:0:auto:auto:mm,addmm" ] && [ "$keya" = "mmrank:MMRankingH200:$sha:auto:0:auto:auto:mm,addmm" ]; then
 	ok handler-cache-key; else fail handler-cache-key "'$key3' / '$keya'"; fi
 refused() {   # NAME PATTERN: refused with PATTERN and nothing changed
 	if grep -Eq "^refused: .*$2" "$TMP/ic" && grep -qx 'state handler=InductorChoices config=unset' "$TMP/ic" &&
@@ -278,17 +300,18 @@ if grep -qx "value-error: mmrank.inductor: aten='Listed': 'auto' or 'always' or 
    grep -qx 'state handler=InductorChoices config=unset' "$TMP/ic"; then
 	ok handler-bad-aten; else fail handler-bad-aten "$(head -2 "$TMP/ic")"; fi
 MMRANK_STUB_GPU="NVIDIA H200" ic "$ART" 1 --aten listed
-[ "$(sed -n 's/^key //p' "$TMP/ic")" = "mmrank:MMRankingH200:$sha:1:0:keep:listed:mm,addmm" ] && ok handler-cache-key-aten ||
+[ "$(sed -n 's/^key //p' "$TMP/ic")" = "mmrank:MMRankingH200:$sha:1:0:auto:listed:mm,addmm" ] && ok handler-cache-key-aten ||
 	fail handler-cache-key-aten "$(sed -n 's/^key //p' "$TMP/ic")"
-# the cache key names the resolved words: a truth artifact at k=1 runs alone
+# the cache key names the words as given ("auto" resolves per GEMM, from
+# the artifact, whose content hash the key holds)
 MMRANK_STUB_GPU="NVIDIA H200" ic "$TMP/trt/_MMRankingH200.py" 1
 tsha=$(sha256sum "$TMP/trt/_MMRankingH200.py" | cut -c1-16)
-[ "$(sed -n 's/^key //p' "$TMP/ic")" = "mmrank:MMRankingH200:$tsha:1:0:drop:listed:mm,addmm" ] && ok handler-cache-key-auto-truth ||
-	fail handler-cache-key-auto-truth "$(sed -n 's/^key //p' "$TMP/ic")"
+[ "$(sed -n 's/^key //p' "$TMP/ic")" = "mmrank:MMRankingH200:$tsha:1:0:auto:auto:mm,addmm" ] && ok handler-cache-key-auto-words ||
+	fail handler-cache-key-auto-words "$(sed -n 's/^key //p' "$TMP/ic")"
 MMRANK_INDUCTOR=1 MMRANK_ARTIFACT=$TMP/trt/_MMRankingH200.py ic --import-only
-grep -qx 'import installed=True k=1 aten=listed' "$TMP/ic" && ok handler-env-auto-truth-listed || fail handler-env-auto-truth-listed "$(head -2 "$TMP/ic")"
+grep -qx 'import installed=True k=1 aten=auto' "$TMP/ic" && ok handler-env-auto-truth-installs || fail handler-env-auto-truth-installs "$(head -2 "$TMP/ic")"
 MMRANK_INDUCTOR=3 MMRANK_ARTIFACT=$ART ic --import-only
-grep -qx 'import installed=True k=3 aten=always' "$TMP/ic" && ok handler-env-installs || fail handler-env-installs "$(head -2 "$TMP/ic")"
+grep -qx 'import installed=True k=3 aten=auto' "$TMP/ic" && ok handler-env-installs || fail handler-env-installs "$(head -2 "$TMP/ic")"
 MMRANK_INDUCTOR=1 MMRANK_INDUCTOR_ATEN=listed MMRANK_ARTIFACT=$ART ic --import-only
 grep -qx 'import installed=True k=1 aten=listed' "$TMP/ic" && ok handler-env-aten-listed || fail handler-env-aten-listed "$(head -2 "$TMP/ic")"
 MMRANK_INDUCTOR=1 MMRANK_INDUCTOR_ATEN=Listed MMRANK_ARTIFACT=$ART ic --import-only

@@ -152,7 +152,7 @@ for v in "" 0 off no false; do
 done
 [ -z "$bad" ] && ok py-safety-env-k-off || fail py-safety-env-k-off "$bad"
 imp MMRANK_INDUCTOR=1000 MMRANK_ARTIFACT="$ART"
-grep -qx 'import installed=True k=1000 aten=always' "$TMP/imp.out" && ok py-safety-env-k-max || fail py-safety-env-k-max "$(cat "$TMP/imp.out" "$TMP/imp.err" | head -c 200)"
+grep -qx 'import installed=True k=1000 aten=auto' "$TMP/imp.out" && ok py-safety-env-k-max || fail py-safety-env-k-max "$(cat "$TMP/imp.out" "$TMP/imp.err" | head -c 200)"
 # the flags: words on and off; anything else refused, naming the variable
 flags() {   # ENV...: prints "extra strict unranked aten" of the installed handler
 	env MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$ART" MMRANK_STUB_GPU="NVIDIA H200" "$@" \
@@ -161,7 +161,7 @@ h = mi.installed()
 print(h.extra, h.strict, h.unranked, h.aten) if h else print(None)"' "$STUB" 2>"$TMP/fl.err"
 }
 got="$(flags MMRANK_INDUCTOR_EXTRA=true MMRANK_INDUCTOR_STRICT=yes)|$(flags MMRANK_INDUCTOR_EXTRA=1 MMRANK_INDUCTOR_STRICT=on MMRANK_INDUCTOR_UNRANKED=drop MMRANK_INDUCTOR_ATEN=listed)|$(flags MMRANK_INDUCTOR_EXTRA=off MMRANK_INDUCTOR_STRICT=0 MMRANK_INDUCTOR_ATEN=)"
-[ "$got" = "True True keep always|True True drop listed|False False keep always" ] && ok py-safety-env-flag-words || fail py-safety-env-flag-words "$got"
+[ "$got" = "True True auto auto|True True drop listed|False False auto auto" ] && ok py-safety-env-flag-words || fail py-safety-env-flag-words "$got"
 refused_at_import py-safety-env-extra-refused "^mmrank\.inductor: not installed: MMRANK_INDUCTOR_EXTRA='maybe': expected 1, on, yes or true" \
 	MMRANK_INDUCTOR=auto MMRANK_ARTIFACT="$ART" MMRANK_INDUCTOR_EXTRA=maybe
 refused_at_import py-safety-env-strict-refused "^mmrank\.inductor: not installed: MMRANK_INDUCTOR_STRICT='2': expected 1, on, yes or true" \

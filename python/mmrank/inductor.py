@@ -48,11 +48,12 @@ generated.  This module's MMRankChoices overrides that method; for op_name
   where it is offered (stats()["picked"]).  So k=1 with unranked="drop"
   leaves one choice, which Inductor does not autotune
   (stats()["single_choice"]).
-  aten="auto" and unranked="auto" (the defaults; resolve()): at k=1 with an
-  artifact whose class attribute truth is True (mmrank prune --truth chose
-  its picks on in-graph step times) "listed" and "drop": one kernel per
-  GEMM, the pick, nothing autotuned; otherwise "always" and "keep" (k=1
-  autotunes the list head against the ATen choices).
+  aten="auto" and unranked="auto" (the defaults; resolve(), per GEMM): at
+  k=1, on an artifact whose class attribute truth is True, for a context
+  whose leaf get_truth(context) marks (mmrank prune --truth chose its pick
+  on in-graph step times) "listed" and "drop": one kernel per GEMM, the
+  pick, nothing autotuned (stats()["alone"]); otherwise "always" and "keep"
+  (k=1 autotunes the list head against the ATen choices).
   k="auto": the artifact's get_top_k(context) (the confidence-sized list
   length of the leaf) where the artifact has one and it returns an int;
   else 10 (tuned_mm's own top_k).  An int k overrides it.
@@ -230,15 +231,27 @@ def artifact_gpu(heur):
 
 # ---- the handler -----------------------------------------------------------
 
-def resolve(heuristic, k, aten, unranked):
-    """ATEN and UNRANKED with "auto" decided: at k == 1 with an artifact whose
-    picks were chosen on in-graph step times (its class attribute truth is
-    True: mmrank prune --truth) "listed" and "drop", so each GEMM runs the
+def truth_leaf(heuristic, ctx):
+    """True when CTX's leaf had its pick chosen on in-graph step times: the
+    artifact's class attribute truth is True (read from the class dict, so
+    no artifact code runs for it) and its get_truth(CTX) returns True
+    (mmrank prune --truth marked the leaf); an artifact without get_truth
+    marks no leaf."""
+    cls = type(heuristic)
+    if vars(cls).get("truth") is not True or not callable(vars(cls).get("get_truth")):
+        return False
+    return heuristic.get_truth(ctx) is True
+
+
+def resolve(heuristic, k, aten, unranked, ctx):
+    """(ATEN, UNRANKED, alone): the words with "auto" decided for context
+    CTX.  alone, at k == 1 where truth_leaf(HEURISTIC, CTX) (asked only when
+    a word is "auto"), makes them "listed" and "drop", so the GEMM runs the
     leaf's pick alone and nothing is autotuned; else "always" and "keep".
     Each "auto" resolves on its own: an explicit word fixes only its own."""
-    alone = k == 1 and vars(type(heuristic)).get("truth") is True   # no artifact code runs
+    alone = "auto" in (aten, unranked) and k == 1 and truth_leaf(heuristic, ctx)
     return (aten if aten != "auto" else ("listed" if alone else "always"),
-            unranked if unranked != "auto" else ("drop" if alone else "keep"))
+            unranked if unranked != "auto" else ("drop" if alone else "keep"), alone)
 
 
 class MMRankChoices(InductorChoices):
@@ -249,8 +262,8 @@ class MMRankChoices(InductorChoices):
         super().__init__()
         self.heuristic = heuristic
         self.k = check_k(k)
-        self.aten, self.unranked = resolve(heuristic, self.k, check_aten(aten),
-                                           check_unranked(unranked))
+        self.aten = check_aten(aten)              # the words as given: "auto"
+        self.unranked = check_unranked(unranked)  # resolves per GEMM (resolve)
         self.extra = bool(extra)
         self.ops = tuple(ops)
         self.active = True
@@ -264,6 +277,7 @@ class MMRankChoices(InductorChoices):
         self.offered_sum = {op: 0 for op in self.ops}   # Triton mm choices ranked
         self.single = {op: 0 for op in self.ops}        # decisions leaving one choice
         self.picked = {op: 0 for op in self.ops}        # k=1, aten="listed": the pick kept
+        self.alone = {op: 0 for op in self.ops}         # "auto" made listed/drop: a truth leaf
         self.plain_dropped = {op: 0 for op in self.ops}  # aten::addmm left out for bias_addmm
         self.k_default = 0       # k="auto" without get_top_k: DEFAULT_K used
         self.fallbacks = {}      # reason -> count (full list kept)
@@ -275,6 +289,7 @@ class MMRankChoices(InductorChoices):
         return {"decisions": dict(self.decisions), "k_sum": dict(self.k_sum),
                 "kept_triton_sum": dict(self.kept_sum), "offered_triton_sum": dict(self.offered_sum),
                 "single_choice": dict(self.single), "picked": dict(self.picked),
+                "alone": dict(self.alone),
                 "plain_addmm_dropped": dict(self.plain_dropped),
                 "mean_k": (sum(self.k_sum.values()) / n) if n else None,
                 "mean_kept_triton": (sum(self.kept_sum.values()) / n) if n else None,
@@ -351,7 +366,9 @@ class MMRankChoices(InductorChoices):
             return orig
         k = self._k_for(ctx)
         kept = head(ranked, offered, k)
-        if k == 1 and self.aten == "listed":
+        aten_w, unranked_w, alone = resolve(self.heuristic, self.k, self.aten, self.unranked, ctx)
+        self.alone[op_name] += alone
+        if k == 1 and aten_w == "listed":
             pick = self._pick(ctx)
             if pick in offered:
                 kept = [pick]
@@ -361,7 +378,7 @@ class MMRankChoices(InductorChoices):
             return orig
         keep = {first[c] for c in kept if c in first}
         tri_set = set(tri)
-        aten = self.aten == "always" or EXTERN_ID in kept
+        aten = aten_w == "always" or EXTERN_ID in kept
         # bias_addmm stands for addmm's ATen choices (module doc); the drop
         # is counted only where the ATen choices are kept at all
         has_bias = any(getattr(c.template, "uid", None) == BIAS_ADDMM for c in choices)
@@ -375,7 +392,7 @@ class MMRankChoices(InductorChoices):
                     self.plain_dropped[op_name] += aten
                 elif aten:
                     out.append(c)
-            elif self.unranked == "keep":
+            elif unranked_w == "keep":
                 out.append(c)
         self.decisions[op_name] += 1
         self.k_sum[op_name] += k
@@ -570,9 +587,12 @@ def report(artifact_arg=None, out=sys.stdout):
         return 1
     say('used: mmrank.inductor.install(k="auto") ranks mm and addmm with it'
         + ("; but see environment above" if bad else ""))
-    say("k=1: " + ("the pick alone, nothing autotuned (truth = True: picks chosen on in-graph "
-                   "step times)" if resolve(heur, 1, "auto", "auto") == ("listed", "drop")
-                   else "the list head autotuned beside the ATen choices (no truth = True)"))
+    marks = vars(type(heur)).get("truth") is True and callable(vars(type(heur)).get("get_truth"))
+    say("k=1: " + ("the pick alone, nothing autotuned, where get_truth marks the leaf (truth = "
+                   "True: picks chosen on in-graph step times); elsewhere the list head "
+                   "autotuned beside the ATen choices" if marks
+                   else "the list head autotuned beside the ATen choices (no truth = True "
+                   "with get_truth)"))
     return 1 if bad else 0
 
 
