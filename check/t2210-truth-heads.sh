@@ -367,18 +367,14 @@ else
 fi
 # the marks as read: 0 or 1, on leaves only, at least one with param truth,
 # the field present
-awk -F'\t' -v OFS='\t' '$1 == "node" && $2 == 1 { $NF = 2 } { print }' "$TMP/split.tsv" >"$TMP/m2.tsv"
-expect_error truth-mark-bad-refused "m2.tsv:[0-9]+: field 'truth'" "$TMP/o.tsv" \
-	"$BIN/prune" --ranking 1 -o "$TMP/o.tsv" "$TMP/m2.tsv"
-awk -F'\t' -v OFS='\t' '$1 == "node" && $2 == 0 { $NF = 1 } { print }' "$TMP/split.tsv" >"$TMP/mi.tsv"
-expect_error truth-mark-internal-refused "mi.tsv:[0-9]+: field 'truth': 1 on internal node 0" "$TMP/o.tsv" \
-	"$BIN/prune" --ranking 1 -o "$TMP/o.tsv" "$TMP/mi.tsv"
-awk -F'\t' -v OFS='\t' '$1 == "node" { $NF = 0 } { print }' "$TMP/split.tsv" >"$TMP/m0.tsv"
-expect_error truth-mark-none-refused "m0.tsv:[0-9]+: param truth 1, but no node has the truth mark" "$TMP/o.tsv" \
-	"$BIN/prune" --ranking 1 -o "$TMP/o.tsv" "$TMP/m0.tsv"
-awk -F'\t' -v OFS='\t' '$1 == "node" { NF-- } { print }' "$TMP/split.tsv" >"$TMP/mf.tsv"
-expect_error truth-mark-missing-refused "mf.tsv:[0-9]+: 'node' record needs .*param truth: the last is the truth mark" "$TMP/o.tsv" \
-	"$BIN/prune" --ranking 1 -o "$TMP/o.tsv" "$TMP/mf.tsv"
+bad_marks() { # NAME AWK-ACTION-ON-NODES PATTERN: split.tsv so edited is refused
+	awk -F'\t' -v OFS='\t' "\$1 == \"node\" $2 { print }" "$TMP/split.tsv" >"$TMP/$1.tsv"
+	expect_error "$1" "$1.tsv:[0-9]+: $3" "$TMP/o.tsv" "$BIN/prune" --ranking 1 -o "$TMP/o.tsv" "$TMP/$1.tsv"
+}
+bad_marks truth-mark-bad-refused '&& $2 == 1 { $NF = 2 }' "field 'truth'"
+bad_marks truth-mark-internal-refused '&& $2 == 0 { $NF = 1 }' "field 'truth': 1 on internal node 0"
+bad_marks truth-mark-none-refused '{ $NF = 0 }' "param truth 1, but no node has the truth mark"
+bad_marks truth-mark-missing-refused '{ NF-- }' "'node' record needs .*param truth: the last is the truth mark"
 
 # refused, nothing written: another device's truth, a missing file,
 # --truth-depth without --truth or out of range
