@@ -245,6 +245,97 @@ check_structure(const tree *t, const long *lines, const char *path)
 	free(parent);
 }
 
+/* Read a "node" record (fields f[0..nf), file line ln) as node t->n_node;
+ * lines (its file lines, grown with *lcap) and *marked (a truth mark 1
+ * seen) are tree_read's. */
+static void
+read_node(tree *t, char **f, int nf, const char *path, long ln, size_t *ncap,
+          size_t *pcap, long **lines, size_t *lcap, int *marked)
+{
+	/* top_k comes with param topk_eps (fit --topk-eps) and
+	 * only with it, then pick with param leaf_pick, then
+	 * the truth mark with param truth: older trees have 9
+	 * fields */
+	int want = 10 + (t->topk_eps > 0) + t->leaf_pick + t->truth;
+	if (nf != want)
+		die("%s:%ld: 'node' record needs %d fields%s%s%s, has %d", path,
+		    ln, want - 1, t->topk_eps > 0 ? " (param topk_eps: "
+		    "with top_k)" : "", !t->leaf_pick ? "" : t->truth ?
+		    " (param leaf_pick: with pick)" : " (param leaf_pick: "
+		    "the last is pick)", t->truth ? " (param truth: the last "
+		    "is the truth mark)" : "", nf - 1);
+	int id = need_int(f[1], path, ln, "id", 0, 100000000);
+	if (id != t->n_node)
+		die("%s:%ld: node id %d out of sequence (expected %d)",
+		    path, ln, id, t->n_node);
+	xgrow((void **)&t->node, ncap, (size_t)id + 1, sizeof *t->node);
+	xgrow((void **)lines, lcap, (size_t)id + 1, sizeof **lines);
+	(*lines)[id] = ln;
+	if (id == 0)
+		t->line_node = ln;
+	tree_node *d = &t->node[id];
+	d->feature = need_int(f[2], path, ln, "feature", -1,
+	                      t->n_feat - 1);
+	d->threshold = need_f64(f[3], path, ln, "threshold");
+	d->left = need_int(f[4], path, ln, "left", -1, 100000000);
+	d->right = need_int(f[5], path, ln, "right", -1, 100000000);
+	d->n_samples = need_i64(f[6], path, ln, "n_samples");
+	d->weighted_n = need_f64(f[7], path, ln, "weighted_n");
+	d->n_labels = need_int(f[8], path, ln, "n_labels", 0,
+	                       t->n_class);
+	if (d->n_samples < 0)
+		die("%s:%ld: field 'n_samples': negative", path, ln);
+	if (d->weighted_n < 0 || isinf(d->weighted_n))
+		die("%s:%ld: field 'weighted_n': %.17g not finite >= 0",
+		    path, ln, d->weighted_n);
+	if (d->feature < 0) {
+		if (d->left != -1 || d->right != -1)
+			die("%s:%ld: leaf node %d (feature -1) must have "
+			    "children -1 -1", path, ln, id);
+	} else {
+		if (d->left < 0 || d->right < 0)
+			die("%s:%ld: internal node %d (feature %d) needs two "
+			    "children", path, ln, id, d->feature);
+		if (isinf(d->threshold))
+			die("%s:%ld: field 'threshold': not finite", path, ln);
+	}
+	d->top_k = t->topk_eps > 0
+	    ? need_int(f[10], path, ln, "top_k", 1, 1000000) : 0;
+	d->pick = t->leaf_pick
+	    ? need_int(f[want - 1 - t->truth], path, ln, "pick", -1,
+	               t->n_class - 1) : -1;
+	d->truth = t->truth
+	    ? need_int(f[want - 1], path, ln, "truth", 0, 1) : 0;
+	if (d->truth && d->feature >= 0)
+		die("%s:%ld: field 'truth': 1 on internal node %d (the mark "
+		    "is a leaf's)", path, ln, id);
+	if (d->truth)
+		*marked = 1;
+	d->prob_off = t->n_prob;
+	read_probs(t, pcap, f[9], path, ln);
+	d->prob_len = t->n_prob - d->prob_off;
+	if (d->prob_len == 0 && d->pick >= 0)
+		die("%s:%ld: field 'pick': %d, but the node has no "
+		    "classes (no list, no pick: -1)", path, ln, d->pick);
+	/* every training row has a weight > 0, so the distinct labels
+	 * of a node are among its classes with p > 0: all of them,
+	 * or up to leaf_pad fewer when fit --leaf-pad appended
+	 * ancestors' classes, or any number fewer when fit
+	 * --leaf-fill appended the other classes (nodes without a
+	 * distribution, e.g. imported internal nodes, are exempt) */
+	if (d->prob_len > 0 && d->n_labels > d->prob_len)
+		die("%s:%ld: field 'n_labels': %d, but the node lists %d "
+		    "classes with p > 0", path, ln, d->n_labels,
+		    d->prob_len);
+	if (d->prob_len > 0 && !t->leaf_fill &&
+	    d->prob_len > d->n_labels + t->leaf_pad)
+		die("%s:%ld: field 'n_labels': %d, but the node lists %d "
+		    "classes with p > 0 (at most n_labels + param leaf_pad "
+		    "%d without param leaf_fill 1)", path, ln, d->n_labels,
+		    d->prob_len, t->leaf_pad);
+	t->n_node++;
+}
+
 void
 tree_read(tree *t, const char *path)
 {
@@ -312,87 +403,7 @@ tree_read(tree *t, const char *path)
 				    path, ln, t->cls[t->n_class - 1],
 				    t->cls[t->n_class - 2]);
 		} else {
-			/* top_k comes with param topk_eps (fit --topk-eps) and
-			 * only with it, then pick with param leaf_pick, then
-			 * the truth mark with param truth: older trees have 9
-			 * fields */
-			int want = 10 + (t->topk_eps > 0) + t->leaf_pick + t->truth;
-			if (nf != want)
-				die("%s:%ld: 'node' record needs %d fields%s%s%s, has %d", path,
-				    ln, want - 1, t->topk_eps > 0 ? " (param topk_eps: "
-				    "with top_k)" : "", t->leaf_pick ? " (param leaf_pick: "
-				    "with pick)" : "", t->truth ? " (param truth: the last "
-				    "is the truth mark)" : "", nf - 1);
-			int id = need_int(f[1], path, ln, "id", 0, 100000000);
-			if (id != t->n_node)
-				die("%s:%ld: node id %d out of sequence (expected %d)",
-				    path, ln, id, t->n_node);
-			xgrow((void **)&t->node, &ncap, (size_t)id + 1, sizeof *t->node);
-			xgrow((void **)&lines, &lcap, (size_t)id + 1, sizeof *lines);
-			lines[id] = ln;
-			if (id == 0)
-				t->line_node = ln;
-			tree_node *d = &t->node[id];
-			d->feature = need_int(f[2], path, ln, "feature", -1,
-			                      t->n_feat - 1);
-			d->threshold = need_f64(f[3], path, ln, "threshold");
-			d->left = need_int(f[4], path, ln, "left", -1, 100000000);
-			d->right = need_int(f[5], path, ln, "right", -1, 100000000);
-			d->n_samples = need_i64(f[6], path, ln, "n_samples");
-			d->weighted_n = need_f64(f[7], path, ln, "weighted_n");
-			d->n_labels = need_int(f[8], path, ln, "n_labels", 0,
-			                       t->n_class);
-			if (d->n_samples < 0)
-				die("%s:%ld: field 'n_samples': negative", path, ln);
-			if (d->weighted_n < 0 || isinf(d->weighted_n))
-				die("%s:%ld: field 'weighted_n': %.17g not finite >= 0",
-				    path, ln, d->weighted_n);
-			if (d->feature < 0) {
-				if (d->left != -1 || d->right != -1)
-					die("%s:%ld: leaf node %d (feature -1) must have "
-					    "children -1 -1", path, ln, id);
-			} else {
-				if (d->left < 0 || d->right < 0)
-					die("%s:%ld: internal node %d (feature %d) needs two "
-					    "children", path, ln, id, d->feature);
-				if (isinf(d->threshold))
-					die("%s:%ld: field 'threshold': not finite", path, ln);
-			}
-			d->top_k = t->topk_eps > 0
-			    ? need_int(f[10], path, ln, "top_k", 1, 1000000) : 0;
-			d->pick = t->leaf_pick
-			    ? need_int(f[want - 1 - t->truth], path, ln, "pick", -1,
-			               t->n_class - 1) : -1;
-			d->truth = t->truth
-			    ? need_int(f[want - 1], path, ln, "truth", 0, 1) : 0;
-			if (d->truth && d->feature >= 0)
-				die("%s:%ld: field 'truth': 1 on internal node %d (the mark "
-				    "is a leaf's)", path, ln, id);
-			if (d->truth)
-				marked = 1;
-			d->prob_off = t->n_prob;
-			read_probs(t, &pcap, f[9], path, ln);
-			d->prob_len = t->n_prob - d->prob_off;
-			if (d->prob_len == 0 && d->pick >= 0)
-				die("%s:%ld: field 'pick': %d, but the node has no "
-				    "classes (no list, no pick: -1)", path, ln, d->pick);
-			/* every training row has a weight > 0, so the distinct labels
-			 * of a node are among its classes with p > 0: all of them,
-			 * or up to leaf_pad fewer when fit --leaf-pad appended
-			 * ancestors' classes, or any number fewer when fit
-			 * --leaf-fill appended the other classes (nodes without a
-			 * distribution, e.g. imported internal nodes, are exempt) */
-			if (d->prob_len > 0 && d->n_labels > d->prob_len)
-				die("%s:%ld: field 'n_labels': %d, but the node lists %d "
-				    "classes with p > 0", path, ln, d->n_labels,
-				    d->prob_len);
-			if (d->prob_len > 0 && !t->leaf_fill &&
-			    d->prob_len > d->n_labels + t->leaf_pad)
-				die("%s:%ld: field 'n_labels': %d, but the node lists %d "
-				    "classes with p > 0 (at most n_labels + param leaf_pad "
-				    "%d without param leaf_fill 1)", path, ln, d->n_labels,
-				    d->prob_len, t->leaf_pad);
-			t->n_node++;
+			read_node(t, f, nf, path, ln, &ncap, &pcap, &lines, &lcap, &marked);
 		}
 	}
 	if (t->n_node == 0)
