@@ -374,6 +374,7 @@ bad_marks() { # NAME AWK-ACTION-ON-NODES PATTERN: split.tsv so edited is refused
 bad_marks truth-mark-bad-refused '&& $2 == 1 { $NF = 2 }' "field 'truth'"
 bad_marks truth-mark-internal-refused '&& $2 == 0 { $NF = 1 }' "field 'truth': 1 on internal node 0"
 bad_marks truth-mark-none-refused '{ $NF = 0 }' "param truth 1, but no node has the truth mark"
+bad_marks truth-mark-empty-leaf-refused '&& $2 == 1 { $10 = ""; $(NF - 1) = -1 }' "field 'truth': 1, but the node has no classes"
 bad_marks truth-mark-missing-refused '{ NF-- }' "'node' record needs .*param truth: the last is the truth mark"
 
 # refused, nothing written: another device's truth, a missing file,

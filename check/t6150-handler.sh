@@ -249,6 +249,29 @@ grep -qx 'aten aten::bias_addmm' "$TMP/out" && grep -q '^other ' "$TMP/out" && o
 run_case 1 addmm 1 "$TMP/trt/_MMRankingH200.py" --others --aten always --unranked keep
 got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
 case $got in "aten aten::bias_addmm|triton $tid|other "*) ok handler-auto-explicit-wins ;; *) fail handler-auto-explicit-wins "got '$got'" ;; esac
+# "alone" counts only GEMMs run as the pick alone: not where an explicit word
+# kept the ATen hedge, not where the call fell back to Inductor's list
+run_case 1 addmm 1 "$TMP/trt/_MMRankingH200.py" --others --aten always
+stat_is handler-auto-alone-not-counted-with-hedge 's["alone"]["addmm"] == 0 and s["decisions"]["addmm"] == 1'
+mkdir -p "$TMP/tre"
+{ cat "$TMP/trt/_MMRankingH200.py"; printf '
+    def get_best_choices(self, context):
+        return []
+
+    def get_pick(self, context):
+        return None
+'; } >"$TMP/tre/_MMRankingH200.py"
+run_case 1 addmm 1 "$TMP/tre/_MMRankingH200.py" --others
+stat_is handler-auto-alone-not-counted-on-fallback 's["alone"]["addmm"] == 0 and s["fallbacks"] == {"no ranked id offered": 1}'
+# get_truth is the class's: an instance attribute cannot stand in for it
+mkdir -p "$TMP/tri2"
+{ cat "$TMP/trf/_MMRankingH200.py"; printf '
+    def __init__(self):
+        super().__init__()
+        self.get_truth = lambda context: True
+'; } >"$TMP/tri2/_MMRankingH200.py"
+run_case 1 addmm 1 "$TMP/tri2/_MMRankingH200.py" --others
+stat_is handler-auto-truth-instance-attr-inert 's["alone"]["addmm"] == 0 and s["single_choice"]["addmm"] == 0'
 # truth is read from the class dict, never run: a property that raises, or an
 # instance attribute, changes nothing (the hedge)
 mkdir -p "$TMP/trx"

@@ -233,14 +233,17 @@ def artifact_gpu(heur):
 
 def truth_leaf(heuristic, ctx):
     """True when CTX's leaf had its pick chosen on in-graph step times: the
-    artifact's class attribute truth is True (read from the class dict, so
-    no artifact code runs for it) and its get_truth(CTX) returns True
-    (mmrank prune --truth marked the leaf); an artifact without get_truth
-    marks no leaf."""
+    artifact class's own dict has truth = True (read there, so no artifact
+    code runs for it) and get_truth, and that get_truth (the class's, bound
+    to HEURISTIC: an instance attribute cannot stand in for it) returns True
+    for CTX (mmrank prune --truth marked the leaf).  An artifact without
+    them, or with them on a base class only, marks no leaf."""
     cls = type(heuristic)
-    if vars(cls).get("truth") is not True or not callable(vars(cls).get("get_truth")):
+    raw = vars(cls).get("get_truth")
+    if vars(cls).get("truth") is not True or not hasattr(raw, "__get__"):
         return False
-    return heuristic.get_truth(ctx) is True
+    fn = raw.__get__(heuristic, cls)
+    return callable(fn) and fn(ctx) is True
 
 
 def resolve(heuristic, k, aten, unranked, ctx):
@@ -367,7 +370,6 @@ class MMRankChoices(InductorChoices):
         k = self._k_for(ctx)
         kept = head(ranked, offered, k)
         aten_w, unranked_w, alone = resolve(self.heuristic, self.k, self.aten, self.unranked, ctx)
-        self.alone[op_name] += alone
         if k == 1 and aten_w == "listed":
             pick = self._pick(ctx)
             if pick in offered:
@@ -395,6 +397,8 @@ class MMRankChoices(InductorChoices):
             elif unranked_w == "keep":
                 out.append(c)
         self.decisions[op_name] += 1
+        # a truth leaf whose "auto" words made this GEMM the pick alone
+        self.alone[op_name] += alone and aten_w == "listed" and unranked_w == "drop"
         self.k_sum[op_name] += k
         self.kept_sum[op_name] += len(keep)
         self.offered_sum[op_name] += len(first)

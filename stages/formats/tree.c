@@ -309,14 +309,16 @@ read_node(tree *t, char **f, int nf, const char *path, long ln, size_t *ncap,
 	if (d->truth && d->feature >= 0)
 		die("%s:%ld: field 'truth': 1 on internal node %d (the mark "
 		    "is a leaf's)", path, ln, id);
-	if (d->truth)
-		*marked = 1;
 	d->prob_off = t->n_prob;
 	read_probs(t, pcap, f[9], path, ln);
 	d->prob_len = t->n_prob - d->prob_off;
 	if (d->prob_len == 0 && d->pick >= 0)
 		die("%s:%ld: field 'pick': %d, but the node has no "
 		    "classes (no list, no pick: -1)", path, ln, d->pick);
+	if (d->prob_len == 0 && d->truth)
+		die("%s:%ld: field 'truth': 1, but the node has no classes (the "
+		    "truth marks a leaf whose list it set)", path, ln);
+	*marked |= d->truth;
 	/* every training row has a weight > 0, so the distinct labels
 	 * of a node are among its classes with p > 0: all of them,
 	 * or up to leaf_pad fewer when fit --leaf-pad appended
