@@ -263,6 +263,17 @@ mkdir -p "$TMP/tre"
 '; } >"$TMP/tre/_MMRankingH200.py"
 run_case 1 addmm 1 "$TMP/tre/_MMRankingH200.py" --others
 stat_is handler-auto-alone-not-counted-on-fallback 's["alone"]["addmm"] == 0 and s["fallbacks"] == {"no ranked id offered": 1}'
+# an artifact's SystemExit in a decision is a fallback too (Inductor's list)
+mkdir -p "$TMP/trs"
+{ cat "$TMP/trp/_MMRankingH200.py"; printf '
+    truth = True
+
+    def get_truth(self, context):
+        raise SystemExit(3)
+'; } >"$TMP/trs/_MMRankingH200.py"
+run_case 1 addmm 1 "$TMP/trs/_MMRankingH200.py" --others
+grep -qx same "$TMP/out" && stat_is handler-artifact-systemexit-falls-back 's["fallbacks"] == {"error SystemExit: 3": 1} and s["decisions"]["addmm"] == 0' ||
+	fail handler-artifact-systemexit-falls-back "$(tail -3 "$TMP/out" | tr '\n' '|')"
 # get_truth is the class's: an instance attribute cannot stand in for it
 mkdir -p "$TMP/tri2"
 { cat "$TMP/trf/_MMRankingH200.py"; printf '

@@ -59,7 +59,8 @@ generated.  This module's MMRankChoices overrides that method; for op_name
   else 10 (tuned_mm's own top_k).  An int k overrides it.
 Fallbacks (the call keeps Inductor's full list, counted in stats()): the
 artifact's check_precondition fails for the call, an unsafe leaf (None),
-no ranked id offered, an exception (MMRANK_INDUCTOR_STRICT=1 re-raises).
+no ranked id offered, an exception, SystemExit and the like included but
+KeyboardInterrupt (MMRANK_INDUCTOR_STRICT=1 re-raises).
 install refuses (raises Refused, and changes nothing) when there is no CUDA
 device, when the artifact cannot be read or fails to load (mmrank.artifact:
 not a regular file, a syntax error, an exception while it runs: the message
@@ -311,8 +312,10 @@ class MMRankChoices(InductorChoices):
             return choices
         try:
             return self._decide(choices, kernel_inputs, templates, op_name)
-        except Exception as e:  # never break a compile over a ranking
-            if self.strict:
+        except KeyboardInterrupt:   # the user's Ctrl-C (mmrank.artifact's doc)
+            raise
+        except BaseException as e:  # noqa: BLE001 - never break a compile over a
+            if self.strict:         # ranking, not even on an artifact's SystemExit
                 raise
             self._fallback(f"error {type(e).__name__}: {str(e)[:120]}")
             return choices
