@@ -73,7 +73,9 @@ same_rankings() {
 # reach) holds it; every list rank() returns for CONTEXTS holds it; pick()
 # is the first entry of rank() (the default for an unsafe leaf) for a tree
 # without picks (NAME_HAS_PICK 0), else the Python twin's get_pick();
-# pick_offered() without pick() offered is rank()'s first other entry.
+# pick_offered() without pick() offered is rank()'s first other entry;
+# truth() is the Python's get_truth() (1 for True), or 0 everywhere without
+# NAME_HAS_TRUTH (the .py then has no get_truth).
 default_everywhere() {
 	local d leaves tables
 	d=$(sed -n "s/^#define $1_DEFAULT_CHOICE \([0-9]*\)$/\1/p" "$2/_$1.h")
@@ -97,6 +99,10 @@ default_everywhere() {
 		awk -F'\t' -v d="$d" '{ sub(/:.*/, "", $NF); if ($NF == "None") $NF = d; print $1 "\t" $NF }' "$2/r.out" |
 			cmp -s - "$2/p.out" || { echo "pick() is not rank()'s first entry"; return 1; }
 	fi
+	"$2/rank_c" "$4" --truth >"$2/t.out" || { echo "rank_c --truth failed"; return 1; }
+	stub_python "$E/rank_py.py" "$2/_$1.py" "$1" "$4" --truth |
+		awk -F'\t' -v OFS='\t' '{ $2 = $2 == "True" ? 1 : 0 } 1' | cmp -s - "$2/t.out" ||
+		{ echo "truth() is not the Python's get_truth()"; return 1; }
 	# pick_offered() with every choice but pick()'s offered: rank()'s first
 	# entry other than pick() (the second where pick() is the first), or the
 	# default where there is none or the leaf is unsafe
@@ -190,6 +196,29 @@ if emit_all MMRankingTest "$D3/tree_pick.tsv" "$D3" && build_driver MMRankingTes
 		ok emit-pick-dot-h || fail emit-pick-dot-h "$(grep -c 'pick=' "$D3/MMRankingTest.dot") dot labels; $(grep HAS_PICK "$D3/_MMRankingTest.h" "$D/_MMRankingTest.h" | tr '\n' ' ')"
 else
 	fail emit-pick "emit or the driver failed: $(cat "$D3"/err.* "$D3/cc.err" 2>/dev/null | head -2)"
+fi
+
+# ---- (a4) the truth marks (prune --truth): tree_pick.tsv with param truth 1
+# and leaves 3 and 10 marked (their picks, 3 and 2, are no other leaf's), so
+# a context's truth() is 1 exactly where its known pick is 3 or 2; the
+# Python's get_truth() agrees, and the .h says the tree has the truth
+D4=$TMP/truth
+mkdir -p "$D4"
+awk -F'\t' -v OFS='\t' '$1 == "param" { last = NR } { l[NR] = $0; if ($1 == "node") l[NR] = $0 OFS ($2 == 3 || $2 == 10) }
+	END { for (i = 1; i <= NR; i++) { print l[i]; if (i == last) print "param", "truth", 1 } }' \
+	"$D3/tree_pick.tsv" >"$D4/tree_truth.tsv"
+awk -F'\t' '{ print $1 "\t" ($2 == 3 || $2 == 2) }' "$D3/want.pick" >"$D4/want.truth"
+if emit_all MMRankingTest "$D4/tree_truth.tsv" "$D4" && build_driver MMRankingTest "$D4"; then
+	"$D4/rank_c" "$FE/contexts.tsv" --truth >"$D4/c.truth" 2>&1
+	if [ "$(cut -f2 "$D4/c.truth" | sort -u | tr '\n' ' ')" = "0 1 " ]; then
+		test_cmp emit-truth-known-c "$D4/want.truth" "$D4/c.truth"
+	else fail emit-truth-known-c "the contexts do not reach both kinds of leaf: $(cut -f2 "$D4/c.truth" | sort | uniq -c | tr '\n' ' ')"; fi
+	if why=$(default_everywhere MMRankingTest "$D4" "$D4/tree_truth.tsv" "$FE/contexts.tsv"); then
+		ok emit-truth-c-is-py; else fail emit-truth-c-is-py "$why"; fi
+	grep -q '^#define MMRankingTest_HAS_TRUTH 1$' "$D4/_MMRankingTest.h" && grep -q '^#define MMRankingTest_HAS_TRUTH 0$' "$D3/_MMRankingTest.h" &&
+		ok emit-truth-h || fail emit-truth-h "$(grep HAS_TRUTH "$D4/_MMRankingTest.h" "$D3/_MMRankingTest.h" | tr '\n' ' ')"
+else
+	fail emit-truth "emit or the driver failed: $(cat "$D4"/err.* "$D4/cc.err" 2>/dev/null | head -2)"
 fi
 
 # ---- (b) the outputs compile -------------------------------------------------

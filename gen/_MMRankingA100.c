@@ -927,3 +927,9 @@ int MMRankingA100_pick_offered(const ah_mm_context *ctx, const unsigned char *of
 			return list[i].choice;
 	return MMRankingA100_DEFAULT_CHOICE;
 }
+
+int MMRankingA100_truth(const ah_mm_context *ctx)
+{
+	(void)ctx;
+	return 0;	/* no leaf the in-graph truth set (no param truth) */
+}

@@ -812,3 +812,116 @@ int MMRankingH100_pick_offered(const ah_mm_context *ctx, const unsigned char *of
 			return list[i].choice;
 	return MMRankingH100_DEFAULT_CHOICE;
 }
+
+int MMRankingH100_truth(const ah_mm_context *ctx)
+{
+	const int64_t mn = ctx->m * ctx->n;
+	const int64_t kn = ctx->k * ctx->n;
+	const double ai = MMRankingH100_arith_intensity(ctx->m, ctx->k, ctx->n);
+	(void)ctx;
+	if (ai <= 29.89772140896782) {	/* arith_intensity <= 29.89772140896782 */
+		if (ctx->n <= 34) {	/* n <= 34.0 */
+			if (ctx->n <= 18) {	/* n <= 18.0 */
+				if (ctx->k <= 27) {	/* k <= 27.0 */
+					if (kn <= 248) {	/* k*n <= 248.0 */
+						return 1;
+					} else {
+						return 0;
+					}
+				} else {
+					if (ctx->k <= 40) {	/* k <= 40.0 */
+						return 0;
+					} else {
+						return 0;
+					}
+				}
+			} else {
+				if (ctx->mat1_stride_0 <= 40) {	/* mat1_stride_0 <= 40.0 */
+					if (ctx->mat1_stride_0 <= 20) {	/* mat1_stride_0 <= 20.0 */
+						return 0;
+					} else {
+						return 0;
+					}
+				} else {
+					if (ctx->k <= 68) {	/* k <= 68.0 */
+						return 0;
+					} else {
+						return 0;
+					}
+				}
+			}
+		} else {
+			if (ctx->k <= 18) {	/* k <= 18.0 */
+				if (ctx->m <= 264) {	/* m <= 264.0 */
+					return 1;
+				} else {
+					if (ctx->n <= 80) {	/* n <= 80.0 */
+						return 0;
+					} else {
+						return 0;
+					}
+				}
+			} else {
+				if (ctx->k <= 36) {	/* k <= 36.0 */
+					if (ctx->n <= 68) {	/* n <= 68.0 */
+						return 0;
+					} else {
+						return 0;
+					}
+				} else {
+					if (ctx->k <= 2560) {	/* k <= 2560.0 */
+						return 1;
+					} else {
+						if (ctx->n <= 16640) {	/* n <= 16640.0 */
+							return 1;
+						} else {
+							return 1;
+						}
+					}
+				}
+			}
+		}
+	} else {
+		if (ai <= 56.99558362571803) {	/* arith_intensity <= 56.99558362571803 */
+			if (ctx->n <= 68) {	/* n <= 68.0 */
+				if (ctx->k <= 80) {	/* k <= 80.0 */
+					if (ctx->m <= 462912) {	/* m <= 462912.0 */
+						return 0;
+					} else {
+						return 0;
+					}
+				} else {
+					if (ctx->k <= 348) {	/* k <= 348.0 */
+						return 0;
+					} else {
+						return 0;
+					}
+				}
+			} else {
+				if (ctx->m <= 3264) {	/* m <= 3264.0 */
+					return 0;
+				} else {
+					if (ctx->k <= 62) {	/* k <= 62.5 */
+						return 0;
+					} else {
+						return 0;
+					}
+				}
+			}
+		} else {
+			if (mn <= 1097728) {	/* m*n <= 1097728.0 */
+				return 0;
+			} else {
+				if (mn <= 3244032) {	/* m*n <= 3244032.0 */
+					return 1;
+				} else {
+					if (ctx->n <= 136) {	/* n <= 136.0 */
+						return 0;
+					} else {
+						return 1;
+					}
+				}
+			}
+		}
+	}
+}

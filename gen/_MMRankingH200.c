@@ -732,3 +732,9 @@ int MMRankingH200_pick_offered(const ah_mm_context *ctx, const unsigned char *of
 			return list[i].choice;
 	return MMRankingH200_DEFAULT_CHOICE;
 }
+
+int MMRankingH200_truth(const ah_mm_context *ctx)
+{
+	(void)ctx;
+	return 0;	/* no leaf the in-graph truth set (no param truth) */
+}

@@ -140,6 +140,16 @@ int MMRankingH200_pick(const ah_mm_context *ctx);
  * MMRankingH200_choices[].  Allocates nothing, thread-safe. */
 int MMRankingH200_pick_offered(const ah_mm_context *ctx, const unsigned char *offered);
 
+/* 1 when prune --truth set some leaves' heads, picks and k on in-graph
+ * step times (the .py's truth = True), else 0. */
+#define MMRankingH200_HAS_TRUTH 0
+
+/* 1 when ctx's leaf is one of those (the .py's get_truth(context)): its
+ * pick was chosen on the model's own step, so run it alone (mmrank.inductor
+ * does at k = 1); 0 elsewhere, for an unsafe leaf, and always without
+ * MMRankingH200_HAS_TRUTH.  Allocates nothing, thread-safe. */
+int MMRankingH200_truth(const ah_mm_context *ctx);
+
 /* 1 when the leaves carry their own list length (mmrank fit --topk-eps),
  * else 0; and its epsilon (0.0 without). */
 #define MMRankingH200_HAS_TOP_K 1

@@ -298,9 +298,10 @@ static void tree_calls(gen *g, int i, int depth, tree_prob *buf)
 		} else {
 			fputs("MMR_RETURN([[", g->fp);
 			indent(g, depth);
-			fprintf(g->fp, "]], %d, %d, %d, %d)", i,
+			fprintf(g->fp, "]], %d, %d, %d, %d, %d)", i,
 			        d->prob_len + appends_default(g->t, i, g->def),
-			        g->t->topk_eps > 0 ? d->top_k : -1, tree_pick(g->t, i));
+			        g->t->topk_eps > 0 ? d->top_k : -1, tree_pick(g->t, i),
+			        d->truth);
 		}
 		return;
 	}

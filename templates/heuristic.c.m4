@@ -14,11 +14,12 @@ m4_dnl   MMR_TREE     pre-order: MMR_IF_NUM(indent, feature, int threshold,
 m4_dnl                float threshold), MMR_IF_CAT(indent, feature, value),
 m4_dnl                MMR_ELSE(indent), MMR_END(indent),
 m4_dnl                MMR_RETURN(indent, node id, length with the appended
-m4_dnl                default, the leaf's k or -1, the leaf's pick),
-m4_dnl                MMR_RETURN_NONE(indent); expanded three times: in
-m4_dnl                rank() and, MMR_RETURN and MMR_RETURN_NONE redefined,
-m4_dnl                in top_k() and pick()
-m4_dnl   MMR_HAS_TOP_K, MMR_TOP_K_EPS   see heuristic.h.m4
+m4_dnl                default, the leaf's k or -1, the leaf's pick, the
+m4_dnl                leaf's truth mark 0/1), MMR_RETURN_NONE(indent);
+m4_dnl                expanded three times: in rank() and, MMR_RETURN and
+m4_dnl                MMR_RETURN_NONE redefined, in top_k() and pick(); a
+m4_dnl                fourth in truth() with MMR_HAS_TRUTH
+m4_dnl   MMR_HAS_TOP_K, MMR_TOP_K_EPS, MMR_HAS_TRUTH   see heuristic.h.m4
 m4_dnl The int threshold is floor(threshold) as a decimal int64 (Python
 m4_dnl compares int <= float exactly; so does `x <= floor(t)` on integers),
 m4_dnl or `always`/`never` when floor(t) is outside int64.
@@ -263,4 +264,16 @@ int MMR_NAME[[]]_pick_offered(const ah_mm_context *ctx, const unsigned char *off
 		if (offered[list[i].choice])
 			return list[i].choice;
 	return MMR_NAME[[]]_DEFAULT_CHOICE;
+}
+
+m4_define([[MMR_RETURN]], [[$1return $6;
+]])m4_dnl
+m4_define([[MMR_RETURN_NONE]], [[$1return 0;	/* unsafe leaf */
+]])m4_dnl
+int MMR_NAME[[]]_truth(const ah_mm_context *ctx)
+{
+m4_ifelse(MMR_HAS_TRUTH, [[1]], [[MMR_VALUES[[]]m4_dnl
+MMR_TREE[[]]]], [[	(void)ctx;
+	return 0;	/* no leaf the in-graph truth set (no param truth) */
+]])m4_dnl
 }

@@ -7,6 +7,7 @@ m4_dnl extern_mm; emit adds it as the last choice when the tree has no such
 m4_dnl class), MMR_HAS_TOP_K (1 when the leaves carry a k: fit --topk-eps,
 m4_dnl else 0), MMR_TOP_K_EPS (its epsilon, 0.0 without), MMR_HAS_PICK (1
 m4_dnl when the leaves carry their own pick: fit's leaf-list rules, else 0),
+m4_dnl MMR_HAS_TRUTH (1 with param truth: prune --truth marked leaves, else 0),
 m4_dnl MMR_HAS_GPU (1 when emit --gpu names the tree's GPU, else 0),
 m4_dnl MMR_GPU_NAME and MMR_GPU_DEVICE_NAME (its row of datasets/GPUS.tsv).
 /* _[[]]MMR_NAME.h — learned mm kernel-choice ranking heuristic MMR_NAME.
@@ -151,6 +152,16 @@ int MMR_NAME[[]]_pick(const ah_mm_context *ctx);
  * offered has MMR_NAME[[]]_N_CHOICES entries, indexed as
  * MMR_NAME[[]]_choices[].  Allocates nothing, thread-safe. */
 int MMR_NAME[[]]_pick_offered(const ah_mm_context *ctx, const unsigned char *offered);
+
+/* 1 when prune --truth set some leaves' heads, picks and k on in-graph
+ * step times (the .py's truth = True), else 0. */
+#define MMR_NAME[[]]_HAS_TRUTH MMR_HAS_TRUTH
+
+/* 1 when ctx's leaf is one of those (the .py's get_truth(context)): its
+ * pick was chosen on the model's own step, so run it alone (mmrank.inductor
+ * does at k = 1); 0 elsewhere, for an unsafe leaf, and always without
+ * MMR_NAME[[]]_HAS_TRUTH.  Allocates nothing, thread-safe. */
+int MMR_NAME[[]]_truth(const ah_mm_context *ctx);
 
 /* 1 when the leaves carry their own list length (mmrank fit --topk-eps),
  * else 0; and its epsilon (0.0 without). */

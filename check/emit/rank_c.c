@@ -6,7 +6,7 @@
  *   cc -std=c99 -D_POSIX_C_SOURCE=200809L -I DIR -DHEUR=NAME \
  *      -DHEUR_C='"DIR/_NAME.c"' [-DWITH_AI] rank_c.c -o rank_c
  * usage: rank_c CONTEXTS.tsv [--bench SECONDS | --pick | --pick-offered |
- *                             --pick-all-offered | --top-k]
+ *                             --pick-all-offered | --top-k | --truth]
  * Output per context: "<n>\t[<arith_intensity %.17g>\t]<ranking>", ranking
  * "idx:p,..." (p %.3f), "None" (unsafe leaf) or "-" (empty).
  * --pick: instead "<n>\t<NAME_pick() index>" per context.
@@ -14,6 +14,7 @@
  * choice offered but NAME_pick()'s; --pick-all-offered: with every choice
  * offered.
  * --top-k: instead "<n>\t<NAME_top_k()>" per context (-1: none).
+ * --truth: instead "<n>\t<NAME_truth()>" per context (0 or 1).
  * --bench: instead print nanoseconds per NAME_rank() call over the contexts
  * (each call ranks into a buffer of NAME_MAX_RANKED entries). */
 #include <stdio.h>
@@ -30,6 +31,7 @@
 #define AI CAT(HEUR, _arith_intensity)
 #define PICK CAT(HEUR, _pick)
 #define PICK_OFFERED CAT(HEUR, _pick_offered)
+#define TRUTH CAT(HEUR, _truth)
 #define TOP_K CAT(HEUR, _top_k)
 #define NCH CAT(HEUR, _N_CHOICES)
 
@@ -92,9 +94,11 @@ int main(int argc, char **argv)
 		pick = 3;
 	else if (argc == 3 && !strcmp(argv[2], "--pick-all-offered"))
 		pick = 4;
+	else if (argc == 3 && !strcmp(argv[2], "--truth"))
+		pick = 5;
 	else if (argc != 2)
 		die("usage: rank_c CONTEXTS.tsv [--bench SECONDS | --pick | --pick-offered | "
-		    "--pick-all-offered | --top-k]", "");
+		    "--pick-all-offered | --top-k | --truth]", "");
 	fp = fopen(argv[1], "r");
 	if (!fp || !line || !ctx)
 		die("cannot open ", argv[1]);
@@ -180,6 +184,10 @@ int main(int argc, char **argv)
 			}
 			if (pick == 1) {
 				printf("%d\n", PICK(&ctx[i]));
+				continue;
+			}
+			if (pick == 5) {
+				printf("%d\n", TRUTH(&ctx[i]));
 				continue;
 			}
 			if (pick == 2 || pick == 4) {
