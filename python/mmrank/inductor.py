@@ -232,19 +232,26 @@ def artifact_gpu(heur):
 
 # ---- the handler -----------------------------------------------------------
 
-def truth_leaf(heuristic, ctx):
-    """True when CTX's leaf had its pick chosen on in-graph step times: the
-    artifact class's own dict has truth = True (read there, so no artifact
-    code runs for it) and get_truth, and that get_truth (the class's, bound
-    to HEURISTIC: an instance attribute cannot stand in for it) returns True
-    for CTX (mmrank prune --truth marked the leaf).  An artifact without
-    them, or with them on a base class only, marks no leaf."""
+def truth_marks(heuristic):
+    """The artifact's get_truth, bound, when its class's own dict has
+    truth = True (read there, so no artifact code runs for it) and a
+    get_truth (the class's: an instance attribute cannot stand in for it);
+    else None: an artifact without them, or with them on a base class only,
+    marks no leaf."""
     cls = type(heuristic)
     raw = vars(cls).get("get_truth")
     if vars(cls).get("truth") is not True or not hasattr(raw, "__get__"):
-        return False
+        return None
     fn = raw.__get__(heuristic, cls)
-    return callable(fn) and fn(ctx) is True
+    return fn if callable(fn) else None
+
+
+def truth_leaf(heuristic, ctx):
+    """True when CTX's leaf had its pick chosen on in-graph step times: the
+    artifact's get_truth (truth_marks) returns True for CTX (mmrank prune
+    --truth marked the leaf)."""
+    fn = truth_marks(heuristic)
+    return fn is not None and fn(ctx) is True
 
 
 def resolve(heuristic, k, aten, unranked, ctx):
@@ -594,10 +601,9 @@ def report(artifact_arg=None, out=sys.stdout):
         return 1
     say('used: mmrank.inductor.install(k="auto") ranks mm and addmm with it'
         + ("; but see environment above" if bad else ""))
-    marks = vars(type(heur)).get("truth") is True and callable(vars(type(heur)).get("get_truth"))
     say("k=1: " + ("the pick alone, nothing autotuned, where get_truth marks the leaf (truth = "
                    "True: picks chosen on in-graph step times); elsewhere the list head "
-                   "autotuned beside the ATen choices" if marks
+                   "autotuned beside the ATen choices" if truth_marks(heur) is not None
                    else "the list head autotuned beside the ATen choices (no truth = True "
                    "with get_truth)"))
     return 1 if bad else 0
