@@ -6,7 +6,8 @@
 #      GPU_MEM_BYTES = mem_mib MiB) and its profile (PROFILES' row its
 #      profile column names); a GPU without a row the '*' row's (today's:
 #      an H200's 143771 MiB and sm_90) and the profile of its own name, else
-#      PROFILES' '*' row; a value on the command line wins;
+#      PROFILES' '*' row; a value on the command line wins; the committed
+#      table gives h100own the H100 truth and the H200's rule;
 #   2. a bad table is refused, naming FILE:LINE and the field, by the reader
 #      and by make (nothing run): a bad number, arch, name or pattern, a
 #      quote or a make or shell metacharacter, a duplicate row, a short row,
@@ -59,6 +60,10 @@ printf 'gpu\tselect\tleaf_rank\ttruth\twhy\nh200\tcurve\thead-q0\tdatasets/READM
 got="$(val TRUTH GPU=h200 PROFILES="$TMP/ptruth.tsv")/$(val TRUTH GPU=zz PROFILES="$TMP/ptruth.tsv")/$(val TRUTH GPU=h200 \
 	PROFILES="$TMP/profiles.tsv")/$(val TRUTH GPU=h200 PROFILE=reference PROFILES="$TMP/ptruth.tsv")/$(val TRUTH GPU=h100)"
 [ "$got" = "datasets/README.md////datasets/truth/h100_ingraph.txt.xz" ] && ok gpus-profile-truth || fail gpus-profile-truth "$got"
+# the committed table: the own H100 collection prunes with the H100's truth
+# (row h100own, the H200's rule); the H200 has no truth yet
+got="$(val TRUTH GPU=h100own) $(val SELECT GPU=h100own) $(val LEAF_RANK GPU=h100own) [$(val TRUTH GPU=h200)]"
+[ "$got" = "datasets/truth/h100_ingraph.txt.xz curve head-q0 []" ] && ok gpus-h100own-truth || fail gpus-h100own-truth "$got"
 # a TRUTH naming no file stops make before anything runs
 if ! "${MK[@]}" -s -n heuristic GPU=a100 TRUTH="$TMP/nope.txt" >"$TMP/mo" 2>"$TMP/err" &&
 	grep -q "TRUTH=$TMP/nope.txt: no such file" "$TMP/err" && [ ! -s "$TMP/mo" ]; then ok gpus-truth-missing-refused
