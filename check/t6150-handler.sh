@@ -245,6 +245,13 @@ case $got in "aten aten::bias_addmm|triton $tid|other "*) ok handler-auto-no-tru
 stat_is handler-auto-no-truth-k1-resolved 's["aten"] == "auto" and s["unranked"] == "auto" and s["alone"]["addmm"] == 0'
 run_case 1 addmm 2 "$TMP/trt/_MMRankingH200.py" --others
 stat_is handler-auto-truth-k2-keeps 's["alone"]["addmm"] == 0 and s["single_choice"]["addmm"] == 0'
+# a borrowed artifact (one of another GPU of this precondition): its truth
+# marks are off, so k=1 keeps the hedge where the marked leaf ran the pick alone
+run_case 1 addmm 1 "$TMP/trt/_MMRankingH200.py" --others --borrowed
+got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '
+' '|')
+case $got in "aten aten::bias_addmm|triton $tid|other "*) ok handler-borrowed-marks-off ;; *) fail handler-borrowed-marks-off "got '$got'" ;; esac
+stat_is handler-borrowed-marks-off-stats 's["alone"]["addmm"] == 0 and s["single_choice"]["addmm"] == 0 and s["borrowed"] == "borrowed"'
 grep -qx 'aten aten::bias_addmm' "$TMP/out" && grep -q '^other ' "$TMP/out" && ok handler-auto-truth-k2-keeps-aten || fail handler-auto-truth-k2-keeps-aten "$(tr '\n' '|' <"$TMP/out" | head -c 300)"
 run_case 1 addmm 1 "$TMP/trt/_MMRankingH200.py" --others --aten always --unranked keep
 got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
@@ -319,10 +326,20 @@ refused() {   # NAME PATTERN: refused with PATTERN and nothing changed
 }
 MMRANK_STUB_GPU="NVIDIA A100-SXM4-80GB" MMRANK_STUB_CAPA=8.0 MMRANK_STUB_SMEM=166912 ic "$ART" auto
 refused handler-refuses-a100 "not trained for this GPU \(NVIDIA A100.*check_precondition refuses it"
+# an artifact of another GPU of this precondition is borrowed: installed,
+# with a warning naming both GPUs, in its stats and its cache key;
+# force=True keeps its marks (not borrowed)
+borrowed_ok() {   # NAME PATTERN: installed as borrowed, warned with PATTERN
+	if grep -qx 'installed k=auto artifact=[A-Za-z0-9]*' "$TMP/ic" && grep -q '^borrowed .*: borrowed (same precondition), its truth marks off' "$TMP/ic" &&
+	   grep -Eq "UserWarning: mmrank.inductor: .*$2" "$TMP/ic.err" && grep -q '^key .*:borrowed$' "$TMP/ic"; then ok "$1"
+	else fail "$1" "$(cat "$TMP/ic" "$TMP/ic.err" | tr '\n' '|' | head -c 300)"; fi
+}
 MMRANK_STUB_GPU="NVIDIA H100 80GB HBM3" ic "$ART" auto
-refused handler-refuses-h100-name "trained on an H200, not on this GPU \(NVIDIA H100"
+borrowed_ok handler-borrowed-h100-name "MMRankingH200 was trained on an H200, not on this GPU \(NVIDIA H100"
 MMRANK_STUB_GPU="NVIDIA H100 80GB HBM3" ic "$ART" auto --force
-grep -qx 'installed k=auto artifact=MMRankingH200' "$TMP/ic" && ok handler-force-h100 || fail handler-force-h100 "$(head -2 "$TMP/ic")"
+if grep -qx 'installed k=auto artifact=MMRankingH200' "$TMP/ic" && grep -qx 'borrowed None' "$TMP/ic" &&
+   grep -qx "key mmrank:MMRankingH200:$sha:auto:0:auto:auto:mm,addmm" "$TMP/ic" && ! grep -q Warning "$TMP/ic.err"; then
+	ok handler-force-h100; else fail handler-force-h100 "$(cat "$TMP/ic" "$TMP/ic.err" | tr '\n' '|' | head -c 300)"; fi
 MMRANK_STUB_GPU="" ic "$ART" auto
 refused handler-refuses-no-cuda "no CUDA device"
 ic "$ART" 0
@@ -369,7 +386,7 @@ if "$BIN/import" -o "$GD/tree.tsv" "$ART" 2>"$GD/err" &&
 	"$BIN/emit" --heuristic-name Foo --gpu-facts datasets/GPUS.tsv --gpu h200 --out-dir "$GD/foo" "$GD/tree.tsv" 2>>"$GD/err" &&
 	"$BIN/emit" --heuristic-name Foo --out-dir "$GD/nogpu" "$GD/tree.tsv" 2>>"$GD/err"; then
 	MMRANK_STUB_GPU="NVIDIA H100 80GB HBM3" ic "$GD/foo/_Foo.py" auto
-	refused handler-gpu-data-any-name "Foo was trained on an H200, not on this GPU \(NVIDIA H100.*\(its GPU data: h200 of datasets/GPUS.tsv"
+	borrowed_ok handler-gpu-data-any-name "Foo was trained on an H200, not on this GPU \(NVIDIA H100.*; its GPU data: h200 of datasets/GPUS.tsv"
 	MMRANK_STUB_GPU="NVIDIA H200" ic "$GD/foo/_Foo.py" auto
 	grep -qx 'installed k=auto artifact=Foo' "$TMP/ic" && ok handler-gpu-data-match || fail handler-gpu-data-match "$(head -2 "$TMP/ic" | tr '\n' '|')"
 	MMRANK_STUB_GPU="NVIDIA H100 80GB HBM3" ic "$GD/nogpu/_Foo.py" auto
@@ -383,7 +400,7 @@ else
 fi
 sed '/^    gpu = /d' "$ART" >"$GD/_MMRankingH200.py"
 MMRANK_STUB_GPU="NVIDIA H100 80GB HBM3" ic "$GD/_MMRankingH200.py" auto
-refused handler-gpu-tag-fallback "trained on an H200, not on this GPU \(NVIDIA H100.*\(its class name: the artifact carries no GPU data"
+borrowed_ok handler-gpu-tag-fallback "trained on an H200, not on this GPU \(NVIDIA H100.*; its class name: the artifact carries no GPU data"
 sed 's/"device_name": "H200"/"device_name": "h200"/' "$ART" >"$GD/bad.py"
 MMRANK_STUB_GPU="NVIDIA H200" ic "$GD/bad.py" auto
 refused handler-gpu-data-bad "MMRankingH200: its GPU data \(the class attribute gpu\) is not"
@@ -392,6 +409,26 @@ sed 's/MMRankingH200/MMRankingTwo/g' "$ART" >"$GD/dir/_MMRankingTwo.py"
 got=$(python3 -c 'import sys; from mmrank import artifact as a
 print(*(a.find(sys.argv[1], n).rsplit("/", 1)[1] for n in ("NVIDIA H200", "NVIDIA H100 80GB HBM3")))' "$GD/dir" 2>&1)
 [ "$got" = "_MMRankingTwo.py _MMRankingOne.py" ] && ok handler-gpu-data-find || fail handler-gpu-data-find "$got"
+# trained_for: the pattern starts at a word of the device name
+got=$(python3 -c 'from mmrank.artifact import trained_for as t
+print(*(int(t(p, n)) for p, n in (("H100", "NVIDIA H100 80GB HBM3"), ("H200", "NVIDIA H200"),
+      ("A100", "NVIDIA A100-SXM4-80GB"), ("RTX4090", "NVIDIA GeForce RTX 4090"),
+      ("H200", "NVIDIA GH200 480GB"), ("100", "NVIDIA H100"), ("H100", "NVIDIA H200"), ("", "NVIDIA H100"))))' 2>&1)
+[ "$got" = "1 1 1 1 0 0 0 0" ] && ok handler-trained-for-word || fail handler-trained-for-word "$got"
+# no artifact trained on the GPU: the first, in name order, of its
+# precondition is borrowed (One's H100 data for a GH200); none of it in a
+# folder of two: refused; the only one is found (install checks it)
+sed 's/MMRankingH200/MMRankingZed/g; s/"device_name": "H200"/"device_name": "A100"/; s/"capability": (9, 0)/"capability": (8, 0)/' \
+	"$ART" >"$GD/dir/_MMRankingZed.py"
+got=$(python3 -c 'import sys; from mmrank import artifact as a
+for facts in (((9, 0), 232448), ((8, 0), 232448), ((8, 0), 166912)):
+    try:
+        print(a.find(sys.argv[1], "NVIDIA GH200 480GB", facts=facts).rsplit("/", 1)[1])
+    except a.Refused as e:
+        print("refused", str(e).split(" in /")[0])
+print(a.find(sys.argv[1] + "/_MMRankingZed.py", "NVIDIA GH200 480GB", facts=((9, 0), 232448)).rsplit("/", 1)[1])' "$GD/dir" 2>&1 | tr '\n' '|')
+[ "$got" = "_MMRankingOne.py|_MMRankingZed.py|refused no artifact for NVIDIA GH200 480GB|_MMRankingZed.py|" ] &&
+	ok handler-borrowed-find || fail handler-borrowed-find "$got"
 
 # ---- TORCH: the real torch 2.11 (CPU) --------------------------------------
 test_require TORCH handler-torch

@@ -46,8 +46,15 @@ main_says package-main-a100 0 "^artifact: $ROOT/gen/_MMRankingA100\.py" \
 main_says package-main-k1-truth 0 "^k=1: the pick alone, nothing autotuned" MMRANK_STUB_GPU="NVIDIA H100 80GB HBM3"
 main_says package-main-k1-hedge 0 "^k=1: the list head autotuned beside the ATen choices" MMRANK_STUB_GPU="NVIDIA H200"
 main_says package-main-no-cuda 1 "^no artifact is used: no CUDA device" MMRANK_STUB_GPU=
-main_says package-main-refused 1 "^no artifact is used: MMRankingH200 was trained on an H200, not on this GPU \(NVIDIA H100" \
+# an artifact of another GPU of this precondition is borrowed (truth marks
+# off); a GPU no artifact names takes the first of its precondition
+main_says package-main-borrowed 0 "^borrowed: MMRankingH200 was trained on an H200, not on this GPU \(NVIDIA H100" \
 	MMRANK_STUB_GPU="NVIDIA H100 80GB HBM3" MMRANK_ARTIFACT="$ART"
+main_says package-main-borrowed-k1 0 "^k=1: the list head autotuned beside the ATen choices \(a borrowed artifact's truth marks are off\)" \
+	MMRANK_STUB_GPU="NVIDIA GH200 480GB"
+main_says package-main-gh200 0 "^artifact: $ROOT/gen/_MMRankingH100\.py \(class MMRankingH100, trained on an H100" MMRANK_STUB_GPU="NVIDIA GH200 480GB"
+main_says package-main-refused 1 "^no artifact is used: MMRankingH200 was not trained for this GPU \(NVIDIA A100.*check_precondition refuses it" \
+	MMRANK_STUB_GPU="NVIDIA A100-SXM4-80GB" MMRANK_STUB_CAPA=8.0 MMRANK_STUB_SMEM=166912 MMRANK_ARTIFACT="$ART"
 main_says package-main-bad-env 1 "^environment: MMRANK_INDUCTOR='7x': expected auto" MMRANK_STUB_GPU="NVIDIA H200" MMRANK_INDUCTOR=7x
 
 # a real torch (TORCH_PYTHON): on a machine without a GPU, no CUDA device;

@@ -5,7 +5,7 @@ PYTHONPATH=check/stub:python, or the installed package).
 
 usage: case.py CANDS.tsv INPUT OP K ARTIFACT [--extra] [--unranked auto|keep|drop]
                [--aten auto|always|listed]
-               [--others] [--strides S1_0,S1_1,S2_0,S2_1]
+               [--others] [--strides S1_0,S1_1,S2_0,S2_1] [--borrowed]
 
 CANDS.tsv: triton_cands --candidates output; the rows of INPUT whose list
 is "mm" become the call's triton::mm choices (params BLOCK_M, BLOCK_N,
@@ -13,7 +13,8 @@ BLOCK_K, num_stages, num_warps as Inductor's template heuristic gives
 them), its "mm-ah" rows the extra configs get_ktc serves for "mm-ah".  OP:
 mm (choices aten::mm, then triton::mm), addmm (aten::bias_addmm,
 aten::addmm, triton::mm) or bmm (aten::bmm, triton::bmm).  --others adds a
-decompose_k and a triton::mm_persistent_tma choice.  K: auto or an int.
+decompose_k and a triton::mm_persistent_tma choice.  --borrowed makes the
+handler a borrowed artifact's (its truth marks off).  K: auto or an int.
 Prints the returned choices in order, one a line: "triton ID", "aten UID",
 "other UID"; then "same" if the list is the input list unchanged (same
 objects, same order) else "changed"; then "stats JSON".
@@ -117,7 +118,7 @@ def main(argv):
     from mmrank import inductor as mi
     heur = mi.load_artifact(artifact)
     h = mi.MMRankChoices(heur, k="auto" if k == "auto" else int(k), extra=extra, unranked=unranked,
-                          aten=aten_rule)
+                          aten=aten_rule, borrowed="borrowed" if "--borrowed" in opts else None)
     out = h._finalize_template_configs(tc, ki, templates, op, None)
     for c in out:
         uid = c.template.uid

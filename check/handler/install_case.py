@@ -34,6 +34,7 @@ def main(argv):
                        force="--force" in argv,
                        aten=argv[argv.index("--aten") + 1] if "--aten" in argv else "auto")
         print(f"installed k={h.k} artifact={type(h.heuristic).__name__}")
+        print(f"borrowed {h.stats()['borrowed']}")
         state()
         print(f"config-makes-ours {config.inductor_choices_class() is h}")
         print(f"key {config.inductor_choices_class.args[0]}")

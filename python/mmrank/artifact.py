@@ -13,11 +13,14 @@ torch's AutoHeuristic interface).
                         Python delivers the user's Ctrl-C, and one the file
                         raises cannot be told from a real one: it
                         propagates, an interrupt is never swallowed
-  find(artifact, device_name)
+  find(artifact, device_name, facts=)
                         the file to use: ARTIFACT (a file, or a folder of
                         _MMRanking*.py), else $MMRANK_ARTIFACT, else the
                         package's shipped artifacts; in a folder the file
-                        whose tag is this GPU's, else the only one
+                        trained for this GPU, else the first (in name order)
+                        whose GPU data has this GPU's precondition FACTS
+                        (capability, shared memory), borrowed; else the
+                        only one
   gpu_of(cls)           the GPU an artifact carries as data (emit --gpu: the
                         class attribute gpu, from its row of datasets/GPUS.tsv),
                         checked; None for one without (PyTorch's shipped
@@ -205,10 +208,17 @@ def gpu_tag(name):
 def trained_for(gpu, device_name):
     """True when DEVICE_NAME (torch.cuda.get_device_name()) is the GPU: GPU
     is an artifact's GPU data (gpu_of, gpu_in: its device-name pattern) or,
-    for an artifact without, the tag of its name (gpu_tag); the pattern is
-    in the name, upper case, spaces ignored."""
+    for an artifact without, the tag of its name (gpu_tag); the pattern
+    starts at a word of the name (after its start, a space, - or _), upper
+    case, spaces ignored: H100 is in "NVIDIA H100 80GB HBM3", RTX4090 in
+    "NVIDIA GeForce RTX 4090", but H200 is not in "NVIDIA GH200 480GB"."""
     pattern = gpu["device_name"] if isinstance(gpu, dict) else gpu
-    return bool(pattern) and pattern.upper() in device_name.upper().replace(" ", "")
+    if not pattern:
+        return False
+    name = device_name.upper()
+    return any((i == 0 or name[i - 1] in " -_") and
+               name[i:].replace(" ", "").startswith(pattern.upper())
+               for i in range(len(name)))
 
 
 def describe(gpu):
@@ -239,12 +249,22 @@ def _candidates(path):
     return [path]
 
 
-def find(artifact=None, device_name=None, environ=None):
+def same_precondition(gpu, facts):
+    """True when GPU (an artifact's GPU data) was trained on a GPU of the
+    precondition FACTS, (capability, shared memory per block) as torch
+    reports them: what the artifact's check_precondition compares."""
+    return (isinstance(gpu, dict) and facts is not None
+            and tuple(gpu["capability"]) == tuple(facts[0]) and gpu["shared_memory"] == facts[1])
+
+
+def find(artifact=None, device_name=None, environ=None, facts=None):
     """The artifact file: ARTIFACT (a file, or a folder of _MMRanking*.py);
     else $MMRANK_ARTIFACT; else the package's shipped artifacts (a
     checkout's gen/).  In a folder, the file trained for DEVICE_NAME's GPU
-    (trained_for: its GPU data, else its name's tag), else the only one.
-    Raises Refused when there is none."""
+    (trained_for: its GPU data, else its name's tag); else the first, in
+    name order, whose GPU data has the precondition FACTS ((capability,
+    shared memory), same_precondition), borrowed for a GPU no artifact
+    was trained on; else the only one.  Raises Refused when there is none."""
     env = os.environ if environ is None else environ
     given = artifact or env.get("MMRANK_ARTIFACT") or None
     places = [given] if given else [artifact_dir()]
@@ -254,10 +274,14 @@ def find(artifact=None, device_name=None, environ=None):
                 raise Refused(f"{place}: no such file or folder")
             continue
         files = _candidates(place)
+        gpus = [_gpu_of_file(f) for f in files]
         if device_name:
-            match = [f for f in files if trained_for(_gpu_of_file(f), device_name)]
+            match = [f for f, g in zip(files, gpus) if trained_for(g, device_name)]
             if match:
                 return match[0]
+        alike = [f for f, g in zip(files, gpus) if same_precondition(g, facts)]
+        if alike:
+            return alike[0]
         if len(files) == 1:
             return files[0]
         if given and not files:

@@ -64,14 +64,22 @@ KeyboardInterrupt (MMRANK_INDUCTOR_STRICT=1 re-raises).
 install refuses (raises Refused, and changes nothing) when there is no CUDA
 device, when the artifact cannot be read or fails to load (mmrank.artifact:
 not a regular file, a syntax error, an exception while it runs: the message
-names the file), when its check_precondition rejects this GPU's (shared
-memory, capability), or when the GPU is not the one the artifact was
-trained on (mmrank.artifact.trained_for: the device-name pattern of the GPU
-data the artifact carries, emit --gpu's row of datasets/GPUS.tsv, in the
-device name; an artifact without GPU data, such as PyTorch's shipped ones,
-by the tag of its class name, MMRankingH200 -> "H200"; GPUs of one
-precondition, such as an H100 and an H200, differ only there) unless
-force=True.  The handler is set with V.set_choices_handler (this thread) and
+names the file), or when its check_precondition rejects this GPU's (shared
+memory, capability).
+Borrowed: an artifact whose precondition holds but that was trained on
+another GPU (mmrank.artifact.trained_for: the device-name pattern of the
+GPU data the artifact carries, emit --gpu's row of datasets/GPUS.tsv, at a
+word of the device name; an artifact without GPU data, such as PyTorch's
+shipped ones, by the tag of its class name, MMRankingH200 -> "H200"; GPUs
+of one precondition, such as an H100, an H200 or a GH200, differ only
+there).  A folder lends one when none of its artifacts was trained on this
+GPU (mmrank.artifact.find).  A borrowed artifact ranks as on its own GPU,
+but its truth marks are off (they are step times of its GPU): "auto"
+resolves to "always" and "keep", so k=1 autotunes the list head against
+the ATen choices.  install warns (UserWarning) naming both GPUs;
+stats()["borrowed"] and the cache key say so.  force=True treats it as
+trained on this GPU (its marks on).
+The handler is set with V.set_choices_handler (this thread) and
 torch._inductor.config.inductor_choices_class (threads that have not made
 one yet, e.g. autograd's); uninstall restores both.
 Inductor's FX graph cache keys on the inductor config, inductor_choices_class
@@ -210,11 +218,20 @@ def _metadata(choices=()):
 
 # ---- the artifact (mmrank.artifact) -----------------------------------------
 
-def find_artifact(artifact=None, device_name=None):
+def find_artifact(artifact=None, device_name=None, facts=None):
     """mmrank.artifact.find: ARTIFACT (a file, or a folder of _MMRanking*.py),
     else $MMRANK_ARTIFACT, else the shipped artifacts; in a folder the one
-    trained on DEVICE_NAME's GPU, else the only one."""
-    return art.find(artifact, device_name)
+    trained on DEVICE_NAME's GPU, else the first with this GPU's
+    precondition FACTS (capability, shared memory; borrowed), else the
+    only one."""
+    return art.find(artifact, device_name, facts=facts)
+
+
+def gpu_facts():
+    """This GPU's (capability, shared memory per block): what an artifact's
+    check_precondition compares (torch's AHMetadata)."""
+    md = _metadata()
+    return tuple(md.device_capa), md.shared_memory
 
 
 def load_artifact(path):
@@ -254,13 +271,14 @@ def truth_leaf(heuristic, ctx):
     return fn is not None and fn(ctx) is True
 
 
-def resolve(heuristic, k, aten, unranked, ctx):
+def resolve(heuristic, k, aten, unranked, ctx, marks=True):
     """(ATEN, UNRANKED, alone): the words with "auto" decided for context
     CTX.  alone, at k == 1 where truth_leaf(HEURISTIC, CTX) (asked only when
-    a word is "auto"), makes them "listed" and "drop", so the GEMM runs the
-    leaf's pick alone and nothing is autotuned; else "always" and "keep".
-    Each "auto" resolves on its own: an explicit word fixes only its own."""
-    alone = "auto" in (aten, unranked) and k == 1 and truth_leaf(heuristic, ctx)
+    a word is "auto" and MARKS: False when borrowed), makes them "listed"
+    and "drop", so the GEMM runs the leaf's pick alone and nothing is
+    autotuned; else "always" and "keep".  Each "auto" resolves on its own:
+    an explicit word fixes only its own."""
+    alone = "auto" in (aten, unranked) and k == 1 and marks and truth_leaf(heuristic, ctx)
     return (aten if aten != "auto" else ("listed" if alone else "always"),
             unranked if unranked != "auto" else ("drop" if alone else "keep"), alone)
 
@@ -269,9 +287,10 @@ class MMRankChoices(InductorChoices):
     """InductorChoices that ranks mm/addmm's Triton mm choices (module doc)."""
 
     def __init__(self, heuristic, k="auto", extra=False, unranked="auto", ops=DEFAULT_OPS,
-                 aten="auto"):
+                 aten="auto", borrowed=None):
         super().__init__()
         self.heuristic = heuristic
+        self.borrowed = borrowed    # None, or why the artifact is borrowed (truth marks off)
         self.k = check_k(k)
         self.aten = check_aten(aten)              # the words as given: "auto"
         self.unranked = check_unranked(unranked)  # resolves per GEMM (resolve)
@@ -306,7 +325,8 @@ class MMRankChoices(InductorChoices):
                 "mean_kept_triton": (sum(self.kept_sum.values()) / n) if n else None,
                 "k_default": self.k_default, "fallbacks": dict(self.fallbacks),
                 "untouched_no_triton": dict(self.untouched), "k": self.k, "extra": self.extra,
-                "unranked": self.unranked, "aten": self.aten, "artifact": type(self.heuristic).__name__}
+                "unranked": self.unranked, "aten": self.aten, "artifact": type(self.heuristic).__name__,
+                "borrowed": self.borrowed}
 
     def _fallback(self, reason):
         self.fallbacks[reason] = self.fallbacks.get(reason, 0) + 1
@@ -379,7 +399,8 @@ class MMRankChoices(InductorChoices):
             return orig
         k = self._k_for(ctx)
         kept = head(ranked, offered, k)
-        aten_w, unranked_w, alone = resolve(self.heuristic, self.k, self.aten, self.unranked, ctx)
+        aten_w, unranked_w, alone = resolve(self.heuristic, self.k, self.aten, self.unranked, ctx,
+                                        marks=self.borrowed is None)
         if k == 1 and aten_w == "listed":
             pick = self._pick(ctx)
             if pick in offered:
@@ -475,8 +496,9 @@ def restore_handler(slot):
     return True
 
 
-def check_gpu(heur, force=False):
-    """None if HEUR may rank on this GPU, else the reason (a sentence)."""
+def check_gpu(heur):
+    """None if HEUR may rank on this GPU (its check_precondition holds and
+    its GPU data, if any, keep the rules), else the reason (a sentence)."""
     if not torch.cuda.is_available():
         return "no CUDA device"
     from torch._inductor.autoheuristic.autoheuristic_utils import AHContext
@@ -493,40 +515,56 @@ def check_gpu(heur, force=False):
     if not fits:
         return f"{type(heur).__name__} was not trained for {who}: its check_precondition refuses it"
     try:
-        gpu = artifact_gpu(heur)
+        artifact_gpu(heur)
     except Refused as e:
         return str(e)
-    if not force and gpu and not art.trained_for(gpu, name):
-        what, whence = art.describe(gpu)
-        return (f"{type(heur).__name__} was trained on {what}, not on {who} "
-                f"({whence}; same precondition; force=True to use it anyway)")
     return None
+
+
+def borrowed(heur):
+    """None when HEUR was trained on this GPU (or names no GPU: only its
+    precondition is checked), else the sentence that says it is borrowed
+    (module doc: its truth marks are off).  HEUR passed check_gpu."""
+    gpu = artifact_gpu(heur)
+    name = torch.cuda.get_device_name()
+    if not gpu or art.trained_for(gpu, name):
+        return None
+    what, whence = art.describe(gpu)
+    return (f"{type(heur).__name__} was trained on {what}, not on this GPU ({name}; {whence}): "
+            "borrowed (same precondition), its truth marks off (force=True keeps them)")
 
 
 def install(k="auto", artifact=None, extra=False, unranked="auto", ops=DEFAULT_OPS, force=False,
             aten="auto"):
     """Make Inductor rank mm/addmm with ARTIFACT (module doc).  Returns the
     handler (its stats() counts decisions).  Raises Refused, changing
-    nothing, on a GPU the artifact was not trained for."""
+    nothing, on a GPU the artifact's precondition rejects.  An artifact
+    trained on another GPU of the same precondition is borrowed (module
+    doc), with a UserWarning, unless FORCE."""
     k = check_k(k)
     check_unranked(unranked)
     check_aten(aten)
     if not torch.cuda.is_available():
         raise Refused("mmrank.inductor: not installed: no CUDA device")
     try:
-        path = find_artifact(artifact, torch.cuda.get_device_name())
+        path = find_artifact(artifact, torch.cuda.get_device_name(), gpu_facts())
         heur, data = art.load(path)
     except Refused as e:
         raise Refused(f"mmrank.inductor: not installed: {e}") from None
-    why = check_gpu(heur, force=force)
+    why = check_gpu(heur)
     if why:
         raise Refused(f"mmrank.inductor: not installed: {why}")
-    h = MMRankChoices(heur, k=k, extra=extra, unranked=unranked, ops=ops, aten=aten)
+    alien = None if force else borrowed(heur)
+    h = MMRankChoices(heur, k=k, extra=extra, unranked=unranked, ops=ops, aten=aten,
+                      borrowed=alien)
     h.artifact_path = os.path.abspath(path)
     digest = hashlib.sha256(data).hexdigest()[:16]
+    if alien:
+        import warnings
+        warnings.warn(f"mmrank.inductor: {alien}", stacklevel=2)
     return set_handler(_INSTALLED, h, _handler_factory,
                        f"mmrank:{type(heur).__name__}:{digest}:{k}:{int(h.extra)}:{h.unranked}:{h.aten}:"
-                       f"{','.join(ops)}")
+                       f"{','.join(ops)}" + (":borrowed" if alien else ""))
 
 
 def uninstall():
@@ -580,7 +618,7 @@ def report(artifact_arg=None, out=sys.stdout):
         return 1
     name = torch.cuda.get_device_name()
     try:
-        path = find_artifact(artifact_arg, name)
+        path = find_artifact(artifact_arg, name, gpu_facts())
         heur = load_artifact(path)
     except Refused as e:
         say(f"device: {name}")
@@ -599,13 +637,18 @@ def report(artifact_arg=None, out=sys.stdout):
     if why:
         say(f"no artifact is used: {why}")
         return 1
+    alien = borrowed(heur)
     say('used: mmrank.inductor.install(k="auto") ranks mm and addmm with it'
+        + (" borrowed from another GPU" if alien else "")
         + ("; but see environment above" if bad else ""))
+    if alien:
+        say(f"borrowed: {alien}")
     say("k=1: " + ("the pick alone, nothing autotuned, where get_truth marks the leaf (truth = "
                    "True: picks chosen on in-graph step times); elsewhere the list head "
-                   "autotuned beside the ATen choices" if truth_marks(heur) is not None
-                   else "the list head autotuned beside the ATen choices (no truth = True "
-                   "with get_truth)"))
+                   "autotuned beside the ATen choices" if truth_marks(heur) is not None and not alien
+                   else "the list head autotuned beside the ATen choices ("
+                   + ("a borrowed artifact's truth marks are off)" if alien else
+                      "no truth = True with get_truth)")))
     return 1 if bad else 0
 
 
