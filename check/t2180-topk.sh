@@ -82,6 +82,13 @@ if fit --topk-eps 0.005 -o "$TMP/t.tsv"; then
 	awk -F'\t' -v OFS='\t' '$1 == "node" && $2 == 1 { $11 = 0 } 1' "$TMP/t.tsv" >"$TMP/b2.tsv"
 	expect_error topk-err-zero "b2.tsv:[0-9]+: field 'top_k': 0 out of range" "$TMP/bad.tsv" \
 		"$BIN/prune" --ranking 4 -o "$TMP/bad.tsv" "$TMP/b2.tsv"
+	# integers as the writer prints them: no leading zero, no -0
+	awk -F'\t' -v OFS='\t' '$1 == "node" && $2 == 1 { $11 = "0" $11 } 1' "$TMP/t.tsv" >"$TMP/b4.tsv"
+	expect_error topk-err-leading-zero "b4.tsv:[0-9]+: field 'top_k': not as the writer prints it \(a leading zero or -0\): '0[1-9]" "$TMP/bad.tsv" \
+		"$BIN/prune" --ranking 4 -o "$TMP/bad.tsv" "$TMP/b4.tsv"
+	awk -F'\t' -v OFS='\t' '$1 == "node" && $2 == 0 { $2 = "-0" } 1' "$TMP/t.tsv" >"$TMP/b5.tsv"
+	expect_error topk-err-minus-zero "b5.tsv:[0-9]+: field 'id': not as the writer prints it \(a leading zero or -0\): '-0'" "$TMP/bad.tsv" \
+		"$BIN/prune" --ranking 4 -o "$TMP/bad.tsv" "$TMP/b5.tsv"
 	sed 's/^param\ttopk_eps\t.*/param\ttopk_eps\t2/' "$TMP/t.tsv" >"$TMP/b3.tsv"
 	expect_error topk-err-eps "b3.tsv:[0-9]+: param 'topk_eps': expected a number in \(0, 1\)" "$TMP/bad.tsv" \
 		"$BIN/prune" --ranking 4 -o "$TMP/bad.tsv" "$TMP/b3.tsv"

@@ -21,6 +21,12 @@ need_i64(const char *s, const char *path, long ln, const char *field)
 	if (rc != 0)
 		die("%s:%ld: field '%s': %s: '%s'", path, ln, field,
 		    rc == -2 ? "integer out of range" : "not an integer", s);
+	/* the writer's form only (a tree is written by the stages): no
+	 * leading zero, no "-0" */
+	const char *d = s + (s[0] == '-');
+	if ((d[0] == '0' && (d[1] != '\0' || d != s)))
+		die("%s:%ld: field '%s': not as the writer prints it (a leading "
+		    "zero or -0): '%s'", path, ln, field, s);
 	return v;
 }
 
