@@ -375,7 +375,7 @@ if grep -qx 'import installed=False' "$TMP/ic" && grep -q 'not installed: .*chec
 # ---- the GPU an artifact carries (emit --gpu; mmrank.artifact.trained_for) --
 # A tree of gen/_MMRankingH200.py (import) emitted as class Foo with the GPU
 # data of h200 (datasets/GPUS.tsv): HEURISTIC_NAME=Foo keeps the GPU check
-# (an H100 of the same precondition is refused, an H200 takes it); without
+# (an H100 of the same precondition borrows it, an H200 takes it); without
 # GPU data a class name with a GPU (PyTorch's shipped artifacts, an older
 # emit) falls back to its tag, one without a GPU is checked by its
 # precondition only, as before; GPU data that break the rules are refused;
@@ -413,8 +413,21 @@ print(*(a.find(sys.argv[1], n).rsplit("/", 1)[1] for n in ("NVIDIA H200", "NVIDI
 got=$(python3 -c 'from mmrank.artifact import trained_for as t
 print(*(int(t(p, n)) for p, n in (("H100", "NVIDIA H100 80GB HBM3"), ("H200", "NVIDIA H200"),
       ("A100", "NVIDIA A100-SXM4-80GB"), ("RTX4090", "NVIDIA GeForce RTX 4090"),
-      ("H200", "NVIDIA GH200 480GB"), ("100", "NVIDIA H100"), ("H100", "NVIDIA H200"), ("", "NVIDIA H100"))))' 2>&1)
-[ "$got" = "1 1 1 1 0 0 0 0" ] && ok handler-trained-for-word || fail handler-trained-for-word "$got"
+      ("H200", "NVIDIA GH200 480GB"), ("100", "NVIDIA H100"), ("H100", "NVIDIA H200"), ("", "NVIDIA H100"),
+      ("H20", "NVIDIA H200"), ("A10", "NVIDIA A100-SXM4-80GB"), ("L4", "NVIDIA L40S"), ("H100-SXM", "NVIDIA H100 SXM5"),
+      ("A100-SXM4", "NVIDIA A100-SXM4-40GB"), ("L4", "NVIDIA L4"))))' 2>&1)
+[ "$got" = "1 1 1 1 0 0 0 0 0 0 0 0 1 1" ] && ok handler-trained-for-word || fail handler-trained-for-word "$got"
+# GPU data that literal_eval cannot take, or that cannot be printed: Refused
+# naming the file and line (find falls back to the file's tag), never a crash
+got=$(python3 -c 'import sys; from mmrank import artifact as a
+for line in (b"    gpu = {[1]: 2}\n", b"    gpu = {\"a\", (1, [2])}\n", b"    gpu = {\"name\": 0x" + b"f" * 4000 + b"}\n"):
+    try:
+        a.gpu_in(b"x = 1\n" + line, "f.py")
+        print("read")
+    except a.Refused as e:
+        print(str(e)[:37])' 2>&1 | tr '\n' '|')
+[ "$got" = "f.py:2: its GPU data (the class attri|f.py:2: its GPU data (the class attri|f.py:2: its GPU data (the class attri|" ] &&
+	ok handler-gpu-data-unreadable-refused || fail handler-gpu-data-unreadable-refused "$got"
 # no artifact trained on the GPU: the first, in name order, of its
 # precondition is borrowed (One's H100 data for a GH200); none of it in a
 # folder of two: refused; the only one is found (install checks it)

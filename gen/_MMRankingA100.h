@@ -68,7 +68,8 @@ extern "C" {
 #define MMRankingA100_CAP_MAJOR 8
 #define MMRankingA100_CAP_MINOR 0
 /* The GPU this tree was trained for (mmrank emit --gpu, datasets/GPUS.tsv):
- * its name and the text its device name holds (upper case, spaces removed). */
+ * its name and the words its device name holds (upper case, spaces ignored:
+ * mmrank.artifact.trained_for). */
 #define MMRankingA100_GPU "a100"
 #define MMRankingA100_GPU_DEVICE_NAME "A100"
 extern const char MMRankingA100_name[];  /* "mm" */

@@ -17,8 +17,8 @@ from torch._inductor.autoheuristic.learnedheuristic_interface import (
 class MMRankingA100(LearnedHeuristicDecision):
 
     # The GPU this tree was trained for (mmrank emit --gpu, datasets/GPUS.tsv):
-    # mmrank.artifact.trained_for looks for device_name in
-    # torch.cuda.get_device_name() (upper case, spaces removed).
+    # mmrank.artifact.trained_for looks for device_name as words of
+    # torch.cuda.get_device_name() (upper case, spaces ignored).
     gpu = {"name": "a100", "device_name": "A100", "shared_memory": 166912, "capability": (8, 0)}
 
     def __init__(self) -> None:

@@ -68,7 +68,8 @@ extern "C" {
 #define MMRankingH100_CAP_MAJOR 9
 #define MMRankingH100_CAP_MINOR 0
 /* The GPU this tree was trained for (mmrank emit --gpu, datasets/GPUS.tsv):
- * its name and the text its device name holds (upper case, spaces removed). */
+ * its name and the words its device name holds (upper case, spaces ignored:
+ * mmrank.artifact.trained_for). */
 #define MMRankingH100_GPU "h100"
 #define MMRankingH100_GPU_DEVICE_NAME "H100"
 extern const char MMRankingH100_name[];  /* "mm" */

@@ -17,8 +17,8 @@ from torch._inductor.autoheuristic.learnedheuristic_interface import (
 class MMRankingH200(LearnedHeuristicDecision):
 
     # The GPU this tree was trained for (mmrank emit --gpu, datasets/GPUS.tsv):
-    # mmrank.artifact.trained_for looks for device_name in
-    # torch.cuda.get_device_name() (upper case, spaces removed).
+    # mmrank.artifact.trained_for looks for device_name as words of
+    # torch.cuda.get_device_name() (upper case, spaces ignored).
     gpu = {"name": "h200", "device_name": "H200", "shared_memory": 232448, "capability": (9, 0)}
 
     def __init__(self) -> None:

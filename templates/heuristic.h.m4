@@ -80,7 +80,8 @@ extern "C" {
 #define MMR_NAME[[]]_CAP_MAJOR MMR_CAP_MAJOR
 #define MMR_NAME[[]]_CAP_MINOR MMR_CAP_MINOR
 m4_ifelse(MMR_HAS_GPU, [[1]], [[/* The GPU this tree was trained for (mmrank emit --gpu, datasets/GPUS.tsv):
- * its name and the text its device name holds (upper case, spaces removed). */
+ * its name and the words its device name holds (upper case, spaces ignored:
+ * mmrank.artifact.trained_for). */
 #define MMR_NAME[[]]_GPU "MMR_GPU_NAME"
 #define MMR_NAME[[]]_GPU_DEVICE_NAME "MMR_GPU_DEVICE_NAME"
 ]])m4_dnl

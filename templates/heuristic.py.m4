@@ -68,8 +68,8 @@ from torch._inductor.autoheuristic.learnedheuristic_interface import (
 class MMR_NAME[[]](LearnedHeuristicDecision):
 m4_ifelse(MMR_HAS_GPU, [[1]], [[
     # The GPU this tree was trained for (mmrank emit --gpu, datasets/GPUS.tsv):
-    # mmrank.artifact.trained_for looks for device_name in
-    # torch.cuda.get_device_name() (upper case, spaces removed).
+    # mmrank.artifact.trained_for looks for device_name as words of
+    # torch.cuda.get_device_name() (upper case, spaces ignored).
     gpu = {"name": "MMR_GPU_NAME", "device_name": "MMR_GPU_DEVICE_NAME", "shared_memory": MMR_SHARED_MEMORY, "capability": (MMR_CAP_MAJOR, MMR_CAP_MINOR)}
 ]])
 m4_ifelse(MMR_HAS_TRUTH, [[1]], [[    # mmrank prune --truth chose the heads and picks of the leaves its inputs

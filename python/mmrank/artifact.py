@@ -144,6 +144,15 @@ def _int(x):
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+def _shown(g):
+    """The start of G in words for a message, even where it cannot be
+    printed (an int over Python's digit limit, a __repr__ that raises)."""
+    try:
+        return str(g)[:200]
+    except Exception:  # noqa: BLE001 - the value is the artifact's
+        return "(it cannot be shown)"
+
+
 def check_gpu_data(g, where):
     """G, an artifact's GPU data, when it is a dict of exactly GPU_KEYS with
     a GPU name and a device-name pattern of the rules above, shared memory
@@ -158,7 +167,7 @@ def check_gpu_data(g, where):
     if not ok:
         raise Refused(f"{where}: its GPU data (the class attribute gpu) is not "
                       f"{{'name': a-z0-9_-, 'device_name': A-Z0-9-, 'shared_memory': int, "
-                      f"'capability': (int, int)}}: {str(g)[:200]}")
+                      f"'capability': (int, int)}}: {_shown(g)}")
     return g
 
 
@@ -179,8 +188,9 @@ def gpu_in(data, path):
     """The GPU data of the artifact whose text is DATA (bytes), read without
     running it: the dict literal of emit's line `    gpu = {...}` (the
     first such line; ast.literal_eval); None without one.  Refused, naming
-    PATH and the line, for data that break the rules.  (A fast look for
-    find(); gpu_of, on the loaded class, is what install checks.)"""
+    PATH and the line, for data that break the rules or cannot be read (any
+    exception of literal_eval: a malformed or unhashable literal).  (A fast
+    look for find(); gpu_of, on the loaded class, is what install checks.)"""
     m = _GPU_LINE.search(data)
     if not m:
         return None
@@ -188,7 +198,7 @@ def gpu_in(data, path):
     where = f"{path}:{line}"
     try:
         value = ast.literal_eval(m.group(1).decode("ascii"))
-    except (ValueError, SyntaxError, UnicodeDecodeError, MemoryError, RecursionError):
+    except Exception:  # noqa: BLE001 - a malformed literal, whatever it raises
         value = None
     return check_gpu_data(value, where)
 
@@ -208,17 +218,30 @@ def gpu_tag(name):
 def trained_for(gpu, device_name):
     """True when DEVICE_NAME (torch.cuda.get_device_name()) is the GPU: GPU
     is an artifact's GPU data (gpu_of, gpu_in: its device-name pattern) or,
-    for an artifact without, the tag of its name (gpu_tag); the pattern
-    starts at a word of the name (after its start, a space, - or _), upper
-    case, spaces ignored: H100 is in "NVIDIA H100 80GB HBM3", RTX4090 in
-    "NVIDIA GeForce RTX 4090", but H200 is not in "NVIDIA GH200 480GB"."""
-    pattern = gpu["device_name"] if isinstance(gpu, dict) else gpu
+    for an artifact without, the tag of its name (gpu_tag); the pattern is
+    words of the name: it starts at the name's start or after a space, - or
+    _, and ends at its end or before one; upper case, the name's spaces
+    ignored within it: H100 is in "NVIDIA H100 80GB HBM3", A100 in "NVIDIA
+    A100-SXM4-80GB", RTX4090 in "NVIDIA GeForce RTX 4090", but H200 is not
+    in "NVIDIA GH200 480GB", nor H20 in "NVIDIA H200"."""
+    pattern = (gpu["device_name"] if isinstance(gpu, dict) else gpu or "").upper()
     if not pattern:
         return False
-    name = device_name.upper()
-    return any((i == 0 or name[i - 1] in " -_") and
-               name[i:].replace(" ", "").startswith(pattern.upper())
-               for i in range(len(name)))
+    name, cut = device_name.upper(), " -_"
+    for i in range(len(name)):
+        if i and name[i - 1] not in cut:
+            continue
+        j = i
+        for c in pattern:
+            while j < len(name) and name[j] == " " and c != " ":
+                j += 1
+            if j == len(name) or name[j] != c:
+                break
+            j += 1
+        else:
+            if j == len(name) or name[j] in cut:
+                return True
+    return False
 
 
 def describe(gpu):

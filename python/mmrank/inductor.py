@@ -77,15 +77,17 @@ GPU (mmrank.artifact.find).  A borrowed artifact ranks as on its own GPU,
 but its truth marks are off (they are step times of its GPU): "auto"
 resolves to "always" and "keep", so k=1 autotunes the list head against
 the ATen choices.  install warns (UserWarning) naming both GPUs;
-stats()["borrowed"] and the cache key say so.  force=True treats it as
+stats()["borrowed"] and the cache key say so (under -W error the warning
+is raised instead, before anything is changed).  force=True treats it as
 trained on this GPU (its marks on).
 The handler is set with V.set_choices_handler (this thread) and
 torch._inductor.config.inductor_choices_class (threads that have not made
 one yet, e.g. autograd's); uninstall restores both.
 Inductor's FX graph cache keys on the inductor config, inductor_choices_class
 included: the setting install makes names the artifact (class and content
-hash), k, extra, unranked, aten and ops, so a graph compiled without the handler,
-or with other settings, is not reused.
+hash), k, extra, unranked, aten and ops, and ":borrowed" for a borrowed
+artifact, so a graph compiled without the handler, or with other settings, is
+not reused.
 
 The environment, read at import (a value outside these is refused with one
 message naming the variable; the import never raises, and a refusal is
@@ -456,7 +458,7 @@ def slot_handler(slot):
 
 def _handler_factory(_key):
     """config.inductor_choices_class: the installed handler.  _key (artifact
-    class and content hash, k, extra, unranked, aten, ops) is what Inductor's FX
+    class and content hash, k, extra, unranked, aten, ops, ":borrowed") is what Inductor's FX
     graph cache key sees of the handler: the config is part of that key."""
     return slot_handler(_INSTALLED)
 

@@ -59,7 +59,7 @@ const char *emittable_feature_problem(const char *name, const char **cat,
  * 32 of a-z 0-9 _ -, starting with a letter or digit; else a description. */
 const char *emittable_gpu_problem(const char *s);
 /* NULL if s can be a device-name pattern (what torch.cuda.get_device_name()
- * holds, upper case, spaces removed: "H100"), 1 to 32 of A-Z 0-9 -,
+ * holds as words, upper case, spaces ignored: "H100"), 1 to 32 of A-Z 0-9 -,
  * starting with a letter or digit; else a description. */
 const char *emittable_device_name_problem(const char *s);
 
