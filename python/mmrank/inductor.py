@@ -68,8 +68,8 @@ names the file), or when its check_precondition rejects this GPU's (shared
 memory, capability).
 Borrowed: an artifact whose precondition holds but that was trained on
 another GPU (mmrank.artifact.trained_for: the device-name pattern of the
-GPU data the artifact carries, emit --gpu's row of datasets/GPUS.tsv, at a
-word of the device name; an artifact without GPU data, such as PyTorch's
+GPU data the artifact carries, emit --gpu's row of datasets/GPUS.tsv, as
+whole words of the device name; an artifact without GPU data, such as PyTorch's
 shipped ones, by the tag of its class name, MMRankingH200 -> "H200"; GPUs
 of one precondition, such as an H100, an H200 or a GH200, differ only
 there).  A folder lends one when none of its artifacts was trained on this
