@@ -227,21 +227,8 @@ def trained_for(gpu, device_name):
     pattern = (gpu["device_name"] if isinstance(gpu, dict) else gpu or "").upper()
     if not pattern:
         return False
-    name, cut = device_name.upper(), " -_"
-    for i in range(len(name)):
-        if i and name[i - 1] not in cut:
-            continue
-        j = i
-        for c in pattern:
-            while j < len(name) and name[j] == " " and c != " ":
-                j += 1
-            if j == len(name) or name[j] != c:
-                break
-            j += 1
-        else:
-            if j == len(name) or name[j] in cut:
-                return True
-    return False
+    words = " *".join(map(re.escape, pattern))   # the name's spaces ignored within it
+    return re.search(rf"(?<![^ _-]){words}(?![^ _-])", device_name.upper()) is not None
 
 
 def describe(gpu):

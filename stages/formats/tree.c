@@ -24,7 +24,7 @@ need_i64(const char *s, const char *path, long ln, const char *field)
 	/* the writer's form only (a tree is written by the stages): no
 	 * leading zero, no "-0" */
 	const char *d = s + (s[0] == '-');
-	if ((d[0] == '0' && (d[1] != '\0' || d != s)))
+	if (d[0] == '0' && (d[1] != '\0' || d != s))
 		die("%s:%ld: field '%s': not as the writer prints it (a leading "
 		    "zero or -0): '%s'", path, ln, field, s);
 	return v;
