@@ -61,9 +61,10 @@ got="$(val TRUTH GPU=h200 PROFILES="$TMP/ptruth.tsv")/$(val TRUTH GPU=zz PROFILE
 	PROFILES="$TMP/profiles.tsv")/$(val TRUTH GPU=h200 PROFILE=reference PROFILES="$TMP/ptruth.tsv")/$(val TRUTH GPU=h100)"
 [ "$got" = "datasets/README.md////datasets/truth/h100_ingraph.txt.xz" ] && ok gpus-profile-truth || fail gpus-profile-truth "$got"
 # the committed table: the own H100 collection prunes with the H100's truth
-# (row h100own, the H200's rule); the H200 has no truth yet
-got="$(val TRUTH GPU=h100own) $(val SELECT GPU=h100own) $(val LEAF_RANK GPU=h100own) [$(val TRUTH GPU=h200)]"
-[ "$got" = "datasets/truth/h100_ingraph.txt.xz curve head-q0 []" ] && ok gpus-h100own-truth || fail gpus-h100own-truth "$got"
+# (row h100own, the H200's rule); the H200 prunes with its own, the A100
+# has none
+got="$(val TRUTH GPU=h100own) $(val SELECT GPU=h100own) $(val LEAF_RANK GPU=h100own) $(val TRUTH GPU=h200) [$(val TRUTH GPU=a100)]"
+[ "$got" = "datasets/truth/h100_ingraph.txt.xz curve head-q0 datasets/truth/h200_ingraph.txt.xz []" ] && ok gpus-h100own-truth || fail gpus-h100own-truth "$got"
 # a TRUTH naming no file stops make before anything runs
 if ! "${MK[@]}" -s -n heuristic GPU=a100 TRUTH="$TMP/nope.txt" >"$TMP/mo" 2>"$TMP/err" &&
 	grep -q "TRUTH=$TMP/nope.txt: no such file" "$TMP/err" && [ ! -s "$TMP/mo" ]; then ok gpus-truth-missing-refused

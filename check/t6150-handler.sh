@@ -19,7 +19,11 @@
 CC=${CC:-cc}
 LIBA=$(dirname "$BIN")/libmmrank.a
 H=check/handler
-ART=gen/_MMRankingH200.py
+# the cases build on the H200 artifact without its truth marks (the class
+# attribute truth and get_truth, its last method), which cases add back
+mkdir -p "$TMP/base"
+sed -e '/^    truth = True$/d' -e '/^    def get_truth(/,$d' gen/_MMRankingH200.py >"$TMP/base/_MMRankingH200.py"
+ART=$TMP/base/_MMRankingH200.py
 test_require PYTHON3 handler-all
 if [ ! -f "$LIBA" ]; then skip handler-all "[BUILT] $LIBA missing (make check builds it)"; finish; fi
 FLAGS="-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1"

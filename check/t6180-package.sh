@@ -42,9 +42,12 @@ main_says package-main-h200 0 "^artifact: $ROOT/gen/_MMRankingH200\.py \(class M
 main_says package-main-h100 0 "^artifact: $ROOT/gen/_MMRankingH100\.py" MMRANK_STUB_GPU="NVIDIA H100 80GB HBM3"
 main_says package-main-a100 0 "^artifact: $ROOT/gen/_MMRankingA100\.py" \
 	MMRANK_STUB_GPU="NVIDIA A100-SXM4-80GB" MMRANK_STUB_CAPA=8.0 MMRANK_STUB_SMEM=166912
-# what k=1 does with the artifact: the pick alone on the H100's (truth = True)
+# what k=1 does with the artifact: the pick alone on the H100's and the
+# H200's (truth = True), the hedge on the A100's (no truth)
 main_says package-main-k1-truth 0 "^k=1: the pick alone, nothing autotuned" MMRANK_STUB_GPU="NVIDIA H100 80GB HBM3"
-main_says package-main-k1-hedge 0 "^k=1: the list head autotuned beside the ATen choices" MMRANK_STUB_GPU="NVIDIA H200"
+main_says package-main-k1-truth-h200 0 "^k=1: the pick alone, nothing autotuned" MMRANK_STUB_GPU="NVIDIA H200"
+main_says package-main-k1-hedge 0 "^k=1: the list head autotuned beside the ATen choices" \
+	MMRANK_STUB_GPU="NVIDIA A100-SXM4-80GB" MMRANK_STUB_CAPA=8.0 MMRANK_STUB_SMEM=166912
 main_says package-main-no-cuda 1 "^no artifact is used: no CUDA device" MMRANK_STUB_GPU=
 # an artifact of another GPU of this precondition is borrowed (truth marks
 # off); a GPU no artifact names takes the first of its precondition

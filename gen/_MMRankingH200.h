@@ -143,7 +143,7 @@ int MMRankingH200_pick_offered(const ah_mm_context *ctx, const unsigned char *of
 
 /* 1 when prune --truth set some leaves' heads, picks and k on in-graph
  * step times (the .py's truth = True), else 0. */
-#define MMRankingH200_HAS_TRUTH 0
+#define MMRankingH200_HAS_TRUTH 1
 
 /* 1 when ctx's leaf is one of those (the .py's get_truth(context)): its
  * pick was chosen on the model's own step, so run it alone (mmrank.inductor
