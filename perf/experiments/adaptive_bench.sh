@@ -2,7 +2,7 @@
 # perf/experiments/adaptive_bench.sh — one device call for adaptive repetitions
 # (bench --fast-reject: cheaper collection):
 # (1) the same N inputs of the *uncapped* reference distribution
-#     (perf/results/gpu/ref_seed5.tsv = sample --seed 5 --samples 40) with
+#     (sample --seed 5 --samples 40, drawn here) with
 #     --fast-reject 0 (every candidate REPS times, the reference's way) and
 #     with the default 1.5, in one run: the wall-time ratio on identical
 #     inputs;
@@ -19,7 +19,7 @@ N=${1:-32}
 T=${2:-200}
 SEED=${3:-6}
 . "$(dirname "$0")/device_prelude.sh"
-head -n $((N + 1)) perf/results/gpu/ref_seed5.tsv > "$R/same.tsv"
+$BIN/sample --seed 5 --samples 40 -o "$R/ref_seed5.tsv" && head -n $((N + 1)) "$R/ref_seed5.tsv" > "$R/same.tsv"
 for f in 0 1.5; do
 	echo "=== $N inputs of ref_seed5.tsv, --template mma --fast-reject $f ==="
 	s=$(date +%s.%N)
@@ -28,7 +28,7 @@ for f in 0 1.5; do
 	echo "exit $? wall $(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }') s"; tail -1 "$R/same_$f.err"
 done
 echo "=== fresh sample seed $SEED, ${T}s, defaults (--template mma --fast-reject 1.5) ==="
-$BIN/sample --seed "$SEED" --samples 200 "$R/fresh.tsv"
+$BIN/sample --seed "$SEED" --samples 200 -o "$R/fresh.tsv"
 $BIN/bench --template mma --cache build/cubin --time-limit "$T" --stats "$R/stats_fresh.tsv" \
 	"$R/fresh.tsv" "$R/fresh.txt" 2> "$R/fresh.err"
 echo "exit $?"; tail -2 "$R/fresh.err"

@@ -7,7 +7,7 @@
 # with --template mm and --template mma for TIME seconds each: inputs/hour
 # and how often a candidate beats extern_mm.
 # usage: perf/experiments/mma_bench.sh [TIME]   (carry build/bin, build/test, build/cubin; shapes:
-#        perf/results/gpu/ref_seed5.tsv = sample --seed 5 --samples 40)
+#        sample --seed 5 --samples 40, drawn here)
 # Output under $OUT: console.txt, results.tar.xz (test logs, logs, stats).
 set -u
 OUT=${OUT:-out/device}
@@ -18,7 +18,8 @@ exec > >(tee "$OUT/console.txt") 2>&1
 nvidia-smi --query-gpu=index,name,clocks.sm,temperature.gpu --format=csv
 echo "=== GPU tests, --template mma ==="
 BENCH_TEMPLATE=mma BIN=build/bin RESULTS=$R bash check/gpu/test_bench_gpu.sh 2>&1 | tee "$R/gpu_tests_mma.txt"
-S=perf/results/gpu/ref_seed5.tsv
+S=$R/ref_seed5.tsv
+build/bin/sample --seed 5 --samples 40 -o "$S" || exit 1
 for t in mma mm; do
 	echo "=== throughput, --template $t, ${T}s on $S ==="
 	rm -f "$R/ref_$t.txt" "$R/ref_$t.txt.part"
