@@ -249,6 +249,19 @@ case $got in "aten aten::bias_addmm|triton $tid|other "*) ok handler-auto-no-tru
 stat_is handler-auto-no-truth-k1-resolved 's["aten"] == "auto" and s["unranked"] == "auto" and s["alone"]["addmm"] == 0'
 run_case 1 addmm 2 "$TMP/trt/_MMRankingH200.py" --others
 stat_is handler-auto-truth-k2-keeps 's["alone"]["addmm"] == 0 and s["single_choice"]["addmm"] == 0'
+# k="auto" is the leaf's get_top_k: where that is 1 at a marked leaf, the
+# pick alone as at k=1; where it is 2, the hedge; borrowed, the hedge
+mkdir -p "$TMP/tk1" "$TMP/tk2"
+{ cat "$TMP/trt/_MMRankingH200.py"; printf '\n    def get_top_k(self, context):\n        return 1\n'; } >"$TMP/tk1/_MMRankingH200.py"
+{ cat "$TMP/trt/_MMRankingH200.py"; printf '\n    def get_top_k(self, context):\n        return 2\n'; } >"$TMP/tk2/_MMRankingH200.py"
+run_case 1 addmm auto "$TMP/tk1/_MMRankingH200.py" --others
+got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
+[ -n "$tid" ] && [ "$got" = "triton $tid|" ] && ok handler-auto-k-top1-truth-pick-alone || fail handler-auto-k-top1-truth-pick-alone "got '$got', want 'triton $tid|'"
+stat_is handler-auto-k-top1-truth-stats 's["k"] == "auto" and s["alone"]["addmm"] == 1 and s["single_choice"]["addmm"] == 1 and s["k_sum"]["addmm"] == 1'
+run_case 1 addmm auto "$TMP/tk2/_MMRankingH200.py" --others
+stat_is handler-auto-k-top2-truth-hedge 's["alone"]["addmm"] == 0 and s["single_choice"]["addmm"] == 0 and s["k_sum"]["addmm"] == 2'
+run_case 1 addmm auto "$TMP/tk1/_MMRankingH200.py" --others --borrowed
+stat_is handler-auto-k-top1-borrowed-hedge 's["alone"]["addmm"] == 0 and s["single_choice"]["addmm"] == 0'
 # a borrowed artifact (one of another GPU of this precondition): its truth
 # marks are off, so k=1 keeps the hedge where the marked leaf ran the pick alone
 run_case 1 addmm 1 "$TMP/trt/_MMRankingH200.py" --others --borrowed

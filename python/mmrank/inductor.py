@@ -49,7 +49,8 @@ generated.  This module's MMRankChoices overrides that method; for op_name
   leaves one choice, which Inductor does not autotune
   (stats()["single_choice"]).
   aten="auto" and unranked="auto" (the defaults; resolve(), per GEMM): at
-  k=1, on an artifact whose class attribute truth is True, for a context
+  k=1 (an int 1, or k="auto" where the leaf's get_top_k is 1), on an
+  artifact whose class attribute truth is True, for a context
   whose leaf get_truth(context) marks (mmrank prune --truth chose its pick
   on in-graph step times) "listed" and "drop": one kernel per GEMM, the
   pick, nothing autotuned (stats()["alone"]); otherwise "always" and "keep"
@@ -275,11 +276,12 @@ def truth_leaf(heuristic, ctx):
 
 def resolve(heuristic, k, aten, unranked, ctx, marks=True):
     """(ATEN, UNRANKED, alone): the words with "auto" decided for context
-    CTX.  alone, at k == 1 where truth_leaf(HEURISTIC, CTX) (asked only when
-    a word is "auto" and MARKS: False when borrowed), makes them "listed"
-    and "drop", so the GEMM runs the leaf's pick alone and nothing is
-    autotuned; else "always" and "keep".  Each "auto" resolves on its own:
-    an explicit word fixes only its own."""
+    CTX.  K is the GEMM's k with k="auto" resolved (leaf_k).  alone, at
+    k == 1 where truth_leaf(HEURISTIC, CTX) (asked only when a word is
+    "auto" and MARKS: False when borrowed), makes them "listed" and "drop",
+    so the GEMM runs the leaf's pick alone and nothing is autotuned; else
+    "always" and "keep".  Each "auto" resolves on its own: an explicit word
+    fixes only its own."""
     alone = "auto" in (aten, unranked) and k == 1 and marks and truth_leaf(heuristic, ctx)
     return (aten if aten != "auto" else ("listed" if alone else "always"),
             unranked if unranked != "auto" else ("drop" if alone else "keep"), alone)
@@ -401,7 +403,7 @@ class MMRankChoices(InductorChoices):
             return orig
         k = self._k_for(ctx)
         kept = head(ranked, offered, k)
-        aten_w, unranked_w, alone = resolve(self.heuristic, self.k, self.aten, self.unranked, ctx,
+        aten_w, unranked_w, alone = resolve(self.heuristic, k, self.aten, self.unranked, ctx,
                                         marks=self.borrowed is None)
         if k == 1 and aten_w == "listed":
             pick = self._pick(ctx)
