@@ -335,7 +335,7 @@ key3=$(sed -n 's/^key //p' "$TMP/ic")
 MMRANK_STUB_GPU="NVIDIA H200" ic "$ART" auto
 keya=$(sed -n 's/^key //p' "$TMP/ic")
 sha=$(sha256sum "$ART" | cut -c1-16)
-if [ "$key3" = "mmrank:MMRankingH200:$sha:3:0:auto:auto:mm,addmm" ] && [ "$keya" = "mmrank:MMRankingH200:$sha:auto:0:auto:auto:mm,addmm" ]; then
+if [ "$key3" = "mmrank:r2:MMRankingH200:$sha:3:0:auto:auto:mm,addmm" ] && [ "$keya" = "mmrank:r2:MMRankingH200:$sha:auto:0:auto:auto:mm,addmm" ]; then
 	ok handler-cache-key; else fail handler-cache-key "'$key3' / '$keya'"; fi
 refused() {   # NAME PATTERN: refused with PATTERN and nothing changed
 	if grep -Eq "^refused: .*$2" "$TMP/ic" && grep -qx 'state handler=InductorChoices config=unset' "$TMP/ic" &&
@@ -355,7 +355,7 @@ MMRANK_STUB_GPU="NVIDIA H100 80GB HBM3" ic "$ART" auto
 borrowed_ok handler-borrowed-h100-name "MMRankingH200 was trained on an H200, not on this GPU \(NVIDIA H100"
 MMRANK_STUB_GPU="NVIDIA H100 80GB HBM3" ic "$ART" auto --force
 if grep -qx 'installed k=auto artifact=MMRankingH200' "$TMP/ic" && grep -qx 'borrowed None' "$TMP/ic" &&
-   grep -qx "key mmrank:MMRankingH200:$sha:auto:0:auto:auto:mm,addmm" "$TMP/ic" && ! grep -q Warning "$TMP/ic.err"; then
+   grep -qx "key mmrank:r2:MMRankingH200:$sha:auto:0:auto:auto:mm,addmm" "$TMP/ic" && ! grep -q Warning "$TMP/ic.err"; then
 	ok handler-force-h100; else fail handler-force-h100 "$(cat "$TMP/ic" "$TMP/ic.err" | tr '\n' '|' | head -c 300)"; fi
 MMRANK_STUB_GPU="" ic "$ART" auto
 refused handler-refuses-no-cuda "no CUDA device"
@@ -368,13 +368,13 @@ if grep -qx "value-error: mmrank.inductor: aten='Listed': 'auto' or 'always' or 
    grep -qx 'state handler=InductorChoices config=unset' "$TMP/ic"; then
 	ok handler-bad-aten; else fail handler-bad-aten "$(head -2 "$TMP/ic")"; fi
 MMRANK_STUB_GPU="NVIDIA H200" ic "$ART" 1 --aten listed
-[ "$(sed -n 's/^key //p' "$TMP/ic")" = "mmrank:MMRankingH200:$sha:1:0:auto:listed:mm,addmm" ] && ok handler-cache-key-aten ||
+[ "$(sed -n 's/^key //p' "$TMP/ic")" = "mmrank:r2:MMRankingH200:$sha:1:0:auto:listed:mm,addmm" ] && ok handler-cache-key-aten ||
 	fail handler-cache-key-aten "$(sed -n 's/^key //p' "$TMP/ic")"
 # the cache key names the words as given ("auto" resolves per GEMM, from
 # the artifact, whose content hash the key holds)
 MMRANK_STUB_GPU="NVIDIA H200" ic "$TMP/trt/_MMRankingH200.py" 1
 tsha=$(sha256sum "$TMP/trt/_MMRankingH200.py" | cut -c1-16)
-[ "$(sed -n 's/^key //p' "$TMP/ic")" = "mmrank:MMRankingH200:$tsha:1:0:auto:auto:mm,addmm" ] && ok handler-cache-key-auto-words ||
+[ "$(sed -n 's/^key //p' "$TMP/ic")" = "mmrank:r2:MMRankingH200:$tsha:1:0:auto:auto:mm,addmm" ] && ok handler-cache-key-auto-words ||
 	fail handler-cache-key-auto-words "$(sed -n 's/^key //p' "$TMP/ic")"
 MMRANK_INDUCTOR=1 MMRANK_ARTIFACT=$TMP/trt/_MMRankingH200.py ic --import-only
 grep -qx 'import installed=True k=1 aten=auto' "$TMP/ic" && ok handler-env-auto-truth-installs || fail handler-env-auto-truth-installs "$(head -2 "$TMP/ic")"

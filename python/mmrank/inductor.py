@@ -85,10 +85,10 @@ The handler is set with V.set_choices_handler (this thread) and
 torch._inductor.config.inductor_choices_class (threads that have not made
 one yet, e.g. autograd's); uninstall restores both.
 Inductor's FX graph cache keys on the inductor config, inductor_choices_class
-included: the setting install makes names the artifact (class and content
-hash), k, extra, unranked, aten and ops, and ":borrowed" for a borrowed
-artifact, so a graph compiled without the handler, or with other settings, is
-not reused.
+included: the setting install makes names the handler's rules (RULES), the
+artifact (class and content hash), k, extra, unranked, aten and ops, and
+":borrowed" for a borrowed artifact, so a graph compiled without the handler,
+with other settings or under older rules, is not reused.
 
 The environment, read at import (a value outside these is refused with one
 message naming the variable; the import never raises, and a refusal is
@@ -131,6 +131,10 @@ except Exception as _e:  # noqa: BLE001 - ImportError, or a torch that fails to 
 MM_TEMPLATE = "triton::mm"
 EXTERN_ID = "extern_mm"
 DEFAULT_K = 10          # tuned_mm's literal top_k (kernel/mm.py)
+# the handler's decision rules, in the FX graph cache key: raised when what a
+# setting decides changes, so graphs compiled under the old rules are not
+# reused (2: k="auto" runs the pick alone at a marked leaf whose top_k is 1)
+RULES = 2
 DEFAULT_OPS = ("mm", "addmm")
 BIAS_ADDMM = "aten::bias_addmm"    # cuBLASLt's bias epilogue (a 1-D bias)
 PLAIN_ADDMM = "aten::addmm"
@@ -567,7 +571,7 @@ def install(k="auto", artifact=None, extra=False, unranked="auto", ops=DEFAULT_O
         import warnings
         warnings.warn(f"mmrank.inductor: {alien}", stacklevel=2)
     return set_handler(_INSTALLED, h, _handler_factory,
-                       f"mmrank:{type(heur).__name__}:{digest}:{k}:{int(h.extra)}:{h.unranked}:{h.aten}:"
+                       f"mmrank:r{RULES}:{type(heur).__name__}:{digest}:{k}:{int(h.extra)}:{h.unranked}:{h.aten}:"
                        f"{','.join(ops)}" + (":borrowed" if alien else ""))
 
 
