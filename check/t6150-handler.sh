@@ -7,8 +7,8 @@
 # on the torch stand-in check/stub; addmm keeps both ATen choices,
 # bmm is untouched, k=1 and k=int override, k="auto" uses get_top_k (10
 # without it), the extra "mm-ah" configs, the unranked rule (keep / drop),
-# aten=always/listed, the "auto" default (k=1 with a truth artifact: the pick
-# alone), the unsafe-leaf fallback; install refuses a wrong GPU and changes
+# aten=always/listed, the "auto" default (k=1, or k="auto" at a leaf whose
+# top_k is 1, with a truth artifact: the pick alone), the unsafe-leaf fallback; install refuses a wrong GPU and changes
 # nothing; MMRANK_INDUCTOR at import.  TORCH prerequisite (a python with
 # torch 2.11, TORCH_PYTHON): the
 # subclass against the real signatures, and a CPU compile where the handler
@@ -20,10 +20,15 @@ CC=${CC:-cc}
 LIBA=$(dirname "$BIN")/libmmrank.a
 H=check/handler
 # the cases build on the H200 artifact without its truth marks (the class
-# attribute truth and get_truth, its last method), which cases add back
+# attribute truth, and get_truth up to the next method), which cases add back
 mkdir -p "$TMP/base"
-sed -e '/^    truth = True$/d' -e '/^    def get_truth(/,$d' gen/_MMRankingH200.py >"$TMP/base/_MMRankingH200.py"
+awk '/^    truth = True$/ { next } /^    def get_truth\(/ { cut = 1; next } cut && /^    def / { cut = 0 } !cut' \
+	gen/_MMRankingH200.py >"$TMP/base/_MMRankingH200.py"
 ART=$TMP/base/_MMRankingH200.py
+defs() { grep -c '^    def ' "$1"; }
+if [ "$(defs "$ART")" -eq $(($(defs gen/_MMRankingH200.py) - 1)) ] && grep -q '^    def get_top_k(' "$ART" &&
+	grep -q '^    def get_pick(' "$ART" && ! grep -Eq '^    (truth = |def get_truth\()' "$ART"; then ok handler-base-artifact-without-truth
+else fail handler-base-artifact-without-truth "$(grep -n '^    def \|truth = ' "$ART" | tr '\n' '|')"; fi
 test_require PYTHON3 handler-all
 if [ ! -f "$LIBA" ]; then skip handler-all "[BUILT] $LIBA missing (make check builds it)"; finish; fi
 FLAGS="-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1"
@@ -249,6 +254,7 @@ case $got in "aten aten::bias_addmm|triton $tid|other "*) ok handler-auto-no-tru
 stat_is handler-auto-no-truth-k1-resolved 's["aten"] == "auto" and s["unranked"] == "auto" and s["alone"]["addmm"] == 0'
 run_case 1 addmm 2 "$TMP/trt/_MMRankingH200.py" --others
 stat_is handler-auto-truth-k2-keeps 's["alone"]["addmm"] == 0 and s["single_choice"]["addmm"] == 0'
+grep -qx 'aten aten::bias_addmm' "$TMP/out" && grep -q '^other ' "$TMP/out" && ok handler-auto-truth-k2-keeps-aten || fail handler-auto-truth-k2-keeps-aten "$(tr '\n' '|' <"$TMP/out" | head -c 300)"
 # k="auto" is the leaf's get_top_k: where that is 1 at a marked leaf, the
 # pick alone as at k=1; where it is 2, the hedge; borrowed, the hedge
 mkdir -p "$TMP/tk1" "$TMP/tk2"
@@ -262,6 +268,15 @@ run_case 1 addmm auto "$TMP/tk2/_MMRankingH200.py" --others
 stat_is handler-auto-k-top2-truth-hedge 's["alone"]["addmm"] == 0 and s["single_choice"]["addmm"] == 0 and s["k_sum"]["addmm"] == 2'
 run_case 1 addmm auto "$TMP/tk1/_MMRankingH200.py" --others --borrowed
 stat_is handler-auto-k-top1-borrowed-hedge 's["alone"]["addmm"] == 0 and s["single_choice"]["addmm"] == 0'
+# ... and gen/'s own H200 artifact (truth-marked since the H200 truth): input 1,
+# a decode mm of the truth's shapes, at k="auto" is its C twin's pick alone
+expect 1 1 mm
+gp=$(sed -n 's/^topk_c: pick //p' "$TMP/want.err")
+case $gp in extern_mm) want_line="aten aten::mm|" ;; *) want_line="triton $gp|" ;; esac
+run_case 1 mm auto gen/_MMRankingH200.py --others
+got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
+[ -n "$gp" ] && [ "$got" = "$want_line" ] && grep -q '"alone": {"addmm": 0, "mm": 1}' "$TMP/out" &&
+	ok handler-auto-k-gen-h200-pick-alone || fail handler-auto-k-gen-h200-pick-alone "got '$got', want '$want_line'"
 # a borrowed artifact (one of another GPU of this precondition): its truth
 # marks are off, so k=1 keeps the hedge where the marked leaf ran the pick alone
 run_case 1 addmm 1 "$TMP/trt/_MMRankingH200.py" --others --borrowed
@@ -269,7 +284,6 @@ got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '
 ' '|')
 case $got in "aten aten::bias_addmm|triton $tid|other "*) ok handler-borrowed-marks-off ;; *) fail handler-borrowed-marks-off "got '$got'" ;; esac
 stat_is handler-borrowed-marks-off-stats 's["alone"]["addmm"] == 0 and s["single_choice"]["addmm"] == 0 and s["borrowed"] == "borrowed"'
-grep -qx 'aten aten::bias_addmm' "$TMP/out" && grep -q '^other ' "$TMP/out" && ok handler-auto-truth-k2-keeps-aten || fail handler-auto-truth-k2-keeps-aten "$(tr '\n' '|' <"$TMP/out" | head -c 300)"
 run_case 1 addmm 1 "$TMP/trt/_MMRankingH200.py" --others --aten always --unranked keep
 got=$(grep -E '^(triton|aten|other) ' "$TMP/out" | tr '\n' '|')
 case $got in "aten aten::bias_addmm|triton $tid|other "*) ok handler-auto-explicit-wins ;; *) fail handler-auto-explicit-wins "got '$got'" ;; esac

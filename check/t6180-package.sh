@@ -48,6 +48,7 @@ main_says package-main-k1-truth 0 "^k=1: the pick alone, nothing autotuned" MMRA
 main_says package-main-k1-truth-h200 0 "^k=1: the pick alone, nothing autotuned" MMRANK_STUB_GPU="NVIDIA H200"
 main_says package-main-k1-hedge 0 "^k=1: the list head autotuned beside the ATen choices" \
 	MMRANK_STUB_GPU="NVIDIA A100-SXM4-80GB" MMRANK_STUB_CAPA=8.0 MMRANK_STUB_SMEM=166912
+main_says package-main-k-auto 0 "^k=\"auto\": each leaf's get_top_k; where that is 1, as k=1\$" MMRANK_STUB_GPU="NVIDIA H200"
 main_says package-main-no-cuda 1 "^no artifact is used: no CUDA device" MMRANK_STUB_GPU=
 # an artifact of another GPU of this precondition is borrowed (truth marks
 # off); a GPU no artifact names takes the first of its precondition

@@ -463,9 +463,10 @@ def slot_handler(slot):
 
 
 def _handler_factory(_key):
-    """config.inductor_choices_class: the installed handler.  _key (artifact
-    class and content hash, k, extra, unranked, aten, ops, ":borrowed") is what Inductor's FX
-    graph cache key sees of the handler: the config is part of that key."""
+    """config.inductor_choices_class: the installed handler.  _key (RULES,
+    artifact class and content hash, k, extra, unranked, aten, ops,
+    ":borrowed") is what Inductor's FX graph cache key sees of the handler:
+    the config is part of that key."""
     return slot_handler(_INSTALLED)
 
 
@@ -657,6 +658,7 @@ def report(artifact_arg=None, out=sys.stdout):
                    else "the list head autotuned beside the ATen choices ("
                    + ("a borrowed artifact's truth marks are off)" if alien else
                       "no truth = True with get_truth)")))
+    say('k="auto": each leaf\'s get_top_k; where that is 1, as k=1')
     return 1 if bad else 0
 
 
