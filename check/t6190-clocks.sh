@@ -9,6 +9,8 @@
 # the clock that logs the truth's own times is the best one.
 # perf/models/head_truth.py: a known one-leaf tree's k = 1 and head-alone regret on the truth,
 # and k = 1 with the hedge decided by known Inductor timings (--records).
+# perf/models/truth_cv.py: a known two-model truth's leave-one-out regrets, with and without
+# the others' truth reaching the held-out model's leaf (--inputs).
 # perf/models/clock_probe.py: its input checks, and its exit without a GPU.
 # Prerequisites: python3; shapes, triton_cands, featurize, fit and eval built (make check builds them).
 . check/lib.sh
@@ -232,6 +234,47 @@ ht "$TMP/tl_e.tree.tsv" "$TMP/nosuch.txt" -o "$TMP/ht3.md" 2>"$TMP/err"
 	fail head-truth-missing-log "$(cat "$TMP/err")"
 ht "$TMP/tl.txt" "$TMP/tl.txt" 2>"$TMP/err" >/dev/null
 [ $? = 2 ] && grep -q 'not a tree TSV\|eval failed' "$TMP/err" && ok head-truth-not-a-tree || fail head-truth-not-a-tree "$(cat "$TMP/err")"
+
+# perf/models/truth_cv.py: leave one model out.  The truth split in two
+# models (gpt2's prefill keys; its decode key renamed m2).  The one-leaf
+# tree fit where extern_mm is fastest (tl_e) heads with E: without the
+# truth k = 1 loses 1.25 and 1.1111 on gpt2 (geomean 1.1785), 1.5 on m2;
+# with the other model's truth the leaf heads with TA, the truth's best on
+# every input: 1.0000.  A depth-1 tree at ranking 1 fit on a log where
+# extern_mm is fastest at m = 2048 only (tl_s) keeps two leaves: each
+# model's truth reaches its own leaf alone, so the held-out one's leaf is
+# unmarked and keeps its label's head (gpt2: extern_mm, 1.2500 and 1.1111;
+# m2: TA, 1.0000), as --inputs shows
+python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r.get("phase") == "decode":
+        r["model"] = "m2"
+    print(json.dumps(r))' check/truth/truth.jsonl > "$TMP/t2.jsonl"
+awk -F, -v OFS=, 'NR > 2 && $(NF - 1) == "extern_mm" && $1 == 2048 { $NF = 0.001 } { print }' "$TMP/tl.txt" > "$TMP/tl_s.txt"
+"$BIN/featurize" -o "$TMP/tl_s.feat.tsv" "$TMP/tl_s.txt" 2>/dev/null
+"$BIN/fit" "$TMP/tl_s.feat.tsv" --split none --grid "$FIX/rerank/grid_depth1.tsv" --ranking 1 --leaf-rank head-x \
+	-o "$TMP/tl_s.tree.tsv" --metrics "$TMP/tl_s.m.tsv" >/dev/null 2>&1
+cv() { PYTHONPATH="$ROOT/python:$PYTHONPATH" python3 perf/models/truth_cv.py --bin "$BIN" "$@"; }
+cv "$TMP/tl_e.tree.tsv" "$TMP/tl.txt" "$TMP/t2.jsonl" -o "$TMP/cv1.md" 2>"$TMP/err" &&
+	grep -qx '| gpt2 | 2 | 1.1785 | 1.0000 | 1.1785 | 1.0000 |' "$TMP/cv1.md" &&
+	grep -qx '| m2 | 1 | 1.5000 | 1.0000 | 1.5000 | 1.0000 |' "$TMP/cv1.md" &&
+	grep -qx '| every held-out input | 3 | 1.2772 | 1.0000 | 1.2772 | 1.0000 |' "$TMP/cv1.md" &&
+	! grep -q '| marked |' "$TMP/cv1.md" && ok truth-cv-others-truth-carries ||
+	fail truth-cv-others-truth-carries "$(cat "$TMP/err" "$TMP/cv1.md" 2>/dev/null | tr '\n' '|')"
+cv --inputs "$TMP/tl_s.tree.tsv" "$TMP/tl.txt" "$TMP/t2.jsonl" > "$TMP/cv2.md" 2>"$TMP/err" &&
+	grep -qx '| gpt2 | 2 | 1.1785 | 1.1785 | 1.1785 | 1.1785 |' "$TMP/cv2.md" &&
+	grep -qx '| gpt2 | 2048x768x2304 bfloat16 | 2 | 2 | no | extern_mm | extern_mm | 1.2500 | 1.2500 |' "$TMP/cv2.md" &&
+	grep -qx '| gpt2 | 2048x768x50257 bfloat16 | 2 | 2 | no | extern_mm | extern_mm | 1.1111 | 1.1111 |' "$TMP/cv2.md" &&
+	grep -Eqx '\| m2 \| 16x768x50257 bfloat16 \| 1 \| 1 \| no \| BM=64_BK=32_BN=64_s3_w4 \| BM=64_BK=32_BN=64_s3_w4 \| 1\.0000 \| 1\.0000 \|' "$TMP/cv2.md" &&
+	ok truth-cv-inputs-unmarked-leaf || fail truth-cv-inputs-unmarked-leaf "$(cat "$TMP/err" "$TMP/cv2.md" | tr '\n' '|')"
+cv --inputs "$TMP/tl_e.tree.tsv" "$TMP/tl.txt" "$TMP/t2.jsonl" > "$TMP/cv3.md" 2>/dev/null
+grep -Eqx '\| m2 \| 16x768x50257 bfloat16 \| 0 \| 0 \| yes \| BM=64_BK=32_BN=64_s3_w4 \| [^|]* \| 1\.5000 \| 1\.0000 \|' "$TMP/cv3.md" &&
+	ok truth-cv-inputs-marked-leaf || fail truth-cv-inputs-marked-leaf "$(tr '\n' '|' < "$TMP/cv3.md")"
+cv "$TMP/tl_e.tree.tsv" "$TMP/tl.txt" check/truth/truth.jsonl -o "$TMP/cv4.md" 2>"$TMP/err"
+[ $? = 2 ] && grep -q "of 1 model(s) (gpt2); leaving one out needs two" "$TMP/err" && [ ! -e "$TMP/cv4.md" ] &&
+	ok truth-cv-one-model || fail truth-cv-one-model "$(cat "$TMP/err")"
 
 # perf/models/clock_probe.py: shapes are checked before torch is imported
 # (a bad line names file, line and field; exit 1, nothing written); without a

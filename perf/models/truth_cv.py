@@ -5,7 +5,7 @@ set by the other models' truth (prune --truth), and scored on the held-out
 model's GEMMs against the tree without the truth.  No torch, no GPU.
 
 usage: truth_cv.py TREE.tsv TRUTH_LOG.txt TRUTH.jsonl [--bin build/bin]
-                   [-o OUT.md]
+                   [--inputs] [-o OUT.md]
 
 TREE.tsv: fit's unpruned tree (out/<gpu>/tree.tsv); it is pruned at its own
 ranking_k, with and without the truth.  TRUTH_LOG.txt: the in-graph truth as
@@ -16,7 +16,11 @@ out with each of them.  Per held-out input: k = 1's regret (the faster of
 the list head and extern_mm, over the input's fastest choice) and the
 pick's alone (eval's `first`: the leaf's pick where measured, else the
 head).  Output, markdown: one row per held-out model, then the geomean over
-every held-out input.  Errors exit 2 naming the file or the stage.
+every held-out input.  --inputs: then one row per held-out input (m, k, n,
+dtype), its leaf without and with the others' truth, whether the others'
+truth marks that leaf (the node field truth: the pick runs alone there at
+k = 1), the leaf's head and pick, and both k = 1 regrets: which leaf an
+input's regret comes from.  Errors exit 2 naming the file or the stage.
 """
 import argparse
 import csv
@@ -68,13 +72,16 @@ def ranking_k(tree):
 
 
 def score(feat, ranks, names):
-    """{tree: [(k1 regret, pick regret), ...]} over the inputs of feat."""
-    times = {}
+    """{tree: [(k1 regret, pick regret, detail), ...]} over the inputs of
+    feat; detail: (input's m x k x n dtype, leaf, head, pick)."""
+    times, shape = {}, {}
     with open(feat) as fh:
         rows = list(csv.reader(fh, delimiter="\t"))
     ix = {h: i for i, h in enumerate(rows[1])}
     for r in rows[2:]:
         times.setdefault(r[ix["input"]], {})[r[ix["choice"]]] = float(r[ix["median_ms"]])
+        shape[r[ix["input"]]] = "%sx%sx%s %s" % (r[ix["m"]], r[ix["k"]], r[ix["n"]],
+                                                r[ix["mat1_dtype"]].replace("torch.", ""))
     out = {}
     with open(ranks) as fh:
         for r in csv.DictReader(fh, delimiter="\t"):
@@ -85,8 +92,31 @@ def score(feat, ranks, names):
             pick = cls[int(r["pick"])] if r["pick"] not in ("", "-1") else head
             pick = pick if pick in ms else head
             k1 = min(ms.get(head, math.inf), ms.get(EXTERN, math.inf)) / best
-            out.setdefault(r["tree"], []).append((k1, ms.get(pick, math.inf) / best))
+            detail = (shape[r["input"]], int(r["leaf"]), head, pick)
+            out.setdefault(r["tree"], []).append((k1, ms.get(pick, math.inf) / best, detail))
     return out
+
+
+def marked_leaves(tree):
+    """The ids of the leaves whose node field truth is 1 (empty without
+    param truth: FORMATS.md, node: the last field, after top_k and pick)."""
+    params, nodes = {}, []
+    with open(tree) as fh:
+        for line in fh:
+            p = line.rstrip("\n").split("\t")
+            if p[0] == "param":
+                params[p[1]] = p[2]
+            elif p[0] == "node" and p[2] == "-1":
+                nodes.append(p)
+    if params.get("truth") != "1":
+        return set()
+    return {int(p[1]) for p in nodes if p[-1] == "1"}
+
+
+def short(choice):
+    """A choice's name for a table cell: its config without the prefix."""
+    return choice.replace("type=triton_", "").replace("BLOCK-", "B").replace("numstages=", "s") \
+        .replace("numwarps=", "w")
 
 
 def classes(tree):
@@ -109,6 +139,7 @@ def main(argv):
     ap.add_argument("log")
     ap.add_argument("truth")
     ap.add_argument("--bin", default="build/bin")
+    ap.add_argument("--inputs", action="store_true")
     ap.add_argument("-o", dest="out")
     a = ap.parse_args(argv)
     for p in (a.tree, a.log, a.truth):
@@ -121,11 +152,16 @@ def main(argv):
         sys.exit(f"truth_cv.py: {a.log}: expected the metadata line, the header and rows")
     head, rows = lines[:2], [(row_key(l.split(",")), l) for l in lines[2:]]
     models = sorted(set().union(*[owners.get(k, set()) for k, _ in rows]))
+    if len(models) < 2:
+        sys.exit(f"truth_cv.py: {a.log} with {a.truth}: the truth's GEMMs are of "
+                 f"{len(models)} model(s) ({', '.join(models) or 'none'}); leaving one out needs two")
     k = ranking_k(a.tree)
     b = lambda name: os.path.join(a.bin, name)
     table = ["| held-out model | inputs | k = 1: no truth | with the others' truth | "
              "the pick alone: no truth | with the others' truth |", "|---|---|---|---|---|---|"]
     every = {"base": [], "cv": []}
+    per_input = ["", "| held-out model | input | leaf: no truth | others' truth | marked | head | "
+                 "pick | k = 1: no truth | others' truth |", "|---|---|---|---|---|---|---|---|---|"]
     with tempfile.TemporaryDirectory() as d:
         base = os.path.join(d, "base.tsv")
         run([b("prune"), "--ranking", k, "-o", base, a.tree])
@@ -144,6 +180,10 @@ def main(argv):
             s = score(os.path.join(d, "test.feat.tsv"), ranks, {"base": classes(base), "cv": classes(cv)})
             for t in every:
                 every[t] += s[t]
+            marks = marked_leaves(cv)
+            for (k1b, _, db), (k1c, _, dc) in zip(s["base"], s["cv"]):
+                per_input.append(f"| {m} | {dc[0]} | {db[1]} | {dc[1]} | {'yes' if dc[1] in marks else 'no'} | "
+                                 f"{short(dc[2])} | {short(dc[3])} | {k1b:.4f} | {k1c:.4f} |")
             table.append(f"| {m} | {len(s['base'])} | {gm([x[0] for x in s['base']]):.4f} | "
                          f"{gm([x[0] for x in s['cv']]):.4f} | {gm([x[1] for x in s['base']]):.4f} | "
                          f"{gm([x[1] for x in s['cv']]):.4f} |")
@@ -151,7 +191,7 @@ def main(argv):
     table.append(f"| every held-out input | {len(e['base'])} | {gm([x[0] for x in e['base']]):.4f} | "
                  f"{gm([x[0] for x in e['cv']]):.4f} | {gm([x[1] for x in e['base']]):.4f} | "
                  f"{gm([x[1] for x in e['cv']]):.4f} |")
-    write_out(a.out, "\n".join(table) + "\n")
+    write_out(a.out, "\n".join(table + (per_input if a.inputs else [])) + "\n")
     return 0
 
 
