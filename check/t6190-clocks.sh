@@ -265,16 +265,25 @@ cv "$TMP/tl_e.tree.tsv" "$TMP/tl.txt" "$TMP/t2.jsonl" -o "$TMP/cv1.md" 2>"$TMP/e
 	fail truth-cv-others-truth-carries "$(cat "$TMP/err" "$TMP/cv1.md" 2>/dev/null | tr '\n' '|')"
 cv --inputs "$TMP/tl_s.tree.tsv" "$TMP/tl.txt" "$TMP/t2.jsonl" > "$TMP/cv2.md" 2>"$TMP/err" &&
 	grep -qx '| gpt2 | 2 | 1.1785 | 1.1785 | 1.1785 | 1.1785 |' "$TMP/cv2.md" &&
-	grep -qx '| gpt2 | 2048x768x2304 bfloat16 | 2 | 2 | no | extern_mm | extern_mm | 1.2500 | 1.2500 |' "$TMP/cv2.md" &&
-	grep -qx '| gpt2 | 2048x768x50257 bfloat16 | 2 | 2 | no | extern_mm | extern_mm | 1.1111 | 1.1111 |' "$TMP/cv2.md" &&
-	grep -Eqx '\| m2 \| 16x768x50257 bfloat16 \| 1 \| 1 \| no \| BM=64_BK=32_BN=64_s3_w4 \| BM=64_BK=32_BN=64_s3_w4 \| 1\.0000 \| 1\.0000 \|' "$TMP/cv2.md" &&
+	grep -qx '| gpt2 | 2048x768x2304 bfloat16 | 2 | 2 | no | extern_mm | extern_mm | 1.2500 | 1.2500 | 1.2500 | 1.2500 |' "$TMP/cv2.md" &&
+	grep -qx '| gpt2 | 2048x768x50257 bfloat16 | 2 | 2 | no | extern_mm | extern_mm | 1.1111 | 1.1111 | 1.1111 | 1.1111 |' "$TMP/cv2.md" &&
+	grep -Eqx '\| m2 \| 16x768x50257 bfloat16 \| 1 \| 1 \| no \| BM=64_BK=32_BN=64_s3_w4 \| BM=64_BK=32_BN=64_s3_w4 \| 1\.0000 \| 1\.0000 \| 1\.0000 \| 1\.0000 \|' "$TMP/cv2.md" &&
 	ok truth-cv-inputs-unmarked-leaf || fail truth-cv-inputs-unmarked-leaf "$(cat "$TMP/err" "$TMP/cv2.md" | tr '\n' '|')"
 cv --inputs "$TMP/tl_e.tree.tsv" "$TMP/tl.txt" "$TMP/t2.jsonl" > "$TMP/cv3.md" 2>/dev/null
-grep -Eqx '\| m2 \| 16x768x50257 bfloat16 \| 0 \| 0 \| yes \| BM=64_BK=32_BN=64_s3_w4 \| [^|]* \| 1\.5000 \| 1\.0000 \|' "$TMP/cv3.md" &&
+grep -Eqx '\| m2 \| 16x768x50257 bfloat16 \| 0 \| 0 \| yes \| BM=64_BK=32_BN=64_s3_w4 \| [^|]* \| 1\.5000 \| 1\.0000 \| 1\.5000 \| 1\.0000 \|' "$TMP/cv3.md" &&
 	ok truth-cv-inputs-marked-leaf || fail truth-cv-inputs-marked-leaf "$(tr '\n' '|' < "$TMP/cv3.md")"
 cv "$TMP/tl_e.tree.tsv" "$TMP/tl.txt" check/truth/truth.jsonl -o "$TMP/cv4.md" 2>"$TMP/err"
 [ $? = 2 ] && grep -q "of 1 model(s) (gpt2); leaving one out needs two" "$TMP/err" && [ ! -e "$TMP/cv4.md" ] &&
 	ok truth-cv-one-model || fail truth-cv-one-model "$(cat "$TMP/err")"
+# every key owned by both models (each record copied under a second name):
+# holding one out leaves no truth to prune with, refused naming the model
+python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    print(l.strip()); r = json.loads(l); r["model"] = "twin"; print(json.dumps(r))' check/truth/truth.jsonl > "$TMP/twin.jsonl"
+cv "$TMP/tl_e.tree.tsv" "$TMP/tl.txt" "$TMP/twin.jsonl" -o "$TMP/cv5.md" 2>"$TMP/err"
+[ $? = 2 ] && grep -q "twin.jsonl: gpt2 owns every GEMM of the truth" "$TMP/err" && [ ! -e "$TMP/cv5.md" ] &&
+	ok truth-cv-model-owns-all || fail truth-cv-model-owns-all "$(cat "$TMP/err")"
 
 # perf/models/clock_probe.py: shapes are checked before torch is imported
 # (a bad line names file, line and field; exit 1, nothing written); without a

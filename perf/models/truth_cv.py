@@ -17,10 +17,13 @@ the list head and extern_mm, over the input's fastest choice) and the
 pick's alone (eval's `first`: the leaf's pick where measured, else the
 head).  Output, markdown: one row per held-out model, then the geomean over
 every held-out input.  --inputs: then one row per held-out input (m, k, n,
-dtype), its leaf without and with the others' truth, whether the others'
-truth marks that leaf (the node field truth: the pick runs alone there at
-k = 1), the leaf's head and pick, and both k = 1 regrets: which leaf an
-input's regret comes from.  Errors exit 2 naming the file or the stage.
+dtype), its leaf without and with the others' truth (node ids of two trees:
+prune --truth renumbers them), whether the others' truth marks that leaf
+(the node field truth: the pick runs alone there at k = 1), that leaf's
+head and pick, and the k = 1 and pick-alone regrets without and with it:
+which leaf an input's regret comes from.  Errors exit 2 naming the file or
+the stage; a model that owns every GEMM of the truth leaves nothing to
+prune with and is refused.
 """
 import argparse
 import csv
@@ -160,14 +163,18 @@ def main(argv):
     table = ["| held-out model | inputs | k = 1: no truth | with the others' truth | "
              "the pick alone: no truth | with the others' truth |", "|---|---|---|---|---|---|"]
     every = {"base": [], "cv": []}
-    per_input = ["", "| held-out model | input | leaf: no truth | others' truth | marked | head | "
-                 "pick | k = 1: no truth | others' truth |", "|---|---|---|---|---|---|---|---|---|"]
+    per_input = ["", "| held-out model | input | leaf: no truth | leaf: others' truth | marked | "
+                 "head (others' truth) | pick (others' truth) | k = 1: no truth | others' truth | "
+                 "pick alone: no truth | others' truth |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     with tempfile.TemporaryDirectory() as d:
         base = os.path.join(d, "base.tsv")
         run([b("prune"), "--ranking", k, "-o", base, a.tree])
         for m in models:
             test = [l for key, l in rows if m in owners.get(key, ())]
             train = [l for key, l in rows if m not in owners.get(key, ())]
+            if not train:
+                sys.exit(f"truth_cv.py: {a.log} with {a.truth}: {m} owns every GEMM of the truth; "
+                         "the other models' truth is empty")
             for name, part in (("test", test), ("train", train)):
                 with open(os.path.join(d, name + ".txt"), "w") as fh:
                     fh.write("\n".join(head + part) + "\n")
@@ -181,9 +188,9 @@ def main(argv):
             for t in every:
                 every[t] += s[t]
             marks = marked_leaves(cv)
-            for (k1b, _, db), (k1c, _, dc) in zip(s["base"], s["cv"]):
+            for (k1b, pb, db), (k1c, pc, dc) in zip(s["base"], s["cv"]):
                 per_input.append(f"| {m} | {dc[0]} | {db[1]} | {dc[1]} | {'yes' if dc[1] in marks else 'no'} | "
-                                 f"{short(dc[2])} | {short(dc[3])} | {k1b:.4f} | {k1c:.4f} |")
+                                 f"{short(dc[2])} | {short(dc[3])} | {k1b:.4f} | {k1c:.4f} | {pb:.4f} | {pc:.4f} |")
             table.append(f"| {m} | {len(s['base'])} | {gm([x[0] for x in s['base']]):.4f} | "
                          f"{gm([x[0] for x in s['cv']]):.4f} | {gm([x[1] for x in s['base']]):.4f} | "
                          f"{gm([x[1] for x in s['cv']]):.4f} |")
