@@ -65,13 +65,22 @@ def models_by_key(path):
     return out
 
 
-def ranking_k(tree):
+def read_tree(tree):
+    """A tree TSV's params, classes {id: name} and truth-marked leaves (the
+    ids of leaves whose node field truth is 1, the last field: FORMATS.md;
+    empty without param truth)."""
+    params, classes, leaves = {}, {}, []
     with open(tree) as fh:
         for line in fh:
             p = line.rstrip("\n").split("\t")
-            if p[0] == "param" and p[1] == "ranking_k":
-                return p[2]
-    sys.exit(f"truth_cv.py: {tree}: no param ranking_k (not a tree TSV)")
+            if p[0] == "param":
+                params[p[1]] = p[2]
+            elif p[0] == "class":
+                classes[int(p[1])] = p[2]
+            elif p[0] == "node" and p[2] == "-1":
+                leaves.append(p)
+    marked = {int(p[1]) for p in leaves if p[-1] == "1"} if params.get("truth") == "1" else set()
+    return params, classes, marked
 
 
 def score(feat, ranks, names):
@@ -100,36 +109,10 @@ def score(feat, ranks, names):
     return out
 
 
-def marked_leaves(tree):
-    """The ids of the leaves whose node field truth is 1 (empty without
-    param truth: FORMATS.md, node: the last field, after top_k and pick)."""
-    params, nodes = {}, []
-    with open(tree) as fh:
-        for line in fh:
-            p = line.rstrip("\n").split("\t")
-            if p[0] == "param":
-                params[p[1]] = p[2]
-            elif p[0] == "node" and p[2] == "-1":
-                nodes.append(p)
-    if params.get("truth") != "1":
-        return set()
-    return {int(p[1]) for p in nodes if p[-1] == "1"}
-
-
 def short(choice):
     """A choice's name for a table cell: its config without the prefix."""
     return choice.replace("type=triton_", "").replace("BLOCK-", "B").replace("numstages=", "s") \
         .replace("numwarps=", "w")
-
-
-def classes(tree):
-    out = {}
-    with open(tree) as fh:
-        for line in fh:
-            p = line.rstrip("\n").split("\t")
-            if p[0] == "class":
-                out[int(p[1])] = p[2]
-    return out
 
 
 def gm(xs):
@@ -158,7 +141,9 @@ def main(argv):
     if len(models) < 2:
         sys.exit(f"truth_cv.py: {a.log} with {a.truth}: the truth's GEMMs are of "
                  f"{len(models)} model(s) ({', '.join(models) or 'none'}); leaving one out needs two")
-    k = ranking_k(a.tree)
+    k = read_tree(a.tree)[0].get("ranking_k")
+    if k is None:
+        sys.exit(f"truth_cv.py: {a.tree}: no param ranking_k (not a tree TSV)")
     b = lambda name: os.path.join(a.bin, name)
     table = ["| held-out model | inputs | k = 1: no truth | with the others' truth | "
              "the pick alone: no truth | with the others' truth |", "|---|---|---|---|---|---|"]
@@ -169,6 +154,7 @@ def main(argv):
     with tempfile.TemporaryDirectory() as d:
         base = os.path.join(d, "base.tsv")
         run([b("prune"), "--ranking", k, "-o", base, a.tree])
+        base_classes = read_tree(base)[1]
         for m in models:
             test = [l for key, l in rows if m in owners.get(key, ())]
             train = [l for key, l in rows if m not in owners.get(key, ())]
@@ -184,10 +170,10 @@ def main(argv):
             ranks = os.path.join(d, "ranks.tsv")
             run([b("eval"), "--tree", "base=" + base, "--tree", "cv=" + cv, "--ranks", ranks,
                  "test=" + os.path.join(d, "test.feat.tsv")])
-            s = score(os.path.join(d, "test.feat.tsv"), ranks, {"base": classes(base), "cv": classes(cv)})
+            _, cv_classes, marks = read_tree(cv)
+            s = score(os.path.join(d, "test.feat.tsv"), ranks, {"base": base_classes, "cv": cv_classes})
             for t in every:
                 every[t] += s[t]
-            marks = marked_leaves(cv)
             for (k1b, pb, db), (k1c, pc, dc) in zip(s["base"], s["cv"]):
                 per_input.append(f"| {m} | {dc[0]} | {db[1]} | {dc[1]} | {'yes' if dc[1] in marks else 'no'} | "
                                  f"{short(dc[2])} | {short(dc[3])} | {k1b:.4f} | {k1c:.4f} | {pb:.4f} | {pc:.4f} |")
