@@ -276,7 +276,7 @@ $(BIN)/%: stages/%.c $(LIBA) $(LIB_HDR)
 # built by make check.
 # The drivers of GPU policy units (UNIT_POLICY) compile stages/gpu/policy/ in.
 UNIT_BINS = $(patsubst check/unit/%.c,$(BUILD)/unit/%,$(wildcard check/unit/*.c))
-UNIT_POLICY = $(addprefix $(BUILD)/unit/,ttsched_print vcut_print)
+UNIT_POLICY = $(addprefix $(BUILD)/unit/,ttsched_print vcut_print tlimit_print)
 .PHONY: units
 units: $(UNIT_BINS)
 $(UNIT_POLICY): UNIT_SRC = $(POLICY_SRC)

@@ -95,7 +95,7 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 		OPT_CALL("--shard", "I/N", parse_shard, o,
 		         "inputs whose row index % N == I (default 0/1)"),
 		OPT_DOUBLE("--time-limit", "S", &a->time_limit, 0, INFINITY, 0,
-		           "stop after S s, the input in flight done (exit 2)"),
+		           "stop after S s, or before an input predicted past S (exit 2)"),
 		OPT_HEAD("Candidates:"),
 		OPT_ENUM("--template", "T", &tmpl, names, 0,
 		         "back end: mm (default), mma, mma+wgmma or triton"),

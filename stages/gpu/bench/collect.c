@@ -17,6 +17,7 @@
 #include "block.h"
 #include "core/progress.h"
 #include "core/util.h"
+#include "gpu/policy/tlimit.h"
 
 /* The fields of two plan lines (collect.c plan_check's, flattened: fields
  * "key=value" separated by ' ' or ';') that differ, as "key X there, Y
@@ -197,11 +198,12 @@ static int64_t collect_open(const bench_args *a, const bench_device *dev, const 
 }
 
 /* Measure todo[done..ntodo) into ap, one block per input, until done or
- * --time-limit (then *stopped = 1).  Returns the inputs done; *rows gets
- * the rows written. */
+ * --time-limit (then *stopped = 1; *pred_s the prediction of the input not
+ * started when that stopped it, stages/gpu/policy/tlimit.h, else 0).
+ * Returns the inputs done; *rows gets the rows written. */
 static int64_t collect_loop(const bench_args *a, measurer *m, bench_input *const *todo,
                             int64_t done, int64_t ntodo, const bench_plan *p, ah_appender *ap,
-                            int64_t *rows, int64_t *skipped, int *stopped)
+                            int64_t *rows, int64_t *skipped, int *stopped, double *pred_s)
 {
 	const bench_opts *o = &a->o;
 	bench_cand cand[BENCH_MAX_CAND];
@@ -215,13 +217,28 @@ static int64_t collect_loop(const bench_args *a, measurer *m, bench_input *const
 	*rows = 0;
 	*skipped = 0;
 	*stopped = 0;
+	*pred_s = 0;
+	tl_state tl;
+	tl_init(&tl, a->time_limit);
 	for (; done < ntodo; done++) {
-		if (a->time_limit >= 0 && mono_s() - t0 >= a->time_limit) {
+		const bench_input *in = todo[done];
+		int nc = plan_candidates(p, in, cand);
+		const int kind = tl_kind(in->dtype, in->tf32);
+		const double work = tl_work(in->m, in->k, in->n, nc), el = mono_s() - t0;
+		double pred;
+		int why = tl_decide(&tl, kind, work, el, &pred);
+		if (why == TL_PREDICTED) {
+			*pred_s = pred;
+			fprintf(stderr, "bench: input %" PRId64 " (%s:%" PRId64 ", %" PRId64 "x%" PRId64
+			        "x%" PRId64 " %s, %d candidates): predicted %.1f s by this run's "
+			        "timings, %.1f s of --time-limit left: not started\n", in->id, a->shapes,
+			        in->line, in->m, in->k, in->n, dtype_torch(in->dtype), nc, pred,
+			        a->time_limit - el);
+		}
+		if (why != TL_START) {
 			*stopped = 1;
 			break;
 		}
-		const bench_input *in = todo[done];
-		int nc = plan_candidates(p, in, cand);
 		if (nc == 0) {
 			/* the back end measures nothing here: no rows (resume_scan
 			 * recomputes the same empty plan) */
@@ -234,7 +251,9 @@ static int64_t collect_loop(const bench_args *a, measurer *m, bench_input *const
 			progress_update(&prog, done + 1);
 			continue;
 		}
+		const double ts = mono_s();
 		measure_input(m, in, cand, nc, o->reps, fb);
+		tl_learn(&tl, kind, work, mono_s() - ts);
 		size_t bl;
 		char *blk = format_block(in, cand, nc, o->reps, o->fast_reject, fb, &bl);
 		ah_append_block(ap, blk, bl);
@@ -262,8 +281,9 @@ int bench_collect(const bench_args *a, measurer *m, const bench_device *dev,
 	int64_t resumed = collect_open(a, dev, part, todo, ntodo, p, ident, &ap, &planf), rows,
 	        skipped;
 	int stopped;
-	double t0 = mono_s();
-	int64_t done = collect_loop(a, m, todo, resumed, ntodo, p, &ap, &rows, &skipped, &stopped);
+	double t0 = mono_s(), pred_s;
+	int64_t done = collect_loop(a, m, todo, resumed, ntodo, p, &ap, &rows, &skipped, &stopped,
+	                            &pred_s);
 	double wall = mono_s() - t0;
 	ah_append_close(&ap);
 	if (!stopped)
@@ -285,6 +305,8 @@ int bench_collect(const bench_args *a, measurer *m, const bench_device *dev,
 		        ident);
 		if (o->clock != BENCH_CLOCK_INDUCTOR)
 			fprintf(sf, "clock\t%s\n", bench_clock_names[o->clock]);
+		if (pred_s > 0)
+			fprintf(sf, "stopped_before_s\t%.1f\n", pred_s);
 		measure_stats(m, sf);
 		aout_commit(&so);
 	}
