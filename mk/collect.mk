@@ -61,7 +61,8 @@
 # SAMPLE_MAX_GFLOP (sample --max-gflop: reject problems above G GFLOP; not
 # in the reference distribution, for small device budgets; default off),
 # COLLECT_TIME_LIMIT (seconds per shard run; bench stops after the input in
-# flight and make fails with exit 2 — rerun to resume), CUBIN_CACHE
+# flight, or before one it predicts would end past it, and make fails with
+# exit 2 — rerun to resume), CUBIN_CACHE
 # (default $(BUILD)/cubin), CUBIN_ARCH (for `make cubins`, default sm_90),
 # BENCH (the program in $(BIN) that measures: bench, or bench-fake for CPU
 # tests), CUBLASLT (a cuBLASLt algorithm list, e.g. kernels/cublaslt_algos.tsv:

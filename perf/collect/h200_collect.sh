@@ -48,7 +48,8 @@
 # runs before the script); bench is cut by `timeout` (TERM, KILL 5 s later)
 # at CALL_S - 15 s after the script's start (15 s to pack; at most
 # --time-limit + 90 s into a run; a run starting past it is skipped), since
-# --time-limit only stops after the input in flight and one giant (part 2's were 32 and 91
+# --time-limit only stops after the input in flight (or before one its rate says cannot end
+# in time: not the first giant of a dtype in a run), and one giant (part 2's were 32 and 91
 # TFLOP) can outlast it by minutes: bench's exit 124/137 there is "cut at
 # the hard stop; the .part is resumable" (its complete inputs are fsync'd),
 # not a failure (2026-12-01: a call killed at the device's 600 s with that
