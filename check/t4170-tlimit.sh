@@ -4,15 +4,19 @@
 #     check/fixtures/tlimit/cases.txt against the hand-derived expected.txt:
 #     the kinds, the work, no rate yet, the H100's fp32 giant predicted past
 #     the limit and not started, time up, a rate per kind, the 2 % floor, the
-#     highest rate kept, no limit, a limit of 0;
+#     highest rate kept, the window of work, exactly at the limit, no limit,
+#     a limit of 0;
 #   * bench-fake with --fake-delay-ms 400 on four inputs of one shape: at
 #     --time-limit 1.0 the run stops before an input it predicts would end
 #     past 1.0 s (the old rule started every input before 1.0 s and ran to
 #     1.2 s), says so, ends before its limit, writes stopped_before_s to
 #     --stats, and the rerun completes it to the uninterrupted run's log byte
-#     for byte; at --time-limit 2.5 nothing is predicted past it (no stop).
+#     for byte; at --time-limit 2.5 nothing is predicted past it (no stop);
+#     an fp32 input after two bf16 ones of its m, k, n starts (rates are per
+#     dtype), and a giant after a tiny input of its dtype starts (the window);
+#   * perf/collect/tlimit_replay.py on made-up progress lines of that run.
 # Prerequisites: build/unit/tlimit_print and build/bin/bench-fake (make
-# check-bins); no GPU.
+# check-bins), python3 for the replay; no GPU.
 . check/lib.sh
 U=${BIN%/bin}/unit/tlimit_print
 [ -x "$U" ] || { fail tlimit "no $U (make units)"; finish; }
@@ -44,4 +48,34 @@ fi
 "$F" "${K[@]}" --time-limit 2.5 --stats st2.tsv s.tsv f.txt 2>f.err; rc=$?
 [ $rc = 0 ] && cmp -s full.txt f.txt && ! grep -q 'not started' f.err && ! grep -q stopped_before_s st2.tsv &&
 	ok tlimit-bench-fits-no-stop || fail tlimit-bench-fits-no-stop "exit $rc: $(grep -v '^bench\[' f.err | tail -2 | tr '\n' '|')"
+# rates are per dtype: two bf16 inputs, then an fp32 one of the same m, k, n
+# (its work within a power of two): no fp32 rate, so it starts at 0.8 s
+{ head -1 all.tsv; awk -F'\t' -v OFS='\t' 'NR == 2 { $1 = 0; print; $1 = 1; print
+	$1 = 2; $6 = "torch.float32"; $16 = "False"; print }' all.tsv; } > k.tsv
+"$F" "${K[@]}" --time-limit 1.1 k.tsv k.txt 2>k.err; rc=$?
+[ $rc = 0 ] && ! grep -q 'not started' k.err && ok tlimit-bench-rates-per-dtype ||
+	fail tlimit-bench-rates-per-dtype "exit $rc: $(grep -v '^bench\[' k.err | tail -2 | tr '\n' '|')"
+# the window: a tiny fp32 input (9600x1408x2) that calibrates does not
+# predict a giant (30336x52096x18304, 2^17 times its 2*m*k*n)
+{ head -1 all.tsv; awk -F'\t' -v OFS='\t' '$1 == 4 { $1 = 0; print } $1 == 20 { $1 = 1; print }' all.tsv; } > w.tsv
+"$F" "${K[@]}" --time-limit 1.1 w.tsv w.txt 2>w.err; rc=$?
+[ $rc = 0 ] && [ "$(grep -c 'float32' w.tsv)" = 2 ] && ! grep -q 'not started' w.err &&
+	ok tlimit-bench-small-input-predicts-no-giant ||
+	fail tlimit-bench-small-input-predicts-no-giant "exit $rc: $(grep -v '^bench\[' w.err | tail -2 | tr '\n' '|')"
+# perf/collect/tlimit_replay.py: the rule replayed on made-up progress lines
+# of a --reps 1 run over the four layouts of one bf16 shape (30 candidates
+# each; an input each 0.4 s, --time-limit 1.0): input 0 starts with no rate,
+# input 1 at 0.4 s is predicted 1.5 x 0.4 = 0.6 s and would end at 1.0 (not
+# past it: starts), input 2 at 0.8 s is predicted past it
+if test_skip_unless PYTHON3 tlimit-replay-script; then
+	head -5 all.tsv > l4.tsv
+	"$F" --kernels "$ROOT/kernels" --reps 1 l4.tsv l4.txt 2>/dev/null || fail tlimit-replay-log "exit $?"
+	printf '%s\n' "bench: device 0 (fake), shard 0/1: 4 inputs, 0 already done" \
+		"bench[dev 0 shard 0/1]: 1/4 inputs, 2.5 inputs/s, elapsed 0.4 s, ETA 0m01s" \
+		"bench[dev 0 shard 0/1]: 2/4 inputs, 2.5 inputs/s, elapsed 0.8 s, ETA 0m01s" > p.err
+	python3 "$ROOT/perf/collect/tlimit_replay.py" --unit "$U" --list l4.tsv --log l4.txt \
+		--progress p.err --limit 1.0 2>r.err | cut -f1,2,4,5,6 > r.out
+	printf 'input\tstart_s\ttook_s\tpredicted_s\trule\n0\t0.0\t0.4\t0\tstart\n1\t0.4\t0.4\t0.6\tstart\n2\t0.8\t-\t0.6\tpredicted\n' > r.want
+	test_cmp tlimit-replay-script r.want r.out
+fi
 finish

@@ -226,8 +226,8 @@ static int64_t collect_loop(const bench_args *a, measurer *m, bench_input *const
 		const int kind = tl_kind(in->dtype, in->tf32);
 		const double work = tl_work(in->m, in->k, in->n, nc), el = mono_s() - t0;
 		double pred;
-		int why = tl_decide(&tl, kind, work, el, &pred);
-		if (why == TL_PREDICTED) {
+		int go = tl_decide(&tl, kind, work, el, &pred);
+		if (go == TL_PREDICTED) {
 			*pred_s = pred;
 			fprintf(stderr, "bench: input %" PRId64 " (%s:%" PRId64 ", %" PRId64 "x%" PRId64
 			        "x%" PRId64 " %s, %d candidates): predicted %.1f s by this run's "
@@ -235,7 +235,7 @@ static int64_t collect_loop(const bench_args *a, measurer *m, bench_input *const
 			        in->line, in->m, in->k, in->n, dtype_torch(in->dtype), nc, pred,
 			        a->time_limit - el);
 		}
-		if (why != TL_START) {
+		if (go != TL_START) {
 			*stopped = 1;
 			break;
 		}
