@@ -48,12 +48,13 @@
 # runs before the script); bench is cut by `timeout` (TERM, KILL 5 s later)
 # at CALL_S - 15 s after the script's start (15 s to pack; at most
 # --time-limit + 90 s into a run; a run starting past it is skipped), since
-# --time-limit only stops after the input in flight (or before one its rate says cannot end
-# in time: not the first giant of a dtype in a run), and one giant (part 2's were 32 and 91
-# TFLOP) can outlast it by minutes: bench's exit 124/137 there is "cut at
-# the hard stop; the .part is resumable" (its complete inputs are fsync'd),
-# not a failure (2026-12-01: a call killed at the device's 600 s with that
-# input in flight lost all it had measured with its /tmp folder).  The work
+# --time-limit only stops after the input in flight (or before one its rates say will not
+# end in time: not a giant with no earlier input of its dtype and scale in the run), and one
+# giant (part 2's were 32 and 91 TFLOP) can outlast it by minutes: bench's
+# exit 124/137 there is "cut at the hard stop; the .part is resumable" (its
+# complete inputs are fsync'd), not a failure (2026-12-01: a call killed at
+# the device's 600 s with that input in flight lost all it had measured with
+# its /tmp folder).  The work
 # folder is build/h200c-work.XXXXXX (not /tmp: kept on a warm machine); it is
 # packed into $OUT/collect.tar.xz on every exit, and on TERM, INT or HUP too
 # (bench runs in the background under `wait`, so the trap runs at once: bench
