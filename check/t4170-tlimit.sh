@@ -14,7 +14,8 @@
 #     for byte; at --time-limit 2.5 nothing is predicted past it (no stop);
 #     an fp32 input after two bf16 ones of its m, k, n starts (rates are per
 #     dtype), and a giant after a tiny input of its dtype starts (the window);
-#   * perf/collect/tlimit_replay.py on made-up progress lines of that run.
+#   * perf/collect/tlimit_replay.py on made-up progress lines: a step of two
+#     inputs taught by its giant, --done, a log lacking a measured input.
 # Prerequisites: build/unit/tlimit_print and build/bin/bench-fake (make
 # check-bins), python3 for the replay; no GPU.
 . check/lib.sh
@@ -62,20 +63,48 @@ fi
 [ $rc = 0 ] && [ "$(grep -c 'float32' w.tsv)" = 2 ] && ! grep -q 'not started' w.err &&
 	ok tlimit-bench-small-input-predicts-no-giant ||
 	fail tlimit-bench-small-input-predicts-no-giant "exit $rc: $(grep -v '^bench\[' w.err | tail -2 | tr '\n' '|')"
-# perf/collect/tlimit_replay.py: the rule replayed on made-up progress lines
-# of a --reps 1 run over the four layouts of one bf16 shape (30 candidates
-# each; an input each 0.4 s, --time-limit 1.0): input 0 starts with no rate,
-# input 1 at 0.4 s is predicted 1.5 x 0.4 = 0.6 s and would end at 1.0 (not
-# past it: starts), input 2 at 0.8 s is predicted past it
+# perf/collect/tlimit_replay.py on made-up progress lines of a --reps 1 run
+# over a tiny fp32 input (id 4, 25 candidates) and three layouts of an fp32
+# giant (ids 20..22, 24 candidates each), --time-limit 2.1: the first step
+# (ids 4 and 20, 0.8 s) is the giant's alone (its work is 2^20 times the
+# tiny one's), so id 20 starts (">=", no rate yet) and teaches 0.8 s; id 21
+# at 0.8 s is predicted 1.5 x 0.8 = 1.2 s (ends at 2.0: starts) and took
+# 0.4 s; id 22 at 1.2 s is predicted 1.2 s past 2.1 s
 if test_skip_unless PYTHON3 tlimit-replay-script; then
-	head -5 all.tsv > l4.tsv
-	"$F" --kernels "$ROOT/kernels" --reps 1 l4.tsv l4.txt 2>/dev/null || fail tlimit-replay-log "exit $?"
+	{ head -1 all.tsv; awk -F'\t' '$1 == 4 || ($1 >= 20 && $1 <= 22)' all.tsv; } > g.tsv
+	"$F" --kernels "$ROOT/kernels" --reps 1 g.tsv g.txt 2>/dev/null || fail tlimit-replay-log "exit $?"
+	P="bench[dev 0 shard 0/1]:"
 	printf '%s\n' "bench: device 0 (fake), shard 0/1: 4 inputs, 0 already done" \
-		"bench[dev 0 shard 0/1]: 1/4 inputs, 2.5 inputs/s, elapsed 0.4 s, ETA 0m01s" \
-		"bench[dev 0 shard 0/1]: 2/4 inputs, 2.5 inputs/s, elapsed 0.8 s, ETA 0m01s" > p.err
-	python3 "$ROOT/perf/collect/tlimit_replay.py" --unit "$U" --list l4.tsv --log l4.txt \
-		--progress p.err --limit 1.0 2>r.err | cut -f1,2,4,5,6 > r.out
-	printf 'input\tstart_s\ttook_s\tpredicted_s\trule\n0\t0.0\t0.4\t0\tstart\n1\t0.4\t0.4\t0.6\tstart\n2\t0.8\t-\t0.6\tpredicted\n' > r.want
+		"$P 2/4 inputs, 2.5 inputs/s, elapsed 0.8 s, ETA 0m01s" \
+		"$P 3/4 inputs, 2.5 inputs/s, elapsed 1.2 s, ETA 0m01s" > p.err
+	printf '%s\n' "input	start_s	work	took_s	predicted_s	rule" \
+		"4	0.0	1.352e+09	-	0	start" "20	>=0.0	1.389e+15	-	0	start" \
+		"21	0.8	1.389e+15	0.4	1.2	start" "22	1.2	1.389e+15	-	1.2	predicted" > r.want
+	RP=(python3 "$ROOT/perf/collect/tlimit_replay.py" --unit "$U" --list g.tsv --limit 2.1)
+	"${RP[@]}" --log g.txt --progress p.err > r.out 2>r.err
 	test_cmp tlimit-replay-script r.want r.out
+	# --done D where the progress lines lack bench's first line: the same
+	grep -v 'already done' p.err > q.err
+	"${RP[@]}" --done 0 --log g.txt --progress q.err > q.out 2>r.err
+	test_cmp tlimit-replay-done r.want q.out
+	# a step of two equal inputs (ids 21, 22: 1.2 s) teaches nothing: id 23
+	# at 2.0 s is predicted from id 20's rate, 1.2 s (ends at 3.2 <= 3.3)
+	{ head -1 all.tsv; awk -F'\t' '$1 == 4 || ($1 >= 20 && $1 <= 23)' all.tsv; } > g5.tsv
+	"$F" --kernels "$ROOT/kernels" --reps 1 g5.tsv g5.txt 2>/dev/null || fail tlimit-replay-log5 "exit $?"
+	printf '%s\n' "bench: device 0 (fake), shard 0/1: 5 inputs, 0 already done" \
+		"$P 2/5 inputs, 2.5 inputs/s, elapsed 0.8 s, ETA 0m01s" \
+		"$P 4/5 inputs, 2.5 inputs/s, elapsed 2.0 s, ETA 0m01s" > p5.err
+	printf '%s\n' "input	start_s	work	took_s	predicted_s	rule" \
+		"4	0.0	1.352e+09	-	0	start" "20	>=0.0	1.389e+15	-	0	start" \
+		"21	0.8	1.389e+15	-	1.2	start" "22	>=0.8	1.389e+15	-	1.2	start" \
+		"23	2.0	1.389e+15	-	1.2	start" > r5.want
+	python3 "$ROOT/perf/collect/tlimit_replay.py" --unit "$U" --list g5.tsv --limit 3.3 \
+		--log g5.txt --progress p5.err > r5.out 2>r.err
+	test_cmp tlimit-replay-no-dominant-input r5.want r5.out
+	# a log without id 21 (a measured input): refused, naming it
+	grep -v '^30336,52096,18304,torch.float32,torch.float32,52096,1,1,52096,' g.txt > h.txt
+	"${RP[@]}" --log h.txt --progress p.err > h.out 2>h.err; rc=$?
+	[ $rc = 1 ] && [ ! -s h.out ] && grep -q '^tlimit_replay: input 21 (list line 4): measured by the call, but not in the logs' h.err &&
+		ok tlimit-replay-missing-input || fail tlimit-replay-missing-input "exit $rc: $(head -2 h.err | tr '\n' '|')"
 fi
 finish

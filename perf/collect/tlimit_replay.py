@@ -1,29 +1,35 @@
 #!/usr/bin/env python3
 """tlimit_replay.py — replay bench --time-limit's start rule
-(stages/gpu/policy/tlimit.h) on a call that ran: which inputs it would not
-have started.
+(stages/gpu/policy/tlimit.h) on a call that ran: where it would have stopped.
 
 usage: tlimit_replay.py --list SAMPLE.tsv --log LOG[.xz] ... --progress ERR
                         --limit S [--done D] [--unit build/unit/tlimit_print]
 
   SAMPLE.tsv  the call's shape list, in the order bench measured it
   LOG         the AutoHeuristic logs holding the call's inputs, in order
-              (several: joined; header lines of each skipped); an input's
-              rows are its candidates (--reps 1: one row each)
-  ERR         bench's stderr of the call: "M inputs, D already done" and its
+              (several: joined; each one's two header lines skipped); an
+              input's rows are its candidates (--reps 1: one row each)
+  ERR         bench's stderr of the call: "M inputs, D already done", its
               progress lines "N/M inputs, ..., elapsed T s" (N done T s in)
+              and its "input ID (...): ...; no rows" lines
   S           the call's --time-limit, seconds
-  D           the inputs done when the call began, where ERR lacks the line
-The rule itself runs in build/unit/tlimit_print (make units), not here.
-An input's time is known where two progress lines are one input apart.
-Where several inputs share a step, only the first one's start is known, and
-the step's time is the time of its largest input when that input's work is
-at least 8 times the others' together (else they teach nothing, as if each
-were under the 2 % floor).  Prints one
-TSV row per input whose start is known, up to the first the rule does not
-start (the call would end there): input (the list's `input`), start_s, work
-(2*m*k*n*candidates), took_s ("-": not known or not run), predicted_s (0: no
-prediction), rule (start, time_up, predicted).
+  D           the inputs done when the call began, where ERR holds only the
+              progress lines (then a list input the logs lack is taken as one
+              without rows: nothing to check it against)
+The rule runs in build/unit/tlimit_print (make units), not here.  The
+progress lines give the start of the first input of each step between two
+of them and, for a step of one input, its time.  An input inside a step is
+decided at the step's start, the earliest it can have started: where that
+is already past the limit, bench stopped there or before.  A step's time
+teaches the rule only when one input's work is at least 8 times the
+others' together (that input is given the whole time); bench itself learns
+from every input of >= 2 % of the limit, so it can stop where the replay
+does not.  Prints one TSV row per input up to the first the rule does not
+start (the call would end there): input (the list's `input`), start_s (">="
+inside a step), work (2*m*k*n*candidates), took_s ("-": not known),
+predicted_s (0: no prediction), rule (start, time_up, predicted).
+Exit 1 with a message on an unreadable file, or (without --done) a list
+input the call measured that the logs lack and ERR does not call "no rows".
 """
 import argparse
 import lzma
@@ -33,37 +39,69 @@ import sys
 
 KIND = {("torch.float32", "0"): 0, ("torch.float32", "1"): 1,
         ("torch.float16", "0"): 2, ("torch.bfloat16", "0"): 3}
+KEY = ("m", "k", "n", "dtype", "mat1_stride_0", "mat1_stride_1", "mat2_stride_0",
+       "mat2_stride_1")
+
+
+def die(msg):
+    sys.exit("tlimit_replay: " + msg)
 
 
 def read_list(path):
+    """[(input, key, tf32)] in list order"""
     rows = []
     with open(path) as f:
         head = f.readline().rstrip("\n").split("\t")
         col = {h: i for i, h in enumerate(head)}
-        for line in f:
+        if any(c not in col for c in KEY + ("input", "tf32")):
+            die("%s: not a shape list (no %s column)" % (path, "/".join(KEY)))
+        for ln, line in enumerate(f, 2):
             r = line.rstrip("\n").split("\t")
-            key = tuple(r[col[c]] for c in ("m", "k", "n", "dtype", "mat1_stride_0",
-                                            "mat1_stride_1", "mat2_stride_0", "mat2_stride_1"))
-            rows.append((r[col["input"]], key, r[col["tf32"]]))
+            if len(r) != len(head):
+                die("%s:%d: %d fields, the header has %d" % (path, ln, len(r), len(head)))
+            rows.append((r[col["input"]], tuple(r[col[c]] for c in KEY), r[col["tf32"]]))
     return rows
 
 
 def read_logs(paths):
-    """[(key, candidates)] in log order"""
+    """[[key, candidates]] in log order"""
     out = []
     for p in paths:
         op = lzma.open if p.endswith(".xz") else open
         with op(p, "rt") as f:
             f.readline(), f.readline()
             prev = None
-            for line in f:
+            for ln, line in enumerate(f, 3):
                 r = line.split(",")
+                if len(r) != 14:
+                    die("%s:%d: %d fields, an mm log row has 14" % (p, ln, len(r)))
                 key = (r[0], r[1], r[2], r[3], r[5], r[6], r[7], r[8])
                 if key != prev:
                     out.append([key, 0])
                     prev = key
                 out[-1][1] += 1
     return out
+
+
+def read_progress(path, done):
+    """[(N, T)] marks (the first: the inputs done at the call's start, 0.0),
+    and the ids ERR says have no rows"""
+    marks = [] if done is None else [(done, 0.0)]
+    norows = set()
+    with open(path) as f:
+        for line in f:
+            m = re.search(r"shard \S+: (\d+) inputs, (\d+) already done", line)
+            if m and done is None:
+                marks = [(int(m.group(2)), 0.0)]
+            m = re.search(r"\]: (\d+)/\d+ inputs, .*elapsed ([0-9.]+) s", line)
+            if m and marks and int(m.group(1)) > marks[-1][0]:
+                marks.append((int(m.group(1)), float(m.group(2))))
+            m = re.match(r"bench: input (\d+) \(.*; no rows$", line.rstrip("\n"))
+            if m:
+                norows.add(m.group(1))
+    if not marks:
+        die("%s: no \"already done\" line (give --done D)" % path)
+    return marks, norows
 
 
 def main():
@@ -75,8 +113,12 @@ def main():
     ap.add_argument("--done", type=int)
     ap.add_argument("--unit", default="build/unit/tlimit_print")
     a = ap.parse_args()
-    todo = read_list(a.list)
-    logged = read_logs(a.log)
+    try:
+        todo = read_list(a.list)
+        logged = read_logs(a.log)
+        marks, norows = read_progress(a.progress, a.done)
+    except (OSError, EOFError, lzma.LZMAError, UnicodeDecodeError) as e:
+        die(str(e))
     # candidates per list position: the logged inputs in order, the list's
     # inputs without rows (no candidates) in between
     nc, j = [], 0
@@ -86,19 +128,11 @@ def main():
             j += 1
         else:
             nc.append(0)
-    marks = [] if a.done is None else [(a.done, 0.0)]
-    with open(a.progress) as f:
-        for line in f:
-            m = re.search(r"shard \S+: (\d+) inputs, (\d+) already done", line)
-            if m:
-                marks = [(int(m.group(2)), 0.0)]
-            m = re.search(r"\]: (\d+)/\d+ inputs, .*elapsed ([0-9.]+) s", line)
-            if m and marks and int(m.group(1)) > marks[-1][0]:
-                marks.append((int(m.group(1)), float(m.group(2))))
-    if not marks:
-        sys.exit("tlimit_replay: %s: no \"already done\" line" % a.progress)
-    if j < len(logged) and marks[-1][0] > j:
-        sys.exit("tlimit_replay: the logs end before the progress lines' last input")
+    for p in range(marks[0][0], min(marks[-1][0], len(todo))):
+        if nc[p] == 0 and todo[p][0] not in norows and a.done is None:
+            die("input %s (list line %d): measured by the call, but not in the logs and not "
+                "\"no rows\" in %s" % (todo[p][0], p + 2, a.progress))
+
     def kind_work(p):
         _, key, tf32 = todo[p]
         if (key[3], tf32) not in KIND:
@@ -107,25 +141,24 @@ def main():
 
     cmds, rows = ["limit %r" % a.limit], []
     for i, (n0, t0) in enumerate(marks):
-        if n0 >= len(todo):
-            break
-        kind, work = kind_work(n0)
-        cmds.append("decide %d %r %r" % (kind, work, t0))
-        took = None
-        if i + 1 < len(marks):
-            n1, t1 = marks[i + 1]
-            step = sorted(range(n0, n1), key=lambda p: kind_work(p)[1])
-            big = kind_work(step[-1])
-            if big[1] >= 8 * sum(kind_work(p)[1] for p in step[:-1]):
-                cmds.append("learn %d %r %r" % (big[0], big[1], t1 - t0))
-                took = t1 - t0 if n1 == n0 + 1 else None
-        rows.append((todo[n0][0], t0, work, took))
+        n1, t1 = marks[i + 1] if i + 1 < len(marks) else (n0 + 1, None)
+        step = [p for p in range(n0, n1) if p < len(todo)]
+        for p in step:
+            kind, work = kind_work(p)
+            cmds.append("decide %d %r %r" % (kind, work, t0))
+            took = t1 - t0 if t1 is not None and n1 == n0 + 1 else None
+            rows.append((todo[p][0], ("%.1f" if p == n0 else ">=%.1f") % t0, work, took))
+        if t1 is not None and step:
+            big = max(step, key=lambda p: kind_work(p)[1])
+            kind, work = kind_work(big)
+            if work >= 8 * sum(kind_work(p)[1] for p in step if p != big):
+                cmds.append("learn %d %r %r" % (kind, work, t1 - t0))
     res = subprocess.run([a.unit], input="\n".join(cmds) + "\n", capture_output=True,
                          text=True, check=True).stdout.split("\n")
     print("input\tstart_s\twork\ttook_s\tpredicted_s\trule")
-    for (ident, t0, work, took), r in zip(rows, res):
+    for (ident, start, work, took), r in zip(rows, res):
         rule, pred = r.split()
-        print("%s\t%.1f\t%.4g\t%s\t%s\t%s" % (ident, t0, work,
+        print("%s\t%s\t%.4g\t%s\t%s\t%s" % (ident, start, work,
               "-" if took is None else "%.1f" % took, pred, rule))
         if rule != "start":
             break

@@ -12,10 +12,11 @@
  * apart).  An input that took at least TL_CALIBRATE of S is calibrating:
  * it gives a rate, its seconds over its work.  The next input is predicted
  * to take TL_MARGIN × its work × the highest rate among the calibrating
- * inputs of its kind whose work is not much below its own (power-of-two
- * buckets of work, TL_SCALE of them below its own: at least 1/16 of it).
- * Pessimistic on purpose: the layouts of one shape differ by up to 1.66×
- * (the H100's fp32 giant took about 211, 310 and 187 s in three layouts),
+ * inputs of its kind whose work is not much below its own: buckets of
+ * floor(log2(work)), from TL_SCALE below its own up (down to between 1/16
+ * and 1/8 of its work, by where it falls in its bucket).
+ * Pessimistic on purpose: the layouts of one shape differ by about 1.6×
+ * (the H100's fp32 giant took about 211, 305 and 187 s in three layouts),
  * and a stop that was not needed costs a restart, while an input cut in
  * flight is measured again from its start.  The window keeps a small input
  * whose time is overhead or memory traffic, not FLOPs, from predicting a
