@@ -63,13 +63,13 @@ ms.  An upper bound of the probe's excess: there the first launch of a long
 input follows no warm-up call, the probe always follows one.
 """
 import argparse
-import lzma
 import math
 import os
 import subprocess
 import sys
 
 from mmrank import rules
+from mmrank.bench import inductor_log  # the AutoHeuristic log reader
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 
@@ -89,17 +89,17 @@ NOISE_LOGS = ("perf/results/gpu/adaptive_h200/same_0.txt.xz", "perf/results/gpu/
 
 def read_log(path):
     """[(input key, choice, t)] in the log's order; t in ms, inf = failed."""
-    op = lzma.open if path.endswith(".xz") else open
+    full = os.path.join(ROOT, path) if not os.path.isabs(path) else path
+    try:
+        _, header, lines = inductor_log.read_inductor_log(full)
+    except inductor_log.LogError as e:
+        sys.exit(f"timing_model: {e}")
+    if header is None:
+        sys.exit(f"timing_model: {path}: no such file")
     rows = []
-    with op(os.path.join(ROOT, path) if not os.path.isabs(path) else path, "rt") as f:
-        f.readline()
-        hdr = f.readline().rstrip("\n").split(",")
-        ci = hdr.index("choice")
-        for n, line in enumerate(f, 3):
-            p = line.rstrip("\n").split(",")
-            if len(p) != len(hdr):
-                sys.exit(f"timing_model: {path}:{n}: {len(p)} fields, the header has {len(hdr)}")
-            rows.append((",".join(p[:ci]), p[ci], float(p[-1])))
+    for line in lines:
+        p = line.split(",")
+        rows.append((",".join(p[:-2]), p[-2], float(p[-1])))
     return rows
 
 

@@ -32,13 +32,13 @@ Exit 1 with a message on an unreadable file, or (without --done) a list
 input the call measured that the logs lack and ERR does not call "no rows".
 """
 import argparse
-import lzma
 import re
 import subprocess
 import sys
 
-KIND = {("torch.float32", "0"): 0, ("torch.float32", "1"): 1,
-        ("torch.float16", "0"): 2, ("torch.bfloat16", "0"): 3}
+from mmrank.bench import inductor_log  # the AutoHeuristic log reader
+
+DT = {"torch.float32": 0, "torch.float16": 1, "torch.bfloat16": 2}  # bench's DT_*
 KEY = ("m", "k", "n", "dtype", "mat1_stride_0", "mat1_stride_1", "mat2_stride_0",
        "mat2_stride_1")
 
@@ -67,19 +67,21 @@ def read_logs(paths):
     """[[key, candidates]] in log order"""
     out = []
     for p in paths:
-        op = lzma.open if p.endswith(".xz") else open
-        with op(p, "rt") as f:
-            f.readline(), f.readline()
-            prev = None
-            for ln, line in enumerate(f, 3):
-                r = line.split(",")
-                if len(r) != 14:
-                    die("%s:%d: %d fields, an mm log row has 14" % (p, ln, len(r)))
-                key = (r[0], r[1], r[2], r[3], r[5], r[6], r[7], r[8])
-                if key != prev:
-                    out.append([key, 0])
-                    prev = key
-                out[-1][1] += 1
+        meta, header, rows = inductor_log.read_inductor_log(p)
+        if header is None:
+            die("%s: no such file" % p)
+        cols = header.split(",")
+        if cols[:9] != ["m", "k", "n", "mat1_dtype", "mat2_dtype", "mat1_stride_0",
+                        "mat1_stride_1", "mat2_stride_0", "mat2_stride_1"]:
+            die("%s:2: not an mm log header" % p)
+        prev = None
+        for row in rows:
+            r = row.split(",")
+            key = (r[0], r[1], r[2], r[3], r[5], r[6], r[7], r[8])
+            if key != prev:
+                out.append([key, 0])
+                prev = key
+            out[-1][1] += 1
     return out
 
 
@@ -117,7 +119,7 @@ def main():
         todo = read_list(a.list)
         logged = read_logs(a.log)
         marks, norows = read_progress(a.progress, a.done)
-    except (OSError, EOFError, lzma.LZMAError, UnicodeDecodeError) as e:
+    except (OSError, UnicodeDecodeError, inductor_log.LogError) as e:
         die(str(e))
     # candidates per list position: the logged inputs in order, the list's
     # inputs without rows (no candidates) in between
@@ -133,11 +135,20 @@ def main():
             die("input %s (list line %d): measured by the call, but not in the logs and not "
                 "\"no rows\" in %s" % (todo[p][0], p + 2, a.progress))
 
+    def unit(cmds):
+        return subprocess.run([a.unit], input="\n".join(cmds) + "\n", capture_output=True,
+                              text=True, check=True).stdout.split("\n")
+
+    # each input's kind and work, as the rule has them (tl_kind, tl_work)
+    ask = []
+    for (_, key, tf32), c in zip(todo, nc):
+        ask += ["kind %d %s" % (DT.get(key[3], 9), tf32), "work %s %s %s %d" % (*key[:3], c)]
+    ans = unit(ask)
+    kw = [(int(ans[2 * p]), float(ans[2 * p + 1])) for p in range(len(todo))]
+
     def kind_work(p):
-        _, key, tf32 = todo[p]
-        if (key[3], tf32) not in KIND:
-            return 0, 0.0  # another dtype: no work, never predicted
-        return KIND[(key[3], tf32)], 2.0 * int(key[0]) * int(key[1]) * int(key[2]) * nc[p]
+        kind, work = kw[p]
+        return (kind, work) if kind >= 0 else (0, 0.0)  # another dtype: never predicted
 
     cmds, rows = ["limit %r" % a.limit], []
     for i, (n0, t0) in enumerate(marks):
@@ -153,8 +164,7 @@ def main():
             kind, work = kind_work(big)
             if work >= 8 * sum(kind_work(p)[1] for p in step if p != big):
                 cmds.append("learn %d %r %r" % (kind, work, t1 - t0))
-    res = subprocess.run([a.unit], input="\n".join(cmds) + "\n", capture_output=True,
-                         text=True, check=True).stdout.split("\n")
+    res = unit(cmds)
     print("input\tstart_s\twork\ttook_s\tpredicted_s\trule")
     for (ident, start, work, took), r in zip(rows, res):
         rule, pred = r.split()
