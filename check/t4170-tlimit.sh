@@ -15,7 +15,8 @@
 #     an fp32 input after two bf16 ones of its m, k, n starts (rates are per
 #     dtype), and a giant after a tiny input of its dtype starts (the window);
 #   * perf/collect/tlimit_replay.py on made-up progress lines: a step of two
-#     inputs taught by its giant, --done, a log lacking a measured input.
+#     inputs taught by its giant, --done, a log lacking a measured input,
+#     the unmeasured input weighed by --cands.
 # Prerequisites: build/unit/tlimit_print and build/bin/bench-fake (make
 # check-bins), python3 for the replay; no GPU.
 . check/lib.sh
@@ -106,5 +107,22 @@ if test_skip_unless PYTHON3 tlimit-replay-script; then
 	"${RP[@]}" --log h.txt --progress p.err > h.out 2>h.err; rc=$?
 	[ $rc = 1 ] && [ ! -s h.out ] && grep -q '^tlimit_replay: input 21 (list line 4): measured by the call, but not in the logs' h.err &&
 		ok tlimit-replay-missing-input || fail tlimit-replay-missing-input "exit $rc: $(head -2 h.err | tr '\n' '|')"
+	# id 22, the input the call stopped before, in no log yet: without
+	# --cands it weighs 0 (no prediction: starts); with a candidate list
+	# giving its 24 candidates (and a '-' row that counts none) it is
+	# predicted past the limit, as above
+	{ head -1 all.tsv; awk -F'\t' '$1 == 4 || ($1 >= 20 && $1 <= 21)' all.tsv; } > g3.tsv
+	"$F" --kernels "$ROOT/kernels" --reps 1 g3.tsv g3.txt 2>/dev/null || fail tlimit-replay-log3 "exit $?"
+	{ head -4 r.want; printf '22\t1.2\t0\t-\t0\tstart\n'; } > c0.want
+	"${RP[@]}" --log g3.txt --progress p.err > c0.out 2>r.err
+	test_cmp tlimit-replay-unlogged-weighs-0 c0.want c0.out
+	{ printf 'input\tm\tid\n'; for i in $(seq 24); do printf '22\t30336\tc%d\n' "$i"; done
+	  printf '22\t30336\t-\n'; } > c.tsv
+	"${RP[@]}" --log g3.txt --progress p.err --cands c.tsv > c.out 2>r.err
+	test_cmp tlimit-replay-cands r.want c.out
+	cut -f1,2 c.tsv > cb.tsv   # no id column: refused, naming the file
+	"${RP[@]}" --log g3.txt --progress p.err --cands cb.tsv > cb.out 2>cb.err; rc=$?
+	[ $rc = 1 ] && [ ! -s cb.out ] && grep -q '^tlimit_replay: cb.tsv:1: not a candidate list' cb.err &&
+		ok tlimit-replay-cands-refused || fail tlimit-replay-cands-refused "exit $rc: $(head -2 cb.err | tr '\n' '|')"
 fi
 finish

@@ -3,7 +3,8 @@
 (stages/gpu/policy/tlimit.h) on a call that ran: where it would have stopped.
 
 usage: tlimit_replay.py --list SAMPLE.tsv --log LOG[.xz] ... --progress ERR
-                        --limit S [--done D] [--unit build/unit/tlimit_print]
+                        --limit S [--done D] [--cands CANDS]
+                        [--unit build/unit/tlimit_print]
 
   SAMPLE.tsv  the call's shape list, in the order bench measured it
   LOG         the AutoHeuristic logs holding the call's inputs, in order
@@ -16,6 +17,11 @@ usage: tlimit_replay.py --list SAMPLE.tsv --log LOG[.xz] ... --progress ERR
   D           the inputs done when the call began, where ERR holds only the
               progress lines (then a list input the logs lack is taken as one
               without rows: nothing to check it against)
+  CANDS       the list's candidates, one row per candidate under an `input`
+              and an `id` column (`build/bin/triton_cands --candidates
+              SAMPLE.tsv CANDS`; id `-`: none): they weigh the inputs the
+              call did not measure, which no log holds yet (the input it
+              stopped before); without it such an input weighs 0
 The rule runs in build/unit/tlimit_print (make units), not here.  The
 progress lines give the start of the first input of each step between two
 of them and, for a step of one input, its time.  An input inside a step is
@@ -85,6 +91,22 @@ def read_logs(paths):
     return out
 
 
+def read_cands(path):
+    """{input: candidates} of a candidate list (an `id` of `-`: none)"""
+    out = {}
+    with open(path) as f:
+        head = f.readline().rstrip("\n").split("\t")
+        if "input" not in head or "id" not in head:
+            die("%s:1: not a candidate list (no input/id column)" % path)
+        ci, cd = head.index("input"), head.index("id")
+        for ln, line in enumerate(f, 2):
+            r = line.rstrip("\n").split("\t")
+            if len(r) != len(head):
+                die("%s:%d: %d fields, the header has %d" % (path, ln, len(r), len(head)))
+            out[r[ci]] = out.get(r[ci], 0) + (r[cd] != "-")
+    return out
+
+
 def read_progress(path, done):
     """[(N, T)] marks (the first: the inputs done at the call's start, 0.0),
     and the ids ERR says have no rows"""
@@ -113,12 +135,14 @@ def main():
     ap.add_argument("--progress", required=True)
     ap.add_argument("--limit", required=True, type=float)
     ap.add_argument("--done", type=int)
+    ap.add_argument("--cands")
     ap.add_argument("--unit", default="build/unit/tlimit_print")
     a = ap.parse_args()
     try:
         todo = read_list(a.list)
         logged = read_logs(a.log)
         marks, norows = read_progress(a.progress, a.done)
+        cands = read_cands(a.cands) if a.cands else {}
     except (OSError, UnicodeDecodeError, inductor_log.LogError) as e:
         die(str(e))
     # candidates per list position: the logged inputs in order, the list's
@@ -134,6 +158,9 @@ def main():
         if nc[p] == 0 and todo[p][0] not in norows and a.done is None:
             die("input %s (list line %d): measured by the call, but not in the logs and not "
                 "\"no rows\" in %s" % (todo[p][0], p + 2, a.progress))
+    for p in range(marks[-1][0], len(todo)):  # not measured: weighed by CANDS
+        if nc[p] == 0 and todo[p][0] not in norows:
+            nc[p] = cands.get(todo[p][0], 0)
 
     def unit(cmds):
         return subprocess.run([a.unit], input="\n".join(cmds) + "\n", capture_output=True,
