@@ -53,20 +53,27 @@ def die(msg):
     sys.exit("tlimit_replay: " + msg)
 
 
-def read_list(path):
-    """[(input, key, tf32)] in list order"""
-    rows = []
+def tsv_rows(path, need, what):
+    """(column index by name, rows) of the TSV file PATH, whose header must
+    name every column of NEED (else: not WHAT)"""
     with open(path) as f:
         head = f.readline().rstrip("\n").split("\t")
         col = {h: i for i, h in enumerate(head)}
-        if any(c not in col for c in KEY + ("input", "tf32")):
-            die("%s: not a shape list (no %s column)" % (path, "/".join(KEY)))
+        if any(c not in col for c in need):
+            die("%s:1: not %s (no %s column)" % (path, what, "/".join(need)))
+        rows = []
         for ln, line in enumerate(f, 2):
             r = line.rstrip("\n").split("\t")
             if len(r) != len(head):
                 die("%s:%d: %d fields, the header has %d" % (path, ln, len(r), len(head)))
-            rows.append((r[col["input"]], tuple(r[col[c]] for c in KEY), r[col["tf32"]]))
-    return rows
+            rows.append(r)
+    return col, rows
+
+
+def read_list(path):
+    """[(input, key, tf32)] in list order"""
+    col, rows = tsv_rows(path, KEY + ("input", "tf32"), "a shape list")
+    return [(r[col["input"]], tuple(r[col[c]] for c in KEY), r[col["tf32"]]) for r in rows]
 
 
 def read_logs(paths):
@@ -93,17 +100,10 @@ def read_logs(paths):
 
 def read_cands(path):
     """{input: candidates} of a candidate list (an `id` of `-`: none)"""
+    col, rows = tsv_rows(path, ("input", "id"), "a candidate list")
     out = {}
-    with open(path) as f:
-        head = f.readline().rstrip("\n").split("\t")
-        if "input" not in head or "id" not in head:
-            die("%s:1: not a candidate list (no input/id column)" % path)
-        ci, cd = head.index("input"), head.index("id")
-        for ln, line in enumerate(f, 2):
-            r = line.rstrip("\n").split("\t")
-            if len(r) != len(head):
-                die("%s:%d: %d fields, the header has %d" % (path, ln, len(r), len(head)))
-            out[r[ci]] = out.get(r[ci], 0) + (r[cd] != "-")
+    for r in rows:
+        out[r[col["input"]]] = out.get(r[col["input"]], 0) + (r[col["id"]] != "-")
     return out
 
 
