@@ -53,6 +53,16 @@ make --no-print-directory BUILD="$BUILD" OUT="$TMP/o3" GPU=h200 heuristic >"$TMP
 	grep -q "type=triton_BLOCK-M=" "$TMP/o3/h200/_MMRankingH200.py" &&
 	! grep -q "nvrtc" "$TMP/o3/h200/_MMRankingH200.py" \
 	&& ok collect-train-committed-h200 || fail collect-train-committed-h200 "$(tail -3 "$TMP/h3.log")"
+# the committed H100 collection with Inductor's ids (datasets/MANIFEST.h100own.tsv):
+# the same arrangement, its eight sample parts main (1 822 inputs) and the
+# real-model list last as train_models
+make --no-print-directory BUILD="$BUILD" OUT="$TMP/o5" GPU=h100own heuristic >"$TMP/h5.log" 2>&1 &&
+	grep -q 'merge: wrote .*/o5/h100own/main.parts.txt: 55814 rows from 8 files' "$TMP/h5.log" &&
+	grep -q '/o5/h100own/main.parts.txt: 55814 measurements, 1822 inputs (1822 kept)' "$TMP/h5.log" &&
+	grep -q 'h100own_inductor_real.txt.xz: 16418 measurements, 561 inputs (561 kept)' "$TMP/h5.log" &&
+	grep -q 'training set 7613 rows .*train_models 561' "$TMP/h5.log" &&
+	grep -q "type=triton_BLOCK-M=" "$TMP/o5/h100own/_MMRankingH100OWN.py" \
+	&& ok collect-train-committed-h100own || fail collect-train-committed-h100own "$(tail -3 "$TMP/h5.log")"
 # the data a tree was made from is part of what make checks: a merged.txt
 # put in place with an older mtime (cp -p) is trained on, and deleting it
 # goes back to the committed collection (not "up to date" on stale data)
