@@ -63,6 +63,19 @@ make --no-print-directory BUILD="$BUILD" OUT="$TMP/o5" GPU=h100own heuristic >"$
 	grep -q 'training set 7613 rows .*train_models 561' "$TMP/h5.log" &&
 	grep -q "type=triton_BLOCK-M=" "$TMP/o5/h100own/_MMRankingH100OWN.py" \
 	&& ok collect-train-committed-h100own || fail collect-train-committed-h100own "$(tail -3 "$TMP/h5.log")"
+# row 2 of a manifest is the main log whatever its set says, so a set other
+# than main there is refused, naming file, line and field, before anything
+# runs: the real list first as train_models would be trained on twice (a
+# copy of the tree whose datasets/ has that manifest, the rest linked)
+F=$TMP/farm && mkdir -p "$F/datasets" && for e in "$ROOT"/* "$ROOT"/datasets/*; do
+	case ${e#"$ROOT"/} in datasets | out | build | datasets/MANIFEST.h100own.tsv) ;; *) ln -s "$e" "$F/${e#"$ROOT"/}" ;; esac
+done
+awk -F'\t' 'NR == 1 { print; next } { r[NR] = $0 } END { print r[NR]; for (i = 2; i < NR; i++) print r[i] }' \
+	"$ROOT/datasets/MANIFEST.h100own.tsv" >"$F/datasets/MANIFEST.h100own.tsv"
+make --no-print-directory -C "$F" BUILD="$BUILD" OUT="$TMP/o6" GPU=h100own heuristic >"$TMP/h6.log" 2>&1 && fail manifest-row2-main "exit 0" ||
+	{ grep -q "datasets/MANIFEST.h100own.tsv line 2, field set: 'train_models': the first row is the main log" "$TMP/h6.log" &&
+		[ -z "$(find "$TMP/o6" -type f ! -name '.lock*' 2>/dev/null)" ] && ok manifest-row2-main ||
+		fail manifest-row2-main "$(tail -2 "$TMP/h6.log")"; }
 # the data a tree was made from is part of what make checks: a merged.txt
 # put in place with an older mtime (cp -p) is trained on, and deleting it
 # goes back to the committed collection (not "up to date" on stale data)
