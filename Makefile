@@ -350,7 +350,7 @@ else
 # collected in parts: the H200 main set is its sample parts, in manifest order).
 MANIFEST_G := datasets/MANIFEST.$(GPU).tsv
 # row 2 is main whatever its set column says, so any other word there is
-# refused: a train_models there would train on that log twice
+# refused: a train_models there would be trained on as main, its set dropped
 MANIFEST_ROW2 := $(shell awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($$i == "set") c = i; next } \
   NR == 2 { if (c && $$c != "main") { v = $$c; gsub(/[^A-Za-z0-9_.-]/, "?", v); print "line 2, field set: '"'"'" v "'"'"'" } exit }' $(call sq,$(MANIFEST_G)))
 $(if $(MANIFEST_ROW2),$(error $(MANIFEST_G) $(MANIFEST_ROW2): the first row is the main log, so its set is main (a later row with set main is a part of it); nothing was run))

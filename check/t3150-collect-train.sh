@@ -65,8 +65,9 @@ make --no-print-directory BUILD="$BUILD" OUT="$TMP/o5" GPU=h100own heuristic >"$
 	&& ok collect-train-committed-h100own || fail collect-train-committed-h100own "$(tail -3 "$TMP/h5.log")"
 # row 2 of a manifest is the main log whatever its set says, so a set other
 # than main there is refused, naming file, line and field, before anything
-# runs: the real list first as train_models would be trained on twice (a
-# copy of the tree whose datasets/ has that manifest, the rest linked)
+# runs: the real list first as train_models would be trained on as main, its
+# 3x weight dropped (a copy of the tree whose datasets/ has that manifest,
+# the rest linked)
 F=$TMP/farm && mkdir -p "$F/datasets" && for e in "$ROOT"/* "$ROOT"/datasets/*; do
 	case ${e#"$ROOT"/} in datasets | out | build | datasets/MANIFEST.h100own.tsv) ;; *) ln -s "$e" "$F/${e#"$ROOT"/}" ;; esac
 done
