@@ -349,11 +349,16 @@ else
 # on several rows is their logs merged in manifest order (a sample
 # collected in parts: the H200 main set is its sample parts, in manifest order).
 MANIFEST_G := datasets/MANIFEST.$(GPU).tsv
-# row 2 is main whatever its set column says, so any other word there is
-# refused: a train_models there would be trained on as main, its set dropped
-MANIFEST_ROW2 := $(shell awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($$i == "set") c = i; next } \
-  NR == 2 { if (c && $$c != "main") { v = $$c; gsub(/[^A-Za-z0-9_.-]/, "?", v); print "line 2, field set: '"'"'" v "'"'"'" } exit }' $(call sq,$(MANIFEST_G)))
-$(if $(MANIFEST_ROW2),$(error $(MANIFEST_G) $(MANIFEST_ROW2): the first row is the main log, so its set is main (a later row with set main is a part of it); nothing was run))
+# The manifest's shape, checked before anything runs: LF line ends (a CR
+# would hide the set column, and every part after row 2 with it) and row 2
+# main whatever its set column says, so any other word there is refused (a
+# train_models there would be trained on as main, its set dropped).
+MANIFEST_BAD := $(shell awk -F'\t' '/\r/ { print "line " NR ": a carriage return (write the file with LF line ends)"; exit } \
+  NR == 1 { for (i = 1; i <= NF; i++) if ($$i == "set") c = i; next } \
+  NR == 2 { if (c && $$c != "main") { v = $$c; gsub(/[^A-Za-z0-9_.-]/, "?", v); \
+    print "line 2, field set: '"'"'" v "'"'"': the first row is the main log, so its set is main (a later row with set main is a part of it)" } }' \
+  $(call sq,$(MANIFEST_G)))
+$(if $(MANIFEST_BAD),$(error $(MANIFEST_G) $(MANIFEST_BAD); nothing was run))
 # one word per row: NAME|FILE|SHA256 (row 2 is main; a row without a set
 # column, or with "-" in it, is no training set)
 MANIFEST_SETS := $(shell awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($$i == "set") c = i; next } \

@@ -77,6 +77,13 @@ make --no-print-directory -C "$F" BUILD="$BUILD" OUT="$TMP/o6" GPU=h100own heuri
 	{ grep -q "datasets/MANIFEST.h100own.tsv line 2, field set: 'train_models': the first row is the main log" "$TMP/h6.log" &&
 		[ -z "$(find "$TMP/o6" -type f ! -name '.lock*' 2>/dev/null)" ] && ok manifest-row2-main ||
 		fail manifest-row2-main "$(tail -2 "$TMP/h6.log")"; }
+# a manifest with CRLF line ends is refused too: its header's last field
+# would be "set\r", no set column, and the build would train on row 2 alone
+sed 's/$/\r/' "$ROOT/datasets/MANIFEST.h100own.tsv" >"$F/datasets/MANIFEST.h100own.tsv"
+make --no-print-directory -C "$F" BUILD="$BUILD" OUT="$TMP/o7" GPU=h100own heuristic >"$TMP/h7.log" 2>&1 && fail manifest-crlf "exit 0" ||
+	{ grep -q "datasets/MANIFEST.h100own.tsv line 1: a carriage return" "$TMP/h7.log" &&
+		[ -z "$(find "$TMP/o7" -type f ! -name '.lock*' 2>/dev/null)" ] && ok manifest-crlf ||
+		fail manifest-crlf "$(tail -2 "$TMP/h7.log")"; }
 # the data a tree was made from is part of what make checks: a merged.txt
 # put in place with an older mtime (cp -p) is trained on, and deleting it
 # goes back to the committed collection (not "up to date" on stale data)
