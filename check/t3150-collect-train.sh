@@ -73,17 +73,19 @@ F=$TMP/farm && mkdir -p "$F/datasets" && for e in "$ROOT"/* "$ROOT"/datasets/*; 
 done
 awk -F'\t' 'NR == 1 { print; next } { r[NR] = $0 } END { print r[NR]; for (i = 2; i < NR; i++) print r[i] }' \
 	"$ROOT/datasets/MANIFEST.h100own.tsv" >"$F/datasets/MANIFEST.h100own.tsv"
-make --no-print-directory -C "$F" BUILD="$BUILD" OUT="$TMP/o6" GPU=h100own heuristic >"$TMP/h6.log" 2>&1 && fail manifest-row2-main "exit 0" ||
-	{ grep -q "datasets/MANIFEST.h100own.tsv line 2, field set: 'train_models': the first row is the main log" "$TMP/h6.log" &&
-		[ -z "$(find "$TMP/o6" -type f ! -name '.lock*' 2>/dev/null)" ] && ok manifest-row2-main ||
-		fail manifest-row2-main "$(tail -2 "$TMP/h6.log")"; }
+# refused NAME OUT MESSAGE: make heuristic in the copy fails with MESSAGE
+# and writes nothing under OUT but its lock
+refused() {
+	make --no-print-directory -C "$F" BUILD="$BUILD" OUT="$TMP/$2" GPU=h100own heuristic >"$TMP/$2.log" 2>&1 &&
+		{ fail "$1" "exit 0"; return; }
+	grep -q "$3" "$TMP/$2.log" && [ -z "$(find "$TMP/$2" -type f ! -name '.lock*' 2>/dev/null)" ] &&
+		ok "$1" || fail "$1" "$(tail -2 "$TMP/$2.log")"
+}
+refused manifest-row2-main o6 "datasets/MANIFEST.h100own.tsv line 2, field set: 'train_models': the first row is the main log"
 # a manifest with CRLF line ends is refused too: its header's last field
 # would be "set\r", no set column, and the build would train on row 2 alone
 sed 's/$/\r/' "$ROOT/datasets/MANIFEST.h100own.tsv" >"$F/datasets/MANIFEST.h100own.tsv"
-make --no-print-directory -C "$F" BUILD="$BUILD" OUT="$TMP/o7" GPU=h100own heuristic >"$TMP/h7.log" 2>&1 && fail manifest-crlf "exit 0" ||
-	{ grep -q "datasets/MANIFEST.h100own.tsv line 1: a carriage return" "$TMP/h7.log" &&
-		[ -z "$(find "$TMP/o7" -type f ! -name '.lock*' 2>/dev/null)" ] && ok manifest-crlf ||
-		fail manifest-crlf "$(tail -2 "$TMP/h7.log")"; }
+refused manifest-crlf o7 "datasets/MANIFEST.h100own.tsv line 1: a carriage return"
 # the data a tree was made from is part of what make checks: a merged.txt
 # put in place with an older mtime (cp -p) is trained on, and deleting it
 # goes back to the committed collection (not "up to date" on stale data)
