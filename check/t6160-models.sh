@@ -119,6 +119,15 @@ if python3 "$M/report.py" check/models/records.jsonl check/models/records-run2.j
 	grep -qF '| gpt2 | prefill | 11.0 | 32.0 | 22.0 | - | 15.0 | - | 1.0550 | 0.953 | 0.967 | - | - | 0.19 | 0.52 | - | - | 13.0/4.0 | 5/4 | 2/2 | 13.7%/1.0% |' "$TMP/r2.md"; then
 	ok models-report-pooled; else fail models-report-pooled "$(grep gpt2 "$TMP/r2.md" | head -c 400)"; fi
 
+# b's fastest run: gpt2 prefill's b is 1.0 ms in run 1 and 1.11 in run 2 (each
+# run's median), pooled 1.055; e is 1.005 pooled, so e/min(a, b) 0.9526 and
+# e/min(a, fastest b) 1.005; llama-3-8b decode (b from run 1 alone) 1.02 in
+# both: geomeans 0.9857 and 1.0125.  One run: the fastest is the pooled b.
+if grep -qF 'min(a, b): e geomean 0.9857 (worst 1.0200, 2 rows)' "$TMP/r2.md" &&
+	grep -qF "min(a, b's fastest run) (1 rows with b from 2 or more runs): e geomean 1.0125 (worst 1.0200)" "$TMP/r2.md" &&
+	grep -qF "min(a, b's fastest run) (0 rows with b from 2 or more runs): e geomean 1.0150 (worst 1.0200)" "$TMP/r.md"; then
+	ok models-report-fastest-b; else fail models-report-fastest-b "$(grep -F 'min(a' "$TMP/r2.md" "$TMP/r.md" | tr '\n' '|')"; fi
+
 # ---- records: every field a reader uses is checked once (records.py) ---------
 # a record of wrong field types is named by file:line and field, never a
 # traceback: report.py stops there, --skip-bad-lines names it and goes on
