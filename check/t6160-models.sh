@@ -270,6 +270,46 @@ FAKE_SLEEP_gpt2=5 PER_RUN_S=2 REPS=1 MODES_LATER= PHASES=prefill drive "$TMP/d3"
 if python3 -c 'import json,sys; d=[json.loads(l) for l in open(sys.argv[1])]; t=[x for x in d if x["status"] == "timeout"]; sys.exit(0 if len(t) == 2 and all(x["model"] == "gpt2" for x in t) and len(d) == 4 else 1)' "$TMP/d3/records.jsonl"; then
 	ok models-run-per-run-timeout; else fail models-run-per-run-timeout "$(keys "$TMP/d3/records.jsonl" | tr '\n' '|')"; fi
 
+# ---- judge.sh: per model, a f e b in run1, then b cold again in run2 ----------
+judge() {   # OUT, environment from the caller
+	PYTHON=$FAKE CACHE_ROOT=$TMP/jcache MODELS="gpt2 bert-base" PHASES=prefill MIN_START=1 \
+		bash "$M/judge.sh" "$1" >"$TMP/judge.out" 2>&1
+}
+jkeys() { for r in "$1"/run*; do keys "$r/records.jsonl" | sed "s|^|${r##*/} |"; done; }
+judge "$TMP/j1"
+jkeys "$TMP/j1" >"$TMP/got"
+cat >"$TMP/want" <<'EOF2'
+run1 gpt2 prefill a 1 cold ok
+run1 gpt2 prefill f 1 cold ok
+run1 gpt2 prefill e 1 cold ok
+run1 gpt2 prefill b 1 cold ok
+run1 bert-base prefill a 1 cold ok
+run1 bert-base prefill f 1 cold ok
+run1 bert-base prefill e 1 cold ok
+run1 bert-base prefill b 1 cold ok
+run2 gpt2 prefill b 1 cold ok
+run2 bert-base prefill b 1 cold ok
+EOF2
+test_cmp models-judge-runs "$TMP/want" "$TMP/got"
+# a row's second b right after its first (not after every row's)
+grep -o '^judge.sh: [a-z0-9-]*, run [0-9]' "$TMP/judge.out" | tr '\n' '|' >"$TMP/got"
+printf 'judge.sh: gpt2, run 1|judge.sh: gpt2, run 2|judge.sh: bert-base, run 1|judge.sh: bert-base, run 2|' >"$TMP/want"
+test_cmp models-judge-order "$TMP/want" "$TMP/got"
+grep -qF "(2 rows with b from 2 or more runs)" "$TMP/j1/report.md" && ok models-judge-report ||
+	fail models-judge-report "$(grep -F 'fastest' "$TMP/j1/report.md")"
+# out of time inside bert-base's run1: the next call finishes it, and its run2
+FAKE_SLEEP_bert_base=4 TIME_LIMIT=6 judge "$TMP/j2"
+n1=$(cat "$TMP"/j2/run*/records.jsonl | wc -l)
+judge "$TMP/j2"
+jkeys "$TMP/j2" >"$TMP/got"
+jkeys "$TMP/j1" >"$TMP/want"
+[ "$n1" -lt 10 ] && cmp -s "$TMP/want" "$TMP/got" && ok models-judge-resume ||
+	fail models-judge-resume "$n1 records after call 1; $(tr '\n' '|' <"$TMP/got")"
+expect_error models-judge-bad-compiles "B_COMPILES='0': expected a number >= 1" "$TMP/jb" \
+	env B_COMPILES=0 bash "$M/judge.sh" "$TMP/jb"
+expect_error models-judge-no-b "MODES='a f' has no b: B_COMPILES must be 1" "$TMP/jb" \
+	env MODES="a f" bash "$M/judge.sh" "$TMP/jb"
+
 expect_error models-replay-bad-k "--k auto,0: 'auto' or integers >= 1" "$TMP/rk.out" \
 	python3 "$M/replay.py" check/models/replay.jsonl --k auto,0
 
