@@ -124,8 +124,8 @@ if python3 "$M/report.py" check/models/records.jsonl check/models/records-run2.j
 # e/min(a, fastest b) 1.005; llama-3-8b decode (b from run 1 alone) 1.02 in
 # both: geomeans 0.9857 and 1.0125.  One run: the fastest is the pooled b.
 if grep -qF 'min(a, b): e geomean 0.9857 (worst 1.0200, 2 rows)' "$TMP/r2.md" &&
-	grep -qF "min(a, b's fastest run) (1 rows with b from 2 or more runs): e geomean 1.0125 (worst 1.0200)" "$TMP/r2.md" &&
-	grep -qF "min(a, b's fastest run) (0 rows with b from 2 or more runs): e geomean 1.0150 (worst 1.0200)" "$TMP/r.md"; then
+	grep -qF "min(a, b's fastest run): e geomean 1.0125 (worst 1.0200, 2 rows, 1 with b from 2 or more runs)" "$TMP/r2.md" &&
+	grep -qF "min(a, b's fastest run): e geomean 1.0150 (worst 1.0200, 2 rows, 0 with b from 2 or more runs)" "$TMP/r.md"; then
 	ok models-report-fastest-b; else fail models-report-fastest-b "$(grep -F 'min(a' "$TMP/r2.md" "$TMP/r.md" | tr '\n' '|')"; fi
 
 # ---- records: every field a reader uses is checked once (records.py) ---------
@@ -295,7 +295,7 @@ test_cmp models-judge-runs "$TMP/want" "$TMP/got"
 grep -o '^judge.sh: [a-z0-9-]*, run [0-9]' "$TMP/judge.out" | tr '\n' '|' >"$TMP/got"
 printf 'judge.sh: gpt2, run 1|judge.sh: gpt2, run 2|judge.sh: bert-base, run 1|judge.sh: bert-base, run 2|' >"$TMP/want"
 test_cmp models-judge-order "$TMP/want" "$TMP/got"
-grep -qF "(2 rows with b from 2 or more runs)" "$TMP/j1/report.md" && ok models-judge-report ||
+grep -qF "f geomean 1.0000 (worst 1.0000, 2 rows, 2 with b from 2 or more runs)" "$TMP/j1/report.md" && ok models-judge-report ||
 	fail models-judge-report "$(grep -F 'fastest' "$TMP/j1/report.md")"
 # out of time inside bert-base's run1: the next call finishes it, and its run2
 FAKE_SLEEP_bert_base=4 TIME_LIMIT=6 judge "$TMP/j2"
@@ -305,10 +305,39 @@ jkeys "$TMP/j2" >"$TMP/got"
 jkeys "$TMP/j1" >"$TMP/want"
 [ "$n1" -lt 10 ] && cmp -s "$TMP/want" "$TMP/got" && ok models-judge-resume ||
 	fail models-judge-resume "$n1 records after call 1; $(tr '\n' '|' <"$TMP/got")"
-expect_error models-judge-bad-compiles "B_COMPILES='0': expected a number >= 1" "$TMP/jb" \
-	env B_COMPILES=0 bash "$M/judge.sh" "$TMP/jb"
+# the first call said it stopped, and started no second b for the row it
+# stopped in (run1's b is b's first cold compile)
+FAKE_SLEEP_bert_base=4 TIME_LIMIT=6 judge "$TMP/j3"
+if grep -q '^judge.sh: stopped by TIME_LIMIT=6s; call again' "$TMP/judge.out" &&
+	! grep -q 'bert-base, run 2' "$TMP/judge.out" && ! grep -q '"bert-base"' "$TMP/j3/run2/records.jsonl"; then
+	ok models-judge-stopped; else fail models-judge-stopped "$(tr '\n' '|' <"$TMP/judge.out")"; fi
+# OUTDIR is the caller's (run.sh's are the repository root's)
+(cd "$TMP" && PYTHON=$FAKE CACHE_ROOT=$TMP/jcache MODELS=gpt2 PHASES=prefill MIN_START=1 B_COMPILES=1 \
+	bash "$ROOT/$M/judge.sh" jrel >/dev/null 2>&1)
+[ -s "$TMP/jrel/run1/records.jsonl" ] && [ ! -e "$ROOT/jrel" ] && ok models-judge-outdir-caller ||
+	fail models-judge-outdir-caller "$(ls -d "$TMP/jrel" "$ROOT/jrel" 2>&1 | tr '\n' '|')"
+for v in B_COMPILES=0 B_COMPILES=10 B_COMPILES=01; do
+	expect_error "models-judge-bad-${v%%=*}-${v#*=}" "${v%%=*}='${v#*=}': expected 1 to 9" "$TMP/jb" \
+		env "$v" bash "$M/judge.sh" "$TMP/jb"
+done
+# MIN_START 0 would hand run.sh TIME_LIMIT 0, which timeout reads as none
+expect_error models-judge-bad-min-start "MIN_START='0': expected a number >= 1" "$TMP/jb" \
+	env MIN_START=0 bash "$M/judge.sh" "$TMP/jb"
+# a setting run.sh checks: its reason reaches the user, nothing is written
+expect_error models-judge-run-refusal "run.sh: PHASES: 'bogus' is none of prefill decode train" "$TMP/jb" \
+	env PYTHON="$FAKE" PHASES=bogus MODELS=gpt2 bash "$M/judge.sh" "$TMP/jb"
 expect_error models-judge-no-b "MODES='a f' has no b: B_COMPILES must be 1" "$TMP/jb" \
 	env MODES="a f" bash "$M/judge.sh" "$TMP/jb"
+
+expect_error models-run-mode-twice "MODES_FIRST/MODES_LATER: 'b' given twice" "$TMP/rt" \
+	env PYTHON="$FAKE" MODES_FIRST="b a" MODES_LATER="b" bash "$M/run.sh" "$TMP/rt"
+expect_error models-run-phase-twice "PHASES: 'decode' given twice" "$TMP/rt" \
+	env PYTHON="$FAKE" PHASES="decode prefill decode" bash "$M/run.sh" "$TMP/rt"
+# MODELS split on newlines too: both models run, not the first line's alone
+PYTHON=$FAKE CACHE_ROOT=$TMP/cache MODELS=$'gpt2\nbert-base' PHASES=prefill MODES_FIRST=a MODES_LATER= \
+	REPS=1 bash "$M/run.sh" "$TMP/rnl" >/dev/null 2>&1
+[ "$(keys "$TMP/rnl/records.jsonl" | cut -d' ' -f1 | tr '\n' ' ')" = "gpt2 bert-base " ] &&
+	ok models-run-models-newline || fail models-run-models-newline "$(keys "$TMP/rnl/records.jsonl" | tr '\n' '|')"
 
 expect_error models-replay-bad-k "--k auto,0: 'auto' or integers >= 1" "$TMP/rk.out" \
 	python3 "$M/replay.py" check/models/replay.jsonl --k auto,0

@@ -193,7 +193,8 @@ def summary(rows):
                           else bool(g <= gm and w <= worst and o <= ovh))
         rs = [r[f"vs_abf_{m}"] for r in rows if r[f"vs_abf_{m}"] is not None]
         s[f"geomean_vs_abf_{m}"], s[f"max_vs_abf_{m}"] = geomean(rs), (max(rs) if rs else None)
-    s["rows_b_runs2"] = sum(1 for r in rows if r["runs_b"] >= 2)
+        s[f"n_vs_abf_{m}"] = len(rs)
+        s[f"n_vs_abf_runs2_{m}"] = sum(1 for r in rows if r[f"vs_abf_{m}"] is not None and r["runs_b"] >= 2)
     return s
 
 
@@ -243,9 +244,10 @@ def markdown(rows, s, bad, versions):
     out.append(f"Step against the better of a and b, min(a, b): e geomean {fmt(s['geomean_vs_ab_e'], 4)} "
                f"(worst {fmt(s['max_vs_ab_e'], 4)}, {s['n_vs_ab_e']} rows); f geomean "
                f"{fmt(s['geomean_vs_ab_f'], 4)} (worst {fmt(s['max_vs_ab_f'], 4)}, {s['n_vs_ab_f']} rows).")
-    out.append(f"The same against min(a, b's fastest run) ({s['rows_b_runs2']} rows with b from 2 or more "
-               f"runs): e geomean {fmt(s['geomean_vs_abf_e'], 4)} (worst {fmt(s['max_vs_abf_e'], 4)}); "
-               f"f geomean {fmt(s['geomean_vs_abf_f'], 4)} (worst {fmt(s['max_vs_abf_f'], 4)}).")
+    out.append("The same against min(a, b's fastest run): " + "; ".join(
+        f"{m} geomean {fmt(s[f'geomean_vs_abf_{m}'], 4)} (worst {fmt(s[f'max_vs_abf_{m}'], 4)}, "
+        f"{s[f'n_vs_abf_{m}']} rows, {s[f'n_vs_abf_runs2_{m}']} with b from 2 or more runs)"
+        for m in ("e", "f")) + ".")
     goal = {True: "met", False: "NOT met", None: "not measured"}
     out.append("Goals: " + "; ".join(
         f"{m} ({'k = 1' if m == 'f' else 'auto'}): step <= {'' if gm == 1 else f'{gm} x '}min(a, b) "

@@ -47,7 +47,8 @@
 # OUTDIR/report.json.
 # Every setting is checked before anything runs: model names by
 # perf/models/records.py (the list's, and each of MODELS: [A-Za-z0-9._-]+, no
-# leading '.' or '-'), phases, modes and AUTOTUNE against their words, the
+# leading '.' or '-'; blanks and newlines separate them), phases and modes
+# against their words, each once, AUTOTUNE against its words, the
 # numbers as ASCII digits.  Records are written by the json library (run.py,
 # records.py timeout); a resume names a line of records.jsonl that is not a
 # record (file:line), skips it and keeps every other.
@@ -79,11 +80,15 @@ done
 read -r -a phase_list <<<"$PHASES"
 read -r -a first_list <<<"$MODES_FIRST"
 read -r -a later_list <<<"$MODES_LATER"
+seen=" "
 for ph in "${phase_list[@]}"; do
 	case $ph in prefill | decode | train) ;; *) die "PHASES: '$ph' is none of prefill decode train" ;; esac
+	[[ $seen != *" $ph "* ]] || die "PHASES: '$ph' given twice"; seen+="$ph "
 done
+seen=" "
 for mo in "${first_list[@]}" "${later_list[@]}"; do
 	case $mo in [a-f]) ;; *) die "MODES_FIRST/MODES_LATER: '$mo' is none of a b c d e f" ;; esac
+	[[ $seen != *" $mo "* ]] || die "MODES_FIRST/MODES_LATER: '$mo' given twice"; seen+="$mo "
 done
 case $AUTOTUNE in full | nocoordesc | gemm) ;; *) die "AUTOTUNE='$AUTOTUNE': expected full, nocoordesc or gemm" ;; esac
 case ${DEVICE:-cuda} in cuda | cpu) ;; *) die "DEVICE='$DEVICE': expected cuda or cpu" ;; esac
@@ -92,7 +97,7 @@ case ${DEVICE:-cuda} in cuda | cpu) ;; *) die "DEVICE='$DEVICE': expected cuda o
 case " ${first_list[*]} ${later_list[*]} " in *" e "* | *" f "*)   # MMRANK_INDUCTOR itself is unset per run
 	env -u MMRANK_INDUCTOR python3 -m mmrank.settings || die "the handler's variables above (docs/INDUCTOR.md)" ;;
 esac
-read -r -a asked <<<"${MODELS:-}"
+read -r -d '' -a asked <<<"${MODELS:-}"   # blanks and newlines separate
 names=$(python3 perf/models/records.py names "$MODELS_FILE" "${asked[@]}") || exit 1
 mapfile -t model_list <<<"$names"
 mkdir -p "$OUT"
