@@ -339,6 +339,17 @@ PYTHON=$FAKE CACHE_ROOT=$TMP/cache MODELS=$'gpt2\nbert-base' PHASES=prefill MODE
 [ "$(keys "$TMP/rnl/records.jsonl" | cut -d' ' -f1 | tr '\n' ' ')" = "gpt2 bert-base " ] &&
 	ok models-run-models-newline || fail models-run-models-newline "$(keys "$TMP/rnl/records.jsonl" | tr '\n' '|')"
 
+# SIGKILL from outside (the OOM killer) before the limit: no record, not a
+# timeout, and the next call runs it again
+FAKE_KILL_gpt2=1 PER_RUN_S=300 REPS=1 MODES_LATER= PHASES=prefill drive "$TMP/d4"
+keys "$TMP/d4/records.jsonl" >"$TMP/got"
+PER_RUN_S=300 REPS=1 MODES_LATER= PHASES=prefill drive "$TMP/d4"
+keys "$TMP/d4/records.jsonl" >"$TMP/got2"
+if printf 'bert-base prefill b 1 cold ok\nbert-base prefill a 1 cold ok\n' | cmp -s - "$TMP/got" &&
+	grep -q 'killed by SIGKILL after' "$TMP/d4/console.txt" &&
+	[ "$(grep -c 'gpt2 prefill [ab] 1 cold ok' "$TMP/got2")" = 2 ]; then ok models-run-killed-redone
+else fail models-run-killed-redone "$(tr '\n' '|' <"$TMP/got") / $(tr '\n' '|' <"$TMP/got2")"; fi
+
 expect_error models-replay-bad-k "--k auto,0: 'auto' or integers >= 1" "$TMP/rk.out" \
 	python3 "$M/replay.py" check/models/replay.jsonl --k auto,0
 

@@ -3,7 +3,8 @@
 # tests (check/t6160-models.sh): "-c CODE" succeeds (the import checks);
 # "perf/models/run.py ARGS... OUT" appends a record naming its arguments
 # (model, phase, mode, rep, the cache state run.sh passed) after sleeping
-# FAKE_SLEEP_<model> seconds (dashes and dots as underscores; default 0).
+# FAKE_SLEEP_<model> seconds (dashes and dots as underscores; default 0), or
+# dies by SIGKILL with FAKE_KILL_<model> set.
 if [ "${1:-}" = -c ]; then echo "fake torch, transformers"; exit 0; fi
 shift
 m= ph= mo= rep=
@@ -16,6 +17,8 @@ while [ $# -gt 1 ]; do
 done
 v=FAKE_SLEEP_${m//[-.]/_}
 sleep "${!v:-0}"
+v=FAKE_KILL_${m//[-.]/_}   # set: die by SIGKILL, as the OOM killer kills
+[ -z "${!v:-}" ] || kill -9 $$
 python3 -c 'import json, sys
 m, ph, mo, rep, cache, out = sys.argv[1:]
 rec = {"model": m, "phase": ph, "mode": mo, "rep": int(rep), "status": "ok", "cache": cache,

@@ -137,7 +137,11 @@ run_one() {   # model phase mode rep
 		${ARTIFACT:+--artifact "$ARTIFACT"} ${LAYERS:+--layers "$LAYERS"} --steps "${STEPS:-100}" \
 		${DEVICE:+--device "$DEVICE"} ${BATCH:+--batch "$BATCH"} ${SEQ:+--seq "$SEQ"} --autotune "$AUTOTUNE" \
 		"${extra[@]}" "$REC"
-	local rc=$?
+	local rc=$? took=$(( $(date +%s) - now ))
+	if [ $rc -eq 137 ] && [ "$took" -lt "$lim" ]; then   # SIGKILL from outside (the OOM killer)
+		echo "   killed by SIGKILL after ${took}s, before its limit: no record, redone next call"
+		return 0
+	fi
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 		if [ "$lim" -eq "$PER_RUN_S" ]; then
 			python3 perf/models/records.py timeout "$REC" "$m" "$ph" "$mo" "$rep" "$state" \
