@@ -14,8 +14,9 @@
 # they add).  Resumable: a (model, phase, mode, rep) already in
 # records.jsonl is skipped (any status), so a second call with the same
 # OUTDIR continues; a run killed by the remaining TIME_LIMIT leaves no
-# record and is redone next call, one killed by PER_RUN_S gets a "timeout"
-# record.
+# record and is redone next call, as is one killed from outside (SIGKILL
+# before its limit: the OOM killer); one killed by PER_RUN_S gets a
+# "timeout" record.
 # Environment (defaults):
 #   MODELS       names from the list, space-separated (all of MODELS_FILE)
 #   MODELS_FILE  perf/models/models.tsv
