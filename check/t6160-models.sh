@@ -350,6 +350,24 @@ if printf 'bert-base prefill b 1 cold ok\nbert-base prefill a 1 cold ok\n' | cmp
 	[ "$(grep -c 'gpt2 prefill [ab] 1 cold ok' "$TMP/got2")" = 2 ]; then ok models-run-killed-redone
 else fail models-run-killed-redone "$(tr '\n' '|' <"$TMP/got") / $(tr '\n' '|' <"$TMP/got2")"; fi
 
+# SIGTERM to run.sh (as Ctrl-C or a kill of its process group would reach
+# it) stops the run under timeout too, which sits in its own process
+# group: exit 130, no record, no run.py left behind
+PYTHON=$FAKE CACHE_ROOT=$TMP/cache MODELS=gpt2 PHASES=prefill MODES_FIRST=a MODES_LATER= REPS=1 \
+	FAKE_SLEEP_gpt2=41.7 bash "$M/run.sh" "$TMP/d5" >"$TMP/d5.out" 2>&1 &
+rpid=$!
+sleepers() { for p in /proc/[0-9]*; do tr '\0' ' ' 2>/dev/null <"$p/cmdline" | grep -q '^sleep 41.7 ' && echo "${p#/proc/}"; done; }
+for _ in $(seq 100); do grep -q '^== gpt2 prefill a' "$TMP/d5.out" 2>/dev/null && break; sleep 0.1; done
+sleep 0.3; kill -TERM "$rpid"; wait "$rpid"; rc=$?
+sleep 0.3
+if [ "$rc" = 130 ] && [ -z "$(sleepers)" ] && [ ! -s "$TMP/d5/records.jsonl" ] &&
+	grep -q 'run.sh: interrupted during gpt2 prefill a rep 1: no record' "$TMP/d5.out"; then
+	ok models-run-interrupted
+else
+	fail models-run-interrupted "rc=$rc, left: $(sleepers | tr '\n' ' '); $(tail -2 "$TMP/d5.out" | tr '\n' '|')"
+	for p in $(sleepers); do kill "$p"; done
+fi
+
 expect_error models-replay-bad-k "--k auto,0: 'auto' or integers >= 1" "$TMP/rk.out" \
 	python3 "$M/replay.py" check/models/replay.jsonl --k auto,0
 

@@ -15,8 +15,9 @@
 # records.jsonl is skipped (any status), so a second call with the same
 # OUTDIR continues; a run killed by the remaining TIME_LIMIT leaves no
 # record and is redone next call, as is one killed from outside (SIGKILL
-# before its limit: the OOM killer); one killed by PER_RUN_S gets a
-# "timeout" record.
+# before its limit: the OOM killer) or interrupted (Ctrl-C, SIGTERM or
+# SIGHUP to run.sh: it stops the run and exits 130); one killed by PER_RUN_S
+# gets a "timeout" record.
 # Environment (defaults):
 #   MODELS       names from the list, space-separated (all of MODELS_FILE)
 #   MODELS_FILE  perf/models/models.tsv
@@ -115,6 +116,11 @@ echo "$ver, AUTOTUNE=$AUTOTUNE"
 declare -A DONE=()   # "model phase mode rep" of the records already there
 while IFS= read -r k; do DONE[$k]=1; done < <(python3 perf/models/records.py done "$REC")
 
+interrupted() {   # pid of timeout, the run
+	[ -z "$1" ] || { kill -TERM "$1" 2>/dev/null; wait "$1"; }
+	echo "run.sh: interrupted during $2: no record, redone next call" >&2; exit 130
+}
+
 stopped=0
 run_one() {   # model phase mode rep
 	local m=$1 ph=$2 mo=$3 rep=$4
@@ -132,13 +138,21 @@ run_one() {   # model phase mode rep
 		mkdir -p "$OUT/ah_collect"; extra=(--collect-log "$OUT/ah_collect/${m}_${ph}.txt")
 	fi
 	echo "== $m $ph $mo rep $rep ($state cache, limit ${lim}s, $(( now - start ))s used)"
+	# timeout runs in its own process group, out of reach of a Ctrl-C or a
+	# kill of run.sh's group: stop it (and so run.py) here, as TIME_LIMIT
+	# would, leaving no record
+	local tpid=
+	trap 'interrupted "$tpid" "$m $ph $mo rep $rep"' INT TERM HUP
 	env -u MMRANK_INDUCTOR TORCHINDUCTOR_CACHE_DIR="$cache/inductor" TRITON_CACHE_DIR="$cache/triton" \
 		MMRANK_CACHE_STATE=$state timeout -k 10 "$lim" $PY perf/models/run.py \
 		--model "$m" --phase "$ph" --mode "$mo" --rep "$rep" --models "$MODELS_FILE" \
 		${ARTIFACT:+--artifact "$ARTIFACT"} ${LAYERS:+--layers "$LAYERS"} --steps "${STEPS:-100}" \
 		${DEVICE:+--device "$DEVICE"} ${BATCH:+--batch "$BATCH"} ${SEQ:+--seq "$SEQ"} --autotune "$AUTOTUNE" \
-		"${extra[@]}" "$REC"
+		"${extra[@]}" "$REC" &
+	tpid=$!
+	wait "$tpid"
 	local rc=$? took=$(( $(date +%s) - now ))
+	trap - INT TERM HUP
 	if [ $rc -eq 137 ] && [ "$took" -lt "$lim" ]; then   # SIGKILL from outside (the OOM killer)
 		echo "   killed by SIGKILL after ${took}s, before its limit: no record, redone next call"
 		return 0
