@@ -19,8 +19,11 @@ v=FAKE_SLEEP_${m//[-.]/_}
 sleep "${!v:-0}"
 v=FAKE_KILL_${m//[-.]/_}   # set: die by SIGKILL, as the OOM killer kills
 [ -z "${!v:-}" ] || kill -9 $$
-python3 -c 'import json, sys
+# appended as run.py appends (records.append: after a torn last line, on a
+# line of its own)
+python3 -c 'import sys
+sys.path.insert(0, "perf/models")
+import records
 m, ph, mo, rep, cache, out = sys.argv[1:]
-rec = {"model": m, "phase": ph, "mode": mo, "rep": int(rep), "status": "ok", "cache": cache,
-       "compile_s": 1.0, "step_ms": 1.0}
-open(out, "a").write(json.dumps(rec) + "\n")' "$m" "$ph" "$mo" "$rep" "$MMRANK_CACHE_STATE" "$1"
+records.append(out, {"model": m, "phase": ph, "mode": mo, "rep": int(rep), "status": "ok",
+                     "cache": cache, "compile_s": 1.0, "step_ms": 1.0})' "$m" "$ph" "$mo" "$rep" "$MMRANK_CACHE_STATE" "$1"
