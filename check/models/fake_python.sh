@@ -21,8 +21,7 @@ v=FAKE_KILL_${m//[-.]/_}   # set: die by SIGKILL, as the OOM killer kills
 [ -z "${!v:-}" ] || kill -9 $$
 # appended as run.py appends (records.append: after a torn last line, on a
 # line of its own)
-python3 -c 'import sys
-sys.path.insert(0, "perf/models")
+PYTHONPATH=perf/models python3 -c 'import sys
 import records
 m, ph, mo, rep, cache, out = sys.argv[1:]
 records.append(out, {"model": m, "phase": ph, "mode": mo, "rep": int(rep), "status": "ok",
