@@ -368,6 +368,23 @@ else
 	for p in $(sleepers); do kill "$p"; done
 fi
 
+# the same SIGTERM to judge.sh alone reaches the run.sh it runs: exit 130,
+# nothing left running, no record; a second call continues the row
+PYTHON=$FAKE CACHE_ROOT=$TMP/cache MODELS=gpt2 FAKE_SLEEP_gpt2=41.7 bash "$M/judge.sh" "$TMP/j5" >"$TMP/j5.out" 2>&1 &
+jpid=$!
+for _ in $(seq 100); do grep -q '^== gpt2 decode a' "$TMP/j5/run1/console.txt" 2>/dev/null && break; sleep 0.1; done
+sleep 0.3; kill -TERM "$jpid"; wait "$jpid"; rc=$?
+sleep 0.3
+if [ "$rc" = 130 ] && [ -z "$(sleepers)" ] && [ ! -s "$TMP/j5/run1/records.jsonl" ] &&
+	grep -q '^judge.sh: interrupted during gpt2, run 1; call again' "$TMP/j5.out" &&
+	PYTHON=$FAKE CACHE_ROOT=$TMP/cache MODELS=gpt2 bash "$M/judge.sh" "$TMP/j5" >/dev/null 2>&1 &&
+	[ "$(keys "$TMP/j5/run1/records.jsonl" | cut -d' ' -f3 | tr '\n' ' ')" = "a f e b " ]; then
+	ok models-judge-interrupted
+else
+	fail models-judge-interrupted "rc=$rc, left: $(sleepers | tr '\n' ' '); $(tail -2 "$TMP/j5.out" | tr '\n' '|')"
+	for p in $(sleepers); do kill "$p"; done
+fi
+
 expect_error models-replay-bad-k "--k auto,0: 'auto' or integers >= 1" "$TMP/rk.out" \
 	python3 "$M/replay.py" check/models/replay.jsonl --k auto,0
 

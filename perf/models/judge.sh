@@ -36,6 +36,10 @@ export MODELS_FILE MIN_START PHASES=${PHASES:-decode} AUTOTUNE=${AUTOTUNE:-gemm}
 start=$(date +%s)
 log=$(mktemp) || exit 1
 trap 'rm -f "$log"' EXIT
+interrupted() {   # pid of run.sh, the run
+	[ -z "$1" ] || { kill -TERM "$1" 2>/dev/null; wait "$1"; }
+	echo "judge.sh: interrupted during $2; call again with the same OUTDIR to continue" >&2; exit 130
+}
 stopped=0
 for m in "${models[@]}"; do
 	for ((r = 1; r <= B_COMPILES; r++)); do
@@ -44,8 +48,13 @@ for m in "${models[@]}"; do
 		mo=${MODES-a f e b}; [ "$r" -eq 1 ] || mo=b
 		echo "judge.sh: $m, run $r: $mo ($left s left)"
 		# run.sh's refusals reach stderr; its console is OUTDIR/run<r>/console.txt
-		MODELS=$m MODES_FIRST=$mo TIME_LIMIT=$left bash perf/models/run.sh "$OUT/run$r" >"$log" ||
-			{ echo "judge.sh: run.sh failed on $m, run $r" >&2; exit 1; }
+		# a signal to judge.sh alone reaches run.sh too (it stops its run: no record)
+		rpid=
+		trap 'interrupted "$rpid" "$m, run $r"' INT TERM HUP
+		MODELS=$m MODES_FIRST=$mo TIME_LIMIT=$left bash perf/models/run.sh "$OUT/run$r" >"$log" &
+		rpid=$!
+		wait "$rpid" || { echo "judge.sh: run.sh failed on $m, run $r" >&2; exit 1; }
+		trap - INT TERM HUP
 		grep -q '^run.sh: stopped by TIME_LIMIT' "$log" && { stopped=1; break 2; }
 	done
 done
