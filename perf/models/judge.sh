@@ -7,8 +7,9 @@
 # OUTDIR/report.md (min(a, b) with b pooled, and with b's fastest run).
 # Each run is a run.sh OUTDIR (one rep, cold): resumable, so a second call
 # with the same OUTDIR continues where the first stopped; a call that runs
-# out of time says so.  OUTDIR is the caller's; MODELS_FILE and ARTIFACT
-# are the repository root's, as in run.sh.
+# out of time says so; an INT, TERM or HUP to judge.sh stops its run.sh,
+# whose interrupted run leaves no record (exit 130).  OUTDIR is the
+# caller's; MODELS_FILE and ARTIFACT are the repository root's, as in run.sh.
 # Environment (defaults):
 #   MODELS, MODELS_FILE, ARTIFACT, LAYERS, PER_RUN_S, PYTHON, CACHE_ROOT,
 #   DEVICE      as run.sh (ARTIFACT: the artifact of e and f)
