@@ -368,6 +368,26 @@ else
 	for p in $(sleepers); do kill "$p"; done
 fi
 
+# SIGTERM to run.sh's whole process group, as a Ctrl-C sends SIGINT to it:
+# the same, and the message still reaches console.txt (its tee outlives
+# the signal); the next call redoes the run
+( set -m; PYTHON=$FAKE CACHE_ROOT=$TMP/cache MODELS=gpt2 PHASES=prefill MODES_FIRST=a MODES_LATER= REPS=1 \
+	FAKE_SLEEP_gpt2=41.7 bash "$M/run.sh" "$TMP/d6" >/dev/null 2>&1 & echo $! >"$TMP/d6.pid"; wait $!; echo $? >"$TMP/d6.rc" ) &
+opid=$!
+for _ in $(seq 100); do grep -q '^== gpt2 prefill a' "$TMP/d6/console.txt" 2>/dev/null && break; sleep 0.1; done
+sleep 0.3; kill -TERM -- "-$(cat "$TMP/d6.pid")"; wait "$opid"
+sleep 0.3
+PYTHON=$FAKE CACHE_ROOT=$TMP/cache MODELS=gpt2 PHASES=prefill MODES_FIRST=a MODES_LATER= REPS=1 \
+	bash "$M/run.sh" "$TMP/d6" >/dev/null 2>&1
+if [ "$(cat "$TMP/d6.rc")" = 130 ] && [ -z "$(sleepers)" ] &&
+	grep -q 'run.sh: interrupted during gpt2 prefill a rep 1: no record' "$TMP/d6/console.txt" &&
+	[ "$(keys "$TMP/d6/records.jsonl")" = "gpt2 prefill a 1 cold ok" ]; then
+	ok models-run-interrupted-group
+else
+	fail models-run-interrupted-group "rc=$(cat "$TMP/d6.rc"), left: $(sleepers | tr '\n' ' '); $(tail -2 "$TMP/d6/console.txt" | tr '\n' '|')"
+	for p in $(sleepers); do kill "$p"; done
+fi
+
 # the same SIGTERM to judge.sh alone reaches the run.sh it runs: exit 130,
 # nothing left running, no record; a second call continues the row
 PYTHON=$FAKE CACHE_ROOT=$TMP/cache MODELS=gpt2 FAKE_SLEEP_gpt2=41.7 bash "$M/judge.sh" "$TMP/j5" >"$TMP/j5.out" 2>&1 &

@@ -37,8 +37,9 @@ export MODELS_FILE MIN_START PHASES=${PHASES:-decode} AUTOTUNE=${AUTOTUNE:-gemm}
 start=$(date +%s)
 log=$(mktemp) || exit 1
 trap 'rm -f "$log"' EXIT
-interrupted() {   # pid of run.sh, the run
-	[ -z "$1" ] || { kill -TERM "$1" 2>/dev/null; wait "$1"; }
+interrupted() {   # pid of run.sh (empty: the signal came right after the fork), the run
+	local p
+	for p in ${1:-$(jobs -p)}; do kill -TERM "$p" 2>/dev/null; wait "$p"; done
 	echo "judge.sh: interrupted during $2; call again with the same OUTDIR to continue" >&2; exit 130
 }
 stopped=0
@@ -54,8 +55,9 @@ for m in "${models[@]}"; do
 		trap 'interrupted "$rpid" "$m, run $r"' INT TERM HUP
 		MODELS=$m MODES_FIRST=$mo TIME_LIMIT=$left bash perf/models/run.sh "$OUT/run$r" >"$log" &
 		rpid=$!
-		wait "$rpid" || { echo "judge.sh: run.sh failed on $m, run $r" >&2; exit 1; }
+		wait "$rpid"; rc=$?
 		trap - INT TERM HUP
+		[ "$rc" = 0 ] || { echo "judge.sh: run.sh failed on $m, run $r" >&2; exit 1; }
 		grep -q '^run.sh: stopped by TIME_LIMIT' "$log" && { stopped=1; break 2; }
 	done
 done

@@ -103,7 +103,8 @@ read -r -d '' -a asked <<<"${MODELS:-}"   # blanks and newlines separate
 names=$(python3 perf/models/records.py names "$MODELS_FILE" "${asked[@]}") || exit 1
 mapfile -t model_list <<<"$names"
 mkdir -p "$OUT"
-exec > >(tee -a "$OUT/console.txt") 2>&1
+# tee outlives a Ctrl-C to run.sh's group, so run.sh can still say what it stopped
+exec > >(trap '' INT TERM HUP; exec tee -a "$OUT/console.txt") 2>&1
 REC=$OUT/records.jsonl
 start=$(date +%s)
 PY=${PYTHON:-python3}
@@ -116,8 +117,9 @@ echo "$ver, AUTOTUNE=$AUTOTUNE"
 declare -A DONE=()   # "model phase mode rep" of the records already there
 while IFS= read -r k; do DONE[$k]=1; done < <(python3 perf/models/records.py done "$REC")
 
-interrupted() {   # pid of timeout, the run
-	[ -z "$1" ] || { kill -TERM "$1" 2>/dev/null; wait "$1"; }
+interrupted() {   # pid of timeout (empty: the signal came right after the fork), the run
+	local p
+	for p in ${1:-$(jobs -p)}; do kill -TERM "$p" 2>/dev/null; wait "$p"; done
 	echo "run.sh: interrupted during $2: no record, redone next call" >&2; exit 130
 }
 
@@ -151,8 +153,9 @@ run_one() {   # model phase mode rep
 		"${extra[@]}" "$REC" &
 	tpid=$!
 	wait "$tpid"
-	local rc=$? took=$(( $(date +%s) - now ))
+	local rc=$?
 	trap - INT TERM HUP
+	local took=$(( $(date +%s) - now ))
 	if [ $rc -eq 137 ] && [ "$took" -lt "$lim" ]; then   # SIGKILL from outside (the OOM killer)
 		echo "   killed by SIGKILL after ${took}s, before its limit: no record, redone next call"
 		return 0
