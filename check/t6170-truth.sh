@@ -12,7 +12,7 @@
 # field named by file:line and field (truth_log.py, clocks.py; a little
 # fuzzing); truth.py's argument checks and truth.sh's driver with a stand-in
 # interpreter (check/truth/fake_python.sh): MODELS checked and looked up
-# like run.sh's, nothing globbed.
+# like run.sh's, nothing globbed; an interrupt stops the run (exit 130).
 # The package comes from PYTHONPATH (check/lib.sh: python/); the case scripts
 # get perf/models and check/handler there too (models_python, force_python).
 # Prerequisites: python3; featurize built (make check builds it).  TORCH
@@ -356,6 +356,23 @@ FAKE_SLEEP_gpt2=8 TIME_LIMIT=4 MIN_START=1 drive "$TMP/d4"
 [ "$(calls "$TMP/d4")" = "gpt2 prefill|" ] && grep -q 'killed at TIME_LIMIT' "$TMP/drive.out" &&
 	grep -q 'stopped by TIME_LIMIT=4s' "$TMP/drive.out" && ok truth-sh-time-limit-kill ||
 	fail truth-sh-time-limit-kill "$(calls "$TMP/d4") $(tail -c 300 "$TMP/drive.out")"
+# SIGTERM to truth.sh's whole process group, as a Ctrl-C sends SIGINT to it:
+# truth.py (under timeout, in its own group) is stopped too, no record,
+# exit 130, and the message reaches console.txt
+sleepers() { for p in /proc/[0-9]*; do tr '\0' ' ' 2>/dev/null <"$p/cmdline" | grep -q '^sleep 41.9 ' && echo "${p#/proc/}"; done; }
+( set -m; PYTHON=$FAKE CACHE_ROOT=$TMP/cache MODELS=gpt2 PHASES=prefill FAKE_SLEEP_gpt2=41.9 \
+	bash "$M/truth.sh" "$TMP/d10" >/dev/null 2>&1 & echo $! >"$TMP/d10.pid"; wait $!; echo $? >"$TMP/d10.rc" ) &
+opid=$!
+for _ in $(seq 100); do [ -s "$TMP/d10/truth.jsonl.calls" ] && break; sleep 0.1; done
+sleep 0.3; kill -TERM -- "-$(cat "$TMP/d10.pid")"; wait "$opid"
+sleep 0.3
+if [ "$(cat "$TMP/d10.rc")" = 130 ] && [ -z "$(sleepers)" ] && [ ! -s "$TMP/d10/truth.jsonl" ] &&
+	grep -q 'truth.sh: interrupted during gpt2 prefill: the variant in flight has no record' "$TMP/d10/console.txt"; then
+	ok truth-sh-interrupted
+else
+	fail truth-sh-interrupted "rc=$(cat "$TMP/d10.rc"), left: $(sleepers | tr '\n' ' '); $(tail -2 "$TMP/d10/console.txt" | tr '\n' '|')"
+	for p in $(sleepers); do kill "$p"; done
+fi
 MODELS="gpt2 ../x" drive "$TMP/d5"
 [ $? -ne 0 ] && [ ! -e "$TMP/d5" ] && grep -q "truth.sh: MODELS: '../x' is not a model name" "$TMP/drive.out" &&
 	ok truth-sh-bad-name || fail truth-sh-bad-name "$(head -c 300 "$TMP/drive.out")"

@@ -37,11 +37,7 @@ export MODELS_FILE MIN_START PHASES=${PHASES:-decode} AUTOTUNE=${AUTOTUNE:-gemm}
 start=$(date +%s)
 log=$(mktemp) || exit 1
 trap 'rm -f "$log"' EXIT
-interrupted() {   # pid of run.sh (empty: the signal came right after the fork), the run
-	local p
-	for p in ${1:-$(jobs -p)}; do kill -TERM "$p" 2>/dev/null; wait "$p"; done
-	echo "judge.sh: interrupted during $2; call again with the same OUTDIR to continue" >&2; exit 130
-}
+. perf/models/supervise.sh
 stopped=0
 for m in "${models[@]}"; do
 	for ((r = 1; r <= B_COMPILES; r++)); do
@@ -51,13 +47,9 @@ for m in "${models[@]}"; do
 		echo "judge.sh: $m, run $r: $mo ($left s left)"
 		# run.sh's refusals reach stderr; its console is OUTDIR/run<r>/console.txt
 		# a signal to judge.sh alone reaches run.sh too (it stops its run: no record)
-		rpid=
-		trap 'interrupted "$rpid" "$m, run $r"' INT TERM HUP
-		MODELS=$m MODES_FIRST=$mo TIME_LIMIT=$left bash perf/models/run.sh "$OUT/run$r" >"$log" &
-		rpid=$!
-		wait "$rpid"; rc=$?
-		trap - INT TERM HUP
-		[ "$rc" = 0 ] || { echo "judge.sh: run.sh failed on $m, run $r" >&2; exit 1; }
+		supervise judge.sh "$m, run $r; call again with the same OUTDIR to continue" \
+			env MODELS="$m" MODES_FIRST="$mo" TIME_LIMIT="$left" bash perf/models/run.sh "$OUT/run$r" >"$log" ||
+			{ echo "judge.sh: run.sh failed on $m, run $r" >&2; exit 1; }
 		grep -q '^run.sh: stopped by TIME_LIMIT' "$log" && { stopped=1; break 2; }
 	done
 done

@@ -103,8 +103,8 @@ read -r -d '' -a asked <<<"${MODELS:-}"   # blanks and newlines separate
 names=$(python3 perf/models/records.py names "$MODELS_FILE" "${asked[@]}") || exit 1
 mapfile -t model_list <<<"$names"
 mkdir -p "$OUT"
-# tee outlives a Ctrl-C to run.sh's group, so run.sh can still say what it stopped
-exec > >(trap '' INT TERM HUP; exec tee -a "$OUT/console.txt") 2>&1
+. perf/models/supervise.sh
+console "$OUT/console.txt"
 REC=$OUT/records.jsonl
 start=$(date +%s)
 PY=${PYTHON:-python3}
@@ -116,12 +116,6 @@ echo "$ver, AUTOTUNE=$AUTOTUNE"
 
 declare -A DONE=()   # "model phase mode rep" of the records already there
 while IFS= read -r k; do DONE[$k]=1; done < <(python3 perf/models/records.py done "$REC")
-
-interrupted() {   # pid of timeout (empty: the signal came right after the fork), the run
-	local p
-	for p in ${1:-$(jobs -p)}; do kill -TERM "$p" 2>/dev/null; wait "$p"; done
-	echo "run.sh: interrupted during $2: no record, redone next call" >&2; exit 130
-}
 
 stopped=0
 run_one() {   # model phase mode rep
@@ -140,22 +134,15 @@ run_one() {   # model phase mode rep
 		mkdir -p "$OUT/ah_collect"; extra=(--collect-log "$OUT/ah_collect/${m}_${ph}.txt")
 	fi
 	echo "== $m $ph $mo rep $rep ($state cache, limit ${lim}s, $(( now - start ))s used)"
-	# timeout runs in its own process group, out of reach of a Ctrl-C or a
-	# kill of run.sh's group: stop it (and so run.py) here, as TIME_LIMIT
-	# would, leaving no record
-	local tpid=
-	trap 'interrupted "$tpid" "$m $ph $mo rep $rep"' INT TERM HUP
-	env -u MMRANK_INDUCTOR TORCHINDUCTOR_CACHE_DIR="$cache/inductor" TRITON_CACHE_DIR="$cache/triton" \
+	# an interrupt stops run.py as TIME_LIMIT would, leaving no record
+	supervise run.sh "$m $ph $mo rep $rep: no record, redone next call" \
+		env -u MMRANK_INDUCTOR TORCHINDUCTOR_CACHE_DIR="$cache/inductor" TRITON_CACHE_DIR="$cache/triton" \
 		MMRANK_CACHE_STATE=$state timeout -k 10 "$lim" $PY perf/models/run.py \
 		--model "$m" --phase "$ph" --mode "$mo" --rep "$rep" --models "$MODELS_FILE" \
 		${ARTIFACT:+--artifact "$ARTIFACT"} ${LAYERS:+--layers "$LAYERS"} --steps "${STEPS:-100}" \
 		${DEVICE:+--device "$DEVICE"} ${BATCH:+--batch "$BATCH"} ${SEQ:+--seq "$SEQ"} --autotune "$AUTOTUNE" \
-		"${extra[@]}" "$REC" &
-	tpid=$!
-	wait "$tpid"
-	local rc=$?
-	trap - INT TERM HUP
-	local took=$(( $(date +%s) - now ))
+		"${extra[@]}" "$REC"
+	local rc=$? took=$(( $(date +%s) - now ))
 	if [ $rc -eq 137 ] && [ "$took" -lt "$lim" ]; then   # SIGKILL from outside (the OOM killer)
 		echo "   killed by SIGKILL after ${took}s, before its limit: no record, redone next call"
 		return 0

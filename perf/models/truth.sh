@@ -14,7 +14,8 @@
 # process, RESTARTS times at most), 4 (the model could not be set up: next
 # row).  truth.py stops by itself before TIME_LIMIT (--time-limit: it starts
 # no variant it cannot finish); a process still running at TIME_LIMIT is
-# killed (its variant in flight has no record and is redone next call).
+# killed (its variant in flight has no record and is redone next call), as
+# is one that an INT, TERM or HUP to truth.sh interrupts (exit 130).
 # Environment (defaults):
 #   MODELS       names from the list, space-separated (all of MODELS_FILE)
 #   MODELS_FILE  perf/models/models.tsv      PHASES  "prefill decode"
@@ -57,7 +58,8 @@ read -r -a asked <<<"${MODELS:-}"
 names=$(python3 perf/models/records.py names --by truth.sh "$MODELS_FILE" "${asked[@]}") || exit 2
 mapfile -t model_list <<<"$names"
 mkdir -p "$OUT" || exit 1
-exec > >(tee -a "$OUT/console.txt") 2>&1
+. perf/models/supervise.sh
+console "$OUT/console.txt"
 REC=$OUT/truth.jsonl
 start=$(date +%s)
 . perf/models/torch_check.sh
@@ -76,7 +78,9 @@ for ph in "${phase_list[@]}"; do
 			echo "== $m $ph (call $((tries + 1)), ${left}s left of ${TIME_LIMIT}s)"
 			cache=$CACHE_ROOT/${m}_${ph}
 			mkdir -p "$cache/inductor" "$cache/triton"
-			env PYTHONUNBUFFERED=1 TORCHINDUCTOR_CACHE_DIR="$cache/inductor" TRITON_CACHE_DIR="$cache/triton" \
+			# an interrupt stops truth.py as TIME_LIMIT would
+			supervise truth.sh "$m $ph: the variant in flight has no record, redone next call" \
+				env PYTHONUNBUFFERED=1 TORCHINDUCTOR_CACHE_DIR="$cache/inductor" TRITON_CACHE_DIR="$cache/triton" \
 				timeout -k 10 "$left" $PY perf/models/truth.py "$REC" --model "$m" --phase "$ph" \
 				--models "$MODELS_FILE" --time-limit $((left > 30 ? left - 15 : left / 2)) \
 				${LAYERS:+--layers "$LAYERS"} ${STEPS:+--steps "$STEPS"} ${REPLAYS:+--replays "$REPLAYS"} \

@@ -1,0 +1,30 @@
+# perf/models/supervise.sh — sourced by run.sh, truth.sh and judge.sh.
+# console FILE sends this shell's stdout and stderr to the terminal and FILE
+# through a tee that ignores INT, TERM and HUP (a Ctrl-C reaches the whole
+# process group; the tee outlives it, so the shell can still say what it
+# stopped, and ends when the shell does).
+console() {
+	exec > >(trap '' INT TERM HUP; exec tee -a "$1") 2>&1
+}
+# supervise NAME WHAT CMD... runs CMD in the background and returns its exit
+# status.  A Ctrl-C or a kill reaches neither `timeout` (its own process
+# group) nor a background CMD, so an INT, TERM or HUP that comes meanwhile is
+# passed on to CMD as TERM; once CMD has ended, NAME says "interrupted
+# during WHAT" and exits 130.
+supervise() {
+	local name=$1 what=$2 pid= rc
+	shift 2
+	trap 'supervise_stop "$pid" "$name" "$what"' INT TERM HUP
+	"$@" &
+	pid=$!
+	wait "$pid"; rc=$?
+	trap - INT TERM HUP
+	return "$rc"
+}
+# PID empty: the signal came between the fork and pid=$!
+supervise_stop() {   # PID NAME WHAT
+	local p
+	for p in ${1:-$(jobs -p)}; do kill -TERM "$p" 2>/dev/null; wait "$p"; done
+	echo "$2: interrupted during $3" >&2
+	exit 130
+}
