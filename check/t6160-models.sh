@@ -405,6 +405,21 @@ else
 	for p in $(sleepers); do kill "$p"; done
 fi
 
+# a SIGTERM outside a run (here in the torch check) lets the command in the
+# foreground end; then run.sh says so and exits 130 (not 143), no record
+PYTHON=$FAKE CACHE_ROOT=$TMP/cache MODELS=gpt2 PHASES=prefill MODES_FIRST=a MODES_LATER= REPS=1 \
+	FAKE_CHECK_SLEEP=1.37 bash "$M/run.sh" "$TMP/d7" >"$TMP/d7.out" 2>&1 &
+rpid=$!
+checkers() { for p in /proc/[0-9]*; do tr '\0' ' ' 2>/dev/null <"$p/cmdline" | grep -q '^sleep 1.37 ' && echo "${p#/proc/}"; done; }
+for _ in $(seq 100); do [ -n "$(checkers)" ] && break; sleep 0.1; done
+kill -TERM "$rpid"; wait "$rpid"; rc=$?
+if [ "$rc" = 130 ] && [ ! -s "$TMP/d7/records.jsonl" ] &&
+	grep -q '^run.sh: interrupted outside a run; call again with the same OUTDIR' "$TMP/d7.out"; then
+	ok models-run-interrupted-outside
+else
+	fail models-run-interrupted-outside "rc=$rc; $(tail -2 "$TMP/d7.out" | tr '\n' '|')"
+fi
+
 expect_error models-replay-bad-k "--k auto,0: 'auto' or integers >= 1" "$TMP/rk.out" \
 	python3 "$M/replay.py" check/models/replay.jsonl --k auto,0
 

@@ -5,7 +5,7 @@
 # (model, phase, mode, rep, the cache state run.sh passed) after sleeping
 # FAKE_SLEEP_<model> seconds (dashes and dots as underscores; default 0), or
 # dies by SIGKILL with FAKE_KILL_<model> set.
-if [ "${1:-}" = -c ]; then echo "fake torch, transformers"; exit 0; fi
+if [ "${1:-}" = -c ]; then sleep "${FAKE_CHECK_SLEEP:-0}"; echo "fake torch, transformers"; exit 0; fi
 shift
 m= ph= mo= rep=
 while [ $# -gt 1 ]; do

@@ -38,6 +38,7 @@ start=$(date +%s)
 log=$(mktemp) || exit 1
 trap 'rm -f "$log"' EXIT
 . perf/models/supervise.sh
+guard judge.sh
 stopped=0
 for m in "${models[@]}"; do
 	for ((r = 1; r <= B_COMPILES; r++)); do

@@ -16,7 +16,8 @@
 # OUTDIR continues; a run killed by the remaining TIME_LIMIT leaves no
 # record and is redone next call, as is one killed from outside (SIGKILL
 # before its limit: the OOM killer) or interrupted (Ctrl-C, SIGTERM or
-# SIGHUP to run.sh: it stops the run and exits 130); one killed by PER_RUN_S
+# SIGHUP to run.sh: it stops the run and exits 130; between runs, it exits
+# 130 once the command in the foreground ends); one killed by PER_RUN_S
 # gets a "timeout" record.
 # Environment (defaults):
 #   MODELS       names from the list, space-separated (all of MODELS_FILE)
@@ -105,6 +106,7 @@ mapfile -t model_list <<<"$names"
 mkdir -p "$OUT"
 . perf/models/supervise.sh
 console "$OUT/console.txt"
+guard run.sh
 REC=$OUT/records.jsonl
 start=$(date +%s)
 PY=${PYTHON:-python3}

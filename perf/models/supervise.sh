@@ -6,11 +6,18 @@
 console() {
 	exec > >(trap '' INT TERM HUP; exec tee -a "$1") 2>&1
 }
+# guard NAME: an INT, TERM or HUP outside supervise (between runs, in a
+# check or a report) makes NAME say "interrupted outside a run" and exit 130
+# once the command in the foreground has ended; records are whole or absent.
+guard() {
+	supervise_guard=$1
+	trap 'echo "$supervise_guard: interrupted outside a run; call again with the same OUTDIR to continue" >&2; exit 130' INT TERM HUP
+}
 # supervise NAME WHAT CMD... runs CMD in the background and returns its exit
 # status.  A Ctrl-C or a kill reaches neither `timeout` (its own process
 # group) nor a background CMD, so an INT, TERM or HUP that comes meanwhile is
 # passed on to CMD as TERM; once CMD has ended, NAME says "interrupted
-# during WHAT" and exits 130.
+# during WHAT" and exits 130.  Afterwards guard's trap, if set, is back.
 supervise() {
 	local name=$1 what=$2 pid= rc
 	shift 2
@@ -18,7 +25,7 @@ supervise() {
 	"$@" &
 	pid=$!
 	wait "$pid"; rc=$?
-	trap - INT TERM HUP
+	if [ -n "${supervise_guard:-}" ]; then guard "$supervise_guard"; else trap - INT TERM HUP; fi
 	return "$rc"
 }
 # PID empty: the signal came between the fork and pid=$!

@@ -60,6 +60,7 @@ mapfile -t model_list <<<"$names"
 mkdir -p "$OUT" || exit 1
 . perf/models/supervise.sh
 console "$OUT/console.txt"
+guard truth.sh
 REC=$OUT/truth.jsonl
 start=$(date +%s)
 . perf/models/torch_check.sh
