@@ -15,7 +15,9 @@
 # row).  truth.py stops by itself before TIME_LIMIT (--time-limit: it starts
 # no variant it cannot finish); a process still running at TIME_LIMIT is
 # killed (its variant in flight has no record and is redone next call), as
-# is one that an INT, TERM or HUP to truth.sh interrupts (exit 130).
+# is one that an INT, TERM or HUP to truth.sh interrupts (exit 130).  One
+# writer per OUTDIR (supervise.sh's lock): a process that a SIGKILL or
+# SIGQUIT to truth.sh left behind holds it, and a call meanwhile is refused.
 # Environment (defaults):
 #   MODELS       names from the list, space-separated (all of MODELS_FILE)
 #   MODELS_FILE  perf/models/models.tsv      PHASES  "prefill decode"
@@ -61,6 +63,7 @@ mkdir -p "$OUT" || exit 1
 . perf/models/supervise.sh
 console "$OUT/console.txt"
 guard truth.sh
+lock truth.sh "$OUT"
 REC=$OUT/truth.jsonl
 start=$(date +%s)
 . perf/models/torch_check.sh
