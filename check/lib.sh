@@ -118,6 +118,7 @@ slurm-wlm munge, or MMRANK_SLURM_INSTALL=1 lets t3170-slurm.sh do it, as root)" 
 		command -v google-chrome >/dev/null || _prereq_why="no chromium (apt-get install chromium)" ;;
 	CURL) command -v curl >/dev/null || _prereq_why="no curl (apt-get install curl)" ;;
 	SETSID) command -v setsid >/dev/null || _prereq_why="no setsid (util-linux)" ;;
+	FLOCK) command -v flock >/dev/null || _prereq_why="no flock (util-linux)" ;;
 	UNZIP) command -v unzip >/dev/null || _prereq_why="no unzip (apt-get install unzip)" ;;
 	XZ) command -v xz >/dev/null || _prereq_why="no xz (apt-get install xz-utils)" ;;
 	TIME) [ -x /usr/bin/time ] || _prereq_why="no /usr/bin/time (apt-get install time)" ;;

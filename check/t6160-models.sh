@@ -423,27 +423,29 @@ fi
 # a SIGKILL to run.sh leaves its run behind (timeout's own process group):
 # while it runs, a second call is refused (OUTDIR locked) and writes
 # nothing; once it has written its record, a third call finds the record
-# and adds none (one record, not two)
-PYTHON=$FAKE CACHE_ROOT=$TMP/cache MODELS=gpt2 PHASES=prefill MODES_FIRST=a MODES_LATER= REPS=1 \
-	FAKE_SLEEP_gpt2=2.41 bash "$M/run.sh" "$TMP/d8" >/dev/null 2>&1 &
-rpid=$!
-behind() { for p in /proc/[0-9]*; do tr '\0' ' ' 2>/dev/null <"$p/cmdline" | grep -q '^sleep 2.41 ' && echo "${p#/proc/}"; done; }
-for _ in $(seq 100); do [ -n "$(behind)" ] && break; sleep 0.1; done
-kill -KILL "$rpid"; wait "$rpid" 2>/dev/null
-PYTHON=$FAKE CACHE_ROOT=$TMP/cache MODELS=gpt2 PHASES=prefill MODES_FIRST=a MODES_LATER= REPS=1 \
-	bash "$M/run.sh" "$TMP/d8" >"$TMP/d8.out" 2>&1; rc=$?
-busy=$(keys "$TMP/d8/records.jsonl" 2>/dev/null)
-for _ in $(seq 100); do [ -z "$(behind)" ] && break; sleep 0.1; done
-sleep 0.3
-PYTHON=$FAKE CACHE_ROOT=$TMP/cache MODELS=gpt2 PHASES=prefill MODES_FIRST=a MODES_LATER= REPS=1 \
-	bash "$M/run.sh" "$TMP/d8" >/dev/null 2>&1; rc3=$?
-if [ "$rc" = 1 ] && [ -z "$busy" ] && [ "$rc3" = 0 ] &&
-	grep -q "^run.sh: $TMP/d8 is in use by another run.sh, or by a run one left behind" "$TMP/d8.out" &&
-	[ "$(keys "$TMP/d8/records.jsonl")" = "gpt2 prefill a 1 cold ok" ]; then
-	ok models-run-left-behind
-else
-	fail models-run-left-behind "rc=$rc rc3=$rc3 busy='$busy'; $(tail -1 "$TMP/d8.out"); $(keys "$TMP/d8/records.jsonl" | tr '\n' '|')"
-	for p in $(behind); do kill "$p"; done
+# and adds none (one record, not two); FLOCK (util-linux)
+if test_skip_unless FLOCK models-run-left-behind; then
+	PYTHON=$FAKE CACHE_ROOT=$TMP/cache MODELS=gpt2 PHASES=prefill MODES_FIRST=a MODES_LATER= REPS=1 \
+		FAKE_SLEEP_gpt2=2.41 bash "$M/run.sh" "$TMP/d8" >/dev/null 2>&1 &
+	rpid=$!
+	behind() { for p in /proc/[0-9]*; do tr '\0' ' ' 2>/dev/null <"$p/cmdline" | grep -q '^sleep 2.41 ' && echo "${p#/proc/}"; done; }
+	for _ in $(seq 100); do [ -n "$(behind)" ] && break; sleep 0.1; done
+	kill -KILL "$rpid"; wait "$rpid" 2>/dev/null
+	PYTHON=$FAKE CACHE_ROOT=$TMP/cache MODELS=gpt2 PHASES=prefill MODES_FIRST=a MODES_LATER= REPS=1 \
+		bash "$M/run.sh" "$TMP/d8" >"$TMP/d8.out" 2>&1; rc=$?
+	busy=$(keys "$TMP/d8/records.jsonl" 2>/dev/null)
+	for _ in $(seq 100); do [ -z "$(behind)" ] && break; sleep 0.1; done
+	sleep 0.3
+	PYTHON=$FAKE CACHE_ROOT=$TMP/cache MODELS=gpt2 PHASES=prefill MODES_FIRST=a MODES_LATER= REPS=1 \
+		bash "$M/run.sh" "$TMP/d8" >/dev/null 2>&1; rc3=$?
+	if [ "$rc" = 1 ] && [ -z "$busy" ] && [ "$rc3" = 0 ] &&
+		grep -q "^run.sh: $TMP/d8 is in use by another run.sh, or by a run one left behind" "$TMP/d8.out" &&
+		[ "$(keys "$TMP/d8/records.jsonl")" = "gpt2 prefill a 1 cold ok" ]; then
+		ok models-run-left-behind
+	else
+		fail models-run-left-behind "rc=$rc rc3=$rc3 busy='$busy'; $(tail -1 "$TMP/d8.out"); $(keys "$TMP/d8/records.jsonl" | tr '\n' '|')"
+		for p in $(behind); do kill "$p"; done
+	fi
 fi
 
 expect_error models-replay-bad-k "--k auto,0: 'auto' or integers >= 1" "$TMP/rk.out" \

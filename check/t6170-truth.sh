@@ -387,6 +387,20 @@ MODELS='gpt2 gpt9' drive "$TMP/d8"; rc=$?
 PHASES='prefill *' MODELS=gpt2 drive "$TMP/d9"; rc=$?
 [ $rc -eq 2 ] && [ ! -e "$TMP/d9" ] && grep -q "truth.sh: PHASES: '\*' is none of prefill decode train" "$TMP/drive.out" &&
 	ok truth-sh-phases-not-globbed || fail truth-sh-phases-not-globbed "rc=$rc $(head -c 300 "$TMP/drive.out")"
+# an OUTDIR whose lock another writer holds (here flock(1) itself, as a
+# truth.py that a SIGKILL to truth.sh left behind would): refused, exit 1,
+# no variant run (FLOCK: util-linux)
+if test_skip_unless FLOCK truth-sh-outdir-locked; then
+	mkdir -p "$TMP/d11"
+	flock -o "$TMP/d11/.lock" sleep 2 &
+	hpid=$!
+	for _ in $(seq 50); do flock -n "$TMP/d11/.lock" true || break; sleep 0.1; done
+	MODELS=gpt2 PHASES=prefill drive "$TMP/d11"; rc=$?
+	wait "$hpid"
+	[ $rc -eq 1 ] && [ ! -e "$TMP/d11/truth.jsonl.calls" ] &&
+		grep -q "^truth.sh: $TMP/d11 is in use by another truth.sh, or by a run one left behind" "$TMP/drive.out" &&
+		ok truth-sh-outdir-locked || fail truth-sh-outdir-locked "rc=$rc $(tail -c 300 "$TMP/drive.out")"
+fi
 # the package: truth.sh puts this checkout's python/ first on PYTHONPATH itself
 MODELS=gpt2 PHASES=prefill PYTHONPATH= drive "$TMP/d6"
 [ "$(cut -d' ' -f4 "$TMP/d6/truth.jsonl.calls")" = "$ROOT/python" ] && ok truth-sh-package-path ||
