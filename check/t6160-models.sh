@@ -353,8 +353,9 @@ else fail models-run-killed-redone "$(tr '\n' '|' <"$TMP/got") / $(tr '\n' '|' <
 # SIGTERM to run.sh (as Ctrl-C or a kill of its process group would reach
 # it) stops the run under timeout too, which sits in its own process
 # group: exit 130, no record, no run.py left behind
-PYTHON=$FAKE CACHE_ROOT=$TMP/cache MODELS=gpt2 PHASES=prefill MODES_FIRST=a MODES_LATER= REPS=1 \
-	FAKE_SLEEP_gpt2=41.7 bash "$M/run.sh" "$TMP/d5" >"$TMP/d5.out" 2>&1 &
+# one run of the stand-in: gpt2, prefill, mode a, rep 1 (env execs: $! is run.sh)
+one=(env PYTHON="$FAKE" CACHE_ROOT="$TMP/cache" MODELS=gpt2 PHASES=prefill MODES_FIRST=a MODES_LATER= REPS=1)
+"${one[@]}" FAKE_SLEEP_gpt2=41.7 bash "$M/run.sh" "$TMP/d5" >"$TMP/d5.out" 2>&1 &
 rpid=$!
 sleepers() { for p in /proc/[0-9]*; do tr '\0' ' ' 2>/dev/null <"$p/cmdline" | grep -q '^sleep 41.7 ' && echo "${p#/proc/}"; done; }
 for _ in $(seq 100); do grep -q '^== gpt2 prefill a' "$TMP/d5.out" 2>/dev/null && break; sleep 0.1; done
@@ -371,14 +372,12 @@ fi
 # SIGTERM to run.sh's whole process group, as a Ctrl-C sends SIGINT to it:
 # the same, and the message still reaches console.txt (its tee outlives
 # the signal); the next call redoes the run
-( set -m; PYTHON=$FAKE CACHE_ROOT=$TMP/cache MODELS=gpt2 PHASES=prefill MODES_FIRST=a MODES_LATER= REPS=1 \
-	FAKE_SLEEP_gpt2=41.7 bash "$M/run.sh" "$TMP/d6" >/dev/null 2>&1 & echo $! >"$TMP/d6.pid"; wait $!; echo $? >"$TMP/d6.rc" ) &
+( set -m; "${one[@]}" FAKE_SLEEP_gpt2=41.7 bash "$M/run.sh" "$TMP/d6" >/dev/null 2>&1 & echo $! >"$TMP/d6.pid"; wait $!; echo $? >"$TMP/d6.rc" ) &
 opid=$!
 for _ in $(seq 100); do grep -q '^== gpt2 prefill a' "$TMP/d6/console.txt" 2>/dev/null && break; sleep 0.1; done
 sleep 0.3; kill -TERM -- "-$(cat "$TMP/d6.pid")"; wait "$opid"
 sleep 0.3
-PYTHON=$FAKE CACHE_ROOT=$TMP/cache MODELS=gpt2 PHASES=prefill MODES_FIRST=a MODES_LATER= REPS=1 \
-	bash "$M/run.sh" "$TMP/d6" >/dev/null 2>&1
+"${one[@]}" bash "$M/run.sh" "$TMP/d6" >/dev/null 2>&1
 if [ "$(cat "$TMP/d6.rc")" = 130 ] && [ -z "$(sleepers)" ] &&
 	grep -q 'run.sh: interrupted during gpt2 prefill a rep 1: no record' "$TMP/d6/console.txt" &&
 	[ "$(keys "$TMP/d6/records.jsonl")" = "gpt2 prefill a 1 cold ok" ]; then
@@ -407,8 +406,7 @@ fi
 
 # a SIGTERM outside a run (here in the torch check) lets the command in the
 # foreground end; then run.sh says so and exits 130 (not 143), no record
-PYTHON=$FAKE CACHE_ROOT=$TMP/cache MODELS=gpt2 PHASES=prefill MODES_FIRST=a MODES_LATER= REPS=1 \
-	FAKE_CHECK_SLEEP=1.37 bash "$M/run.sh" "$TMP/d7" >"$TMP/d7.out" 2>&1 &
+"${one[@]}" FAKE_CHECK_SLEEP=1.37 bash "$M/run.sh" "$TMP/d7" >"$TMP/d7.out" 2>&1 &
 rpid=$!
 checkers() { for p in /proc/[0-9]*; do tr '\0' ' ' 2>/dev/null <"$p/cmdline" | grep -q '^sleep 1.37 ' && echo "${p#/proc/}"; done; }
 for _ in $(seq 100); do [ -n "$(checkers)" ] && break; sleep 0.1; done
@@ -425,19 +423,16 @@ fi
 # nothing; once it has written its record, a third call finds the record
 # and adds none (one record, not two); FLOCK (util-linux)
 if test_skip_unless FLOCK models-run-left-behind; then
-	PYTHON=$FAKE CACHE_ROOT=$TMP/cache MODELS=gpt2 PHASES=prefill MODES_FIRST=a MODES_LATER= REPS=1 \
-		FAKE_SLEEP_gpt2=2.41 bash "$M/run.sh" "$TMP/d8" >/dev/null 2>&1 &
+	"${one[@]}" FAKE_SLEEP_gpt2=2.41 bash "$M/run.sh" "$TMP/d8" >/dev/null 2>&1 &
 	rpid=$!
 	behind() { for p in /proc/[0-9]*; do tr '\0' ' ' 2>/dev/null <"$p/cmdline" | grep -q '^sleep 2.41 ' && echo "${p#/proc/}"; done; }
 	for _ in $(seq 100); do [ -n "$(behind)" ] && break; sleep 0.1; done
 	kill -KILL "$rpid"; wait "$rpid" 2>/dev/null
-	PYTHON=$FAKE CACHE_ROOT=$TMP/cache MODELS=gpt2 PHASES=prefill MODES_FIRST=a MODES_LATER= REPS=1 \
-		bash "$M/run.sh" "$TMP/d8" >"$TMP/d8.out" 2>&1; rc=$?
+	"${one[@]}" bash "$M/run.sh" "$TMP/d8" >"$TMP/d8.out" 2>&1; rc=$?
 	busy=$(keys "$TMP/d8/records.jsonl" 2>/dev/null)
 	for _ in $(seq 100); do [ -z "$(behind)" ] && break; sleep 0.1; done
 	sleep 0.3
-	PYTHON=$FAKE CACHE_ROOT=$TMP/cache MODELS=gpt2 PHASES=prefill MODES_FIRST=a MODES_LATER= REPS=1 \
-		bash "$M/run.sh" "$TMP/d8" >/dev/null 2>&1; rc3=$?
+	"${one[@]}" bash "$M/run.sh" "$TMP/d8" >/dev/null 2>&1; rc3=$?
 	if [ "$rc" = 1 ] && [ -z "$busy" ] && [ "$rc3" = 0 ] &&
 		grep -q "^run.sh: $TMP/d8 is in use by another run.sh, or by a run one left behind" "$TMP/d8.out" &&
 		[ "$(keys "$TMP/d8/records.jsonl")" = "gpt2 prefill a 1 cold ok" ]; then
