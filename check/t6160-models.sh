@@ -441,6 +441,18 @@ if test_skip_unless FLOCK models-run-left-behind; then
 		fail models-run-left-behind "rc=$rc rc3=$rc3 busy='$busy'; $(tail -1 "$TMP/d8.out"); $(keys "$TMP/d8/records.jsonl" | tr '\n' '|')"
 		for p in $(behind); do kill "$p"; done
 	fi
+	# judge.sh passes run.sh's refusal on: a locked OUTDIR/run1 (held here by
+	# flock(1) itself) is named on judge.sh's stderr, exit 1, no record
+	mkdir -p "$TMP/j6/run1"
+	flock -o "$TMP/j6/run1" sleep 2 &
+	hpid=$!
+	for _ in $(seq 50); do flock -n "$TMP/j6/run1" true || break; sleep 0.1; done
+	PYTHON=$FAKE CACHE_ROOT=$TMP/jcache MODELS=gpt2 bash "$M/judge.sh" "$TMP/j6" >/dev/null 2>"$TMP/j6.err"; rc=$?
+	wait "$hpid"
+	if [ "$rc" = 1 ] && [ ! -s "$TMP/j6/run1/records.jsonl" ] &&
+		grep -q "^run.sh: $TMP/j6/run1 is in use by another run.sh" "$TMP/j6.err"; then
+		ok models-judge-locked-run
+	else fail models-judge-locked-run "rc=$rc; $(head -c 300 "$TMP/j6.err")"; fi
 fi
 
 expect_error models-replay-bad-k "--k auto,0: 'auto' or integers >= 1" "$TMP/rk.out" \

@@ -392,9 +392,9 @@ PHASES='prefill *' MODELS=gpt2 drive "$TMP/d9"; rc=$?
 # no variant run (FLOCK: util-linux)
 if test_skip_unless FLOCK truth-sh-outdir-locked; then
 	mkdir -p "$TMP/d11"
-	flock -o "$TMP/d11/.lock" sleep 2 &
+	flock -o "$TMP/d11" sleep 2 &
 	hpid=$!
-	for _ in $(seq 50); do flock -n "$TMP/d11/.lock" true || break; sleep 0.1; done
+	for _ in $(seq 50); do flock -n "$TMP/d11" true || break; sleep 0.1; done
 	MODELS=gpt2 PHASES=prefill drive "$TMP/d11"; rc=$?
 	wait "$hpid"
 	[ $rc -eq 1 ] && [ ! -e "$TMP/d11/truth.jsonl.calls" ] &&

@@ -18,7 +18,7 @@
 # before its limit: the OOM killer) or interrupted (Ctrl-C, SIGTERM or
 # SIGHUP to run.sh: it stops the run and exits 130; between runs, it exits
 # 130 once the command in the foreground ends); one killed by PER_RUN_S
-# gets a "timeout" record.  One writer per OUTDIR (an flock on OUTDIR/.lock,
+# gets a "timeout" record.  One writer per OUTDIR (an flock on OUTDIR itself,
 # supervise.sh's lock): a run that a SIGKILL or SIGQUIT to run.sh left
 # behind holds it until it ends, and a call meanwhile is refused (exit 1).
 # Environment (defaults):
@@ -107,9 +107,9 @@ names=$(python3 perf/models/records.py names "$MODELS_FILE" "${asked[@]}") || ex
 mapfile -t model_list <<<"$names"
 mkdir -p "$OUT"
 . perf/models/supervise.sh
+lock run.sh "$OUT"
 console "$OUT/console.txt"
 guard run.sh
-lock run.sh "$OUT"
 REC=$OUT/records.jsonl
 start=$(date +%s)
 PY=${PYTHON:-python3}

@@ -4,17 +4,22 @@
 # process group; the tee outlives it, so the shell can still say what it
 # stopped, and ends when the shell does).
 console() {
-	exec > >(trap '' INT TERM HUP; exec tee -a "$1") 2>&1
+	exec > >(trap '' INT TERM HUP; exec tee -a "$1" 9>&-) 2>&1   # the tee holds no lock
 }
-# lock NAME DIR: one writer per OUTDIR.  fd 9 holds an flock on DIR/.lock
-# and every run inherits it, so a run that a SIGKILL or SIGQUIT to NAME left
-# behind (timeout keeps it in its own process group) keeps DIR locked until
-# it ends: a second call meanwhile is refused, instead of writing that
-# run's record twice.  Without flock(1), no lock (said once).
+# lock NAME DIR: one writer per OUTDIR, taken before console (a refusal goes
+# to the caller's stderr, not to the running call's console.txt).  fd 9
+# holds an flock on DIR itself (no file is made in it) and every run
+# inherits it, so a run that a SIGKILL or SIGQUIT to NAME left behind
+# (timeout keeps it in its own process group) keeps DIR locked until it
+# ends: a second call meanwhile is refused, instead of writing that run's
+# record twice.  Without flock(1), no lock (said once).
 lock() {
+	local rc
 	command -v flock >/dev/null || { echo "$1: no flock(1): $2 is not locked against a second writer" >&2; return 0; }
-	exec 9>>"$2/.lock" || exit 1
-	flock -n 9 || { echo "$1: $2 is in use by another $1, or by a run one left behind (SIGKILL or SIGQUIT); nothing run: call again once it has ended" >&2; exit 1; }
+	{ exec 9<"$2"; } 2>/dev/null || { echo "$1: cannot open $2 to lock it; nothing run" >&2; exit 1; }
+	flock -n -E 75 9; rc=$?
+	[ $rc -ne 75 ] || { echo "$1: $2 is in use by another $1, or by a run one left behind (SIGKILL or SIGQUIT); nothing run: call again once it has ended" >&2; exit 1; }
+	[ $rc -eq 0 ] || { echo "$1: cannot lock $2 (flock exit $rc); nothing run" >&2; exit 1; }
 }
 # guard NAME: an INT, TERM or HUP outside supervise (between runs, in a
 # check or a report) makes NAME say "interrupted outside a run" and exit 130

@@ -61,9 +61,9 @@ names=$(python3 perf/models/records.py names --by truth.sh "$MODELS_FILE" "${ask
 mapfile -t model_list <<<"$names"
 mkdir -p "$OUT" || exit 1
 . perf/models/supervise.sh
+lock truth.sh "$OUT"
 console "$OUT/console.txt"
 guard truth.sh
-lock truth.sh "$OUT"
 REC=$OUT/truth.jsonl
 start=$(date +%s)
 . perf/models/torch_check.sh
