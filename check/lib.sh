@@ -157,6 +157,14 @@ test_skip_unless() {
 	return 1
 }
 test_require() { test_skip_unless "$@" || finish; }
+# hold_lock DIR S: flock(1) holds an flock on DIR for S seconds in the
+# background (its pid in held_pid); returns once the lock is held (FLOCK)
+hold_lock() {
+	local _
+	flock -o "$1" sleep "$2" &
+	held_pid=$!
+	for _ in $(seq 50); do flock -n "$1" true || return 0; sleep 0.1; done
+}
 # test_have_bins NAME PROG...: every $BIN/PROG is built, or "skip NAME: [BUILT]"
 # (make check builds them all; a partial build skips).
 test_have_bins() {

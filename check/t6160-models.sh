@@ -444,11 +444,9 @@ if test_skip_unless FLOCK models-run-left-behind; then
 	# judge.sh passes run.sh's refusal on: a locked OUTDIR/run1 (held here by
 	# flock(1) itself) is named on judge.sh's stderr, exit 1, no record
 	mkdir -p "$TMP/j6/run1"
-	flock -o "$TMP/j6/run1" sleep 2 &
-	hpid=$!
-	for _ in $(seq 50); do flock -n "$TMP/j6/run1" true || break; sleep 0.1; done
+	hold_lock "$TMP/j6/run1" 2
 	PYTHON=$FAKE CACHE_ROOT=$TMP/jcache MODELS=gpt2 bash "$M/judge.sh" "$TMP/j6" >/dev/null 2>"$TMP/j6.err"; rc=$?
-	wait "$hpid"
+	wait "$held_pid"
 	if [ "$rc" = 1 ] && [ ! -s "$TMP/j6/run1/records.jsonl" ] &&
 		grep -q "^run.sh: $TMP/j6/run1 is in use by another run.sh" "$TMP/j6.err"; then
 		ok models-judge-locked-run

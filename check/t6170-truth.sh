@@ -392,11 +392,9 @@ PHASES='prefill *' MODELS=gpt2 drive "$TMP/d9"; rc=$?
 # no variant run (FLOCK: util-linux)
 if test_skip_unless FLOCK truth-sh-outdir-locked; then
 	mkdir -p "$TMP/d11"
-	flock -o "$TMP/d11" sleep 2 &
-	hpid=$!
-	for _ in $(seq 50); do flock -n "$TMP/d11" true || break; sleep 0.1; done
+	hold_lock "$TMP/d11" 2
 	MODELS=gpt2 PHASES=prefill drive "$TMP/d11"; rc=$?
-	wait "$hpid"
+	wait "$held_pid"
 	[ $rc -eq 1 ] && [ ! -e "$TMP/d11/truth.jsonl.calls" ] &&
 		grep -q "^truth.sh: $TMP/d11 is in use by another truth.sh, or by a run one left behind" "$TMP/drive.out" &&
 		ok truth-sh-outdir-locked || fail truth-sh-outdir-locked "rc=$rc $(tail -c 300 "$TMP/drive.out")"
