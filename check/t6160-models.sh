@@ -434,7 +434,7 @@ if test_skip_unless FLOCK models-run-left-behind; then
 	sleep 0.3
 	"${one[@]}" bash "$M/run.sh" "$TMP/d8" >/dev/null 2>&1; rc3=$?
 	if [ "$rc" = 1 ] && [ -z "$busy" ] && [ "$rc3" = 0 ] &&
-		grep -q "^run.sh: $TMP/d8 is in use by another run.sh, or by a run one left behind" "$TMP/d8.out" &&
+		grep -q "^run.sh: $TMP/d8 is in use by another run.sh, or by a run one left behind (SIGKILL or SIGQUIT; \`fuser -v $TMP/d8\` names it)" "$TMP/d8.out" &&
 		[ "$(keys "$TMP/d8/records.jsonl")" = "gpt2 prefill a 1 cold ok" ]; then
 		ok models-run-left-behind
 	else

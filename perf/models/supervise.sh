@@ -18,7 +18,7 @@ lock() {
 	command -v flock >/dev/null || { echo "$1: no flock(1): $2 is not locked against a second writer" >&2; return 0; }
 	{ exec 9<"$2"; } 2>/dev/null || { echo "$1: cannot open $2 to lock it; nothing run" >&2; exit 1; }
 	flock -n -E 75 9; rc=$?
-	[ $rc -ne 75 ] || { echo "$1: $2 is in use by another $1, or by a run one left behind (SIGKILL or SIGQUIT); nothing run: call again once it has ended" >&2; exit 1; }
+	[ $rc -ne 75 ] || { echo "$1: $2 is in use by another $1, or by a run one left behind (SIGKILL or SIGQUIT; \`fuser -v $2\` names it); nothing run: call again once it has ended" >&2; exit 1; }
 	[ $rc -eq 0 ] || { echo "$1: cannot lock $2 (flock exit $rc); nothing run" >&2; exit 1; }
 }
 # guard NAME: an INT, TERM or HUP outside supervise (between runs, in a
