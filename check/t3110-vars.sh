@@ -57,6 +57,13 @@ bad_value vars-select-rank-freq-h200 "SELECT_RANK=freq with LEAF_RANK=head-q0: f
 # a bad LEAF_RANK is named once, not again as the SELECT_RANK it defaults
 bad_value vars-leaf-rank-once "LEAF_RANK='x'" fit LEAF_RANK=x
 grep -q SELECT_RANK "$TMP/m.err" && fail vars-leaf-rank-once-select "$(head -c 300 "$TMP/m.err")" || ok vars-leaf-rank-once-select
+# likewise a bad RANKING is not said again as the LEAF_PAD it defaults, nor
+# SHARDS as SLURM_JOBS; a LEAF_PAD the user sets is still checked
+bad_value vars-ranking-once "RANKING='abc'" fit RANKING=abc
+grep -q LEAF_PAD "$TMP/m.err" && fail vars-ranking-once-leaf-pad "$(head -c 300 "$TMP/m.err")" || ok vars-ranking-once-leaf-pad
+bad_value vars-shards-once "SHARDS='abc'" collect SHARDS=abc
+grep -q SLURM_JOBS "$TMP/m.err" && fail vars-shards-once-slurm-jobs "$(head -c 300 "$TMP/m.err")" || ok vars-shards-once-slurm-jobs
+bad_value vars-ranking-leaf-pad-given "LEAF_PAD='abc'" fit RANKING=abc LEAF_PAD=abc
 bad_value vars-leaf-pad "LEAF_PAD='-1': expected an integer in \[0, 100000\]" fit LEAF_PAD=-1
 bad_value vars-leaf-pad-freq "LEAF_PAD=10 needs a LEAF_RANK other than freq" fit LEAF_RANK=freq LEAF_PAD=10
 bad_value vars-leaf-fill "LEAF_FILL='some': expected none or all \(fit --leaf-fill\)" fit LEAF_FILL=some

@@ -211,12 +211,20 @@ check_row() {
 		fi ;;
 	esac
 }
+# The given ones first: a default that is a refused value of one of them
+# (SELECT_RANK's LEAF_RANK, LEAF_PAD's RANKING, SLURM_JOBS' SHARDS) is not
+# said again under its own name.
+declare -A refused=()
 for n in "${order[@]}"; do
-	has "$n" || continue
-	# SELECT_RANK's default is LEAF_RANK (or greedy): a bad LEAF_RANK is said once
-	if [ "$n" = SELECT_RANK ] && [ "${v[SELECT_RANK]}" = "${v[LEAF_RANK]-}" ] && ! in_range LEAF_RANK "${v[LEAF_RANK]}"; then
-		continue
-	fi
+	has "$n" && given "$n" || continue
+	was=$bad bad=0
+	check_row "$n"
+	[ "$bad" = 0 ] || refused[v:${v[$n]}]=1
+	bad=$((was | bad))
+done
+for n in "${order[@]}"; do
+	has "$n" && ! given "$n" || continue
+	[ -n "${refused[v:${v[$n]}]+x}" ] && continue
 	check_row "$n"
 done
 
