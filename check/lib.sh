@@ -139,7 +139,7 @@ test_have_prereq() {
 			_prereq_reason[$name]=$_prereq_why
 		fi
 		if [ -n "$neg" ] && [ "${_prereq_have[$name]}" = 1 ]; then
-			_prereq_missing=$p _prereq_why="this machine has $name"; return 1
+			_prereq_missing=$p _prereq_why="needs no $name, and $name holds here"; return 1
 		elif [ -z "$neg" ] && [ "${_prereq_have[$name]}" = 0 ]; then
 			_prereq_missing=$p _prereq_why=${_prereq_reason[$name]}; return 1
 		fi
