@@ -42,31 +42,16 @@ static const char synopsis[] =
 
 static const char about[] =
 "Generate the artifacts of the learned mm ranking heuristic from a (pruned)\n"
-"tree TSV (stages/FORMATS.md \"tree TSV\"; its line 1 metadata gives the\n"
-"precondition name, shared memory and device capability): one (--format),\n"
-"or all four at once (--out-dir, as make does).  With --gpu, the .py and the\n"
-"header carry the GPU the tree was trained for, from its row of the GPU\n"
-"table (--gpu-facts; mmrank.artifact.trained_for reads it).  A tree with\n"
-"param truth 1 (prune --truth) gives the .py the class attribute\n"
-"truth = True and get_truth(context), True at the leaves the truth set:\n"
-"mmrank.inductor's k = 1 runs those leaves' picks alone.\n";
+"tree TSV (stages/FORMATS.md \"tree TSV\"): one (--format), or all four\n"
+"(--out-dir, as make does).  A tree of prune --truth gives the .py\n"
+"truth = True and get_truth(context): k = 1 runs those leaves' picks alone.\n";
 
 static const char notes[] =
-"Exit status: 0 on success; 1 on bad usage, an invalid tree, a name,\n"
-"feature or category an artifact cannot hold (named by TREE.tsv:line; the\n"
-"same rules for every format), an m4 failure, a generated file that does\n"
-"not parse (.py) or compile (.c, .h: with -Wall -Wextra -Werror), or a\n"
-"write error.  No partial output is ever left: --out-dir writes all four\n"
-"files or none.  The files being checked live in $TMPDIR/mmrank-emit.*,\n"
-"removed however emit ends (a signal, SIGKILL included).\n"
-"Names (stages/FORMATS.md \"names\"): NAME is a Python/C identifier that is\n"
-"no keyword, no m4 builtin (with or without m4_), no template macro\n"
-"(MMR_...) and no name of the C types (AH_MM_..., ah_mm_...); the metadata\n"
-"name is mm; features are mm's context values and one-hot columns of mm's\n"
-"categoricals, with categories Inductor logs; every value from the tree\n"
-"reaches m4 quoted, so none is ever expanded.  The GPU's name and\n"
-"device-name pattern pass the GPU rules (a-z 0-9 _ -; A-Z 0-9 -), and its\n"
-"row's shared memory and capability must be the tree's metadata's.\n";
+"Exit status: 0 on success; 1 on bad usage, an invalid tree or a name,\n"
+"feature or category an artifact cannot hold (TREE.tsv:line; the rules:\n"
+"stages/FORMATS.md \"names\"; no value from the tree becomes code), an m4\n"
+"failure, a .py that does not parse or a .c/.h that does not compile, or a\n"
+"write error.  No partial output is ever left (--out-dir: all four or none).\n";
 
 enum fmt { FMT_PY, FMT_C, FMT_H, FMT_DOT };
 static const char *const fmt_name[] = {"py", "c", "h", "dot", NULL};
@@ -808,43 +793,34 @@ int main(int argc, char **argv)
 		OPT_STRING("--heuristic-name", "NAME", &hname, OPT_REQUIRED,
 		           "class / C prefix, a C identifier (MMRankingA100)"),
 		OPT_ENUM("--format", "py|c|h|dot", &fmt, fmt_name, 0,
-		         "the one artifact to write (or --out-dir):\n"
-		         "py: _NAME.py: Python class for "
-		         "torch/_inductor/autoheuristic/artifacts/, layout of spec §6.1 "
-		         "(modern typing)\n"
-		         "h: _NAME.h: C99 API (ah_mm_context -> ranked choices)\n"
-		         "c: _NAME.c: the C twin of _NAME.py (§4.1 features computed in "
-		         "C, §4.4 dummy splits as enum comparisons)\n"
-		         "dot: NAME.dot: Graphviz tree as in spec §6.2, node ids = tree "
-		         "node ids"),
+		         "the one artifact to write (or --out-dir): py: _NAME.py, the "
+		         "class for torch/_inductor/autoheuristic/artifacts/ (spec §6.1); "
+		         "h: _NAME.h, the C99 API; c: _NAME.c, the C twin of the .py; "
+		         "dot: NAME.dot, Graphviz (spec §6.2)"),
 		OPT_OUT("FILE", &out, 0,
 		        "--format's output, written atomically (default: standard "
 		        "output)"),
 		OPT_STRING("--out-dir", "DIR", &outdir, 0,
-		           "all four artifacts into DIR under make's names (_NAME.py, "
-		           "_NAME.c, _NAME.h, NAME.dot), checked by one python and one cc "
-		           "run, and written all or none (instead of --format and -o)"),
+		           "all four artifacts into DIR under make's names, written all "
+		           "or none (instead of --format and -o)"),
 		OPT_STRING("--gpu-facts", "FILE", &facts, OPT_INPUT,
 		           "the GPU table (datasets/GPUS.tsv, make's GPU_FACTS), read "
 		           "for --gpu"),
 		OPT_STRING("--gpu", "NAME", &gpu_name, 0,
-		           "the GPU the tree was trained for: its row of --gpu-facts "
-		           "(name, device-name pattern; its shared memory and "
-		           "capability must be the tree's) goes into the .py (a class "
-		           "attribute gpu) and the .h (NAME_GPU, NAME_GPU_DEVICE_NAME); "
-		           "without it the artifacts carry no GPU"),
+		           "the GPU the tree was trained for, its row of --gpu-facts "
+		           "(shared memory and capability: the tree's), into the .py "
+		           "and .h (default: none)"),
 		OPT_STRING("--templates", "DIR", &tdir, 0,
 		           "folder of heuristic.{py,h,c}.m4 (default: $MMRANK_TEMPLATES "
 		           "or ./templates)"),
 		OPT_STRING("--m4", "PROG", &m4prog, 0,
 		           "the m4 program, GNU m4 (default: $M4 or m4 on PATH)"),
 		OPT_STRING("--python", "PROG", &python, 0,
-		           "Python 3 that checks a .py parses before it is written "
-		           "(compile(), nothing runs; default: $PYTHON or python3)"),
+		           "checks a .py parses, nothing runs (default: $PYTHON or "
+		           "python3)"),
 		OPT_STRING("--cc", "PROG", &cc, 0,
-		           "C compiler that checks a .c/.h before it is written (-std=c99 "
-		           "-pedantic-errors -Wall -Wextra -Werror -fsyntax-only; default: "
-		           "$CC or cc)"),
+		           "checks a .c/.h compiles (-std=c99 -Wall -Wextra -Werror; "
+		           "default: $CC or cc)"),
 		OPT_POS("TREE.tsv", &in, OPT_REQUIRED | OPT_INPUT,
 		        "the (pruned) tree TSV"),
 		OPT_END()

@@ -72,8 +72,7 @@ static const char about[] =
 static const struct {
 	const char *col, *meaning;
 } columns[] = {
-	{"tree, set", "the names given (NAME=PATH, or the file name; a --ranked "
-	              "ranking by its NAME)"},
+	{"tree, set", "the names given (NAME=PATH, --ranked's NAME, or the file)"},
 	{"inputs", "inputs scored (those whose best time is finite)"},
 	{"k", "list size: the tree's first k ranked choices that were measured for "
 	      "the input, extern_mm appended if missing (spec §5.9, §7.3)"},
@@ -85,17 +84,13 @@ static const struct {
 	{"speedup", "geometric mean of extern_mm's median ms / the best listed "
 	            "median ms, over inputs where extern_mm has a finite time"},
 	{"sp_max", "the speedup's maximum"},
-	{"noRank", "inputs none of whose measured choices the tree ranks: their "
-	           "list is extern_mm alone (e.g. a tree of other candidates)"},
+	{"noRank", "inputs none of whose measured choices the tree ranks"},
 	{"unsafe", "inputs that reach a leaf without probabilities (spec §5.7)"},
 };
 
 static const char notes_tail[] =
 "After each (tree, set): how many of the set's choice ids the tree ranks\n"
-"(extern_mm aside); a tree that ranks none is refused.  With --curve, the\n"
-"curve follows the table.  Units: regret and speedup are ratios of median\n"
-"times (ms / ms).  A tree and a set of different devices (metadata\n"
-"shared_memory, device_capa) are refused unless --cross-device.\n"
+"(none: refused); then --curve's curve.  Regret and speedup: ms / ms.\n"
 "\n"
 "Exit status: 0 on success; 1 on bad usage, invalid input (file:line), a\n"
 "tree feature the set lacks, a tree of another device or ranking none of a\n"

@@ -66,9 +66,8 @@ leaf_rank_help(void)
 {
 	static const char head[] = "each node's list order: ";
 	static const char tail[] =
-		" (freq, the default, is the reference's; docs/STAGES.md).  make's "
-		"default is per GPU, from the GPU profile datasets/PROFILES.tsv "
-		"(leaf_rank; make fit-args)";
+		" (default freq, the reference's; make's: the GPU profile "
+		"datasets/PROFILES.tsv)";
 	size_t n = sizeof head + sizeof tail;
 	for (int i = 0; rr_mode_names[i]; i++)
 		n += strlen(rr_mode_names[i]) + 2;
@@ -190,8 +189,7 @@ fit_cli(fit_opts *o, int argc, char **argv)
 		OPT_CALL("--test-fold", "F/K", parse_test_fold, &o->sp,
 		         "test = fold F of K of the inputs (--split group)"),
 		OPT_INT("--folds", "K", &o->folds, 0, 100, 0,
-		        "select by K-fold cross-validation (--split group; "
-		        "default 0: on val)"),
+		        "select by K-fold CV (--split group; default 0: on val)"),
 		OPT_INT("--nrows", "N", &o->nrows, 0, 2000000000, 0,
 		        "keep only the first N rows of MAIN"),
 		OPT_HEAD("Models and selection:"),
@@ -202,8 +200,7 @@ fit_cli(fit_opts *o, int argc, char **argv)
 		OPT_INT("--ranking", "K", &o->k, 1, 1000000, 0,
 		        "top-k for pruning (§5.6) and evaluation (default 10)"),
 		OPT_FLAG("--prune-exclude-extern", &o->pxe,
-		         "(ours) pruning does not count "
-		         "extern_mm among a child's labels"),
+		         "(ours) pruning ignores extern_mm in a child's labels"),
 		OPT_HEAD("Leaf lists (ours, except freq):"),
 		OPT_ENUM("--leaf-rank", "R", &o->lrank, rr_mode_names, 0, h_leaf_rank),
 		OPT_ENUM("--select-rank", "R", &o->srank, rr_mode_names, 0,
@@ -211,8 +208,7 @@ fit_cli(fit_opts *o, int argc, char **argv)
 		OPT_INT("--leaf-pad", "N", &o->lpad, 0, 100000, 0,
 		        "append up to N ancestors' classes (default 0)"),
 		OPT_ENUM("--leaf-fill", "MODE", &o->lfill, fills, 0,
-		         "none (default) or all (departs from §5.2: every "
-		         "other measured class appended)"),
+		         "none (default) or all: every class (departs from §5.2)"),
 		OPT_DOUBLE("--topk-eps", "E", &o->topk_eps, 0, 0.5, 0,
 		           "per-node k: out-of-fold regret <= 1 + E (needs "
 		           "--folds >= 2; default 0: off)"),

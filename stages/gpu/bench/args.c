@@ -22,16 +22,13 @@ BENCH_PROG " [options] -o LOG SHAPES   (or: [options] SHAPES LOG)\n"
 "       " BENCH_PROG " --lt-decode ID";
 
 static const char about[] =
-"Time extern_mm (cuBLAS) and every candidate of the --template back end on\n"
-"each input of SHAPES in this shard (a shape list, stages/FORMATS.md), and\n"
-"append the rows to LOG.part, renamed to LOG when the shard is complete (spec\n"
-"§1 log format: feedback in ms per call, a row per (input, candidate, rep)).\n"
-"Resumable: rerun the same command; at most the input in flight is lost.\n";
+"Time extern_mm (cuBLAS) and every --template candidate on each input of\n"
+"SHAPES in this shard into LOG (spec §1: ms per call, a row per input, choice\n"
+"and rep).  Resumable: rerun it; at most the input in flight is lost.\n";
 
 static const char notes[] =
-"Times: ms per call (factors are ratios of times).  Progress goes to stderr.\n"
-"Exit status: 0 done, 1 error (no GPU, bad input files, a log made with\n"
-"other settings), 2 stopped by --time-limit.\n"
+"Times: ms per call (factors: ratios of times).  Exit status: 0 done, 1\n"
+"error (no GPU, bad input, a log of other settings), 2 --time-limit.\n"
 "See docs/STAGES.md \"bench\" for the long form of every option.\n";
 
 /* --shard I/N into the bench_opts at value */
@@ -95,7 +92,7 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 		OPT_CALL("--shard", "I/N", parse_shard, o,
 		         "inputs whose row index % N == I (default 0/1)"),
 		OPT_DOUBLE("--time-limit", "S", &a->time_limit, 0, INFINITY, 0,
-		           "stop after S s, or before an input predicted past S (exit 2)"),
+		           "stop before passing S s (exit 2)"),
 		OPT_HEAD("Candidates:"),
 		OPT_ENUM("--template", "T", &tmpl, names, 0,
 		         "back end: mm (default), mma, mma+wgmma or triton"),
@@ -110,8 +107,7 @@ void bench_args_parse(bench_args *a, int argc, char **argv)
 		OPT_FLAG("--no-nvrtc", &a->no_nvrtc,
 		         "time only extern_mm and the --cublaslt choices"),
 		OPT_FLAG("--verify-all", &o->verify_all,
-		         "verify every candidate on every input (default: "
-		         "once per candidate, dtype and transposes)"),
+		         "verify on every input (default: once per dtype, layout)"),
 		OPT_HEAD("Repetitions and screening (ours; kept in the plan):"),
 		OPT_INT("--reps", "R", &o->reps, 1, 1000, 0,
 		        "timed reps per candidate, one row each (default 3)"),
