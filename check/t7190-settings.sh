@@ -198,6 +198,8 @@ done
 # ---- names make does not know -------------------------------------------------------------
 refused settings-unknown-lower-case "unknown variable on the command line: gpu \(did you mean GPU\?\)" gpu heuristic gpu=h100
 refused settings-unknown-misspelt "unknown variable on the command line: RANKNG \(did you mean RANKING\?\)" rankng heuristic RANKNG=5
+# the field's word for a knob: the variable whose help names it (RANKING: "top-k: ...")
+refused settings-unknown-help-word "unknown variable on the command line: TOP_K \(did you mean RANKING\?\)" topk heuristic TOP_K=5
 test_expect_success 'settings-unknown-nothing-ran' '[ ! -e "$TMP/out" ]'
 test_expect_success 'settings-environment-other-names-ignored' '
 	env RANKNG=5 gpu=x MMRANK_SOMETHING="\$(shell touch $M/env)" "${MK[@]}" -s fit-args GPU=h100 >"$TMP/e.out" &&

@@ -12,7 +12,8 @@
 #       the Markdown table of docs/VARIABLES.md
 #   awk -v mode=suggest -v names="N1 N2" -f mk/variables.awk mk/variables.tsv
 #       "N1 (did you mean X?), N2" for names make does not know: the row of
-#       the same name in another case, else one within 2 edits
+#       the same name in another case, else one within 2 edits, else one
+#       whose help has the name as a word
 BEGIN { FS = "\t"; n = 0; ng = 0 }
 /^## / { ng++; gtitle[ng] = substr($0, 4); next }
 /^#/ || /^name\t/ || NF == 0 { next }
@@ -110,6 +111,14 @@ END {
 				if (name[i] == u) { best = name[i]; bd = -1; break }
 				x = dist(u, name[i])
 				if (x < bd) { bd = x; best = name[i] }
+			}
+			# else the first row whose help has the name as a word, hyphens
+			# and underscores aside (TOPK, TOP_K: RANKING, "top-k: the length
+			# of each leaf's list")
+			w = tolower(u); gsub(/_/, "", w)
+			for (i = 1; best == "" && length(w) >= 3 && i <= n; i++) {
+				h = tolower(help[i]); gsub(/-/, "", h)
+				if ((" " h " ") ~ ("[^a-z0-9_]" w "[^a-z0-9_]")) best = name[i]
 			}
 			out = out (m > 1 ? ", " : "") want[m] (best == "" ? "" : " (did you mean " best "?)")
 		}
